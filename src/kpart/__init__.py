@@ -1,0 +1,64 @@
+"""kpart — Kafka's partitioning decisions, computed exactly as Kafka computes them.
+
+Three pure cores, usable alone:
+
+* producer partitioning (key → partition): :func:`murmur2`, :func:`partition_for_key`,
+  :func:`partition_for_keys`;
+* consumer-group assignment (partition → member): :func:`assign`, :class:`GroupSpec`;
+* replica placement (replica → broker): :func:`assign_replicas_to_brokers`, :class:`Broker`.
+
+``kpart.spark`` applies them to DataFrames. Names are resolved lazily, so ``import kpart``
+imports neither numba, pyarrow nor pyspark.
+
+>>> import kpart
+>>> kpart.partition_for_key(b"my_key_1", 6)
+0
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    # producer
+    "murmur2": "kpart.producer.builtin",
+    "partition_for_key": "kpart.producer.builtin",
+    "partition_for_keys": "kpart.producer.kernels",
+    "serialize_key": "kpart.producer.serializers",
+    "partition_for_record": "kpart.producer.builtin",
+    # consumer
+    "Member": "kpart.consumer.spec",
+    "Topic": "kpart.consumer.spec",
+    "GroupSpec": "kpart.consumer.spec",
+    "GroupAssignment": "kpart.consumer.spec",
+    "assign": "kpart.consumer",
+    # placement
+    "Broker": "kpart.placement.spec",
+    "assign_replicas_to_brokers": "kpart.placement.admin_utils",
+    # errors
+    "KpartError": "kpart.errors",
+    "InvalidPartitionsError": "kpart.errors",
+    "InvalidReplicationFactorError": "kpart.errors",
+    "InvalidReplicaAssignmentError": "kpart.errors",
+    "AdminOperationError": "kpart.errors",
+    "InvalidPartitionError": "kpart.errors",
+    "AssignmentError": "kpart.errors",
+    "ConfigError": "kpart.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kpart' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

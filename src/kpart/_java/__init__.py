@@ -1,0 +1,1 @@
+"""Java behaviour kpart must reproduce bit for bit (private; tested against JVM-produced values)."""

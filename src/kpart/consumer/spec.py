@@ -1,0 +1,288 @@
+"""Value types of a consumer group, as the classic group leader's assignor sees them.
+
+Reproduces the inputs of ``org.apache.kafka.clients.consumer.ConsumerPartitionAssignor#assign``
+(``Cluster`` metadata + ``GroupSubscription``) and its output (``GroupAssignment``), as frozen
+values. A :class:`GroupSpec` is also the assignors' *topic describer*: it answers
+``num_partitions(topic)`` and ``racks_for_partition(topic, partition)``.
+
+Member order matters: ``GroupSpec.members`` is the order in which the leader inserted members
+into its ``java.util.HashMap`` of subscriptions (FORMAT.md "Members are listed in the order they
+were inserted"); assignors that depend on Java's map order derive it from this sequence.
+
+>>> g = GroupSpec.from_json({"topics": {"t0": 3, "t1": 3},
+...                          "members": [{"id": "C0", "topics": ["t0", "t1"]},
+...                                      {"id": "C1", "topics": ["t0", "t1"]}]})
+>>> g.num_partitions("t0"), [m.member_id for m in g.members]
+(3, ['C0', 'C1'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from kpart.errors import ConfigError
+
+__all__ = [
+    "GroupAssignment",
+    "GroupSpec",
+    "Member",
+    "OwnedPartitions",
+    "Topic",
+    "TopicDescriber",
+]
+
+#: Partitions grouped by topic, in a meaningful order: ``(("t0", (0, 2)), ("t1", (1,)))``.
+OwnedPartitions = tuple[tuple[str, tuple[int, ...]], ...]
+
+
+class TopicDescriber(Protocol):
+    """What an assignor may ask about topics (the part of ``Cluster`` metadata it uses)."""
+
+    def num_partitions(self, topic: str) -> int | None:
+        """Partition count of ``topic``, or ``None`` when the topic is not in the metadata."""
+        ...
+
+    def racks_for_partition(self, topic: str, partition: int) -> frozenset[str]:
+        """Racks of the brokers holding replicas of ``topic``-``partition`` (empty if unknown)."""
+        ...
+
+
+def _ctx(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """A topic in the metadata: ``name``, ``num_partitions`` (≥ 0) and, optionally, the racks
+    of each partition's replicas (``replica_racks[p]`` = racks of partition ``p``'s replicas in
+    replica order, ``None`` for a broker without rack)."""
+
+    name: str
+    num_partitions: int
+    replica_racks: tuple[tuple[str | None, ...], ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ConfigError(f"Invalid topic name {self.name!r}: must be a non-empty string.")
+        if (
+            not isinstance(self.num_partitions, int)
+            or isinstance(self.num_partitions, bool)
+            or self.num_partitions < 0
+        ):
+            raise ConfigError(
+                f"Invalid partition count {self.num_partitions!r} for topic {self.name!r}: "
+                "must be an integer >= 0."
+            )
+        if self.replica_racks is not None and len(self.replica_racks) != self.num_partitions:
+            raise ConfigError(
+                f"Topic {self.name!r} has {self.num_partitions} partitions but replica racks for "
+                f"{len(self.replica_racks)}."
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One group member's subscription as the leader's assignor sees it.
+
+    - ``member_id``: the member id (key of the leader's subscription map).
+    - ``topics``: subscribed topic names (may include topics absent from the metadata).
+    - ``rack``: ``client.rack`` (``Subscription.rackId``), ``None`` when unset.
+    - ``group_instance_id``: ``group.instance.id`` (static membership), ``None`` when dynamic.
+    - ``generation``: ``Subscription.generationId``; ``-1`` when not present.
+    - ``owned_partitions``: cooperative protocol: ``Subscription.ownedPartitions``; sticky
+      (eager): the previous assignment decoded from the StickyAssignor user data, in decoded
+      order; range/roundrobin: empty.
+    - ``has_user_data``: sticky only: ``False`` when the member sent no user data.
+    """
+
+    member_id: str
+    topics: tuple[str, ...]
+    rack: str | None = None
+    group_instance_id: str | None = None
+    generation: int = -1
+    owned_partitions: OwnedPartitions = ()
+    has_user_data: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.member_id, str):
+            raise ConfigError(f"Invalid member id {self.member_id!r}: must be a string.")
+        for t in self.topics:
+            if not isinstance(t, str) or not t:
+                raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
+        for topic, parts in self.owned_partitions:
+            for p in parts:
+                if not isinstance(p, int) or isinstance(p, bool) or p < 0:
+                    raise ConfigError(
+                        f"Member {self.member_id!r} owns invalid partition {p!r} of topic {topic!r}."
+                    )
+
+    @property
+    def owned_pairs(self) -> tuple[tuple[str, int], ...]:
+        """Owned partitions flattened to ``(topic, partition)`` pairs, in order."""
+        return tuple((t, p) for t, ps in self.owned_partitions for p in ps)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSpec:
+    """A consumer group and the metadata its assignor sees.
+
+    ``topics``: the metadata's topics; ``members``: the subscriptions in the leader's insertion
+    order. Errors: :class:`~kpart.errors.ConfigError` naming the bad field.
+    """
+
+    topics: tuple[Topic, ...]
+    members: tuple[Member, ...]
+    _by_name: dict[str, Topic] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_name: dict[str, Topic] = {}
+        for t in self.topics:
+            if t.name in by_name:
+                raise ConfigError(f"Topic {t.name!r} is listed twice.")
+            by_name[t.name] = t
+        seen: set[str] = set()
+        for m in self.members:
+            if m.member_id in seen:
+                raise ConfigError(f"Member id {m.member_id!r} is listed twice.")
+            seen.add(m.member_id)
+        object.__setattr__(self, "_by_name", by_name)
+
+    # -- TopicDescriber -------------------------------------------------------------------
+    def num_partitions(self, topic: str) -> int | None:
+        t = self._by_name.get(topic)
+        return None if t is None else t.num_partitions
+
+    def racks_for_partition(self, topic: str, partition: int) -> frozenset[str]:
+        t = self._by_name.get(topic)
+        if t is None or t.replica_racks is None or partition >= len(t.replica_racks):
+            return frozenset()
+        return frozenset(r for r in t.replica_racks[partition] if r is not None)
+
+    def topic(self, name: str) -> Topic | None:
+        return self._by_name.get(name)
+
+    @property
+    def has_replica_racks(self) -> bool:
+        """True when any topic carries replica rack information."""
+        return any(t.replica_racks is not None for t in self.topics)
+
+    # -- loading --------------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> GroupSpec:
+        """Build a group from the golden "member input" JSON (FORMAT.md).
+
+        ``doc = {"topics": {name: n}, "partition_racks"?: {name: [[rack|null, ...], ...]},
+        "members": [{"id", "topics", "rack"?, "instance_id"?, "generation"?, "owned"?,
+        "has_user_data"?}, ...]}``. Raises :class:`ConfigError` naming the bad field.
+        """
+        if not isinstance(doc, Mapping):
+            raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
+        topics_doc = doc.get("topics")
+        if not isinstance(topics_doc, Mapping):
+            raise ConfigError("group.topics: expected an object {topic: partition count}.")
+        racks_doc = doc.get("partition_racks") or {}
+        if not isinstance(racks_doc, Mapping):
+            raise ConfigError("group.partition_racks: expected an object {topic: [[rack...]...]}.")
+        topics = []
+        for name, n in topics_doc.items():
+            racks = racks_doc.get(name)
+            rr = None if racks is None else tuple(tuple(r) for r in racks)
+            topics.append(Topic(name, n, rr))
+        for name in racks_doc:
+            if name not in topics_doc:
+                raise ConfigError(f"group.partition_racks: unknown topic {name!r}.")
+        members_doc = doc.get("members")
+        if not isinstance(members_doc, list):
+            raise ConfigError("group.members: expected a list of members.")
+        members = [member_from_json(m, f"group.members[{i}]") for i, m in enumerate(members_doc)]
+        return cls(tuple(topics), tuple(members))
+
+    def with_members(self, members: Iterable[Member]) -> GroupSpec:
+        """The same metadata with another member list."""
+        return GroupSpec(self.topics, tuple(members))
+
+
+def member_from_json(m: Any, where: str = "member") -> Member:
+    """One member from its golden "member input" JSON object (see :meth:`GroupSpec.from_json`)."""
+    if not isinstance(m, Mapping):
+        raise ConfigError(f"{where}: expected an object.")
+    if "id" not in m:
+        raise ConfigError(f"{where}.id: missing.")
+    topics = m.get("topics", [])
+    if not isinstance(topics, list):
+        raise ConfigError(f"{_ctx(where, 'topics')}: expected a list of topic names.")
+    owned_doc = m.get("owned") or []
+    owned: list[tuple[str, tuple[int, ...]]] = []
+    for entry in owned_doc:
+        if (
+            not isinstance(entry, list | tuple)
+            or len(entry) != 2
+            or not isinstance(entry[1], list | tuple)
+        ):
+            raise ConfigError(f"{_ctx(where, 'owned')}: expected [[topic, [partitions]], ...].")
+        owned.append((entry[0], tuple(entry[1])))
+    generation = m.get("generation", -1)
+    if not isinstance(generation, int):
+        raise ConfigError(f"{_ctx(where, 'generation')}: expected an integer, got {generation!r}.")
+    return Member(
+        member_id=m["id"],
+        topics=tuple(topics),
+        rack=m.get("rack"),
+        group_instance_id=m.get("instance_id"),
+        generation=generation,
+        owned_partitions=tuple(owned),
+        has_user_data=m.get("has_user_data", True),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GroupAssignment:
+    """The result of an assignor: for every member, its partitions grouped by topic.
+
+    ``assignment`` maps member id → ((topic, (partition, ...)), ...), topics and partitions
+    sorted; every member of the group appears, with ``()`` when it got nothing.
+    ``revoked`` (cooperative protocol only) maps member id → partitions it must revoke before
+    they can be given out in a follow-up rebalance.
+    """
+
+    assignment: tuple[tuple[str, OwnedPartitions], ...]
+    revoked: tuple[tuple[str, OwnedPartitions], ...] = ()
+
+    @classmethod
+    def from_pairs(
+        cls,
+        member_ids: Iterable[str],
+        pairs: Mapping[str, Iterable[tuple[str, int]]],
+        revoked: Mapping[str, Iterable[tuple[str, int]]] | None = None,
+    ) -> GroupAssignment:
+        """Canonical assignment from ``member → iterable of (topic, partition)``."""
+
+        def group(tps: Iterable[tuple[str, int]]) -> OwnedPartitions:
+            by_topic: dict[str, list[int]] = {}
+            for t, p in tps:
+                by_topic.setdefault(t, []).append(p)
+            return tuple((t, tuple(sorted(ps))) for t, ps in sorted(by_topic.items()))
+
+        ids = list(member_ids)
+        rev = revoked or {}
+        return cls(
+            tuple((m, group(pairs.get(m, ()))) for m in ids),
+            tuple((m, group(rev[m])) for m in ids if rev.get(m)),
+        )
+
+    def partitions_of(self, member_id: str) -> tuple[tuple[str, int], ...]:
+        """``(topic, partition)`` pairs assigned to ``member_id``."""
+        for m, owned in self.assignment:
+            if m == member_id:
+                return tuple((t, p) for t, ps in owned for p in ps)
+        raise KeyError(member_id)
+
+    def as_dict(self) -> dict[str, dict[str, list[int]]]:
+        """``{member: {topic: [partitions]}}`` (topics and partitions sorted)."""
+        return {m: {t: list(ps) for t, ps in owned} for m, owned in self.assignment}
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"assignment": {member: {topic: [partitions]}}}`` as in the golden vectors."""
+        return {"assignment": self.as_dict()}

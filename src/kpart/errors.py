@@ -1,0 +1,68 @@
+"""The kpart exception tree, named after Kafka's exceptions.
+
+::
+
+    KpartError (ValueError)
+    ├── InvalidPartitionsError            org.apache.kafka.common.errors.InvalidPartitionsException
+    ├── InvalidReplicationFactorError     org.apache.kafka.common.errors.InvalidReplicationFactorException
+    ├── InvalidReplicaAssignmentError     org.apache.kafka.common.errors.InvalidReplicaAssignmentException
+    ├── AdminOperationError               org.apache.kafka.server.common.AdminOperationException
+    ├── InvalidPartitionError             IllegalArgumentException("Invalid partition given with record: ...")
+    ├── AssignmentError                   IllegalStateException raised by an assignor
+    └── ConfigError                       a bad layout/topology/scenario file or CLI value
+
+Every error is a ``ValueError`` so callers that only care about "bad input" can catch one
+type. ``java_class`` names the Kafka exception an error stands for, so golden tests can
+compare class and message with what Kafka threw. Messages match Kafka's wording where Kafka
+has one.
+"""
+
+from __future__ import annotations
+
+
+class KpartError(ValueError):
+    """Base class of every error kpart raises on bad input."""
+
+    java_class: str = "java.lang.IllegalArgumentException"
+
+
+class InvalidPartitionsError(KpartError):
+    """A partition count is invalid (Kafka's ``InvalidPartitionsException``)."""
+
+    java_class = "org.apache.kafka.common.errors.InvalidPartitionsException"
+
+
+class InvalidReplicationFactorError(KpartError):
+    """A replication factor cannot be honoured (``InvalidReplicationFactorException``)."""
+
+    java_class = "org.apache.kafka.common.errors.InvalidReplicationFactorException"
+
+
+class InvalidReplicaAssignmentError(KpartError):
+    """A manual replica assignment is malformed (``InvalidReplicaAssignmentException``)."""
+
+    java_class = "org.apache.kafka.common.errors.InvalidReplicaAssignmentException"
+
+
+class AdminOperationError(KpartError):
+    """An admin operation is impossible as asked (``AdminOperationException``)."""
+
+    java_class = "org.apache.kafka.server.common.AdminOperationException"
+
+
+class InvalidPartitionError(KpartError):
+    """An explicit record partition is out of range (the producer's ``IllegalArgumentException``)."""
+
+    java_class = "java.lang.IllegalArgumentException"
+
+
+class AssignmentError(KpartError):
+    """An assignor reached a state Kafka reports as ``IllegalStateException``."""
+
+    java_class = "java.lang.IllegalStateException"
+
+
+class ConfigError(KpartError):
+    """A layout, scenario, group file or command-line value is invalid; the message names it."""
+
+    java_class = "org.apache.kafka.common.config.ConfigException"
