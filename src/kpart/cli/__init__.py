@@ -1,0 +1,82 @@
+"""The ``kpart`` command line: one module per pillar, no algorithm inside.
+
+Every command parses arguments, reads and writes files, and calls the pure cores. Bad input
+(any :class:`kpart.errors.KpartError`, or a usage error) prints one line on stderr naming the
+bad value and exits with code 2; nothing is left half-written (outputs go to a temporary path
+and are renamed into place).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from kpart.errors import KpartError
+
+app = typer.Typer(
+    name="kpart",
+    help="Kafka's partitioning decisions, computed exactly as Kafka computes them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Kafka's partitioning decisions, computed exactly as Kafka computes them."""
+
+
+@app.command("version")
+def version() -> None:
+    """Print kpart's version."""
+    from kpart import __version__
+
+    typer.echo(__version__)
+
+
+def _register() -> None:
+    # Each command module exposes register(app). Imported here, not at module level, so that
+    # a command module may import heavy libraries lazily inside its commands.
+    from kpart.cli import consumer, placement, producer, report
+
+    for module in (producer, placement, consumer, report):
+        module.register(app)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``kpart: error: <message>`` on stderr and return the exit (code 2) to raise."""
+    typer.echo(f"kpart: error: {message}", err=True)
+    return typer.Exit(code=2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``kpart`` console script; returns the process exit code."""
+    _register()
+    try:
+        app(args=argv, prog_name="kpart", standalone_mode=False)
+    except typer.TyperException as e:  # usage errors (exit 2) and other click-style errors
+        show = getattr(e, "show", None)
+        if show is not None:
+            show()
+        else:
+            typer.echo(f"kpart: error: {e.format_message()}", err=True)
+        return e.exit_code
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
+        return 1
+    except typer.Exit as e:
+        return e.exit_code
+    except KpartError as e:
+        typer.echo(f"kpart: error: {e}", err=True)
+        return 2
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as e:
+        typer.echo(f"kpart: error: {e.strerror}: {e.filename}", err=True)
+        return 2
+    return 0
+
+
+def run() -> None:  # pragma: no cover - console script shim
+    sys.exit(main())

@@ -1,0 +1,3 @@
+from kpart.cli import run
+
+run()
