@@ -40,9 +40,9 @@ def version() -> None:
 def _register() -> None:
     # Each command module exposes register(app). Imported here, not at module level, so that
     # a command module may import heavy libraries lazily inside its commands.
-    from kpart.cli import consumer, placement, producer, report
+    from kpart.cli import consumer, nullkey, placement, plan, producer, report
 
-    for module in (producer, placement, consumer, report):
+    for module in (producer, nullkey, placement, plan, consumer, report):
         module.register(app)
 
 
