@@ -1,0 +1,168 @@
+"""``java.lang.String#hashCode`` and ``java.util.HashMap`` iteration order, emulated.
+
+Kafka's results sometimes depend on the order in which a ``HashMap``/``HashSet`` yields its
+keys (``StripedReplicaPlacer``'s racks, the sticky assignors' member and topic maps). A
+``HashMap`` iterates its table bucket by bucket (index ``spread(hash) & (capacity - 1)``) and,
+inside a bucket, in insertion order (a resize splits each bucket into a "lo" and a "hi" list
+keeping their relative order, so insertion order survives resizes). Removing a key and
+inserting it again moves it to the end of its bucket. The table starts at
+``tableSizeFor(initialCapacity)`` (16 by default) and doubles whenever the size exceeds
+``capacity * 0.75``; it never shrinks.
+
+Not emulated: tree bins (a bucket holding ≥ 8 keys in a table of ≥ 64 slots), which only
+arise with pathological hash collisions.
+
+>>> string_hash_code("rack-a"), string_hash_code("")
+(-938608917, 0)
+>>> hashmap_order(["b", "a", "rack1", None])
+[None, 'a', 'b', 'rack1']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import TypeVar
+
+__all__ = [
+    "HashMapOrder",
+    "hashmap_capacity",
+    "hashmap_order",
+    "hashset_copy_capacity",
+    "java_hash",
+    "spread",
+    "string_hash_code",
+    "table_size_for",
+]
+
+K = TypeVar("K", bound=Hashable)
+
+_MAX_CAPACITY = 1 << 30
+
+
+def _to_int32(x: int) -> int:
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x & 0x80000000 else x
+
+
+def string_hash_code(s: str) -> int:
+    """``String.hashCode()``: ``s[0]*31^(n-1) + ... + s[n-1]`` over UTF-16 code units, as a
+    signed 32-bit int."""
+    h = 0
+    data = s.encode("utf-16-be")
+    for i in range(0, len(data), 2):
+        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    return _to_int32(h)
+
+
+def java_hash(key: object) -> int:
+    """``hashCode()`` of a key as Java sees it: ``String`` → :func:`string_hash_code`,
+    ``None`` (``null`` or ``Optional.empty()``) → 0, ``int`` → ``Integer.hashCode`` (the value),
+    a ``(topic, partition)`` tuple → ``TopicPartition.hashCode``."""
+    if key is None:
+        return 0
+    if isinstance(key, str):
+        return string_hash_code(key)
+    if isinstance(key, bool):
+        return 1231 if key else 1237
+    if isinstance(key, int):
+        return _to_int32(key)
+    if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str):
+        # TopicPartition.hashCode: 31 * (31 + partition) + topic.hashCode()
+        return _to_int32(31 * (31 + key[1]) + string_hash_code(key[0]))
+    raise TypeError(f"no Java hashCode known for {key!r}")
+
+
+def spread(h: int) -> int:
+    """``HashMap.hash``: ``h ^ (h >>> 16)`` on the unsigned 32-bit value."""
+    h &= 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+def table_size_for(cap: int) -> int:
+    """``HashMap.tableSizeFor``: the smallest power of two ≥ ``cap`` (1 for ``cap`` ≤ 1)."""
+    if cap <= 1:
+        return 1
+    return min(1 << (cap - 1).bit_length(), _MAX_CAPACITY)
+
+
+def hashmap_capacity(size: int, initial_capacity: int = 16, load_factor: float = 0.75) -> int:
+    """Table length of a ``new HashMap<>(initial_capacity)`` after ``size`` distinct puts."""
+    cap = table_size_for(initial_capacity)
+    while size > int(cap * load_factor) and cap < _MAX_CAPACITY:
+        cap *= 2
+    return cap
+
+
+def hashset_copy_capacity(size: int) -> int:
+    """Table length of ``new HashSet<>(collection)`` holding ``size`` elements (Java 17:
+    ``new HashMap<>(Math.max((int) (size / .75f) + 1, 16))``)."""
+    initial = max(int(size / 0.75) + 1, 16)
+    return hashmap_capacity(size, initial)
+
+
+def hashmap_order(
+    keys: Iterable[K],
+    *,
+    capacity: int | None = None,
+    hash_of: Callable[[K], int] = java_hash,
+) -> list[K]:
+    """Iteration order of a ``java.util.HashMap`` (or ``HashSet``) into which ``keys`` were
+    inserted in the given order (duplicates keep their first position).
+
+    ``capacity``: the final table length; by default that of a ``new HashMap<>()`` after
+    these inserts (:func:`hashmap_capacity`).
+    """
+    unique = list(dict.fromkeys(keys))
+    cap = hashmap_capacity(len(unique)) if capacity is None else capacity
+    mask = cap - 1
+    # sorted() is stable: inside a bucket, insertion order is kept.
+    return sorted(unique, key=lambda k: spread(hash_of(k)) & mask)
+
+
+class HashMapOrder:
+    """A mutable emulation of a ``HashMap``'s key order under puts and removes.
+
+    >>> m = HashMapOrder()
+    >>> for k in ["t1", "t0", "t2"]:
+    ...     m.put(k)
+    >>> m.remove("t0"); m.put("t0"); m.keys()
+    ['t0', 't1', 't2']
+    """
+
+    __slots__ = ("_capacity", "_hash_of", "_keys", "_load_factor")
+
+    def __init__(
+        self,
+        initial_capacity: int = 16,
+        *,
+        load_factor: float = 0.75,
+        hash_of: Callable[[object], int] = java_hash,
+    ) -> None:
+        self._capacity = table_size_for(initial_capacity)
+        self._load_factor = load_factor
+        self._hash_of = hash_of
+        self._keys: dict[object, None] = {}
+
+    def put(self, key: object) -> None:
+        if key in self._keys:
+            return
+        self._keys[key] = None
+        while len(self._keys) > int(self._capacity * self._load_factor):
+            self._capacity *= 2
+
+    def remove(self, key: object) -> None:
+        self._keys.pop(key, None)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @property
+    def capacity(self) -> int:
+        return self._capacity
+
+    def keys(self) -> list:
+        mask = self._capacity - 1
+        return sorted(self._keys, key=lambda k: spread(self._hash_of(k)) & mask)
