@@ -24,9 +24,7 @@ test: install lint
 	$(BIN)/python -m pytest -q src tests
 
 bench: install
-	$(BIN)/python benchmarks/bench_murmur2.py
-	$(BIN)/python benchmarks/bench_spark_partition.py
-	$(BIN)/python benchmarks/bench_report.py
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) kpart-report build *.egg-info src/*.egg-info
