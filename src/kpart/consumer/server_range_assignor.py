@@ -1,0 +1,86 @@
+"""``org.apache.kafka.coordinator.group.assignor.RangeAssignor`` (KIP-848 server-side "range").
+
+The group coordinator's range assignor gives every subscriber of a topic one contiguous range
+of its partitions. Members are ordered by ``group.instance.id`` first (static members, in
+``String.compareTo`` order), then by member id (dynamic members); walking that order, each
+subscriber of a topic with ``n`` partitions and ``k`` subscribers takes the next
+``n // k`` partitions, plus one while the ``n % k`` extra partitions last. When all members
+subscribe to the same topics and those topics have equal partition counts, the assignment is
+co-partitioned (same partition numbers from every topic). The current assignment has no
+effect (Kafka trunk 2024-10-25), nor has the rack.
+
+Subscribed names missing from the metadata are ignored (the coordinator resolves names through
+its metadata image). Members without partitions appear with nothing.
+
+>>> from kpart.consumer.server_spec import ServerGroupSpec
+>>> g = ServerGroupSpec.from_json({
+...     "topics": [{"name": "t1", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3},
+...                {"name": "t2", "id": "AAAAAAAAAAAAAAAAAAAAAw", "partitions": 3}],
+...     "members": [{"id": "M1", "topics": ["t1", "t2"]}, {"id": "M0", "topics": ["t1", "t2"]}]})
+>>> assign_range(g).as_dict()
+{'M1': {'t1': [2], 't2': [2]}, 'M0': {'t1': [0, 1], 't2': [0, 1]}}
+"""
+
+from __future__ import annotations
+
+from kpart._java.strings import java_string_key
+from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
+from kpart.consumer.spec import GroupAssignment
+
+__all__ = ["RangeAssignor", "assign_range"]
+
+
+class RangeAssignor:
+    """Name holder mirroring Kafka's class: ``RangeAssignor.name == "range"``."""
+
+    name = "range"
+
+    @staticmethod
+    def assign(spec: ServerGroupSpec) -> GroupAssignment:
+        return assign_range(spec)
+
+
+def _sort_members(members: tuple[ServerMember, ...]) -> list[ServerMember]:
+    """Static members first by instance id, then dynamic members by member id."""
+
+    def key(m: ServerMember) -> tuple[int, bytes]:
+        if m.instance_id is not None:
+            return (0, java_string_key(m.instance_id))
+        return (1, java_string_key(m.member_id))
+
+    return sorted(members, key=key)
+
+
+def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
+    """Assign ``spec``'s partitions as the group coordinator's ``RangeAssignor`` does.
+
+    Input: a :class:`~kpart.consumer.server_spec.ServerGroupSpec`. Output: a
+    :class:`~kpart.consumer.spec.GroupAssignment` listing every member (members in
+    ``spec.members`` order; topics by name). Pure; no errors beyond those of the spec.
+    """
+    ordered = _sort_members(spec.members)
+    subscriptions = {m.member_id: spec.subscribed_topic_ids(m) for m in ordered}
+    # Per topic: [partition count, subscriber count]; then ranges handed out in member order.
+    subscribers: dict[int, int] = {}
+    for m in ordered:
+        for tid in subscriptions[m.member_id]:
+            subscribers[tid] = subscribers.get(tid, 0) + 1
+    next_range: dict[int, int] = {}
+    extra: dict[int, int] = {}
+    pairs: dict[str, list[tuple[str, int]]] = {}
+    for m in ordered:
+        out = pairs.setdefault(m.member_id, [])
+        for tid in subscriptions[m.member_id]:
+            n = spec.num_partitions(tid)
+            k = subscribers[tid]
+            quota = n // k
+            left = extra.setdefault(tid, n % k)
+            if left > 0:
+                quota += 1
+                extra[tid] = left - 1
+            start = next_range.get(tid, 0)
+            end = min(start + quota, n)
+            next_range[tid] = end
+            name = spec.topic_name(tid)
+            out.extend((name, p) for p in range(start, end))
+    return GroupAssignment.from_pairs([m.member_id for m in spec.members], pairs)

@@ -1,0 +1,240 @@
+"""Value types of a KIP-848 consumer group as the group coordinator's assignor sees it.
+
+Reproduces the inputs of ``org.apache.kafka.coordinator.group.api.assignor.
+ConsumerGroupPartitionAssignor#assign(GroupSpec, SubscribedTopicDescriber)`` (KIP-848):
+
+- :class:`ServerTopic`: a topic of the metadata image: name, ``Uuid`` (base64) and partition
+  count;
+- :class:`ServerMember`: ``MemberSubscriptionAndAssignment``: subscribed topic *names*,
+  ``group.instance.id``, rack, and the member's current target assignment in the order the
+  Java ``HashMap<Uuid, Set<Integer>>`` yields it (a topic that no longer exists is written
+  ``"id:<uuid>"``);
+- :class:`ServerGroupSpec`: the topics and the members, in the iteration order of the
+  coordinator's member ``HashMap`` (``GroupSpec.memberIds()``). It is also the
+  ``SubscribedTopicDescriber``: :meth:`ServerGroupSpec.num_partitions` by topic id.
+
+Subscribed names absent from the metadata are ignored by the assignors (the coordinator maps
+names to ids through the metadata image). ``subscription_type`` is ``"HOMOGENEOUS"`` iff every
+member subscribes to the same topic names.
+
+>>> g = ServerGroupSpec.from_json({
+...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
+...     "members": [{"id": "m1", "topics": ["t0"], "assignment": [["t0", [2, 0]]]},
+...                 {"id": "m2", "topics": ["t0"]}]})
+>>> g.subscription_type, g.num_partitions(2), g.members[0].assignment
+('HOMOGENEOUS', 3, (('t0', (2, 0)),))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kpart._java.uuid import uuid_from_string, uuid_to_string
+from kpart.errors import ConfigError
+
+__all__ = ["ServerGroupSpec", "ServerMember", "ServerTopic"]
+
+#: Prefix of a topic reference by id (a deleted topic still present in an assignment).
+DELETED_PREFIX = "id:"
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerTopic:
+    """A topic of the metadata image: ``name``, ``topic_id`` (Kafka ``Uuid`` in URL-safe
+    base64, 22 characters) and ``num_partitions`` (≥ 0)."""
+
+    name: str
+    topic_id: str
+    num_partitions: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ConfigError(f"Invalid topic name {self.name!r}: must be a non-empty string.")
+        uuid_from_string(self.topic_id)
+        if not _is_int(self.num_partitions) or self.num_partitions < 0:
+            raise ConfigError(
+                f"Invalid partition count {self.num_partitions!r} for topic {self.name!r}: "
+                "must be an integer >= 0."
+            )
+
+    @property
+    def uuid(self) -> int:
+        """The topic id as a 128-bit int (see :mod:`kpart._java.uuid`)."""
+        return uuid_from_string(self.topic_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerMember:
+    """One member as the KIP-848 assignor sees it (``MemberSubscriptionAndAssignment``).
+
+    - ``member_id``; ``topics``: subscribed topic names (names missing from the metadata are
+      allowed and ignored); ``instance_id``: ``group.instance.id`` or ``None``; ``rack``.
+    - ``assignment``: current target assignment, ``((topic, (partition, ...)), ...)`` in Java
+      map/set iteration order; ``topic`` is a name, or ``"id:<uuid>"`` for a deleted topic.
+    """
+
+    member_id: str
+    topics: tuple[str, ...]
+    instance_id: str | None = None
+    rack: str | None = None
+    assignment: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.member_id, str):
+            raise ConfigError(f"Invalid member id {self.member_id!r}: must be a string.")
+        for t in self.topics:
+            if not isinstance(t, str) or not t:
+                raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
+        seen: set[str] = set()
+        for topic, parts in self.assignment:
+            if not isinstance(topic, str) or not topic or topic in seen:
+                raise ConfigError(
+                    f"Member {self.member_id!r} has an invalid or repeated assigned topic "
+                    f"{topic!r}."
+                )
+            seen.add(topic)
+            if len(set(parts)) != len(parts):
+                raise ConfigError(
+                    f"Member {self.member_id!r} lists a partition of topic {topic!r} twice."
+                )
+            for p in parts:
+                if not _is_int(p) or p < 0:
+                    raise ConfigError(
+                        f"Member {self.member_id!r} is assigned invalid partition {p!r} "
+                        f"of topic {topic!r}."
+                    )
+
+
+@dataclass(frozen=True, slots=True)
+class ServerGroupSpec:
+    """A KIP-848 group: ``topics`` (the metadata image) and ``members`` in the iteration order
+    of the coordinator's member map. Errors: :class:`~kpart.errors.ConfigError` naming the bad
+    value (a duplicate topic name or id, a duplicate member, an assigned partition beyond the
+    topic's partition count)."""
+
+    topics: tuple[ServerTopic, ...]
+    members: tuple[ServerMember, ...]
+    _by_name: dict[str, ServerTopic] = field(init=False, repr=False, compare=False)
+    _by_uuid: dict[int, ServerTopic] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_name: dict[str, ServerTopic] = {}
+        by_uuid: dict[int, ServerTopic] = {}
+        for t in self.topics:
+            if t.name in by_name:
+                raise ConfigError(f"Topic {t.name!r} is listed twice.")
+            if t.uuid in by_uuid:
+                raise ConfigError(f"Topic id {t.topic_id!r} is listed twice.")
+            by_name[t.name] = t
+            by_uuid[t.uuid] = t
+        seen: set[str] = set()
+        for m in self.members:
+            if m.member_id in seen:
+                raise ConfigError(f"Member id {m.member_id!r} is listed twice.")
+            seen.add(m.member_id)
+            for topic, parts in m.assignment:
+                if topic.startswith(DELETED_PREFIX):
+                    uuid_from_string(topic[len(DELETED_PREFIX):])
+                    continue
+                t = by_name.get(topic)
+                if t is None:
+                    raise ConfigError(
+                        f"Member {m.member_id!r} is assigned unknown topic {topic!r} "
+                        f"(write a deleted topic as 'id:<uuid>')."
+                    )
+                bad = [p for p in parts if p >= t.num_partitions]
+                if bad:
+                    raise ConfigError(
+                        f"Member {m.member_id!r} is assigned partition {bad[0]} of topic "
+                        f"{topic!r}, which has {t.num_partitions} partitions."
+                    )
+        object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_by_uuid", by_uuid)
+
+    # -- SubscribedTopicDescriber ---------------------------------------------------------
+    def num_partitions(self, topic_id: int) -> int:
+        """Partition count of the topic with this id, ``-1`` when unknown (as Kafka)."""
+        t = self._by_uuid.get(topic_id)
+        return -1 if t is None else t.num_partitions
+
+    def topic_by_name(self, name: str) -> ServerTopic | None:
+        return self._by_name.get(name)
+
+    def topic_name(self, topic_id: int) -> str:
+        """Name of a topic id, or ``"id:<uuid>"`` when it is not in the metadata."""
+        t = self._by_uuid.get(topic_id)
+        return DELETED_PREFIX + uuid_to_string(topic_id) if t is None else t.name
+
+    def topic_uuid(self, ref: str) -> int:
+        """Topic id of a name or of an ``"id:<uuid>"`` reference (``KeyError`` if unknown)."""
+        if ref.startswith(DELETED_PREFIX):
+            return uuid_from_string(ref[len(DELETED_PREFIX):])
+        return self._by_name[ref].uuid
+
+    def subscribed_topic_ids(self, member: ServerMember) -> tuple[int, ...]:
+        """The member's subscribed names that exist in the metadata, as ids (names sorted)."""
+        return tuple(self._by_name[n].uuid for n in member.topics if n in self._by_name)
+
+    @property
+    def subscription_type(self) -> str:
+        """``"HOMOGENEOUS"`` iff every member subscribes to the same topic names."""
+        first = None
+        for m in self.members:
+            names = frozenset(m.topics)
+            if first is None:
+                first = names
+            elif names != first:
+                return "HETEROGENEOUS"
+        return "HOMOGENEOUS"
+
+    # -- loading --------------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> ServerGroupSpec:
+        """Build a group from golden-vector JSON (``tests/golden/FORMAT.md``):
+        ``{"topics": [{"name", "id", "partitions"}], "members": [{"id", "topics",
+        "instance_id"?, "rack"?, "assignment"?: [["topic", [p, ...]], ...]}]}``."""
+        if not isinstance(doc, Mapping):
+            raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
+        topics_doc = doc.get("topics")
+        if not isinstance(topics_doc, list):
+            raise ConfigError("group.topics: expected a list of {name, id, partitions}.")
+        topics = []
+        for i, t in enumerate(topics_doc):
+            if not isinstance(t, Mapping) or not {"name", "id", "partitions"} <= set(t):
+                raise ConfigError(f"group.topics[{i}]: expected {{name, id, partitions}}.")
+            topics.append(ServerTopic(t["name"], t["id"], t["partitions"]))
+        members_doc = doc.get("members")
+        if not isinstance(members_doc, list):
+            raise ConfigError("group.members: expected a list of members.")
+        return cls(tuple(topics), tuple(_member_from_json(m, i) for i, m in enumerate(members_doc)))
+
+
+def _member_from_json(m: Any, i: int) -> ServerMember:
+    where = f"group.members[{i}]"
+    if not isinstance(m, Mapping) or "id" not in m:
+        raise ConfigError(f"{where}: expected an object with an 'id'.")
+    topics = m.get("topics", [])
+    if not isinstance(topics, list):
+        raise ConfigError(f"{where}.topics: expected a list of topic names.")
+    assignment = []
+    for entry in m.get("assignment") or []:
+        if (
+            not isinstance(entry, list | tuple)
+            or len(entry) != 2
+            or not isinstance(entry[1], list | tuple)
+        ):
+            raise ConfigError(f"{where}.assignment: expected [[topic, [partitions]], ...].")
+        assignment.append((entry[0], tuple(entry[1])))
+    return ServerMember(
+        member_id=m["id"],
+        topics=tuple(topics),
+        instance_id=m.get("instance_id"),
+        rack=m.get("rack"),
+        assignment=tuple(assignment),
+    )
