@@ -1,0 +1,213 @@
+"""``org.apache.kafka.clients.consumer.RangeAssignor`` (with KIP-881 rack awareness).
+
+Per topic, partitions in numeric order are cut into contiguous ranges, one per subscribed
+member, members in ``MemberInfo`` order (static members first by ``group.instance.id``, then
+dynamic members by member id, ``String.compareTo`` order); the first ``P % C`` members get one
+extra partition.
+
+Rack awareness (KIP-881) is used when some member has a ``client.rack`` that some replica rack
+shares and not every partition of some topic has replicas on all of that topic's replica racks.
+Then, before the plain ranges, partitions are matched to members on the same rack, keeping the
+per-topic quotas (``P // C``, at most ``P % C`` members with one more):
+
+* topics with the *same subscribers and the same partition count* are co-partitioned: partition
+  ``p`` of all of them goes to the first remaining member whose rack holds a replica of ``p`` in
+  every such topic and which still has quota in all of them;
+* any other topic that needs rack awareness gives each member, in order, the unassigned
+  partitions with a replica on its rack, up to its quota.
+
+A member without a rack matches every partition. What is left is handed out as plain ranges.
+
+Seed 003 / Kafka's Javadoc example: two members, ``t0`` and ``t1`` with 3 partitions each.
+
+>>> from kpart.consumer.spec import GroupSpec
+>>> g = GroupSpec.from_json({"topics": {"t0": 3, "t1": 3},
+...                          "members": [{"id": "C0", "topics": ["t0", "t1"]},
+...                                      {"id": "C1", "topics": ["t0", "t1"]}]})
+>>> assign_range(g).as_dict()
+{'C0': {'t0': [0, 1], 't1': [0, 1]}, 'C1': {'t0': [2], 't1': [2]}}
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from kpart.consumer._member_info import partitions_per_topic, sort_members
+from kpart.consumer.spec import GroupAssignment, GroupSpec
+
+__all__ = ["RangeAssignor", "assign_range"]
+
+
+class _TopicAssignmentState:
+    """Quota bookkeeping of one topic (Kafka's ``RangeAssignor.TopicAssignmentState``)."""
+
+    __slots__ = (
+        "consumer_racks",
+        "consumers",
+        "needs_rack_aware_assignment",
+        "num_assigned",
+        "num_partitions_per_consumer",
+        "partition_racks",
+        "remaining_consumers_with_extra_partition",
+        "topic",
+        "unassigned",
+    )
+
+    def __init__(
+        self,
+        topic: str,
+        num_partitions: int,
+        consumers: list[str],
+        racks: dict[str, str],
+        group: GroupSpec,
+    ) -> None:
+        self.topic = topic
+        self.consumers = consumers
+        self.consumer_racks = {c: racks.get(c) for c in consumers}
+        self.unassigned: dict[int, None] = dict.fromkeys(range(num_partitions))
+        self.num_assigned = dict.fromkeys(consumers, 0)
+        n = len(consumers)
+        self.num_partitions_per_consumer = num_partitions // n if n else 0
+        self.remaining_consumers_with_extra_partition = num_partitions % n if n else 0
+        all_consumer_racks = {r for r in self.consumer_racks.values() if r is not None}
+        self.partition_racks: dict[int, frozenset[str]] = {}
+        all_partition_racks: set[str] = set()
+        if all_consumer_racks:
+            for p in range(num_partitions):
+                rs = group.racks_for_partition(topic, p)
+                self.partition_racks[p] = rs
+                all_partition_racks |= rs
+        self.needs_rack_aware_assignment = _use_rack_aware_assignment(
+            all_consumer_racks, all_partition_racks, self.partition_racks
+        )
+
+    def racks_match(self, consumer: str, partition: int) -> bool:
+        rack = self.consumer_racks[consumer]
+        if rack is None:
+            return True
+        replica_racks = self.partition_racks.get(partition)
+        return replica_racks is not None and rack in replica_racks
+
+    def max_assignable(self, consumer: str) -> int:
+        extra = 1 if self.remaining_consumers_with_extra_partition > 0 else 0
+        return max(0, self.num_partitions_per_consumer + extra - self.num_assigned[consumer])
+
+    def on_assigned(self, consumer: str, partitions: list[int]) -> None:
+        self.num_assigned[consumer] += len(partitions)
+        if self.num_assigned[consumer] > self.num_partitions_per_consumer:
+            self.remaining_consumers_with_extra_partition -= 1
+        for p in partitions:
+            del self.unassigned[p]
+
+
+def _use_rack_aware_assignment(
+    consumer_racks: set[str], partition_racks: set[str], racks_per_partition: dict[int, frozenset]
+) -> bool:
+    """``AbstractPartitionAssignor.useRackAwareAssignment`` (``preferRackAwareLogic`` off)."""
+    if not consumer_racks or consumer_racks.isdisjoint(partition_racks):
+        return False
+    return not all(rs == partition_racks for rs in racks_per_partition.values())
+
+
+def _assign(
+    consumer: str,
+    partitions: list[int],
+    state: _TopicAssignmentState,
+    out: dict[str, list[tuple[str, int]]],
+) -> None:
+    out[consumer].extend((state.topic, p) for p in partitions)
+    state.on_assigned(consumer, partitions)
+
+
+def _assign_ranges(
+    state: _TopicAssignmentState, out: dict[str, list[tuple[str, int]]], rack_matching: bool
+) -> None:
+    for consumer in state.consumers:
+        if not state.unassigned:
+            break
+        limit = state.max_assignable(consumer)
+        if rack_matching:
+            candidates = (p for p in state.unassigned if state.racks_match(consumer, p))
+        else:
+            candidates = iter(state.unassigned)
+        partitions = list(islice(candidates, limit))
+        if partitions:
+            _assign(consumer, partitions, state, out)
+
+
+def _assign_co_partitioned_with_rack_matching(
+    consumers: list[str],
+    num_partitions: int,
+    states: list[_TopicAssignmentState],
+    out: dict[str, list[tuple[str, int]]],
+) -> None:
+    remaining = list(consumers)
+    for p in range(num_partitions):
+        match = next(
+            (
+                c
+                for c in remaining
+                if all(t.racks_match(c, p) and t.max_assignable(c) > 0 for t in states)
+            ),
+            None,
+        )
+        if match is None:
+            continue
+        for t in states:
+            _assign(match, [p], t, out)
+        if not any(t.max_assignable(match) > 0 for t in states):
+            remaining.remove(match)
+            if not remaining:
+                break
+
+
+def _assign_with_rack_matching(
+    states: list[_TopicAssignmentState], out: dict[str, list[tuple[str, int]]]
+) -> None:
+    # Kafka groups topics by (subscribers with their racks), then by partition count
+    # (the size of the partition→racks map, 0 when no subscriber has a rack). Groups touch
+    # disjoint topics, so the order in which they are visited does not change the result.
+    groups: dict[tuple[tuple[str, ...], int], list[_TopicAssignmentState]] = {}
+    for t in states:
+        groups.setdefault((tuple(t.consumers), len(t.partition_racks)), []).append(t)
+    for (consumers, num_partitions), co_partitioned in groups.items():
+        if len(co_partitioned) > 1:
+            _assign_co_partitioned_with_rack_matching(
+                list(consumers), num_partitions, co_partitioned, out
+            )
+        elif co_partitioned[0].needs_rack_aware_assignment:
+            _assign_ranges(co_partitioned[0], out, rack_matching=True)
+
+
+def assign_range(group: GroupSpec) -> GroupAssignment:
+    """Assign ``group``'s partitions as Kafka's ``RangeAssignor`` does.
+
+    Input: the metadata and subscriptions in ``group`` (topics missing from the metadata or
+    with no partitions are skipped; ``owned_partitions`` and generations are ignored).
+    Output: every member of the group, with ``()`` when it gets nothing. Never raises.
+    """
+    ppt = partitions_per_topic(group)
+    racks = {m.member_id: m.rack for m in group.members if m.rack}
+    subscribers: dict[str, list[str]] = {t: [] for t in ppt}
+    for m in sort_members(group.members):
+        for t in dict.fromkeys(m.topics):
+            if t in subscribers:
+                subscribers[t].append(m.member_id)
+    states = [_TopicAssignmentState(t, n, subscribers[t], racks, group) for t, n in ppt.items()]
+    out: dict[str, list[tuple[str, int]]] = {m.member_id: [] for m in group.members}
+    if any(t.needs_rack_aware_assignment for t in states):
+        _assign_with_rack_matching(states, out)
+    for t in states:
+        _assign_ranges(t, out, rack_matching=False)
+    return GroupAssignment.from_pairs(out.keys(), out)
+
+
+class RangeAssignor:
+    """Kafka's ``RangeAssignor`` as a value: ``RangeAssignor().assign(group)``."""
+
+    name = "range"
+    protocol = "EAGER"
+
+    def assign(self, group: GroupSpec) -> GroupAssignment:
+        """See :func:`assign_range`."""
+        return assign_range(group)

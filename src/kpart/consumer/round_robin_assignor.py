@@ -1,0 +1,67 @@
+"""``org.apache.kafka.clients.consumer.RoundRobinAssignor``.
+
+All partitions of all subscribed topics, topics in ``String.compareTo`` order and partitions
+in numeric order, are dealt one at a time to the members in ``MemberInfo`` order (static
+members first by ``group.instance.id``, then dynamic members by member id), cycling; a member
+not subscribed to the partition's topic is skipped. With equal subscriptions the counts differ
+by at most one; with uneven subscriptions the result can be unbalanced.
+
+Seed 003: two members on ``t0``, ``t1`` × 3 partitions; then three members with uneven
+subscriptions (``t0``, ``t1``, ``t2`` with 1, 2, 3 partitions), and the same after ``C0`` left.
+
+>>> from kpart.consumer.spec import GroupSpec
+>>> g = GroupSpec.from_json({"topics": {"t0": 3, "t1": 3},
+...                          "members": [{"id": "C0", "topics": ["t0", "t1"]},
+...                                      {"id": "C1", "topics": ["t0", "t1"]}]})
+>>> assign_round_robin(g).as_dict()
+{'C0': {'t0': [0, 2], 't1': [1]}, 'C1': {'t0': [1], 't1': [0, 2]}}
+>>> uneven = {"topics": {"t0": 1, "t1": 2, "t2": 3},
+...           "members": [{"id": "C0", "topics": ["t0"]}, {"id": "C1", "topics": ["t0", "t1"]},
+...                       {"id": "C2", "topics": ["t0", "t1", "t2"]}]}
+>>> assign_round_robin(GroupSpec.from_json(uneven)).as_dict()
+{'C0': {'t0': [0]}, 'C1': {'t1': [0]}, 'C2': {'t1': [1], 't2': [0, 1, 2]}}
+>>> uneven["members"] = uneven["members"][1:]
+>>> assign_round_robin(GroupSpec.from_json(uneven)).as_dict()
+{'C1': {'t0': [0], 't1': [1]}, 'C2': {'t1': [0], 't2': [0, 1, 2]}}
+"""
+
+from __future__ import annotations
+
+from kpart._java.strings import java_sorted
+from kpart.consumer._member_info import partitions_per_topic, sort_members
+from kpart.consumer.spec import GroupAssignment, GroupSpec
+
+__all__ = ["RoundRobinAssignor", "assign_round_robin"]
+
+
+def assign_round_robin(group: GroupSpec) -> GroupAssignment:
+    """Assign ``group``'s partitions as Kafka's ``RoundRobinAssignor`` does.
+
+    Input: the metadata and subscriptions in ``group`` (topics missing from the metadata or
+    with no partitions are skipped; ``owned_partitions`` and generations are ignored).
+    Output: every member of the group, with ``()`` when it gets nothing. Never raises.
+    """
+    ppt = partitions_per_topic(group)
+    order = sort_members(group.members)
+    subscribed = [frozenset(m.topics) for m in order]
+    out: dict[str, list[tuple[str, int]]] = {m.member_id: [] for m in group.members}
+    n = len(order)
+    i = 0
+    for topic in java_sorted(ppt):
+        for p in range(ppt[topic]):
+            while topic not in subscribed[i]:
+                i = (i + 1) % n
+            out[order[i].member_id].append((topic, p))
+            i = (i + 1) % n
+    return GroupAssignment.from_pairs(out.keys(), out)
+
+
+class RoundRobinAssignor:
+    """Kafka's ``RoundRobinAssignor`` as a value: ``RoundRobinAssignor().assign(group)``."""
+
+    name = "roundrobin"
+    protocol = "EAGER"
+
+    def assign(self, group: GroupSpec) -> GroupAssignment:
+        """See :func:`assign_round_robin`."""
+        return assign_round_robin(group)
