@@ -9,6 +9,7 @@
     ├── AdminOperationError               org.apache.kafka.server.common.AdminOperationException
     ├── InvalidPartitionError             IllegalArgumentException("Invalid partition given with record: ...")
     ├── AssignmentError                   IllegalStateException raised by an assignor
+    ├── PartitionAssignorError            org.apache.kafka.coordinator.group.api.assignor.PartitionAssignorException
     └── ConfigError                       a bad layout/topology/scenario file or CLI value
 
 Every error is a ``ValueError`` so callers that only care about "bad input" can catch one
@@ -60,6 +61,12 @@ class AssignmentError(KpartError):
     """An assignor reached a state Kafka reports as ``IllegalStateException``."""
 
     java_class = "java.lang.IllegalStateException"
+
+
+class PartitionAssignorError(KpartError):
+    """A KIP-848 server-side assignor cannot assign (``PartitionAssignorException``)."""
+
+    java_class = "org.apache.kafka.coordinator.group.api.assignor.PartitionAssignorException"
 
 
 class ConfigError(KpartError):
