@@ -36,6 +36,8 @@ _EXPORTS: dict[str, str] = {
     # placement
     "Broker": "kpart.placement.spec",
     "assign_replicas_to_brokers": "kpart.placement.admin_utils",
+    "assign_replicas_to_brokers_array": "kpart.placement.admin_utils",
+    "JavaRandom": "kpart._java.random",
     # errors
     "KpartError": "kpart.errors",
     "InvalidPartitionsError": "kpart.errors",
