@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "assign_replicas_to_brokers": "kpart.placement.admin_utils",
     "assign_replicas_to_brokers_array": "kpart.placement.admin_utils",
     "JavaRandom": "kpart._java.random",
+    "StripedReplicaPlacer": "kpart.placement.striped_replica_placer",
     # errors
     "KpartError": "kpart.errors",
     "InvalidPartitionsError": "kpart.errors",
