@@ -1,0 +1,65 @@
+"""``org.apache.kafka.clients.producer.internals.StickyPartitionCache`` (Kafka 2.4–3.x,
+KIP-480): the current "sticky" partition of each topic, changed only when the batch of that
+partition is complete.
+
+* ``partition(topic)``: the topic's sticky partition, choosing one first if there is none;
+* ``next_partition(topic, prev)``: if the topic has no sticky partition, or ``prev`` is the
+  current one, draw a new one: with several available partitions a uniformly random available
+  partition *different from the current one* (redrawing until it differs), with exactly one
+  available partition that one, with none ``toPositive(nextInt()) % numPartitions``. A ``prev``
+  that is not the current sticky partition changes nothing (another thread already switched).
+
+Randomness: Kafka uses ``ThreadLocalRandom``; here a seeded ``JavaRandom`` passed in.
+
+>>> from kpart.producer.cluster import Cluster
+>>> c = Cluster.of("t", [0, 0, 0])
+>>> cache = StickyPartitionCache(seed=1)
+>>> first = cache.partition("t", c)
+>>> cache.partition("t", c) == first                 # sticks
+True
+>>> cache.next_partition("t", c, first) != first     # a new batch: switch to another
+True
+>>> cur = cache.partition("t", c)
+>>> cache.next_partition("t", c, (cur + 1) % 3) == cur   # stale prev: no change
+True
+"""
+
+from __future__ import annotations
+
+from kpart.producer._nullkey import IntSource, make_random, to_positive
+from kpart.producer.cluster import Cluster
+
+__all__ = ["StickyPartitionCache"]
+
+
+class StickyPartitionCache:
+    """Per-topic sticky partition (see the module docstring)."""
+
+    def __init__(self, random: IntSource | None = None, *, seed: int | None = None) -> None:
+        self._random = random if random is not None else make_random(seed)
+        self._index: dict[str, int] = {}
+
+    def partition(self, topic: str, cluster: Cluster) -> int:
+        """The sticky partition of ``topic`` (chosen now if there is none)."""
+        part = self._index.get(topic)
+        if part is None:
+            return self.next_partition(topic, cluster, -1)
+        return part
+
+    def next_partition(self, topic: str, cluster: Cluster, prev_partition: int) -> int:
+        """Switch ``topic``'s sticky partition if ``prev_partition`` is the current one (or
+        none is set); return the (possibly new) sticky partition."""
+        old = self._index.get(topic)
+        if old is not None and old != prev_partition:
+            return old
+        available = cluster.available_partitions_for_topic(topic)
+        if not available:
+            new = to_positive(self._random.next_int()) % len(cluster.partitions_for_topic(topic))
+        elif len(available) == 1:
+            new = available[0].partition
+        else:
+            new = old
+            while new is None or new == old:
+                new = available[to_positive(self._random.next_int()) % len(available)].partition
+        self._index[topic] = new
+        return new
