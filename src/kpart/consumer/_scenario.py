@@ -1,0 +1,348 @@
+"""Rebalance scenarios: a consumer group's history as steps of events (JSON or TOML).
+
+A scenario document::
+
+    name = "C1 leaves"                       # optional
+    strategies = ["range", "sticky"]          # optional (the CLI's --strategy wins)
+    topics = { t0 = 2, t1 = 2 }               # initial metadata: topic -> partition count
+    [partition_racks]                         # optional: racks of each partition's replicas
+    t0 = [["a", "b"], ["b", "c"]]
+
+    [[steps]]                                 # step 0: three consumers join
+    join = [{ id = "C0", topics = ["t0", "t1"], rack = "a" },
+            { id = "C1", topics = ["t0", "t1"], instance_id = "i1" },
+            { id = "C2", topics = ["t0", "t1"] }]
+    [[steps]]
+    name = "C1 leaves"
+    leave = ["C1"]
+
+The same structure in JSON (``{"topics": {...}, "steps": [{"join": [...]}, ...]}``). Each
+step applies its events to the previous step's state, in this order, then the group
+rebalances:
+
+- ``delete_topics = [topic]``; ``create_topics = {topic = n}``;
+- ``add_partitions = {topic = new_total}`` (Kafka only grows a topic);
+- ``partition_racks = {topic = [[rack, ...] per partition]}`` (replaces a topic's racks);
+- ``leave = [id]`` (clean ``LeaveGroup``), ``crash = [id]`` (session timeout; the same
+  group change, reported separately);
+- ``subscribe = {id = [topics]}`` (a member changes its subscription);
+- ``join = [{id, topics, rack?, instance_id?}]`` (new members, appended in order).
+
+A step may instead give the whole membership, like the golden sequence vectors:
+``{"topics": {...}, "partition_racks"?: {...}, "members": [{id, topics, rack?, instance_id?}]}``.
+Members are kept in join order: the first is the longest-standing member, the leader.
+
+Errors: :class:`~kpart.errors.ConfigError` naming the step and the field
+(``steps[2].leave: unknown member 'C9'``).
+
+>>> sc = as_scenario({"topics": {"t0": 2}, "steps": [
+...     {"join": [{"id": "C0", "topics": ["t0"]}, {"id": "C1", "topics": ["t0"]}]},
+...     {"leave": ["C0"], "add_partitions": {"t0": 4}}]})
+>>> [m.member_id for m in sc.groups[1].members], sc.groups[1].num_partitions("t0")
+(['C1'], 4)
+>>> sc.changes[1].describe()
+'leave C0; t0: 2→4 partitions'
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kpart.consumer.spec import GroupSpec, Member, Topic
+from kpart.errors import ConfigError, KpartError
+
+__all__ = ["Scenario", "StepChange", "as_scenario", "load_scenario", "parse_scenario"]
+
+_EVENT_KEYS = (
+    "name",
+    "delete_topics",
+    "create_topics",
+    "add_partitions",
+    "partition_racks",
+    "leave",
+    "crash",
+    "subscribe",
+    "join",
+)
+_ABSOLUTE_KEYS = ("name", "topics", "partition_racks", "members")
+_MEMBER_KEYS = ("id", "topics", "rack", "instance_id", "generation", "owned", "has_user_data")
+
+
+@dataclass(frozen=True, slots=True)
+class StepChange:
+    """What happened in a step (for reports): member ids and topic changes."""
+
+    name: str | None = None
+    joined: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()
+    crashed: tuple[str, ...] = ()
+    resubscribed: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """One line, e.g. ``'join C0, C1; t0: 2→4 partitions'``."""
+        parts = []
+        for verb, ids in (
+            ("join", self.joined),
+            ("leave", self.left),
+            ("crash", self.crashed),
+            ("resubscribe", self.resubscribed),
+        ):
+            if ids:
+                parts.append(f"{verb} {', '.join(ids)}")
+        parts.extend(self.topics)
+        text = "; ".join(parts) or "no change"
+        return f"{self.name}: {text}" if self.name else text
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """Resolved scenario: the absolute group of every step and what changed in it."""
+
+    groups: tuple[GroupSpec, ...]
+    changes: tuple[StepChange, ...]
+    strategies: tuple[str, ...] = ()
+    name: str | None = None
+
+
+def _fail(where: str, msg: str) -> ConfigError:
+    return ConfigError(f"{where}: {msg}")
+
+
+def _count(where: str, n: Any) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise _fail(where, f"invalid partition count {n!r}: must be an integer >= 0")
+    return n
+
+
+def _str_list(where: str, v: Any) -> list[str]:
+    if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+        raise _fail(where, f"expected a list of names, got {v!r}")
+    return list(v)
+
+
+def _mapping(where: str, v: Any) -> Mapping[str, Any]:
+    if not isinstance(v, Mapping):
+        raise _fail(where, f"expected a table/object, got {v!r}")
+    return v
+
+
+def _racks(where: str, topic: str, n: int, v: Any) -> tuple[tuple[str | None, ...], ...]:
+    if not isinstance(v, list) or not all(isinstance(r, list) for r in v):
+        raise _fail(where, f"expected a list of rack lists for topic {topic!r}")
+    if len(v) != n:
+        raise _fail(where, f"topic {topic!r} has {n} partitions but racks for {len(v)}")
+    return tuple(tuple(r) for r in v)
+
+
+def _member(where: str, doc: Any, topics: Mapping[str, Any]) -> Member:
+    m = _mapping(where, doc)
+    for k in m:
+        if k not in _MEMBER_KEYS:
+            raise _fail(f"{where}.{k}", "unknown field")
+    mid = m.get("id")
+    if not isinstance(mid, str) or not mid:
+        raise _fail(f"{where}.id", f"expected a non-empty member id, got {mid!r}")
+    subs = _str_list(f"{where}.topics", m.get("topics", []))
+    for k in ("rack", "instance_id"):
+        if m.get(k) is not None and not isinstance(m[k], str):
+            raise _fail(f"{where}.{k}", f"expected a string, got {m[k]!r}")
+    for i, entry in enumerate(m.get("owned") or []):
+        if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in topics:
+            raise _fail(f"{where}.owned[{i}]", f"owned partition of an unknown topic: {entry!r}")
+    return Member(mid, tuple(subs), m.get("rack"), m.get("instance_id"))
+
+
+class _Builder:
+    """Mutable state while resolving event steps (private; the result is immutable)."""
+
+    def __init__(self, topics: Mapping[str, int], racks: Mapping[str, tuple]) -> None:
+        self.topics: dict[str, int] = dict(topics)
+        self.racks: dict[str, tuple] = dict(racks)
+        self.members: dict[str, Member] = {}
+
+    def group(self, where: str) -> GroupSpec:
+        try:
+            ts = tuple(Topic(t, n, self.racks.get(t)) for t, n in self.topics.items())
+            return GroupSpec(ts, tuple(self.members.values()))
+        except KpartError as e:
+            raise _fail(where, str(e)) from None
+
+    def apply(self, where: str, step: Mapping[str, Any]) -> StepChange:
+        topic_notes: list[str] = []
+        for t in _str_list(f"{where}.delete_topics", step.get("delete_topics", [])):
+            if t not in self.topics:
+                raise _fail(f"{where}.delete_topics", f"unknown topic {t!r}")
+            del self.topics[t]
+            self.racks.pop(t, None)
+            topic_notes.append(f"-{t}")
+        for t, n in _mapping(f"{where}.create_topics", step.get("create_topics", {})).items():
+            if t in self.topics:
+                raise _fail(f"{where}.create_topics.{t}", "topic already exists")
+            self.topics[t] = _count(f"{where}.create_topics.{t}", n)
+            topic_notes.append(f"+{t} ({n} partitions)")
+        for t, n in _mapping(f"{where}.add_partitions", step.get("add_partitions", {})).items():
+            w = f"{where}.add_partitions.{t}"
+            if t not in self.topics:
+                raise _fail(w, f"unknown topic {t!r}")
+            n = _count(w, n)
+            if n < self.topics[t]:
+                raise _fail(w, f"cannot shrink topic {t!r} from {self.topics[t]} to {n} partitions")
+            if t in self.racks and n != self.topics[t]:
+                raise _fail(w, f"give partition_racks for the new partitions of {t!r}")
+            topic_notes.append(f"{t}: {self.topics[t]}→{n} partitions")
+            self.topics[t] = n
+        for t, v in _mapping(f"{where}.partition_racks", step.get("partition_racks", {})).items():
+            if t not in self.topics:
+                raise _fail(f"{where}.partition_racks.{t}", f"unknown topic {t!r}")
+            self.racks[t] = _racks(f"{where}.partition_racks.{t}", t, self.topics[t], v)
+            topic_notes.append(f"{t}: new replica racks")
+        gone: dict[str, list[str]] = {"leave": [], "crash": []}
+        for verb in ("leave", "crash"):
+            for mid in _str_list(f"{where}.{verb}", step.get(verb, [])):
+                if mid not in self.members:
+                    raise _fail(f"{where}.{verb}", f"unknown member {mid!r}")
+                del self.members[mid]
+                gone[verb].append(mid)
+        resubscribed = []
+        for mid, subs in _mapping(f"{where}.subscribe", step.get("subscribe", {})).items():
+            if mid not in self.members:
+                raise _fail(f"{where}.subscribe", f"unknown member {mid!r}")
+            old = self.members[mid]
+            new_topics = tuple(_str_list(f"{where}.subscribe.{mid}", subs))
+            self.members[mid] = Member(mid, new_topics, old.rack, old.group_instance_id)
+            resubscribed.append(mid)
+        joins = step.get("join", [])
+        if not isinstance(joins, list):
+            raise _fail(f"{where}.join", "expected a list of members")
+        joined = []
+        for i, doc in enumerate(joins):
+            m = _member(f"{where}.join[{i}]", doc, self.topics)
+            if m.member_id in self.members:
+                raise _fail(
+                    f"{where}.join[{i}].id", f"member {m.member_id!r} is already in the group"
+                )
+            self.members[m.member_id] = m
+            joined.append(m.member_id)
+        return StepChange(
+            step.get("name"),
+            tuple(joined),
+            tuple(gone["leave"]),
+            tuple(gone["crash"]),
+            tuple(resubscribed),
+            tuple(topic_notes),
+        )
+
+
+def _absolute(where: str, step: Mapping[str, Any], prev: list[str]) -> tuple[GroupSpec, StepChange]:
+    topics = _mapping(f"{where}.topics", step.get("topics"))
+    for t, n in topics.items():
+        _count(f"{where}.topics.{t}", n)
+    racks = _mapping(f"{where}.partition_racks", step.get("partition_racks") or {})
+    for t, v in racks.items():
+        if t not in topics:
+            raise _fail(f"{where}.partition_racks.{t}", f"unknown topic {t!r}")
+        _racks(f"{where}.partition_racks.{t}", t, topics[t], v)
+    docs = step.get("members")
+    if not isinstance(docs, list):
+        raise _fail(f"{where}.members", "expected a list of members")
+    members = [_member(f"{where}.members[{i}]", d, topics) for i, d in enumerate(docs)]
+    try:
+        group = GroupSpec(
+            tuple(
+                Topic(t, n, None if t not in racks else tuple(map(tuple, racks[t])))
+                for t, n in topics.items()
+            ),
+            tuple(members),
+        )
+    except KpartError as e:
+        raise _fail(where, str(e)) from None
+    ids = [m.member_id for m in members]
+    change = StepChange(
+        step.get("name"),
+        joined=tuple(i for i in ids if i not in prev),
+        left=tuple(i for i in prev if i not in ids),
+    )
+    return group, change
+
+
+def parse_scenario(doc: Any) -> Scenario:
+    """Resolve a scenario document (see the module docstring) into absolute steps."""
+    if isinstance(doc, list):
+        doc = {"steps": doc}
+    doc = _mapping("scenario", doc)
+    for k in doc:
+        if k not in ("name", "strategies", "topics", "partition_racks", "steps"):
+            raise _fail(f"scenario.{k}", "unknown field")
+    strategies = tuple(_str_list("scenario.strategies", doc.get("strategies", [])))
+    topics = {
+        t: _count(f"scenario.topics.{t}", n)
+        for t, n in _mapping("scenario.topics", doc.get("topics", {})).items()
+    }
+    racks = {
+        t: _racks(f"scenario.partition_racks.{t}", t, topics.get(t, -1), v)
+        for t, v in _mapping("scenario.partition_racks", doc.get("partition_racks", {})).items()
+    }
+    steps = doc.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise _fail("scenario.steps", "expected a non-empty list of steps")
+    b = _Builder(topics, racks)
+    groups, changes = [], []
+    for i, step in enumerate(steps):
+        where = f"steps[{i}]"
+        step = _mapping(where, step)
+        absolute = "members" in step
+        for k in step:
+            if k not in (_ABSOLUTE_KEYS if absolute else _EVENT_KEYS):
+                raise _fail(f"{where}.{k}", "unknown field")
+        if absolute:
+            group, change = _absolute(where, step, list(b.members))
+            b = _Builder(
+                {t.name: t.num_partitions for t in group.topics},
+                {t.name: t.replica_racks for t in group.topics if t.replica_racks},
+            )
+            b.members = {m.member_id: m for m in group.members}
+        else:
+            change = b.apply(where, step)
+            group = b.group(where)
+        groups.append(group)
+        changes.append(change)
+    return Scenario(tuple(groups), tuple(changes), strategies, doc.get("name"))
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario file: TOML when the name ends in ``.toml``, JSON otherwise."""
+    p = Path(path)
+    text = p.read_text(encoding="utf-8")
+    try:
+        doc = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        raise ConfigError(
+            f"{p}: malformed {'TOML' if p.suffix == '.toml' else 'JSON'}: {e}"
+        ) from None
+    return parse_scenario(doc)
+
+
+def as_scenario(steps: Any) -> Scenario:
+    """A :class:`Scenario` from a scenario, a document, or a sequence of :class:`GroupSpec`."""
+    if isinstance(steps, Scenario):
+        return steps
+    if isinstance(steps, Sequence) and steps and all(isinstance(s, GroupSpec) for s in steps):
+        prev: list[str] = []
+        changes = []
+        for g in steps:
+            ids = [m.member_id for m in g.members]
+            changes.append(
+                StepChange(
+                    joined=tuple(i for i in ids if i not in prev),
+                    left=tuple(i for i in prev if i not in ids),
+                )
+            )
+            prev = ids
+        return Scenario(tuple(steps), tuple(changes))
+    return parse_scenario(steps)

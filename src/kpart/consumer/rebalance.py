@@ -1,0 +1,320 @@
+"""Rebalance simulator: a consumer group through a sequence of membership and metadata
+changes, run the way real Kafka consumers (``ConsumerCoordinator``) run the classic protocol.
+
+Simulation rules (``tests/golden/FORMAT.md``, "Simulation rules"):
+
+* a step lists the group's members, longest-standing first; the first is the leader; members
+  absent from a step left the group; new members start at generation ``-1``, own nothing and
+  send no sticky user data;
+* each round produces generation ``g`` (1, 2, ... over the whole run); afterwards every member
+  records ``g`` and the assignment it received, partitions grouped by topic as the consumer
+  protocol delivers them;
+* ``EAGER`` strategies (range, roundrobin, sticky): every member revokes all it owns before
+  joining; the eager sticky assignor still sends its previous assignment (and generation) as
+  user data, topics in ``java.util.HashMap`` order as ``StickyAssignor`` serialises them;
+* ``COOPERATIVE`` strategies (cooperative-sticky): a member keeps what it owns, dropping only
+  partitions of topics it no longer subscribes to before joining, and sends them as
+  ``ownedPartitions`` (sorted by topic, partition); if any member loses an owned partition in
+  a round, a follow-up round runs at once with the same membership, until none does.
+
+The simulator is strategy-generic: it calls :func:`kpart.consumer.assign` and reads the
+protocol from the strategy's registry entry (:data:`kpart.consumer.ASSIGNORS`).
+
+Scenarios (events such as ``join``/``leave``/``crash``/``subscribe``/``add_partitions``, in
+JSON or TOML) are described in :mod:`kpart.consumer._scenario`; :func:`simulate` accepts a
+scenario, a path-free scenario document, or a list of absolute steps (:class:`GroupSpec`).
+
+Seed 003, RoundRobin: three consumers on three topics with 1/2/3 partitions subscribed
+unevenly, then ``C0`` leaves (Kafka trunk gives the same as the seed):
+
+>>> sim = simulate({"topics": {"t0": 1, "t1": 2, "t2": 3}, "steps": [
+...     {"join": [{"id": "C0", "topics": ["t0"]}, {"id": "C1", "topics": ["t0", "t1"]},
+...               {"id": "C2", "topics": ["t0", "t1", "t2"]}]},
+...     {"leave": ["C0"]}]}, strategy="roundrobin")
+>>> sim.steps[1].assignment.as_dict()
+{'C1': {'t0': [0], 't1': [1]}, 'C2': {'t1': [0], 't2': [0, 1, 2]}}
+>>> sim.steps[1].moved, sim.steps[1].paused, sim.steps[1].balance   # t0p0, t1p0, t1p1 moved
+(3, 6, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kpart._java.hashing import hashmap_order
+from kpart.consumer import COOPERATIVE, JavaOrder, Strategy, get_strategy
+from kpart.consumer._scenario import Scenario, StepChange, as_scenario
+from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, OwnedPartitions
+from kpart.errors import KpartError
+
+__all__ = [
+    "MAX_ROUNDS_PER_STEP",
+    "Round",
+    "Simulation",
+    "StepReport",
+    "compare",
+    "member_input_json",
+    "simulate",
+    "simulate_rounds",
+]
+
+#: Rounds run in one step at most. Kafka's cooperative protocol usually converges in two; the
+#: golden vectors' generator stopped a step after 10 rounds (one vector needs the cap), and so
+#: does the simulator: the step then ends with partitions still pending revocation.
+MAX_ROUNDS_PER_STEP = 10
+
+Pair = tuple[str, int]
+#: ``(group, step index, round index) -> (assignment, Java list order or None)``.
+AssignFn = Callable[[GroupSpec, int, int], tuple[GroupAssignment, JavaOrder | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One JoinGroup/SyncGroup round: what the leader's assignor saw and what it returned.
+
+    ``members``: the subscriptions (generation, owned partitions, user data flag) in the
+    step's order; ``assignment`` is ``None`` when the assignor raised ``error``; ``revoked``:
+    member → partitions it owned when joining and lost in this round.
+    """
+
+    step: int
+    round: int
+    generation: int
+    leader: str
+    members: tuple[Member, ...]
+    assignment: GroupAssignment | None
+    error: KpartError | None = None
+    revoked: tuple[tuple[str, tuple[Pair, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """What one step did to the group under one strategy.
+
+    ``moved``: partitions whose owner after the step differs from their owner before it (a
+    partition of a member that left counts); ``revoked``: partitions members gave up
+    (``onPartitionsRevoked``) during the step's rounds, all owned ones for eager protocols;
+    ``paused``: partitions not consumed during the rebalance (eager: every partition that was
+    owned; cooperative: only the moved ones); ``balance``: max − min partitions per member.
+    """
+
+    step: int
+    change: StepChange
+    rounds: int
+    assignment: GroupAssignment | None
+    moved: int
+    revoked: int
+    paused: int
+    balance: int
+    error: KpartError | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """A whole run under one strategy: every round, and one report per step."""
+
+    strategy: str
+    rounds: tuple[Round, ...]
+    steps: tuple[StepReport, ...] = field(default=())
+
+
+@dataclass(slots=True)
+class _MemberState:
+    generation: int = -1
+    owned: OwnedPartitions = ()  # as the member will send it (protocol-specific order)
+    assigned: tuple[Pair, ...] = ()  # what it consumes now
+    has_user_data: bool = False
+
+
+def _group_in_order(pairs: Iterable[Pair]) -> dict[str, list[int]]:
+    """Group ``(topic, partition)`` pairs by topic in order of first appearance, as
+    ``ConsumerProtocol.serializeAssignment`` does."""
+    by_topic: dict[str, list[int]] = {}
+    for t, p in pairs:
+        by_topic.setdefault(t, []).append(p)
+    return by_topic
+
+
+def _sticky_user_data(pairs: Sequence[Pair]) -> OwnedPartitions:
+    """The eager sticky user data as the leader decodes it: topics in the order of the
+    ``HashMap`` built by ``CollectionUtils.groupPartitionsByTopic``, partitions in list
+    order."""
+    by_topic = _group_in_order(pairs)
+    return tuple((t, tuple(by_topic[t])) for t in hashmap_order(by_topic))
+
+
+def _sorted_owned(pairs: Iterable[Pair]) -> OwnedPartitions:
+    by_topic: dict[str, list[int]] = {}
+    for t, p in pairs:
+        by_topic.setdefault(t, []).append(p)
+    return tuple((t, tuple(sorted(ps))) for t, ps in sorted(by_topic.items()))
+
+
+def _default_assign_fn(strategy: Strategy) -> AssignFn:
+    ordered = strategy.load_ordered()
+    plain = strategy.load()
+
+    def run(group: GroupSpec, step: int, rnd: int) -> tuple[GroupAssignment, JavaOrder | None]:
+        if ordered is not None:
+            return ordered(group)
+        return plain(group), None
+
+    return run
+
+
+def simulate_rounds(
+    steps: Sequence[GroupSpec],
+    strategy: str,
+    *,
+    assign_fn: AssignFn | None = None,
+    max_rounds: int = MAX_ROUNDS_PER_STEP,
+) -> tuple[Round, ...]:
+    """Run the group through ``steps`` (absolute memberships) and return every round.
+
+    ``steps[i]``: the metadata and the members present at step ``i`` (ids, topics, racks,
+    instance ids; generations and owned partitions are ignored: the simulator tracks them).
+    ``assign_fn`` replaces the assignor (tests replay recorded assignments with it); a step
+    runs at most ``max_rounds`` rounds. An assignor error ends its step (recorded in the
+    round) and members keep their previous state. Raises :class:`~kpart.errors.ConfigError` for an
+    unknown strategy.
+    """
+    strat = get_strategy(strategy)
+    run = assign_fn or _default_assign_fn(strat)
+    cooperative = strat.protocol == COOPERATIVE
+    states: dict[str, _MemberState] = {}
+    rounds: list[Round] = []
+    generation = 0
+    for s, step in enumerate(steps):
+        present = {m.member_id for m in step.members}
+        for gone in [mid for mid in states if mid not in present]:
+            del states[gone]
+        for m in step.members:
+            st = states.setdefault(m.member_id, _MemberState())
+            if cooperative:  # drop partitions of topics no longer subscribed, before joining
+                subscribed = set(m.topics)
+                st.owned = tuple((t, ps) for t, ps in st.owned if t in subscribed)
+        for r in range(max_rounds):
+            members = tuple(_member_input(m, states[m.member_id], strat) for m in step.members)
+            group = step.with_members(members)
+            generation += 1
+            leader = step.members[0].member_id if step.members else ""
+            try:
+                assignment, order = run(group, s, r)
+            except KpartError as e:
+                rounds.append(Round(s, r, generation, leader, members, None, e))
+                break
+            revoked: dict[str, tuple[Pair, ...]] = {}
+            for m in members:
+                got = order.get(m.member_id) if order is not None else None
+                pairs = tuple(got) if got is not None else assignment.partitions_of(m.member_id)
+                st = states[m.member_id]
+                if cooperative:
+                    kept = set(pairs)
+                    lost = tuple(tp for tp in m.owned_pairs if tp not in kept)
+                    if lost:
+                        revoked[m.member_id] = lost
+                    st.owned = _sorted_owned(pairs)
+                elif strat.user_data:
+                    st.owned = _sticky_user_data(pairs)
+                st.generation = generation
+                st.assigned = pairs
+                st.has_user_data = True
+            rounds.append(
+                Round(s, r, generation, leader, members, assignment, None, tuple(revoked.items()))
+            )
+            if not revoked:
+                break
+    return tuple(rounds)
+
+
+def _member_input(m: Member, st: _MemberState, strat: Strategy) -> Member:
+    carries = strat.protocol == COOPERATIVE or strat.user_data
+    return Member(
+        member_id=m.member_id,
+        topics=m.topics,
+        rack=m.rack,
+        group_instance_id=m.group_instance_id,
+        generation=st.generation,
+        owned_partitions=st.owned if carries else (),
+        has_user_data=st.has_user_data if strat.user_data else True,
+    )
+
+
+def member_input_json(member: Member, strategy: str) -> dict[str, Any]:
+    """A round's member as the golden vectors record it ("member input" of FORMAT.md);
+    ``has_user_data`` only for strategies sending sticky user data."""
+    doc: dict[str, Any] = {
+        "id": member.member_id,
+        "topics": list(member.topics),
+        "rack": member.rack,
+        "instance_id": member.group_instance_id,
+        "generation": member.generation,
+        "owned": [[t, list(ps)] for t, ps in member.owned_partitions],
+    }
+    if get_strategy(strategy).user_data:
+        doc["has_user_data"] = member.has_user_data
+    return doc
+
+
+def _owners(a: GroupAssignment | None) -> dict[Pair, str]:
+    if a is None:
+        return {}
+    return {(t, p): m for m, owned in a.assignment for t, ps in owned for p in ps}
+
+
+def _reports(
+    scenario: Scenario, rounds: Sequence[Round], strat: Strategy
+) -> tuple[StepReport, ...]:
+    by_step: dict[int, list[Round]] = {}
+    for r in rounds:
+        by_step.setdefault(r.step, []).append(r)
+    cooperative = strat.protocol == COOPERATIVE
+    reports = []
+    before: dict[Pair, str] = {}
+    for s, (change, group) in enumerate(zip(scenario.changes, scenario.groups, strict=True)):
+        rs = by_step.get(s, [])
+        last = rs[-1] if rs else None
+        final = last.assignment if last is not None else None
+        after = _owners(final) if final is not None else before
+        moved = sum(1 for tp, owner in before.items() if tp in after and after[tp] != owner)
+        topics_of = {m.member_id: set(m.topics) for m in group.members}
+        if cooperative:
+            dropped = sum(
+                1
+                for (t, _), owner in before.items()
+                if owner in topics_of and t not in topics_of[owner]
+            )
+            revoked = dropped + sum(len(lost) for r in rs for _, lost in r.revoked)
+            paused = moved
+        else:
+            revoked = sum(1 for owner in before.values() if owner in topics_of)
+            paused = len(before)
+        counts = [len(final.partitions_of(m)) for m, _ in final.assignment] if final else []
+        balance = max(counts) - min(counts) if counts else 0
+        error = last.error if last is not None else None
+        reports.append(
+            StepReport(s, change, len(rs), final, moved, revoked, paused, balance, error)
+        )
+        before = after
+    return tuple(reports)
+
+
+def simulate(steps: Any, strategy: str = "range") -> Simulation:
+    """Simulate a scenario under ``strategy`` and report every step.
+
+    ``steps``: a :class:`~kpart.consumer._scenario.Scenario`, a scenario document (dict, see
+    :mod:`kpart.consumer._scenario`) or a sequence of absolute steps (:class:`GroupSpec`, or
+    golden-style ``{"topics", "partition_racks"?, "members"}`` dicts). Raises
+    :class:`~kpart.errors.ConfigError` naming the step and field of a bad scenario.
+    """
+    scenario = as_scenario(steps)
+    rounds = simulate_rounds(scenario.groups, strategy)
+    return Simulation(strategy, rounds, _reports(scenario, rounds, get_strategy(strategy)))
+
+
+def compare(steps: Any, strategies: Sequence[str]) -> dict[str, Simulation]:
+    """:func:`simulate` under several strategies (same scenario), keyed by strategy name."""
+    scenario = as_scenario(steps)
+    return {s: simulate(scenario, s) for s in strategies}
