@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kpart._java.hashing import hashmap_capacity, hashmap_order
 from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart.errors import ConfigError
 
@@ -140,7 +141,7 @@ class ServerGroupSpec:
             seen.add(m.member_id)
             for topic, parts in m.assignment:
                 if topic.startswith(DELETED_PREFIX):
-                    uuid_from_string(topic[len(DELETED_PREFIX):])
+                    uuid_from_string(topic[len(DELETED_PREFIX) :])
                     continue
                 t = by_name.get(topic)
                 if t is None:
@@ -174,12 +175,26 @@ class ServerGroupSpec:
     def topic_uuid(self, ref: str) -> int:
         """Topic id of a name or of an ``"id:<uuid>"`` reference (``KeyError`` if unknown)."""
         if ref.startswith(DELETED_PREFIX):
-            return uuid_from_string(ref[len(DELETED_PREFIX):])
+            return uuid_from_string(ref[len(DELETED_PREFIX) :])
         return self._by_name[ref].uuid
 
     def subscribed_topic_ids(self, member: ServerMember) -> tuple[int, ...]:
-        """The member's subscribed names that exist in the metadata, as ids (names sorted)."""
-        return tuple(self._by_name[n].uuid for n in member.topics if n in self._by_name)
+        """``MemberSubscription.subscribedTopicIds()`` in iteration order.
+
+        The coordinator's ``TopicIds`` view iterates the member's ``HashSet<String>`` of
+        subscribed names (filled in sorted order) and maps each name to its id, skipping names
+        missing from the metadata; its ``size()`` still counts them (see
+        :attr:`ServerMember.topics`).
+        """
+        names = hashmap_order(member.topics, capacity=hashmap_capacity(len(set(member.topics))))
+        return tuple(self._by_name[n].uuid for n in names if n in self._by_name)
+
+    def members_in_map_order(self) -> tuple[ServerMember, ...]:
+        """``GroupSpec.memberIds()`` order: the iteration order of the coordinator's
+        ``HashMap<String, ...>`` of members, filled in ``members`` order (emulated from the
+        member ids' ``String.hashCode``)."""
+        by_id = {m.member_id: m for m in self.members}
+        return tuple(by_id[i] for i in hashmap_order(by_id))
 
     @property
     def subscription_type(self) -> str:

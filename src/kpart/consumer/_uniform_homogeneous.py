@@ -1,0 +1,117 @@
+"""``org.apache.kafka.coordinator.group.assignor.UniformHomogeneousAssignmentBuilder`` (KIP-848).
+
+The uniform assignor's builder for a group whose members all subscribe to the same topics.
+Balance first, then stickiness:
+
+1. The subscribed topics are walked in ``HashSet<Uuid>`` iteration order; their partitions
+   that nobody currently owns form the initial *unassigned* list (partition order).
+2. Quota: ``total // members`` each, and the first ``total % members`` members (in member
+   order) get one more.
+3. Walking members in order, each keeps its current partitions (topics in its assignment's
+   map order, partitions in set order) up to its quota; partitions over the quota are
+   appended to the unassigned list; topics no longer subscribed are dropped. Members below
+   quota are remembered with their remaining quota.
+4. The unassigned list is dealt out in order to the members below quota, in member order,
+   each taking its remaining quota.
+
+Here members are :class:`~kpart.consumer.server_spec.ServerMember` s in ``GroupSpec.memberIds()``
+order and their ``assignment`` lists are in Java iteration order, so the result is exact.
+"""
+
+from __future__ import annotations
+
+from kpart._java.hashing import hashset_copy_capacity
+from kpart._java.uuid import uuid_hashset_order
+from kpart.consumer.server_spec import ServerGroupSpec
+from kpart.errors import PartitionAssignorError
+
+#: member id → [(topic id, [partition, ...]), ...] in Java iteration order.
+Assignment = dict[str, list[tuple[int, list[int]]]]
+
+
+def current_assignment(spec: ServerGroupSpec) -> Assignment:
+    """Every member's current assignment as ``[(topic id, [partitions])]`` in given order."""
+    return {
+        m.member_id: [(spec.topic_uuid(t), list(ps)) for t, ps in m.assignment]
+        for m in spec.members_in_map_order()
+    }
+
+
+def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
+    """Run the homogeneous builder; returns member → [(topic id, partitions)] (kept partitions
+    in their original order, then the newly assigned ones). Raises
+    :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
+    members = spec.members_in_map_order()
+    old = current_assignment(spec)
+    if not members:
+        return {}
+    # new HashSet<>(subscribedTopicIds()): sized from the view's size(), which counts every
+    # subscribed name, even one missing from the metadata.
+    subscribed = uuid_hashset_order(
+        spec.subscribed_topic_ids(members[0]),
+        capacity=hashset_copy_capacity(len(set(members[0].topics))),
+    )
+    if not subscribed:
+        return {m.member_id: [] for m in members}
+    subscribed_set = set(subscribed)
+
+    # "isPartitionAssigned": the current assignments of the members in the group.
+    assigned: set[tuple[int, int]] = {
+        (tid, p) for parts in old.values() for tid, ps in parts for p in ps
+    }
+    unassigned: list[tuple[int, int]] = []
+    total = 0
+    for tid in subscribed:
+        n = spec.num_partitions(tid)
+        if n == -1:  # pragma: no cover - ids come from the metadata
+            raise PartitionAssignorError(
+                f"Members are subscribed to topic {tid} which doesn't exist in the topic metadata."
+            )
+        unassigned.extend((tid, p) for p in range(n) if (tid, p) not in assigned)
+        total += n
+
+    min_quota, extra = divmod(total, len(members))
+
+    # maybeRevokePartitions
+    target: Assignment = {}
+    unfilled: list[tuple[str, int]] = []
+    for m in members:
+        quota = min_quota
+        if extra > 0:
+            quota += 1
+            extra -= 1
+        kept: list[tuple[int, list[int]]] = []
+        for tid, ps in old[m.member_id]:
+            if tid not in subscribed_set:
+                continue  # the whole topic is removed
+            if len(ps) <= quota:
+                quota -= len(ps)
+                kept.append((tid, list(ps)))
+                continue
+            keep = ps[:quota]
+            unassigned.extend((tid, p) for p in ps[quota:])
+            quota = 0
+            if keep:
+                kept.append((tid, keep))
+        if quota > 0:
+            unfilled.append((m.member_id, quota))
+        target[m.member_id] = kept
+
+    # assignRemainingPartitions
+    index = 0
+    for member_id, remaining in unfilled:
+        parts = target[member_id]
+        by_topic = {tid: ps for tid, ps in parts}
+        for _ in range(remaining):
+            if index >= len(unassigned):
+                break
+            tid, p = unassigned[index]
+            index += 1
+            ps = by_topic.get(tid)
+            if ps is None:
+                ps = by_topic[tid] = []
+                parts.append((tid, ps))
+            ps.append(p)
+    if index < len(unassigned):
+        raise PartitionAssignorError("Partitions were left unassigned")
+    return target

@@ -1,0 +1,90 @@
+"""``org.apache.kafka.coordinator.group.assignor.UniformAssignor`` (KIP-848 server-side "uniform").
+
+The group coordinator's default assignor. It balances partition counts across members (at
+most one apart when every member could take every partition), then keeps as much of each
+member's current target assignment as balance allows. It dispatches on the subscription
+type:
+
+- ``HOMOGENEOUS`` (every member subscribes to the same topic names):
+  ``UniformHomogeneousAssignmentBuilder`` (:mod:`kpart.consumer._uniform_homogeneous`);
+- ``HETEROGENEOUS``: ``UniformHeterogeneousAssignmentBuilder``
+  (:mod:`kpart.consumer._uniform_heterogeneous`).
+
+Java order matters and is an input: ``spec.members`` is the coordinator's member-map order
+and each member's ``assignment`` is listed in ``HashMap``/``HashSet`` iteration order; the
+homogeneous builder walks the subscribed topics in ``HashSet<Uuid>`` order, emulated from the
+topic ids' ``Uuid.hashCode``. Racks have no effect (Kafka trunk 2024-10-25).
+
+:func:`server_assign` is the public entry point for both KIP-848 assignors.
+
+>>> from kpart.consumer.server_spec import ServerGroupSpec
+>>> g = ServerGroupSpec.from_json({
+...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 4}],
+...     "members": [{"id": "A", "topics": ["t0"], "assignment": [["t0", [0, 1, 2, 3]]]},
+...                 {"id": "B", "topics": ["t0"]}]})
+>>> server_assign(g, "uniform").as_dict()
+{'A': {'t0': [0, 1]}, 'B': {'t0': [2, 3]}}
+"""
+
+from __future__ import annotations
+
+from kpart.consumer._uniform_heterogeneous import build_heterogeneous
+from kpart.consumer._uniform_homogeneous import build_homogeneous
+from kpart.consumer.server_spec import ServerGroupSpec
+from kpart.consumer.spec import GroupAssignment
+from kpart.errors import ConfigError
+
+__all__ = ["SERVER_ASSIGNORS", "UniformAssignor", "assign_uniform", "server_assign"]
+
+#: Names of the KIP-848 server-side assignors (``group.consumer.assignors``).
+SERVER_ASSIGNORS = ("uniform", "range")
+
+
+class UniformAssignor:
+    """Name holder mirroring Kafka's class: ``UniformAssignor.name == "uniform"``."""
+
+    name = "uniform"
+
+    @staticmethod
+    def assign(spec: ServerGroupSpec) -> GroupAssignment:
+        return assign_uniform(spec)
+
+
+def target_assignment(spec: ServerGroupSpec) -> dict[str, list[tuple[int, list[int]]]]:
+    """The uniform assignor's raw result: member id → ``[(topic id, [partitions])]``."""
+    if not spec.members:
+        return {}
+    if spec.subscription_type == "HOMOGENEOUS":
+        return build_homogeneous(spec)
+    return build_heterogeneous(spec)
+
+
+def assign_uniform(spec: ServerGroupSpec) -> GroupAssignment:
+    """Assign ``spec``'s partitions as the group coordinator's ``UniformAssignor`` does.
+
+    Output: every member of ``spec`` (in ``spec.members`` order), its partitions by topic
+    name. Errors: :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
+    ``PartitionAssignorException``.
+    """
+    raw = target_assignment(spec)
+    pairs = {
+        member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
+        for member_id, parts in raw.items()
+    }
+    return GroupAssignment.from_pairs([m.member_id for m in spec.members], pairs)
+
+
+def server_assign(spec: ServerGroupSpec, assignor: str = "uniform") -> GroupAssignment:
+    """Run a KIP-848 server-side assignor: ``"uniform"`` (default) or ``"range"``.
+
+    Raises :class:`~kpart.errors.ConfigError` naming an unknown ``assignor``.
+    """
+    if assignor == "uniform":
+        return assign_uniform(spec)
+    if assignor == "range":
+        from kpart.consumer.server_range_assignor import assign_range
+
+        return assign_range(spec)
+    raise ConfigError(
+        f"Unknown server-side assignor {assignor!r}: expected one of {list(SERVER_ASSIGNORS)}."
+    )
