@@ -1,0 +1,218 @@
+"""Assignment formats operators already use: ``kafka-topics.sh --describe`` output (written
+as ``TopicCommand.TopicDescription/PartitionDescription.printDescription`` prints it, and
+parsed back from any Kafka version's output), ``--replica-assignment`` strings, the
+``kafka-reassign-partitions.sh`` JSON and the ZooKeeper topic node.
+
+Current ``--describe`` output (Kafka 3.x/4.x; the topic id is omitted when unknown, as Kafka
+omits the zero id)::
+
+    Topic: t\\tTopicId: <id>\\tPartitionCount: 2\\tReplicationFactor: 2\\tConfigs: <k=v,...>
+    \\tTopic: t\\tPartition: 0\\tLeader: 0\\tReplicas: 0,1\\tIsr: 0,1[\\tElr: ...\\tLastKnownElr: ...]
+
+>>> text = format_describe({0: (2, 0, 1), 1: (0, 1, 2)}, "topic-test4")
+>>> lines = text.splitlines()
+>>> lines[0]
+'Topic: topic-test4\\tPartitionCount: 2\\tReplicationFactor: 3\\tConfigs: '
+>>> lines[1]
+'\\tTopic: topic-test4\\tPartition: 0\\tLeader: 2\\tReplicas: 2,0,1\\tIsr: 2,0,1'
+>>> parse_describe(text)
+{'topic-test4': {0: (2, 0, 1), 1: (0, 1, 2)}}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kpart.errors import ConfigError
+from kpart.placement.manual import format_replica_assignment, write_zk_topic_node
+from kpart.placement.spec import ReplicaAssignment
+
+__all__ = [
+    "FORMATS",
+    "DescribedPartition",
+    "format_assignment",
+    "format_describe",
+    "format_reassignment_json",
+    "parse_describe",
+    "parse_describe_partitions",
+]
+
+#: Output formats of :func:`format_assignment` (and ``kpart place --format``).
+FORMATS = ("describe", "replica-assignment", "json", "zk")
+
+_KEYS = ("TopicId", "Topic", "PartitionCount", "ReplicationFactor", "Configs", "Partition",
+         "Leader", "Replicas", "Isr", "Adding Replicas", "Removing Replicas", "LastKnownElr",
+         "Elr", "Offline", "Directories")
+_KEY_RE = re.compile(r"(?:^|(?<=\s))(" + "|".join(re.escape(k) for k in _KEYS) + r")\s*:")
+_ID_LIST_RE = re.compile(r"\d+(?:\s*,\s*\d+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class DescribedPartition:
+    """One partition line of ``--describe``: ``leader`` is ``None`` for ``none``/``-1``."""
+
+    topic: str
+    partition: int
+    leader: int | None
+    replicas: tuple[int, ...]
+    isr: tuple[int, ...]
+
+
+def _ids(replicas: Sequence[int]) -> str:
+    return ",".join(str(b) for b in replicas)
+
+
+def format_describe(
+    assignment: Mapping[int, Sequence[int]],
+    topic: str,
+    *,
+    topic_id: str | None = None,
+    configs: str = "",
+    elr: bool = False,
+) -> str:
+    """``kafka-topics.sh --describe`` text of a freshly placed topic: a header line, then one
+    line per partition in increasing order, leader = first replica, ISR = all replicas.
+
+    ``topic_id``: printed as ``TopicId`` when given; ``configs``: the ``k=v,...`` overrides;
+    ``elr``: add ``Elr: N/A`` and ``LastKnownElr: N/A`` (Kafka ≥ 3.7 prints them). The
+    header's replication factor is partition 0's (the first partition's), as Kafka's.
+    Errors: ``ConfigError`` for an empty assignment or topic name.
+    """
+    if not assignment:
+        raise ConfigError(f"Nothing to describe: topic {topic!r} has no partitions.")
+    if not topic:
+        raise ConfigError("Invalid topic name '': it must not be empty.")
+    parts = sorted(assignment)
+    header = f"Topic: {topic}"
+    if topic_id:
+        header += f"\tTopicId: {topic_id}"
+    header += (f"\tPartitionCount: {len(parts)}\tReplicationFactor: "
+               f"{len(assignment[parts[0]])}\tConfigs: {configs}")
+    lines = [header]
+    for p in parts:
+        replicas = assignment[p]
+        leader = str(replicas[0]) if replicas else "none"
+        line = (f"\tTopic: {topic}\tPartition: {p}\tLeader: {leader}\tReplicas: "
+                f"{_ids(replicas)}\tIsr: {_ids(replicas)}")
+        if elr:
+            line += "\tElr: N/A\tLastKnownElr: N/A"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _fields(line: str) -> dict[str, str]:
+    matches = list(_KEY_RE.finditer(line))
+    out: dict[str, str] = {}
+    for i, m in enumerate(matches):
+        key = m.group(1)
+        if key == "Configs":  # last field of a header; its value may hold anything
+            out[key] = line[m.end():].strip()
+            break
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(line)
+        out.setdefault(key, line[m.end():end].strip())
+    return out
+
+
+def _id_list(value: str, what: str, lineno: int) -> tuple[int, ...]:
+    if value == "" or value.upper() == "N/A":
+        return ()
+    if not _ID_LIST_RE.fullmatch(value):
+        raise ConfigError(f"line {lineno}: invalid {what} {value!r} in --describe output")
+    return tuple(int(x) for x in value.split(","))
+
+
+def parse_describe_partitions(text: str) -> list[DescribedPartition]:
+    """Every partition line of ``kafka-topics.sh --describe`` output, in input order.
+
+    Tolerant of what real output looks like: leading tabs or spaces, tabs or runs of spaces
+    between fields, ``Key:value`` without a space (Kafka ≤ 2.x headers), header lines,
+    several topics, ``Adding/Removing Replicas``, ``Elr``/``LastKnownElr``/``Offline`` fields,
+    and unrelated lines (ignored). Errors: ``ConfigError`` naming the line for a partition
+    line without a topic or replicas, a malformed id list, or a partition listed twice.
+    """
+    out: list[DescribedPartition] = []
+    seen: set[tuple[str, int]] = set()
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        f = _fields(line)
+        if "Partition" not in f or "PartitionCount" in f:
+            continue  # a header or an unrelated line
+        topic = f.get("Topic", "")
+        if not topic or "Replicas" not in f:
+            raise ConfigError(f"line {lineno}: partition line without topic or replicas: "
+                              f"{line.strip()!r}")
+        if not f["Partition"].isdigit():
+            raise ConfigError(f"line {lineno}: invalid partition {f['Partition']!r}")
+        partition = int(f["Partition"])
+        if (topic, partition) in seen:
+            raise ConfigError(f"line {lineno}: partition {topic}-{partition} listed twice")
+        seen.add((topic, partition))
+        replicas = _id_list(f["Replicas"], "replica list", lineno)
+        if not replicas:
+            raise ConfigError(f"line {lineno}: partition {topic}-{partition} has no replicas")
+        leader_text = f.get("Leader", "none")
+        if leader_text in ("none", "-1", ""):
+            leader = None
+        elif leader_text.isdigit():
+            leader = int(leader_text)
+        else:
+            raise ConfigError(f"line {lineno}: invalid leader {leader_text!r}")
+        isr = _id_list(f.get("Isr", ""), "ISR", lineno)
+        out.append(DescribedPartition(topic, partition, leader, replicas, isr))
+    return out
+
+
+def parse_describe(text: str) -> dict[str, ReplicaAssignment]:
+    """``kafka-topics.sh --describe`` output → ``{topic: {partition: (broker, ...)}}``
+    (topics in order of appearance, partitions sorted). See
+    :func:`parse_describe_partitions` for what is tolerated and the errors.
+
+    >>> parse_describe("Topic:t\\tPartitionCount:1\\tReplicationFactor:2\\tConfigs:\\n"
+    ...                "    Topic: t  Partition: 0    Leader: 1   Replicas: 1,0 Isr: 1,0")
+    {'t': {0: (1, 0)}}
+    """
+    result: dict[str, dict[int, tuple[int, ...]]] = {}
+    for d in parse_describe_partitions(text):
+        result.setdefault(d.topic, {})[d.partition] = d.replicas
+    return {t: dict(sorted(parts.items())) for t, parts in result.items()}
+
+
+def format_reassignment_json(assignments: Mapping[str, Mapping[int, Sequence[int]]]) -> str:
+    """``kafka-reassign-partitions.sh`` JSON of ``{topic: {partition: replicas}}``:
+    ``{"version":1,"partitions":[{"topic","partition","replicas","log_dirs"}]}`` with
+    ``log_dirs`` all ``"any"`` (ready for ``--execute``).
+
+    >>> format_reassignment_json({"t": {0: (1, 2)}})
+    '{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2],"log_dirs":["any","any"]}]}'
+    """
+    rows: list[dict[str, Any]] = []
+    for topic, parts in assignments.items():
+        for p in sorted(parts):
+            replicas = [int(b) for b in parts[p]]
+            rows.append({"topic": topic, "partition": int(p), "replicas": replicas,
+                         "log_dirs": ["any"] * len(replicas)})
+    return json.dumps({"version": 1, "partitions": rows}, separators=(",", ":"))
+
+
+def format_assignment(assignment: Mapping[int, Sequence[int]], fmt: str, *,
+                      topic: str = "topic", topic_id: str | None = None) -> str:
+    """One topic's assignment in one of :data:`FORMATS` (text ends with a newline):
+    ``describe`` (:func:`format_describe`), ``replica-assignment``
+    (``"0:1,1:0"``), ``json`` (:func:`format_reassignment_json`), ``zk`` (the ZooKeeper
+    topic node). Errors: ``ConfigError`` for an unknown format.
+
+    >>> format_assignment({0: (0, 1), 1: (1, 0)}, "zk")
+    '{"version":1,"partitions":{"0":[0,1],"1":[1,0]}}\\n'
+    """
+    if fmt == "describe":
+        return format_describe(assignment, topic, topic_id=topic_id)
+    if fmt == "replica-assignment":
+        return format_replica_assignment(assignment) + "\n"
+    if fmt == "json":
+        return format_reassignment_json({topic: assignment}) + "\n"
+    if fmt == "zk":
+        return write_zk_topic_node(assignment) + "\n"
+    raise ConfigError(f"Unknown format {fmt!r}: expected one of {', '.join(FORMATS)}.")
