@@ -1,0 +1,235 @@
+"""Planner goals (Cruise Control's goal chain, without its mutable machinery).
+
+A goal is a small frozen object: ``name``, ``hard`` and ``accepts(move, state)``, which says
+whether one candidate move keeps the goal (a hard goal) or improves it (a soft goal).
+``violations(state)`` counts what still breaks the goal in the state's assignment. The state
+is a read-only view (:class:`PlanState`); the planner owns the only mutable copy.
+
+>>> DistinctBrokersGoal().hard, ReplicaDistributionGoal().hard
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = [
+    "DEFAULT_GOALS",
+    "DistinctBrokersGoal",
+    "Goal",
+    "LeaderDistributionGoal",
+    "LeadershipMove",
+    "PlanState",
+    "PoolGoal",
+    "RackAwareGoal",
+    "RemovedBrokersGoal",
+    "ReplicaDistributionGoal",
+    "ReplicaMove",
+    "ReplicationFactorGoal",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaMove:
+    """One replica of ``topic``-``partition`` moving from one broker to another."""
+
+    topic: str
+    partition: int
+    from_broker: int
+    to_broker: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeadershipMove:
+    """The preferred leader of ``topic``-``partition`` passing to another of its replicas."""
+
+    topic: str
+    partition: int
+    from_broker: int
+    to_broker: int
+
+
+Candidate = ReplicaMove | LeadershipMove
+
+
+class PlanState(Protocol):
+    """What goals may ask of the planner's state (read only)."""
+
+    removed: frozenset[int]
+
+    def partitions(self) -> Sequence[tuple[str, int]]: ...
+    def replicas(self, topic: str, partition: int) -> Sequence[int]: ...
+    def original_replication_factor(self, topic: str, partition: int) -> int: ...
+    def allowed(self, topic: str) -> frozenset[int]: ...
+    def rack(self, broker: int) -> str | None: ...
+    def required_racks(self, topic: str, partition: int) -> int: ...
+    def load(self, broker: int) -> int: ...
+    def target(self, broker: int) -> int: ...
+    def leaders(self, broker: int) -> int: ...
+    def leader_target(self, broker: int) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicationFactorGoal:
+    """Every partition keeps its replication factor (moves replace, never add or drop)."""
+
+    name: str = "ReplicationFactor"
+    hard: bool = True
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool:
+        return True
+
+    def violations(self, state: PlanState) -> int:
+        return sum(
+            len(state.replicas(t, p)) != state.original_replication_factor(t, p)
+            for t, p in state.partitions()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DistinctBrokersGoal:
+    """The replicas of a partition sit on distinct brokers."""
+
+    name: str = "DistinctBrokers"
+    hard: bool = True
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool:
+        if isinstance(move, LeadershipMove):
+            return True
+        return move.to_broker not in state.replicas(move.topic, move.partition)
+
+    def violations(self, state: PlanState) -> int:
+        return sum(
+            len(set(r)) != len(r)
+            for r in (state.replicas(t, p) for t, p in state.partitions())
+        )
+
+
+def _distinct_racks(state: PlanState, brokers: Sequence[int]) -> int:
+    return len({state.rack(b) for b in brokers})
+
+
+@dataclass(frozen=True, slots=True)
+class RackAwareGoal:
+    """A partition spans ``min(RF, racks of its pool)`` racks where possible: a move must keep
+    that many, or raise the count of a partition below it."""
+
+    name: str = "RackAware"
+    hard: bool = True
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool:
+        if isinstance(move, LeadershipMove):
+            return True
+        required = state.required_racks(move.topic, move.partition)
+        if required <= 1:
+            return True
+        reps = state.replicas(move.topic, move.partition)
+        before = _distinct_racks(state, reps)
+        after = _distinct_racks(
+            state, [move.to_broker if b == move.from_broker else b for b in reps]
+        )
+        return after >= required or after > before
+
+    def violations(self, state: PlanState) -> int:
+        return sum(
+            _distinct_racks(state, state.replicas(t, p)) < state.required_racks(t, p)
+            for t, p in state.partitions()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PoolGoal:
+    """A topic's replicas stay inside its resource pool."""
+
+    name: str = "Pool"
+    hard: bool = True
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool:
+        if isinstance(move, LeadershipMove):
+            return True
+        return move.to_broker in state.allowed(move.topic)
+
+    def violations(self, state: PlanState) -> int:
+        return sum(
+            sum(b not in state.allowed(t) and b not in state.removed for b in state.replicas(t, p))
+            for t, p in state.partitions()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RemovedBrokersGoal:
+    """Removed brokers end empty: no replica moves to one."""
+
+    name: str = "RemovedBrokers"
+    hard: bool = True
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool:
+        return move.to_broker not in state.removed
+
+    def violations(self, state: PlanState) -> int:
+        return sum(
+            sum(b in state.removed for b in state.replicas(t, p)) for t, p in state.partitions()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaDistributionGoal:
+    """Replicas per broker within ``[floor, ceil]`` of the pool's (rack-feasible) average:
+    accepts a move from a broker above its target to a broker below it."""
+
+    name: str = "ReplicaDistribution"
+    hard: bool = False
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool:
+        if isinstance(move, LeadershipMove):
+            return True
+        return state.load(move.to_broker) < state.target(move.to_broker) and (
+            move.from_broker not in state.allowed(move.topic)
+            or state.load(move.from_broker) > state.target(move.from_broker)
+        )
+
+    def violations(self, state: PlanState) -> int:
+        brokers = {b for t, _ in state.partitions() for b in state.allowed(t)}
+        return sum(abs(state.load(b) - state.target(b)) for b in brokers) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderDistributionGoal:
+    """Preferred leaders per broker near the pool's average: accepts a leadership move from
+    a broker above its leader target to one below it."""
+
+    name: str = "LeaderDistribution"
+    hard: bool = False
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool:
+        if isinstance(move, ReplicaMove):
+            return True
+        return state.leaders(move.from_broker) > state.leader_target(
+            move.from_broker
+        ) and state.leaders(move.to_broker) < state.leader_target(move.to_broker)
+
+    def violations(self, state: PlanState) -> int:
+        brokers = {b for t, _ in state.partitions() for b in state.allowed(t)}
+        return sum(abs(state.leaders(b) - state.leader_target(b)) for b in brokers) // 2
+
+
+class Goal(Protocol):
+    name: str
+    hard: bool
+
+    def accepts(self, move: Candidate, state: PlanState) -> bool: ...
+    def violations(self, state: PlanState) -> int: ...
+
+
+#: The planner's goal chain, hard goals first.
+DEFAULT_GOALS: tuple[Goal, ...] = (
+    ReplicationFactorGoal(),
+    DistinctBrokersGoal(),
+    RemovedBrokersGoal(),
+    PoolGoal(),
+    RackAwareGoal(),
+    ReplicaDistributionGoal(),
+    LeaderDistributionGoal(),
+)

@@ -1,0 +1,152 @@
+"""Balance figures of a replica assignment (what Cruise Control's ``ReplicaDistributionGoal``,
+``LeaderReplicaDistributionGoal`` and ``RackAwareGoal`` measure).
+
+For any cluster assignment ``{topic: {partition: (broker, ...)}}``: replicas and (preferred)
+leaders per broker and per rack, the partitions whose replicas span fewer racks than they could
+(``min(replication factor, racks available to the topic)``), and max/min ratios.
+
+>>> from kpart.placement.spec import Broker
+>>> r = balance({"foo": {0: (1, 2), 1: (2, 3)}}, [Broker(1, "a"), Broker(2, "a"), Broker(3, "b")])
+>>> r.replicas_per_broker
+((1, 1), (2, 2), (3, 1))
+>>> r.rack_violations
+(('foo', 0),)
+>>> r.replica_ratio
+2.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from kpart._java.strings import java_string_key
+from kpart.errors import ConfigError
+from kpart.placement.spec import Broker
+
+__all__ = ["BalanceReport", "balance", "ratio", "rack_violations"]
+
+
+def ratio(counts: Iterable[int]) -> float:
+    """``max / min`` of the counts: ``1.0`` when empty or all zero, ``inf`` when min is 0."""
+    values = list(counts)
+    if not values or max(values) == 0:
+        return 1.0
+    lo = min(values)
+    return math.inf if lo == 0 else max(values) / lo
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceReport:
+    """Balance figures. Per-broker and per-rack tuples are ``(key, count)`` sorted by key;
+    brokers without replicas appear with 0. ``rack_violations`` lists ``(topic, partition)``.
+    Ratios are ``max / min`` (``inf`` when some broker has none)."""
+
+    brokers: int
+    partitions: int
+    replicas: int
+    replicas_per_broker: tuple[tuple[int, int], ...]
+    leaders_per_broker: tuple[tuple[int, int], ...]
+    replicas_per_rack: tuple[tuple[str, int], ...]
+    leaders_per_rack: tuple[tuple[str, int], ...]
+    rack_violations: tuple[tuple[str, int], ...]
+    replica_ratio: float
+    leader_ratio: float
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict (``inf`` ratios become ``None``)."""
+
+        def fin(x: float) -> float | None:
+            return None if math.isinf(x) else round(x, 6)
+
+        return {
+            "brokers": self.brokers,
+            "partitions": self.partitions,
+            "replicas": self.replicas,
+            "replicas_per_broker": {str(b): n for b, n in self.replicas_per_broker},
+            "leaders_per_broker": {str(b): n for b, n in self.leaders_per_broker},
+            "replicas_per_rack": dict(self.replicas_per_rack),
+            "leaders_per_rack": dict(self.leaders_per_rack),
+            "rack_violations": [{"topic": t, "partition": p} for t, p in self.rack_violations],
+            "replica_ratio": fin(self.replica_ratio),
+            "leader_ratio": fin(self.leader_ratio),
+        }
+
+
+def _racks(brokers: Sequence[Broker] | None) -> dict[int, str | None]:
+    return {} if brokers is None else {b.id: b.rack for b in brokers}
+
+
+def rack_violations(
+    assignment: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker],
+    allowed: Mapping[str, Iterable[int]] | None = None,
+) -> tuple[tuple[str, int], ...]:
+    """Partitions whose replicas span fewer racks than ``min(RF, racks)``, where ``racks``
+    counts the racks of the brokers the topic may use (``allowed[topic]``, default: all
+    ``brokers``). Brokers without a rack are ignored (no rack known, no violation)."""
+    rack = _racks(brokers)
+    all_racks = {r for r in rack.values() if r is not None}
+    if len(all_racks) < 2:
+        return ()
+    out: list[tuple[str, int]] = []
+    for topic in sorted(assignment, key=java_string_key):
+        if allowed is not None and topic in allowed:
+            avail = len({rack.get(b) for b in allowed[topic]} - {None})
+        else:
+            avail = len(all_racks)
+        for p in sorted(assignment[topic]):
+            reps = assignment[topic][p]
+            have = len({rack.get(b) for b in reps} - {None})
+            if have < min(len(reps), avail):
+                out.append((topic, p))
+    return tuple(out)
+
+
+def balance(
+    assignment: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker] | None = None,
+    *,
+    allowed: Mapping[str, Iterable[int]] | None = None,
+) -> BalanceReport:
+    """Balance figures of ``assignment`` over ``brokers`` (default: the brokers it uses, no
+    racks). ``allowed`` maps a topic to the brokers it may use (its resource pool), for the
+    rack-diversity check. Errors: ``ConfigError`` when a replica sits on a broker missing
+    from ``brokers``."""
+    rack = _racks(brokers)
+    replicas: dict[int, int] = {b: 0 for b in rack}
+    leaders: dict[int, int] = {b: 0 for b in rack}
+    n_parts = n_reps = 0
+    for topic, parts in assignment.items():
+        for p, reps in parts.items():
+            n_parts += 1
+            for i, b in enumerate(reps):
+                if brokers is not None and b not in rack:
+                    raise ConfigError(f"Unknown broker id {b} in the replicas of {topic}-{p}")
+                replicas[b] = replicas.get(b, 0) + 1
+                n_reps += 1
+                if i == 0:
+                    leaders[b] = leaders.get(b, 0) + 1
+                else:
+                    leaders.setdefault(b, 0)
+    rack_reps: dict[str, int] = {}
+    rack_leads: dict[str, int] = {}
+    for b, n in replicas.items():
+        r = rack.get(b)
+        if r is not None:
+            rack_reps[r] = rack_reps.get(r, 0) + n
+            rack_leads[r] = rack_leads.get(r, 0) + leaders[b]
+    viol = rack_violations(assignment, brokers, allowed) if brokers is not None else ()
+    return BalanceReport(
+        brokers=len(replicas),
+        partitions=n_parts,
+        replicas=n_reps,
+        replicas_per_broker=tuple(sorted(replicas.items())),
+        leaders_per_broker=tuple(sorted(leaders.items())),
+        replicas_per_rack=tuple(sorted(rack_reps.items(), key=lambda kv: java_string_key(kv[0]))),
+        leaders_per_rack=tuple(sorted(rack_leads.items(), key=lambda kv: java_string_key(kv[0]))),
+        rack_violations=viol,
+        replica_ratio=ratio(replicas.values()),
+        leader_ratio=ratio(leaders.values()),
+    )

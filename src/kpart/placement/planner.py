@@ -1,0 +1,317 @@
+"""Minimal-movement reassignment planner (what ``kafka-reassign-partitions.sh --generate``
+does not do: KAFKA-1792; the goal chain follows Cruise Control's ``GoalOptimizer``).
+
+``plan(current, brokers, ...)`` is a pure function returning a :class:`Plan` value: the target
+assignment, the :class:`~kpart.placement.reassign.Move` list (one per changed partition), the
+moves ordered into batches in which no broker takes part in more than ``K`` moves, and the
+counts (replicas moved, leader changes, bytes when partition sizes are known).
+
+Phases, each moving a replica at most once:
+
+1. **hard goals** (:data:`DEFAULT_GOALS`): replicas on removed brokers or outside their pool,
+   and partitions spanning fewer racks than they could, move to the brokers furthest below
+   their target;
+2. **replica distribution**: brokers above their target (``q``/``q + 1`` of their pool's
+   replicas, racks water-filled first) give replicas to brokers below it, nothing else moves;
+3. **leader distribution**: preferred leaders swap inside partitions (no data moves).
+
+Adding ``k`` brokers to a balanced cluster of ``B`` brokers holding ``R`` replicas moves at
+most ``ceil(k * R / (B + k))`` replicas; removing a broker moves exactly its replicas.
+
+>>> from kpart.placement.spec import Broker
+>>> cur = {"t": {0: (0, 1), 1: (1, 2), 2: (2, 0), 3: (0, 1), 4: (1, 2), 5: (2, 0)}}
+>>> p = plan(cur, [Broker(0), Broker(1), Broker(2)], add_brokers=[Broker(3)])
+>>> p.replica_moves, sorted(n for _, n in p.replicas_per_broker())
+(3, [3, 3, 3, 3])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from kpart._java.strings import java_string_key
+from kpart.errors import AdminOperationError, ConfigError
+from kpart.placement._goals import (
+    DEFAULT_GOALS,
+    DistinctBrokersGoal,
+    Goal,
+    LeaderDistributionGoal,
+    LeadershipMove,
+    PlanState,
+    PoolGoal,
+    RackAwareGoal,
+    RemovedBrokersGoal,
+    ReplicaDistributionGoal,
+    ReplicaMove,
+    ReplicationFactorGoal,
+)
+from kpart.placement._plan_state import State
+from kpart.placement.pools import PoolSpec
+from kpart.placement.reassign import (
+    ClusterAssignment,
+    Move,
+    diff,
+    sorted_partitions,
+    validate_assignment,
+)
+from kpart.placement.spec import Broker
+
+__all__ = [
+    "DEFAULT_GOALS",
+    "DistinctBrokersGoal",
+    "Goal",
+    "LeaderDistributionGoal",
+    "LeadershipMove",
+    "Plan",
+    "PlanState",
+    "PoolGoal",
+    "RackAwareGoal",
+    "RemovedBrokersGoal",
+    "ReplicaDistributionGoal",
+    "ReplicaMove",
+    "ReplicationFactorGoal",
+    "batch_moves",
+    "cluster_brokers",
+    "plan",
+    "plan_from_target",
+]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Plan:
+    """A reassignment plan (a value).
+
+    ``current``/``target``: read-only ``{topic: {partition: replicas}}``; ``brokers``: the
+    cluster after the change; ``moves``: one :class:`Move` per changed partition in
+    ``compareTopicPartitions`` order; ``batches``: the same moves grouped so that no broker
+    gains or loses a replica in more than ``K`` moves of a batch (leader-only moves last);
+    ``replica_moves``: replicas changing broker; ``leader_changes``: partitions whose
+    preferred leader changes; ``bytes_to_move``: sum of moved replicas' partition sizes
+    (``None`` without sizes); ``hard_violations``: what still breaks a hard goal (empty when
+    all hold); ``max_moves_reached``: the soft phase stopped at ``--max-moves``.
+    """
+
+    current: Mapping[str, Mapping[int, tuple[int, ...]]]
+    target: Mapping[str, Mapping[int, tuple[int, ...]]]
+    brokers: tuple[Broker, ...]
+    moves: tuple[Move, ...]
+    batches: tuple[tuple[Move, ...], ...]
+    replica_moves: int
+    leader_changes: int
+    bytes_to_move: int | None = None
+    hard_violations: tuple[tuple[str, int], ...] = ()
+    max_moves_reached: bool = False
+
+    def replicas_per_broker(self) -> tuple[tuple[int, int], ...]:
+        """``(broker, replicas)`` in the target, every cluster broker included."""
+        counts = {b.id: 0 for b in self.brokers}
+        for parts in self.target.values():
+            for reps in parts.values():
+                for b in reps:
+                    counts[b] = counts.get(b, 0) + 1
+        return tuple(sorted(counts.items()))
+
+
+def _freeze(a: Mapping[str, Mapping[int, Sequence[int]]]) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
+    return MappingProxyType(
+        {t: MappingProxyType({p: tuple(r) for p, r in ps.items()}) for t, ps in a.items()}
+    )
+
+
+def cluster_brokers(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker] | None = None,
+) -> tuple[Broker, ...]:
+    """The cluster: ``brokers`` (checked: unique ids, racks on all or none, every replica on
+    a known broker) or, when ``None``, the brokers ``current`` uses, without racks.
+    Errors: ``ConfigError``, ``AdminOperationError``, ``InvalidReplicaAssignmentError``."""
+    if brokers is None:
+        ids = sorted({b for ps in current.values() for r in ps.values() for b in r})
+        return tuple(Broker(b) for b in ids)
+    seen: set[int] = set()
+    for b in brokers:
+        if b.id in seen:
+            raise ConfigError(f"Broker list contains duplicate entries: [{b.id}]")
+        seen.add(b.id)
+    racked = sum(b.rack is not None for b in brokers)
+    if racked not in (0, len(brokers)):
+        raise AdminOperationError(
+            "Not all brokers have rack information. Add --disable-rack-aware in command line "
+            "to make replica assignment without rack information."
+        )
+    validate_assignment(current, seen)
+    return tuple(sorted(brokers, key=lambda b: b.id))
+
+
+def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...], ...]:
+    """Order ``moves`` into batches where no broker gains or loses a replica in more than
+    ``k`` moves (greedy, busiest brokers first); leader-only moves form the last batch.
+    ``k=None``: one batch. Errors: ``ConfigError`` when ``k < 1``."""
+    if not moves:
+        return ()
+    if k is None:
+        return (tuple(moves),)
+    if k < 1:
+        raise ConfigError(f"Invalid --max-concurrent-moves-per-broker {k}: must be >= 1")
+    data = [m for m in moves if m.replica_moves]
+    lead_only = [m for m in moves if not m.replica_moves]
+    busy: dict[int, int] = {}
+    for m in data:
+        for b in m.brokers:
+            busy[b] = busy.get(b, 0) + 1
+    data.sort(key=lambda m: -max(busy[b] for b in m.brokers))
+    ptr: dict[int, int] = {}
+    use: dict[int, dict[int, int]] = {}
+    batches: list[list[Move]] = []
+    for m in data:
+        j = max(ptr.get(b, 0) for b in m.brokers)
+        while any(use.get(b, {}).get(j, 0) >= k for b in m.brokers):
+            j += 1
+        while len(batches) <= j:
+            batches.append([])
+        batches[j].append(m)
+        for b in m.brokers:
+            u = use.setdefault(b, {})
+            u[j] = u.get(j, 0) + 1
+            p = ptr.get(b, 0)
+            while u.get(p, 0) >= k:
+                p += 1
+            ptr[b] = p
+    order = {(m.topic, m.partition): i for i, m in enumerate(moves)}
+    out = [tuple(sorted(b, key=lambda m: order[(m.topic, m.partition)])) for b in batches]
+    if lead_only:
+        out.append(tuple(lead_only))
+    return tuple(out)
+
+
+def _finish(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    target: Mapping[str, Mapping[int, Sequence[int]]],
+    cluster: Sequence[Broker],
+    *,
+    max_concurrent_moves_per_broker: int | None,
+    sizes: Mapping[tuple[str, int], int] | None,
+    hard_violations: tuple[tuple[str, int], ...] = (),
+    max_moves_reached: bool = False,
+) -> Plan:
+    moves = diff(current, target)
+    nbytes = None
+    if sizes is not None:
+        nbytes = sum(m.replica_moves * int(sizes.get((m.topic, m.partition), 0)) for m in moves)
+    full = {t: dict(ps) for t, ps in current.items()}
+    for t, ps in target.items():
+        full[t].update(ps)
+    return Plan(
+        current=_freeze(current),
+        target=_freeze(full),
+        brokers=tuple(cluster),
+        moves=moves,
+        batches=batch_moves(moves, max_concurrent_moves_per_broker),
+        replica_moves=sum(m.replica_moves for m in moves),
+        leader_changes=sum(m.leader_change for m in moves),
+        bytes_to_move=nbytes,
+        hard_violations=hard_violations,
+        max_moves_reached=max_moves_reached,
+    )
+
+
+def plan_from_target(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    target: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker],
+    *,
+    max_concurrent_moves_per_broker: int | None = None,
+    sizes: Mapping[tuple[str, int], int] | None = None,
+) -> Plan:
+    """A :class:`Plan` moving ``current`` to a given ``target`` (e.g. ``--generate``'s)."""
+    return _finish(
+        current,
+        target,
+        brokers,
+        max_concurrent_moves_per_broker=max_concurrent_moves_per_broker,
+        sizes=sizes,
+    )
+
+
+def plan(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker] | None = None,
+    *,
+    add_brokers: Sequence[Broker] = (),
+    remove_brokers: Iterable[int] = (),
+    pools: PoolSpec | None = None,
+    max_moves: int | None = None,
+    max_concurrent_moves_per_broker: int | None = None,
+    sizes: Mapping[tuple[str, int], int] | None = None,
+    balance_leaders: bool = True,
+    goals: Sequence[Goal] = DEFAULT_GOALS,
+) -> Plan:
+    """Plan a minimal-movement reassignment of ``current`` (``{topic: {partition:
+    replicas}}``) on the cluster ``brokers`` (default: the brokers ``current`` uses) after
+    adding ``add_brokers`` and removing ``remove_brokers``, inside ``pools`` if given.
+
+    ``max_moves`` caps the replica moves (the hard goals' moves are never cut: fewer allowed
+    is an error); ``max_concurrent_moves_per_broker`` (``K``) shapes the batches; ``sizes``
+    maps ``(topic, partition)`` to bytes. Errors: ``InvalidReplicaAssignmentError`` (duplicate
+    replica, uneven RF, unknown broker), ``InvalidReplicationFactorError`` (a pool or the
+    cluster too small), ``ConfigError`` (unknown broker to remove, broker added twice, bad
+    option), ``AdminOperationError`` (racks on some brokers only).
+    """
+    base = cluster_brokers(current, brokers)
+    ids = {b.id for b in base}
+    for b in add_brokers:
+        if b.id in ids:
+            raise ConfigError(f"Broker {b.id} is already in the cluster; it cannot be added.")
+    cluster = cluster_brokers(current, [*base, *add_brokers])
+    removed = frozenset(remove_brokers)
+    for b in sorted(removed):
+        if b not in ids:
+            raise ConfigError(f"Unknown broker id {b} in --remove-brokers")
+    if max_moves is not None and max_moves < 0:
+        raise ConfigError(f"Invalid --max-moves {max_moves}: must be >= 0")
+    live = [b.id for b in cluster if b.id not in removed]
+    if pools is not None:
+        pools.check_brokers(b.id for b in cluster)
+        allowed_of = {t: pools.allowed(t, live) for t in current}
+    else:
+        every = frozenset(live)
+        allowed_of = {t: every for t in current}
+    for t in sorted(current, key=java_string_key):
+        if not allowed_of[t]:
+            raise ConfigError(f"No broker available for topic {t!r} (empty pool after removal)")
+    tps = sorted_partitions(current)
+    reps = [list(current[t][p]) for t, p in tps]
+    state = State(tps, reps, cluster, removed, allowed_of, goals)
+    hard_moves = state.fix_hard_goals()
+    if max_moves is not None and hard_moves > max_moves:
+        raise ConfigError(
+            f"--max-moves {max_moves} is below the {hard_moves} replica moves the hard goals need"
+        )
+    order = sorted(range(len(tps)), key=lambda i: (tps[i][1], java_string_key(tps[i][0])))
+    budget = None if max_moves is None else max_moves - hard_moves
+    state.balance_replicas(budget, order)
+    reached = budget is not None and state.soft_moves >= budget
+    if balance_leaders:
+        state.balance_leaders(order)
+    target: ClusterAssignment = {}
+    for i, (t, p) in enumerate(tps):
+        target.setdefault(t, {})[p] = tuple(state.reps[i])
+    violations = tuple((name, n) for name, n in state.violations().items() if n)
+    return _finish(
+        current,
+        target,
+        [b for b in cluster if b.id not in removed],
+        max_concurrent_moves_per_broker=max_concurrent_moves_per_broker,
+        sizes=sizes,
+        hard_violations=violations,
+        max_moves_reached=reached,
+    )
+
+
+def ceil_bound(k: int, replicas: int, brokers: int) -> int:
+    """``ceil(k * R / (B + k))``: the most replicas adding ``k`` brokers to a balanced
+    cluster of ``B`` brokers holding ``R`` replicas should move."""
+    return math.ceil(k * replicas / (brokers + k))

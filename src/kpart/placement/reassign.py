@@ -1,0 +1,385 @@
+"""Reassignment plans as values, in ``kafka-reassign-partitions.sh``'s formats (Kafka's
+``ReassignPartitionsCommand``, KIP-455).
+
+A cluster assignment is ``{topic: {partition: (broker, ...)}}`` (preferred leader first). A plan
+is a tuple of :class:`Move` values, the diff of two assignments. The JSON formats are Kafka's:
+
+* reassignment / rollback: ``{"version":1,"partitions":[{"topic":"foo","partition":1,
+  "replicas":[1,2],"log_dirs":["any","any"]}]}``, sorted by topic (``String.compareTo``) and
+  partition, compact as ``formatAsReassignmentJson`` writes it;
+* topics to move: ``{"topics":[{"topic":"foo"}],"version":1}``.
+
+Parsing applies ``parsePartitionReassignmentData``'s checks with Kafka's messages (empty list,
+empty replica list, duplicate partitions, duplicate replicas, log dirs of another length).
+
+>>> cur = {"foo": {0: (1, 2), 1: (2, 3)}}
+>>> moves = diff(cur, {"foo": {0: (1, 2), 1: (4, 3)}})
+>>> moves
+(Move(topic='foo', partition=1, from_replicas=(2, 3), to_replicas=(4, 3)),)
+>>> reassignment_json(moves)
+'{"version":1,"partitions":[{"topic":"foo","partition":1,"replicas":[4,3],"log_dirs":["any","any"]}]}'
+>>> rollback_json(moves)
+'{"version":1,"partitions":[{"topic":"foo","partition":1,"replicas":[2,3],"log_dirs":["any","any"]}]}'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from kpart._java.strings import java_string_key
+from kpart.errors import ConfigError, InvalidReplicaAssignmentError
+from kpart.placement.spec import Broker
+
+__all__ = [
+    "ClusterAssignment",
+    "Move",
+    "apply_moves",
+    "count_replica_moves",
+    "diff",
+    "generate_assignment",
+    "parse_reassignment_json",
+    "parse_topics_to_move_json",
+    "read_current",
+    "reassignment_json",
+    "rollback_json",
+    "sorted_partitions",
+    "topics_to_move_json",
+    "validate_assignment",
+]
+
+#: ``{topic: {partition: (broker, ...)}}``, preferred leader first.
+ClusterAssignment = dict[str, dict[int, tuple[int, ...]]]
+
+ANY_LOG_DIR = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One partition's reassignment: ``from_replicas`` → ``to_replicas`` (leader first).
+
+    ``adding``/``removing`` are the brokers gaining/losing a replica (Kafka's
+    ``addingReplicas``/``removingReplicas``); ``replica_moves`` = ``len(adding)``; a move with the
+    same replica set in another order only changes the preferred leader.
+    """
+
+    topic: str
+    partition: int
+    from_replicas: tuple[int, ...]
+    to_replicas: tuple[int, ...]
+
+    @property
+    def adding(self) -> tuple[int, ...]:
+        old = set(self.from_replicas)
+        return tuple(b for b in self.to_replicas if b not in old)
+
+    @property
+    def removing(self) -> tuple[int, ...]:
+        new = set(self.to_replicas)
+        return tuple(b for b in self.from_replicas if b not in new)
+
+    @property
+    def replica_moves(self) -> int:
+        return len(self.adding)
+
+    @property
+    def leader_change(self) -> bool:
+        return self.from_replicas[:1] != self.to_replicas[:1]
+
+    @property
+    def brokers(self) -> frozenset[int]:
+        """Brokers taking part in the data movement (gaining or losing a replica)."""
+        return frozenset(self.adding) | frozenset(self.removing)
+
+
+def _tp(topic: str, partition: int) -> str:
+    return f"{topic}-{partition}"
+
+
+def sorted_partitions(assignment: Mapping[str, Mapping[int, object]]) -> list[tuple[str, int]]:
+    """``(topic, partition)`` pairs in Kafka's ``compareTopicPartitions`` order."""
+    return [
+        (t, p)
+        for t in sorted(assignment, key=java_string_key)
+        for p in sorted(assignment[t])
+    ]
+
+
+def validate_assignment(
+    assignment: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Iterable[int] | None = None,
+) -> None:
+    """Check a cluster assignment: non-empty replica lists, no duplicate broker in a partition,
+    one replication factor per topic, and (when ``brokers`` is given) only known brokers.
+
+    Errors: ``InvalidReplicaAssignmentError`` naming the partition and the bad value.
+
+    >>> validate_assignment({"foo": {0: (1, 1)}})
+    Traceback (most recent call last):
+    ...
+    kpart.errors.InvalidReplicaAssignmentError: Partition replica lists may not contain \
+duplicate entries: foo-0 contains multiple entries for 1
+    """
+    known = None if brokers is None else set(brokers)
+    for topic in sorted(assignment, key=java_string_key):
+        parts = assignment[topic]
+        rf = None
+        for p in sorted(parts):
+            reps = tuple(parts[p])
+            if not reps:
+                raise InvalidReplicaAssignmentError(
+                    f"Partition replica list cannot be empty: {_tp(topic, p)}"
+                )
+            dups = sorted({b for b in reps if reps.count(b) > 1})
+            if dups:
+                raise InvalidReplicaAssignmentError(
+                    "Partition replica lists may not contain duplicate entries: "
+                    f"{_tp(topic, p)} contains multiple entries for {','.join(map(str, dups))}"
+                )
+            if rf is None:
+                rf = len(reps)
+            elif len(reps) != rf:
+                raise InvalidReplicaAssignmentError(
+                    f"Uneven replication factor in topic {topic}: partition {p} has "
+                    f"{len(reps)} replicas, partition {min(parts)} has {rf}"
+                )
+            if known is not None:
+                for b in reps:
+                    if b not in known:
+                        raise InvalidReplicaAssignmentError(
+                            f"Unknown broker id {b} in the replicas of {_tp(topic, p)}"
+                        )
+
+
+def diff(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    target: Mapping[str, Mapping[int, Sequence[int]]],
+) -> tuple[Move, ...]:
+    """The moves turning ``current`` into ``target``: one :class:`Move` per partition whose
+    replica list (or its order) differs, in ``compareTopicPartitions`` order. Partitions
+    absent from ``target`` stay as they are. Errors: ``InvalidReplicaAssignmentError`` when
+    ``target`` names a partition ``current`` lacks or changes its replication factor."""
+    moves: list[Move] = []
+    for topic, p in sorted_partitions(target):
+        new = tuple(target[topic][p])
+        old_parts = current.get(topic)
+        if old_parts is None or p not in old_parts:
+            raise InvalidReplicaAssignmentError(f"Unknown partition {_tp(topic, p)} in the target")
+        old = tuple(old_parts[p])
+        if len(old) != len(new):
+            raise InvalidReplicaAssignmentError(
+                f"Partition {_tp(topic, p)} changes replication factor {len(old)} -> {len(new)}"
+            )
+        if old != new:
+            moves.append(Move(topic, p, old, new))
+    return tuple(moves)
+
+
+def apply_moves(
+    current: Mapping[str, Mapping[int, Sequence[int]]], moves: Iterable[Move]
+) -> ClusterAssignment:
+    """A new assignment: ``current`` with each move's ``to_replicas`` applied."""
+    out: ClusterAssignment = {t: {p: tuple(r) for p, r in ps.items()} for t, ps in current.items()}
+    for m in moves:
+        out[m.topic][m.partition] = m.to_replicas
+    return out
+
+
+def count_replica_moves(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    target: Mapping[str, Mapping[int, Sequence[int]]],
+) -> int:
+    """Replicas that change broker between ``current`` and ``target`` (Kafka's adding replicas)."""
+    n = 0
+    for topic, parts in target.items():
+        cur = current[topic]
+        for p, reps in parts.items():
+            old = set(cur[p])
+            n += sum(1 for b in reps if b not in old)
+    return n
+
+
+def _partitions_json(rows: Iterable[tuple[str, int, Sequence[int]]]) -> str:
+    parts = [
+        {
+            "topic": t,
+            "partition": p,
+            "replicas": list(r),
+            "log_dirs": [ANY_LOG_DIR] * len(r),
+        }
+        for t, p, r in sorted(rows, key=lambda x: (java_string_key(x[0]), x[1]))
+    ]
+    return json.dumps({"version": 1, "partitions": parts}, separators=(",", ":"))
+
+
+def reassignment_json(
+    moves_or_assignment: Iterable[Move] | Mapping[str, Mapping[int, Sequence[int]]],
+) -> str:
+    """Kafka's reassignment JSON of the moves' targets (or of a whole assignment)."""
+    if isinstance(moves_or_assignment, Mapping):
+        a = moves_or_assignment
+        return _partitions_json((t, p, a[t][p]) for t in a for p in a[t])
+    return _partitions_json((m.topic, m.partition, m.to_replicas) for m in moves_or_assignment)
+
+
+def rollback_json(moves: Iterable[Move]) -> str:
+    """The rollback JSON: the current assignment of the moved partitions (what
+    ``--execute`` prints as "Save this to use as the --reassignment-json-file option during
+    rollback")."""
+    return _partitions_json((m.topic, m.partition, m.from_replicas) for m in moves)
+
+
+def topics_to_move_json(topics: Iterable[str]) -> str:
+    """``{"topics":[{"topic":"foo"}],"version":1}`` for ``--topics-to-move-json-file``."""
+    names = sorted(set(topics), key=java_string_key)
+    return json.dumps(
+        {"topics": [{"topic": t} for t in names], "version": 1}, separators=(",", ":")
+    )
+
+
+def _load_json(text: str, what: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"Malformed {what} JSON: {e.msg} at line {e.lineno} column {e.colno}") from e
+
+
+def _version(obj: Mapping[str, object]) -> None:
+    version = obj.get("version", 1)
+    if version != 1:
+        raise ConfigError(f"Not supported version field value {version!r}")
+
+
+def _field(obj: object, key: str, kind: type | tuple[type, ...], where: str) -> object:
+    if not isinstance(obj, dict) or key not in obj:
+        raise ConfigError(f"Missing field {key!r} in {where}")
+    value = obj[key]
+    ok = isinstance(value, kind) and not isinstance(value, bool)
+    if not ok:
+        raise ConfigError(f"Invalid {key!r} {value!r} in {where}")
+    return value
+
+
+def parse_reassignment_json(text: str) -> ClusterAssignment:
+    """Read a reassignment JSON (``--generate``'s current/proposed output, a plan, a rollback).
+
+    Errors: ``ConfigError`` for malformed JSON, an unsupported version or a bad field;
+    ``InvalidReplicaAssignmentError`` with Kafka's messages for an empty list, an empty or
+    duplicated replica list, a duplicate partition, or log dirs of another length.
+
+    >>> parse_reassignment_json('{"version":1,"partitions":[{"topic":"a","partition":0,'
+    ...                         '"replicas":[2,1]}]}')
+    {'a': {0: (2, 1)}}
+    """
+    obj = _load_json(text, "reassignment")
+    if not isinstance(obj, dict):
+        raise ConfigError(f"Malformed reassignment JSON: expected an object, got {obj!r:.40}")
+    _version(obj)
+    rows = obj.get("partitions", [])
+    if not isinstance(rows, list):
+        raise ConfigError(f"Invalid 'partitions' {rows!r:.40} in the reassignment JSON")
+    if not rows:
+        raise InvalidReplicaAssignmentError("Partition reassignment list cannot be empty")
+    out: ClusterAssignment = {}
+    seen: list[str] = []
+    for i, row in enumerate(rows):
+        where = f"partitions[{i}]"
+        topic = _field(row, "topic", str, where)
+        part = _field(row, "partition", int, where)
+        reps = _field(row, "replicas", list, where)
+        assert isinstance(topic, str) and isinstance(part, int) and isinstance(reps, list)
+        for b in reps:
+            if not isinstance(b, int) or isinstance(b, bool) or b < 0:
+                raise ConfigError(f"Invalid broker id {b!r} in the replicas of {_tp(topic, part)}")
+        if part < 0:
+            raise ConfigError(f"Invalid partition {part} of topic {topic}")
+        dirs = row.get("log_dirs")
+        if dirs is not None and (not isinstance(dirs, list) or len(dirs) != len(reps)):
+            raise InvalidReplicaAssignmentError(
+                f"Size of replicas list {reps} is different from size of log dirs list "
+                f"{dirs} for partition {_tp(topic, part)}"
+            )
+        if part in out.get(topic, {}):
+            seen.append(_tp(topic, part))
+        out.setdefault(topic, {})[part] = tuple(reps)
+    if seen:
+        raise InvalidReplicaAssignmentError(
+            f"Partition reassignment contains duplicate topic partitions: {','.join(seen)}"
+        )
+    for topic in out:
+        for p, reps in out[topic].items():
+            if not reps:
+                raise InvalidReplicaAssignmentError("Partition replica list cannot be empty")
+            dups = sorted({b for b in reps if reps.count(b) > 1})
+            if dups:
+                raise InvalidReplicaAssignmentError(
+                    "Partition replica lists may not contain duplicate entries: "
+                    f"{_tp(topic, p)} contains multiple entries for {','.join(map(str, dups))}"
+                )
+    return out
+
+
+def parse_topics_to_move_json(text: str) -> list[str]:
+    """Topics of a ``--topics-to-move-json-file``; errors: ``ConfigError`` (malformed JSON,
+    bad version, duplicate topics with Kafka's message)."""
+    obj = _load_json(text, "topics-to-move")
+    if not isinstance(obj, dict):
+        raise ConfigError(f"Malformed topics-to-move JSON: expected an object, got {obj!r:.40}")
+    _version(obj)
+    rows = obj.get("topics", [])
+    if not isinstance(rows, list):
+        raise ConfigError(f"Invalid 'topics' {rows!r:.40} in the topics-to-move JSON")
+    topics = [str(_field(r, "topic", str, f"topics[{i}]")) for i, r in enumerate(rows)]
+    dups = sorted({t for t in topics if topics.count(t) > 1}, key=java_string_key)
+    if dups:
+        raise ConfigError(
+            f"List of topics to reassign contains duplicate entries: [{', '.join(dups)}]"
+        )
+    return topics
+
+
+def read_current(text: str) -> ClusterAssignment:
+    """The current assignment from a reassignment JSON or ``kafka-topics.sh --describe``
+    output (detected by the first non-blank character). Errors: ``ConfigError`` /
+    ``InvalidReplicaAssignmentError`` naming the bad value."""
+    if text.lstrip().startswith("{"):
+        current = parse_reassignment_json(text)
+    else:
+        from kpart.placement import formats
+
+        current = formats.parse_describe(text)  # type: ignore[attr-defined]
+        current = {t: {p: tuple(r) for p, r in ps.items()} for t, ps in current.items()}
+        if not current:
+            raise ConfigError("No partitions found in the --describe output")
+    validate_assignment(current)
+    return current
+
+
+def generate_assignment(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker],
+    *,
+    seed: int | None = None,
+    rack_aware: bool = True,
+) -> ClusterAssignment:
+    """What ``kafka-reassign-partitions.sh --generate`` proposes for ``current``'s topics over
+    ``brokers`` (``calculateAssignment``): each topic re-placed from scratch by
+    ``AdminUtils.assignReplicasToBrokers`` with the partition count and the replication factor
+    of its first partition. Kafka draws the start index and shift at random; ``seed`` makes the
+    draw reproducible: one ``java.util.Random(seed)`` serves the topics in name order, as
+    Kafka's one ``Random`` serves them in its ``HashMap`` order."""
+    from kpart._java.random import JavaRandom
+    from kpart.placement.admin_utils import assign_replicas_to_brokers
+
+    rnd = None if seed is None else JavaRandom(seed)
+    out: ClusterAssignment = {}
+    for topic in sorted(current, key=java_string_key):
+        parts = current[topic]
+        rf = len(parts[min(parts)])
+        placed = assign_replicas_to_brokers(
+            list(brokers), len(parts), rf, rack_aware=rack_aware, random=rnd
+        )
+        ids = sorted(parts)
+        out[topic] = {ids[k]: tuple(r) for k, r in sorted(placed.items()) if k < len(ids)}
+    return out
