@@ -7,14 +7,17 @@ non-negative Python ``int`` of 128 bits (``msb << 64 | lsb``, both as unsigned 6
 
 - ``toString`` / ``fromString``: URL-safe base64 of the 16 big-endian bytes, no padding.
 - ``hashCode``: ``x = msb ^ lsb`` then ``(int) (x >> 32) ^ (int) x`` (a signed 32-bit int).
-- ``compareTo``: ``Long.compareUnsigned`` on ``msb``, then on ``lsb``, i.e. the order of the
-  128-bit unsigned integer (the Kafka commit the golden vectors come from).
+- ``compareTo``: ``Long.compare`` (signed) on ``msb``, then on ``lsb``, as in the Kafka commit
+  the golden vectors come from (later Kafka versions compare unsigned).
 
 >>> u = uuid_from_string("AAAAAAAAAAAAAAAAAAAAAQ")
 >>> u, uuid_to_string(u), uuid_hash_code(u)
 (1, 'AAAAAAAAAAAAAAAAAAAAAQ', 1)
 >>> uuid_hash_code(uuid_from_string("TiSarLlxTTgvi602tDaz1Q"))
--1024010590
+1827195255
+>>> sorted(["AAAAAAAAAAAAAAAAAAAAAQ", "_____________________w"],
+...        key=lambda s: uuid_compare_key(uuid_from_string(s)))   # msb -1 < msb 0
+['_____________________w', 'AAAAAAAAAAAAAAAAAAAAAQ']
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ __all__ = [
 ]
 
 _MASK64 = (1 << 64) - 1
+_SIGN64 = 1 << 63
 
 
 def _to_int32(x: int) -> int:
@@ -74,8 +78,9 @@ def uuid_hash_code(uuid: int) -> int:
 
 
 def uuid_compare_key(uuid: int) -> int:
-    """A sort key giving ``Uuid.compareTo`` order (unsigned msb, then unsigned lsb)."""
-    return uuid
+    """A sort key giving ``Uuid.compareTo`` order (signed msb, then signed lsb)."""
+    msb, lsb = uuid >> 64, uuid & _MASK64
+    return ((msb ^ _SIGN64) << 64) | (lsb ^ _SIGN64)
 
 
 def uuid_hashset_order(uuids: Iterable[int], *, capacity: int | None = None) -> list[int]:

@@ -19,6 +19,7 @@ number), so the result depends on the member order only.
 
 from __future__ import annotations
 
+from kpart._java.uuid import uuid_compare_key
 from kpart.consumer.server_spec import ServerGroupSpec
 from kpart.errors import PartitionAssignorError
 
@@ -118,7 +119,7 @@ class HeterogeneousBuilder:
     def _topic_key(self, tid: int) -> tuple[float, int, int]:
         n = self.spec.num_partitions(tid)
         k = len(self.topic_subscribers[tid])
-        return (-(n / k), k, tid)
+        return (-(n / k), k, uuid_compare_key(tid))
 
     def build(self) -> list[dict[int, dict[int, None]]]:
         if not self.topic_subscribers:
