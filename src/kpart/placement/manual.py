@@ -275,7 +275,9 @@ def add_partitions(
     with the replication factor of partition 0, ``start_partition_id`` = the current count and
     ``fixed_start_index`` = the index of the first broker whose id is ≥ partition 0's
     leader (its position when it is still in the list; ``brokers`` sorted by id, as Kafka lists
-    them). A ``replica_assignment`` for the new partitions is validated instead
+    them). Kafka restarts the replica shift at that index too, so the result equals a
+    single creation of ``new_total`` partitions only while the existing ones had not wrapped
+    around the broker list. A ``replica_assignment`` for the new partitions is validated instead
     (``validate_replica_assignment`` rules with the existing replication factor).
 
     Returns the new partitions only: ``{partition: (broker, ...)}``.
