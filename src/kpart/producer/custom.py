@@ -15,7 +15,10 @@ reproduced by :func:`check_partition`:
 * negative: ``IllegalArgumentException("The partitioner generated an invalid partition
   number: -1. Partition number should always be non-negative.")``;
 * ``>= numPartitions``: ``KafkaException("Invalid partition given with record: 7 is not in
-  the range [0...6).")``.
+  the range [0...6).")`` — the wording of ``waitOnMetadata`` up to Kafka 2.1. Since Kafka 2.2
+  (KAFKA-6833) the producer no longer rejects such a partition up front: the record is queued
+  for a partition without a leader and expires after ``delivery.timeout.ms``. kpart rejects it
+  immediately with the old message.
 
 Both raise :class:`~kpart.errors.InvalidPartitionError`, whose message names the value.
 

@@ -7,7 +7,9 @@ The seed's Java is ``partitions.stream().filter(p -> isSouth(p.leader().host()))
 southern data centre, the consumers that reward southern users running only in the south.
 This sample decides "south" by the leader's *rack* (``broker.rack``) instead of its host, and
 spreads a region's records round-robin over that region's available partitions (``findAny``
-on a sequential stream would always return the first one).
+on a sequential stream would always return the first one). It implements ``on_new_batch`` so
+that the producer's second ``partition()`` call for a record that starts a batch returns the
+same partition instead of advancing the round-robin (the KAFKA-9965 trap).
 
 A record's region: ``value["region"]`` when the value is a mapping with that field, otherwise
 the key's text before the first ``:`` (``b"south:42"`` → ``"south"``). Regions listed in
@@ -63,6 +65,7 @@ class GeographyPartitioner:
         self._south_racks: frozenset[str] | None = None  # None: racks starting with "south"
         self._south_regions: frozenset[str] = frozenset({"south"})
         self._counters: dict[tuple[str, bool], int] = {}
+        self._previous: tuple[str, int] | None = None
 
     def configure(self, configs: Mapping[str, Any]) -> None:
         """Read ``geo.south.racks`` and ``geo.south.regions`` (comma-separated)."""
@@ -93,6 +96,10 @@ class GeographyPartitioner:
         cluster: Cluster,
     ) -> int:
         """The next partition (round-robin) of the record's region."""
+        if self._previous is not None:
+            previous, self._previous = self._previous, None
+            if previous[0] == topic:
+                return previous[1]
         south = region_of(key_bytes, value) in self._south_regions
         candidates = [
             p.partition
@@ -108,6 +115,12 @@ class GeographyPartitioner:
         n = self._counters.get(slot, 0)
         self._counters[slot] = n + 1
         return candidates[n % len(candidates)]
+
+    def on_new_batch(self, topic: str, cluster: Cluster, prev_partition: int) -> None:
+        """Keep ``prev_partition`` for the record's second ``partition()`` call (Kafka 2.4+
+        partitions a record again when it needs a new batch; a counter that advanced twice
+        would skip partitions, as ``RoundRobinPartitioner`` does in KAFKA-9965)."""
+        self._previous = (topic, prev_partition)
 
     def close(self) -> None:
         """Nothing to release."""
