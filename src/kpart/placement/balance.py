@@ -17,6 +17,7 @@ leaders per broker and per rack, the partitions whose replicas span fewer racks 
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from kpart._java.strings import java_string_key
 from kpart.errors import ConfigError
 from kpart.placement.spec import Broker
 
-__all__ = ["BalanceReport", "balance", "ratio", "rack_violations"]
+__all__ = ["BalanceReport", "balance", "parse_partition_sizes", "ratio", "rack_violations"]
 
 
 def ratio(counts: Iterable[int]) -> float:
@@ -150,3 +151,58 @@ def balance(
         replica_ratio=ratio(replicas.values()),
         leader_ratio=ratio(leaders.values()),
     )
+
+
+def _split_tp(name: str) -> tuple[str, int]:
+    topic, sep, part = name.rpartition("-")
+    if not sep or not topic or not part.isdigit():
+        raise ConfigError(f"Invalid partition name {name!r}: expected <topic>-<partition>")
+    return topic, int(part)
+
+
+def _size(value: object, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ConfigError(f"Invalid size {value!r} for {where}: expected bytes >= 0")
+    return value
+
+
+def parse_partition_sizes(text: str) -> dict[tuple[str, int], int]:
+    """Partition sizes in bytes, ``{(topic, partition): bytes}``, from either
+    ``kafka-log-dirs.sh --describe`` output (its JSON line; a partition's size is the largest
+    of its non-future replicas) or a JSON object ``{"foo-0": bytes}`` /
+    ``{"foo": {"0": bytes}}``. Errors: ``ConfigError`` naming the bad value.
+
+    >>> parse_partition_sizes('{"foo-0": 10, "bar": {"1": 5}}')
+    {('foo', 0): 10, ('bar', 1): 5}
+    """
+    body = text.strip()
+    if not body.startswith("{"):  # kafka-log-dirs.sh prints two lines before its JSON
+        lines = [ln for ln in text.splitlines() if ln.strip().startswith("{")]
+        if not lines:
+            raise ConfigError("No JSON found in the partition sizes file")
+        body = lines[0]
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"Malformed partition sizes JSON: {e.msg} at column {e.colno}") from e
+    if not isinstance(obj, dict):
+        raise ConfigError("Malformed partition sizes: expected a JSON object")
+    out: dict[tuple[str, int], int] = {}
+    if isinstance(obj.get("brokers"), list):
+        for broker in obj["brokers"]:
+            for log_dir in broker.get("logDirs", []) if isinstance(broker, dict) else []:
+                for row in log_dir.get("partitions", []) if isinstance(log_dir, dict) else []:
+                    if not isinstance(row, dict) or row.get("isFuture"):
+                        continue
+                    tp = _split_tp(str(row.get("partition")))
+                    out[tp] = max(out.get(tp, 0), _size(row.get("size"), tp[0]))
+        return out
+    for key, value in obj.items():
+        if isinstance(value, dict):
+            for p, n in value.items():
+                if not str(p).isdigit():
+                    raise ConfigError(f"Invalid partition {p!r} of topic {key!r} in sizes")
+                out[(key, int(p))] = _size(n, f"{key}-{p}")
+        else:
+            out[_split_tp(key)] = _size(value, key)
+    return out

@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from kpart._java.strings import java_string_key
 from kpart.errors import ConfigError
 
-__all__ = ["Pool", "PoolSpec", "parse_pools", "place_in_pools", "pools_from_dict"]
+__all__ = [
+    "Pool",
+    "PoolSpec",
+    "generate_in_pools",
+    "parse_pools",
+    "place_in_pools",
+    "pools_from_dict",
+]
 
 DEFAULT_POOL = "<default>"
 
@@ -189,26 +196,45 @@ def place_in_pools(
     entirely inside its pool. Errors: ``ConfigError``.
     """
     from kpart.placement import planner
-    from kpart.placement.reassign import generate_assignment
-    from kpart.placement.spec import Broker
 
     if strategy == "minimal":
         return planner.plan(current, brokers, pools=pools, **plan_options)  # type: ignore[arg-type]
     if strategy != "generate":
         raise ConfigError(f"Unknown pool strategy {strategy!r}: expected 'minimal' or 'generate'")
     cluster = planner.cluster_brokers(current, brokers)  # type: ignore[arg-type]
-    by_id = {b.id: b for b in cluster}
+    target = generate_in_pools(current, cluster, pools, seed=seed, only_outside=True)
+    return planner.plan_from_target(current, target, cluster, **plan_options)  # type: ignore[arg-type]
+
+
+def generate_in_pools(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[object],
+    pools: PoolSpec | None,
+    *,
+    seed: int | None = None,
+    only_outside: bool = False,
+) -> dict[str, dict[int, tuple[int, ...]]]:
+    """Kafka's ``--generate`` per pool: each topic re-placed by ``AdminUtils`` over the
+    brokers of its pool among ``brokers`` (all of them without ``pools``), one
+    ``java.util.Random(seed)`` for the whole run. ``only_outside``: skip topics already
+    entirely inside their pool. Errors: ``ConfigError`` (a pool with no live broker)."""
+    from kpart._java.random import JavaRandom
+    from kpart.placement.admin_utils import assign_replicas_to_brokers
+
+    by_id = {b.id: b for b in brokers}  # type: ignore[attr-defined]
+    rnd = None if seed is None else JavaRandom(seed)
     target: dict[str, dict[int, tuple[int, ...]]] = {}
-    for i, topic in enumerate(sorted(current, key=java_string_key)):
-        allowed = pools.allowed(topic, by_id)
+    for topic in sorted(current, key=java_string_key):
+        allowed = frozenset(by_id) if pools is None else pools.allowed(topic, by_id)
         if not allowed:
             raise ConfigError(f"No broker available for topic {topic!r} in its pool")
         parts = current[topic]
-        if all(set(r) <= allowed for r in parts.values()):
+        if only_outside and all(set(r) <= allowed for r in parts.values()):
             continue
-        metas: list[Broker] = [by_id[b] for b in sorted(allowed)]
-        placed = generate_assignment(
-            {topic: parts}, metas, seed=None if seed is None else seed + i
+        rf = len(parts[min(parts)])
+        placed = assign_replicas_to_brokers(
+            [by_id[b] for b in sorted(allowed)], len(parts), rf, random=rnd
         )
-        target[topic] = placed[topic]
-    return planner.plan_from_target(current, target, cluster, **plan_options)  # type: ignore[arg-type]
+        ids = sorted(parts)
+        target[topic] = {ids[k]: tuple(r) for k, r in sorted(placed.items()) if k < len(ids)}
+    return target

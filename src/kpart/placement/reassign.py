@@ -37,6 +37,7 @@ __all__ = [
     "Move",
     "apply_moves",
     "count_replica_moves",
+    "describe_text",
     "diff",
     "generate_assignment",
     "parse_reassignment_json",
@@ -201,16 +202,22 @@ def count_replica_moves(
 
 
 def _partitions_json(rows: Iterable[tuple[str, int, Sequence[int]]]) -> str:
-    parts = [
-        {
-            "topic": t,
-            "partition": p,
-            "replicas": list(r),
-            "log_dirs": [ANY_LOG_DIR] * len(r),
-        }
-        for t, p, r in sorted(rows, key=lambda x: (java_string_key(x[0]), x[1]))
-    ]
-    return json.dumps({"version": 1, "partitions": parts}, separators=(",", ":"))
+    from kpart.placement.formats import format_reassignment_json
+
+    ordered: dict[str, dict[int, Sequence[int]]] = {}
+    for t, p, r in sorted(rows, key=lambda x: (java_string_key(x[0]), x[1])):
+        ordered.setdefault(t, {})[p] = r
+    return format_reassignment_json(ordered)
+
+
+def describe_text(assignment: Mapping[str, Mapping[int, Sequence[int]]]) -> str:
+    """The ``kafka-topics.sh --describe`` view of an assignment (leader = first replica,
+    ISR = all replicas), topics in ``String.compareTo`` order."""
+    from kpart.placement.formats import format_describe
+
+    return "".join(
+        format_describe(assignment[t], t) for t in sorted(assignment, key=java_string_key)
+    )
 
 
 def reassignment_json(
@@ -348,8 +355,9 @@ def read_current(text: str) -> ClusterAssignment:
     else:
         from kpart.placement import formats
 
-        current = formats.parse_describe(text)  # type: ignore[attr-defined]
-        current = {t: {p: tuple(r) for p, r in ps.items()} for t, ps in current.items()}
+        current = {
+            t: {p: tuple(r) for p, r in ps.items()} for t, ps in formats.parse_describe(text).items()
+        }
         if not current:
             raise ConfigError("No partitions found in the --describe output")
     validate_assignment(current)
