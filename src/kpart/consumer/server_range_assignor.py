@@ -23,11 +23,13 @@ its metadata image). Members without partitions appear with nothing.
 
 from __future__ import annotations
 
+from kpart._java.hashing import hashmap_capacity, hashmap_order
 from kpart._java.strings import java_string_key
+from kpart._java.uuid import uuid_hash_code
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
 from kpart.consumer.spec import GroupAssignment
 
-__all__ = ["RangeAssignor", "assign_range"]
+__all__ = ["RangeAssignor", "assign_range", "range_target"]
 
 
 class RangeAssignor:
@@ -51,25 +53,20 @@ def _sort_members(members: tuple[ServerMember, ...]) -> list[ServerMember]:
     return sorted(members, key=key)
 
 
-def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
-    """Assign ``spec``'s partitions as the group coordinator's ``RangeAssignor`` does.
-
-    Input: a :class:`~kpart.consumer.server_spec.ServerGroupSpec`. Output: a
-    :class:`~kpart.consumer.spec.GroupAssignment` listing every member (members in
-    ``spec.members`` order; topics by name). Pure; no errors beyond those of the spec.
-    """
+def range_target(spec: ServerGroupSpec) -> dict[str, list[tuple[int, list[int]]]]:
+    """The raw result: member id → ``[(topic id, [partitions])]`` (members sorted as Kafka
+    sorts them, topics in subscription iteration order, ranges ascending)."""
     ordered = _sort_members(spec.members)
     subscriptions = {m.member_id: spec.subscribed_topic_ids(m) for m in ordered}
-    # Per topic: [partition count, subscriber count]; then ranges handed out in member order.
     subscribers: dict[int, int] = {}
     for m in ordered:
         for tid in subscriptions[m.member_id]:
             subscribers[tid] = subscribers.get(tid, 0) + 1
     next_range: dict[int, int] = {}
     extra: dict[int, int] = {}
-    pairs: dict[str, list[tuple[str, int]]] = {}
+    target: dict[str, list[tuple[int, list[int]]]] = {}
     for m in ordered:
-        out = pairs.setdefault(m.member_id, [])
+        out = target.setdefault(m.member_id, [])
         for tid in subscriptions[m.member_id]:
             n = spec.num_partitions(tid)
             k = subscribers[tid]
@@ -81,6 +78,34 @@ def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
             start = next_range.get(tid, 0)
             end = min(start + quota, n)
             next_range[tid] = end
-            name = spec.topic_name(tid)
-            out.extend((name, p) for p in range(start, end))
+            if start < end:
+                out.append((tid, list(range(start, end))))
+    # Each member's result is a HashMap<Uuid, Set<Integer>> presized from its topic count:
+    # report its topics in that map's iteration order.
+    homogeneous = spec.subscription_type == "HOMOGENEOUS"
+    for m in ordered:
+        parts = target[m.member_id]
+        # homogeneous: sized from the resolved topics; heterogeneous: from TopicIds.size(),
+        # which also counts subscribed names missing from the metadata.
+        n = len(subscriptions[m.member_id]) if homogeneous else len(set(m.topics))
+        initial = int(n / 0.75) + 1
+        cap = hashmap_capacity(len(parts), initial_capacity=initial)
+        order = hashmap_order([tid for tid, _ in parts], capacity=cap, hash_of=uuid_hash_code)
+        by_tid = dict(parts)
+        target[m.member_id] = [(tid, by_tid[tid]) for tid in order]
+    return target
+
+
+def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
+    """Assign ``spec``'s partitions as the group coordinator's ``RangeAssignor`` does.
+
+    Input: a :class:`~kpart.consumer.server_spec.ServerGroupSpec`. Output: a
+    :class:`~kpart.consumer.spec.GroupAssignment` listing every member (members in
+    ``spec.members`` order; topics by name). Pure; no errors beyond those of the spec.
+    """
+    target = range_target(spec)
+    pairs = {
+        member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
+        for member_id, parts in target.items()
+    }
     return GroupAssignment.from_pairs([m.member_id for m in spec.members], pairs)

@@ -1,0 +1,122 @@
+"""A KIP-848 group coordinator running one server-side assignor over successive group states.
+
+Reproduces how ``org.apache.kafka.coordinator.group.GroupMetadataManager`` feeds its
+assignor (``TargetAssignmentBuilder``) from one target assignment to the next: at each step
+every member's *current* assignment is the target the assignor produced for it at the
+previous step (nothing for a member that just joined); members absent from a step have left
+and their partitions are free. A topic that disappeared from the metadata stays in a member's
+current assignment, referenced by id (``"id:<uuid>"``), until the assignor drops it.
+
+Between steps the coordinator persists each target as records and reads it back into fresh
+Java collections: a ``HashMap<Uuid, Set<Integer>>`` filled in the target's topic order and, per
+topic, ``new HashSet<>(partitions)``. The next step's member input lists topics and partitions
+in that emulated iteration order (exact whenever the assignor's own order of colliding keys is
+reproduced; sets are always exact).
+
+>>> from kpart.consumer.server_spec import ServerGroupSpec
+>>> t = [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 4}]
+>>> s1 = ServerGroupSpec.from_json({"topics": t, "members": [{"id": "A", "topics": ["t0"]}]})
+>>> s2 = ServerGroupSpec.from_json({"topics": t, "members": [{"id": "A", "topics": ["t0"]},
+...                                                          {"id": "B", "topics": ["t0"]}]})
+>>> rounds = simulate_server_group([s1, s2], "uniform")
+>>> rounds[1].spec.members[0].assignment, rounds[1].assignment.as_dict()
+((('t0', (0, 1, 2, 3)),), {'A': {'t0': [0, 1]}, 'B': {'t0': [2, 3]}})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kpart._java.hashing import hashmap_capacity, hashmap_order, hashset_copy_capacity
+from kpart._java.uuid import uuid_hash_code
+from kpart.consumer.server_range_assignor import range_target
+from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
+from kpart.consumer.spec import GroupAssignment
+from kpart.consumer.uniform_assignor import SERVER_ASSIGNORS, target_assignment
+from kpart.errors import ConfigError
+
+__all__ = ["ServerRound", "replay_order", "simulate_server_group"]
+
+#: member id → [(topic id, [partition, ...]), ...] in Java iteration order.
+Target = dict[str, list[tuple[int, list[int]]]]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerRound:
+    """One assignor run: ``step`` index, the ``spec`` the assignor saw (members with their
+    current assignments) and the ``assignment`` it produced (``target`` keeps topic ids and
+    the emulated Java order)."""
+
+    step: int
+    spec: ServerGroupSpec
+    assignment: GroupAssignment
+    target: tuple[tuple[str, tuple[tuple[int, tuple[int, ...]], ...]], ...]
+
+    @property
+    def subscription_type(self) -> str:
+        return self.spec.subscription_type
+
+
+def replay_order(parts: Iterable[tuple[int, Iterable[int]]]) -> list[tuple[int, list[int]]]:
+    """Iteration order of a target assignment read back into fresh Java collections: a
+    default ``HashMap<Uuid, ...>`` filled in ``parts`` order, and ``new HashSet<>(ps)`` per
+    topic (empty topics dropped)."""
+    by_topic = {tid: list(ps) for tid, ps in parts if ps}
+    topics = hashmap_order(
+        list(by_topic), capacity=hashmap_capacity(len(by_topic)), hash_of=uuid_hash_code
+    )
+    return [
+        (tid, hashmap_order(by_topic[tid], capacity=hashset_copy_capacity(len(by_topic[tid]))))
+        for tid in topics
+    ]
+
+
+def _run(spec: ServerGroupSpec, assignor: str) -> Target:
+    if assignor == "uniform":
+        return target_assignment(spec)
+    if assignor == "range":
+        return range_target(spec)
+    raise ConfigError(
+        f"Unknown server-side assignor {assignor!r}: expected one of {list(SERVER_ASSIGNORS)}."
+    )
+
+
+def simulate_server_group(
+    steps: Iterable[ServerGroupSpec], assignor: str = "uniform"
+) -> tuple[ServerRound, ...]:
+    """Run ``assignor`` (``"uniform"`` or ``"range"``) over successive group states.
+
+    ``steps``: each step's metadata and members (their ``assignment`` fields are ignored:
+    the current assignments come from the previous step's targets). Returns one
+    :class:`ServerRound` per step. Errors: :class:`~kpart.errors.ConfigError` for an unknown
+    assignor, and whatever the assignor raises.
+    """
+    current: Target = {}
+    rounds: list[ServerRound] = []
+    for index, step in enumerate(steps):
+        members = []
+        for m in step.members:
+            parts = current.get(m.member_id, [])
+            assignment = tuple((step.topic_name(tid), tuple(ps)) for tid, ps in parts)
+            members.append(ServerMember(m.member_id, m.topics, m.instance_id, m.rack, assignment))
+        spec = ServerGroupSpec(step.topics, tuple(members))
+        raw = _run(spec, assignor)
+        pairs = {
+            member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
+            for member_id, parts in raw.items()
+        }
+        result = GroupAssignment.from_pairs([m.member_id for m in spec.members], pairs)
+        current = {m.member_id: replay_order(raw.get(m.member_id, [])) for m in spec.members}
+        rounds.append(
+            ServerRound(
+                index,
+                spec,
+                result,
+                tuple(
+                    (mid, tuple((tid, tuple(ps)) for tid, ps in parts))
+                    for mid, parts in current.items()
+                ),
+            )
+        )
+    return tuple(rounds)
