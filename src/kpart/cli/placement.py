@@ -1,9 +1,145 @@
-"""`kpart` commands of this pillar (filled in by its owner)."""
+"""``kpart place``: replica placement from the command line (AdminUtils or the KRaft striped
+placer), printed in the formats operators know (``--describe``, ``--replica-assignment``,
+reassignment JSON, ZooKeeper node)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from kpart.errors import ConfigError, KpartError
+
+_PLACERS = ("adminutils", "striped")
+
+
+def _id_list(value: str, option: str) -> list[int]:
+    ids: list[int] = []
+    for token in value.split(","):
+        t = token.strip()
+        if not t.isdigit() or not t.isascii():
+            raise ConfigError(f"Invalid {option} value {t!r} in {value!r}: broker ids are "
+                              "integers >= 0 separated by commas.")
+        ids.append(int(t))
+    return ids
+
+
+def _brokers(brokers: str, racks: str | None, fenced: str | None) -> list:
+    from kpart.placement.spec import Broker
+
+    ids = _id_list(brokers, "--brokers")
+    dup = next((b for i, b in enumerate(ids) if b in ids[:i]), None)
+    if dup is not None:
+        raise ConfigError(f"Duplicate broker id {dup} in --brokers {brokers!r}.")
+    rack_of: list[str | None] = [None] * len(ids)
+    if racks is not None:
+        names = [r.strip() for r in racks.split(",")]
+        if len(names) != len(ids):
+            raise ConfigError(f"--racks {racks!r} names {len(names)} rack(s) for {len(ids)} "
+                              f"broker(s) in --brokers {brokers!r}; give one per broker "
+                              "(empty for a broker without rack).")
+        rack_of = [n or None for n in names]
+    fenced_ids = set(_id_list(fenced, "--fenced")) if fenced else set()
+    unknown = sorted(fenced_ids - set(ids))
+    if unknown:
+        raise ConfigError(f"--fenced names broker {unknown[0]}, which is not in --brokers "
+                          f"{brokers!r}.")
+    return [Broker(b, r, b in fenced_ids) for b, r in zip(ids, rack_of, strict=True)]
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    directory = output.parent if str(output.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, output)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def place(
+    brokers: Annotated[str, typer.Option(help="Broker ids in Kafka's order, e.g. 0,1,2.")],
+    partitions: Annotated[int, typer.Option("--partitions", help="Number of partitions.")],
+    replication_factor: Annotated[int, typer.Option("--replication-factor",
+                                                    help="Replicas per partition.")],
+    racks: Annotated[str | None, typer.Option(
+        help="broker.rack of each broker, same order as --brokers (empty = no rack).")] = None,
+    start_index: Annotated[int | None, typer.Option(
+        "--start-index", help="AdminUtils fixed start index (and replica shift).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="java.util.Random seed (Java long) for the random choices.")] = None,
+    disable_rack_aware: Annotated[bool, typer.Option(
+        "--disable-rack-aware", help="Ignore racks (kafka-topics.sh --disable-rack-aware).")
+    ] = False,
+    placer: Annotated[str, typer.Option(
+        help="adminutils (ZooKeeper-era kafka-topics.sh) or striped (KRaft controller).")
+    ] = "adminutils",
+    topic: Annotated[str, typer.Option(help="Topic name shown in the output.")] = "topic",
+    fenced: Annotated[str | None, typer.Option(
+        help="Fenced brokers (striped placer: never leaders), e.g. 3,4.")] = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="describe, replica-assignment, json (reassignment) or zk.")
+    ] = "describe",
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write here (atomically) instead of stdout.")] = None,
+) -> None:
+    """Place a topic's replicas exactly as Kafka would and print the assignment."""
+    from kpart.placement.formats import FORMATS, format_assignment
+
+    if fmt not in FORMATS:
+        raise ConfigError(f"Invalid --format {fmt!r}: expected one of {', '.join(FORMATS)}.")
+    if placer not in _PLACERS:
+        raise ConfigError(f"Invalid --placer {placer!r}: expected adminutils or striped.")
+    if not topic:
+        raise ConfigError("Invalid --topic '': a topic name must not be empty.")
+    members = _brokers(brokers, racks, fenced)
+    try:
+        assignment = _place(members, placer, partitions, replication_factor, start_index, seed,
+                            disable_rack_aware, fenced)
+    except KpartError as e:  # Kafka's message, prefixed with the values it refers to
+        raise type(e)(f"cannot place {partitions} partition(s) with replication factor "
+                      f"{replication_factor} on brokers {brokers}: {e}") from None
+    _write(format_assignment(assignment, fmt, topic=topic), output)
+
+
+def _place(members: list, placer: str, partitions: int, replication_factor: int,
+           start_index: int | None, seed: int | None, disable_rack_aware: bool,
+           fenced: str | None) -> dict[int, tuple[int, ...]]:
+    from kpart._java.random import JavaRandom
+    from kpart.placement.admin_utils import assign_replicas_to_brokers
+    from kpart.placement.striped_replica_placer import StripedReplicaPlacer
+
+    if placer == "adminutils":
+        if fenced:
+            raise ConfigError(f"--fenced {fenced!r} applies to --placer striped only "
+                              "(AdminUtils places on the brokers it is given).")
+        if start_index is not None and start_index < 0:
+            raise ConfigError(f"Invalid --start-index {start_index}: must be >= 0.")
+        return assign_replicas_to_brokers(
+            members, partitions, replication_factor, fixed_start_index=start_index,
+            seed=seed, rack_aware=not disable_rack_aware)
+    else:
+        if start_index is not None:
+            raise ConfigError(f"--start-index {start_index} applies to --placer adminutils "
+                              "only (the striped placer draws its offsets from --seed).")
+        if disable_rack_aware:
+            from kpart.placement.spec import Broker
+
+            members = [Broker(b.id, None, b.fenced) for b in members]
+        rows = StripedReplicaPlacer(JavaRandom(seed)).place(
+            brokers=members, start_partition=0, num_partitions=partitions,
+            replication_factor=replication_factor)
+        return dict(enumerate(rows))
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `kpart` app."""
+    """Add ``kpart place`` to the ``kpart`` app."""
+    app.command("place")(place)
