@@ -1,9 +1,203 @@
-"""`kpart` commands of this pillar (filled in by its owner)."""
+"""``kpart assign`` and ``kpart rebalance``: consumer-group assignment from the command line.
+
+``kpart assign FILE --strategy range|roundrobin|sticky|cooperative-sticky [--format json|table]``
+reads a group in the golden "member input" JSON (``{"topics", "partition_racks"?, "members"}``,
+see ``tests/golden/FORMAT.md``) and prints ``{"assignment": {member: {topic: [p, ...]}}}`` or
+a table. ``kpart rebalance SCENARIO --strategy S [--strategy T ...] [--json]`` runs a scenario
+(JSON or TOML, see :mod:`kpart.consumer._scenario`) under each strategy and prints, per step,
+the strategies side by side. The algorithms live in :mod:`kpart.consumer`.
+"""
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+from kpart.errors import ConfigError, KpartError
+
+_STRATEGIES = "range, roundrobin, sticky, cooperative-sticky"
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{path}: malformed JSON: {e}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+
+
+def load_group_file(path: Path) -> Any:
+    """A :class:`~kpart.consumer.spec.GroupSpec` from a member-input JSON file (or a golden
+    ``single`` case, whose ``input`` is used). Errors name the file and the field; an owned
+    partition of a topic missing from ``topics`` is rejected."""
+    from kpart.consumer.spec import GroupSpec
+
+    doc = _read_json(path)
+    if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
+        doc = doc["input"]
+    if isinstance(doc, dict) and isinstance(doc.get("members"), list):
+        topics = doc.get("topics") if isinstance(doc.get("topics"), dict) else {}
+        for i, m in enumerate(doc["members"]):
+            for j, entry in enumerate((m.get("owned") or []) if isinstance(m, dict) else []):
+                if isinstance(entry, list) and entry and entry[0] not in topics:
+                    raise ConfigError(
+                        f"{path}: group.members[{i}].owned[{j}]: owned partition of an unknown "
+                        f"topic {entry[0]!r}"
+                    )
+    try:
+        return GroupSpec.from_json(doc)
+    except KpartError as e:
+        raise ConfigError(f"{path}: {e}") from None
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _emit(text: str, out: Path | None) -> None:
+    if out is None:
+        typer.echo(text)
+    else:
+        _write_atomic(out, text + "\n")
+
+
+def _compact(owned: Any) -> str:
+    """``(("t0", (0, 1)), ("t1", (2,)))`` → ``'t0[0,1] t1[2]'`` (``'-'`` when empty)."""
+    return " ".join(f"{t}[{','.join(map(str, ps))}]" for t, ps in owned) or "-"
+
+
+def _print_tables(tables: list[Any]) -> None:
+    from rich.console import Console
+
+    console = Console(width=200, soft_wrap=True, color_system=None)
+    for t in tables:
+        console.print(t)
+
+
+def assign_command(
+    file: Annotated[Path, typer.Argument(help="Group file: member-input JSON (FORMAT.md).")],
+    strategy: Annotated[
+        str, typer.Option("--strategy", "-s", help=f"One of: {_STRATEGIES}.")
+    ] = "range",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="json or table.")] = "json",
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
+    ] = None,
+) -> None:
+    """Assign a consumer group's partitions with a Kafka assignor."""
+    from kpart.consumer import assign, get_strategy
+
+    if fmt not in ("json", "table"):
+        raise ConfigError(f"--format: unknown format {fmt!r}: expected json or table")
+    get_strategy(strategy)
+    group = load_group_file(file)
+    result = assign(group, strategy)
+    if fmt == "json":
+        _emit(json.dumps(result.to_json(), indent=2), out)
+        return
+    from rich.table import Table
+
+    members = {m.member_id: m for m in group.members}
+    table = Table(title=f"{strategy} assignment of {file.name}")
+    for col in ("member", "instance id", "rack", "partitions", "assignment"):
+        table.add_column(col)
+    for mid, owned in result.assignment:
+        m = members[mid]
+        n = sum(len(ps) for _, ps in owned)
+        table.add_row(mid, m.group_instance_id or "-", m.rack or "-", str(n), _compact(owned))
+    if out is not None:
+        from rich.console import Console
+
+        console = Console(record=True, width=200, file=io.StringIO(), color_system=None)
+        console.print(table)
+        _write_atomic(out, console.export_text())
+    else:
+        _print_tables([table])
+
+
+def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
+    steps = []
+    for i, change in enumerate(scenario.changes):
+        results = {}
+        for name, sim in sims.items():
+            st = sim.steps[i]
+            r: dict[str, Any] = {
+                "rounds": st.rounds,
+                "moved": st.moved,
+                "revoked": st.revoked,
+                "paused": st.paused,
+                "balance": st.balance,
+                "assignment": None if st.assignment is None else st.assignment.as_dict(),
+            }
+            if st.error is not None:
+                r["error"] = {"class": st.error.java_class, "message": str(st.error)}
+            results[name] = r
+        steps.append({"step": i, "change": change.describe(), "results": results})
+    return {"scenario": scenario.name, "strategies": list(sims), "steps": steps}
+
+
+def rebalance_command(
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario file (JSON or TOML).")],
+    strategy: Annotated[
+        list[str] | None, typer.Option("--strategy", "-s", help=f"Repeatable: {_STRATEGIES}.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON here.")] = None,
+) -> None:
+    """Simulate a consumer group's rebalances, strategies side by side."""
+    from kpart.consumer import get_strategy
+    from kpart.consumer._scenario import load_scenario
+    from kpart.consumer.rebalance import compare
+
+    try:
+        scenario = load_scenario(scenario_file)
+    except ConfigError as e:
+        raise ConfigError(f"{scenario_file}: {e}") from None
+    names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
+    for name in names:
+        get_strategy(name)
+    sims = compare(scenario, names)
+    if as_json or out is not None:
+        _emit(json.dumps(_results_json(sims, scenario), indent=2), out)
+        return
+    from rich.table import Table
+
+    tables = []
+    for i, change in enumerate(scenario.changes):
+        table = Table(title=f"step {i}: {change.describe()}")
+        table.add_column("")
+        for name in names:
+            table.add_column(name)
+        reports = [sims[n].steps[i] for n in names]
+        for field in ("rounds", "moved", "revoked", "paused", "balance"):
+            table.add_row(field, *(str(getattr(r, field)) for r in reports))
+        for m in scenario.groups[i].members:
+            cells = []
+            for r in reports:
+                if r.assignment is None:
+                    cells.append(f"error: {r.error}")
+                else:
+                    cells.append(_compact(dict(r.assignment.assignment)[m.member_id]))
+            table.add_row(m.member_id, *cells)
+        tables.append(table)
+    _print_tables(tables)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `kpart` app."""
+    """Add ``assign`` and ``rebalance`` to the ``kpart`` app."""
+    app.command("assign")(assign_command)
+    app.command("rebalance")(rebalance_command)
