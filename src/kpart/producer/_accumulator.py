@@ -76,9 +76,20 @@ class Accumulator:
     latency_sum: float = 0.0
     sent_records: int = 0
     last_poll: float = -math.inf
+    leaders: list[int | None] = field(default_factory=list)  # leader id per partition
+    node_partitions: dict[int, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        n = len(self.cluster.partitions_for_topic(self.topic))
+        parts = self.cluster.partitions_for_topic(self.topic)
+        n = len(parts)
+        self.leaders = [None] * n
+        for info in parts:
+            if info.leader is not None:
+                self.leaders[info.partition] = info.leader.id
+        # partitionsForNode order: the metadata order of the node's partitions
+        for info in parts:
+            if info.leader is not None:
+                self.node_partitions.setdefault(info.leader.id, []).append(info.partition)
         self.records = [0] * n
         self.bytes = [0] * n
         self.batches = [0] * n
@@ -159,7 +170,7 @@ class Accumulator:
         index = -1
         ready: set[int] = set()
         for p in sorted(self.deques):
-            leader = self.cluster.leader_for(self.topic, p)
+            leader = self.leaders[p]
             if leader is not None and queue_sizes is not None:
                 index += 1
                 ids[index] = p
@@ -169,13 +180,13 @@ class Accumulator:
             if queue_sizes is not None:
                 queue_sizes[index] = len(dq)
             if self.availability_timeout_ms > 0:
-                stats = self.node_stats.get(leader.id)
+                stats = self.node_stats.get(leader)
                 if stats is not None and stats[0] - stats[1] > self.availability_timeout_ms:
                     index -= 1
             first = dq[0]
             full = len(dq) > 1 or _is_full(first, self.batch_size)
             if full or now - first.created_ms >= self.linger_ms:
-                ready.add(leader.id)
+                ready.add(leader)
         if self.builtin is not None:
             self.builtin.update_partition_load_stats(queue_sizes, ids, index + 1)
         return ready
@@ -198,8 +209,8 @@ class Accumulator:
     def _drain(self, node: int, now: float) -> None:
         done = now + self._latency(node)
         drained = False
-        for info in self.cluster.partitions_for_node(node):
-            dq = self.deques.get(info.partition) if info.topic == self.topic else None
+        for p in self.node_partitions.get(node, ()):
+            dq = self.deques.get(p)
             if dq:
                 batch = dq.pop(0)
                 self.latency_sum += batch.records * done - batch.arrival_sum
@@ -213,13 +224,15 @@ class Accumulator:
         """The next time the sender has something to do (``inf``: nothing)."""
         t = math.inf
         for times in self.in_flight.values():
-            if times:
-                t = min(t, min(times))
+            for x in times:
+                if x < t:
+                    t = x
+        last_poll, linger, leaders = self.last_poll, self.linger_ms, self.leaders
         for p, dq in self.deques.items():
-            if dq and self.cluster.leader_for(self.topic, p) is not None:
-                expiry = dq[0].created_ms + self.linger_ms
-                if expiry > self.last_poll:
-                    t = min(t, expiry)
+            if dq:
+                expiry = dq[0].created_ms + linger
+                if last_poll < expiry < t and leaders[p] is not None:
+                    t = expiry
         return t
 
     def run_until(self, t: float) -> None:

@@ -20,7 +20,7 @@ partitions are the subsequence whose leader is known, in the same order.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kpart.errors import ConfigError
 
@@ -57,6 +57,12 @@ class Cluster:
 
     nodes: tuple[Node, ...]
     topics: tuple[tuple[str, tuple[PartitionInfo, ...]], ...]
+    _by_topic: dict[str, tuple[PartitionInfo, ...]] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
+    _available: dict[str, tuple[PartitionInfo, ...]] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
 
     def __post_init__(self) -> None:
         ids = [n.id for n in self.nodes]
@@ -72,6 +78,13 @@ class Cluster:
                     raise ConfigError(
                         f"leader {p.leader.id} of {topic}-{p.partition} is not a known broker"
                     )
+        # lookup tables (Kafka's Cluster precomputes the same lists)
+        object.__setattr__(self, "_by_topic", dict(self.topics))
+        object.__setattr__(
+            self,
+            "_available",
+            {t: tuple(p for p in parts if p.leader is not None) for t, parts in self.topics},
+        )
 
     @classmethod
     def of(
@@ -107,14 +120,11 @@ class Cluster:
 
     def partitions_for_topic(self, topic: str) -> tuple[PartitionInfo, ...]:
         """All partitions of ``topic`` (empty if the topic is unknown)."""
-        for name, parts in self.topics:
-            if name == topic:
-                return parts
-        return ()
+        return self._by_topic.get(topic, ())
 
     def available_partitions_for_topic(self, topic: str) -> tuple[PartitionInfo, ...]:
         """The partitions of ``topic`` that have a leader."""
-        return tuple(p for p in self.partitions_for_topic(topic) if p.leader is not None)
+        return self._available.get(topic, ())
 
     def partition_count_for_topic(self, topic: str) -> int | None:
         """Number of partitions of ``topic``, or ``None`` if the topic is unknown."""
