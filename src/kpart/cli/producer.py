@@ -1,9 +1,69 @@
-"""`kpart` commands of this pillar (filled in by its owner)."""
+"""``kpart partition`` (key -> partition, as any client computes it) and ``kpart partitioners``
+(the client partitioner ids). Parsing and printing only; the algorithms live in
+:mod:`kpart.producer`."""
 
 from __future__ import annotations
 
+import os
+from typing import Annotated
+
 import typer
+
+from kpart.errors import ConfigError, InvalidPartitionsError
+
+
+def _int_option(value: str, option: str, error: type[ConfigError] | type[InvalidPartitionsError]):
+    try:
+        return int(value.strip(), 10)
+    except ValueError:
+        raise error(f"{option} must be an integer, got {value!r}") from None
+
+
+def _key_bytes(key: str, serializer: str) -> bytes:
+    from kpart.producer.serializers import serialize_key
+
+    if serializer in ("bytes", "raw", "ByteArraySerializer"):
+        return os.fsencode(key)  # the argument's bytes as the OS passed them
+    value = serialize_key(key, serializer)
+    assert value is not None
+    return value
+
+
+def partition(
+    keys: Annotated[list[str], typer.Argument(
+        help="Keys, serialized with --serializer before hashing.", show_default=False)],
+    partitions: Annotated[str, typer.Option(
+        "--partitions", "-n", help="The topic's partition count (> 0).", show_default=False)],
+    serializer: Annotated[str, typer.Option(
+        help="Key serializer: string (UTF-8), int, long, short, uuid, hex, bytes.")] = "string",
+    partitioner: Annotated[str, typer.Option(
+        help="Client partitioner id (see `kpart partitioners`).")] = "java:default",
+    seed: Annotated[str | None, typer.Option(
+        help="Seed for partitioners that pick at random (e.g. librdkafka:random).")] = None,
+) -> None:
+    """Print the partition of each KEY: one line per key, KEY<TAB>PARTITION."""
+    from kpart.producer.builtin import partition_for_key
+    from kpart.producer.clients import check_num_partitions, get_partitioner, rng_from
+
+    n = check_num_partitions(_int_option(partitions, "--partitions", InvalidPartitionsError))
+    get_partitioner(partitioner)
+    rng = rng_from(None if seed is None else _int_option(seed, "--seed", ConfigError))
+    lines = []
+    for key in keys:  # everything is computed before anything is printed
+        p = partition_for_key(_key_bytes(key, serializer), n, partitioner, seed=rng)
+        lines.append(f"{key}\t{p}")
+    typer.echo("\n".join(lines))
+
+
+def partitioners() -> None:
+    """List the client partitioner ids accepted by --partitioner, with a description."""
+    from kpart.producer.clients import PARTITIONERS
+
+    width = max(len(pid) for pid in PARTITIONERS)
+    typer.echo("\n".join(f"{pid:<{width}}  {p.description}" for pid, p in PARTITIONERS.items()))
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `kpart` app."""
+    """Add ``partition`` and ``partitioners`` to the ``kpart`` app."""
+    app.command("partition")(partition)
+    app.command("partitioners")(partitioners)
