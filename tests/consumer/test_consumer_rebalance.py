@@ -303,3 +303,20 @@ def test_malformed_files(tmp_path) -> None:
 def test_unknown_strategy() -> None:
     with pytest.raises(ConfigError, match="'nope'"):
         simulate_rounds(parse_scenario(UNEVEN).groups, "nope")
+
+
+def test_sticky_user_data_hashmap_capacity_follows_compute_if_absent() -> None:
+    # groupPartitionsByTopic fills a HashMap with computeIfAbsent, which resizes before an
+    # insert once size > threshold: 13 topics stay in 16 buckets if the 13th (last) topic has
+    # one partition, and move to 32 buckets as soon as one more call follows.
+    from kpart._java.hashing import hashmap_order
+    from kpart.consumer.rebalance import _sticky_user_data
+
+    topics = [f"topic-{i}" for i in range(4, 17)]
+    in16, in32 = hashmap_order(topics, capacity=16), hashmap_order(topics, capacity=32)
+    assert in16 != in32
+    single = [(t, 0) for t in topics]
+    assert [t for t, _ in _sticky_user_data(single)] == in16
+    assert [t for t, _ in _sticky_user_data([*single, (topics[-1], 1)])] == in32
+    # Partitions keep the assignor's list order.
+    assert dict(_sticky_user_data([("a", 3), ("b", 0), ("a", 1)])) == {"a": (3, 1), "b": (0,)}

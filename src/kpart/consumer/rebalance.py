@@ -138,11 +138,25 @@ def _group_in_order(pairs: Iterable[Pair]) -> dict[str, list[int]]:
 
 
 def _sticky_user_data(pairs: Sequence[Pair]) -> OwnedPartitions:
-    """The eager sticky user data as the leader decodes it: topics in the order of the
-    ``HashMap`` built by ``CollectionUtils.groupPartitionsByTopic``, partitions in list
-    order."""
+    """The eager sticky user data as the leader decodes it.
+
+    The member received its partitions grouped by topic in order of first appearance in the
+    assignor's list (``ConsumerProtocol``); ``StickyAssignor`` re-groups them with
+    ``CollectionUtils.groupPartitionsByTopic``: a ``HashMap`` filled by ``computeIfAbsent``,
+    which resizes *before* an insert once the size exceeds the threshold (so 13 topics stay in
+    16 buckets when the 13th topic has a single partition and is last). Topics come out in
+    that map's order, partitions in list order.
+    """
     by_topic = _group_in_order(pairs)
-    return tuple((t, tuple(by_topic[t])) for t in hashmap_order(by_topic))
+    capacity, size = 16, 0
+    for ps in by_topic.values():
+        for i in range(len(ps)):
+            if size > capacity * 3 // 4:
+                capacity *= 2
+            if i == 0:
+                size += 1
+    order = hashmap_order(by_topic, capacity=capacity)
+    return tuple((t, tuple(by_topic[t])) for t in order)
 
 
 def _sorted_owned(pairs: Iterable[Pair]) -> OwnedPartitions:
