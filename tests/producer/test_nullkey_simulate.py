@@ -227,3 +227,13 @@ def test_nullkey_bad_inputs_name_the_value():
         simulate([], "builtin", cluster, topic="x")
     with pytest.raises(ConfigError, match="rate"):
         generate_records(10, 0, 100)
+
+
+def test_nullkey_empty_stream_and_integer_settings():
+    r = simulate([], "builtin", Cluster.round_robin("t", 3, 1), seed=0)
+    assert r.records == (0, 0, 0) and r.total_batches == 0
+    assert r.mean_batch_fill == 0.0 and r.records_cv == 0.0 and r.records_max_over_mean == 0.0
+    with pytest.raises(ConfigError, match="Invalid value 1.5 for configuration batch.size"):
+        ProducerConfig(batch_size=1.5)
+    with pytest.raises(ConfigError, match="max.in.flight.requests.per.connection"):
+        ProducerConfig(max_in_flight=0)

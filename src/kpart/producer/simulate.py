@@ -91,8 +91,10 @@ class Record:
             raise ConfigError(f"record timestamp_ms must be finite, got {self.timestamp_ms!r}")
 
 
-def _at_least(name: str, value: float, low: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= low:
+def _at_least(
+    name: str, value: float, low: float, kind: type | tuple[type, ...] = (int, float)
+) -> None:
+    if isinstance(value, bool) or not isinstance(value, kind) or not value >= low:
         raise ConfigError(
             f"Invalid value {value!r} for configuration {name}: Value must be at least {low}"
         )
@@ -111,10 +113,10 @@ class ProducerConfig:
     max_in_flight: int = 5  # max.in.flight.requests.per.connection
 
     def __post_init__(self) -> None:
-        _at_least("batch.size", self.batch_size, 1)
+        _at_least("batch.size", self.batch_size, 1, int)
         _at_least("linger.ms", self.linger_ms, 0)
         _at_least("partitioner.availability.timeout.ms", self.availability_timeout_ms, 0)
-        _at_least("max.in.flight.requests.per.connection", self.max_in_flight, 1)
+        _at_least("max.in.flight.requests.per.connection", self.max_in_flight, 1, int)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,9 @@ class LatencyModel:
             _at_least(f"latency ms of broker {broker}", ms, 0)
 
     @classmethod
-    def of(cls, default_ms: float = 1.0, per_broker: Mapping[int, float] | None = None) -> Any:
+    def of(
+        cls, default_ms: float = 1.0, per_broker: Mapping[int, float] | None = None
+    ) -> LatencyModel:
         """Build from a mapping ``{broker_id: ms}``."""
         return cls(default_ms, tuple(sorted((per_broker or {}).items())))
 
@@ -182,7 +186,9 @@ class SimulationResult:
 
     @property
     def mean_batch_fill(self) -> float:
-        return self.total_bytes / (self.total_batches * self.batch_size) if self.batches else 0.0
+        return (
+            self.total_bytes / (self.total_batches * self.batch_size) if self.total_batches else 0.0
+        )
 
     @property
     def records_per_batch(self) -> float:
@@ -253,10 +259,10 @@ def generate_records(
     >>> [(r.timestamp_ms, r.size) for r in generate_records(3, 500, 10)]
     [(0, 10), (2, 10), (4, 10)]
     """
-    _at_least("count", count, 0)
+    _at_least("count", count, 0, int)
     if not rate_per_sec > 0:
         raise ConfigError(f"rate must be positive (records/s), got {rate_per_sec!r}")
-    _at_least("size", size, 1)
+    _at_least("size", size, 1, int)
     if not 0 <= size_jitter < 1:
         raise ConfigError(f"size jitter must be in [0, 1), got {size_jitter!r}")
     rng = make_random(seed)
