@@ -40,6 +40,19 @@ def test_nullkey_kip480_sticky_makes_fewer_fuller_batches(sticky, round_robin):
     assert rr.records_cv < 0.01 and rr.records_max_over_mean < 1.01
 
 
+def test_nullkey_kip480_sticky_batches_better_even_with_linger_zero():
+    # KIP-480: "even when linger.ms is 0 ... improved batching": brokers busy with one
+    # request in flight, records pile up; sticky piles them into one partition's batch.
+    recs = generate_records(5000, rate_per_sec=10000, size=100)
+    cluster = Cluster.round_robin("t", 16, 4)
+    cfg = ProducerConfig(linger_ms=0, max_in_flight=1)
+    rr = simulate(recs, "legacy", cluster, cfg, LatencyModel(5.0), seed=1)
+    for sticky in ("sticky", "builtin"):
+        st_ = simulate(recs, sticky, cluster, cfg, LatencyModel(5.0), seed=1)
+        assert st_.total_batches * 3 < rr.total_batches
+        assert st_.requests < rr.requests
+
+
 def test_nullkey_linger_batches_hand_computed():
     # One partition, a 100-byte record per ms, linger 4 ms: the batch created at t sends at
     # t+4 (before the record arriving then), so every batch holds 4 records.
