@@ -259,9 +259,10 @@ def assign_replicas_to_brokers(
         return _walk(plan)
     from kpart.placement._admin_utils_numpy import walk_array
 
-    rows = walk_array(plan).tolist()
+    columns = walk_array(plan).T.tolist()
     first = plan.start_partition_id
-    return {first + i: tuple(r) for i, r in enumerate(rows)}
+    rows = zip(*columns, strict=True)
+    return dict(zip(range(first, first + plan.num_partitions), rows, strict=True))
 
 
 def assign_replicas_to_brokers_array(
