@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kpart.errors import ConfigError
 from kpart.producer.builtin_partitioner import (
@@ -217,3 +219,35 @@ def test_nullkey_builtin_weighted_choice_uses_load_stats():
 def test_nullkey_builtin_rejects_non_positive_sticky_batch_size():
     with pytest.raises(ConfigError, match="stickyBatchSize must be >= 1 but got 0"):
         BuiltInPartitioner("t", 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 20), min_size=2, max_size=8), st.data())
+def test_nullkey_load_stats_weights_are_inverse_queue_sizes(queues, data):
+    length = data.draw(st.integers(1, len(queues)))
+    ids = list(range(100, 100 + len(queues)))
+    stats = partition_load_stats(queues, ids, length)
+    used = queues[:length]
+    if length == len(queues) and len(set(used)) == 1:
+        assert stats is None
+        return
+    top = max(used) + 1
+    counts = Counter(stats.pick(r) for r in range(stats.cumulative_frequency_table[-1]))
+    assert counts == {ids[i]: top - q for i, q in enumerate(used)}
+
+
+def test_nullkey_ready_pass_reproduces_kafkas_queue_size_slots():
+    # RecordAccumulator.partitionReady: a partition excluded by the availability timeout
+    # gives its slot to the next partition; an *empty* next partition does not overwrite the
+    # slot's queue size, so it inherits the excluded partition's size.
+    from kpart.producer._accumulator import Accumulator, _Batch
+
+    cluster = Cluster.of("t", [0, 0, 1, 0])
+    bip = BuiltInPartitioner("t", 100, Fixed())
+    acc = Accumulator("t", cluster, 100, 1000, 1, {}, 1.0, True, 10, bip)
+    acc.deques = {0: [_Batch(0, 0, 10, 1)], 1: [_Batch(1, 0, 10, 1)] * 2,
+                  2: [_Batch(2, 0, 10, 1)] * 5, 3: []}  # fmt: skip
+    acc.node_stats = {1: [500.0, 0.0]}  # broker 1 ready but undrainable for 500 ms > 10
+    acc._ready(now=1.0)
+    # slots: p0 -> 1, p1 -> 2, p2 (excluded) -> 5 then p3 takes slot 2 keeping 5
+    assert bip.load_stats == PartitionLoadStats((5, 9, 10), (0, 1, 3))

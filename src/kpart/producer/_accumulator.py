@@ -16,7 +16,9 @@ What is reproduced from Kafka (``RecordAccumulator``, ``Sender``, ``ProducerBatc
   builds the queue sizes for adaptive partitioning (only once every partition has a queue,
   partitions iterated in ascending id order as Kafka's ``ConcurrentHashMap`` does) and
   excludes partitions whose leader has been "ready but not drainable" for more than
-  ``partitioner.availability.timeout.ms``;
+  ``partitioner.availability.timeout.ms`` (an excluded partition's slot goes to the next
+  partition; if that one's queue is empty, Kafka leaves the slot's queue size as it was, and
+  so does this model);
 * the sender drains a ready node only if it has fewer than ``max.in.flight`` requests in
   flight; draining takes the first batch of *every* partition led by that node (ready or not)
   into one request. A request completes after the broker's latency.
