@@ -17,6 +17,10 @@ Without a fixed start index Kafka draws ``start_index`` then ``shift`` from its
 ``java.util.Random`` (``nextInt(n)`` twice); pass ``seed`` (or ``random``) to reproduce a
 sequence, or neither for an unseeded draw like Kafka's.
 
+Java's 32-bit ``int`` arithmetic is not emulated: results match Kafka while
+``start_partition_id + num_partitions + start index`` and ``shift * num_racks`` stay below
+``2**31`` (Kafka itself fails with a negative array index beyond that).
+
 >>> a = assign_replicas_to_brokers([Broker(i) for i in range(3)], 6, 3, fixed_start_index=2)
 >>> [list(a[p]) for p in range(6)]   # seed 001, topic-test4
 [[2, 0, 1], [0, 1, 2], [1, 2, 0], [2, 1, 0], [0, 2, 1], [1, 0, 2]]

@@ -224,7 +224,7 @@ def read_zk_topic_node(data: str | bytes | Mapping[str, Any]) -> ZkTopicNode:
         raise _node_error(f"invalid version {version!r}")
     parts: dict[int, tuple[int, ...]] = {}
     for key, replicas in doc["partitions"].items():
-        if not (isinstance(key, str) and _INT_RE.fullmatch(key)) or int(key) < 0:
+        if not (isinstance(key, str) and key.isascii() and key.isdigit()):
             raise _node_error(f"invalid partition id {key!r}")
         if not isinstance(replicas, list) or not all(
             isinstance(b, int) and not isinstance(b, bool) and b >= 0 for b in replicas
