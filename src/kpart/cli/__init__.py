@@ -37,13 +37,20 @@ def version() -> None:
     typer.echo(__version__)
 
 
+_registered = False
+
+
 def _register() -> None:
     # Each command module exposes register(app). Imported here, not at module level, so that
     # a command module may import heavy libraries lazily inside its commands.
+    global _registered
+    if _registered:
+        return
     from kpart.cli import consumer, nullkey, placement, plan, producer, report
 
     for module in (producer, nullkey, placement, plan, consumer, report):
         module.register(app)
+    _registered = True
 
 
 def fail(message: str) -> typer.Exit:
@@ -58,11 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app(args=argv, prog_name="kpart", standalone_mode=False)
     except typer.TyperException as e:  # usage errors (exit 2) and other click-style errors
-        show = getattr(e, "show", None)
-        if show is not None:
-            show()
+        if type(e).__name__ == "NoArgsIsHelpError":
+            e.show()  # a bare group command: print its help
         else:
-            typer.echo(f"kpart: error: {e.format_message()}", err=True)
+            ctx = getattr(e, "ctx", None)
+            where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            typer.echo(f"kpart: error: {e.format_message()}{where}", err=True)
         return e.exit_code
     except typer.Abort:
         typer.echo("Aborted.", err=True)
