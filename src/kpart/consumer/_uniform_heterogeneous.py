@@ -20,8 +20,8 @@ number), so the result depends on the member order only.
 from __future__ import annotations
 
 from kpart._java.uuid import uuid_compare_key
+from kpart.consumer._target_maps import TargetMap
 from kpart.consumer.server_spec import ServerGroupSpec
-from kpart.errors import PartitionAssignorError
 
 MAX_ITERATION_COUNT = 16
 
@@ -101,29 +101,28 @@ class HeterogeneousBuilder:
 
     def __init__(self, spec: ServerGroupSpec) -> None:
         self.spec = spec
-        self.member_ids = [m.member_id for m in spec.members_in_map_order()]
-        self.subscriptions = [
-            frozenset(spec.subscribed_topic_ids(m)) for m in spec.members_in_map_order()
-        ]
+        self.members = spec.members_in_map_order()
+        self.member_ids = [m.member_id for m in self.members]
+        self.subscriptions = [frozenset(spec.subscribed_topic_ids(m)) for m in self.members]
         self.topic_subscribers: dict[int, list[int]] = {}
-        for index, m in enumerate(spec.members_in_map_order()):
+        for index, m in enumerate(self.members):
             for tid in spec.subscribed_topic_ids(m):
                 self.topic_subscribers.setdefault(tid, []).append(index)
         self.sizes = [0] * len(self.member_ids)
         self.owners: dict[int, list[int]] = {
             tid: [-1] * spec.num_partitions(tid) for tid in self.topic_subscribers
         }
-        # member index → {topic id: {partition: None}} (insertion-ordered sets)
-        self.target: list[dict[int, dict[int, None]]] = []
+        # member index → its target map (copy-on-write, Java iteration order)
+        self.target: list[TargetMap] = []
 
     def _topic_key(self, tid: int) -> tuple[float, int, int]:
         n = self.spec.num_partitions(tid)
         k = len(self.topic_subscribers[tid])
         return (-(n / k), k, uuid_compare_key(tid))
 
-    def build(self) -> list[dict[int, dict[int, None]]]:
+    def build(self) -> list[TargetMap]:
         if not self.topic_subscribers:
-            return [{} for _ in self.member_ids]
+            return [TargetMap([]) for _ in self.member_ids]
         self.maybe_revoke_partitions()
         self.assign_remaining_partitions(self.compute_unassigned_partitions())
         self.balance()
@@ -131,19 +130,18 @@ class HeterogeneousBuilder:
 
     def maybe_revoke_partitions(self) -> None:
         spec = self.spec
-        for index, m in enumerate(spec.members_in_map_order()):
-            kept: dict[int, dict[int, None]] = {}
+        for index, m in enumerate(self.members):
+            current = TargetMap([(spec.topic_uuid(t), list(ps)) for t, ps in m.assignment])
             subs = self.subscriptions[index]
-            for topic, ps in m.assignment:
-                tid = spec.topic_uuid(topic)
+            for tid, ps in current.parts():
                 if tid not in subs:
+                    current.remove_topic(tid)
                     continue
-                kept[tid] = dict.fromkeys(ps)
                 self.sizes[index] += len(ps)
                 owners = self.owners[tid]
                 for p in ps:
                     owners[p] = index
-            self.target.append(kept)
+            self.target.append(current)
 
     def compute_unassigned_partitions(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -211,33 +209,26 @@ class HeterogeneousBuilder:
         return moved
 
     def assign_partition(self, tid: int, p: int, index: int) -> None:
-        old = self.owners[tid][p]
+        owners = self.owners[tid]
+        old = owners[p]
         if old != -1:
-            parts = self.target[old].get(tid)
-            if parts is not None:
-                parts.pop(p, None)
-                if not parts:
-                    del self.target[old][tid]
-            self.owners[tid][p] = -1
+            self.target[old].remove(tid, p)
+            owners[p] = -1
             self.sizes[old] -= 1
-        self.target[index].setdefault(tid, {})[p] = None
-        self.owners[tid][p] = index
+        self.target[index].add(tid, p, self.new_set_capacity(tid))
+        owners[p] = index
         self.sizes[index] += 1
+
+    def new_set_capacity(self, tid: int) -> int:
+        """A new partition set is presized for the topic's expected share."""
+        n = self.spec.num_partitions(tid)
+        k = len(self.topic_subscribers[tid])
+        return int(((n + k - 1) // k) / 0.75) + 1
 
 
 def build_heterogeneous(spec: ServerGroupSpec) -> dict[str, list[tuple[int, list[int]]]]:
-    """Run the heterogeneous builder; returns member → [(topic id, partitions)]."""
-    for m in spec.members_in_map_order():
-        for tid in spec.subscribed_topic_ids(m):
-            if spec.num_partitions(tid) == -1:  # pragma: no cover - ids come from metadata
-                raise PartitionAssignorError(
-                    f"Members are subscribed to topic {tid} which doesn't exist in the topic "
-                    "metadata."
-                )
-    target = HeterogeneousBuilder(spec).build()
-    return {
-        member_id: [(tid, list(ps)) for tid, ps in parts.items()]
-        for member_id, parts in zip(
-            (m.member_id for m in spec.members_in_map_order()), target, strict=True
-        )
-    }
+    """Run the heterogeneous builder; returns member → [(topic id, partitions)] in the Java
+    iteration order of the map Kafka returns for the member."""
+    builder = HeterogeneousBuilder(spec)
+    target = builder.build()
+    return {m.member_id: parts.parts() for m, parts in zip(builder.members, target, strict=True)}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from kpart._java.hashing import hashset_copy_capacity
 from kpart._java.uuid import uuid_hashset_order
+from kpart.consumer._target_maps import TargetMap
 from kpart.consumer.server_spec import ServerGroupSpec
 from kpart.errors import PartitionAssignorError
 
@@ -38,8 +39,8 @@ def current_assignment(spec: ServerGroupSpec) -> Assignment:
 
 
 def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
-    """Run the homogeneous builder; returns member → [(topic id, partitions)] (kept partitions
-    in their original order, then the newly assigned ones). Raises
+    """Run the homogeneous builder; returns member → [(topic id, partitions)] in the Java
+    iteration order of the map Kafka returns for the member. Raises
     :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
     members = spec.members_in_map_order()
     old = current_assignment(spec)
@@ -73,45 +74,39 @@ def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
     min_quota, extra = divmod(total, len(members))
 
     # maybeRevokePartitions
-    target: Assignment = {}
+    target: dict[str, TargetMap] = {}
     unfilled: list[tuple[str, int]] = []
     for m in members:
         quota = min_quota
         if extra > 0:
             quota += 1
             extra -= 1
-        kept: list[tuple[int, list[int]]] = []
+        current = TargetMap(old[m.member_id])
         for tid, ps in old[m.member_id]:
             if tid not in subscribed_set:
-                continue  # the whole topic is removed
-            if len(ps) <= quota:
+                current.remove_topic(tid)
+            elif len(ps) <= quota:
                 quota -= len(ps)
-                kept.append((tid, list(ps)))
-                continue
-            keep = ps[:quota]
-            unassigned.extend((tid, p) for p in ps[quota:])
-            quota = 0
-            if keep:
-                kept.append((tid, keep))
+            else:
+                for p in ps[quota:]:
+                    current.remove(tid, p)
+                    unassigned.append((tid, p))
+                quota = 0
         if quota > 0:
             unfilled.append((m.member_id, quota))
-        target[m.member_id] = kept
+        target[m.member_id] = current
 
     # assignRemainingPartitions
     index = 0
     for member_id, remaining in unfilled:
-        parts = target[member_id]
-        by_topic = {tid: ps for tid, ps in parts}
+        current = target[member_id]
+        current.touch()  # an immutable map is deep-copied even if nothing is left to add
         for _ in range(remaining):
             if index >= len(unassigned):
                 break
             tid, p = unassigned[index]
             index += 1
-            ps = by_topic.get(tid)
-            if ps is None:
-                ps = by_topic[tid] = []
-                parts.append((tid, ps))
-            ps.append(p)
+            current.add(tid, p)
     if index < len(unassigned):
         raise PartitionAssignorError("Partitions were left unassigned")
-    return target
+    return {member_id: current.parts() for member_id, current in target.items()}

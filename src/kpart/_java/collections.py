@@ -1,0 +1,189 @@
+"""``java.util.HashSet`` / ``HashMap`` as mutable objects whose iteration order is Java's.
+
+A ``HashMap`` is a table of ``capacity`` buckets (``tableSizeFor(initialCapacity)``, allocated
+at the first insertion, doubling when the size exceeds ``0.75 * capacity``, never shrinking),
+iterated bucket by bucket (``spread(hash) & (capacity - 1)``); a resize splits each bucket
+keeping the relative order of its keys. Inside a bucket the order depends on how a key was
+inserted (Java 17):
+
+- ``put`` / ``HashSet.add`` append the key at the *tail* of its bucket, then resize if the
+  size exceeds the threshold;
+- ``computeIfAbsent`` first resizes if the size *already* exceeds the threshold, then links a
+  new key at the *head* of its bucket.
+
+Both are emulated with one global position per key (tail inserts count up, head inserts count
+down): since buckets only ever split, ordering a bucket's keys by position is exact. Tree bins
+(≥ 8 colliding keys) are not emulated.
+
+The constructors mirror Java's: ``JavaHashSet(n)`` is ``new HashSet<>(n)`` (``n = 0`` gives a
+1-bucket table), ``JavaHashSet.copy_of(c)`` is ``new HashSet<>(c)``
+(``max((int) (size / .75f) + 1, 16)`` buckets, filled in ``c``'s order). Keys hash with
+``hash_of`` (``Integer.hashCode`` by default; :func:`kpart._java.uuid.uuid_hash_code` for
+``Uuid`` keys).
+
+>>> s = JavaHashSet.copy_of([17, 1, 16, 0])
+>>> list(s), s.capacity
+([16, 0, 17, 1], 16)
+>>> s.remove(16); s.add(16); list(s)
+[0, 16, 17, 1]
+>>> m = JavaHashMap()
+>>> for k in (1, 17):
+...     m.compute_if_absent(k, list).append(k)       # 17 is linked before 1 in bucket 1
+>>> [k for k, _ in m.items()]
+[17, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from kpart._java.hashing import hashset_copy_capacity, java_hash, spread, table_size_for
+
+__all__ = ["JavaHashMap", "JavaHashSet"]
+
+_MAX_CAPACITY = 1 << 30
+
+
+class _Table:
+    """Key order of a ``HashMap`` table under put / computeIfAbsent / remove."""
+
+    __slots__ = ("_head", "_initial", "_pos", "_tail", "capacity", "hash_of")
+
+    def __init__(self, initial_capacity: int, hash_of: Callable[[Any], int]) -> None:
+        self._initial = table_size_for(initial_capacity)
+        self.capacity = 0  # table not allocated yet
+        self.hash_of = hash_of
+        self._pos: dict[Any, int] = {}
+        self._tail = 0
+        self._head = 0
+
+    def _threshold(self) -> int:
+        return int(self.capacity * 0.75)
+
+    def _resize(self) -> None:
+        if self.capacity == 0:
+            self.capacity = self._initial
+        elif self.capacity < _MAX_CAPACITY:
+            self.capacity *= 2
+
+    def put(self, key: Any) -> bool:
+        """``put``: tail insertion; returns False when the key was already there."""
+        if key in self._pos:
+            return False
+        if self.capacity == 0:
+            self._resize()
+        self._tail += 1
+        self._pos[key] = self._tail
+        if len(self._pos) > self._threshold():
+            self._resize()
+        return True
+
+    def put_head(self, key: Any) -> bool:
+        """``computeIfAbsent`` for an absent key: pre-resize, head insertion."""
+        if key in self._pos:
+            return False
+        if self.capacity == 0 or len(self._pos) > self._threshold():
+            self._resize()
+        self._head -= 1
+        self._pos[key] = self._head
+        return True
+
+    def remove(self, key: Any) -> None:
+        self._pos.pop(key, None)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._pos
+
+    def __len__(self) -> int:
+        return len(self._pos)
+
+    def ordered(self) -> list[Any]:
+        mask = max(self.capacity, 1) - 1
+        h, pos = self.hash_of, self._pos
+        return sorted(pos, key=lambda k: (spread(h(k)) & mask, pos[k]))
+
+
+class JavaHashSet:
+    """A ``HashSet`` emulation: membership plus Java's iteration order."""
+
+    __slots__ = ("_table",)
+
+    def __init__(
+        self, initial_capacity: int = 16, *, hash_of: Callable[[Any], int] = java_hash
+    ) -> None:
+        self._table = _Table(initial_capacity, hash_of)
+
+    @classmethod
+    def copy_of(
+        cls, items: Iterable[Any], *, hash_of: Callable[[Any], int] = java_hash
+    ) -> JavaHashSet:
+        """``new HashSet<>(items)``."""
+        items = list(items)
+        out = cls(hashset_copy_capacity(len(set(items))), hash_of=hash_of)
+        for k in items:
+            out.add(k)
+        return out
+
+    @property
+    def capacity(self) -> int:
+        return self._table.capacity
+
+    def add(self, key: Any) -> None:
+        self._table.put(key)
+
+    def remove(self, key: Any) -> None:
+        self._table.remove(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._table
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._table.ordered())
+
+
+class JavaHashMap:
+    """A ``HashMap`` emulation: values by key, keys in Java's iteration order."""
+
+    __slots__ = ("_table", "_values")
+
+    def __init__(
+        self, initial_capacity: int = 16, *, hash_of: Callable[[Any], int] = java_hash
+    ) -> None:
+        self._table = _Table(initial_capacity, hash_of)
+        self._values: dict[Any, Any] = {}
+
+    @property
+    def capacity(self) -> int:
+        return self._table.capacity
+
+    def put(self, key: Any, value: Any) -> None:
+        self._table.put(key)
+        self._values[key] = value
+
+    def compute_if_absent(self, key: Any, factory: Callable[[], Any]) -> Any:
+        """``computeIfAbsent(key, __ -> factory())``: the value, created if absent."""
+        if key not in self._values:
+            self._table.put_head(key)
+            self._values[key] = factory()
+        return self._values[key]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._values.get(key, default)
+
+    def remove(self, key: Any) -> None:
+        self._table.remove(key)
+        self._values.pop(key, None)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def items(self) -> list[tuple[Any, Any]]:
+        """Entries in Java iteration order."""
+        return [(k, self._values[k]) for k in self._table.ordered()]
