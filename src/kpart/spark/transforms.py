@@ -1,0 +1,237 @@
+"""DataFrame transforms applying Kafka's ``BuiltInPartitioner.partitionForKey`` at Spark scale.
+
+``df.transform(with_partition(key="tailnum", num_partitions=12, serializer="string"))`` adds an
+``int`` column ``partition`` = ``toPositive(murmur2(serialize(key))) % num_partitions``; a null
+key gives a null partition (Kafka does not hash null keys). The fastest exact path is picked
+per key type (``method="auto"``):
+
+=================  ===============================  =========================================
+serializer         Kafka serializer                 path
+=================  ===============================  =========================================
+``string``         ``StringSerializer`` (UTF-8)     JVM: ``MurmurHash2.hash32`` over the bytes
+``uuid``           ``UUIDSerializer`` (``toString``) JVM, on ``lower(key)``
+``bytes``          ``ByteArraySerializer``          JVM: ``MurmurHash2.hash32`` over the bytes
+``int``/``long``/  ``IntegerSerializer``/``Long``/  SQL column arithmetic on 4/8/2 big-endian
+``short``          ``ShortSerializer``              bytes (no loop, bigint-masked)
+=================  ===============================  =========================================
+
+``method="reflect"`` (strings: SQL ``reflect``) and ``method="arrow"`` (strings and bytes: the
+numba kernel :func:`kpart.producer.kernels.partition_for_keys` through ``mapInArrow``) are the
+fallbacks; they give identical results. ``partitioner="spark:hash"`` is *not* a Kafka client:
+it is Spark's own ``pmod(hash(key), n)``, the baseline of ``benchmarks/bench_report.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kpart.errors import ConfigError, InvalidPartitionsError
+from kpart.spark._fixed_width import FIXED_WIDTHS, murmur2_fixed_width
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import Column, DataFrame
+
+__all__ = [
+    "BASELINE_PARTITIONERS",
+    "KAFKA_PARTITIONERS",
+    "METHODS",
+    "SERIALIZERS",
+    "key_size_column",
+    "with_partition",
+]
+
+#: Key serializers understood by the Spark layer (Kafka's serializer in the table above).
+SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes")
+#: Partitioner ids with a JVM-side path (every id of ``kpart.producer.clients.PARTITIONERS``
+#: works: the others run the Arrow kernels through ``mapInArrow``).
+KAFKA_PARTITIONERS = ("java:default",)
+#: Non-Kafka partitioners kept as benchmark baselines.
+BASELINE_PARTITIONERS = ("spark:hash",)
+#: How ``with_partition`` computes the hash.
+METHODS = ("auto", "jvm", "reflect", "sql", "arrow")
+
+_INTEGRAL = ("tinyint", "smallint", "int", "bigint")
+
+
+def _check_partitioner(partitioner: str) -> None:
+    if partitioner in BASELINE_PARTITIONERS:
+        return
+    from kpart.producer.clients import PARTITIONERS
+
+    if partitioner not in PARTITIONERS:
+        known = ", ".join([*PARTITIONERS, *BASELINE_PARTITIONERS])
+        raise ConfigError(f"partitioner: unknown partitioner {partitioner!r} (known: {known})")
+
+
+def _check_num_partitions(n: object) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+        raise InvalidPartitionsError(
+            f"num_partitions: expected a positive integer, got {n!r}"
+        )
+    return n
+
+
+def _key_type(df: DataFrame, key: str) -> str:
+    fields = {f.name: f.dataType.simpleString() for f in df.schema.fields}
+    if key not in fields:
+        raise ConfigError(f"key: column {key!r} not found (columns: {', '.join(fields)})")
+    return fields[key]
+
+
+def _check_serializer(serializer: str, key: str, dtype: str) -> None:
+    if serializer not in SERIALIZERS:
+        raise ConfigError(
+            f"serializer: unknown key serializer {serializer!r} (known: {', '.join(SERIALIZERS)})"
+        )
+    ok = {
+        "string": dtype == "string",
+        "uuid": dtype == "string",
+        "bytes": dtype in ("binary", "string"),
+    }.get(serializer, dtype in _INTEGRAL)
+    if not ok:
+        raise ConfigError(
+            f"serializer: {serializer!r} cannot serialize column {key!r} of type {dtype}"
+        )
+
+
+def _serialized(col: Column, serializer: str) -> Column:
+    """The key's serialized bytes as a Spark ``binary`` column (string/uuid/bytes serializers)."""
+    from pyspark.sql import functions as F
+
+    if serializer == "uuid":
+        col = F.lower(col)  # UUIDSerializer writes UUID.toString(): lower-case hex
+    return col.cast("binary")
+
+
+def key_size_column(key: str, serializer: str) -> Column:
+    """Serialized key size in bytes (``int``; 0 for a null key) for ``serializer``."""
+    from pyspark.sql import functions as F
+
+    col = F.col(key)
+    fixed = FIXED_WIDTHS.get(serializer)
+    size = F.octet_length(col) if fixed is None else F.lit(fixed)
+    return F.when(col.isNull(), F.lit(0)).otherwise(size).cast("int")
+
+
+def _to_partition(hash32: Column, n: int) -> Column:
+    """Kafka's ``Utils.toPositive(hash) % n`` for a signed-int or unsigned-bigint hash."""
+    from pyspark.sql import functions as F
+
+    return (hash32.bitwiseAND(F.lit(0x7FFFFFFF)) % F.lit(n)).cast("int")
+
+
+def _arrow_transform(
+    df: DataFrame, key: str, n: int, serializer: str, partitioner: str, output: str
+) -> DataFrame:
+    from pyspark.sql.types import IntegerType, StructField, StructType
+
+    schema = StructType([*df.schema.fields, StructField(output, IntegerType(), True)])
+    lower = serializer == "uuid"
+
+    def partition_batches(batches):  # runs on executors: imports there, closes over values only
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from kpart.producer.kernels import partition_for_keys
+
+        for batch in batches:
+            keys = batch.column(batch.schema.get_field_index(key))
+            if lower:
+                keys = pc.utf8_lower(keys)
+            if partitioner == "java:default":
+                parts = partition_for_keys(keys, n)
+            else:  # pragma: no cover - other clients' ids (kpart.producer)
+                parts = partition_for_keys(keys, n, partitioner=partitioner)
+            yield pa.RecordBatch.from_arrays(
+                [*batch.columns, parts.cast(pa.int32())], names=[*batch.schema.names, output]
+            )
+
+    with warnings.catch_warnings():  # pyspark's "pandas >= 3 not fully supported" (no pandas here)
+        warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+        return df.mapInArrow(partition_batches, schema)
+
+
+def _jvm_hash(df: DataFrame, key: str, serializer: str, method: str) -> Column | None:
+    from pyspark.sql import functions as F
+
+    from kpart.spark._jvm import murmur2_reflect, murmur2_static_invoke
+
+    col = F.col(key)
+    if method in ("auto", "jvm"):
+        hashed = murmur2_static_invoke(df.sparkSession, _serialized(col, serializer))
+        if hashed is not None or method == "jvm":
+            return hashed
+    if serializer in ("string", "uuid"):
+        return murmur2_reflect(F.lower(col) if serializer == "uuid" else col)
+    return None
+
+
+def with_partition(
+    key: str,
+    num_partitions: int,
+    serializer: str = "string",
+    *,
+    partitioner: str = "java:default",
+    method: str = "auto",
+    output: str = "partition",
+) -> Callable[[DataFrame], DataFrame]:
+    """A ``DataFrame → DataFrame`` transform adding ``output`` (int; null for a null key).
+
+    ``key``: the key column; ``num_partitions`` > 0; ``serializer``: one of :data:`SERIALIZERS`
+    (the column type must fit: string for string/uuid, binary or string for bytes, an integral
+    type for int/long/short — values out of the serializer's range raise under ANSI mode);
+    ``partitioner``: ``"java:default"`` (``BuiltInPartitioner.partitionForKey``), another
+    client's id of ``kpart.producer.clients.PARTITIONERS`` (Arrow kernel; string/uuid/bytes
+    keys), or the ``"spark:hash"`` baseline; ``method``: one of :data:`METHODS`. Rows and columns are kept.
+    Errors: :class:`~kpart.errors.InvalidPartitionsError`, :class:`~kpart.errors.ConfigError`
+    naming the bad argument. Reproduces ``org.apache.kafka.clients.producer.internals.
+    BuiltInPartitioner.partitionForKey`` (``Utils.toPositive(Utils.murmur2(bytes)) % n``).
+
+    >>> t = with_partition("tailnum", 12)   # doctest: +SKIP
+    >>> df.transform(t).select("tailnum", "partition").first()   # doctest: +SKIP
+    Row(tailnum='N14228', partition=...)
+    """
+    n = _check_num_partitions(num_partitions)
+    if method not in METHODS:
+        raise ConfigError(f"method: unknown method {method!r} (known: {', '.join(METHODS)})")
+    _check_partitioner(partitioner)
+    if serializer not in SERIALIZERS:
+        raise ConfigError(
+            f"serializer: unknown key serializer {serializer!r} (known: {', '.join(SERIALIZERS)})"
+        )
+
+    def transform(df: DataFrame) -> DataFrame:
+        from pyspark.sql import functions as F
+
+        dtype = _key_type(df, key)
+        _check_serializer(serializer, key, dtype)
+        col = F.col(key)
+        if partitioner == "spark:hash":
+            return df.withColumn(output, F.pmod(F.hash(col), F.lit(n)).cast("int"))
+        if partitioner not in KAFKA_PARTITIONERS:  # other clients: the Arrow kernels
+            if serializer in FIXED_WIDTHS:
+                raise ConfigError(
+                    f"partitioner: {partitioner!r} is only available for string, uuid and "
+                    f"bytes keys on Spark, not {serializer!r}"
+                )
+            return _arrow_transform(df, key, n, serializer, partitioner, output)
+        if serializer in FIXED_WIDTHS:
+            if method not in ("auto", "sql"):
+                raise ConfigError(f"method: {method!r} does not apply to {serializer!r} keys")
+            return df.withColumn(
+                output, _to_partition(murmur2_fixed_width(col, FIXED_WIDTHS[serializer]), n)
+            )
+        if method == "sql":
+            raise ConfigError(f"method: 'sql' applies to fixed-width keys, not {serializer!r}")
+        if method == "reflect" and serializer == "bytes":
+            raise ConfigError("method: 'reflect' cannot hash raw bytes; use 'jvm' or 'arrow'")
+        hashed = None if method == "arrow" else _jvm_hash(df, key, serializer, method)
+        if hashed is None:
+            if method == "jvm":
+                raise ConfigError("method: 'jvm' needs a classic (py4j) SparkSession")
+            return _arrow_transform(df, key, n, serializer, partitioner, output)
+        return df.withColumn(output, _to_partition(hashed, n))
+
+    return transform
