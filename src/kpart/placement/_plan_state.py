@@ -224,20 +224,44 @@ class State:
                         seen[self._rack[b]] = seen.get(self._rack[b], 0) + 1
                     dup = [k for k, b in enumerate(reps) if k not in free and seen[self._rack[b]] > 1]
                     free.append(max(dup, key=lambda k: (self._load[reps[k]] - self._target[reps[k]], k)))
-            for k in free:
-                self._place(i, k, log)
+            placed: set[int] = set()
+            for n, k in enumerate(free):
+                flt = None
+                if req > 1:  # rack checked here: the free slots together must reach req
+                    fixed = {self._rack[b] for q, b in enumerate(reps) if q not in free or q in placed}
+                    flt = fixed if len(fixed) + len(free) - n - 1 < req else set()
+                self._place(i, k, log, flt)
+                placed.add(k)
         return len(log)
 
-    def _place(self, i: int, k: int, log: list[tuple[int, int]]) -> None:
+    def _place(self, i: int, k: int, log: list[tuple[int, int]], flt: set | None) -> None:
+        """Place free slot ``k`` of partition ``i``; ``flt``: racks the destination must avoid
+        (``None``: the rack goal decides)."""
         t, p = self.tps[i]
         g = self.group_of[t]
-        d = self._best(i, k, sorted(self.sinks[g]), soft=False)
-        if d is None and self.sinks[g]:
-            d = self._augment(i, k, log)
+        sk = flt is not None
+
+        def ok(brokers):
+            return [b for b in brokers if not flt or self._rack[b] not in flt]
+
+        d = self._best(i, k, ok(sorted(self.sinks[g])), soft=False, skip_rack=sk)
+        if d is None and self.sinks[g] and not flt:
+            d = self._augment(i, k, log, sk)
             if d == -1:
                 return
+        if d is None and self.sinks[g]:
+            # a broker at a q target may take the +1 of a sink at q + 1 (same rack)
+            movable = [b for b in ok(self.groups[g]) if self._donor(g, b) is not None]
+            d = self._best(i, k, movable, soft=False, skip_rack=sk)
+            if d is not None:
+                donor = self._donor(g, d)
+                assert donor is not None
+                self._target[d] += 1
+                self._target[donor] -= 1
+                if self._load[donor] >= self._target[donor]:
+                    self.sinks[g].discard(donor)
         if d is None:
-            d = self._best(i, k, self.groups[g], soft=False)
+            d = self._best(i, k, ok(self.groups[g]), soft=False, skip_rack=sk)
         if d is None:
             d = self._best(i, k, self.groups[g], soft=False, skip_rack=True)
         if d is None:  # pragma: no cover - RF <= pool size is checked first
@@ -245,7 +269,16 @@ class State:
         self._apply(i, k, d)
         log.append((i, k))
 
-    def _augment(self, i: int, k: int, log: list[tuple[int, int]]) -> int | None:
+    def _donor(self, g: int, b: int) -> int | None:
+        """A sink of group ``g`` whose target is one above ``b``'s (full) target, same rack."""
+        if self._load[b] != self._target[b]:
+            return None
+        for s in sorted(self.sinks[g]):
+            if self._target[s] == self._target[b] + 1 and self._rack[s] == self._rack[b]:
+                return s
+        return None
+
+    def _augment(self, i: int, k: int, log: list[tuple[int, int]], sk: bool) -> int | None:
         """Swap destinations with an earlier hard-goal move so that both land on brokers
         below target (no extra move). Returns -1 when done, ``None`` when impossible."""
         t, p = self.tps[i]
@@ -256,7 +289,7 @@ class State:
             if self.group_of[tj] != g:
                 continue
             dj = self.reps[j][kj]
-            if not self._hard_ok(ReplicaMove(t, p, s, dj)):
+            if not self._hard_ok(ReplicaMove(t, p, s, dj), skip_rack=sk):
                 continue
             d = self._best(j, kj, sorted(self.sinks[g]), soft=False)
             if d is None:

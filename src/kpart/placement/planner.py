@@ -150,12 +150,12 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
     """Order ``moves`` into batches where no broker gains or loses a replica in more than
     ``k`` moves (greedy, busiest brokers first); leader-only moves form the last batch.
     ``k=None``: one batch. Errors: ``ConfigError`` when ``k < 1``."""
+    if k is not None and k < 1:
+        raise ConfigError(f"Invalid --max-concurrent-moves-per-broker {k}: must be >= 1")
     if not moves:
         return ()
     if k is None:
         return (tuple(moves),)
-    if k < 1:
-        raise ConfigError(f"Invalid --max-concurrent-moves-per-broker {k}: must be >= 1")
     data = [m for m in moves if m.replica_moves]
     lead_only = [m for m in moves if not m.replica_moves]
     busy: dict[int, int] = {}
@@ -247,6 +247,7 @@ def plan(
     max_concurrent_moves_per_broker: int | None = None,
     sizes: Mapping[tuple[str, int], int] | None = None,
     balance_leaders: bool = True,
+    rebalance: bool | None = None,
     goals: Sequence[Goal] = DEFAULT_GOALS,
 ) -> Plan:
     """Plan a minimal-movement reassignment of ``current`` (``{topic: {partition:
@@ -255,7 +256,10 @@ def plan(
 
     ``max_moves`` caps the replica moves (the hard goals' moves are never cut: fewer allowed
     is an error); ``max_concurrent_moves_per_broker`` (``K``) shapes the batches; ``sizes``
-    maps ``(topic, partition)`` to bytes. Errors: ``InvalidReplicaAssignmentError`` (duplicate
+    maps ``(topic, partition)`` to bytes. ``rebalance`` runs the replica-distribution phase;
+    by default it runs unless the plan only removes brokers (a decommission moves exactly the
+    removed brokers' replicas, to the brokers furthest below their share, as Cruise Control's
+    ``remove_broker``). Errors: ``InvalidReplicaAssignmentError`` (duplicate
     replica, uneven RF, unknown broker), ``InvalidReplicationFactorError`` (a pool or the
     cluster too small), ``ConfigError`` (unknown broker to remove, broker added twice, bad
     option), ``AdminOperationError`` (racks on some brokers only).
@@ -281,6 +285,10 @@ def plan(
         allowed_of = {t: every for t in current}
     for t in sorted(current, key=java_string_key):
         if not allowed_of[t]:
+            if pools is not None and pools.pool_of(t) is None:
+                raise ConfigError(
+                    f"Topic {t!r} is in no pool and no broker is left outside the pools"
+                )
             raise ConfigError(f"No broker available for topic {t!r} (empty pool after removal)")
     tps = sorted_partitions(current)
     reps = [list(current[t][p]) for t, p in tps]
@@ -292,7 +300,10 @@ def plan(
         )
     order = sorted(range(len(tps)), key=lambda i: (tps[i][1], java_string_key(tps[i][0])))
     budget = None if max_moves is None else max_moves - hard_moves
-    state.balance_replicas(budget, order)
+    if rebalance is None:
+        rebalance = not (removed and not add_brokers)
+    if rebalance:
+        state.balance_replicas(budget, order)
     reached = budget is not None and state.soft_moves >= budget
     if balance_leaders:
         state.balance_leaders(order)
