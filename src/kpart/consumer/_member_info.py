@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kpart._java.strings import java_string_key
-from kpart.consumer.spec import GroupSpec, Member
+from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 
-__all__ = ["member_info_key", "partitions_per_topic", "sort_members"]
+__all__ = ["canonical_assignment", "member_info_key", "partitions_per_topic", "sort_members"]
 
 
 def member_info_key(member: Member) -> tuple[int, bytes]:
@@ -45,3 +45,25 @@ def partitions_per_topic(group: GroupSpec) -> dict[str, int]:
                 if n:
                     out[t] = n
     return out
+
+
+def canonical_assignment(
+    out: dict[str, dict[str, list[int]]], *, presorted: bool = False
+) -> GroupAssignment:
+    """A :class:`GroupAssignment` from ``member → {topic: [partitions]}`` (members in the given
+    order; topics and partitions sorted, as :meth:`GroupAssignment.from_pairs` does).
+    ``presorted``: the caller guarantees topics were inserted in sorted order and partition
+    lists are sorted (skips the sorting)."""
+    if presorted:
+        return GroupAssignment(
+            tuple(
+                (m, tuple((t, tuple(ps)) for t, ps in by_topic.items() if ps))
+                for m, by_topic in out.items()
+            )
+        )
+    return GroupAssignment(
+        tuple(
+            (m, tuple((t, tuple(sorted(ps))) for t, ps in sorted(by_topic.items()) if ps))
+            for m, by_topic in out.items()
+        )
+    )

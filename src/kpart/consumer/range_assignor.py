@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-from kpart.consumer._member_info import partitions_per_topic, sort_members
+from kpart.consumer._member_info import canonical_assignment, partitions_per_topic, sort_members
 from kpart.consumer.spec import GroupAssignment, GroupSpec
 
 __all__ = ["RangeAssignor", "assign_range"]
@@ -46,6 +46,7 @@ class _TopicAssignmentState:
         "consumers",
         "needs_rack_aware_assignment",
         "num_assigned",
+        "num_partitions",
         "num_partitions_per_consumer",
         "partition_racks",
         "remaining_consumers_with_extra_partition",
@@ -63,13 +64,14 @@ class _TopicAssignmentState:
     ) -> None:
         self.topic = topic
         self.consumers = consumers
-        self.consumer_racks = {c: racks.get(c) for c in consumers}
+        self.consumer_racks = racks  # member id -> rack, for members with a non-empty rack
+        self.num_partitions = num_partitions
         self.unassigned: dict[int, None] = dict.fromkeys(range(num_partitions))
-        self.num_assigned = dict.fromkeys(consumers, 0)
+        self.num_assigned: dict[str, int] = {}  # absent = 0
         n = len(consumers)
         self.num_partitions_per_consumer = num_partitions // n if n else 0
         self.remaining_consumers_with_extra_partition = num_partitions % n if n else 0
-        all_consumer_racks = {r for r in self.consumer_racks.values() if r is not None}
+        all_consumer_racks = {racks[c] for c in consumers if c in racks} if racks else set()
         self.partition_racks: dict[int, frozenset[str]] = {}
         all_partition_racks: set[str] = set()
         if all_consumer_racks:
@@ -82,7 +84,7 @@ class _TopicAssignmentState:
         )
 
     def racks_match(self, consumer: str, partition: int) -> bool:
-        rack = self.consumer_racks[consumer]
+        rack = self.consumer_racks.get(consumer)
         if rack is None:
             return True
         replica_racks = self.partition_racks.get(partition)
@@ -90,11 +92,12 @@ class _TopicAssignmentState:
 
     def max_assignable(self, consumer: str) -> int:
         extra = 1 if self.remaining_consumers_with_extra_partition > 0 else 0
-        return max(0, self.num_partitions_per_consumer + extra - self.num_assigned[consumer])
+        assigned = self.num_assigned.get(consumer, 0)
+        return max(0, self.num_partitions_per_consumer + extra - assigned)
 
     def on_assigned(self, consumer: str, partitions: list[int]) -> None:
-        self.num_assigned[consumer] += len(partitions)
-        if self.num_assigned[consumer] > self.num_partitions_per_consumer:
+        n = self.num_assigned[consumer] = self.num_assigned.get(consumer, 0) + len(partitions)
+        if n > self.num_partitions_per_consumer:
             self.remaining_consumers_with_extra_partition -= 1
         for p in partitions:
             del self.unassigned[p]
@@ -109,19 +112,29 @@ def _use_rack_aware_assignment(
     return not all(rs == partition_racks for rs in racks_per_partition.values())
 
 
-def _assign(
-    consumer: str,
-    partitions: list[int],
-    state: _TopicAssignmentState,
-    out: dict[str, list[tuple[str, int]]],
-) -> None:
-    out[consumer].extend((state.topic, p) for p in partitions)
+_Out = dict[str, dict[str, list[int]]]
+
+
+def _assign(consumer: str, partitions: list[int], state: _TopicAssignmentState, out: _Out) -> None:
+    out[consumer].setdefault(state.topic, []).extend(partitions)
     state.on_assigned(consumer, partitions)
 
 
-def _assign_ranges(
-    state: _TopicAssignmentState, out: dict[str, list[tuple[str, int]]], rack_matching: bool
-) -> None:
+def _assign_ranges(state: _TopicAssignmentState, out: _Out, rack_matching: bool) -> None:
+    if not rack_matching and len(state.unassigned) == state.num_partitions:
+        # Untouched topic: the plain contiguous ranges, computed directly (with fewer
+        # partitions than members only the first ``extra`` members get one).
+        per = state.num_partitions_per_consumer
+        extra = state.remaining_consumers_with_extra_partition
+        consumers = state.consumers if per else state.consumers[:extra]
+        start, topic = 0, state.topic
+        for i, consumer in enumerate(consumers):
+            end = start + per + (1 if i < extra else 0)
+            out[consumer][topic] = list(range(start, end))
+            start = end
+        if consumers:
+            state.unassigned.clear()
+        return
     for consumer in state.consumers:
         if not state.unassigned:
             break
@@ -139,7 +152,7 @@ def _assign_co_partitioned_with_rack_matching(
     consumers: list[str],
     num_partitions: int,
     states: list[_TopicAssignmentState],
-    out: dict[str, list[tuple[str, int]]],
+    out: _Out,
 ) -> None:
     remaining = list(consumers)
     for p in range(num_partitions):
@@ -161,9 +174,7 @@ def _assign_co_partitioned_with_rack_matching(
                 break
 
 
-def _assign_with_rack_matching(
-    states: list[_TopicAssignmentState], out: dict[str, list[tuple[str, int]]]
-) -> None:
+def _assign_with_rack_matching(states: list[_TopicAssignmentState], out: _Out) -> None:
     # Kafka groups topics by (subscribers with their racks), then by partition count
     # (the size of the partition→racks map, 0 when no subscriber has a rack). Groups touch
     # disjoint topics, so the order in which they are visited does not change the result.
@@ -193,13 +204,14 @@ def assign_range(group: GroupSpec) -> GroupAssignment:
         for t in dict.fromkeys(m.topics):
             if t in subscribers:
                 subscribers[t].append(m.member_id)
-    states = [_TopicAssignmentState(t, n, subscribers[t], racks, group) for t, n in ppt.items()]
-    out: dict[str, list[tuple[str, int]]] = {m.member_id: [] for m in group.members}
-    if any(t.needs_rack_aware_assignment for t in states):
+    states = [_TopicAssignmentState(t, ppt[t], subscribers[t], racks, group) for t in sorted(ppt)]
+    out: _Out = {m.member_id: {} for m in group.members}
+    rack_aware = any(t.needs_rack_aware_assignment for t in states)
+    if rack_aware:
         _assign_with_rack_matching(states, out)
-    for t in states:
+    for t in states:  # sorted by topic: without rack matching the output is already sorted
         _assign_ranges(t, out, rack_matching=False)
-    return GroupAssignment.from_pairs(out.keys(), out)
+    return canonical_assignment(out, presorted=not rack_aware)
 
 
 class RangeAssignor:

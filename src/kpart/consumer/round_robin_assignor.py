@@ -28,7 +28,7 @@ subscriptions (``t0``, ``t1``, ``t2`` with 1, 2, 3 partitions), and the same aft
 from __future__ import annotations
 
 from kpart._java.strings import java_sorted
-from kpart.consumer._member_info import partitions_per_topic, sort_members
+from kpart.consumer._member_info import canonical_assignment, partitions_per_topic, sort_members
 from kpart.consumer.spec import GroupAssignment, GroupSpec
 
 __all__ = ["RoundRobinAssignor", "assign_round_robin"]
@@ -44,16 +44,27 @@ def assign_round_robin(group: GroupSpec) -> GroupAssignment:
     ppt = partitions_per_topic(group)
     order = sort_members(group.members)
     subscribed = [frozenset(m.topics) for m in order]
-    out: dict[str, list[tuple[str, int]]] = {m.member_id: [] for m in group.members}
+    out: dict[str, dict[str, list[int]]] = {m.member_id: {} for m in group.members}
+    lists = [out[m.member_id] for m in order]
     n = len(order)
     i = 0
-    for topic in java_sorted(ppt):
+    topics = java_sorted(ppt)
+    for topic in topics:
+        if all(topic in s for s in subscribed):  # everyone subscribes: a plain stride
+            for k in range(n):
+                ps = range((k - i) % n, ppt[topic], n)
+                if ps:
+                    lists[k].setdefault(topic, []).extend(ps)
+            i = (i + ppt[topic]) % n
+            continue
         for p in range(ppt[topic]):
             while topic not in subscribed[i]:
                 i = (i + 1) % n
-            out[order[i].member_id].append((topic, p))
+            lists[i].setdefault(topic, []).append(p)
             i = (i + 1) % n
-    return GroupAssignment.from_pairs(out.keys(), out)
+    # Partitions are appended in increasing order; topics in Java order, which is the
+    # canonical (code point) order unless a name holds a supplementary character.
+    return canonical_assignment(out, presorted=topics == sorted(topics))
 
 
 class RoundRobinAssignor:
