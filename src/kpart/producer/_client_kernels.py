@@ -9,9 +9,9 @@ Each kernel reads the keys ``data[offsets[i]:offsets[i + 1]]`` for ``i < len(out
 
 Kernels are defined at module level with ``cache=True`` so a Spark Python worker compiles (or
 loads from the on-disk cache) its own copy; nothing compiled is ever pickled from the driver.
-The hash body is written inline with explicit ``uint32`` arithmetic (a helper call per key, or
-64-bit arithmetic with masks, costs about twice as much). Each has a serial and a ``prange``
-variant. The scalar references live in :mod:`kpart._java.murmur2` and
+The hash body is written inline in each loop with explicit ``uint32`` arithmetic, shift counts
+included (a helper per key, or mixed signed/unsigned typing, costs about twice as much). Each
+kernel has a ``prange`` variant that runs the serial kernel over contiguous chunks. The scalar references live in :mod:`kpart._java.murmur2` and
 :mod:`kpart.producer._hashes`; property tests check equality.
 """
 
@@ -52,197 +52,174 @@ def _crc_tables() -> np.ndarray:
 
 
 _CRC = _crc_tables()
+_U0 = np.uint32(0)
+_S8 = np.uint32(8)
+_S13 = np.uint32(13)
+_S15 = np.uint32(15)
+_S16 = np.uint32(16)
+_S24 = np.uint32(24)
+_LOW31 = np.uint32(0x7FFFFFFF)
+_SIGN = np.uint32(0x80000000)
+_BYTE = np.uint32(0xFF)
+_ONES = np.uint32(0xFFFFFFFF)
 
 
 @njit(inline="always")
-def _index(h, n, mode):
+def _index(h, nn, mode):
+    """Partition of the uint32 hash ``h`` for ``nn = uint32(n)`` under ``mode``."""
     if mode == 0:
-        return np.int32(_U32(h & _U32(0x7FFFFFFF)) % _U32(n))
+        return np.int32((h & _LOW31) % nn)
     if mode == 1:
-        return np.int32(_U32(h) % _U32(n))
-    s = np.int64(np.int32(h))
-    if s < 0:
-        s = -s
-    return np.int32(np.uint64(s) % np.uint64(n))
+        return np.int32(h % nn)
+    a = h if h < _SIGN else _U32(_U0 - h)  # |int32(h)|, with |MIN_INT| = 2**31
+    return np.int32(a % nn)
 
 
-@njit(inline="always")
-def _murmur2(data, start, end):
-    length = end - start
-    h = _U32(_SEED ^ _U32(length))
-    stop = start + (length & ~3)
-    j = start
-    while j < stop:
-        k = _U32(
-            _U32(data[j])
-            | _U32(_U32(data[j + 1]) << 8)
-            | _U32(_U32(data[j + 2]) << 16)
-            | _U32(_U32(data[j + 3]) << 24)
-        )
-        k = _U32(k * _M)
-        k = _U32(k ^ _U32(k >> 24))
-        k = _U32(k * _M)
-        h = _U32(_U32(h * _M) ^ k)
-        j += 4
-    extra = length & 3
-    if extra >= 3:
-        h = _U32(h ^ _U32(_U32(data[stop + 2]) << 16))
-    if extra >= 2:
-        h = _U32(h ^ _U32(_U32(data[stop + 1]) << 8))
-    if extra >= 1:
-        h = _U32(h ^ _U32(data[stop]))
-        h = _U32(h * _M)
-    h = _U32(h ^ _U32(h >> 13))
-    h = _U32(h * _M)
-    h = _U32(h ^ _U32(h >> 15))
-    return h
-
-
-@njit(inline="always")
-def _fnv1a(data, start, end):
-    h = _FNV_OFFSET
-    for j in range(start, end):
-        h = _U32(_U32(h ^ _U32(data[j])) * _FNV_PRIME)
-    return h
-
-
-@njit(inline="always")
-def _crc32(data, start, end, tables):
-    crc = _U32(0xFFFFFFFF)
-    j = start
-    while j + 8 <= end:
-        one = _U32(
-            crc
-            ^ _U32(
-                _U32(data[j])
-                | _U32(_U32(data[j + 1]) << 8)
-                | _U32(_U32(data[j + 2]) << 16)
-                | _U32(_U32(data[j + 3]) << 24)
-            )
-        )
-        crc = _U32(
-            tables[7, one & 0xFF]
-            ^ tables[6, (one >> 8) & 0xFF]
-            ^ tables[5, (one >> 16) & 0xFF]
-            ^ tables[4, one >> 24]
-            ^ tables[3, data[j + 4]]
-            ^ tables[2, data[j + 5]]
-            ^ tables[1, data[j + 6]]
-            ^ tables[0, data[j + 7]]
-        )
-        j += 8
-    while j < end:
-        crc = _U32(tables[0, (crc ^ _U32(data[j])) & 0xFF] ^ _U32(crc >> 8))
-        j += 1
-    return _U32(crc ^ _U32(0xFFFFFFFF))
-
-
-@njit(inline="always")
-def _js_int32(x):
-    """ECMAScript ToInt32 of an integral double with |x| < 2**63."""
-    return np.int32(np.int64(x))
-
-
-@njit(inline="always")
-def _js_uint32(x):
-    """ECMAScript ToUint32 of an integral double with |x| < 2**63."""
-    return _U32(np.int64(x))
-
-
-@njit(inline="always")
-def _kafkajs_legacy(data, start, end):
-    length = end - start
-    h = np.int32(np.int32(-1756908916) ^ np.int32(length))  # ToInt32(0x9747b28c) ^ length
-    hf = 0.0
-    h_is_float = False
-    blocks = (length + 3) // 4
-    for i in range(blocks):
-        j = start + 4 * i
-        k = np.int64(data[j])
-        if j + 1 < end:
-            k += np.int64(data[j + 1]) << 8
-        if j + 2 < end:
-            k += np.int64(data[j + 2]) << 16
-        if j + 3 < end:
-            k += np.int64(np.int32(_U32(data[j + 3]) << 24))
-        kf = np.float64(k) * _JS_M
-        k32 = np.int32(_js_int32(kf) ^ np.int32(_js_uint32(kf) >> 24))
-        kf = np.float64(k32) * _JS_M
-        hf = np.float64(h) * _JS_M
-        h = np.int32(_js_int32(hf) ^ _js_int32(kf))
-    base = start + (length & ~3)
-    extra = length & 3
-    if extra >= 3:
-        h = np.int32(h ^ np.int32(np.int32(data[base + 2]) << 16))
-    if extra >= 2:
-        h = np.int32(h ^ np.int32(np.int32(data[base + 1]) << 8))
-    if extra >= 1:
-        h = np.int32(h ^ np.int32(data[base]))
-        hf = np.float64(h) * _JS_M
-        h_is_float = True
-    if h_is_float:
-        h = np.int32(_js_int32(hf) ^ np.int32(_js_uint32(hf) >> 13))
-    else:
-        h = np.int32(h ^ np.int32(_U32(h) >> 13))
-    hf = np.float64(h) * _JS_M
-    h = np.int32(_js_int32(hf) ^ np.int32(_js_uint32(hf) >> 15))
-    return _U32(h)
-
-
-# ---- serial kernels ---------------------------------------------------------------------------
+# ---- serial kernels (hash bodies inline) ------------------------------------------------------
 
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def murmur2_partitions(data, offsets, n, mode, out):
+    nn = _U32(n)
     for i in range(out.shape[0]):
-        out[i] = _index(_murmur2(data, offsets[i], offsets[i + 1]), n, mode)
+        start = offsets[i]
+        length = offsets[i + 1] - start
+        h = _U32(_SEED ^ _U32(length))
+        stop = start + (length & ~3)
+        j = start
+        while j < stop:
+            k = (_U32(data[j]) | (_U32(data[j + 1]) << _S8) | (_U32(data[j + 2]) << _S16)
+                 | (_U32(data[j + 3]) << _S24))
+            k = _U32(k * _M)
+            k = _U32(k ^ (k >> _S24))
+            k = _U32(k * _M)
+            h = _U32(_U32(h * _M) ^ k)
+            j += 4
+        extra = length & 3
+        if extra >= 3:
+            h = _U32(h ^ (_U32(data[stop + 2]) << _S16))
+        if extra >= 2:
+            h = _U32(h ^ (_U32(data[stop + 1]) << _S8))
+        if extra >= 1:
+            h = _U32(h ^ _U32(data[stop]))
+            h = _U32(h * _M)
+        h = _U32(h ^ (h >> _S13))
+        h = _U32(h * _M)
+        h = _U32(h ^ (h >> _S15))
+        out[i] = _index(h, nn, mode)
 
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def fnv1a_partitions(data, offsets, n, mode, out):
+    nn = _U32(n)
     for i in range(out.shape[0]):
-        out[i] = _index(_fnv1a(data, offsets[i], offsets[i + 1]), n, mode)
+        h = _FNV_OFFSET
+        for j in range(offsets[i], offsets[i + 1]):
+            h = _U32(_U32(h ^ _U32(data[j])) * _FNV_PRIME)
+        out[i] = _index(h, nn, mode)
 
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def crc32_partitions(data, offsets, n, mode, out):
-    tables = _CRC
+    nn = _U32(n)
+    t = _CRC
     for i in range(out.shape[0]):
-        out[i] = _index(_crc32(data, offsets[i], offsets[i + 1], tables), n, mode)
+        crc = _ONES
+        j = offsets[i]
+        end = offsets[i + 1]
+        while j + 8 <= end:
+            one = _U32(crc ^ (_U32(data[j]) | (_U32(data[j + 1]) << _S8)
+                              | (_U32(data[j + 2]) << _S16) | (_U32(data[j + 3]) << _S24)))
+            crc = _U32(t[7, one & _BYTE] ^ t[6, (one >> _S8) & _BYTE]
+                       ^ t[5, (one >> _S16) & _BYTE] ^ t[4, one >> _S24]
+                       ^ t[3, data[j + 4]] ^ t[2, data[j + 5]]
+                       ^ t[1, data[j + 6]] ^ t[0, data[j + 7]])
+            j += 8
+        while j < end:
+            crc = _U32(t[0, (crc ^ _U32(data[j])) & _BYTE] ^ (crc >> _S8))
+            j += 1
+        out[i] = _index(_U32(crc ^ _ONES), nn, mode)
 
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def kafkajs_legacy_partitions(data, offsets, n, mode, out):
+    # JavaScript numbers: every `*` is a double multiply; `^`, `>>>` apply ToInt32/ToUint32 to
+    # the (integral, |x| < 2**63) product, computed exactly through int64.
+    nn = _U32(n)
     for i in range(out.shape[0]):
-        out[i] = _index(_kafkajs_legacy(data, offsets[i], offsets[i + 1]), n, mode)
+        start = offsets[i]
+        end = offsets[i + 1]
+        length = end - start
+        h = np.int32(np.int32(-1756908916) ^ np.int32(length))  # ToInt32(0x9747b28c) ^ length
+        for b in range((length + 3) // 4):  # JS: i < length / 4 runs ceil(length / 4) times
+            j = start + 4 * b
+            k = np.int64(data[j])
+            if j + 1 < end:  # bytes past the end read as undefined & 0xff == 0
+                k += np.int64(data[j + 1]) << 8
+            if j + 2 < end:
+                k += np.int64(data[j + 2]) << 16
+            if j + 3 < end:
+                k += np.int64(np.int32(_U32(data[j + 3]) << _S24))
+            kf = np.int64(np.float64(k) * _JS_M)
+            k32 = np.int32(np.int32(kf) ^ np.int32(_U32(kf) >> _S24))
+            kf = np.int64(np.float64(k32) * _JS_M)
+            hf = np.int64(np.float64(h) * _JS_M)
+            h = np.int32(np.int32(hf) ^ np.int32(kf))
+        base = start + (length & ~3)
+        extra = length & 3
+        if extra >= 3:
+            h = np.int32(h ^ np.int32(np.int32(data[base + 2]) << 16))
+        if extra >= 2:
+            h = np.int32(h ^ np.int32(np.int32(data[base + 1]) << 8))
+        if extra >= 1:  # h becomes a double product here
+            hf = np.int64(np.float64(np.int32(h ^ np.int32(data[base]))) * _JS_M)
+        else:
+            hf = np.int64(h)
+        h = np.int32(np.int32(hf) ^ np.int32(_U32(hf) >> _S13))
+        hf = np.int64(np.float64(h) * _JS_M)
+        h = np.int32(np.int32(hf) ^ np.int32(_U32(hf) >> _S15))
+        out[i] = _index(_U32(h), nn, mode)
 
 
-# ---- parallel (prange) kernels ----------------------------------------------------------------
+# ---- parallel kernels: the serial kernel over contiguous chunks ------------------------------
+
+_CHUNKS = 64
 
 
-@njit(cache=True, nogil=True, boundscheck=False, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def murmur2_partitions_parallel(data, offsets, n, mode, out):
-    for i in prange(out.shape[0]):
-        out[i] = _index(_murmur2(data, offsets[i], offsets[i + 1]), n, mode)
+    size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
+    for c in prange(_CHUNKS):
+        lo = min(c * size, out.shape[0])
+        hi = min(lo + size, out.shape[0])
+        murmur2_partitions(data, offsets[lo : hi + 1], n, mode, out[lo:hi])
 
 
-@njit(cache=True, nogil=True, boundscheck=False, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def fnv1a_partitions_parallel(data, offsets, n, mode, out):
-    for i in prange(out.shape[0]):
-        out[i] = _index(_fnv1a(data, offsets[i], offsets[i + 1]), n, mode)
+    size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
+    for c in prange(_CHUNKS):
+        lo = min(c * size, out.shape[0])
+        hi = min(lo + size, out.shape[0])
+        fnv1a_partitions(data, offsets[lo : hi + 1], n, mode, out[lo:hi])
 
 
-@njit(cache=True, nogil=True, boundscheck=False, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def crc32_partitions_parallel(data, offsets, n, mode, out):
-    tables = _CRC
-    for i in prange(out.shape[0]):
-        out[i] = _index(_crc32(data, offsets[i], offsets[i + 1], tables), n, mode)
+    size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
+    for c in prange(_CHUNKS):
+        lo = min(c * size, out.shape[0])
+        hi = min(lo + size, out.shape[0])
+        crc32_partitions(data, offsets[lo : hi + 1], n, mode, out[lo:hi])
 
 
-@njit(cache=True, nogil=True, boundscheck=False, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def kafkajs_legacy_partitions_parallel(data, offsets, n, mode, out):
-    for i in prange(out.shape[0]):
-        out[i] = _index(_kafkajs_legacy(data, offsets[i], offsets[i + 1]), n, mode)
+    size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
+    for c in prange(_CHUNKS):
+        lo = min(c * size, out.shape[0])
+        hi = min(lo + size, out.shape[0])
+        kafkajs_legacy_partitions(data, offsets[lo : hi + 1], n, mode, out[lo:hi])
 
 
 #: hash name -> (serial kernel, parallel kernel)
