@@ -322,6 +322,19 @@ def simulate(steps: Any, strategy: str = "range") -> Simulation:
     :mod:`kpart.consumer._scenario`) or a sequence of absolute steps (:class:`GroupSpec`, or
     golden-style ``{"topics", "partition_racks"?, "members"}`` dicts). Raises
     :class:`~kpart.errors.ConfigError` naming the step and field of a bad scenario.
+
+    Seed 003: three consumers, four topics × 2 partitions, then ``C1`` leaves (RoundRobin as
+    in the seed; for the sticky assignors Kafka trunk, the oracle, differs from the seed's
+    older Kafka: C0 ``t0p0, t0p1, t1p1, t3p0``, C2 ``t1p0, t2p0, t2p1, t3p1``):
+
+    >>> four = ["t0", "t1", "t2", "t3"]
+    >>> sim = simulate({"topics": dict.fromkeys(four, 2), "steps": [
+    ...     {"join": [{"id": c, "topics": four} for c in ("C0", "C1", "C2")]},
+    ...     {"leave": ["C1"]}]}, strategy="roundrobin")
+    >>> sim.steps[0].assignment.as_dict()["C1"]
+    {'t0': [1], 't2': [0], 't3': [1]}
+    >>> sim.steps[1].assignment.as_dict()
+    {'C0': {'t0': [0], 't1': [0], 't2': [0], 't3': [0]}, 'C2': {'t0': [1], 't1': [1], 't2': [1], 't3': [1]}}
     """
     scenario = as_scenario(steps)
     rounds = simulate_rounds(scenario.groups, strategy)
