@@ -124,7 +124,6 @@ class Simulation:
 class _MemberState:
     generation: int = -1
     owned: OwnedPartitions = ()  # as the member will send it (protocol-specific order)
-    assigned: tuple[Pair, ...] = ()  # what it consumes now
     has_user_data: bool = False
 
 
@@ -233,7 +232,6 @@ def simulate_rounds(
                 elif strat.user_data:
                     st.owned = _sticky_user_data(pairs)
                 st.generation = generation
-                st.assigned = pairs
                 st.has_user_data = True
             rounds.append(
                 Round(s, r, generation, leader, members, assignment, None, tuple(revoked.items()))
