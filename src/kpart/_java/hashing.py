@@ -153,6 +153,19 @@ class HashMapOrder:
     def remove(self, key: object) -> None:
         self._keys.pop(key, None)
 
+    def clear(self) -> None:
+        """``HashMap.clear()``: removes every key but keeps the table length."""
+        self._keys.clear()
+
+    def first(self) -> object:
+        """``iterator().next()``: the first key in iteration order (``KeyError`` when empty)."""
+        if not self._keys:
+            raise KeyError("empty map")
+        mask = self._capacity - 1
+        hash_of = self._hash_of
+        # min() keeps the first of equal keys, i.e. the earliest insertion in the bucket
+        return min(self._keys, key=lambda k: spread(hash_of(k)) & mask)
+
     def __contains__(self, key: object) -> bool:
         return key in self._keys
 

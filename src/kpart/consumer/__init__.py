@@ -75,6 +75,18 @@ def _resolve(target: str) -> Callable:
 ASSIGNORS: dict[str, Strategy] = {
     "range": Strategy("range", "kpart.consumer.range_assignor:assign_range"),
     "roundrobin": Strategy("roundrobin", "kpart.consumer.round_robin_assignor:assign_round_robin"),
+    "sticky": Strategy(
+        "sticky",
+        "kpart.consumer.sticky_assignor:assign_sticky",
+        user_data=True,
+        ordered="kpart.consumer.sticky_assignor:assign_sticky_ordered",
+    ),
+    "cooperative-sticky": Strategy(
+        "cooperative-sticky",
+        "kpart.consumer.cooperative_sticky_assignor:assign_cooperative_sticky",
+        protocol=COOPERATIVE,
+        ordered="kpart.consumer.cooperative_sticky_assignor:assign_cooperative_sticky_ordered",
+    ),
 }
 
 

@@ -1,0 +1,192 @@
+"""``org.apache.kafka.clients.consumer.internals.AbstractStickyAssignor`` (KIP-54, KIP-341,
+KIP-429, KIP-881): the algorithm shared by the sticky and cooperative-sticky assignors.
+
+The leader reads each member's previous partitions and generation (``MemberData``, from the
+sticky user data or from ``Subscription.ownedPartitions``), resolves claims of the same
+partition (the highest generation wins; two claims in the same generation invalidate the
+partition), then runs the constrained builder when every member subscribes to the same topics
+and the general builder otherwise. Kafka's results partly depend on ``java.util.HashMap``
+iteration order: members are visited in the order of the leader's subscription map, i.e. the
+bucket order of their ids (:func:`kpart._java.hashing.hashmap_order`) over the insertion order
+given by ``GroupSpec.members``.
+
+Owned partitions of topics outside the metadata are dropped; owned partition numbers beyond a
+topic's current count are not validated (as in Kafka, they can make a partition be handed out
+twice, or end in ``AssignmentError("No more unfilled consumers to be assigned.")``).
+
+>>> from kpart.consumer.spec import GroupSpec
+>>> g = GroupSpec.from_json({"topics": {"t0": 2, "t1": 2}, "members": [
+...     {"id": "C0", "topics": ["t0", "t1"], "generation": 1, "owned": [["t0", [0, 1]]]},
+...     {"id": "C1", "topics": ["t0", "t1"], "generation": 1, "owned": [["t1", [0, 1]]]}]})
+>>> r = assign_partitions(g, lambda m: MemberData(m.owned_pairs, m.generation))
+>>> sorted(r.assignment["C0"]), r.all_subscriptions_equal
+([('t0', 0), ('t0', 1)], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from kpart._java.hashing import hashmap_order
+from kpart.consumer._constrained_builder import ConstrainedBuilder
+from kpart.consumer._general_builder import GeneralBuilder
+from kpart.consumer._sticky_rack import RackInfo
+from kpart.consumer.spec import GroupSpec, Member
+
+__all__ = [
+    "DEFAULT_GENERATION",
+    "MemberData",
+    "StickyResult",
+    "all_subscriptions_equal",
+    "assign_partitions",
+    "partitions_per_topic",
+    "subscription_order",
+]
+
+DEFAULT_GENERATION = -1
+TP = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MemberData:
+    """A member's previous partitions (in decoded order) and generation (``None`` = absent)."""
+
+    partitions: tuple[TP, ...]
+    generation: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StickyResult:
+    """Raw result of :func:`assign_partitions`.
+
+    ``assignment``: member → partitions (Java list order; a partition can appear twice after
+    invalid "shrunk" claims, as in Kafka); ``partitions_transferring_ownership``: partition →
+    new member for partitions some member must give up (constrained path only, else ``None``);
+    ``member_order``: iteration order of Kafka's final assignment map.
+    """
+
+    assignment: Mapping[str, list[TP]]
+    partitions_transferring_ownership: Mapping[TP, str] | None
+    all_subscriptions_equal: bool
+    max_generation: int
+    member_order: tuple[str, ...]
+
+
+def subscription_order(group: GroupSpec) -> list[Member]:
+    """Members in the iteration order of the leader's ``HashMap<String, Subscription>``."""
+    by_id = {m.member_id: m for m in group.members}
+    return [by_id[i] for i in hashmap_order([m.member_id for m in group.members])]
+
+
+def partitions_per_topic(group: GroupSpec) -> dict[str, int]:
+    """Subscribed topics present in the metadata with at least one partition → count
+    (``AbstractPartitionAssignor.assign``)."""
+    out: dict[str, int] = {}
+    for m in group.members:
+        for t in m.topics:
+            if t not in out:
+                n = group.num_partitions(t)
+                if n:
+                    out[t] = n
+    return out
+
+
+def all_subscriptions_equal(
+    all_topics: Mapping[str, int],
+    members: list[Member],
+    data: Mapping[str, MemberData],
+) -> tuple[bool, dict[str, list[TP]], set[TP], int]:
+    """``allSubscriptionsEqual``: (equal, member → valid owned partitions, partitions claimed
+    twice in one generation, highest generation). ``members`` in subscription-map order."""
+    equal = True
+    subscribed: set[str] = set()
+    owner_of: dict[TP, str] = {}
+    owned_by: dict[str, list[TP]] = {}
+    multi: set[TP] = set()
+    max_generation = DEFAULT_GENERATION
+    generation_of = {m.member_id: m.generation for m in members}
+    for m in members:
+        if not subscribed:
+            subscribed.update(m.topics)
+        elif equal and not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
+            equal = False
+        md = data[m.member_id]
+        generation = DEFAULT_GENERATION if md.generation is None else md.generation
+        max_generation = max(max_generation, generation)
+        owned: list[TP] = []
+        owned_by[m.member_id] = owned
+        for tp in md.partitions:
+            if tp[0] not in all_topics:
+                continue
+            other = owner_of.get(tp)
+            if other is None:
+                owned.append(tp)
+                owner_of[tp] = m.member_id
+                continue
+            other_generation = generation_of[other]
+            if generation == other_generation:
+                multi.add(tp)
+                _remove_first(owned_by[other], tp)
+                owner_of[tp] = m.member_id
+            elif generation > other_generation:
+                owned.append(tp)
+                _remove_first(owned_by[other], tp)
+                owner_of[tp] = m.member_id
+    return equal, owned_by, multi, max_generation
+
+
+def _remove_first(items: list[TP], tp: TP) -> None:
+    if tp in items:
+        items.remove(tp)
+
+
+def _prev_assignment(
+    members: list[Member], data: Mapping[str, MemberData], max_generation: int
+) -> dict[TP, tuple[str, int]]:
+    """``prepopulateCurrentAssignments``: claims of generations below the highest one."""
+    prev: dict[TP, tuple[str, int]] = {}
+    for m in members:
+        md = data[m.member_id]
+        if md.generation is not None and md.generation < max_generation:
+            generation = md.generation
+        elif md.generation is None and max_generation > DEFAULT_GENERATION:
+            generation = DEFAULT_GENERATION
+        else:
+            continue
+        for tp in md.partitions:
+            old = prev.get(tp)
+            if old is None or generation > old[1]:
+                prev[tp] = (m.member_id, generation)
+    return prev
+
+
+def assign_partitions(
+    group: GroupSpec, member_data: Callable[[Member], MemberData]
+) -> StickyResult:
+    """``AbstractStickyAssignor.assignPartitions`` for ``group``; ``member_data`` decodes a
+    member's previous partitions and generation (assignor-specific).
+
+    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
+    """
+    members = subscription_order(group)
+    if not members:
+        return StickyResult({}, {}, True, DEFAULT_GENERATION, ())
+    ppt = partitions_per_topic(group)
+    data = {m.member_id: member_data(m) for m in members}
+    equal, owned_by, multi, max_generation = all_subscriptions_equal(ppt, members, data)
+    rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])
+    if equal:
+        cb = ConstrainedBuilder(ppt, rack_info, owned_by, multi)
+        assignment = cb.build()
+        return StickyResult(
+            assignment,
+            cb.partitions_transferring_ownership,
+            True,
+            max_generation,
+            tuple(owned_by),
+        )
+    prev = _prev_assignment(members, data, max_generation)
+    gb = GeneralBuilder(ppt, rack_info, owned_by, {m.member_id: m.topics for m in members}, prev)
+    assignment = gb.build()
+    return StickyResult(assignment, None, False, max_generation, tuple(gb.final_order))

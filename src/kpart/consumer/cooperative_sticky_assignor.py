@@ -1,0 +1,106 @@
+"""``org.apache.kafka.clients.consumer.CooperativeStickyAssignor`` (KIP-429; cooperative
+protocol): the sticky algorithm, minus the partitions that change owner.
+
+Members report ``Subscription.ownedPartitions`` and their generation. A partition that must
+move from one member to another is not given to its new owner in this round: the old owner
+revokes it (``GroupAssignment.revoked``) and the follow-up rebalance hands it out. So no
+partition ever moves directly between two members in one round.
+
+>>> from kpart.consumer.spec import GroupSpec
+>>> g = GroupSpec.from_json({"topics": {"t": 4}, "members": [
+...     {"id": "a", "topics": ["t"], "generation": 3, "owned": [["t", [0, 1, 2, 3]]]},
+...     {"id": "b", "topics": ["t"]}]})
+>>> r = CooperativeStickyAssignor().assign(g)
+>>> r.as_dict(), dict(r.revoked)
+({'a': {'t': [0, 1]}, 'b': {}}, {'a': (('t', (2, 3)),)})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from kpart.consumer.abstract_sticky_assignor import (
+    DEFAULT_GENERATION,
+    MemberData,
+    assign_partitions,
+)
+from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+
+__all__ = [
+    "CooperativeStickyAssignor",
+    "assign_cooperative_sticky",
+    "assign_cooperative_sticky_ordered",
+    "cooperative_member_data",
+]
+
+TP = tuple[str, int]
+
+
+def cooperative_member_data(member: Member) -> MemberData:
+    """``CooperativeStickyAssignor.memberData``: owned partitions and generation (``-1`` =
+    absent)."""
+    generation = None if member.generation == DEFAULT_GENERATION else member.generation
+    return MemberData(member.owned_pairs, generation)
+
+
+def _transferring(
+    group: GroupSpec, assignment: Mapping[str, list[TP]], order: tuple[str, ...]
+) -> dict[TP, str]:
+    """``computePartitionsTransferringOwnership`` (general path): partitions newly assigned to
+    a member that another member owned."""
+    owned = {m.member_id: m.owned_pairs for m in group.members}
+    added: dict[TP, str] = {}
+    revoked: set[TP] = set()
+    for c in order:
+        mine = assignment[c]
+        owned_set = set(owned[c])
+        for tp in mine:
+            if tp not in owned_set:
+                added[tp] = c
+        mine_set = set(mine)
+        revoked.update(tp for tp in owned[c] if tp not in mine_set)
+    return {tp: c for tp, c in added.items() if tp in revoked}
+
+
+def assign_cooperative_sticky(group: GroupSpec) -> GroupAssignment:
+    """Cooperative-sticky assignment of ``group``; ``revoked`` lists, per member, the owned
+    partitions it must give up (they are handed out in the follow-up rebalance).
+
+    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
+    """
+    return assign_cooperative_sticky_ordered(group)[0]
+
+
+def assign_cooperative_sticky_ordered(
+    group: GroupSpec,
+) -> tuple[GroupAssignment, dict[str, list[TP]]]:
+    """:func:`assign_cooperative_sticky` plus each member's partitions in Kafka's list order."""
+    result = assign_partitions(group, cooperative_member_data)
+    assignment = result.assignment
+    moving = result.partitions_transferring_ownership
+    if moving is None:
+        moving = _transferring(group, assignment, result.member_order)
+    for tp, c in moving.items():
+        mine = assignment[c]
+        if tp in mine:
+            mine.remove(tp)
+    revoked: dict[str, list[TP]] = {}
+    for m in group.members:
+        kept = set(assignment.get(m.member_id, ()))
+        gone = [tp for tp in dict.fromkeys(m.owned_pairs) if tp not in kept]
+        if gone:
+            revoked[m.member_id] = gone
+    ids = [m.member_id for m in group.members]
+    lists = {m: list(assignment.get(m, ())) for m in ids}
+    return GroupAssignment.from_pairs(ids, lists, revoked), lists
+
+
+@dataclass(frozen=True, slots=True)
+class CooperativeStickyAssignor:
+    """The ``cooperative-sticky`` assignor: ``.assign(group) -> GroupAssignment``."""
+
+    name: str = "cooperative-sticky"
+
+    def assign(self, group: GroupSpec) -> GroupAssignment:
+        return assign_cooperative_sticky(group)

@@ -1,0 +1,67 @@
+"""``org.apache.kafka.clients.consumer.StickyAssignor`` (KIP-54; eager protocol): balanced, and
+keeps as many previous assignments as balance allows.
+
+Each member's previous assignment and generation come from its sticky user data
+(``Member.owned_partitions`` / ``Member.generation``; ``has_user_data=False`` for a member that
+sent none, e.g. a new consumer). The algorithm is :mod:`kpart.consumer.abstract_sticky_assignor`.
+
+Seed 003, example 1 (three consumers, four topics × 2 partitions, C1 leaves). Kafka trunk keeps
+every surviving owner's partitions and gives C0 [t0p0, t0p1, t1p1, t3p0], C2 [t1p0, t2p0, t2p1,
+t3p1]; the seed (and StickyAssignor's own javadoc) shows an older Kafka's result, C0 [t0p0, t1p1,
+t3p0, t2p0], C2 [t1p0, t2p1, t0p1, t3p1]. kpart reproduces trunk:
+
+>>> from kpart.consumer.spec import GroupSpec
+>>> every = ["t0", "t1", "t2", "t3"]
+>>> g = GroupSpec.from_json({"topics": {t: 2 for t in every}, "members": [
+...     {"id": "C0", "topics": every, "generation": 1,
+...      "owned": [["t0", [0]], ["t1", [1]], ["t3", [0]]]},
+...     {"id": "C2", "topics": every, "generation": 1, "owned": [["t1", [0]], ["t2", [1]]]}]})
+>>> StickyAssignor().assign(g).as_dict()
+{'C0': {'t0': [0, 1], 't1': [1], 't3': [0]}, 'C2': {'t1': [0], 't2': [0, 1], 't3': [1]}}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kpart.consumer.abstract_sticky_assignor import MemberData, assign_partitions
+from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+
+__all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
+
+
+def sticky_member_data(member: Member) -> MemberData:
+    """``StickyAssignor.memberData``: the decoded user data (previous assignment, generation);
+    nothing without user data."""
+    if not member.has_user_data:
+        return MemberData((), None)
+    return MemberData(member.owned_pairs, member.generation)
+
+
+def assign_sticky_ordered(
+    group: GroupSpec,
+) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
+    """:func:`assign_sticky` plus each member's partitions in the order of Kafka's list
+    (what the member stores as its next user data)."""
+    result = assign_partitions(group, sticky_member_data)
+    ids = [m.member_id for m in group.members]
+    lists = {m: list(result.assignment.get(m, ())) for m in ids}
+    return GroupAssignment.from_pairs(ids, lists), lists
+
+
+def assign_sticky(group: GroupSpec) -> GroupAssignment:
+    """Sticky assignment of ``group`` (every member listed, ``()`` when it gets nothing).
+
+    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
+    """
+    return assign_sticky_ordered(group)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class StickyAssignor:
+    """The ``sticky`` assignor: ``StickyAssignor().assign(group) -> GroupAssignment``."""
+
+    name: str = "sticky"
+
+    def assign(self, group: GroupSpec) -> GroupAssignment:
+        return assign_sticky(group)
