@@ -1,0 +1,149 @@
+"""Plotly figures of the HTML report, one function per chart (private to :mod:`kpart.report.html`).
+
+Each function takes plain values already read from ``summary.json`` and returns a
+``plotly.graph_objects.Figure``; one bar (one SVG ``g.point``) per datum, so the browser test
+can count the marks: a partition chart has ``num_partitions`` bars, the broker chart two bars
+per broker (leader, replica), a group chart one bar per member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+#: Bar colours: normal, hot (above the threshold), replica load, what-if / cross-client.
+COLOR = "#4C78A8"
+HOT_COLOR = "#E45756"
+REPLICA_COLOR = "#9ECAE9"
+ALT_COLOR = "#54A24B"
+
+_LAYOUT = {
+    "template": "plotly_white",
+    "height": 360,
+    "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+    "font": {"family": "system-ui, -apple-system, Segoe UI, sans-serif", "size": 12},
+    "bargap": 0.15,
+}
+
+
+def _mean_line(fig: go.Figure, mean: float, label: str) -> None:
+    fig.add_hline(
+        y=mean,
+        line={"color": "#333", "dash": "dash", "width": 1.5},
+        annotation_text=f"{label} {mean:,.1f}",
+        annotation_position="top left",
+    )
+
+
+def partition_bars(
+    partitions: Sequence[int],
+    values: Sequence[float],
+    hot: Sequence[bool],
+    *,
+    title: str,
+    unit: str,
+) -> go.Figure:
+    """Bars of ``values`` per partition, hot partitions in red, with a dashed mean line."""
+    mean = sum(values) / len(values) if values else 0.0
+    colors = [HOT_COLOR if h else COLOR for h in hot]
+    text = [
+        f"partition {p}<br>{v:,.0f} {unit}<br>{(v / mean if mean else 0):.2f}× mean"
+        + ("<br><b>hot</b>" if h else "")
+        for p, v, h in zip(partitions, values, hot, strict=True)
+    ]
+    fig = go.Figure(
+        go.Bar(
+            x=[str(p) for p in partitions],
+            y=list(values),
+            marker_color=colors,
+            hovertext=text,
+            hoverinfo="text",
+            name=unit,
+        )
+    )
+    _mean_line(fig, mean, "mean")
+    fig.update_layout(title=title, xaxis_title="partition", yaxis_title=unit, **_LAYOUT)
+    fig.update_xaxes(type="category")
+    return fig
+
+
+def broker_bars(
+    brokers: Sequence[int],
+    racks: Sequence[str | None],
+    leader: Sequence[float],
+    replica: Sequence[float],
+    *,
+    unit: str,
+) -> go.Figure:
+    """Leader and replica load per broker, brokers grouped under their rack (multi-category x)."""
+    rack_labels = [r if r is not None else "no rack" for r in racks]
+    x = [rack_labels, [f"broker {b}" for b in brokers]]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=x, y=list(leader), name=f"as leader ({unit})", marker_color=COLOR))
+    fig.add_trace(
+        go.Bar(x=x, y=list(replica), name=f"as replica ({unit})", marker_color=REPLICA_COLOR)
+    )
+    fig.update_layout(
+        title="Broker load by rack: leader and replica",
+        barmode="group",
+        yaxis_title=unit,
+        legend={"orientation": "h", "y": 1.1, "x": 1, "xanchor": "right"},
+        **_LAYOUT,
+    )
+    return fig
+
+
+def member_bars(
+    members: Sequence[str],
+    records: Sequence[float],
+    partitions_text: Sequence[str],
+    *,
+    title: str,
+) -> go.Figure:
+    """Records consumed per member of one group/strategy, with a dashed mean line."""
+    mean = sum(records) / len(records) if records else 0.0
+    fig = go.Figure(
+        go.Bar(
+            x=list(members),
+            y=list(records),
+            marker_color=COLOR,
+            hovertext=[
+                f"{m}<br>{r:,.0f} records<br>partitions: {p}"
+                for m, r, p in zip(members, records, partitions_text, strict=True)
+            ],
+            hoverinfo="text",
+            name="records",
+        )
+    )
+    _mean_line(fig, mean, "mean")
+    fig.update_layout(title=title, xaxis_title="member", yaxis_title="records", **_LAYOUT)
+    fig.update_xaxes(type="category")
+    return fig
+
+
+def scenario_bars(
+    labels: Sequence[str],
+    values: Sequence[float],
+    *,
+    title: str,
+    xaxis: str,
+    yaxis: str,
+    highlight: Sequence[bool] | None = None,
+) -> go.Figure:
+    """One bar per scenario (what-if partition counts, cross-client partitioners)."""
+    colors = [COLOR if (highlight and h) else ALT_COLOR for h in (highlight or [False] * len(values))]
+    fig = go.Figure(
+        go.Bar(
+            x=list(labels),
+            y=list(values),
+            marker_color=colors,
+            text=[f"{v:,.3g}" for v in values],
+            textposition="outside",
+            cliponaxis=False,
+            name=yaxis,
+        )
+    )
+    fig.update_layout(title=title, xaxis_title=xaxis, yaxis_title=yaxis, **_LAYOUT)
+    fig.update_xaxes(type="category")
+    return fig

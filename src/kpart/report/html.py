@@ -1,0 +1,382 @@
+"""The report page: ``summary.json`` → one self-contained ``report.html`` (Plotly, JS inlined).
+
+:func:`render_report` is a pure function of the summary dict written by ``kpart report``; the
+page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sections, each an
+``<section id=...>`` with its charts (``div.kpart-chart``, one bar per datum):
+
+=================  ===========================================================================
+``overview``       topic, partitions, records, bytes, null-key records, headline skew figures
+``partitions``     records and bytes per partition: bars, dashed mean line, hot partitions red
+``brokers``        leader and replica load per broker, brokers grouped by rack
+``consumers``      records per member, one chart per entry of ``groups`` (group × strategy)
+``hot-keys``       the ``hot_keys`` table
+``skew``           every figure of ``skew`` (nested dicts flattened)
+``whatif``         only when ``summary["whatif"]`` is present (see below)
+``compat``         only when ``summary["compat"]`` is present (see below)
+=================  ===========================================================================
+
+Required keys: ``topic``, ``num_partitions``, ``records``, ``partitions`` (``[{"partition",
+"records", "bytes"?, "leader"?, "replicas"?}]``). Optional: ``bytes``, ``null_key_records``,
+``brokers`` (``[{"broker", "rack", "leader_records", "replica_records"}]``), ``groups``
+(``[{"group", "strategy", "members": [{"member", "partitions", "records"}]}]``, ``partitions``
+a list or a count), ``skew`` (dict), ``hot_keys`` (list of dicts, columns as given).
+A partition is *hot* when listed in ``skew["hot_partitions"]``, else when its records exceed
+:data:`HOT_FACTOR` × the mean.
+
+Optional sections, keys defined here:
+
+- ``"whatif"``: ``{"scenarios": [{"num_partitions": int, "max_mean": float, "cv": float?,
+  "moved_fraction": float?}]}`` — what a partition-count change would do (the current count
+  may be one of the scenarios). One chart of max/mean per count, one of moved keys if given.
+- ``"compat"``: ``{"reference": "java:default", "clients": [{"partitioner": str,
+  "same_fraction": float, "max_mean": float?}]}`` — how other clients' partitioners place the
+  same keys: the share of records landing on the same partition as the reference.
+
+Raises :class:`kpart.errors.ConfigError` naming the missing or malformed field.
+
+>>> page = render_report({"topic": "t", "num_partitions": 2, "records": 3,
+...     "partitions": [{"partition": 0, "records": 1}, {"partition": 1, "records": 2}]})
+>>> page.startswith("<!DOCTYPE html>") and 'id="chart-partition-records"' in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from kpart.errors import ConfigError
+
+__all__ = ["HOT_FACTOR", "render_report", "write_report_html"]
+
+#: A partition whose records exceed ``HOT_FACTOR`` × the mean is marked hot.
+HOT_FACTOR = 1.2
+
+_PLOT_CONFIG = {"displaylogo": False, "responsive": True}
+# Each plot marks itself rendered once Plotly.newPlot's promise resolved (the browser test
+# and anyone scripting the page can wait on it).
+_POST_SCRIPT = "document.getElementById('{plot_id}').setAttribute('data-rendered', '1');"
+
+
+def _req(doc: Mapping[str, Any], key: str, where: str = "summary") -> Any:
+    if not isinstance(doc, Mapping) or key not in doc:
+        raise ConfigError(f"{where}: missing field {key!r}")
+    return doc[key]
+
+
+def _num(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{where}: expected a number, got {value!r}")
+    return value
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(value).lower()
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.4g}" if abs(value) < 1e6 else f"{value:,.0f}"
+    if isinstance(value, list | tuple):
+        return ", ".join(_fmt(v) for v in value)
+    return str(value)
+
+
+def _esc(value: Any) -> str:
+    return html.escape(_fmt(value))
+
+
+def _chart(fig: Any, div_id: str) -> str:
+    inner = fig.to_html(
+        full_html=False,
+        include_plotlyjs=False,
+        div_id=div_id,
+        config=_PLOT_CONFIG,
+        post_script=_POST_SCRIPT,
+    )
+    return f'<div class="kpart-chart">{inner}</div>'
+
+
+def _table(rows: Sequence[Mapping[str, Any]], table_id: str) -> str:
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_esc(row.get(c))}</td>" for c in columns) + "</tr>" for row in rows
+    )
+    return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _flatten(doc: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for key, value in doc.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.extend(_flatten(value, name + " · "))
+        else:
+            out.append((name, value))
+    return out
+
+
+def _hot_flags(summary: Mapping[str, Any], ids: list[int], records: list[float]) -> list[bool]:
+    skew = summary.get("skew")
+    listed = skew.get("hot_partitions") if isinstance(skew, Mapping) else None
+    if isinstance(listed, list) and all(isinstance(p, int) for p in listed):
+        return [p in set(listed) for p in ids]
+    mean = sum(records) / len(records) if records else 0.0
+    return [mean > 0 and r > HOT_FACTOR * mean for r in records]
+
+
+def _section(sid: str, title: str, body: str, note: str = "") -> str:
+    note_html = f'<p class="note">{note}</p>' if note else ""
+    return f'<section id="{sid}"><h2>{html.escape(title)}</h2>{note_html}{body}</section>'
+
+
+def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
+    cards = [
+        ("topic", summary["topic"]),
+        ("partitions", summary["num_partitions"]),
+        ("records", summary["records"]),
+    ]
+    for key, label in (("bytes", "bytes"), ("null_key_records", "null-key records")):
+        if summary.get(key) is not None:
+            cards.append((label, summary[key]))
+    skew = summary.get("skew")
+    if isinstance(skew, Mapping):
+        for name, value in _flatten(skew):
+            if name.endswith(("max_mean", "cv")) and isinstance(value, int | float):
+                cards.append((name.replace("_", "/", 1) if name == "max_mean" else name, value))
+    cards.append(("hot partitions", ", ".join(map(str, hot)) or "none"))
+    items = "".join(
+        f'<div class="card"><div class="label">{html.escape(k)}</div>'
+        f'<div class="value">{_esc(v)}</div></div>'
+        for k, v in cards
+    )
+    return _section("overview", "Overview", f'<div class="cards">{items}</div>')
+
+
+def _partitions(summary: Mapping[str, Any]) -> tuple[str, list[int]]:
+    from kpart.report import _charts
+
+    rows = _req(summary, "partitions")
+    if not isinstance(rows, list) or not rows:
+        raise ConfigError("summary: field 'partitions' must be a non-empty list")
+    ids = [int(_num(_req(r, "partition", "partitions[]"), "partitions[].partition")) for r in rows]
+    recs = [_num(_req(r, "records", "partitions[]"), "partitions[].records") for r in rows]
+    hot = _hot_flags(summary, ids, recs)
+    hot_ids = [p for p, h in zip(ids, hot, strict=True) if h]
+    body = _chart(
+        _charts.partition_bars(ids, recs, hot, title="Records per partition", unit="records"),
+        "chart-partition-records",
+    )
+    if all(r.get("bytes") is not None for r in rows):
+        size = [_num(r["bytes"], "partitions[].bytes") for r in rows]
+        body += _chart(
+            _charts.partition_bars(ids, size, hot, title="Bytes per partition", unit="bytes"),
+            "chart-partition-bytes",
+        )
+    if all("replicas" in r for r in rows):
+        body += "<details><summary>Replica assignment</summary>" + _table(
+            [
+                {k: r.get(k) for k in ("partition", "leader", "replicas", "records", "bytes")}
+                for r in rows
+            ],
+            "table-partitions",
+        ) + "</details>"
+    note = (
+        f"Hot partitions (red) carry more than {HOT_FACTOR}× the mean; the dashed line is the "
+        "mean over all partitions. Null-key records have no key partition and are counted apart."
+    )
+    return _section("partitions", "Partitions", body, note), hot_ids
+
+
+def _brokers(summary: Mapping[str, Any]) -> str:
+    from kpart.report import _charts
+
+    rows = summary.get("brokers") or []
+    if not rows:
+        return ""
+    fig = _charts.broker_bars(
+        [_req(r, "broker", "brokers[]") for r in rows],
+        [r.get("rack") for r in rows],
+        [_num(_req(r, "leader_records", "brokers[]"), "brokers[].leader_records") for r in rows],
+        [_num(_req(r, "replica_records", "brokers[]"), "brokers[].replica_records") for r in rows],
+        unit="records",
+    )
+    body = _chart(fig, "chart-brokers") + _table(rows, "table-brokers")
+    return _section("brokers", "Brokers and racks", body)
+
+
+def _members_text(parts: Any) -> str:
+    if isinstance(parts, list | tuple):
+        return ", ".join(map(str, parts)) or "none"
+    return str(parts)
+
+
+def _groups(summary: Mapping[str, Any]) -> str:
+    from kpart.report import _charts
+
+    groups = summary.get("groups") or []
+    if not groups:
+        return ""
+    body = ""
+    for i, g in enumerate(groups):
+        name = _req(g, "group", "groups[]")
+        strategy = g.get("strategy", "?")
+        members = _req(g, "members", f"groups[{name}]")
+        fig = _charts.member_bars(
+            [str(_req(m, "member", f"groups[{name}].members[]")) for m in members],
+            [_num(_req(m, "records", f"groups[{name}].members[]"), "records") for m in members],
+            [_members_text(m.get("partitions")) for m in members],
+            title=f"Group {name} — {strategy}",
+        )
+        body += _chart(fig, f"chart-group-{i}")
+    return _section("consumers", "Consumer groups", body, "Records consumed per member.")
+
+
+def _hot_keys(summary: Mapping[str, Any]) -> str:
+    rows = summary.get("hot_keys") or []
+    if not rows:
+        return ""
+    return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"))
+
+
+def _skew(summary: Mapping[str, Any]) -> str:
+    skew = summary.get("skew")
+    if not isinstance(skew, Mapping) or not skew:
+        return ""
+    rows = [{"figure": k, "value": v} for k, v in _flatten(skew)]
+    note = "max/mean: the heaviest over the mean (1 = even); cv: standard deviation over mean."
+    return _section("skew", "Skew", _table(rows, "table-skew"), note)
+
+
+def _whatif(summary: Mapping[str, Any]) -> str:
+    from kpart.report import _charts
+
+    doc = summary.get("whatif")
+    if not doc:
+        return ""
+    scenarios = _req(doc, "scenarios", "whatif") if isinstance(doc, Mapping) else doc
+    labels = [str(_req(s, "num_partitions", "whatif.scenarios[]")) for s in scenarios]
+    current = [s["num_partitions"] == summary["num_partitions"] for s in scenarios]
+    ratio = [_num(_req(s, "max_mean", "whatif.scenarios[]"), "max_mean") for s in scenarios]
+    body = _chart(
+        _charts.scenario_bars(
+            labels, ratio, title="Skew (max/mean) by partition count", xaxis="partitions",
+            yaxis="max/mean", highlight=current,
+        ),
+        "chart-whatif",
+    )
+    if all(s.get("moved_fraction") is not None for s in scenarios):
+        moved = [_num(s["moved_fraction"], "moved_fraction") for s in scenarios]
+        body += _chart(
+            _charts.scenario_bars(
+                labels, moved, title="Share of records changing partition", xaxis="partitions",
+                yaxis="moved fraction", highlight=current,
+            ),
+            "chart-whatif-moved",
+        )
+    body += _table(list(scenarios), "table-whatif")
+    return _section("whatif", "What if the partition count changed", body)
+
+
+def _compat(summary: Mapping[str, Any]) -> str:
+    from kpart.report import _charts
+
+    doc = summary.get("compat")
+    if not doc:
+        return ""
+    clients = _req(doc, "clients", "compat")
+    reference = doc.get("reference", "java:default")
+    labels = [str(_req(c, "partitioner", "compat.clients[]")) for c in clients]
+    same = [_num(_req(c, "same_fraction", "compat.clients[]"), "same_fraction") for c in clients]
+    fig = _charts.scenario_bars(
+        labels, same, title=f"Share of records on the same partition as {reference}",
+        xaxis="client partitioner", yaxis="same partition", highlight=[x == reference for x in labels],
+    )
+    body = _chart(fig, "chart-compat") + _table(list(clients), "table-compat")
+    return _section("compat", "Cross-client partitioning", body)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;background:#fafafa}
+header{background:#1f2d3d;color:#fff;padding:16px 32px}header h1{margin:0;font-size:22px}
+nav{padding:6px 32px;background:#e9eef3}nav a{margin-right:16px;color:#1f4e79}
+main{padding:8px 32px 32px;max-width:1200px}section{margin-top:24px}
+h2{border-bottom:1px solid #ccd;padding-bottom:4px}.note{color:#555;font-size:13px}
+.cards{display:flex;flex-wrap:wrap;gap:12px}.card{background:#fff;border:1px solid #dde;
+border-radius:6px;padding:8px 14px;min-width:120px}.card .label{font-size:12px;color:#666}
+.card .value{font-size:20px;font-weight:600}.kpart-chart{background:#fff;margin:12px 0;
+border:1px solid #e3e3e8;border-radius:6px}table{border-collapse:collapse;font-size:13px;
+margin:8px 0;background:#fff}th,td{border:1px solid #dde;padding:3px 10px;text-align:right}
+th{background:#eef2f6}td:first-child,th:first-child{text-align:left}
+"""
+
+
+def render_report(summary: Mapping[str, Any]) -> str:
+    """Render ``summary`` (the dict of ``summary.json``) as one self-contained HTML page.
+
+    Returns the page as a string (UTF-8 when written). Pure: no I/O, no network, no clock.
+    Raises :class:`~kpart.errors.ConfigError` when a required field is missing or malformed.
+    """
+    from plotly.offline import get_plotlyjs
+
+    for key in ("topic", "num_partitions", "records"):
+        _req(summary, key)
+    partitions, hot = _partitions(summary)
+    sections = [
+        _overview(summary, hot),
+        partitions,
+        _brokers(summary),
+        _groups(summary),
+        _hot_keys(summary),
+        _skew(summary),
+        _whatif(summary),
+        _compat(summary),
+    ]
+    sections = [s for s in sections if s]
+    nav = "".join(
+        f'<a href="#{sid}">{label}</a>'
+        for sid, label in (
+            ("overview", "Overview"), ("partitions", "Partitions"), ("brokers", "Brokers"),
+            ("consumers", "Consumers"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
+            ("whatif", "What-if"), ("compat", "Cross-client"),
+        )
+        if any(s.startswith(f'<section id="{sid}"') for s in sections)
+    )
+    topic = html.escape(str(summary["topic"]))
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>kpart report: {topic}</title>"
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style>'
+        f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
+        f"<header><h1>kpart report — topic {topic}</h1></header><nav>{nav}</nav>"
+        f"<main>{''.join(sections)}</main></body></html>\n"
+    )
+
+
+def write_report_html(summary: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Write :func:`render_report` (``summary``) to ``path`` atomically; return the path.
+
+    The page is rendered first, written to a temporary file in the same directory and renamed
+    into place, so a failure leaves no partial ``report.html``.
+    """
+    page = render_report(summary)
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(page)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is for reading
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
