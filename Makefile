@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench lint clean
+.PHONY: install demo test bench lint clean browser docs-img
 
 install: $(STAMP)
 
@@ -20,8 +20,16 @@ demo: install
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 
-test: install lint
+test: install lint $(if $(filter true,$(CI)),browser)
 	$(BIN)/python -m pytest -q src tests
+
+# Debian's chromium for the report's browser test (skipped, not failed, without it unless CI=true)
+browser:
+	command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+
+# docs/img/report.png: the demo-shaped report rendered by the browser test's code
+docs-img: install browser
+	$(BIN)/python docs/make_screenshot.py docs/img/report.png
 
 bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
