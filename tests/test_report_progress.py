@@ -1,0 +1,157 @@
+"""Progress helpers: quiet / non-TTY print nothing; Spark stage bars follow a fake status tracker."""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass, field
+
+from rich.console import Console
+
+from kpart.report.progress import (
+    SparkProgress,
+    snapshot,
+    spark_progress,
+    task_progress,
+    track,
+)
+
+
+@dataclass
+class FakeStageInfo:
+    name: str
+    numTasks: int  # noqa: N815 - pyspark's StageInfo field names
+    numCompletedTasks: int = 0  # noqa: N815
+    numActiveTasks: int = 0  # noqa: N815
+    numFailedTasks: int = 0  # noqa: N815
+
+
+@dataclass
+class FakeTracker:
+    """In-memory stand-in for pyspark's StatusTracker (only the two calls used)."""
+
+    stages: dict[int, FakeStageInfo] = field(default_factory=dict)
+    vanished: set[int] = field(default_factory=set)  # listed as active, info already gone
+
+    def getActiveStageIds(self) -> list[int]:  # noqa: N802
+        return sorted([*self.stages, *self.vanished], reverse=True)
+
+    def getStageInfo(self, stage_id: int) -> FakeStageInfo | None:  # noqa: N802
+        return self.stages.get(stage_id)
+
+
+@dataclass
+class FakeContext:
+    tracker: FakeTracker
+    calls: int = 0
+
+    def statusTracker(self) -> FakeTracker:  # noqa: N802
+        self.calls += 1
+        return self.tracker
+
+
+@dataclass
+class FakeSession:
+    sparkContext: FakeContext  # noqa: N815
+
+
+def tty_console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, force_terminal=True, width=100, color_system=None), buf
+
+
+def plain_console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, force_terminal=False, width=100), buf
+
+
+def test_snapshot_sorted_skips_vanished_stages() -> None:
+    tracker = FakeTracker(
+        {3: FakeStageInfo("count at x", 8, 5, 2, 1), 1: FakeStageInfo("", 4, 4)}, vanished={2}
+    )
+    got = snapshot(tracker)
+    assert [s.stage_id for s in got] == [1, 3]
+    assert got[0].name == "stage 1"
+    assert (got[1].num_tasks, got[1].num_completed_tasks, got[1].num_failed_tasks) == (8, 5, 1)
+
+
+def test_poll_tracks_stages_and_completes_finished_ones() -> None:
+    tracker = FakeTracker({0: FakeStageInfo("groupBy", 10, 3)})
+    console, _ = tty_console()
+    from kpart.report.progress import _progress
+
+    progress = _progress(console)
+    view = SparkProgress(tracker, progress, "report")
+    view.poll()
+    task0 = {t.id: t for t in progress.tasks}[view.tasks[0]]
+    assert (task0.completed, task0.total) == (3, 10)
+    # stage 0 finishes (leaves the active list) while stage 1 starts
+    tracker.stages = {1: FakeStageInfo("collect", 2, 1)}
+    view.poll()
+    tasks = {t.id: t for t in progress.tasks}
+    assert tasks[view.tasks[0]].completed == 10
+    assert (tasks[view.tasks[1]].completed, tasks[view.tasks[1]].total) == (1, 2)
+    assert "report · stage 1 collect" in tasks[view.tasks[1]].description
+
+
+def test_spark_progress_on_a_terminal_shows_stage_bars() -> None:
+    tracker = FakeTracker({7: FakeStageInfo("mapInArrow", 4, 0)})
+    session = FakeSession(FakeContext(tracker))
+    console, buf = tty_console()
+    with spark_progress(session, console=console, interval=0.01) as view:
+        assert view is not None
+        tracker.stages[7].numCompletedTasks = 4
+    out = buf.getvalue()
+    assert "stage 7 mapInArrow" in out
+    assert "4/4" in out  # the final poll on exit saw the finished stage
+
+
+def test_spark_progress_quiet_prints_nothing_and_never_touches_spark() -> None:
+    session = FakeSession(FakeContext(FakeTracker({0: FakeStageInfo("x", 1)})))
+    console, buf = tty_console()
+    with spark_progress(session, quiet=True, console=console) as view:
+        assert view is None
+    assert buf.getvalue() == ""
+    assert session.sparkContext.calls == 0
+
+
+def test_spark_progress_non_tty_prints_nothing() -> None:
+    session = FakeSession(FakeContext(FakeTracker({0: FakeStageInfo("x", 1)})))
+    console, buf = plain_console()
+    with spark_progress(session, console=console) as view:
+        assert view is None
+    assert buf.getvalue() == ""
+    assert session.sparkContext.calls == 0
+
+
+def test_default_console_is_stderr_and_pytest_capture_is_not_a_tty(capsys) -> None:
+    session = FakeSession(FakeContext(FakeTracker({0: FakeStageInfo("x", 1)})))
+    with spark_progress(session), task_progress(3, "plan") as advance:
+        advance(3)
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+    assert not sys.stderr.isatty()
+
+
+def test_task_progress_and_track() -> None:
+    console, buf = tty_console()
+    assert list(track(range(5), "assign", console=console)) == [0, 1, 2, 3, 4]
+    assert "assign" in buf.getvalue() and "5/5" in buf.getvalue()
+    console, buf = plain_console()
+    seen = list(track(iter("abc"), "quiet loop", console=console))
+    assert seen == ["a", "b", "c"] and buf.getvalue() == ""
+    console, buf = tty_console()
+    with task_progress(10, "plan", quiet=True, console=console) as advance:
+        advance(10)
+    assert buf.getvalue() == ""
+
+
+def test_progress_module_does_not_import_pyspark() -> None:
+    import subprocess
+
+    code = (
+        "import sys, kpart.report.progress, kpart.report.html; "
+        "print('pyspark' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
