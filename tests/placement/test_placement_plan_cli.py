@@ -1,0 +1,150 @@
+"""``kpart plan``, ``kpart pools`` and ``kpart describe`` through ``kpart.cli.main``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kpart.cli import main
+from kpart.placement.admin_utils import assign_replicas_to_brokers
+from kpart.placement.formats import format_describe, parse_describe
+from kpart.placement.reassign import parse_reassignment_json, reassignment_json
+from kpart.placement.spec import Broker
+
+TOPIC_TEST4 = {0: (2, 0, 1), 1: (0, 1, 2), 2: (1, 2, 0), 3: (2, 1, 0), 4: (0, 2, 1), 5: (1, 0, 2)}
+
+
+@pytest.fixture
+def describe_file(tmp_path):
+    brokers = [Broker(i) for i in range(6)]
+    text = format_describe(TOPIC_TEST4, "topic-test4") + format_describe(
+        dict(assign_replicas_to_brokers(brokers, 24, 2, fixed_start_index=1)), "events"
+    )
+    path = tmp_path / "describe.txt"
+    path.write_text(text)
+    return path
+
+
+def test_plan_writes_plan_rollback_describe_and_batches(describe_file, tmp_path, capsys):
+    out = tmp_path / "out" / "plan.json"
+    rc = main([
+        "plan", "--current", str(describe_file), "--add-brokers", "6,7",
+        "--out", str(out), "--rollback", str(tmp_path / "rollback.json"),
+        "--describe-out", str(tmp_path / "proposal.txt"), "--topics-out", str(tmp_path / "t.json"),
+        "--max-concurrent-moves-per-broker", "2", "--seed", "3", "--json",
+    ])
+    assert rc == 0
+    summary = json.loads(capsys.readouterr().out)
+    current = parse_describe(describe_file.read_text())
+    plan = parse_reassignment_json(out.read_text())
+    rollback = parse_reassignment_json((tmp_path / "rollback.json").read_text())
+    for t, parts in plan.items():
+        for p in parts:
+            assert rollback[t][p] == current[t][p]
+    proposal = parse_describe((tmp_path / "proposal.txt").read_text())
+    for t, parts in current.items():
+        for p, reps in parts.items():
+            assert proposal[t][p] == plan.get(t, {}).get(p, reps)
+    moved = sum(len(set(r) - set(current[t][p])) for t, ps in plan.items() for p, r in ps.items())
+    assert summary["replica_moves"] == moved > 0
+    assert summary["generate_replica_moves"] >= moved
+    assert summary["after"]["replicas_per_broker"]["6"] > 0
+    batches = sorted(tmp_path.glob("out/plan.batch-*.json"))
+    assert len(batches) == summary["batches"] >= 2
+    merged = {}
+    for b in batches:
+        for t, ps in parse_reassignment_json(b.read_text()).items():
+            merged.setdefault(t, {}).update(ps)
+    assert merged == plan
+    topics = json.loads((tmp_path / "t.json").read_text())
+    assert {x["topic"] for x in topics["topics"]} == set(plan)
+
+
+def test_plan_accepts_a_reassignment_json_and_prints_a_table(describe_file, tmp_path, capsys):
+    cur = tmp_path / "current.json"
+    cur.write_text(reassignment_json(parse_describe(describe_file.read_text())))
+    sizes = tmp_path / "sizes.json"
+    sizes.write_text(json.dumps({f"events-{p}": 1000 for p in range(24)}))
+    rc = main(["plan", "--current", str(cur), "--remove-brokers", "5", "--sizes", str(sizes)])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "replicas moved" in text and "bytes to move" in text and "--generate" in text
+
+
+def test_describe_reports_balance(describe_file, capsys):
+    rc = main(["describe", "--current", str(describe_file), "--json",
+               "--brokers", "0:a,1:a,2:b,3-5:c"])
+    assert rc == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["partitions"] == 30 and report["replicas"] == 66
+    assert sum(report["replicas_per_rack"].values()) == 66
+    rc = main(["describe", "--current", str(describe_file)])
+    assert rc == 0 and "max/min replicas" in capsys.readouterr().out
+
+
+def test_pools_command_on_seed_002(tmp_path, capsys):
+    brokers = [Broker(i) for i in range(1, 10)]
+    text = "".join(
+        format_describe(dict(assign_replicas_to_brokers(brokers, 9, 1, fixed_start_index=i)),
+                        f"t{i}")
+        for i in range(1, 10)
+    )
+    (tmp_path / "cur.txt").write_text(text)
+    pools = {"pools": {"pool1": [1, 2, 3], "pool2": [4, 5, 6], "pool3": [7, 8, 9]},
+             "topics": {f"t{i}": f"pool{(i + 2) // 3}" for i in range(1, 10)}}
+    (tmp_path / "pools.json").write_text(json.dumps(pools))
+    out = tmp_path / "plan.json"
+    rc = main(["pools", "--current", str(tmp_path / "cur.txt"), "--pools",
+               str(tmp_path / "pools.json"), "--out", str(out), "--json"])
+    assert rc == 0
+    assert json.loads(capsys.readouterr().out)["replica_moves"] == 54
+    plan = parse_reassignment_json(out.read_text())
+    for t, parts in plan.items():
+        pool = set(pools["pools"][pools["topics"][t]])
+        assert all(set(r) <= pool for r in parts.values())
+
+
+@pytest.mark.parametrize(
+    ("args", "current", "message"),
+    [
+        (["--add-brokers", "x"], None, "Invalid broker 'x' in --add-brokers"),
+        (["--remove-brokers", "42"], None, "Unknown broker id 42"),
+        (["--brokers", "0,1,2"], None, "Unknown broker id 3"),
+        ([], '{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,1]}]}',
+         "t-0 contains multiple entries for 1"),
+        ([], '{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]},'
+             '{"topic":"t","partition":1,"replicas":[1]}]}', "Uneven replication factor"),
+        ([], '{"version":1,"partitions":[', "Malformed reassignment JSON"),
+        (["--pools", "POOLS:{\"pools\": {\"p\": []}}"], None, "Pool 'p' has no brokers"),
+        (["--pools", "POOLS:{\"pools\": {\"p\": {\"brokers\": [0], \"topics\": [\"t\"]}, "
+          "\"q\": {\"brokers\": [1], \"topics\": [\"t\"]}}}"], None,
+         "Topic 't' is in two pools"),
+        (["--max-concurrent-moves-per-broker", "0"], None, "must be >= 1"),
+    ],
+)
+def test_bad_input_exits_2_without_output(args, current, message, describe_file, tmp_path,
+                                          capsys):
+    cur = describe_file
+    if current is not None:
+        cur = tmp_path / "bad.json"
+        cur.write_text(current)
+    fixed = []
+    for a in args:
+        if a.startswith("POOLS:"):
+            (tmp_path / "pools.json").write_text(a[6:])
+            a = str(tmp_path / "pools.json")
+        fixed.append(a)
+    out = tmp_path / "plan.json"
+    rc = main(["plan", "--current", str(cur), "--out", str(out), *fixed])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert message in err and err.count("\n") == 1
+    assert not out.exists()
+    assert not list(tmp_path.glob(".plan.json.*"))
+
+
+def test_missing_current_file_exits_2(tmp_path, capsys):
+    rc = main(["plan", "--current", str(tmp_path / "nope.txt")])
+    assert rc == 2
+    assert "nope.txt" in capsys.readouterr().err
