@@ -17,19 +17,22 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 
 Required keys: ``topic``, ``num_partitions``, ``records``, ``partitions`` (``[{"partition",
 "records", "bytes"?, "leader"?, "replicas"?}]``). Optional: ``bytes``, ``null_key_records``,
-``brokers`` (``[{"broker", "rack", "leader_records", "replica_records"}]``), ``groups``
-(``[{"group", "strategy", "members": [{"member", "partitions", "records"}]}]``, ``partitions``
-a list or a count), ``skew`` (dict), ``hot_keys`` (list of dicts, columns as given).
+``brokers`` (``[{"broker", "rack", "leader_records", "replica_records"}]``), ``racks``
+(list of dicts, shown as a table), ``groups``
+(``[{"group", "strategy", "members": [{"member", "partitions", "records"}], "skew"?}]``,
+``partitions`` a list or a count), ``skew`` (dict of figures, nested dicts flattened;
+``max_over_mean`` of each top-level entry is shown in the overview), ``hot_keys`` (list of
+dicts, columns as given).
 A partition is *hot* when listed in ``skew["hot_partitions"]``, else when its records exceed
 :data:`HOT_FACTOR` × the mean.
 
 Optional sections, keys defined here:
 
-- ``"whatif"``: ``{"scenarios": [{"num_partitions": int, "max_mean": float, "cv": float?,
+- ``"whatif"``: ``{"scenarios": [{"num_partitions": int, "max_over_mean": float, "cv": float?,
   "moved_fraction": float?}]}`` — what a partition-count change would do (the current count
   may be one of the scenarios). One chart of max/mean per count, one of moved keys if given.
 - ``"compat"``: ``{"reference": "java:default", "clients": [{"partitioner": str,
-  "same_fraction": float, "max_mean": float?}]}`` — how other clients' partitioners place the
+  "same_fraction": float, "max_over_mean": float?}]}`` — how other clients' partitioners place the
   same keys: the share of records landing on the same partition as the reference.
 
 Raises :class:`kpart.errors.ConfigError` naming the missing or malformed field.
@@ -132,6 +135,14 @@ def _hot_flags(summary: Mapping[str, Any], ids: list[int], records: list[float])
     return [mean > 0 and r > HOT_FACTOR * mean for r in records]
 
 
+def _ratio(doc: Mapping[str, Any]) -> float | None:
+    """``max_over_mean`` (summary.py's name) or ``max_mean`` of a skew/scenario dict."""
+    for key in ("max_over_mean", "max_mean"):
+        if isinstance(doc.get(key), int | float):
+            return doc[key]
+    return None
+
+
 def _section(sid: str, title: str, body: str, note: str = "") -> str:
     note_html = f'<p class="note">{note}</p>' if note else ""
     return f'<section id="{sid}"><h2>{html.escape(title)}</h2>{note_html}{body}</section>'
@@ -148,9 +159,10 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
             cards.append((label, summary[key]))
     skew = summary.get("skew")
     if isinstance(skew, Mapping):
-        for name, value in _flatten(skew):
-            if name.endswith(("max_mean", "cv")) and isinstance(value, int | float):
-                cards.append((name.replace("_", "/", 1) if name == "max_mean" else name, value))
+        for name, figures in skew.items():
+            ratio = _ratio(figures) if isinstance(figures, Mapping) else None
+            if ratio is not None:
+                cards.append((f"{name.replace('_', ' ')} max/mean", ratio))
     cards.append(("hot partitions", ", ".join(map(str, hot)) or "none"))
     items = "".join(
         f'<div class="card"><div class="label">{html.escape(k)}</div>'
@@ -209,6 +221,8 @@ def _brokers(summary: Mapping[str, Any]) -> str:
         unit="records",
     )
     body = _chart(fig, "chart-brokers") + _table(rows, "table-brokers")
+    if summary.get("racks"):
+        body += _table(summary["racks"], "table-racks")
     return _section("brokers", "Brokers and racks", body)
 
 
@@ -216,6 +230,11 @@ def _members_text(parts: Any) -> str:
     if isinstance(parts, list | tuple):
         return ", ".join(map(str, parts)) or "none"
     return str(parts)
+
+
+def _skew_suffix(skew: Any) -> str:
+    ratio = _ratio(skew) if isinstance(skew, Mapping) else None
+    return f" (max/mean {ratio:.3g})" if ratio is not None else ""
 
 
 def _groups(summary: Mapping[str, Any]) -> str:
@@ -233,7 +252,7 @@ def _groups(summary: Mapping[str, Any]) -> str:
             [str(_req(m, "member", f"groups[{name}].members[]")) for m in members],
             [_num(_req(m, "records", f"groups[{name}].members[]"), "records") for m in members],
             [_members_text(m.get("partitions")) for m in members],
-            title=f"Group {name} — {strategy}",
+            title=f"Group {name} — {strategy}" + _skew_suffix(g.get("skew")),
         )
         body += _chart(fig, f"chart-group-{i}")
     return _section("consumers", "Consumer groups", body, "Records consumed per member.")
@@ -264,7 +283,12 @@ def _whatif(summary: Mapping[str, Any]) -> str:
     scenarios = _req(doc, "scenarios", "whatif") if isinstance(doc, Mapping) else doc
     labels = [str(_req(s, "num_partitions", "whatif.scenarios[]")) for s in scenarios]
     current = [s["num_partitions"] == summary["num_partitions"] for s in scenarios]
-    ratio = [_num(_req(s, "max_mean", "whatif.scenarios[]"), "max_mean") for s in scenarios]
+    ratio = []
+    for s in scenarios:
+        r = _ratio(s) if isinstance(s, Mapping) else None
+        if r is None:
+            raise ConfigError(f"whatif.scenarios[]: missing field 'max_over_mean' in {s!r}")
+        ratio.append(r)
     body = _chart(
         _charts.scenario_bars(
             labels, ratio, title="Skew (max/mean) by partition count", xaxis="partitions",
