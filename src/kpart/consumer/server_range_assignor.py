@@ -53,9 +53,12 @@ def _sort_members(members: tuple[ServerMember, ...]) -> list[ServerMember]:
     return sorted(members, key=key)
 
 
-def range_target(spec: ServerGroupSpec) -> dict[str, list[tuple[int, list[int]]]]:
+def range_target(
+    spec: ServerGroupSpec, *, java_order: bool = True
+) -> dict[str, list[tuple[int, list[int]]]]:
     """The raw result: member id → ``[(topic id, [partitions])]`` (members sorted as Kafka
-    sorts them, topics in subscription iteration order, ranges ascending)."""
+    sorts them, ranges ascending; with ``java_order``, each member's topics in the iteration
+    order of the map Kafka returns, otherwise in subscription order)."""
     ordered = _sort_members(spec.members)
     subscriptions = {m.member_id: spec.subscribed_topic_ids(m) for m in ordered}
     subscribers: dict[int, int] = {}
@@ -82,6 +85,8 @@ def range_target(spec: ServerGroupSpec) -> dict[str, list[tuple[int, list[int]]]
                 out.append((tid, list(range(start, end))))
     # Each member's result is a HashMap<Uuid, Set<Integer>> presized from its topic count:
     # report its topics in that map's iteration order.
+    if not java_order:
+        return target
     homogeneous = spec.subscription_type == "HOMOGENEOUS"
     for m in ordered:
         parts = target[m.member_id]
@@ -103,9 +108,4 @@ def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
     :class:`~kpart.consumer.spec.GroupAssignment` listing every member (members in
     ``spec.members`` order; topics by name). Pure; no errors beyond those of the spec.
     """
-    target = range_target(spec)
-    pairs = {
-        member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
-        for member_id, parts in target.items()
-    }
-    return GroupAssignment.from_pairs([m.member_id for m in spec.members], pairs)
+    return spec.to_group_assignment(range_target(spec, java_order=False))

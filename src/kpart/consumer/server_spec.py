@@ -27,18 +27,31 @@ member subscribes to the same topic names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kpart._java.hashing import hashmap_capacity, hashmap_order
 from kpart._java.uuid import uuid_from_string, uuid_to_string
+from kpart.consumer.spec import GroupAssignment
 from kpart.errors import ConfigError
 
 __all__ = ["ServerGroupSpec", "ServerMember", "ServerTopic"]
 
 #: Prefix of a topic reference by id (a deleted topic still present in an assignment).
 DELETED_PREFIX = "id:"
+
+
+@functools.lru_cache(maxsize=65536)
+def _uuid(text: str) -> int:
+    return uuid_from_string(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_set_order(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Iteration order of a ``HashSet<String>`` filled with ``names`` in order."""
+    return tuple(hashmap_order(names, capacity=hashmap_capacity(len(set(names)))))
 
 
 def _is_int(x: object) -> bool:
@@ -67,7 +80,7 @@ class ServerTopic:
     @property
     def uuid(self) -> int:
         """The topic id as a 128-bit int (see :mod:`kpart._java.uuid`)."""
-        return uuid_from_string(self.topic_id)
+        return _uuid(self.topic_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +199,22 @@ class ServerGroupSpec:
         missing from the metadata; its ``size()`` still counts them (see
         :attr:`ServerMember.topics`).
         """
-        names = hashmap_order(member.topics, capacity=hashmap_capacity(len(set(member.topics))))
-        return tuple(self._by_name[n].uuid for n in names if n in self._by_name)
+        by_name = self._by_name
+        return tuple(by_name[n].uuid for n in _names_set_order(member.topics) if n in by_name)
+
+    def to_group_assignment(
+        self, target: Mapping[str, Iterable[tuple[int, Iterable[int]]]]
+    ) -> GroupAssignment:
+        """Canonical :class:`~kpart.consumer.spec.GroupAssignment` of a raw result (member id
+        → ``[(topic id, partitions)]``): every member in ``members`` order, topics by name,
+        topics and partitions sorted."""
+        out = []
+        for m in self.members:
+            parts = [
+                (self.topic_name(tid), tuple(sorted(ps))) for tid, ps in target.get(m.member_id, ())
+            ]
+            out.append((m.member_id, tuple(sorted(e for e in parts if e[1]))))
+        return GroupAssignment(tuple(out))
 
     def members_in_map_order(self) -> tuple[ServerMember, ...]:
         """``GroupSpec.memberIds()`` order: the iteration order of the coordinator's

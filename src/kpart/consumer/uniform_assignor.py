@@ -66,12 +66,7 @@ def assign_uniform(spec: ServerGroupSpec) -> GroupAssignment:
     name. Errors: :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
     ``PartitionAssignorException``.
     """
-    raw = target_assignment(spec)
-    pairs = {
-        member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
-        for member_id, parts in raw.items()
-    }
-    return GroupAssignment.from_pairs([m.member_id for m in spec.members], pairs)
+    return spec.to_group_assignment(target_assignment(spec))
 
 
 def server_assign(spec: ServerGroupSpec, assignor: str = "uniform") -> GroupAssignment:
