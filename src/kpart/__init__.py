@@ -41,6 +41,13 @@ _EXPORTS: dict[str, str] = {
     "GroupSpec": "kpart.consumer.spec",
     "GroupAssignment": "kpart.consumer.spec",
     "assign": "kpart.consumer",
+    # consumer, KIP-848 server-side assignors
+    "ServerTopic": "kpart.consumer.server_spec",
+    "ServerMember": "kpart.consumer.server_spec",
+    "ServerGroupSpec": "kpart.consumer.server_spec",
+    "server_assign": "kpart.consumer.uniform_assignor",
+    "simulate_server_group": "kpart.consumer.server_simulation",
+    "PartitionAssignorError": "kpart.errors",
     # placement
     "Broker": "kpart.placement.spec",
     "assign_replicas_to_brokers": "kpart.placement.admin_utils",
