@@ -14,8 +14,11 @@ Balance first, then stickiness:
 4. The unassigned list is dealt out in order to the members below quota, in member order,
    each taking its remaining quota.
 
-Here members are :class:`~kpart.consumer.server_spec.ServerMember` s in ``GroupSpec.memberIds()``
-order and their ``assignment`` lists are in Java iteration order, so the result is exact.
+Members are walked in ``GroupSpec.memberIds()`` order
+(:meth:`~kpart.consumer.server_spec.ServerGroupSpec.members_in_map_order`) and their
+``assignment`` lists are in Java iteration order, so the result is exact. Each member's result
+is a :class:`~kpart.consumer._target_maps.TargetMap` (the input map, or a deep copy when
+altered) so its Java iteration order is known too.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A KIP-848 group coordinator running one server-side assignor over successive group states.
+"""``org.apache.kafka.coordinator.group.modern.TargetAssignmentBuilder`` over successive group states.
 
 Reproduces how ``org.apache.kafka.coordinator.group.GroupMetadataManager`` feeds its
 assignor (``TargetAssignmentBuilder``) from one target assignment to the next: at each step

@@ -1,4 +1,4 @@
-"""Value types of a KIP-848 consumer group as the group coordinator's assignor sees it.
+"""``org.apache.kafka.coordinator.group.api.assignor.GroupSpec`` and friends as frozen values (KIP-848).
 
 Reproduces the inputs of ``org.apache.kafka.coordinator.group.api.assignor.
 ConsumerGroupPartitionAssignor#assign(GroupSpec, SubscribedTopicDescriber)`` (KIP-848):
@@ -9,9 +9,11 @@ ConsumerGroupPartitionAssignor#assign(GroupSpec, SubscribedTopicDescriber)`` (KI
   ``group.instance.id``, rack, and the member's current target assignment in the order the
   Java ``HashMap<Uuid, Set<Integer>>`` yields it (a topic that no longer exists is written
   ``"id:<uuid>"``);
-- :class:`ServerGroupSpec`: the topics and the members, in the iteration order of the
-  coordinator's member ``HashMap`` (``GroupSpec.memberIds()``). It is also the
-  ``SubscribedTopicDescriber``: :meth:`ServerGroupSpec.num_partitions` by topic id.
+- :class:`ServerGroupSpec`: the topics and the members, in the order they were put into the
+  coordinator's member ``HashMap``; :meth:`ServerGroupSpec.members_in_map_order` derives
+  ``GroupSpec.memberIds()`` (the map's iteration order) from the member ids'
+  ``String.hashCode``. It is also the ``SubscribedTopicDescriber``:
+  :meth:`ServerGroupSpec.num_partitions` by topic id.
 
 Subscribed names absent from the metadata are ignored by the assignors (the coordinator maps
 names to ids through the metadata image). ``subscription_type`` is ``"HOMOGENEOUS"`` iff every
@@ -127,8 +129,8 @@ class ServerMember:
 
 @dataclass(frozen=True, slots=True)
 class ServerGroupSpec:
-    """A KIP-848 group: ``topics`` (the metadata image) and ``members`` in the iteration order
-    of the coordinator's member map. Errors: :class:`~kpart.errors.ConfigError` naming the bad
+    """A KIP-848 group: ``topics`` (the metadata image) and ``members`` in the order they were
+    put into the coordinator's member map. Errors: :class:`~kpart.errors.ConfigError` naming the bad
     value (a duplicate topic name or id, a duplicate member, an assigned partition beyond the
     topic's partition count)."""
 

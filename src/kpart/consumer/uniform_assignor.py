@@ -10,10 +10,13 @@ type:
 - ``HETEROGENEOUS``: ``UniformHeterogeneousAssignmentBuilder``
   (:mod:`kpart.consumer._uniform_heterogeneous`).
 
-Java order matters and is an input: ``spec.members`` is the coordinator's member-map order
-and each member's ``assignment`` is listed in ``HashMap``/``HashSet`` iteration order; the
-homogeneous builder walks the subscribed topics in ``HashSet<Uuid>`` order, emulated from the
-topic ids' ``Uuid.hashCode``. Racks have no effect (Kafka trunk 2024-10-25).
+Java order matters. Member order is ``GroupSpec.memberIds()``: the iteration order of the
+coordinator's ``HashMap`` of members, emulated from the member ids' ``String.hashCode``
+(``spec.members`` is the insertion order). Each member's ``assignment`` is an input listed in
+``HashMap``/``HashSet`` iteration order. The homogeneous builder walks the subscribed topics in
+``HashSet<Uuid>`` order (``Uuid.hashCode``, filled from the member's ``HashSet<String>`` of
+names); the heterogeneous one breaks ties with the signed ``Uuid.compareTo``. Racks have no
+effect (Kafka trunk 2024-10-25).
 
 :func:`server_assign` is the public entry point for both KIP-848 assignors.
 
