@@ -126,10 +126,13 @@ class RackAwareGoal:
         if required <= 1:
             return True
         reps = state.replicas(move.topic, move.partition)
-        before = _distinct_racks(state, reps)
-        after = _distinct_racks(
-            state, [move.to_broker if b == move.from_broker else b for b in reps]
-        )
+        racks = [state.rack(b) for b in reps]
+        before = len(set(racks))
+        to_rack = state.rack(move.to_broker)
+        if to_rack == state.rack(move.from_broker):
+            return before >= required
+        pairs = zip(reps, racks, strict=True)
+        after = len({to_rack if b == move.from_broker else r for b, r in pairs})
         return after >= required or after > before
 
     def violations(self, state: PlanState) -> int:

@@ -92,6 +92,7 @@ class State:
         self.hard = [g for g in goals if g.hard]
         self.soft = [g for g in goals if not g.hard]
         self.moved: set[tuple[int, int]] = set()
+        self._scope: list[tuple[str, int]] | None = None
         self.soft_moves = 0
         # groups: topics sharing one allowed broker set are balanced together
         self.group_of: dict[str, int] = {}
@@ -127,6 +128,8 @@ class State:
 
     # ----- the read-only view goals use (PlanState) -----
     def partitions(self) -> Sequence[tuple[str, int]]:
+        if self._scope is not None:
+            return self._scope
         return self.tps
 
     def replicas(self, topic: str, partition: int) -> Sequence[int]:
@@ -186,18 +189,18 @@ class State:
         self.moved.add((i, pos))
 
     def _best(self, i: int, pos: int, candidates, *, soft: bool, skip_rack: bool = False):
+        """The candidate destination every hard goal (and, with ``soft``, every soft goal)
+        accepts for slot ``pos`` of partition ``i``: fewest replicas of the topic, then
+        furthest below target, then lowest id. Candidates are tried in that order."""
         t, p = self.tps[i]
         s = self.reps[i][pos]
-        best = None
-        best_key = None
-        for d in candidates:
+        tc, load, target = self.topic_count, self._load, self._target
+        ranked = sorted(candidates, key=lambda d: (tc.get((t, d), 0), load[d] - target[d], d))
+        for d in ranked:
             move = ReplicaMove(t, p, s, d)
-            if not self._hard_ok(move, skip_rack) or (soft and not self._soft_ok(move)):
-                continue
-            key = (self.topic_count.get((t, d), 0), self._load[d] - self._target[d], d)
-            if best_key is None or key < best_key:
-                best, best_key = d, key
-        return best
+            if self._hard_ok(move, skip_rack) and (not soft or self._soft_ok(move)):
+                return d
+        return None
 
     # ----- phase 1: hard goals -----
     def fix_hard_goals(self) -> int:
@@ -388,4 +391,11 @@ class State:
                 led_by[s] = kept
 
     def violations(self) -> dict[str, int]:
-        return {g.name: g.violations(self) for g in self.hard}
+        """Hard-goal violations left. Only partitions with a moved replica can hold one: the
+        input was validated, phase 1 moved a replica of every partition breaking a goal, and
+        every later move was accepted by all hard goals."""
+        self._scope = [self.tps[i] for i in sorted({i for i, _ in self.moved})]
+        try:
+            return {g.name: g.violations(self) for g in self.hard}
+        finally:
+            self._scope = None

@@ -129,6 +129,7 @@ def cluster_brokers(
     a known broker) or, when ``None``, the brokers ``current`` uses, without racks.
     Errors: ``ConfigError``, ``AdminOperationError``, ``InvalidReplicaAssignmentError``."""
     if brokers is None:
+        validate_assignment(current)
         ids = sorted({b for ps in current.values() for r in ps.values() for b in r})
         return tuple(Broker(b) for b in ids)
     seen: set[int] = set()
@@ -158,22 +159,24 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
         return (tuple(moves),)
     data = [m for m in moves if m.replica_moves]
     lead_only = [m for m in moves if not m.replica_moves]
+    involved = {id(m): tuple(m.brokers) for m in data}
     busy: dict[int, int] = {}
     for m in data:
-        for b in m.brokers:
+        for b in involved[id(m)]:
             busy[b] = busy.get(b, 0) + 1
-    data.sort(key=lambda m: -max(busy[b] for b in m.brokers))
+    data.sort(key=lambda m: -max(busy[b] for b in involved[id(m)]))
     ptr: dict[int, int] = {}
     use: dict[int, dict[int, int]] = {}
     batches: list[list[Move]] = []
     for m in data:
-        j = max(ptr.get(b, 0) for b in m.brokers)
-        while any(use.get(b, {}).get(j, 0) >= k for b in m.brokers):
+        bs = involved[id(m)]
+        j = max(ptr.get(b, 0) for b in bs)
+        while any(use.get(b, {}).get(j, 0) >= k for b in bs):
             j += 1
         while len(batches) <= j:
             batches.append([])
         batches[j].append(m)
-        for b in m.brokers:
+        for b in bs:
             u = use.setdefault(b, {})
             u[j] = u.get(j, 0) + 1
             p = ptr.get(b, 0)
@@ -269,7 +272,14 @@ def plan(
     for b in add_brokers:
         if b.id in ids:
             raise ConfigError(f"Broker {b.id} is already in the cluster; it cannot be added.")
-    cluster = cluster_brokers(current, [*base, *add_brokers])
+    cluster = tuple(sorted([*base, *add_brokers], key=lambda b: b.id))
+    if len({b.rack is None for b in cluster}) > 1:
+        raise AdminOperationError(
+            "Not all brokers have rack information. Add --disable-rack-aware in command line "
+            "to make replica assignment without rack information."
+        )
+    if len({b.id for b in cluster}) != len(cluster):
+        raise ConfigError("Broker list contains duplicate entries in --add-brokers")
     removed = frozenset(remove_brokers)
     for b in sorted(removed):
         if b not in ids:

@@ -132,8 +132,8 @@ duplicate entries: foo-0 contains multiple entries for 1
                 raise InvalidReplicaAssignmentError(
                     f"Partition replica list cannot be empty: {_tp(topic, p)}"
                 )
-            dups = sorted({b for b in reps if reps.count(b) > 1})
-            if dups:
+            if len(set(reps)) != len(reps):
+                dups = sorted({b for b in reps if reps.count(b) > 1})
                 raise InvalidReplicaAssignmentError(
                     "Partition replica lists may not contain duplicate entries: "
                     f"{_tp(topic, p)} contains multiple entries for {','.join(map(str, dups))}"
@@ -145,7 +145,7 @@ duplicate entries: foo-0 contains multiple entries for 1
                     f"Uneven replication factor in topic {topic}: partition {p} has "
                     f"{len(reps)} replicas, partition {min(parts)} has {rf}"
                 )
-            if known is not None:
+            if known is not None and not known.issuperset(reps):
                 for b in reps:
                     if b not in known:
                         raise InvalidReplicaAssignmentError(
