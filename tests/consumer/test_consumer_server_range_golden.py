@@ -117,3 +117,38 @@ def spec_member(spec: ServerGroupSpec, member_id: str) -> ServerMember:
 def test_server_assign_range():
     spec = ServerGroupSpec.from_json(SINGLE[0]["input"])
     assert server_assign(spec, "range") == assign_range(spec)
+
+
+def test_javadoc_example_static_members_keep_their_ranges_after_a_rolling_bounce():
+    """Kafka's RangeAssignor javadoc: two members, T1 and T2 with 3 partitions each; with
+    instance ids I0/I1 the ranges follow the instance ids, whatever the new member ids."""
+    topics = [
+        {"name": "T1", "id": _IDS[0], "partitions": 3},
+        {"name": "T2", "id": _IDS[1], "partitions": 3},
+    ]
+    before = ServerGroupSpec.from_json(
+        {
+            "topics": topics,
+            "members": [
+                {"id": "M0", "topics": ["T1", "T2"], "instance_id": "I0"},
+                {"id": "M1", "topics": ["T1", "T2"], "instance_id": "I1"},
+            ],
+        }
+    )
+    after = ServerGroupSpec.from_json(
+        {
+            "topics": topics,
+            "members": [
+                {"id": "M3", "topics": ["T1", "T2"], "instance_id": "I0"},
+                {"id": "M2", "topics": ["T1", "T2"], "instance_id": "I1"},
+            ],
+        }
+    )
+    assert assign_range(before).as_dict() == {
+        "M0": {"T1": [0, 1], "T2": [0, 1]},
+        "M1": {"T1": [2], "T2": [2]},
+    }
+    assert assign_range(after).as_dict() == {
+        "M3": {"T1": [0, 1], "T2": [0, 1]},
+        "M2": {"T1": [2], "T2": [2]},
+    }
