@@ -62,6 +62,18 @@ _LOW31 = np.uint32(0x7FFFFFFF)
 _SIGN = np.uint32(0x80000000)
 _BYTE = np.uint32(0xFF)
 _ONES = np.uint32(0xFFFFFFFF)
+# Unsigned byte indices: numba then skips negative-index wraparound, so LLVM can merge four byte
+# loads into one 32-bit load (about 2x faster than signed indices).
+_U64 = np.uint64
+_I1 = np.uint64(1)
+_I2 = np.uint64(2)
+_I3 = np.uint64(3)
+_I4 = np.uint64(4)
+_I5 = np.uint64(5)
+_I6 = np.uint64(6)
+_I7 = np.uint64(7)
+_I8 = np.uint64(8)
+_NOT3 = ~np.uint64(3)
 
 
 @njit(inline="always")
@@ -82,25 +94,25 @@ def _index(h, nn, mode):
 def murmur2_partitions(data, offsets, n, mode, out):
     nn = _U32(n)
     for i in range(out.shape[0]):
-        start = offsets[i]
-        length = offsets[i + 1] - start
+        start = _U64(offsets[i])
+        length = _U64(offsets[i + 1]) - start
         h = _U32(_SEED ^ _U32(length))
-        stop = start + (length & ~3)
+        stop = start + (length & _NOT3)
         j = start
         while j < stop:
-            k = (_U32(data[j]) | (_U32(data[j + 1]) << _S8) | (_U32(data[j + 2]) << _S16)
-                 | (_U32(data[j + 3]) << _S24))
+            k = (_U32(data[j]) | (_U32(data[j + _I1]) << _S8) | (_U32(data[j + _I2]) << _S16)
+                 | (_U32(data[j + _I3]) << _S24))
             k = _U32(k * _M)
             k = _U32(k ^ (k >> _S24))
             k = _U32(k * _M)
             h = _U32(_U32(h * _M) ^ k)
-            j += 4
-        extra = length & 3
-        if extra >= 3:
-            h = _U32(h ^ (_U32(data[stop + 2]) << _S16))
-        if extra >= 2:
-            h = _U32(h ^ (_U32(data[stop + 1]) << _S8))
-        if extra >= 1:
+            j += _I4
+        extra = length & _I3
+        if extra >= _I3:
+            h = _U32(h ^ (_U32(data[stop + _I2]) << _S16))
+        if extra >= _I2:
+            h = _U32(h ^ (_U32(data[stop + _I1]) << _S8))
+        if extra >= _I1:
             h = _U32(h ^ _U32(data[stop]))
             h = _U32(h * _M)
         h = _U32(h ^ (h >> _S13))
@@ -111,11 +123,38 @@ def murmur2_partitions(data, offsets, n, mode, out):
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def fnv1a_partitions(data, offsets, n, mode, out):
+    # FNV-1a is one multiply chain per byte: hash two keys in lockstep so their chains overlap.
     nn = _U32(n)
-    for i in range(out.shape[0]):
+    count = out.shape[0]
+    i = 0
+    while i + 1 < count:
+        ja = _U64(offsets[i])
+        jb = _U64(offsets[i + 1])
+        ea = jb
+        eb = _U64(offsets[i + 2])
+        ha = _FNV_OFFSET
+        hb = _FNV_OFFSET
+        while ja < ea and jb < eb:
+            ha = _U32(_U32(ha ^ _U32(data[ja])) * _FNV_PRIME)
+            hb = _U32(_U32(hb ^ _U32(data[jb])) * _FNV_PRIME)
+            ja += _I1
+            jb += _I1
+        while ja < ea:
+            ha = _U32(_U32(ha ^ _U32(data[ja])) * _FNV_PRIME)
+            ja += _I1
+        while jb < eb:
+            hb = _U32(_U32(hb ^ _U32(data[jb])) * _FNV_PRIME)
+            jb += _I1
+        out[i] = _index(ha, nn, mode)
+        out[i + 1] = _index(hb, nn, mode)
+        i += 2
+    if i < count:
         h = _FNV_OFFSET
-        for j in range(offsets[i], offsets[i + 1]):
+        j = _U64(offsets[i])
+        end = _U64(offsets[i + 1])
+        while j < end:
             h = _U32(_U32(h ^ _U32(data[j])) * _FNV_PRIME)
+            j += _I1
         out[i] = _index(h, nn, mode)
 
 
@@ -125,19 +164,19 @@ def crc32_partitions(data, offsets, n, mode, out):
     t = _CRC
     for i in range(out.shape[0]):
         crc = _ONES
-        j = offsets[i]
-        end = offsets[i + 1]
-        while j + 8 <= end:
-            one = _U32(crc ^ (_U32(data[j]) | (_U32(data[j + 1]) << _S8)
-                              | (_U32(data[j + 2]) << _S16) | (_U32(data[j + 3]) << _S24)))
+        j = _U64(offsets[i])
+        end = _U64(offsets[i + 1])
+        while j + _I8 <= end:
+            one = _U32(crc ^ (_U32(data[j]) | (_U32(data[j + _I1]) << _S8)
+                              | (_U32(data[j + _I2]) << _S16) | (_U32(data[j + _I3]) << _S24)))
             crc = _U32(t[7, one & _BYTE] ^ t[6, (one >> _S8) & _BYTE]
                        ^ t[5, (one >> _S16) & _BYTE] ^ t[4, one >> _S24]
-                       ^ t[3, data[j + 4]] ^ t[2, data[j + 5]]
-                       ^ t[1, data[j + 6]] ^ t[0, data[j + 7]])
-            j += 8
+                       ^ t[3, data[j + _I4]] ^ t[2, data[j + _I5]]
+                       ^ t[1, data[j + _I6]] ^ t[0, data[j + _I7]])
+            j += _I8
         while j < end:
             crc = _U32(t[0, (crc ^ _U32(data[j])) & _BYTE] ^ (crc >> _S8))
-            j += 1
+            j += _I1
         out[i] = _index(_U32(crc ^ _ONES), nn, mode)
 
 
