@@ -125,3 +125,30 @@ def test_hashset_remove_then_add_moves_to_bucket_tail():
     s.add(104)
     assert list(s) == [40, 24, 56, 72, 88, 8, 104]
     assert 104 in s and len(s) == 7
+
+
+def test_small_table_resizes_instead_of_making_a_tree_bin():
+    # A 9th key in one bucket (put) or an 8th (computeIfAbsent) of a table below 64 buckets
+    # doubles the table (HashMap.treeifyBin). JVM printouts:
+    strided = [0, 16, 32, 48, 64, 80, 96, 112, 128]
+    assert list(JavaHashSet.copy_of(strided)) == [0, 32, 64, 96, 128, 16, 48, 80, 112]
+    s = JavaHashSet(16)
+    for k in [*strided, 144]:
+        s.add(k)
+    assert list(s) == [0, 32, 64, 96, 128, 16, 48, 80, 112, 144]
+    assert s.capacity == 32
+    m = JavaHashMap(16)
+    for k in strided:
+        m.compute_if_absent(k, list)
+    assert [k for k, _ in m.items()] == [128, 96, 64, 32, 0, 112, 80, 48, 16]
+    m = JavaHashMap(16)
+    for k in strided[:-1]:
+        m.compute_if_absent(k, list)
+    assert [k for k, _ in m.items()] == [96, 64, 32, 0, 112, 80, 48, 16]
+    r = JavaHashSet(16)
+    for k in strided[:-1]:
+        r.add(k)
+    r.remove(0)
+    r.add(128)
+    r.add(0)
+    assert list(r) == [32, 64, 96, 128, 0, 16, 48, 80, 112]

@@ -12,8 +12,10 @@ inserted (Java 17):
   new key at the *head* of its bucket.
 
 Both are emulated with one global position per key (tail inserts count up, head inserts count
-down): since buckets only ever split, ordering a bucket's keys by position is exact. Tree bins
-(≥ 8 colliding keys) are not emulated.
+down): since buckets only ever split, ordering a bucket's keys by position is exact. When a
+bucket reaches the tree threshold (a 9th key through ``put``, an 8th through
+``computeIfAbsent``) a table smaller than 64 buckets is resized instead, as Java does; real
+tree bins (in larger tables) are not emulated.
 
 The constructors mirror Java's: ``JavaHashSet(n)`` is ``new HashSet<>(n)`` (``n = 0`` gives a
 1-bucket table), ``JavaHashSet.copy_of(c)`` is ``new HashSet<>(c)``
@@ -43,18 +45,22 @@ from kpart._java.hashing import hashset_copy_capacity, java_hash, spread, table_
 __all__ = ["JavaHashMap", "JavaHashSet"]
 
 _MAX_CAPACITY = 1 << 30
+_TREEIFY_THRESHOLD = 8
+_MIN_TREEIFY_CAPACITY = 64
 
 
 class _Table:
     """Key order of a ``HashMap`` table under put / computeIfAbsent / remove."""
 
-    __slots__ = ("_head", "_initial", "_pos", "_tail", "capacity", "hash_of")
+    __slots__ = ("_counts", "_head", "_initial", "_pos", "_spread", "_tail", "capacity", "hash_of")
 
     def __init__(self, initial_capacity: int, hash_of: Callable[[Any], int]) -> None:
         self._initial = table_size_for(initial_capacity)
         self.capacity = 0  # table not allocated yet
         self.hash_of = hash_of
         self._pos: dict[Any, int] = {}
+        self._spread: dict[Any, int] = {}
+        self._counts: dict[int, int] = {}  # keys per bucket at the current capacity
         self._tail = 0
         self._head = 0
 
@@ -66,6 +72,27 @@ class _Table:
             self.capacity = self._initial
         elif self.capacity < _MAX_CAPACITY:
             self.capacity *= 2
+        mask = self.capacity - 1
+        counts: dict[int, int] = {}
+        for h in self._spread.values():
+            counts[h & mask] = counts.get(h & mask, 0) + 1
+        self._counts = counts
+
+    def _link(self, key: Any, position: int) -> int:
+        """Record ``key``; returns how many keys its bucket held before."""
+        h = spread(self.hash_of(key))
+        self._pos[key] = position
+        self._spread[key] = h
+        b = h & (self.capacity - 1)
+        before = self._counts.get(b, 0)
+        self._counts[b] = before + 1
+        return before
+
+    def _treeify_bin(self) -> None:
+        # treeifyBin: a table below MIN_TREEIFY_CAPACITY (64) is resized instead. Real tree
+        # bins (larger tables) are not emulated.
+        if self.capacity < _MIN_TREEIFY_CAPACITY:
+            self._resize()
 
     def put(self, key: Any) -> bool:
         """``put``: tail insertion; returns False when the key was already there."""
@@ -74,7 +101,8 @@ class _Table:
         if self.capacity == 0:
             self._resize()
         self._tail += 1
-        self._pos[key] = self._tail
+        if self._link(key, self._tail) >= _TREEIFY_THRESHOLD:  # the new key is the 9th
+            self._treeify_bin()
         if len(self._pos) > self._threshold():
             self._resize()
         return True
@@ -86,11 +114,15 @@ class _Table:
         if self.capacity == 0 or len(self._pos) > self._threshold():
             self._resize()
         self._head -= 1
-        self._pos[key] = self._head
+        if self._link(key, self._head) >= _TREEIFY_THRESHOLD - 1:  # the new key is the 8th
+            self._treeify_bin()
         return True
 
     def remove(self, key: Any) -> None:
-        self._pos.pop(key, None)
+        if key in self._pos:
+            del self._pos[key]
+            b = self._spread.pop(key) & (self.capacity - 1)
+            self._counts[b] -= 1
 
     def __contains__(self, key: object) -> bool:
         return key in self._pos
@@ -100,8 +132,8 @@ class _Table:
 
     def ordered(self) -> list[Any]:
         mask = max(self.capacity, 1) - 1
-        h, pos = self.hash_of, self._pos
-        return sorted(pos, key=lambda k: (spread(h(k)) & mask, pos[k]))
+        h, pos = self._spread, self._pos
+        return sorted(pos, key=lambda k: (h[k] & mask, pos[k]))
 
 
 class JavaHashSet:
