@@ -54,6 +54,12 @@ _EXPORTS: dict[str, str] = {
     "assign_replicas_to_brokers_array": "kpart.placement.admin_utils",
     "JavaRandom": "kpart._java.random",
     "StripedReplicaPlacer": "kpart.placement.striped_replica_placer",
+    "Move": "kpart.placement.reassign",
+    "Plan": "kpart.placement.planner",
+    "plan_reassignment": "kpart.placement.planner",
+    "balance": "kpart.placement.balance",
+    "PoolSpec": "kpart.placement.pools",
+    "parse_pools": "kpart.placement.pools",
     # errors
     "KpartError": "kpart.errors",
     "InvalidPartitionsError": "kpart.errors",

@@ -77,6 +77,7 @@ __all__ = [
     "cluster_brokers",
     "plan",
     "plan_from_target",
+    "plan_reassignment",
 ]
 
 
@@ -330,6 +331,10 @@ def plan(
         hard_violations=violations,
         max_moves_reached=reached,
     )
+
+
+#: ``kpart.plan_reassignment``: :func:`plan` under a name that says what it plans.
+plan_reassignment = plan
 
 
 def ceil_bound(k: int, replicas: int, brokers: int) -> int:
