@@ -186,32 +186,38 @@ def kafkajs_legacy_partitions(data, offsets, n, mode, out):
     # the (integral, |x| < 2**63) product, computed exactly through int64.
     nn = _U32(n)
     for i in range(out.shape[0]):
-        start = offsets[i]
-        end = offsets[i + 1]
+        start = _U64(offsets[i])
+        end = _U64(offsets[i + 1])
         length = end - start
         h = np.int32(np.int32(-1756908916) ^ np.int32(length))  # ToInt32(0x9747b28c) ^ length
-        for b in range((length + 3) // 4):  # JS: i < length / 4 runs ceil(length / 4) times
-            j = start + 4 * b
-            k = np.int64(data[j])
-            if j + 1 < end:  # bytes past the end read as undefined & 0xff == 0
-                k += np.int64(data[j + 1]) << 8
-            if j + 2 < end:
-                k += np.int64(data[j + 2]) << 16
-            if j + 3 < end:
-                k += np.int64(np.int32(_U32(data[j + 3]) << _S24))
-            kf = np.int64(np.float64(k) * _JS_M)
+        stop = start + (length & _NOT3)
+        j = start
+        # JS: `i < length / 4` runs ceil(length / 4) times; the last, partial block reads the
+        # bytes past the end as `undefined & 0xff == 0`. A block's k is the int32 of its
+        # little-endian word (the top byte enters as `(b & 0xff) << 24`, an int32).
+        while j < end:
+            if j < stop:
+                w = (_U32(data[j]) | (_U32(data[j + _I1]) << _S8)
+                     | (_U32(data[j + _I2]) << _S16) | (_U32(data[j + _I3]) << _S24))
+            else:
+                w = _U32(data[j])
+                if j + _I1 < end:
+                    w |= _U32(data[j + _I1]) << _S8
+                if j + _I2 < end:
+                    w |= _U32(data[j + _I2]) << _S16
+            kf = np.int64(np.float64(np.int32(w)) * _JS_M)
             k32 = np.int32(np.int32(kf) ^ np.int32(_U32(kf) >> _S24))
             kf = np.int64(np.float64(k32) * _JS_M)
             hf = np.int64(np.float64(h) * _JS_M)
             h = np.int32(np.int32(hf) ^ np.int32(kf))
-        base = start + (length & ~3)
-        extra = length & 3
-        if extra >= 3:
-            h = np.int32(h ^ np.int32(np.int32(data[base + 2]) << 16))
-        if extra >= 2:
-            h = np.int32(h ^ np.int32(np.int32(data[base + 1]) << 8))
-        if extra >= 1:  # h becomes a double product here
-            hf = np.int64(np.float64(np.int32(h ^ np.int32(data[base]))) * _JS_M)
+            j += _I4
+        extra = length & _I3
+        if extra >= _I3:
+            h = np.int32(h ^ np.int32(_U32(data[stop + _I2]) << _S16))
+        if extra >= _I2:
+            h = np.int32(h ^ np.int32(_U32(data[stop + _I1]) << _S8))
+        if extra >= _I1:  # h becomes a double product here
+            hf = np.int64(np.float64(np.int32(h ^ np.int32(data[stop]))) * _JS_M)
         else:
             hf = np.int64(h)
         h = np.int32(np.int32(hf) ^ np.int32(_U32(hf) >> _S13))
