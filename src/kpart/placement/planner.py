@@ -27,7 +27,6 @@ most ``ceil(k * R / (B + k))`` replicas; removing a broker moves exactly its rep
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -336,8 +335,3 @@ def plan(
 #: ``kpart.plan_reassignment``: :func:`plan` under a name that says what it plans.
 plan_reassignment = plan
 
-
-def ceil_bound(k: int, replicas: int, brokers: int) -> int:
-    """``ceil(k * R / (B + k))``: the most replicas adding ``k`` brokers to a balanced
-    cluster of ``B`` brokers holding ``R`` replicas should move."""
-    return math.ceil(k * replicas / (brokers + k))
