@@ -148,3 +148,23 @@ def test_missing_current_file_exits_2(tmp_path, capsys):
     rc = main(["plan", "--current", str(tmp_path / "nope.txt")])
     assert rc == 2
     assert "nope.txt" in capsys.readouterr().err
+
+
+def test_pools_command_generate_strategy_and_bad_strategy(tmp_path, capsys):
+    brokers = [Broker(i) for i in range(6)]
+    text = format_describe(dict(assign_replicas_to_brokers(brokers, 6, 2, fixed_start_index=0)),
+                           "x")
+    (tmp_path / "cur.txt").write_text(text)
+    (tmp_path / "pools.json").write_text('{"pools": {"p": {"brokers": [0, 1, 2], '
+                                         '"topics": ["x"]}, "q": [3, 4, 5]}}')
+    base = ["pools", "--current", str(tmp_path / "cur.txt"), "--pools",
+            str(tmp_path / "pools.json")]
+    out = tmp_path / "plan.json"
+    assert main([*base, "--strategy", "generate", "--seed", "5", "--out", str(out)]) == 0
+    assert "replicas moved" in capsys.readouterr().out
+    for reps in parse_reassignment_json(out.read_text())["x"].values():
+        assert set(reps) <= {0, 1, 2}
+    out.unlink()
+    assert main([*base, "--strategy", "bogus", "--out", str(out)]) == 2
+    assert "Unknown --strategy 'bogus'" in capsys.readouterr().err
+    assert not out.exists()
