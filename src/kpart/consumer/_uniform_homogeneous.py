@@ -23,8 +23,9 @@ altered) so its Java iteration order is known too.
 
 from __future__ import annotations
 
+from kpart._java.collections import JavaHashSet
 from kpart._java.hashing import hashset_copy_capacity
-from kpart._java.uuid import uuid_hashset_order
+from kpart._java.uuid import uuid_hash_code
 from kpart.consumer._target_maps import TargetMap
 from kpart.consumer.server_spec import ServerGroupSpec
 from kpart.errors import PartitionAssignorError
@@ -51,10 +52,12 @@ def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
         return {}
     # new HashSet<>(subscribedTopicIds()): sized from the view's size(), which counts every
     # subscribed name, even one missing from the metadata.
-    subscribed = uuid_hashset_order(
-        spec.subscribed_topic_ids(members[0]),
-        capacity=hashset_copy_capacity(len(set(members[0].topics))),
+    topic_set = JavaHashSet(
+        hashset_copy_capacity(len(set(members[0].topics))), hash_of=uuid_hash_code
     )
+    for tid in spec.subscribed_topic_ids(members[0]):
+        topic_set.add(tid)
+    subscribed = list(topic_set)
     if not subscribed:
         return {m.member_id: [] for m in members}
     subscribed_set = set(subscribed)

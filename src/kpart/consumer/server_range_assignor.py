@@ -23,7 +23,7 @@ its metadata image). Members without partitions appear with nothing.
 
 from __future__ import annotations
 
-from kpart._java.hashing import hashmap_capacity, hashmap_order
+from kpart._java.collections import JavaHashMap
 from kpart._java.strings import java_string_key
 from kpart._java.uuid import uuid_hash_code
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
@@ -94,10 +94,10 @@ def range_target(
         # which also counts subscribed names missing from the metadata.
         n = len(subscriptions[m.member_id]) if homogeneous else len(set(m.topics))
         initial = int(n / 0.75) + 1
-        cap = hashmap_capacity(len(parts), initial_capacity=initial)
-        order = hashmap_order([tid for tid, _ in parts], capacity=cap, hash_of=uuid_hash_code)
-        by_tid = dict(parts)
-        target[m.member_id] = [(tid, by_tid[tid]) for tid in order]
+        result = JavaHashMap(initial, hash_of=uuid_hash_code)
+        for tid, ps in parts:
+            result.put(tid, ps)
+        target[m.member_id] = result.items()
     return target
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kpart._java.hashing import hashmap_capacity, hashmap_order, hashset_copy_capacity
+from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.uuid import uuid_hash_code
 from kpart.consumer.server_range_assignor import range_target
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
@@ -63,13 +63,10 @@ def replay_order(parts: Iterable[tuple[int, Iterable[int]]]) -> list[tuple[int, 
     default ``HashMap<Uuid, ...>`` filled in ``parts`` order, and ``new HashSet<>(ps)`` per
     topic (empty topics dropped)."""
     by_topic = {tid: list(ps) for tid, ps in parts if ps}
-    topics = hashmap_order(
-        list(by_topic), capacity=hashmap_capacity(len(by_topic)), hash_of=uuid_hash_code
-    )
-    return [
-        (tid, hashmap_order(by_topic[tid], capacity=hashset_copy_capacity(len(by_topic[tid]))))
-        for tid in topics
-    ]
+    replayed = JavaHashMap(hash_of=uuid_hash_code)
+    for tid, ps in by_topic.items():
+        replayed.put(tid, JavaHashSet.copy_of(ps))
+    return [(tid, list(ps)) for tid, ps in replayed.items()]
 
 
 def _run(spec: ServerGroupSpec, assignor: str) -> Target:

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kpart._java.hashing import hashmap_capacity, hashmap_order
+from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart.consumer.spec import GroupAssignment
 from kpart.errors import ConfigError
@@ -53,7 +53,16 @@ def _uuid(text: str) -> int:
 @functools.lru_cache(maxsize=4096)
 def _names_set_order(names: tuple[str, ...]) -> tuple[str, ...]:
     """Iteration order of a ``HashSet<String>`` filled with ``names`` in order."""
-    return tuple(hashmap_order(names, capacity=hashmap_capacity(len(set(names)))))
+    return _set_order(names)
+
+
+@functools.lru_cache(maxsize=1024)
+def _set_order(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """Iteration order of a ``new HashSet<>()`` / ``HashMap<>()`` filled with ``keys``."""
+    s = JavaHashSet()
+    for k in keys:
+        s.add(k)
+    return tuple(s)
 
 
 def _is_int(x: object) -> bool:
@@ -223,7 +232,7 @@ class ServerGroupSpec:
         ``HashMap<String, ...>`` of members, filled in ``members`` order (emulated from the
         member ids' ``String.hashCode``)."""
         by_id = {m.member_id: m for m in self.members}
-        return tuple(by_id[i] for i in hashmap_order(by_id))
+        return tuple(by_id[i] for i in _set_order(tuple(by_id)))
 
     @property
     def subscription_type(self) -> str:
