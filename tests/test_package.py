@@ -16,3 +16,13 @@ def test_unknown_attribute_raises():
 
     with pytest.raises(AttributeError, match="no_such_thing"):
         kpart.no_such_thing  # noqa: B018
+
+
+def test_every_export_resolves():
+    """Every name in kpart.__all__ resolves to a real object (no stale lazy export)."""
+    for name in kpart.__all__:
+        assert getattr(kpart, name) is not None, name
+
+
+def test_rebalance_module_alias():
+    assert callable(kpart.rebalance.simulate)

@@ -75,7 +75,23 @@ __all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
 
 
+#: Modules reachable as attributes: ``kpart.rebalance.simulate(...)``, ``kpart.spark.with_partition``.
+_MODULES: dict[str, str] = {
+    "rebalance": "kpart.consumer.rebalance",
+    "spark": "kpart.spark",
+    "producer": "kpart.producer",
+    "consumer": "kpart.consumer",
+    "placement": "kpart.placement",
+    "report": "kpart.report",
+    "topology": "kpart.topology",
+}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _MODULES:
+        value = importlib.import_module(_MODULES[name])
+        globals()[name] = value
+        return value
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'kpart' has no attribute {name!r}")
@@ -85,4 +101,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | set(_MODULES))
