@@ -46,9 +46,9 @@ def _register() -> None:
     global _registered
     if _registered:
         return
-    from kpart.cli import consumer, nullkey, placement, plan, producer, report
+    from kpart.cli import compat, consumer, nullkey, placement, plan, producer, report
 
-    for module in (producer, nullkey, placement, plan, consumer, report):
+    for module in (producer, compat, nullkey, placement, plan, consumer, report):
         module.register(app)
     _registered = True
 
