@@ -63,14 +63,16 @@ def _report(
 
     from kpart.report.output import write_report
     from kpart.spark.pipeline import run_report
-    from kpart.spark.session import get_or_create_session
+    from kpart.spark.session import get_or_create_session, has_active_session
 
     started = time.perf_counter()
+    owned = not has_active_session()  # an embedding process keeps its own session
     spark = get_or_create_session(master=master, app_name="kpart-report")
     try:
         summary = run_report(spark, topo, spec)
     finally:
-        spark.stop()
+        if owned:
+            spark.stop()
     write_report(summary, out)
     if not quiet:
         from kpart.report.terminal import print_summary

@@ -26,7 +26,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
 
-__all__ = ["DEFAULT_SHUFFLE_PARTITIONS", "get_or_create_session", "quiet_log4j_path"]
+__all__ = [
+    "DEFAULT_SHUFFLE_PARTITIONS",
+    "get_or_create_session",
+    "has_active_session",
+    "quiet_log4j_path",
+]
 
 #: Shuffle partitions of kpart sessions: kpart's shuffles are small (one row per key, then
 #: one row per partition), so a few tasks per core beat Spark's default of 200.
@@ -36,6 +41,16 @@ DEFAULT_SHUFFLE_PARTITIONS = 8
 def quiet_log4j_path() -> str:
     """Path of the log4j2 profile shipped with kpart (root logger at ERROR, console only)."""
     return str(resources.files("kpart") / "data" / "log4j2.properties")
+
+
+def has_active_session() -> bool:
+    """True when this process already runs a SparkSession (``get_or_create_session`` reuses
+    it; whoever started it stops it)."""
+    if "pyspark" not in sys.modules:
+        return False
+    from pyspark.sql import SparkSession
+
+    return SparkSession.getActiveSession() is not None
 
 
 def _launched_by_spark_submit() -> bool:

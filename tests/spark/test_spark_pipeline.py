@@ -1,0 +1,146 @@
+"""The report pipeline: loads match an independent per-record computation; aggregates agree."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pyarrow.csv as pcsv
+import pyarrow.parquet as pq
+import pytest
+
+from kpart.producer.builtin import partition_for_key
+from kpart.producer.serializers import serialize_key
+from kpart.report.output import TABLES, write_report
+from kpart.spark.datasets import flights_table
+from kpart.spark.pipeline import measure_loads, resolve_input, run_report
+from kpart.topology import default_topology
+
+pytestmark = pytest.mark.spark
+
+SAMPLE_ROWS = 20_000
+
+
+@pytest.fixture(scope="module")
+def flights_sample():
+    return flights_table(SAMPLE_ROWS)
+
+
+@pytest.fixture(scope="module")
+def sample_csv(tmp_path_factory, flights_sample):
+    path = tmp_path_factory.mktemp("data") / "flights_sample.csv"
+    pcsv.write_csv(flights_sample, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def sample_summary(spark, sample_csv):
+    topology = default_topology()
+    return run_report(spark, topology, resolve_input(sample_csv, None, "tailnum"))
+
+
+def _json_len(row: dict) -> int:
+    """Spark's to_json of a struct of string/int columns: compact, nulls left out, UTF-8."""
+    doc = {k: v for k, v in row.items() if v is not None}
+    return len(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def test_measure_loads_matches_a_per_record_computation(spark):
+    rows = [
+        {"id": i, "k": k, "v": v}
+        for i, (k, v) in enumerate(
+            [("a", 1), ("a", 2), ("café", 3), ("日本", None), (None, 5), ("", 6), ("N14228", 7),
+             ("a", 8), (None, 9), ("zz", 10), ("café", 11), ("🙂", 12)]
+        )
+    ]
+    df = spark.createDataFrame([(r["id"], r["k"], r["v"]) for r in rows], "id int, k string, v int")
+    topic = default_topology().with_topic(key="k", partitions=5).topic
+    loads = measure_loads(df, topic, top_k=3)
+    records, byts, keys = [0] * 5, [0] * 5, [set() for _ in range(5)]
+    null_records = null_bytes = 0
+    for r in rows:
+        size = _json_len(r) + (len(r["k"].encode()) if r["k"] is not None else 0)
+        if r["k"] is None:
+            null_records += 1
+            null_bytes += size
+            continue
+        p = partition_for_key(r["k"].encode(), 5)
+        records[p] += 1
+        byts[p] += size
+        keys[p].add(r["k"])
+    assert loads.partition_records == tuple(records)
+    assert loads.partition_bytes == tuple(byts)
+    assert loads.partition_keys == tuple(len(s) for s in keys)
+    assert (loads.null_key_records, loads.null_key_bytes) == (null_records, null_bytes)
+    assert [(h.key, h.records) for h in loads.hot_keys] == [("a", 3), ("café", 2), ("", 1)]
+    assert all(h.partition == partition_for_key(h.key.encode(), 5) for h in loads.hot_keys)
+
+
+def test_flights_sample_partitions_match_the_scalar_partitioner(sample_summary, flights_sample):
+    n = sample_summary["num_partitions"]
+    tails = flights_sample.column("tailnum").to_pylist()
+    counts = Counter(partition_for_key(t.encode(), n) for t in tails if t is not None)
+    assert [p["records"] for p in sample_summary["partitions"]] == [counts[p] for p in range(n)]
+    assert sample_summary["null_key_records"] == tails.count(None)
+    assert sample_summary["records"] == SAMPLE_ROWS
+    assert sample_summary["distinct_keys"] == len({t for t in tails if t is not None})
+    top = Counter(t for t in tails if t is not None).most_common(1)[0]
+    assert (sample_summary["hot_keys"][0]["key"], sample_summary["hot_keys"][0]["records"]) == top
+
+
+def test_flights_sample_aggregates_are_consistent(sample_summary):
+    s = sample_summary
+    parts = s["partitions"]
+    keyed = s["keyed_records"]
+    assert keyed + s["null_key_records"] == s["records"]
+    assert sum(p["records"] for p in parts) == keyed
+    assert sum(p["bytes"] for p in parts) + s["null_key_bytes"] == s["bytes"]
+    rf = s["replication_factor"]
+    for b in s["brokers"]:
+        assert b["leader_records"] == sum(p["records"] for p in parts if p["leader"] == b["broker"])
+        assert b["replica_records"] == sum(
+            p["records"] for p in parts if b["broker"] in p["replicas"])
+    assert sum(b["leader_records"] for b in s["brokers"]) == keyed
+    assert sum(b["replica_records"] for b in s["brokers"]) == rf * keyed
+    assert sum(r["leader_records"] for r in s["racks"]) == keyed
+    assert sum(r["replica_records"] for r in s["racks"]) == rf * keyed
+    for p in parts:
+        assert p["leader"] == p["replicas"][0] and len(set(p["replicas"])) == rf
+    for g in s["groups"]:
+        owned = sorted(q for m in g["members"] for q in m["partitions"])
+        assert owned == list(range(s["num_partitions"]))
+        assert sum(m["records"] for m in g["members"]) == keyed
+        for m in g["members"]:
+            assert m["records"] == sum(parts[q]["records"] for q in m["partitions"])
+            assert all(parts[q]["consumers"][g["group"]] == m["member"] for q in m["partitions"])
+    recs = [p["records"] for p in parts]
+    mean = keyed / len(parts)
+    assert s["skew"]["partition_records"]["max_over_mean"] == pytest.approx(max(recs) / mean, 1e-5)
+    assert [h["records"] for h in s["hot_keys"]] == sorted(
+        (h["records"] for h in s["hot_keys"]), reverse=True)
+
+
+def test_report_directory_holds_summary_and_tables(sample_summary, tmp_path):
+    out = write_report(sample_summary, tmp_path / "report")
+    assert json.loads((out / "summary.json").read_text()) == sample_summary
+    for name in TABLES:
+        assert (out / f"{name}.parquet").is_file()
+    partitions = pq.read_table(out / "partitions.parquet").to_pylist()
+    assert [p["records"] for p in partitions] == [p["records"] for p in sample_summary["partitions"]]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp dir left
+
+
+def test_integer_keys_use_the_long_serializer(spark, sample_csv, flights_sample):
+    topology = default_topology().with_topic(key="flight", key_serializer="long")
+    s = run_report(spark, topology, resolve_input(sample_csv, None, "flight"))
+    counts = Counter(partition_for_key(serialize_key(v, "long"), 12)
+                     for v in flights_sample.column("flight").to_pylist())
+    assert [p["records"] for p in s["partitions"]] == [counts[p] for p in range(12)]
+
+
+def test_partitioner_is_swappable(spark, sample_csv, sample_summary):
+    s = run_report(spark, default_topology(), resolve_input(sample_csv, None, "tailnum"),
+                   partitioner="spark:hash")
+    assert s["partitioner"] == "spark:hash"
+    assert s["keyed_records"] == sample_summary["keyed_records"]
+    assert s["partitions"] != sample_summary["partitions"]
