@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from kpart._java.hashing import HashMapOrder, hashmap_capacity, hashmap_order
 from kpart._java.strings import java_string_key
+from kpart.consumer._balance_index import BalanceIndex
 from kpart.consumer._partition_movements import PartitionMovements
 from kpart.consumer._sticky_rack import RackInfo
 
@@ -100,6 +101,7 @@ class GeneralBuilder:
         self.sorted_consumers = _SortedConsumers(current_assignment)
         self.movements = PartitionMovements()
         self.revocation_required = False
+        self.index: BalanceIndex | None = None
         #: member order of the final assignment map (HashMap order, for duplicate claims)
         self.final_order: list[str] = []
 
@@ -154,6 +156,13 @@ class GeneralBuilder:
         return sum(self.ppt[t] for t in topics)
 
     def is_balanced(self) -> bool:
+        if self.index is not None:
+            return self.index.is_balanced()
+        return self.is_balanced_literal()
+
+    def is_balanced_literal(self) -> bool:
+        """Kafka's ``isBalanced``, verbatim (O(partitions)); :class:`BalanceIndex` answers the
+        same question incrementally."""
         cur = self.current
         sc = self.sorted_consumers
         if len(cur[sc.first()]) >= len(cur[sc.last()]) - 1:
@@ -244,6 +253,13 @@ class GeneralBuilder:
                 order.remove(c)
         pre_balance = {c: list(v) for c, v in cur.items()}
         pre_owner = dict(self.owner)
+        self.index = BalanceIndex(
+            cur,
+            self.topic_consumers,
+            self.consumer_topics,
+            {c: self.max_assignment_size(self.consumer_topics[c]) for c in cur},
+            self.ppt,
+        )
 
         if not self.revocation_required:
             self.perform_reassignments(unassigned)
@@ -265,11 +281,14 @@ class GeneralBuilder:
             cur[c] = fixed[c]
             order.put(c)
         self.final_order = order.keys()
+        self.index = None
 
     def perform_reassignments(self, partitions: list[TP]) -> bool:
         cur = self.current
         consumer_racks = self.rack_info.consumer_racks
         partition_racks = self.rack_info.partition_racks
+        index = self.index
+        assert index is not None
         performed = False
         modified = True
         while modified:
@@ -297,12 +316,9 @@ class GeneralBuilder:
                                 self.reassign_partition(tp)
                                 performed = modified = found = True
                                 break
-                if not found:
-                    for other in self.topic_consumers[tp[0]]:
-                        if size > len(cur[other]) + 1:
-                            self.reassign_partition(tp)
-                            performed = modified = True
-                            break
+                if not found and size > index.min_subscriber_size(tp[0]) + 1:
+                    self.reassign_partition(tp)
+                    performed = modified = True
         return performed
 
     def reassign_partition(self, tp: TP) -> None:
@@ -323,8 +339,13 @@ class GeneralBuilder:
         sc.remove(old)
         sc.remove(new)
         self.movements.move_partition(tp, old, new)
-        self.current[old].remove(tp)
+        mine = self.current[old]
+        removed = tp in mine  # List.remove(Object): no-op when absent
+        if removed:
+            mine.remove(tp)
         self.current[new].append(tp)
         self.owner[tp] = new
+        if self.index is not None:
+            self.index.move(tp, old, new, removed)
         sc.add(new)
         sc.add(old)
