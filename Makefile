@@ -27,9 +27,9 @@ test: install lint $(if $(filter true,$(CI)),browser)
 browser:
 	command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
-# docs/img/report.png: the demo-shaped report rendered by the browser test's code
+# docs/img/report.png: the demo report (make demo output if present) rendered by the browser test code
 docs-img: install browser
-	$(BIN)/python docs/make_screenshot.py docs/img/report.png
+	$(BIN)/python docs/make_screenshot.py docs/img/report.png $(if $(wildcard kpart-report/summary.json),--summary kpart-report/summary.json)
 
 bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

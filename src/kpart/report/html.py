@@ -10,7 +10,7 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 ``brokers``        leader and replica load per broker, brokers grouped by rack
 ``consumers``      records per member, one chart per entry of ``groups`` (group × strategy)
 ``hot-keys``       the ``hot_keys`` table
-``skew``           every figure of ``skew`` (nested dicts flattened)
+``skew``           every figure of ``skew``, one row per load
 ``whatif``         only when ``summary["whatif"]`` is present (see below)
 ``compat``         only when ``summary["compat"]`` is present (see below)
 =================  ===========================================================================
@@ -20,7 +20,7 @@ Required keys: ``topic``, ``num_partitions``, ``records``, ``partitions`` (``[{"
 ``brokers`` (``[{"broker", "rack", "leader_records", "replica_records"}]``), ``racks``
 (list of dicts, shown as a table), ``groups``
 (``[{"group", "strategy", "members": [{"member", "partitions", "records"}], "skew"?}]``,
-``partitions`` a list or a count), ``skew`` (dict of figures, nested dicts flattened;
+``partitions`` a list or a count), ``skew`` (dict of figures: one table row per innermost dict;
 ``max_over_mean`` of each top-level entry is shown in the overview), ``hot_keys`` (list of
 dicts, columns as given).
 A partition is *hot* when listed in ``skew["hot_partitions"]``, else when its records exceed
@@ -83,7 +83,7 @@ def _fmt(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1e6 else f"{value:,.0f}"
+        return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"
     if isinstance(value, list | tuple):
         return ", ".join(_fmt(v) for v in value)
     return str(value)
@@ -113,17 +113,6 @@ def _table(rows: Sequence[Mapping[str, Any]], table_id: str) -> str:
         "<tr>" + "".join(f"<td>{_esc(row.get(c))}</td>" for c in columns) + "</tr>" for row in rows
     )
     return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
-def _flatten(doc: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
-    out: list[tuple[str, Any]] = []
-    for key, value in doc.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            out.extend(_flatten(value, name + " · "))
-        else:
-            out.append((name, value))
-    return out
 
 
 def _hot_flags(summary: Mapping[str, Any], ids: list[int], records: list[float]) -> list[bool]:
@@ -265,13 +254,27 @@ def _hot_keys(summary: Mapping[str, Any]) -> str:
     return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"))
 
 
+def _stat_rows(doc: Mapping[str, Any], prefix: str = "") -> list[dict[str, Any]]:
+    """One row per innermost dict of figures: ``{"load": path, **figures}``."""
+    rows: list[dict[str, Any]] = []
+    scalars = {k: v for k, v in doc.items() if not isinstance(v, Mapping)}
+    if scalars:
+        rows.append({"load": prefix.rstrip(" ·") or "all", **scalars})
+    for key, value in doc.items():
+        if isinstance(value, Mapping):
+            rows.extend(_stat_rows(value, f"{prefix}{key} · "))
+    return rows
+
+
 def _skew(summary: Mapping[str, Any]) -> str:
     skew = summary.get("skew")
     if not isinstance(skew, Mapping) or not skew:
         return ""
-    rows = [{"figure": k, "value": v} for k, v in _flatten(skew)]
-    note = "max/mean: the heaviest over the mean (1 = even); cv: standard deviation over mean."
-    return _section("skew", "Skew", _table(rows, "table-skew"), note)
+    note = (
+        "max_over_mean: the heaviest over the mean (1 = even); cv: coefficient of variation "
+        "(standard deviation over mean)."
+    )
+    return _section("skew", "Skew", _table(_stat_rows(skew), "table-skew"), note)
 
 
 def _whatif(summary: Mapping[str, Any]) -> str:
