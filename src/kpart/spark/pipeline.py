@@ -37,7 +37,7 @@ from kpart.spark.datasets import (
     read_dataset,
     write_flights_parquet,
 )
-from kpart.spark.transforms import key_size_column, with_partition
+from kpart.spark.transforms import check_key_column, key_size_column, with_partition
 from kpart.topology import TopicConfig, Topology
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -116,8 +116,7 @@ def measure_loads(
     ``partitioner`` unless overridden). Runs two small Spark jobs over one cached aggregate."""
     from pyspark.sql import functions as F
 
-    if topic.key not in df.columns:
-        raise ConfigError(f"--key: column {topic.key!r} not found (columns: {', '.join(df.columns)})")
+    check_key_column(df, topic.key, topic.key_serializer)
     n = topic.partitions
     value = F.to_json(F.struct(*[df[c] for c in df.columns]))
     sized = df.select(

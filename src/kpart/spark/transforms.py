@@ -38,6 +38,7 @@ __all__ = [
     "KAFKA_PARTITIONERS",
     "METHODS",
     "SERIALIZERS",
+    "check_key_column",
     "key_size_column",
     "with_partition",
 ]
@@ -71,6 +72,14 @@ def _check_num_partitions(n: object) -> int:
             f"num_partitions: expected a positive integer, got {n!r}"
         )
     return n
+
+
+def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
+    """Check that ``df`` has column ``key`` of a type ``serializer`` accepts; returns the
+    column's Spark type name. ``ConfigError`` naming the column, type and serializer."""
+    dtype = _key_type(df, key)
+    _check_serializer(serializer, key, dtype)
+    return dtype
 
 
 def _key_type(df: DataFrame, key: str) -> str:

@@ -1,0 +1,90 @@
+"""``kpart report`` on the command line: bad input → one line, exit 2, no output; a real run."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow.csv as pcsv
+import pytest
+
+from kpart.cli import main
+from kpart.spark.datasets import flights_table
+from kpart.topology import DEFAULT_TOPOLOGY_TEXT, default_topology, parse_topology
+
+
+@pytest.fixture(scope="module")
+def small_csv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "flights_small.csv"
+    pcsv.write_csv(flights_table(3_000), path)
+    return path
+
+
+def _fails(capsys, args, *needles):
+    code = main(["report", *args])
+    err = capsys.readouterr().err
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    for needle in needles:
+        assert needle in lines[0]
+    return lines[0]
+
+
+def test_show_topology_prints_the_default(capsys):
+    assert main(["report", "--show-topology"]) == 0
+    out = capsys.readouterr().out
+    assert out == DEFAULT_TOPOLOGY_TEXT
+    assert parse_topology(out) == default_topology()
+
+
+def test_bad_inputs_exit_2_with_one_line(capsys, tmp_path, small_csv):
+    out = tmp_path / "report"
+    _fails(capsys, [str(tmp_path / "nope.csv"), "--out", str(out)], "nope.csv", "does not exist")
+    weird = tmp_path / "data.txt"
+    weird.write_text("a,b\n1,2\n")
+    _fails(capsys, [str(weird), "--out", str(out)], "data.txt", "--format")
+    _fails(capsys, [str(weird), "--format", "xml", "--out", str(out)], "'xml'")
+    _fails(capsys, [str(small_csv), "--key", "no_such_column", "--out", str(out)],
+           "'no_such_column'", "tailnum")
+    _fails(capsys, ["--key", "no_such_column", "--out", str(out)], "'no_such_column'")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(DEFAULT_TOPOLOGY_TEXT.replace("partitions = 12", "partitions = -3"))
+    _fails(capsys, [str(small_csv), "--topology", str(bad), "--out", str(out)],
+           "topic.partitions: expected a positive integer, got -3")
+    _fails(capsys, [str(small_csv), "--topology", str(tmp_path / "missing.toml")], "missing.toml")
+    _fails(capsys, [str(small_csv), "--out", str(tmp_path / "no" / "such" / "dir")], "--out")
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    _fails(capsys, [str(small_csv), "--out", str(afile)], "not a directory")
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "bad.toml", "data.txt"]
+
+
+@pytest.mark.spark
+def test_serializer_mismatch_fails_without_output(spark, capsys, tmp_path, small_csv):
+    topo = tmp_path / "t.toml"
+    topo.write_text(DEFAULT_TOPOLOGY_TEXT.replace('key_serializer = "string"',
+                                                  'key_serializer = "long"'))
+    _fails(capsys, [str(small_csv), "--topology", str(topo), "--out", str(tmp_path / "r")],
+           "'long'", "'tailnum'")
+    assert not (tmp_path / "r").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["t.toml"]
+
+
+@pytest.mark.spark
+def test_report_run_writes_and_replaces_the_directory(spark, capsys, tmp_path, small_csv):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "stale.txt").write_text("old run")
+    assert main(["report", str(small_csv), "--out", str(out), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["records"] == 3_000 and summary["topic"] == "flights"
+    assert not (out / "stale.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+    assert main(["report", str(small_csv), "--out", str(out), "--key", "dest"]) == 0
+    shown = capsys.readouterr().out
+    assert "Hot keys" in shown and "delay-analytics" in shown
+    assert json.loads((out / "summary.json").read_text())["key"] == "dest"
+    assert spark.sparkContext._jsc is not None  # the embedding process keeps its session
