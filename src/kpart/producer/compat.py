@@ -1,0 +1,418 @@
+"""Cross-client key partitioning (Java ``BuiltInPartitioner.partitionForKey`` vs librdkafka,
+Sarama, kafkajs, kafka-go): on which keys, and how many records, do two clients disagree?
+
+Pure Arrow/numpy core of ``kpart compat`` (the Spark version is :mod:`kpart.spark.compat`).
+Given key values (Arrow), optional record counts per key, a partition count and partitioner ids
+(``kpart partitioners``), :func:`compare_partitioners` places every distinct key with every
+partitioner (:func:`kpart.producer.kernels.partition_for_keys`) and counts, for each pair, the
+keys and records that land on different partitions, with example keys.
+
+Rules (documented choices):
+
+* **Null keys** are not compared (Kafka's Java producer does not hash them; each client has its
+  own null-key rule); they are counted in ``null_key_records``.
+* A key a client places **at random** (an empty key under ``librdkafka:consistent_random`` or
+  ``kafka-go:crc32``; every key under ``librdkafka:random``) is *undetermined* and counts as a
+  disagreement with every other client: the two producers are not certain to agree.
+* Duplicate key values are merged (their records summed); fractions are over distinct non-null
+  keys and over their records.
+* Example keys of a pair: the disagreeing keys with the most records, ties by serialized bytes.
+
+Default partitioners (:data:`DEFAULT_PARTITIONERS`): one per distinct (hash, index rule) family,
+named by the client whose *default* it is: ``java:default`` (murmur2; also kafkajs default,
+librdkafka/Sarama/kafka-go murmur2, kafka-python), ``librdkafka:consistent_random`` (CRC-32,
+librdkafka's default; also Sarama crc, kafka-go crc32), ``sarama:hash`` (FNV-1a ``abs``, Sarama's
+default; also librdkafka fnv1a, kafka-go Hash), ``sarama:reference`` (FNV-1a ``& 0x7fffffff``;
+also kafka-go ReferenceHash) and ``kafkajs:legacy`` (kafkajs 1.x float murmur2).
+
+JSON section (:meth:`CompatReport.to_json`, written as ``"compat"`` in ``summary.json``)::
+
+    {"num_partitions": int, "serializer": str, "reference": str,   # first partitioner
+     "partitioners": [str, ...], "keys": int, "records": int, "null_key_records": int,
+     "clients": [{"partitioner": str, "same_fraction": float,      # records agreeing with
+                  "same_key_fraction": float, "max_over_mean": float, "cv": float,  # reference
+                  "undetermined_keys": int, "records_per_partition": [int, ...]}],
+     "matrix": {"key_fraction": [[float]], "record_fraction": [[float]],  # row/col order =
+                "keys": [[int]], "records": [[int]]},                     # "partitioners"
+     "pairs": [{"a": str, "b": str, "keys": int, "records": int, "key_fraction": float,
+                "record_fraction": float, "examples": [key, ...]}]}     # str, int or hex bytes
+
+>>> import pyarrow as pa
+>>> r = compare_partitioners(pa.array(["100:48069", "TT0124"]), 12,
+...                          ["java:default", "librdkafka:consistent", "kafkajs:legacy"])
+>>> r.pair("java:default", "kafkajs:legacy").keys, r.pair("librdkafka:consistent",
+...                                                        "kafkajs:legacy").examples
+(2, ('TT0124',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from kpart.errors import ConfigError
+from kpart.producer.clients import (
+    PARTITIONERS,
+    ClientPartitioner,
+    check_num_partitions,
+    get_partitioner,
+)
+from kpart.producer.kernels import partition_for_keys
+
+__all__ = [
+    "DEFAULT_PARTITIONERS",
+    "KEY_SERIALIZERS",
+    "CompatReport",
+    "CompatTally",
+    "PairDisagreement",
+    "compare_partitioners",
+    "key_partitions",
+    "parse_partitioners",
+    "serialized_keys",
+    "skew",
+]
+
+#: One partitioner per (hash, index) family, each the default of some client.
+DEFAULT_PARTITIONERS = (
+    "java:default",
+    "librdkafka:consistent_random",
+    "sarama:hash",
+    "sarama:reference",
+    "kafkajs:legacy",
+)
+#: Serializers of key *columns* (Kafka's String/ByteArray/UUID/Integer/Long/Short serializers).
+KEY_SERIALIZERS = ("string", "bytes", "uuid", "int", "long", "short")
+_WIDTHS = {"int": 4, "long": 8, "short": 2}
+
+
+def parse_partitioners(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Partitioner ids from ``"id1,id2"``, a sequence, ``None`` (the defaults) or ``"all"``.
+
+    Raises ConfigError naming an unknown id or a repeated one.
+
+    >>> parse_partitioners("java:default, sarama:hash")
+    ('java:default', 'sarama:hash')
+    """
+    if text is None:
+        return DEFAULT_PARTITIONERS
+    items = [t.strip() for t in text.split(",")] if isinstance(text, str) else list(text)
+    if items == ["all"]:
+        return tuple(PARTITIONERS)
+    ids: list[str] = []
+    for item in items:
+        get_partitioner(item)
+        if item in ids:
+            raise ConfigError(f"partitioner {item!r} is listed twice")
+        ids.append(item)
+    if not ids:
+        raise ConfigError("no partitioner given")
+    return tuple(ids)
+
+
+def serialized_keys(values: pa.Array | pa.ChunkedArray, serializer: str = "string") -> pa.Array:
+    """The serialized key bytes of a column of key values, as Kafka's serializer writes them.
+
+    ``string``/``bytes``: string or binary arrays as they are (UTF-8); ``uuid``: lower-cased
+    strings (``UUID.toString()``); ``int``/``long``/``short``: integer arrays as 4/8/2 big-endian
+    bytes. Nulls stay null. Raises ConfigError naming the serializer, type or out-of-range value.
+
+    >>> serialized_keys(pa.array([48069, None]), "int").to_pylist()
+    [b'\\x00\\x00\\xbb\\xc5', None]
+    """
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary_decode()
+    t = values.type
+    textual = pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
+    binary = pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t)
+    if serializer not in KEY_SERIALIZERS:
+        raise ConfigError(f"unknown key serializer {serializer!r}; known: "
+                          f"{', '.join(KEY_SERIALIZERS)}")
+    if pa.types.is_null(t):
+        return pa.nulls(len(values), pa.binary())
+    if serializer in ("string", "bytes") and (textual or binary):
+        return values
+    if serializer == "uuid" and textual:
+        return pc.utf8_lower(values)
+    if serializer in _WIDTHS and pa.types.is_integer(t):
+        width = _WIDTHS[serializer]
+        ints = pc.fill_null(values, 0).to_numpy(zero_copy_only=False).astype(np.int64)
+        bound = 1 << (8 * width - 1)
+        bad = (ints < -bound) | (ints >= bound)
+        if bad.any():
+            raise ConfigError(f"{int(ints[bad][0])} does not fit the {serializer} serializer "
+                              f"({8 * width}-bit signed)")
+        data = ints.astype(f">i{width}").tobytes()
+        validity = values.buffers()[0] if values.null_count else None
+        if values.null_count and values.offset:
+            validity = pa.array(values.is_valid().to_numpy(zero_copy_only=False)).buffers()[1]
+        return pa.Array.from_buffers(pa.binary(width), len(values),
+                                     [validity, pa.py_buffer(data)], values.null_count)
+    raise ConfigError(f"the {serializer} serializer cannot serialize keys of type {t}")
+
+
+def key_partitions(spec: ClientPartitioner, keys: pa.Array, n: int) -> np.ndarray:
+    """int64 partition of every serialized key under ``spec``, ``-1`` where the key does not
+    decide (null key unless the client hashes it as empty; a random empty-key or random
+    client). No randomness is drawn: random slots are masked, not sampled."""
+    if spec.hash == "none":
+        return np.full(len(keys), -1, dtype=np.int64)
+    parts = partition_for_keys(keys, n, spec.id, seed=0, counter=0)
+    out = pc.fill_null(parts, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    if keys.null_count and spec.null_key != "hash-empty":
+        out[keys.is_null().to_numpy(zero_copy_only=False)] = -1
+    if spec.empty_key == "random":
+        empty = pc.fill_null(pc.equal(pc.binary_length(keys), 0), False)
+        out[empty.to_numpy(zero_copy_only=False)] = -1
+    return out
+
+
+def skew(values: np.ndarray | Sequence[int]) -> dict[str, float]:
+    """``{"max_over_mean", "cv"}`` of per-partition loads (population std / mean; 0 when the
+    mean is 0), as ``kpart.report.summary.skew_stats`` defines them.
+
+    >>> skew([1, 2, 3, 6])
+    {'max_over_mean': 2.0, 'cv': 0.62361}
+    """
+    v = np.asarray(values, dtype=np.float64)
+    mean = float(v.mean()) if v.size else 0.0
+    if mean == 0.0:
+        return {"max_over_mean": 0.0, "cv": 0.0}
+    return {"max_over_mean": round(float(v.max()) / mean, 6),
+            "cv": round(float(v.std()) / mean, 6)}
+
+
+def _label(value: Any) -> Any:
+    return bytes(value).hex() if isinstance(value, bytes | bytearray) else value
+
+
+@dataclass(slots=True)
+class CompatTally:
+    """Additive counts of one batch of *distinct* keys (mergeable across batches: the Spark
+    layer tallies each Arrow batch on executors and merges on the driver).
+
+    ``pair_keys``/``pair_records``: P×P disagreement counts (upper triangle used);
+    ``loads``: P×n records per partition; ``undetermined``: P keys placed at random;
+    ``examples``: ``(i, j) -> [(records, key bytes, key value)]``, best first, at most k."""
+
+    partitioners: tuple[str, ...]
+    num_partitions: int
+    max_examples: int
+    keys: int = 0
+    records: int = 0
+    null_key_records: int = 0
+    pair_keys: np.ndarray = field(default=None)  # type: ignore[assignment]
+    pair_records: np.ndarray = field(default=None)  # type: ignore[assignment]
+    loads: np.ndarray = field(default=None)  # type: ignore[assignment]
+    undetermined: np.ndarray = field(default=None)  # type: ignore[assignment]
+    examples: dict[tuple[int, int], list[tuple[int, bytes, Any]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        p = len(self.partitioners)
+        for name, shape in (("pair_keys", (p, p)), ("pair_records", (p, p)),
+                            ("loads", (p, self.num_partitions)), ("undetermined", (p,))):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(shape, dtype=np.int64))
+
+    def add_example(self, i: int, j: int, records: int, key: bytes, value: Any) -> None:
+        """Offer an example key for the pair ``(i, j)``; only the best ``max_examples`` stay."""
+        best = self.examples.setdefault((i, j), [])
+        best.append((records, key, value))
+        best.sort(key=lambda e: (-e[0], e[1]))
+        del best[self.max_examples :]
+
+    def merge(self, other: CompatTally) -> CompatTally:
+        """Add ``other`` (same partitioners and count) into this tally; returns ``self``."""
+        self.keys += other.keys
+        self.records += other.records
+        self.null_key_records += other.null_key_records
+        self.pair_keys += other.pair_keys
+        self.pair_records += other.pair_records
+        self.loads += other.loads
+        self.undetermined += other.undetermined
+        for (i, j), items in other.examples.items():
+            for e in items:
+                self.add_example(i, j, *e)
+        return self
+
+
+def tally_batch(values: pa.Array, records: np.ndarray, num_partitions: int,
+                partitioners: Sequence[str], serializer: str = "string",
+                examples: int = 3) -> CompatTally:
+    """The :class:`CompatTally` of ``values`` (distinct key values) with ``records`` each."""
+    ids = tuple(partitioners)
+    tally = CompatTally(ids, num_partitions, examples)
+    keys = serialized_keys(values, serializer)
+    records = np.asarray(records, dtype=np.int64)
+    if keys.null_count:
+        valid = keys.is_valid().to_numpy(zero_copy_only=False)
+        tally.null_key_records = int(records[~valid].sum())
+        keep = pa.array(valid)
+        keys, values, records = keys.filter(keep), values.filter(keep), records[valid]
+    tally.keys, tally.records = len(keys), int(records.sum())
+    if not len(keys):
+        return tally
+    parts = [key_partitions(get_partitioner(pid), keys, num_partitions) for pid in ids]
+    for i, p in enumerate(parts):
+        det = p >= 0
+        tally.undetermined[i] = int((~det).sum())
+        tally.loads[i] = np.bincount(p[det], weights=records[det],
+                                     minlength=num_partitions).astype(np.int64)
+    order = None
+    if examples > 0:
+        kb = keys.cast(pa.large_binary())
+        table = pa.table({"r": records, "k": kb})
+        order = pc.sort_indices(table, [("r", "descending"), ("k", "ascending")]).to_numpy()
+    for i in range(len(ids)):
+        for j in range(i + 1, len(ids)):
+            differ = (parts[i] != parts[j]) | (parts[i] < 0) | (parts[j] < 0)
+            tally.pair_keys[i, j] = int(differ.sum())
+            tally.pair_records[i, j] = int(records[differ].sum())
+            if order is not None:
+                for x in order[np.flatnonzero(differ[order])[:examples]]:
+                    tally.add_example(i, j, int(records[x]), kb[x].as_py(),
+                                      values[x].as_py())
+    return tally
+
+
+@dataclass(frozen=True, slots=True)
+class PairDisagreement:
+    """Keys and records on which clients ``a`` and ``b`` disagree, with example key values."""
+
+    a: str
+    b: str
+    keys: int
+    records: int
+    key_fraction: float
+    record_fraction: float
+    examples: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CompatReport:
+    """The result of :func:`compare_partitioners` (see the module docstring for the JSON)."""
+
+    num_partitions: int
+    serializer: str
+    partitioners: tuple[str, ...]
+    keys: int
+    records: int
+    null_key_records: int
+    pairs: tuple[PairDisagreement, ...]
+    records_per_partition: tuple[tuple[int, ...], ...]
+    undetermined_keys: tuple[int, ...]
+
+    @classmethod
+    def from_tally(cls, tally: CompatTally, serializer: str = "string") -> CompatReport:
+        """Fractions and examples from merged counts."""
+        ids = tally.partitioners
+        pairs = []
+        for i in range(len(ids)):
+            for j in range(i + 1, len(ids)):
+                k, r = int(tally.pair_keys[i, j]), int(tally.pair_records[i, j])
+                pairs.append(PairDisagreement(
+                    ids[i], ids[j], k, r, _frac(k, tally.keys), _frac(r, tally.records),
+                    tuple(e[2] for e in tally.examples.get((i, j), ()))))
+        return cls(tally.num_partitions, serializer, ids, tally.keys, tally.records,
+                   tally.null_key_records, tuple(pairs),
+                   tuple(tuple(int(x) for x in row) for row in tally.loads),
+                   tuple(int(x) for x in tally.undetermined))
+
+    def pair(self, a: str, b: str) -> PairDisagreement:
+        """The disagreement of ``a`` and ``b`` (either order; ``a == b`` gives zeros)."""
+        for p in self.pairs:
+            if {p.a, p.b} == {a, b}:
+                return p
+        if a == b and a in self.partitioners:
+            return PairDisagreement(a, b, 0, 0, 0.0, 0.0, ())
+        raise ConfigError(f"partitioner pair ({a!r}, {b!r}) not in this report")
+
+    def matrix(self, what: str = "key_fraction") -> list[list[Any]]:
+        """Symmetric P×P matrix of ``keys``, ``records``, ``key_fraction`` or ``record_fraction``
+        (diagonal 0), rows and columns in :attr:`partitioners` order."""
+        return [[getattr(self.pair(a, b), what) for b in self.partitioners]
+                for a in self.partitioners]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``"compat"`` section of ``summary.json`` (module docstring)."""
+        ref = self.partitioners[0]
+        clients = []
+        for pid, loads, und in zip(self.partitioners, self.records_per_partition,
+                                   self.undetermined_keys, strict=True):
+            p = self.pair(ref, pid)
+            clients.append({"partitioner": pid, "same_fraction": _frac(self.records - p.records,
+                                                                       self.records),
+                            "same_key_fraction": _frac(self.keys - p.keys, self.keys),
+                            **skew(loads), "undetermined_keys": und,
+                            "records_per_partition": list(loads)})
+        return {
+            "num_partitions": self.num_partitions, "serializer": self.serializer,
+            "reference": ref, "partitioners": list(self.partitioners), "keys": self.keys,
+            "records": self.records, "null_key_records": self.null_key_records,
+            "clients": clients,
+            "matrix": {w: self.matrix(w)
+                       for w in ("key_fraction", "record_fraction", "keys", "records")},
+            "pairs": [{"a": p.a, "b": p.b, "keys": p.keys, "records": p.records,
+                       "key_fraction": p.key_fraction, "record_fraction": p.record_fraction,
+                       "examples": [_label(e) for e in p.examples]} for p in self.pairs],
+        }
+
+
+def _frac(part: int, whole: int) -> float:
+    return round(part / whole, 6) if whole else 0.0
+
+
+def distinct_keys(values: pa.Array | Sequence[Any],
+                  records: Sequence[int] | np.ndarray | None = None) -> tuple[pa.Array, np.ndarray]:
+    """Distinct key values (nulls form one group) and their summed records (1 per value when
+    ``records`` is None). Raises ConfigError when the lengths differ or a count is negative."""
+    if not isinstance(values, pa.Array | pa.ChunkedArray):
+        values = pa.array(list(values))
+    n = len(values)
+    counts = np.ones(n, dtype=np.int64) if records is None else np.asarray(records)
+    if counts.shape != (n,):
+        raise ConfigError(f"records: expected {n} counts (one per key), got {counts.shape}")
+    if counts.size and (counts.dtype.kind not in "iu" or counts.min() < 0):
+        raise ConfigError("records: counts must be non-negative integers")
+    table = pa.table({"k": values, "r": counts.astype(np.int64)})
+    grouped = table.group_by("k", use_threads=False).aggregate([("r", "sum")])
+    return grouped.column("k").combine_chunks(), grouped.column("r_sum").to_numpy()
+
+
+def compare_partitioners(
+    keys: pa.Array | Sequence[Any],
+    num_partitions: int,
+    partitioners: Sequence[str] | str | None = None,
+    *,
+    records: Sequence[int] | np.ndarray | None = None,
+    serializer: str = "string",
+    examples: int = 3,
+) -> CompatReport:
+    """How often each pair of client partitioners puts the same key on different partitions.
+
+    Args:
+        keys: key values (Arrow array or Python values): strings/binary for ``string``/``bytes``,
+            strings for ``uuid``, integers for ``int``/``long``/``short``; null = no key.
+        num_partitions: the topic's partition count (> 0).
+        partitioners: ids (``kpart partitioners``), ``"id1,id2"``, ``"all"``; default
+            :data:`DEFAULT_PARTITIONERS`. The first is the reference of the JSON ``clients``.
+        records: records per key (default 1 each); repeated key values are summed.
+        serializer: one of :data:`KEY_SERIALIZERS` (Kafka's serializer of the key).
+        examples: example keys per pair (``>= 0``).
+
+    Returns: a :class:`CompatReport`. Raises ConfigError (unknown partitioner, serializer,
+    bad counts) or InvalidPartitionsError (bad ``num_partitions``), naming the value.
+    """
+    n = check_num_partitions(num_partitions)
+    ids = parse_partitioners(partitioners)
+    if isinstance(examples, bool) or not isinstance(examples, int) or examples < 0:
+        raise ConfigError(f"examples must be a non-negative integer, got {examples!r}")
+    values, counts = distinct_keys(keys, records)
+    tally = tally_batch(values, counts, n, ids, serializer, examples)
+    return CompatReport.from_tally(tally, serializer)
