@@ -42,7 +42,7 @@ _EMPTY_DATA = np.zeros(1, dtype=np.uint8)
 
 
 def _binary_view(keys: pa.Array) -> pa.Array:
-    """``keys`` as binary/large_binary (strings share the layout; views and dictionaries decode)."""
+    """``keys`` as binary/large_binary (strings share the layout; views are cast)."""
     t = keys.type
     if pa.types.is_binary(t) or pa.types.is_large_binary(t):
         return keys
