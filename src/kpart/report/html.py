@@ -48,72 +48,27 @@ from __future__ import annotations
 import html
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from kpart.errors import ConfigError
+from kpart.report._html_parts import (
+    _CSS,
+    _chart,
+    _esc,
+    _num,
+    _ratio,
+    _req,
+    _section,
+    _stat_rows,
+    _table,
+)
 
 __all__ = ["HOT_FACTOR", "render_report", "write_report_html"]
 
 #: A partition whose records exceed ``HOT_FACTOR`` × the mean is marked hot.
 HOT_FACTOR = 1.2
-
-_PLOT_CONFIG = {"displaylogo": False, "responsive": True}
-# Each plot marks itself rendered once Plotly.newPlot's promise resolved (the browser test
-# and anyone scripting the page can wait on it).
-_POST_SCRIPT = "document.getElementById('{plot_id}').setAttribute('data-rendered', '1');"
-
-
-def _req(doc: Mapping[str, Any], key: str, where: str = "summary") -> Any:
-    if not isinstance(doc, Mapping) or key not in doc:
-        raise ConfigError(f"{where}: missing field {key!r}")
-    return doc[key]
-
-
-def _num(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigError(f"{where}: expected a number, got {value!r}")
-    return value
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return "—" if value is None else str(value).lower()
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"
-    if isinstance(value, list | tuple):
-        return ", ".join(_fmt(v) for v in value)
-    return str(value)
-
-
-def _esc(value: Any) -> str:
-    return html.escape(_fmt(value))
-
-
-def _chart(fig: Any, div_id: str) -> str:
-    inner = fig.to_html(
-        full_html=False,
-        include_plotlyjs=False,
-        div_id=div_id,
-        config=_PLOT_CONFIG,
-        post_script=_POST_SCRIPT,
-    )
-    return f'<div class="kpart-chart">{inner}</div>'
-
-
-def _table(rows: Sequence[Mapping[str, Any]], table_id: str) -> str:
-    columns: list[str] = []
-    for row in rows:
-        columns.extend(k for k in row if k not in columns)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{_esc(row.get(c))}</td>" for c in columns) + "</tr>" for row in rows
-    )
-    return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
 
 def _hot_flags(summary: Mapping[str, Any], ids: list[int], records: list[float]) -> list[bool]:
     skew = summary.get("skew")
@@ -122,19 +77,6 @@ def _hot_flags(summary: Mapping[str, Any], ids: list[int], records: list[float])
         return [p in set(listed) for p in ids]
     mean = sum(records) / len(records) if records else 0.0
     return [mean > 0 and r > HOT_FACTOR * mean for r in records]
-
-
-def _ratio(doc: Mapping[str, Any]) -> float | None:
-    """``max_over_mean`` (summary.py's name) or ``max_mean`` of a skew/scenario dict."""
-    for key in ("max_over_mean", "max_mean"):
-        if isinstance(doc.get(key), int | float):
-            return doc[key]
-    return None
-
-
-def _section(sid: str, title: str, body: str, note: str = "") -> str:
-    note_html = f'<p class="note">{note}</p>' if note else ""
-    return f'<section id="{sid}"><h2>{html.escape(title)}</h2>{note_html}{body}</section>'
 
 
 def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
@@ -254,18 +196,6 @@ def _hot_keys(summary: Mapping[str, Any]) -> str:
     return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"))
 
 
-def _stat_rows(doc: Mapping[str, Any], prefix: str = "") -> list[dict[str, Any]]:
-    """One row per innermost dict of figures: ``{"load": path, **figures}``."""
-    rows: list[dict[str, Any]] = []
-    scalars = {k: v for k, v in doc.items() if not isinstance(v, Mapping)}
-    if scalars:
-        rows.append({"load": prefix.rstrip(" ·") or "all", **scalars})
-    for key, value in doc.items():
-        if isinstance(value, Mapping):
-            rows.extend(_stat_rows(value, f"{prefix}{key} · "))
-    return rows
-
-
 def _skew(summary: Mapping[str, Any]) -> str:
     skew = summary.get("skew")
     if not isinstance(skew, Mapping) or not skew:
@@ -328,21 +258,6 @@ def _compat(summary: Mapping[str, Any]) -> str:
     )
     body = _chart(fig, "chart-compat") + _table(list(clients), "table-compat")
     return _section("compat", "Cross-client partitioning", body)
-
-
-_CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;background:#fafafa}
-header{background:#1f2d3d;color:#fff;padding:16px 32px}header h1{margin:0;font-size:22px}
-nav{padding:6px 32px;background:#e9eef3}nav a{margin-right:16px;color:#1f4e79}
-main{padding:8px 32px 32px;max-width:1200px}section{margin-top:24px}
-h2{border-bottom:1px solid #ccd;padding-bottom:4px}.note{color:#555;font-size:13px}
-.cards{display:flex;flex-wrap:wrap;gap:12px}.card{background:#fff;border:1px solid #dde;
-border-radius:6px;padding:8px 14px;min-width:120px}.card .label{font-size:12px;color:#666}
-.card .value{font-size:20px;font-weight:600}.kpart-chart{background:#fff;margin:12px 0;
-border:1px solid #e3e3e8;border-radius:6px}table{border-collapse:collapse;font-size:13px;
-margin:8px 0;background:#fff}th,td{border:1px solid #dde;padding:3px 10px;text-align:right}
-th{background:#eef2f6}td:first-child,th:first-child{text-align:left}
-"""
 
 
 def render_report(summary: Mapping[str, Any]) -> str:
