@@ -86,6 +86,13 @@ class PageReport:
         return {c["id"]: c["bars"] for c in self.charts}
 
 
+def _above_4(fd: int) -> int:
+    """``fd`` moved to a number >= 10 (the child's 3 and 4 must not collide with it)."""
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return high
+
+
 class _Pipe:
     """A DevTools session over Chromium's ``--remote-debugging-pipe`` file descriptors."""
 
@@ -93,18 +100,17 @@ class _Pipe:
         self._log = open(os.path.join(profile, "chromium.log"), "wb")  # noqa: SIM115
         to_child_r, self._out = os.pipe()
         self._in, from_child_w = os.pipe()
+        to_child_r, from_child_w = _above_4(to_child_r), _above_4(from_child_w)
 
-        def _fds() -> None:  # runs in the child between fork and exec: fds 3 and 4
-            high_r = fcntl.fcntl(to_child_r, fcntl.F_DUPFD, 10)
-            high_w = fcntl.fcntl(from_child_w, fcntl.F_DUPFD, 10)
-            os.dup2(high_r, 3)  # dup2 onto another fd clears close-on-exec
-            os.dup2(high_w, 4)
-
+        # Chromium reads commands on fd 3 and writes replies on fd 4. bash moves our pipe ends
+        # there (no preexec_fn: forking a threaded process must not run Python in the child).
+        shell = shutil.which("bash") or "/bin/bash"
+        redirect = f'exec "$@" 3<&{to_child_r} 4>&{from_child_w} {to_child_r}<&- {from_child_w}>&-'
         self.proc = subprocess.Popen(
-            [binary, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             "about:blank"],
+            [shell, "-c", redirect, "chromium", binary, *FLAGS, f"--user-data-dir={profile}",
+             f"--window-size={width},{height}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log,
-            preexec_fn=_fds, close_fds=False,
+            pass_fds=(to_child_r, from_child_w),
         )
         os.close(to_child_r)
         os.close(from_child_w)
