@@ -142,3 +142,26 @@ def test_write_is_atomic_and_readable(tmp_path, summary: dict) -> None:
 
 def test_render_is_deterministic(summary: dict) -> None:
     assert render_report(summary) == render_report(copy.deepcopy(summary))
+
+
+def test_renders_the_pipeline_summary_builder_output() -> None:
+    """The summary as kpart.report.summary builds it (what `kpart report` writes), no Spark."""
+    from kpart.report.summary import HotKey, Loads, build_summary
+    from kpart.topology import default_topology
+
+    topology = default_topology()
+    n = topology.topic.partitions
+    records = tuple(1_000 + 40 * p + (900 if p == 3 else 0) for p in range(n))
+    loads = Loads(records, tuple(150 * r for r in records), (7,) * n, 25, 2_500,
+                  (HotKey("N725MQ", 575, 175_565, 3), HotKey("N722MQ", 513, 156_509, 7)))
+    summary = build_summary(topology, loads)
+    page = render_report(summary)
+    assert section_ids(page) == [
+        "overview", "partitions", "brokers", "consumers", "hot-keys", "skew",
+    ]
+    charts = re.findall(r'<div id="(chart-[^"]+)"', page)
+    assert charts[:3] == ["chart-partition-records", "chart-partition-bytes", "chart-brokers"]
+    assert len(charts) == 3 + len(topology.groups)
+    card = re.search(r'hot partitions</div><div class="value">([^<]*)<', page)
+    assert card is not None and card.group(1) == "3"
+    assert page.count("<td>N725MQ</td>") == 1
