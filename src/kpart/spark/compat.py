@@ -1,0 +1,191 @@
+"""Cross-client key partitioning at Spark scale (``kpart compat`` on a dataset): Java
+``BuiltInPartitioner.partitionForKey`` vs every other client, per pair of clients.
+
+Aggregate before you hash:
+
+1. ``groupBy(key)`` natively → one row per distinct key with its records (and bytes, for
+   :mod:`kpart.spark.whatif`): :func:`aggregate_keys`;
+2. ``mapInArrow`` over the distinct keys: each Arrow batch is placed by every partitioner with
+   the compiled kernels (:func:`kpart.producer.compat.tally_batch`) and reduced on the executor
+   to a few partial rows (pair counts, per-partition records, the best example keys);
+3. the partials are rolled up natively (``groupBy(...).sum``; examples: top k per pair by a
+   window) and turned into the same :class:`~kpart.producer.compat.CompatReport` as the pure
+   core computes from the same keys.
+
+>>> report = measure_compat(df, "tailnum", 12)   # doctest: +SKIP
+>>> report.to_json()["matrix"]["record_fraction"]   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kpart.errors import ConfigError
+from kpart.producer.clients import check_num_partitions
+from kpart.producer.compat import (
+    KEY_SERIALIZERS,
+    CompatReport,
+    CompatTally,
+    parse_partitioners,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame
+
+__all__ = ["KEY", "aggregate_keys", "check_key_column", "measure_compat"]
+
+#: Name of the distinct-key column of :func:`aggregate_keys`.
+KEY = "__kpart_key"
+_INTEGRAL = ("tinyint", "smallint", "int", "bigint")
+
+
+def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
+    """The Spark type of column ``key``; ConfigError naming the column (missing) or the
+    serializer (unknown, or not fitting the column type)."""
+    fields = {f.name: f.dataType.simpleString() for f in df.schema.fields}
+    if key not in fields:
+        raise ConfigError(f"--key: column {key!r} not found (columns: {', '.join(fields)})")
+    if serializer not in KEY_SERIALIZERS:
+        raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
+                          f"(known: {', '.join(KEY_SERIALIZERS)})")
+    dtype = fields[key]
+    ok = {"string": dtype in ("string", "binary"), "bytes": dtype in ("string", "binary"),
+          "uuid": dtype == "string"}.get(serializer, dtype in _INTEGRAL)
+    if not ok:
+        raise ConfigError(f"--serializer: {serializer!r} cannot serialize column {key!r} "
+                          f"of type {dtype}")
+    return dtype
+
+
+def aggregate_keys(df: DataFrame, key: str, serializer: str = "string", *,
+                   with_bytes: bool = False) -> DataFrame:
+    """One row per distinct value of ``key`` (null included): ``__kpart_key``, ``records``
+    (bigint) and, with ``with_bytes``, ``bytes`` = serialized key size + the record as JSON
+    (the definition of ``kpart.report.summary.BYTES_DEFINITION``)."""
+    from pyspark.sql import functions as F
+
+    from kpart.spark.transforms import key_size_column
+
+    check_key_column(df, key, serializer)
+    aggs = [F.count(F.lit(1)).alias("records")]
+    if with_bytes:
+        value = F.to_json(F.struct(*[df[c] for c in df.columns]))
+        size = (key_size_column(key, serializer).cast("bigint")
+                + F.octet_length(value).cast("bigint"))
+        aggs.append(F.sum(size).alias("bytes"))
+    return df.groupBy(df[key].alias(KEY)).agg(*aggs)
+
+
+def _compat_partials(df: DataFrame, n: int, ids: tuple[str, ...], serializer: str,
+                     examples: int) -> DataFrame:
+    from pyspark.sql.types import (
+        BinaryType,
+        IntegerType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+    )
+
+    key_type = df.schema[KEY].dataType
+    schema = StructType([
+        StructField("kind", StringType(), False), StructField("i", IntegerType(), False),
+        StructField("j", IntegerType(), False), StructField("keys", LongType(), False),
+        StructField("records", LongType(), False), StructField("example", key_type, True),
+        StructField("example_bytes", BinaryType(), True),
+    ])
+
+    def partials(batches):  # runs on executors: imports there, closes over plain values only
+        import pyarrow as pa
+
+        from kpart.producer.compat import tally_batch
+
+        for batch in batches:
+            values = batch.column(batch.schema.get_field_index(KEY))
+            records = batch.column(batch.schema.get_field_index("records")).to_numpy(
+                zero_copy_only=False)
+            t = tally_batch(values, records, n, ids, serializer, examples)
+            rows: dict[str, list[Any]] = {c: [] for c in ("kind", "i", "j", "keys", "records",
+                                                          "ex", "exb")}
+
+            def add(kind, i, j, keys, recs, ex=None, exb=None, rows=rows):
+                for c, v in zip(rows, (kind, i, j, keys, recs, ex, exb), strict=True):
+                    rows[c].append(v)
+
+            add("total", -1, -1, t.keys, t.records)
+            add("null", -1, -1, 0, t.null_key_records)
+            for i in range(len(ids)):
+                add("undetermined", i, -1, int(t.undetermined[i]), 0)
+                for p in range(n):
+                    add("load", i, p, 0, int(t.loads[i, p]))
+                for j in range(i + 1, len(ids)):
+                    add("pair", i, j, int(t.pair_keys[i, j]), int(t.pair_records[i, j]))
+            for (i, j), items in t.examples.items():
+                for recs, kb, value in items:
+                    add("example", i, j, 0, recs, value, kb)
+            yield pa.RecordBatch.from_arrays(
+                [pa.array(rows["kind"], pa.string()), pa.array(rows["i"], pa.int32()),
+                 pa.array(rows["j"], pa.int32()), pa.array(rows["keys"], pa.int64()),
+                 pa.array(rows["records"], pa.int64()), pa.array(rows["ex"], values.type),
+                 pa.array(rows["exb"], pa.binary())],
+                names=["kind", "i", "j", "keys", "records", "example", "example_bytes"])
+
+    with warnings.catch_warnings():  # pyspark's "pandas >= 3 not fully supported"
+        warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+        return df.mapInArrow(partials, schema)
+
+
+def measure_compat(
+    df: DataFrame,
+    key: str,
+    num_partitions: int,
+    partitioners: Sequence[str] | str | None = None,
+    *,
+    serializer: str = "string",
+    examples: int = 3,
+) -> CompatReport:
+    """:func:`kpart.producer.compat.compare_partitioners` over column ``key`` of ``df``, one
+    record per row, computed on Spark (same result as the core on the same keys).
+
+    Raises ConfigError (missing column — named —, unknown partitioner or serializer, a
+    serializer that does not fit the column) and InvalidPartitionsError, before any Spark job.
+    """
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    n = check_num_partitions(num_partitions)
+    ids = parse_partitioners(partitioners)
+    if isinstance(examples, bool) or not isinstance(examples, int) or examples < 0:
+        raise ConfigError(f"examples must be a non-negative integer, got {examples!r}")
+    per_key = aggregate_keys(df, key, serializer)
+    partials = _compat_partials(per_key, n, ids, serializer, examples).persist()
+    try:
+        sums = (partials.where(F.col("kind") != "example").groupBy("kind", "i", "j")
+                .agg(F.sum("keys").alias("keys"), F.sum("records").alias("records"))
+                .collect())
+        best = Window.partitionBy("i", "j").orderBy(F.desc("records"), F.asc("example_bytes"))
+        ex = (partials.where(F.col("kind") == "example")
+              .withColumn("rank", F.row_number().over(best))
+              .where(F.col("rank") <= examples).collect()) if examples else []
+    finally:
+        partials.unpersist()
+    tally = CompatTally(ids, n, examples)
+    for r in sums:
+        kind, i, j = r["kind"], r["i"], r["j"]
+        if kind == "total":
+            tally.keys, tally.records = int(r["keys"]), int(r["records"])
+        elif kind == "null":
+            tally.null_key_records = int(r["records"])
+        elif kind == "undetermined":
+            tally.undetermined[i] = int(r["keys"])
+        elif kind == "load":
+            tally.loads[i, j] = int(r["records"])
+        else:
+            tally.pair_keys[i, j], tally.pair_records[i, j] = int(r["keys"]), int(r["records"])
+    for r in ex:
+        value = r["example"]
+        tally.add_example(r["i"], r["j"], int(r["records"]), bytes(r["example_bytes"]),
+                          bytes(value) if isinstance(value, bytearray) else value)
+    return CompatReport.from_tally(tally, serializer)
