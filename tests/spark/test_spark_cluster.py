@@ -1,0 +1,126 @@
+"""A real Spark standalone cluster on loopback: ``kpart report --master spark://...`` runs on a
+separate executor JVM (and its Python workers) and gives the same summary as ``local``.
+
+The master and one worker are started from the pyspark package (``bin/spark-class``), the
+report runs in a subprocess (this process already has a local SparkContext), and both cluster
+processes are stopped in a ``finally`` whatever happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from kpart.spark.datasets import flights_table
+from kpart.spark.pipeline import resolve_input, run_report
+from kpart.topology import DEFAULT_TOPOLOGY_TEXT, load_topology
+
+pytestmark = [pytest.mark.spark, pytest.mark.cluster]
+
+START_TIMEOUT = 90
+REPORT_TIMEOUT = 180
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)  # the process group we started (launcher + JVM)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+def _master_state(ui_port: int) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{ui_port}/json/", timeout=2) as r:
+        return json.load(r)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    import pyspark
+
+    home = Path(pyspark.__file__).parent
+    logs = tmp_path_factory.mktemp("spark-cluster")
+    env = {**os.environ, "SPARK_HOME": str(home), "SPARK_LOCAL_IP": "127.0.0.1",
+           "PYSPARK_PYTHON": sys.executable, "SPARK_LOG_DIR": str(logs),
+           "SPARK_WORKER_DIR": str(logs / "work")}
+    port, ui, worker_ui = _free_port(), _free_port(), _free_port()
+    spark_class = str(home / "bin" / "spark-class")
+    procs: list[subprocess.Popen] = []
+    try:
+        for name, args in (
+            ("master", ["org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
+                        "--port", str(port), "--webui-port", str(ui)]),
+            ("worker", ["org.apache.spark.deploy.worker.Worker", f"spark://127.0.0.1:{port}",
+                        "--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
+                        "--webui-port", str(worker_ui), "--work-dir", str(logs / "work")]),
+        ):
+            log = (logs / f"{name}.log").open("wb")
+            procs.append(subprocess.Popen([spark_class, *args], stdout=log,
+                                          stderr=subprocess.STDOUT, env=env,
+                                          start_new_session=True))
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            for p in procs:
+                assert p.poll() is None, (logs / "master.log").read_text()[-2000:]
+            with contextlib.suppress(OSError, ValueError):
+                if _master_state(ui).get("aliveworkers", 0) >= 1:
+                    break
+            if time.monotonic() > deadline:
+                pytest.fail("the standalone worker did not register with the master in "
+                            f"{START_TIMEOUT} s:\n" + (logs / "worker.log").read_text()[-2000:])
+            time.sleep(0.5)
+        yield {"url": f"spark://127.0.0.1:{port}", "ui": ui, "logs": logs}
+    finally:
+        for p in reversed(procs):
+            _stop(p)
+
+
+def test_cluster_report_equals_local(cluster, spark, tmp_path):
+    data = tmp_path / "flights_sample.parquet"
+    pq.write_table(flights_table(10_000), data)
+    # Another client's murmur2 runs the numba kernel through mapInArrow: Python workers of the
+    # executor must import kpart and compile the kernel there, not on the driver.
+    topology = tmp_path / "topology.toml"
+    topology.write_text(DEFAULT_TOPOLOGY_TEXT.replace('partitioner = "java:default"',
+                                                      'partitioner = "librdkafka:murmur2"'))
+    out = tmp_path / "cluster-report"
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
+    run = subprocess.run(
+        [sys.executable, "-m", "kpart.cli", "report", str(data), "--topology", str(topology),
+         "--master", cluster["url"], "--out", str(out), "--quiet"],
+        capture_output=True, text=True, timeout=REPORT_TIMEOUT, env=env,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    on_cluster = json.loads((out / "summary.json").read_text())
+
+    local = run_report(spark, load_topology(topology), resolve_input(data, None, "tailnum"))
+    assert on_cluster == local
+    assert on_cluster["records"] == 10_000
+
+    apps = _master_state(cluster["ui"])
+    ran = [a for a in apps.get("completedapps", []) + apps.get("activeapps", [])
+           if a.get("name") == "kpart-report"]
+    assert ran, apps  # the job was a standalone application with executors on the worker
+    assert any((cluster["logs"] / "work").glob("app-*/*/stderr"))
