@@ -142,6 +142,9 @@ def serialized_keys(values: pa.Array | pa.ChunkedArray, serializer: str = "strin
         return pc.utf8_lower(values)
     if serializer in _WIDTHS and pa.types.is_integer(t):
         width = _WIDTHS[serializer]
+        if t == pa.uint64() and (pc.max(values).as_py() or 0) >= 1 << 63:
+            raise ConfigError(f"{pc.max(values).as_py()} does not fit the {serializer} "
+                              f"serializer ({8 * width}-bit signed)")
         ints = pc.fill_null(values, 0).to_numpy(zero_copy_only=False).astype(np.int64)
         bound = 1 << (8 * width - 1)
         bad = (ints < -bound) | (ints >= bound)
