@@ -8,8 +8,8 @@ Aggregate before you hash:
 2. ``mapInArrow`` over the distinct keys: each Arrow batch is placed by every partitioner with
    the compiled kernels (:func:`kpart.producer.compat.tally_batch`) and reduced on the executor
    to a few partial rows (pair counts, per-partition records, the best example keys);
-3. the partials are rolled up natively (``groupBy(...).sum``; examples: top k per pair by a
-   window) and turned into the same :class:`~kpart.producer.compat.CompatReport` as the pure
+3. the partials (a few rows per batch) are streamed to the driver, summed (examples: the best
+   k per pair) and turned into the same :class:`~kpart.producer.compat.CompatReport` as the pure
    core computes from the same keys.
 
 >>> report = measure_compat(df, "tailnum", 12)   # doctest: +SKIP
@@ -98,6 +98,7 @@ def _compat_partials(df: DataFrame, n: int, ids: tuple[str, ...], serializer: st
     ])
 
     def partials(batches):  # runs on executors: imports there, closes over plain values only
+        import numpy as np
         import pyarrow as pa
 
         from kpart.producer.compat import tally_batch
@@ -118,7 +119,7 @@ def _compat_partials(df: DataFrame, n: int, ids: tuple[str, ...], serializer: st
             add("null", -1, -1, 0, t.null_key_records)
             for i in range(len(ids)):
                 add("undetermined", i, -1, int(t.undetermined[i]), 0)
-                for p in range(n):
+                for p in np.flatnonzero(t.loads[i]).tolist():  # zero loads: no row
                     add("load", i, p, 0, int(t.loads[i, p]))
                 for j in range(i + 1, len(ids)):
                     add("pair", i, j, int(t.pair_keys[i, j]), int(t.pair_records[i, j]))
@@ -152,40 +153,30 @@ def measure_compat(
     Raises ConfigError (missing column — named —, unknown partitioner or serializer, a
     serializer that does not fit the column) and InvalidPartitionsError, before any Spark job.
     """
-    from pyspark.sql import Window
-    from pyspark.sql import functions as F
-
     n = check_num_partitions(num_partitions)
     ids = parse_partitioners(partitioners)
     if isinstance(examples, bool) or not isinstance(examples, int) or examples < 0:
         raise ConfigError(f"examples must be a non-negative integer, got {examples!r}")
     per_key = aggregate_keys(df, key, serializer)
-    partials = _compat_partials(per_key, n, ids, serializer, examples).persist()
-    try:
-        sums = (partials.where(F.col("kind") != "example").groupBy("kind", "i", "j")
-                .agg(F.sum("keys").alias("keys"), F.sum("records").alias("records"))
-                .collect())
-        best = Window.partitionBy("i", "j").orderBy(F.desc("records"), F.asc("example_bytes"))
-        ex = (partials.where(F.col("kind") == "example")
-              .withColumn("rank", F.row_number().over(best))
-              .where(F.col("rank") <= examples).collect()) if examples else []
-    finally:
-        partials.unpersist()
+    # One job: the partials are tiny (per Arrow batch: P*(P-1)/2 pairs, P*n loads, at most
+    # k examples per pair), so they are collected and summed on the driver.
     tally = CompatTally(ids, n, examples)
-    for r in sums:
+    for r in _compat_partials(per_key, n, ids, serializer, examples).collect():
         kind, i, j = r["kind"], r["i"], r["j"]
         if kind == "total":
-            tally.keys, tally.records = int(r["keys"]), int(r["records"])
+            tally.keys += r["keys"]
+            tally.records += r["records"]
         elif kind == "null":
-            tally.null_key_records = int(r["records"])
+            tally.null_key_records += r["records"]
         elif kind == "undetermined":
-            tally.undetermined[i] = int(r["keys"])
+            tally.undetermined[i] += r["keys"]
         elif kind == "load":
-            tally.loads[i, j] = int(r["records"])
+            tally.loads[i, j] += r["records"]
+        elif kind == "pair":
+            tally.pair_keys[i, j] += r["keys"]
+            tally.pair_records[i, j] += r["records"]
         else:
-            tally.pair_keys[i, j], tally.pair_records[i, j] = int(r["keys"]), int(r["records"])
-    for r in ex:
-        value = r["example"]
-        tally.add_example(r["i"], r["j"], int(r["records"]), bytes(r["example_bytes"]),
-                          bytes(value) if isinstance(value, bytearray) else value)
+            value = r["example"]
+            tally.add_example(i, j, int(r["records"]), bytes(r["example_bytes"]),
+                              bytes(value) if isinstance(value, bytearray) else value)
     return CompatReport.from_tally(tally, serializer)
