@@ -47,6 +47,7 @@ def test_bad_inputs_exit_2_with_one_line(capsys, tmp_path, small_csv):
     _fails(capsys, [str(small_csv), "--key", "no_such_column", "--out", str(out)],
            "'no_such_column'", "tailnum")
     _fails(capsys, ["--key", "no_such_column", "--out", str(out)], "'no_such_column'")
+    _fails(capsys, [str(small_csv), "--serializer", "float", "--out", str(out)], "'float'")
     bad = tmp_path / "bad.toml"
     bad.write_text(DEFAULT_TOPOLOGY_TEXT.replace("partitions = 12", "partitions = -3"))
     _fails(capsys, [str(small_csv), "--topology", str(bad), "--out", str(out)],
@@ -87,4 +88,7 @@ def test_report_run_writes_and_replaces_the_directory(spark, capsys, tmp_path, s
     shown = capsys.readouterr().out
     assert "Hot keys" in shown and "delay-analytics" in shown
     assert json.loads((out / "summary.json").read_text())["key"] == "dest"
+    assert main(["report", str(small_csv), "--out", str(out), "--key", "flight",
+                 "--serializer", "long", "--quiet"]) == 0
+    assert json.loads((out / "summary.json").read_text())["key_serializer"] == "long"
     assert spark.sparkContext._jsc is not None  # the embedding process keeps its session

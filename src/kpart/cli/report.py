@@ -34,13 +34,21 @@ def _report(
         show_default=False)] = None,
     key: Annotated[str | None, typer.Option(
         "--key", help="Key column (overrides the topology's).", show_default=False)] = None,
+    serializer: Annotated[str | None, typer.Option(
+        "--serializer", help="Key serializer: string, int, long, short, uuid or bytes "
+        "(overrides the topology's).", show_default=False)] = None,
     show_topology: Annotated[bool, typer.Option(
         "--show-topology", help="Print the topology and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
 ) -> None:
     """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
     from kpart.errors import ConfigError
-    from kpart.topology import DEFAULT_TOPOLOGY_TEXT, default_topology, load_topology
+    from kpart.topology import (
+        DEFAULT_TOPOLOGY_TEXT,
+        KEY_SERIALIZERS,
+        default_topology,
+        load_topology,
+    )
 
     topo = default_topology() if topology is None else load_topology(topology)
     if show_topology:
@@ -51,6 +59,11 @@ def _report(
         if not key:
             raise ConfigError("--key: expected a column name, got ''")
         topo = topo.with_topic(key=key)
+    if serializer is not None:
+        if serializer not in KEY_SERIALIZERS:
+            raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
+                              f"(expected one of {', '.join(KEY_SERIALIZERS)})")
+        topo = topo.with_topic(key_serializer=serializer)
 
     from kpart.spark.pipeline import resolve_input
 
