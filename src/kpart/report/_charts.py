@@ -122,6 +122,21 @@ def member_bars(
     return fig
 
 
+def grouped_partition_bars(
+    partitions: Sequence[int], series: dict[str, Sequence[float]], *, title: str
+) -> go.Figure:
+    """One bar per (series, partition): e.g. records per partition under each partitioner."""
+    fig = go.Figure()
+    for name, values in series.items():
+        fig.add_trace(go.Bar(x=[str(p) for p in partitions], y=list(values), name=name))
+    fig.update_layout(
+        title=title, barmode="group", xaxis_title="partition", yaxis_title="records",
+        legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"}, **_LAYOUT,
+    )
+    fig.update_xaxes(type="category")
+    return fig
+
+
 def scenario_bars(
     labels: Sequence[str],
     values: Sequence[float],

@@ -55,10 +55,12 @@ def _chart(fig: Any, div_id: str) -> str:
     return f'<div class="kpart-chart">{inner}</div>'
 
 
-def _table(rows: Sequence[Mapping[str, Any]], table_id: str) -> str:
+def _table(
+    rows: Sequence[Mapping[str, Any]], table_id: str, skip: Sequence[str] = ()
+) -> str:
     columns: list[str] = []
     for row in rows:
-        columns.extend(k for k in row if k not in columns)
+        columns.extend(k for k in row if k not in columns and k not in skip)
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
     body = "".join(
         "<tr>" + "".join(f"<td>{_esc(row.get(c))}</td>" for c in columns) + "</tr>" for row in rows

@@ -3,7 +3,8 @@
 For the report's tests and for ``docs/make_screenshot.py`` when no ``kpart report`` output is
 at hand: ``records`` keys drawn from a Zipf law over ``distinct_keys`` tail-number-like keys,
 hashed with Kafka's ``BuiltInPartitioner`` (murmur2), replicas placed by ``AdminUtils`` (fixed
-start index), partitions assigned by the Range and RoundRobin assignors. No Spark, no I/O;
+start index), partitions assigned by the Range and RoundRobin assignors, what-if partition
+counts and other clients' partitioners by :mod:`kpart.producer.whatif` / ``compat``. No Spark, no I/O;
 deterministic for a given ``seed``.
 
 >>> s = sample_summary(num_partitions=6, records=1_000, seed=1)
@@ -42,7 +43,8 @@ def sample_summary(
     whatif: bool = True,
     seed: int = 7,
 ) -> dict[str, Any]:
-    """A summary dict (the subset of fields the HTML page reads, plus what-if scenarios)."""
+    """A summary dict (the fields the HTML page reads; with ``whatif``, also the ``"whatif"`` and
+    ``"compat"`` sections as kpart's producer cores compute them)."""
     from kpart import Broker, GroupSpec, Member, Topic, assign, assign_replicas_to_brokers
     from kpart.producer.builtin import partition_for_key
 
@@ -111,12 +113,15 @@ def sample_summary(
         ],
     }
     if whatif:
-        scenarios = []
-        for n in (6, 8, num_partitions, 16, 24):
-            r, _, w = loads(n)
-            moved = sum(c for k, c in per_key.items() if w[k] != where[k])
-            scenarios.append({"num_partitions": n, **{k: v for k, v in _skew(r).items()
-                                                      if k in ("max_over_mean", "cv")},
-                              "moved_fraction": round(moved / keyed, 6)})
-        summary["whatif"] = {"scenarios": scenarios}
+        from kpart.producer.compat import compare_partitioners
+        from kpart.producer.whatif import partition_count_whatif
+
+        counts_ = np.array(list(per_key.values()), dtype=np.int64)
+        targets = [m for m in (6, 8, 16, 24) if m != num_partitions]
+        summary["whatif"] = partition_count_whatif(
+            list(per_key), num_partitions, targets, records=counts_
+        ).to_json()
+        summary["compat"] = compare_partitioners(
+            list(per_key), num_partitions, records=counts_, examples=2
+        ).to_json()
     return summary

@@ -32,8 +32,11 @@ Optional sections, keys defined here:
   "moved_fraction": float?}]}`` — what a partition-count change would do (the current count
   may be one of the scenarios). One chart of max/mean per count, one of moved keys if given.
 - ``"compat"``: ``{"reference": "java:default", "clients": [{"partitioner": str,
-  "same_fraction": float, "max_over_mean": float?}]}`` — how other clients' partitioners place the
-  same keys: the share of records landing on the same partition as the reference.
+  "same_fraction": float, "max_over_mean": float?, "records_per_partition": [int]?}],
+  "pairs": [...]?}`` — how other clients' partitioners place the same keys: the share of records
+  landing on the same partition as the reference, and each client's load per partition.
+  (:meth:`kpart.producer.compat.CompatReport.to_json` and
+  :meth:`kpart.producer.whatif.WhatIfReport.to_json` write these two sections.)
 
 Raises :class:`kpart.errors.ConfigError` naming the missing or malformed field.
 
@@ -214,8 +217,14 @@ def _whatif(summary: Mapping[str, Any]) -> str:
     if not doc:
         return ""
     scenarios = _req(doc, "scenarios", "whatif") if isinstance(doc, Mapping) else doc
-    labels = [str(_req(s, "num_partitions", "whatif.scenarios[]")) for s in scenarios]
-    current = [s["num_partitions"] == summary["num_partitions"] for s in scenarios]
+    meta = doc if isinstance(doc, Mapping) else {}
+    now = meta.get("num_partitions", summary["num_partitions"])
+    counts = [_req(s, "num_partitions", "whatif.scenarios[]") for s in scenarios]
+    labels = [
+        f"{m} (now)" if m == now else f"{m} (best)" if m == meta.get("best") else str(m)
+        for m in counts
+    ]
+    current = [m == now for m in counts]
     ratio = []
     for s in scenarios:
         r = _ratio(s) if isinstance(s, Mapping) else None
@@ -224,8 +233,8 @@ def _whatif(summary: Mapping[str, Any]) -> str:
         ratio.append(r)
     body = _chart(
         _charts.scenario_bars(
-            labels, ratio, title="Skew (max/mean) by partition count", xaxis="partitions",
-            yaxis="max/mean", highlight=current,
+            labels, ratio, title="Skew (max/mean of records) by partition count",
+            xaxis="partitions", yaxis="max/mean", highlight=current,
         ),
         "chart-whatif",
     )
@@ -233,13 +242,17 @@ def _whatif(summary: Mapping[str, Any]) -> str:
         moved = [_num(s["moved_fraction"], "moved_fraction") for s in scenarios]
         body += _chart(
             _charts.scenario_bars(
-                labels, moved, title="Share of records changing partition", xaxis="partitions",
-                yaxis="moved fraction", highlight=current,
+                labels, moved, title=f"Share of records whose partition changes from {now}",
+                xaxis="partitions", yaxis="moved fraction", highlight=current,
             ),
             "chart-whatif-moved",
         )
     body += _table(list(scenarios), "table-whatif")
-    return _section("whatif", "What if the partition count changed", body)
+    note = (
+        "Kafka never moves existing records: a key whose partition changes has records on two "
+        "partitions from the change on, so its ordering breaks across the change."
+    )
+    return _section("whatif", "What if the partition count changed", body, note)
 
 
 def _compat(summary: Mapping[str, Any]) -> str:
@@ -256,8 +269,23 @@ def _compat(summary: Mapping[str, Any]) -> str:
         labels, same, title=f"Share of records on the same partition as {reference}",
         xaxis="client partitioner", yaxis="same partition", highlight=[x == reference for x in labels],
     )
-    body = _chart(fig, "chart-compat") + _table(list(clients), "table-compat")
-    return _section("compat", "Cross-client partitioning", body)
+    body = _chart(fig, "chart-compat")
+    loads = [c.get("records_per_partition") for c in clients]
+    if all(isinstance(x, list) and x for x in loads) and len({len(x) for x in loads}) == 1:
+        fig = _charts.grouped_partition_bars(
+            list(range(len(loads[0]))), dict(zip(labels, loads, strict=True)),
+            title="Records per partition under each client's partitioner",
+        )
+        body += _chart(fig, "chart-compat-loads")
+    body += _table(list(clients), "table-compat", skip=("records_per_partition",))
+    if doc.get("pairs"):
+        body += "<details><summary>Every pair of clients</summary>" + _table(
+            doc["pairs"], "table-compat-pairs") + "</details>"
+    note = (
+        "Producers in different languages use different hashes by default: a topic written by "
+        "two of them splits each key over two partitions."
+    )
+    return _section("compat", "Cross-client partitioning", body, note)
 
 
 def render_report(summary: Mapping[str, Any]) -> str:
