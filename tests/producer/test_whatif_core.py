@@ -125,6 +125,7 @@ def test_json_section_shape_for_the_report():
     ({"to": [16, "x"]}, InvalidPartitionsError, "'x'"),
     ({"search": (30, 20)}, ConfigError, "30-20"),
     ({"search": (1, 10**6)}, ConfigError, "1000000"),
+    ({"to": [1 << 21]}, InvalidPartitionsError, "2097152"),
 ])
 def test_bad_input_names_the_value(kwargs, error, named):
     args = {"keys": ["a"], "num_partitions": 12, "to": [16], **kwargs}

@@ -45,11 +45,12 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from kpart.errors import ConfigError
+from kpart.errors import ConfigError, InvalidPartitionsError
 from kpart.producer.clients import check_num_partitions, get_partitioner
 from kpart.producer.compat import distinct_keys, key_partitions, serialized_keys, skew
 
 __all__ = [
+    "MAX_PARTITIONS",
     "MAX_SEARCH",
     "WhatIfReport",
     "WhatIfScenario",
@@ -61,6 +62,8 @@ __all__ = [
 
 #: Largest number of partition counts one search range may hold.
 MAX_SEARCH = 4096
+#: Largest partition count evaluated (per-partition loads are kept for every count).
+MAX_PARTITIONS = 1 << 20
 
 
 @dataclass(slots=True)
@@ -239,6 +242,14 @@ class WhatIfReport:
         }
 
 
+def _count(m: Any) -> int:
+    m = check_num_partitions(m)
+    if m > MAX_PARTITIONS:
+        raise InvalidPartitionsError(
+            f"partition count {m} is above the what-if limit of {MAX_PARTITIONS}")
+    return m
+
+
 def whatif_counts(num_partitions: int, targets: Sequence[int],
                   search: tuple[int, int] | None = None) -> tuple[int, ...]:
     """Every partition count to evaluate (current, targets, search range), validated.
@@ -248,10 +259,10 @@ def whatif_counts(num_partitions: int, targets: Sequence[int],
     >>> whatif_counts(12, [16, 24], (13, 15))
     (12, 16, 24, 13, 14, 15)
     """
-    counts = [check_num_partitions(num_partitions)]
-    counts += [check_num_partitions(m) for m in targets]
+    counts = [_count(num_partitions)]
+    counts += [_count(m) for m in targets]
     if search is not None:
-        lo, hi = (check_num_partitions(x) for x in search)
+        lo, hi = (_count(x) for x in search)
         if lo > hi:
             raise ConfigError(f"search range {lo}-{hi}: the start is above the end")
         if hi - lo + 1 > MAX_SEARCH:

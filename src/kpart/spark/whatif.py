@@ -5,7 +5,7 @@ Aggregate before you hash: ``groupBy(key)`` natively to distinct keys with recor
 (:func:`kpart.spark.compat.aggregate_keys`), then ``mapInArrow``: each Arrow batch of distinct
 keys is placed under the current count N and every other count M with the compiled kernels and
 reduced on the executor to one row per (M, partition) (:func:`kpart.producer.whatif.tally_batch`);
-the rows are summed natively (``groupBy(m, partition)``) and give the same
+the rows are summed on the driver and give the same
 :class:`~kpart.producer.whatif.WhatIfReport` as the pure core on the same keys.
 
 >>> report = measure_whatif(df, "tailnum", 12, [16, 18, 24], search=(13, 48))  # doctest: +SKIP
@@ -17,6 +17,8 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from kpart.errors import ConfigError
 from kpart.producer.clients import check_num_partitions, get_partitioner
@@ -84,24 +86,31 @@ def measure_whatif(
 
     Raises ConfigError / InvalidPartitionsError naming the bad value, before any Spark job.
     """
-    from pyspark.sql import functions as F
-
     spec = get_partitioner(partitioner)
     if spec.hash == "none":
         raise ConfigError(f"partitioner {spec.id!r} ignores keys: no partition-count what-if")
     targets = tuple(check_num_partitions(m) for m in to)
     counts = whatif_counts(num_partitions, targets, search)
     per_key = aggregate_keys(df, key, serializer, with_bytes=with_bytes)
-    rows = (_whatif_partials(per_key, spec.id, num_partitions, counts, serializer, with_bytes)
-            .groupBy("m", "partition").agg(*[F.sum(c).alias(c) for c in _COLUMNS]).collect())
+    # One job: each Arrow batch of distinct keys yields one row per (m, partition); the rows
+    # come back as Arrow and are summed with numpy.
+    table = _whatif_partials(per_key, spec.id, num_partitions, counts, serializer,
+                             with_bytes).toArrow()
     tally = WhatIfTally(spec.id, num_partitions, counts, with_bytes)
-    for r in rows:
-        m, p = r["m"], r["partition"]
-        if m < 0:
-            tally.unkeyed_keys = int(r["keys"])
-            tally.unkeyed_records = int(r["records"])
-            tally.unkeyed_bytes = int(r["bytes"])
-            continue
-        for k, c in enumerate(_COLUMNS):
-            tally.loads[m][k, p] = int(r[c])
+    m = table.column("m").to_numpy()
+    p = table.column("partition").to_numpy()
+    cols = np.stack([table.column(c).to_numpy() for c in _COLUMNS]) if len(table) else (
+        np.zeros((len(_COLUMNS), 0), dtype=np.int64))
+    unkeyed = m < 0
+    tally.unkeyed_keys, tally.unkeyed_records, tally.unkeyed_bytes = (
+        int(x) for x in cols[:3, unkeyed].sum(axis=1))
+    starts = dict(zip(counts, np.cumsum([0, *counts[:-1]]).tolist(), strict=True))
+    ordered = np.array(sorted(counts), dtype=np.int64)
+    ordered_starts = np.array([starts[c] for c in ordered.tolist()], dtype=np.int64)
+    flat = np.zeros((len(_COLUMNS), sum(counts)), dtype=np.int64)
+    index = ordered_starts[np.searchsorted(ordered, m[~unkeyed])] + p[~unkeyed]
+    for k in range(len(_COLUMNS)):
+        np.add.at(flat[k], index, cols[k, ~unkeyed])
+    for c, start in starts.items():
+        tally.loads[c] += flat[:, start : start + c]
     return WhatIfReport.from_tally(tally, targets, search)
