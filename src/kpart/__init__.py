@@ -60,6 +60,10 @@ _EXPORTS: dict[str, str] = {
     "balance": "kpart.placement.balance",
     "PoolSpec": "kpart.placement.pools",
     "parse_pools": "kpart.placement.pools",
+    # topology (the layout file of `kpart report`)
+    "Topology": "kpart.topology",
+    "load_topology": "kpart.topology",
+    "default_topology": "kpart.topology",
     # errors
     "KpartError": "kpart.errors",
     "InvalidPartitionsError": "kpart.errors",

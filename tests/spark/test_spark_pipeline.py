@@ -144,3 +144,23 @@ def test_partitioner_is_swappable(spark, sample_csv, sample_summary):
     assert s["partitioner"] == "spark:hash"
     assert s["keyed_records"] == sample_summary["keyed_records"]
     assert s["partitions"] != sample_summary["partitions"]
+
+
+@pytest.mark.parametrize("name", ["events.jsonl", "events.json.gz"])
+def test_json_lines_input(spark, tmp_path, name):
+    import gzip
+
+    keys = ["a", "b", None, "日本", "a", "c", "a", "é"]
+    lines = "".join(json.dumps({"k": k, "n": i}, ensure_ascii=False) + "\n"
+                    for i, k in enumerate(keys))
+    path = tmp_path / name
+    if name.endswith(".gz"):
+        path.write_bytes(gzip.compress(lines.encode()))
+    else:
+        path.write_text(lines, encoding="utf-8")
+    spec = resolve_input(path, None, "k")
+    assert spec.fmt == "json"
+    s = run_report(spark, default_topology().with_topic(key="k", partitions=4), spec)
+    counts = Counter(partition_for_key(k.encode(), 4) for k in keys if k is not None)
+    assert [p["records"] for p in s["partitions"]] == [counts[p] for p in range(4)]
+    assert s["null_key_records"] == 1 and s["hot_keys"][0]["key"] == "a"
