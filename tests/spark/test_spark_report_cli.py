@@ -92,3 +92,12 @@ def test_report_run_writes_and_replaces_the_directory(spark, capsys, tmp_path, s
                  "--serializer", "long", "--quiet"]) == 0
     assert json.loads((out / "summary.json").read_text())["key_serializer"] == "long"
     assert spark.sparkContext._jsc is not None  # the embedding process keeps its session
+
+
+def test_module_entry_for_spark_submit(capsys):
+    from kpart.spark import pipeline
+
+    assert pipeline.main(["--show-topology"]) == 0
+    assert capsys.readouterr().out == DEFAULT_TOPOLOGY_TEXT
+    assert pipeline.main(["/no/such/data.csv"]) == 2
+    assert "/no/such/data.csv" in capsys.readouterr().err

@@ -16,11 +16,11 @@ from typing import Any
 from kpart.spark.session import get_or_create_session
 from kpart.spark.transforms import with_partition
 
-__all__ = ["get_or_create_session", "load_loads", "run_report", "with_partition"]
+__all__ = ["get_or_create_session", "measure_loads", "run_report", "with_partition"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("run_report", "load_loads"):
+    if name in ("run_report", "measure_loads"):
         from kpart.spark import pipeline
 
         return getattr(pipeline, name)
