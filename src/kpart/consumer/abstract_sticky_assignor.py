@@ -18,7 +18,7 @@ twice, or end in ``AssignmentError("No more unfilled consumers to be assigned.")
 >>> g = GroupSpec.from_json({"topics": {"t0": 2, "t1": 2}, "members": [
 ...     {"id": "C0", "topics": ["t0", "t1"], "generation": 1, "owned": [["t0", [0, 1]]]},
 ...     {"id": "C1", "topics": ["t0", "t1"], "generation": 1, "owned": [["t1", [0, 1]]]}]})
->>> r = assign_partitions(g, lambda m: MemberData(m.owned_pairs, m.generation))
+>>> r = assign_partitions(g, lambda m: MemberData(m.owned_partitions, m.generation))
 >>> sorted(r.assignment["C0"]), r.all_subscriptions_equal
 ([('t0', 0), ('t0', 1)], True)
 """
@@ -32,7 +32,7 @@ from kpart._java.hashing import hashmap_order
 from kpart.consumer._constrained_builder import ConstrainedBuilder
 from kpart.consumer._general_builder import GeneralBuilder
 from kpart.consumer._sticky_rack import RackInfo
-from kpart.consumer.spec import GroupSpec, Member
+from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
 
 __all__ = [
     "DEFAULT_GENERATION",
@@ -50,10 +50,16 @@ TP = tuple[str, int]
 
 @dataclass(frozen=True, slots=True)
 class MemberData:
-    """A member's previous partitions (in decoded order) and generation (``None`` = absent)."""
+    """A member's previous partitions grouped by topic (in decoded order) and generation
+    (``None`` = absent)."""
 
-    partitions: tuple[TP, ...]
+    owned: OwnedPartitions
     generation: int | None
+
+    @property
+    def partitions(self) -> tuple[TP, ...]:
+        """The previous partitions as ``(topic, partition)`` pairs, in order."""
+        return tuple((t, p) for t, ps in self.owned for p in ps)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from kpart.consumer._constrained_arrays import fast_constrained
 from kpart.consumer.abstract_sticky_assignor import (
     DEFAULT_GENERATION,
     MemberData,
     assign_partitions,
+    subscription_order,
 )
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 
@@ -41,7 +43,7 @@ def cooperative_member_data(member: Member) -> MemberData:
     """``CooperativeStickyAssignor.memberData``: owned partitions and generation (``-1`` =
     absent)."""
     generation = None if member.generation == DEFAULT_GENERATION else member.generation
-    return MemberData(member.owned_pairs, generation)
+    return MemberData(member.owned_partitions, generation)
 
 
 def _transferring(
@@ -69,13 +71,29 @@ def assign_cooperative_sticky(group: GroupSpec) -> GroupAssignment:
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
-    return assign_cooperative_sticky_ordered(group)[0]
+    return _assign(group, ordered=False)[0]
 
 
 def assign_cooperative_sticky_ordered(
     group: GroupSpec,
 ) -> tuple[GroupAssignment, dict[str, list[TP]]]:
     """:func:`assign_cooperative_sticky` plus each member's partitions in Kafka's list order."""
+    result, lists = _assign(group, ordered=True)
+    assert lists is not None
+    return result, lists
+
+
+def _assign(group: GroupSpec, ordered: bool) -> tuple[GroupAssignment, dict[str, list[TP]] | None]:
+    members = subscription_order(group)
+    data = [cooperative_member_data(m) for m in members]
+    fast = fast_constrained(group, members, data, cooperative=True, ordered=ordered)
+    if fast is not None:
+        return fast.assignment, fast.lists
+    return reference_assign(group)
+
+
+def reference_assign(group: GroupSpec) -> tuple[GroupAssignment, dict[str, list[TP]]]:
+    """The object-based port (reference for the array form): assignment and Kafka lists."""
     result = assign_partitions(group, cooperative_member_data)
     assignment = result.assignment
     moving = result.partitions_transferring_ownership

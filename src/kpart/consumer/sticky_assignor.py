@@ -24,7 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kpart.consumer.abstract_sticky_assignor import MemberData, assign_partitions
+from kpart.consumer._constrained_arrays import fast_constrained
+from kpart.consumer.abstract_sticky_assignor import (
+    MemberData,
+    assign_partitions,
+    subscription_order,
+)
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
@@ -35,7 +40,7 @@ def sticky_member_data(member: Member) -> MemberData:
     nothing without user data."""
     if not member.has_user_data:
         return MemberData((), None)
-    return MemberData(member.owned_pairs, member.generation)
+    return MemberData(member.owned_partitions, member.generation)
 
 
 def assign_sticky_ordered(
@@ -43,10 +48,9 @@ def assign_sticky_ordered(
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
     """:func:`assign_sticky` plus each member's partitions in the order of Kafka's list
     (what the member stores as its next user data)."""
-    result = assign_partitions(group, sticky_member_data)
-    ids = [m.member_id for m in group.members]
-    lists = {m: list(result.assignment.get(m, ())) for m in ids}
-    return GroupAssignment.from_pairs(ids, lists), lists
+    result, lists = _assign(group, ordered=True)
+    assert lists is not None
+    return result, lists
 
 
 def assign_sticky(group: GroupSpec) -> GroupAssignment:
@@ -54,7 +58,28 @@ def assign_sticky(group: GroupSpec) -> GroupAssignment:
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
-    return assign_sticky_ordered(group)[0]
+    return _assign(group, ordered=False)[0]
+
+
+def _assign(
+    group: GroupSpec, ordered: bool
+) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]] | None]:
+    members = subscription_order(group)
+    data = [sticky_member_data(m) for m in members]
+    fast = fast_constrained(group, members, data, cooperative=False, ordered=ordered)
+    if fast is not None:
+        return fast.assignment, fast.lists
+    return reference_assign(group)
+
+
+def reference_assign(
+    group: GroupSpec,
+) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
+    """The object-based port (reference for the array form): assignment and Kafka lists."""
+    result = assign_partitions(group, sticky_member_data)
+    ids = [m.member_id for m in group.members]
+    lists = {m: list(result.assignment.get(m, ())) for m in ids}
+    return GroupAssignment.from_pairs(ids, lists), lists
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,205 @@
+"""Properties of the sticky assignors on random groups (hypothesis).
+
+- validity: every partition of a subscribed topic is assigned exactly once, only to a
+  subscriber (cooperative: once the follow-up rebalances have run);
+- balance: with uniform subscriptions, max − min ≤ 1 partitions per member;
+- stickiness: a member keeps every owned partition it can keep while the result stays
+  balanced (all of them up to ⌊P/N⌋, at least ⌊P/N⌋ beyond);
+- stability: assigning again from the result changes nothing;
+- cooperative: no partition moves directly between two members in one round.
+
+The incremental balance check (:mod:`kpart.consumer._balance_index`) is checked against
+Kafka's verbatim ``isBalanced`` on every call. ``test_properties_many`` is the slow variant
+(10,000 examples).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import kpart.consumer._general_builder as general
+from kpart.consumer.cooperative_sticky_assignor import assign_cooperative_sticky
+from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.sticky_assignor import assign_sticky
+
+IDS = st.text(alphabet="abcAB01-", min_size=1, max_size=4)
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> dict:
+    """A previous group (fresh assignment), then a changed membership with ownership."""
+    n_topics = draw(st.integers(1, 4))
+    topics = {f"t{i}": draw(st.integers(1, 7)) for i in range(n_topics)}
+    names = list(topics)
+    ids = draw(st.lists(IDS, min_size=1, max_size=7, unique=True))
+    uniform = draw(st.booleans())
+
+    def subs() -> list[str]:
+        if uniform:
+            return names
+        return sorted(draw(st.sets(st.sampled_from(names), min_size=1)))
+
+    racks = draw(st.booleans())
+    rack_of = {i: draw(st.sampled_from(["r0", "r1", None])) if racks else None for i in ids}
+    partition_racks = None
+    if racks:
+        partition_racks = {
+            t: [
+                draw(st.lists(st.sampled_from(["r0", "r1", "r2"]), max_size=2))
+                for _ in range(n + 1)
+            ]
+            for t, n in topics.items()
+        }
+    before = [i for i in ids if draw(st.booleans())]
+    now = [i for i in ids if i in before and draw(st.integers(0, 4)) > 0]
+    now += [i for i in ids if i not in before and draw(st.booleans())]
+    if not now:
+        now = ids[:1]
+    sub_of = {i: subs() for i in ids}
+    grow = draw(st.booleans())
+    return {
+        "topics": topics,
+        "partition_racks": partition_racks,
+        "uniform": uniform,
+        "racks": racks,
+        "before": before,
+        "now": now,
+        "subs": sub_of,
+        "rack": rack_of,
+        "grow": grow,
+    }
+
+
+def _group(s: dict, ids: list[str], owned: dict, generation: dict, topics: dict) -> GroupSpec:
+    doc: dict = {"topics": topics, "members": []}
+    if s["partition_racks"]:
+        doc["partition_racks"] = {t: s["partition_racks"][t][: topics[t]] for t in topics}
+    for i in ids:
+        m = {"id": i, "topics": s["subs"][i], "rack": s["rack"][i]}
+        if i in owned:
+            m["generation"] = generation[i]
+            m["owned"] = [[t, list(ps)] for t, ps in owned[i]]
+        else:
+            m["has_user_data"] = False
+        doc["members"].append(m)
+    return GroupSpec.from_json(doc)
+
+
+def _owned(a: GroupAssignment) -> dict:
+    return dict(a.assignment)
+
+
+def _pairs(owned) -> set[tuple[str, int]]:
+    return {(t, p) for t, ps in owned for p in ps}
+
+
+def _check_valid(g: GroupSpec, a: GroupAssignment) -> None:
+    holders: Counter = Counter()
+    subs = {m.member_id: set(m.topics) for m in g.members}
+    for mid, owned in a.assignment:
+        for t, ps in owned:
+            assert t in subs[mid], (mid, t)
+            for p in ps:
+                holders[(t, p)] += 1
+    wanted = {
+        (t.name, p)
+        for t in g.topics
+        if any(t.name in s for s in subs.values())
+        for p in range(t.num_partitions)
+    }
+    assert set(holders) == wanted
+    assert all(n == 1 for n in holders.values())
+
+
+def _sizes(a: GroupAssignment) -> list[int]:
+    return [sum(len(ps) for _, ps in owned) for _, owned in a.assignment]
+
+
+def _check(s: dict, cooperative: bool) -> None:
+    fn = assign_cooperative_sticky if cooperative else assign_sticky
+    old_topics = s["topics"]
+    topics = {t: n + 1 for t, n in old_topics.items()} if s["grow"] else old_topics
+    prev = _owned(fn(_group(s, s["before"], {}, {}, old_topics))) if s["before"] else {}
+    if cooperative:  # settle the first group (follow-up rebalances) before changing it
+        for _ in range(4):
+            g0 = _group(s, s["before"], prev, dict.fromkeys(prev, 1), old_topics)
+            r0 = fn(g0)
+            prev = _owned(r0)
+            if not r0.revoked:
+                break
+    owned = {i: prev[i] for i in s["now"] if i in prev}
+    g = _group(s, s["now"], owned, dict.fromkeys(owned, 1), topics)
+    a = fn(g)
+    if cooperative:
+        new = _owned(a)
+        for mid, mine in new.items():
+            others = set().union(*(_pairs(o) for k, o in owned.items() if k != mid))
+            assert not (_pairs(mine) & others), "a partition moved directly"
+        for round_ in range(2, 6):  # follow-up rebalances until nothing is revoked
+            if not a.revoked:
+                break
+            g = _group(s, s["now"], new, dict.fromkeys(new, round_), topics)
+            a = fn(g)
+            new = _owned(a)
+        assert not a.revoked
+    _check_valid(g, a)
+    if not s["uniform"] or s["racks"]:
+        return
+    sizes = _sizes(a)
+    assert max(sizes) - min(sizes) <= 1
+    total = sum(sizes)
+    quota = total // len(sizes)
+    result = _owned(a)
+    if not cooperative:
+        for mid, mine in owned.items():
+            valid = {(t, p) for t, p in _pairs(mine) if p < topics[t]}
+            kept = valid & _pairs(result[mid])
+            assert kept == valid if len(valid) <= quota else len(kept) >= quota
+    again = fn(_group(s, s["now"], result, dict.fromkeys(result, 9), topics))
+    assert _owned(again) == result
+
+
+@pytest.fixture(autouse=True)
+def _literal_balance_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every incremental balance answer equals Kafka's verbatim isBalanced."""
+    original = general.GeneralBuilder.is_balanced
+
+    def checked(self: general.GeneralBuilder) -> bool:
+        answer = original(self)
+        assert answer == self.is_balanced_literal()
+        return answer
+
+    monkeypatch.setattr(general.GeneralBuilder, "is_balanced", checked)
+
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@FAST
+@given(scenarios())
+def test_sticky_properties(s: dict) -> None:
+    _check(s, cooperative=False)
+
+
+@FAST
+@given(scenarios())
+def test_cooperative_sticky_properties(s: dict) -> None:
+    _check(s, cooperative=True)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(scenarios(), st.booleans())
+def test_properties_many(s: dict, cooperative: bool) -> None:
+    _check(s, cooperative)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(scenarios())
+def test_properties_many_sticky(s: dict) -> None:
+    _check(s, cooperative=False)
