@@ -31,8 +31,7 @@ JSON section (:meth:`CompatReport.to_json`, written as ``"compat"`` in ``summary
      "partitioners": [str, ...], "keys": int, "records": int, "null_key_records": int,
      "clients": [{"partitioner": str, "same_fraction": float,      # records agreeing with
                   "same_key_fraction": float, "max_over_mean": float, "cv": float,  # reference
-                  "undetermined_keys": int}],          # max/mean, cv: records per partition
-     "loads": [{"partitioner": str, "records": [int] * num_partitions}],  # keys it decides
+                  "undetermined_keys": int, "records_per_partition": [int, ...]}],
      "matrix": {"key_fraction": [[float]], "record_fraction": [[float]],  # row/col order =
                 "keys": [[int]], "records": [[int]]},                     # "partitioners"
      "pairs": [{"a": str, "b": str, "keys": int, "records": int, "key_fraction": float,
@@ -353,14 +352,13 @@ class CompatReport:
             clients.append({"partitioner": pid, "same_fraction": _frac(self.records - p.records,
                                                                        self.records),
                             "same_key_fraction": _frac(self.keys - p.keys, self.keys),
-                            **skew(loads), "undetermined_keys": und})
+                            **skew(loads), "undetermined_keys": und,
+                            "records_per_partition": list(loads)})
         return {
             "num_partitions": self.num_partitions, "serializer": self.serializer,
             "reference": ref, "partitioners": list(self.partitioners), "keys": self.keys,
             "records": self.records, "null_key_records": self.null_key_records,
             "clients": clients,
-            "loads": [{"partitioner": pid, "records": list(loads)} for pid, loads in
-                      zip(self.partitioners, self.records_per_partition, strict=True)],
             "matrix": {w: self.matrix(w)
                        for w in ("key_fraction", "record_fraction", "keys", "records")},
             "pairs": [{"a": p.a, "b": p.b, "keys": p.keys, "records": p.records,
