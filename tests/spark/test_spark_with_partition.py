@@ -64,12 +64,14 @@ def test_string_keys_match_scalar(spark, method):
     assert got == _expected_all(keys, "string", N_PARTITIONS)
 
 
-@pytest.mark.parametrize(("spark_type", "serializer", "bits"),
-                         [("int", "int", 32), ("bigint", "long", 64), ("smallint", "short", 16),
-                          ("int", "long", 32), ("tinyint", "int", 8)])
-def test_fixed_width_keys_match_scalar(spark, spark_type, serializer, bits):
+@pytest.mark.parametrize(("spark_type", "serializer", "bits", "method"),
+                         [("int", "int", 32, "auto"), ("bigint", "long", 64, "auto"),
+                          ("smallint", "short", 16, "auto"), ("int", "long", 32, "auto"),
+                          ("tinyint", "int", 8, "auto"), ("bigint", "long", 64, "arrow"),
+                          ("smallint", "short", 16, "arrow")])
+def test_fixed_width_keys_match_scalar(spark, spark_type, serializer, bits, method):
     values = _ints(bits)
-    got = _partitions(spark, values, spark_type, serializer, N_PARTITIONS)
+    got = _partitions(spark, values, spark_type, serializer, N_PARTITIONS, method)
     assert got == _expected_all(values, serializer, N_PARTITIONS)
 
 
@@ -104,6 +106,15 @@ def test_other_client_partitioners_use_the_arrow_kernels(spark):
     for pid in ("librdkafka:consistent", "sarama:hash"):
         got = sorted(df.transform(with_partition("k", 12, partitioner=pid)).collect())
         assert [r.partition for r in got] == [partition_for_key(k.encode(), 12, pid) for k in keys]
+
+
+def test_other_client_partitioners_on_integer_keys(spark):
+    values = [v for v in _ints(32) if v is not None][:100]
+    df = spark.createDataFrame([(i, v) for i, v in enumerate(values)], "i int, k int")
+    for pid in ("librdkafka:consistent", "sarama:hash"):
+        got = sorted(df.transform(with_partition("k", 12, "int", partitioner=pid)).collect())
+        assert [r.partition for r in got] == [
+            partition_for_key(serialize_key(v, "int"), 12, pid) for v in values]
 
 
 def test_bad_arguments_name_the_value(spark):

@@ -15,7 +15,7 @@ serializer         Kafka serializer                 path
 ``short``          ``ShortSerializer``              bytes (no loop, bigint-masked)
 =================  ===============================  =========================================
 
-``method="reflect"`` (strings: SQL ``reflect``) and ``method="arrow"`` (strings and bytes: the
+``method="reflect"`` (strings: SQL ``reflect``) and ``method="arrow"`` (every key type: the
 numba kernel :func:`kpart.producer.kernels.partition_for_keys` through ``mapInArrow``) are the
 fallbacks; they give identical results. ``partitioner="spark:hash"`` is *not* a Kafka client:
 it is Spark's own ``pmod(hash(key), n)``, the baseline of ``benchmarks/bench_report.py``.
@@ -131,13 +131,40 @@ def _to_partition(hash32: Column, n: int) -> Column:
     return (hash32.bitwiseAND(F.lit(0x7FFFFFFF)) % F.lit(n)).cast("int")
 
 
+_SPARK_INT_TYPES = {"short": "smallint", "int": "int", "long": "bigint"}
+_FIXED_KEY = "__kpart_fixed_key"
+
+
+def _fixed_width_binary(values, width: int):
+    """Arrow binary array of Kafka's big-endian ``width``-byte serialization of ``values``."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = len(values)
+    data = values.fill_null(0).to_numpy(zero_copy_only=False).astype(f">i{width}").tobytes()
+    offsets = np.arange(0, width * (n + 1), width, dtype=np.int32)
+    validity = pc.is_valid(values).buffers()[1] if values.null_count else None
+    return pa.Array.from_buffers(pa.binary(), n, [validity, pa.py_buffer(offsets),
+                                                  pa.py_buffer(data)], null_count=values.null_count)
+
+
 def _arrow_transform(
     df: DataFrame, key: str, n: int, serializer: str, partitioner: str, output: str
 ) -> DataFrame:
+    from pyspark.sql import functions as F
     from pyspark.sql.types import IntegerType, StructField, StructType
 
+    if output in df.columns:  # replaced, as withColumn does
+        df = df.drop(output)
     schema = StructType([*df.schema.fields, StructField(output, IntegerType(), True)])
     lower = serializer == "uuid"
+    width = FIXED_WIDTHS.get(serializer)
+    source = key
+    if width is not None:  # cast in Spark: ANSI mode rejects values out of the Java type's range
+        source = _FIXED_KEY
+        df = df.withColumn(source, F.col(key).cast(_SPARK_INT_TYPES[serializer]))
+    kept = len(schema.fields) - 1
 
     def partition_batches(batches):  # runs on executors: imports there, closes over values only
         import pyarrow as pa
@@ -146,15 +173,18 @@ def _arrow_transform(
         from kpart.producer.kernels import partition_for_keys
 
         for batch in batches:
-            keys = batch.column(batch.schema.get_field_index(key))
+            keys = batch.column(batch.schema.get_field_index(source))
             if lower:
                 keys = pc.utf8_lower(keys)
+            if width is not None:
+                keys = _fixed_width_binary(keys, width)
             if partitioner == "java:default":
                 parts = partition_for_keys(keys, n)
-            else:  # pragma: no cover - other clients' ids (kpart.producer)
+            else:
                 parts = partition_for_keys(keys, n, partitioner=partitioner)
             yield pa.RecordBatch.from_arrays(
-                [*batch.columns, parts.cast(pa.int32())], names=[*batch.schema.names, output]
+                [*batch.columns[:kept], parts.cast(pa.int32())],
+                names=[*batch.schema.names[:kept], output],
             )
 
     with warnings.catch_warnings():  # pyspark's "pandas >= 3 not fully supported" (no pandas here)
@@ -192,8 +222,7 @@ def with_partition(
     (the column type must fit: string for string/uuid, binary or string for bytes, an integral
     type for int/long/short — values out of the serializer's range raise under ANSI mode);
     ``partitioner``: ``"java:default"`` (``BuiltInPartitioner.partitionForKey``), another
-    client's id of ``kpart.producer.clients.PARTITIONERS`` (Arrow kernel; string/uuid/bytes
-    keys), or the ``"spark:hash"`` baseline; ``method``: one of :data:`METHODS`. Rows and columns are kept.
+    client's id of ``kpart.producer.clients.PARTITIONERS`` (Arrow kernel), or the ``"spark:hash"`` baseline; ``method``: one of :data:`METHODS`. Rows and columns are kept.
     Errors: :class:`~kpart.errors.InvalidPartitionsError`, :class:`~kpart.errors.ConfigError`
     naming the bad argument. Reproduces ``org.apache.kafka.clients.producer.internals.
     BuiltInPartitioner.partitionForKey`` (``Utils.toPositive(Utils.murmur2(bytes)) % n``).
@@ -220,13 +249,10 @@ def with_partition(
         if partitioner == "spark:hash":
             return df.withColumn(output, F.pmod(F.hash(col), F.lit(n)).cast("int"))
         if partitioner not in KAFKA_PARTITIONERS:  # other clients: the Arrow kernels
-            if serializer in FIXED_WIDTHS:
-                raise ConfigError(
-                    f"partitioner: {partitioner!r} is only available for string, uuid and "
-                    f"bytes keys on Spark, not {serializer!r}"
-                )
             return _arrow_transform(df, key, n, serializer, partitioner, output)
         if serializer in FIXED_WIDTHS:
+            if method == "arrow":
+                return _arrow_transform(df, key, n, serializer, partitioner, output)
             if method not in ("auto", "sql"):
                 raise ConfigError(f"method: {method!r} does not apply to {serializer!r} keys")
             return df.withColumn(
