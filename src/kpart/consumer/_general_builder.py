@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Mapping, Sequence
+from heapq import heappop, heappush
 
 from kpart._java.hashing import HashMapOrder, hashmap_capacity, hashmap_order
 from kpart._java.strings import java_string_key
@@ -31,19 +32,36 @@ TP = tuple[str, int]
 
 
 class _SortedConsumers:
-    """``TreeSet<String>`` ordered by (current assignment size, member id)."""
+    """``TreeSet<String>`` ordered by (current assignment size, member id), plus per topic a
+    lazy min-heap answering "first subscriber of this topic in the set's order" without
+    walking the set (each heap holds, for every subscriber, an entry ≤ its current key; sizes
+    that grow are refreshed when they reach the top, sizes that shrink are pushed at once)."""
 
-    __slots__ = ("_assignment", "_items", "_keys")
+    __slots__ = ("_assignment", "_heaps", "_items", "_keys", "_known", "_topics_of")
 
-    def __init__(self, assignment: Mapping[str, list[TP]]) -> None:
+    def __init__(
+        self, assignment: Mapping[str, list[TP]], topics_of: Mapping[str, Sequence[str]]
+    ) -> None:
         self._assignment = assignment
+        self._topics_of = topics_of
         self._items: list[tuple[int, bytes, str]] = []
         self._keys: dict[str, tuple[int, bytes, str]] = {}
+        self._known: dict[str, tuple[int, bytes, str]] = {}
+        self._heaps: dict[str, list[tuple[int, bytes, str]]] = {}
 
     def add(self, c: str) -> None:
         key = (len(self._assignment[c]), java_string_key(c), c)
         self._keys[c] = key
         insort(self._items, key)
+        known = self._known.get(c)
+        if known is None or key < known:
+            heaps = self._heaps
+            for t in self._topics_of.get(c, ()):
+                h = heaps.get(t)
+                if h is None:
+                    h = heaps[t] = []
+                heappush(h, key)
+        self._known[c] = key
 
     def remove(self, c: str) -> None:
         key = self._keys.pop(c)
@@ -56,8 +74,22 @@ class _SortedConsumers:
     def last(self) -> str:
         return self._items[-1][2]
 
-    def __iter__(self):  # snapshot: callers stop iterating once they modify the set
-        return (k[2] for k in list(self._items))
+    def first_subscriber(self, topic: str) -> str | None:
+        """The first member of the set (in its order) subscribed to ``topic``."""
+        h = self._heaps.get(topic)
+        keys = self._keys
+        while h:
+            top = h[0]
+            current = keys.get(top[2])
+            if current == top:
+                return top[2]
+            heappop(h)
+            if current is not None and current > top:
+                heappush(h, current)
+        return None
+
+    def __iter__(self):  # live view: callers stop iterating as soon as they modify the set
+        return (k[2] for k in self._items)
 
 
 class GeneralBuilder:
@@ -85,9 +117,11 @@ class GeneralBuilder:
         self.total = sum(partitions_per_topic.values())
         self.topic_consumers: dict[str, list[str]] = {t: [] for t in partitions_per_topic}
         self.consumer_topics: dict[str, list[str]] = {}
+        self.topic_sets: dict[str, frozenset[str]] = {}
         for c, topics in subscriptions.items():
             mine = [t for t in topics if t in partitions_per_topic]
             self.consumer_topics[c] = mine
+            self.topic_sets[c] = frozenset(mine)
             for t in mine:
                 self.topic_consumers[t].append(c)
             current_assignment.setdefault(c, [])
@@ -98,7 +132,7 @@ class GeneralBuilder:
         tc = self.topic_consumers
         sorted_topics = sorted(tc, key=lambda t: (len(tc[t]), java_string_key(t)))
         self.sorted_all_partitions = [(t, p) for t in sorted_topics for p in range(self.ppt[t])]
-        self.sorted_consumers = _SortedConsumers(current_assignment)
+        self.sorted_consumers = _SortedConsumers(current_assignment, self.consumer_topics)
         self.movements = PartitionMovements()
         self.revocation_required = False
         self.index: BalanceIndex | None = None
@@ -192,10 +226,18 @@ class GeneralBuilder:
         return sum(s * (2 * i - n + 1) for i, s in enumerate(sizes))
 
     def maybe_assign_partition(self, tp: TP, rack: RackInfo | None) -> bool:
+        if rack is None:
+            c = self.sorted_consumers.first_subscriber(tp[0])
+            if c is None:
+                return False
+            self.sorted_consumers.remove(c)
+            self.current[c].append(tp)
+            self.owner[tp] = c
+            self.sorted_consumers.add(c)
+            return True
+        topic_sets = self.topic_sets
         for c in self.sorted_consumers:
-            if tp[0] in self.consumer_topics[c] and (
-                rack is None or not rack.racks_mismatch(c, tp)
-            ):
+            if tp[0] in topic_sets[c] and (rack is None or not rack.racks_mismatch(c, tp)):
                 self.sorted_consumers.remove(c)
                 self.current[c].append(tp)
                 self.owner[tp] = c
@@ -322,11 +364,10 @@ class GeneralBuilder:
         return performed
 
     def reassign_partition(self, tp: TP) -> None:
-        for c in self.sorted_consumers:
-            if tp[0] in self.consumer_topics[c]:
-                self.reassign_partition_to(tp, c)
-                return
-        raise AssertionError("no consumer for a reassignable partition")
+        c = self.sorted_consumers.first_subscriber(tp[0])
+        if c is None:
+            raise AssertionError("no consumer for a reassignable partition")
+        self.reassign_partition_to(tp, c)
 
     def reassign_partition_to(self, tp: TP, new: str) -> None:
         old = self.owner[tp]
