@@ -35,6 +35,8 @@ _EXPORTS: dict[str, str] = {
     "Cluster": "kpart.producer.cluster",
     "Partitioner": "kpart.producer.custom",
     "load_partitioner": "kpart.producer.custom",
+    "compare_partitioners": "kpart.producer.compat",
+    "partition_count_whatif": "kpart.producer.whatif",
     # consumer
     "Member": "kpart.consumer.spec",
     "Topic": "kpart.consumer.spec",
