@@ -197,7 +197,33 @@ def rebalance_command(
     _print_tables(tables)
 
 
+def server_assign_command(
+    file: Annotated[
+        Path, typer.Argument(help="KIP-848 group JSON: {topics: [{name,id,partitions}], members}.")
+    ],
+    assignor: Annotated[
+        str, typer.Option("--assignor", "-a", help="uniform or range (server-side).")
+    ] = "uniform",
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
+    ] = None,
+) -> None:
+    """Compute a KIP-848 target assignment (group coordinator's Uniform or Range assignor)."""
+    from kpart.consumer.server_spec import ServerGroupSpec
+    from kpart.consumer.uniform_assignor import server_assign
+
+    doc = _read_json(file)
+    if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
+        doc = doc["input"]
+    try:
+        spec = ServerGroupSpec.from_json(doc)
+    except KpartError as e:
+        raise ConfigError(f"{file}: {e}") from None
+    _emit(json.dumps(server_assign(spec, assignor).to_json(), indent=2), out)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``assign`` and ``rebalance`` to the ``kpart`` app."""
+    """Add ``assign``, ``server-assign`` and ``rebalance`` to the ``kpart`` app."""
     app.command("assign")(assign_command)
+    app.command("server-assign")(server_assign_command)
     app.command("rebalance")(rebalance_command)
