@@ -9,7 +9,8 @@ Scenarios (issue 3 §5; targets on 2 cores, from Python with inputs already buil
   half of the topics, fresh (≤ 15 s); ``half-1m``: the same with 500 topics (≤ 120 s).
 
 Each measurement runs in a child process with a time cap (``--cap`` seconds); a run that hits
-it is reported as "did not finish". kafka-python's ``StickyPartitionAssignor`` (a port of the
+it is reported as "did not finish". Wall and CPU time are both printed (the machine may be
+shared; CPU time is the steadier figure). kafka-python's ``StickyPartitionAssignor`` (a port of the
 pre-2.8 algorithm, no racks, no cooperative variant) is timed on the same groups.
 
     .venv/bin/python benchmarks/bench_sticky.py [--scale 0.1] [--cap 300] [--only equal]
@@ -124,18 +125,19 @@ def _child(who: str, key: str, scale: float, out) -> None:
     if who == "kpart":
         from kpart.consumer import assign
 
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         assign(group, strategy)
     else:
         from kafka.coordinator.assignors.sticky.sticky_assignor import StickyPartitionAssignor
 
         cluster, members = _peer_inputs(group)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         StickyPartitionAssignor().assign(cluster, members)
-    out.put(time.perf_counter() - t0)
+    out.put((time.perf_counter() - t0, time.process_time() - c0))
 
 
-def _timed(who: str, key: str, scale: float, cap: float) -> float | None:
+def _timed(who: str, key: str, scale: float, cap: float) -> tuple[float, float] | None:
+    """(wall, CPU) seconds of one assignment in a fresh process, ``None`` past the cap."""
     ctx = mp.get_context("fork")
     q = ctx.Queue()
     p = ctx.Process(target=_child, args=(who, key, scale, q))
@@ -146,10 +148,10 @@ def _timed(who: str, key: str, scale: float, cap: float) -> float | None:
         p.join()
         return None
     try:
-        elapsed = q.get(timeout=1)
+        wall, cpu = q.get(timeout=1)
     except Exception:
         return None
-    return elapsed if elapsed <= cap else None
+    return (wall, cpu) if wall <= cap else None
 
 
 def main() -> None:
@@ -165,10 +167,10 @@ def main() -> None:
         ours = _timed("kpart", key, args.scale, args.cap)
         peer = None if args.no_peer else _timed("kafka-python", key, args.scale, args.cap)
 
-        def fmt(x: float | None) -> str:
-            return "did not finish" if x is None else f"{x:.3f} s"
+        def fmt(x: tuple[float, float] | None) -> str:
+            return "did not finish" if x is None else f"{x[0]:.3f} s (cpu {x[1]:.3f} s)"
 
-        ratio = f", ratio {peer / ours:.1f}x" if ours and peer else ""
+        ratio = f", ratio {peer[0] / ours[0]:.1f}x" if ours and peer else ""
         peer_s = "" if args.no_peer else f", kafka-python {fmt(peer)}"
         print(
             f"{key:<32} kpart {fmt(ours)} (target {target} s at scale 1){peer_s}{ratio}", flush=True

@@ -49,3 +49,18 @@ def test_remove_and_put_moves_key_to_bucket_tail():
     m.remove("Aa")
     m.put("Aa")
     assert m.keys() == ["BB", "Aa"]
+
+
+def test_first_is_iteration_head_and_clear_keeps_capacity():
+    m = HashMapOrder()
+    for k in [("t", 5), ("t", 1), ("u", 0)]:  # TopicPartition keys, as in PartitionMovements
+        m.put(k)
+    assert m.first() == m.keys()[0]
+    for i in range(20):
+        m.put(("v", i))
+    assert m.capacity == 32
+    m.clear()
+    assert len(m) == 0 and m.capacity == 32  # HashMap.clear() never shrinks the table
+    m.put("BB")
+    m.put("Aa")  # same bucket as "BB": insertion order decides
+    assert m.first() == "BB"

@@ -9,8 +9,8 @@
 - cooperative: no partition moves directly between two members in one round.
 
 The incremental balance check (:mod:`kpart.consumer._balance_index`) is checked against
-Kafka's verbatim ``isBalanced`` on every call. ``test_properties_many`` is the slow variant
-(10,000 examples).
+Kafka's verbatim ``isBalanced`` on every call of the fast variants. The two ``slow`` tests
+run 10,000 examples in total (without that cross-check).
 """
 
 from __future__ import annotations
@@ -163,8 +163,8 @@ def _check(s: dict, cooperative: bool) -> None:
     assert _owned(again) == result
 
 
-@pytest.fixture(autouse=True)
-def _literal_balance_check(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def literal_balance_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every incremental balance answer equals Kafka's verbatim isBalanced."""
     original = general.GeneralBuilder.is_balanced
 
@@ -179,12 +179,14 @@ def _literal_balance_check(monkeypatch: pytest.MonkeyPatch) -> None:
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 
 
+@pytest.mark.usefixtures("literal_balance_check")
 @FAST
 @given(scenarios())
 def test_sticky_properties(s: dict) -> None:
     _check(s, cooperative=False)
 
 
+@pytest.mark.usefixtures("literal_balance_check")
 @FAST
 @given(scenarios())
 def test_cooperative_sticky_properties(s: dict) -> None:
