@@ -10,6 +10,7 @@ from kpart.errors import ConfigError
 from kpart.placement.spec import Broker
 from kpart.topology import (
     DEFAULT_TOPOLOGY_TEXT,
+    NULL_KEY_STRATEGIES,
     default_topology,
     load_topology,
     parse_topology,
@@ -27,8 +28,9 @@ def test_default_topology_is_realistic():
     assert len(t.brokers) == 6 and len(t.racks) == 3
     assert all(b.rack is not None for b in t.brokers)
     assert t.topic.key == "tailnum" and t.topic.key_serializer == "string"
-    assert t.topic.partitioner == "java:default" and t.topic.null_key_strategy == "separate"
-    assert isinstance(t.topic.placement_seed, int)
+    assert t.topic.partitioner == "java:default" and t.topic.null_key_strategy == "client"
+    assert isinstance(t.topic.placement_seed, int) and isinstance(t.topic.null_key_seed, int)
+    assert t.topic.batch_size == 16384
     assert len(t.groups) >= 2 and len({g.strategy for g in t.groups}) >= 2
 
 
@@ -57,6 +59,8 @@ def test_optional_fields_have_defaults():
     assert t.brokers == (Broker(0), Broker(1), Broker(2)) and t.racks == ()
     assert t.topic.key_serializer == "string" and t.topic.placement_seed is None
     assert t.topic.rack_aware is True
+    assert t.topic.partitioner == "java:default" and t.topic.null_key_strategy == "client"
+    assert t.topic.null_key_seed is None and t.topic.batch_size == 16384
     assert [m.id for m in t.groups[0].members] == ["c1", "c2"]
     assert t.groups[0].members[1].instance_id == "i2"
 
@@ -92,6 +96,14 @@ BAD = [
     ("topic.key_serializer", "float", "topic.key_serializer: unknown value 'float'"),
     ("topic.partitioner", "java:nope", "topic.partitioner: unknown value 'java:nope'"),
     ("topic.null_key_strategy", "drop", "topic.null_key_strategy: unknown value 'drop'"),
+    ("topic.null_key_strategy", "Sticky", "topic.null_key_strategy: unknown value 'Sticky'"),
+    ("topic.null_key_strategy", 3, "topic.null_key_strategy: expected a non-empty string, got 3"),
+    ("topic.partitioner", "sarama:Hash", "topic.partitioner: unknown value 'sarama:Hash'"),
+    ("topic.partitioner", "spark:hash", "topic.partitioner: unknown value 'spark:hash'"),
+    ("topic.null_key_seed", 2**63, "topic.null_key_seed: expected a 64-bit integer, got 9223"),
+    ("topic.null_key_seed", "7", "topic.null_key_seed: expected a 64-bit integer, got '7'"),
+    ("topic.batch_size", 0, "topic.batch_size: expected a positive integer, got 0"),
+    ("topic.batch_size", 1.5, "topic.batch_size: expected a positive integer, got 1.5"),
     ("topic.placement_seed", 2**63, "topic.placement_seed: expected a 64-bit integer"),
     ("topic.rack_aware", "yes", "topic.rack_aware: expected true or false, got 'yes'"),
     ("topic.partitions_count", 3, "topic.partitions_count: unknown field"),
@@ -126,3 +138,22 @@ def test_load_errors_name_the_file(tmp_path):
         load_topology(path)
     with pytest.raises(ConfigError, match="missing.toml"):
         load_topology(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize("strategy", NULL_KEY_STRATEGIES)
+@pytest.mark.parametrize("partitioner", ["librdkafka:consistent_random", "sarama:hash",
+                                         "kafkajs:default", "java:default"])
+def test_every_partitioner_and_null_key_strategy_loads(partitioner, strategy):
+    t = default_topology().with_topic(partitioner=partitioner, null_key_strategy=strategy,
+                                      null_key_seed=-5, batch_size=1000)
+    assert (t.topic.partitioner, t.topic.null_key_strategy) == (partitioner, strategy)
+    assert parse_topology(t.to_toml()) == t
+
+
+def test_null_key_seed_defaults_to_placement_seed():
+    t = default_topology()
+    assert t.topic.effective_null_key_seed == t.topic.null_key_seed
+    doc = _set("topic.null_key_seed", KeyError)
+    t2 = topology_from_dict(doc)
+    assert t2.topic.null_key_seed is None
+    assert t2.topic.effective_null_key_seed == t2.topic.placement_seed

@@ -13,7 +13,10 @@ whose message names the bad field (``topic.partitions: expected a positive integ
     key = "tailnum"                   # the record key column
     key_serializer = "string"         # string | int | long | short | uuid | bytes
     partitioner = "java:default"      # a kpart.producer.clients id (default: Kafka's Java client)
-    null_key_strategy = "separate"    # records without key: counted apart (not hashed by Kafka)
+    null_key_strategy = "client"      # records without key: the partitioner's own rule (default),
+                                      # builtin, sticky, uniform-sticky, round-robin, ... separate
+    null_key_seed = 7                 # seed of the null-key model (absent = placement_seed)
+    batch_size = 16384                # the producer's batch.size (bytes), for sticky strategies
     placement_seed = 42               # java.util.Random seed of AdminUtils (absent = random)
     rack_aware = true                 # false = kafka-topics --disable-rack-aware
 
@@ -51,6 +54,7 @@ from kpart.errors import ConfigError
 from kpart.placement.spec import Broker
 
 __all__ = [
+    "DEFAULT_BATCH_SIZE",
     "DEFAULT_TOPOLOGY_TEXT",
     "KEY_SERIALIZERS",
     "NULL_KEY_STRATEGIES",
@@ -66,9 +70,13 @@ __all__ = [
 
 #: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray).
 KEY_SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes")
-#: What the pipeline does with records without a key. ``separate``: Kafka does not hash them;
-#: they are counted apart (``null_key_records``). Null-key simulations extend this list.
-NULL_KEY_STRATEGIES = ("separate",)
+#: How the pipeline places records without a key (:mod:`kpart.report.null_keys`): ``client``
+#: = the partitioner's own rule (``java:default``: ``builtin``, KIP-794); a null-key strategy of
+#: :mod:`kpart.producer.simulate`; or ``separate``: not placed, counted apart.
+NULL_KEY_STRATEGIES = ("client", "builtin", "sticky", "uniform-sticky", "round-robin",
+                       "round-robin-fixed", "legacy", "random", "separate")
+#: Kafka's default ``batch.size`` (bytes), used by the sticky null-key strategies.
+DEFAULT_BATCH_SIZE = 16384
 
 DEFAULT_TOPOLOGY_TEXT: str = (
     resources.files("kpart") / "data" / "default_topology.toml"
@@ -82,7 +90,8 @@ _JAVA_LONG = 2**63
 class TopicConfig:
     """The topic: ``name``, ``partitions`` (> 0), ``replication_factor`` (> 0), the ``key`` column,
     its ``key_serializer``, the producer ``partitioner`` id, the ``null_key_strategy``, the
-    ``placement_seed`` of ``AdminUtils`` (``None`` = random like Kafka) and ``rack_aware``."""
+    ``placement_seed`` of ``AdminUtils`` (``None`` = random like Kafka), ``rack_aware``, the
+    ``null_key_seed`` of the null-key model and the producer's ``batch_size`` (bytes)."""
 
     name: str
     partitions: int
@@ -90,9 +99,16 @@ class TopicConfig:
     key: str
     key_serializer: str = "string"
     partitioner: str = "java:default"
-    null_key_strategy: str = "separate"
+    null_key_strategy: str = "client"
     placement_seed: int | None = None
     rack_aware: bool = True
+    null_key_seed: int | None = None
+    batch_size: int = DEFAULT_BATCH_SIZE
+
+    @property
+    def effective_null_key_seed(self) -> int | None:
+        """The seed of the null-key model: ``null_key_seed``, else ``placement_seed``."""
+        return self.placement_seed if self.null_key_seed is None else self.null_key_seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,17 +285,24 @@ def _topic(doc: Any, num_brokers: int) -> TopicConfig:
     from kpart.producer.clients import PARTITIONERS
 
     _choice(partitioner, PARTITIONERS, "topic.partitioner")
-    null_keys = _choice(_str(t, "null_key_strategy", "topic", required=False) or "separate",
+    null_keys = _choice(_str(t, "null_key_strategy", "topic", required=False) or "client",
                         NULL_KEY_STRATEGIES, "topic.null_key_strategy")
-    seed = t.get("placement_seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
-                             or not -_JAVA_LONG <= seed < _JAVA_LONG):
-        raise ConfigError(f"topic.placement_seed: expected a 64-bit integer, got {seed!r}")
+    seed = _seed(t, "placement_seed")
+    null_key_seed = _seed(t, "null_key_seed")
+    batch_size = _int(t, "batch_size", "topic") if "batch_size" in t else DEFAULT_BATCH_SIZE
     rack_aware = t.get("rack_aware", True)
     if not isinstance(rack_aware, bool):
         raise ConfigError(f"topic.rack_aware: expected true or false, got {rack_aware!r}")
     return TopicConfig(name, partitions, rf, _str(t, "key", "topic"), serializer, partitioner,
-                       null_keys, seed, rack_aware)
+                       null_keys, seed, rack_aware, null_key_seed, batch_size)
+
+
+def _seed(t: Mapping[str, Any], name: str) -> int | None:
+    seed = t.get(name)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not -_JAVA_LONG <= seed < _JAVA_LONG):
+        raise ConfigError(f"topic.{name}: expected a 64-bit integer, got {seed!r}")
+    return seed
 
 
 def _member(entry: Any, where: str) -> GroupMemberConfig:

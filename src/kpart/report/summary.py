@@ -9,7 +9,14 @@ broker (as leader and as replica), per rack and per consumer, with skew figures.
 Units: ``records`` are counts; ``bytes`` = serialized key length + value length, where the
 value is the record as a JSON object (Spark's ``to_json`` over all columns, UTF-8), i.e. what
 a producer with a JSON value serializer would send, without Kafka's record overhead.
-Records with a null key are counted apart (``null_key_records``): Kafka does not hash them.
+
+Records with a null key have no key to hash: the topic's ``null_key_strategy`` places them
+(:func:`kpart.report.null_keys.distribute_null_keys`, a seeded model of the producer over
+their count and bytes, led by the placement's leaders), and every per-partition, per-broker,
+per-rack and per-consumer total *includes* them. Each partition also reports its
+``keyed_records``/``keyed_bytes`` and ``null_key_records``/``null_key_bytes``; the document's
+``null_key_distribution`` says how they were placed. With ``null_key_strategy = "separate"``
+they are not placed: totals count keyed records only and ``null_key_records`` stands apart.
 
 >>> from kpart.topology import default_topology
 >>> t = default_topology()
@@ -17,9 +24,12 @@ Records with a null key are counted apart (``null_key_records``): Kafka does not
 ...               partition_keys=(1,) * 12, null_key_records=5, null_key_bytes=50, hot_keys=())
 >>> s = build_summary(t, loads)
 >>> s["records"], s["keyed_records"], sum(b["leader_records"] for b in s["brokers"])
-(71, 66, 66)
->>> sum(b["replica_records"] for b in s["brokers"]) == 3 * 66
+(71, 66, 71)
+>>> sum(b["replica_records"] for b in s["brokers"]) == 3 * 71
 True
+>>> s = build_summary(t.with_topic(null_key_strategy="separate"), loads)
+>>> s["records"], sum(b["leader_records"] for b in s["brokers"])
+(71, 66)
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from typing import Any
 
 from kpart.consumer.spec import GroupAssignment
 from kpart.errors import ConfigError
+from kpart.report.null_keys import NullKeyDistribution, distribute_null_keys
 from kpart.topology import Topology
 
 __all__ = [
@@ -39,6 +50,7 @@ __all__ = [
     "Layout",
     "Loads",
     "build_summary",
+    "distribute_loads_null_keys",
     "layout_for",
     "skew_stats",
 ]
@@ -135,6 +147,22 @@ def skew_stats(values: Sequence[int]) -> dict[str, float | int]:
     }
 
 
+def distribute_loads_null_keys(
+    topology: Topology, loads: Loads, layout: Layout | None = None
+) -> NullKeyDistribution:
+    """Place ``loads``' null-key records by the topic's ``null_key_strategy``, ``partitioner``,
+    ``batch_size`` and null-key seed, partitions led as in ``layout`` (default
+    :func:`layout_for`). See :mod:`kpart.report.null_keys`."""
+    t = topology.topic
+    layout = layout or layout_for(topology)
+    return distribute_null_keys(
+        loads.null_key_records, loads.null_key_bytes, t.partitions,
+        strategy=t.null_key_strategy, partitioner=t.partitioner,
+        leaders=[layout.replicas[p][0] for p in range(t.partitions)],
+        batch_size=t.batch_size, seed=t.effective_null_key_seed,
+    )
+
+
 def build_summary(
     topology: Topology,
     loads: Loads,
@@ -142,11 +170,12 @@ def build_summary(
     *,
     source: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The ``summary.json`` document (see the module docstring for units).
+    """The ``summary.json`` document (see the module docstring for units and null keys).
 
     ``len(loads.partition_records)`` must equal the topic's partition count. ``layout``
     defaults to :func:`layout_for` ``(topology)``; ``source`` (e.g. ``{"path", "format"}``) is
-    recorded as ``input``. The result is deterministic: equal inputs give equal JSON.
+    recorded as ``input``. The result is deterministic when the topology has a seed (or the
+    null-key strategy draws nothing): equal inputs give equal JSON.
     """
     t = topology.topic
     n = t.partitions
@@ -155,8 +184,11 @@ def build_summary(
             f"loads: {len(loads.partition_records)} partitions measured, topology has {n}"
         )
     layout = layout or layout_for(topology)
-    recs, byts = loads.partition_records, loads.partition_bytes
-    keyed = sum(recs)
+    nulls = distribute_loads_null_keys(topology, loads, layout)
+    keyed_recs, keyed_byts = loads.partition_records, loads.partition_bytes
+    recs = tuple(a + b for a, b in zip(keyed_recs, nulls.records, strict=True))
+    byts = tuple(a + b for a, b in zip(keyed_byts, nulls.bytes, strict=True))
+    keyed = sum(keyed_recs)
 
     owner: dict[str, dict[int, str]] = {}
     for name, ga in layout.assignments:
@@ -167,6 +199,10 @@ def build_summary(
             "partition": p,
             "records": recs[p],
             "bytes": byts[p],
+            "keyed_records": keyed_recs[p],
+            "keyed_bytes": keyed_byts[p],
+            "null_key_records": nulls.records[p],
+            "null_key_bytes": nulls.bytes[p],
             "keys": loads.partition_keys[p],
             "leader": layout.replicas[p][0],
             "replicas": list(layout.replicas[p]),
@@ -237,11 +273,18 @@ def build_summary(
         "placement_seed": t.placement_seed,
         "input": source or {},
         "records": total,
-        "bytes": sum(byts) + loads.null_key_bytes,
+        "bytes": sum(keyed_byts) + loads.null_key_bytes,
         "bytes_definition": BYTES_DEFINITION,
         "keyed_records": keyed,
         "null_key_records": loads.null_key_records,
         "null_key_bytes": loads.null_key_bytes,
+        "null_key_distribution": {
+            "configured": t.null_key_strategy,
+            **nulls.to_dict(),
+            "included_in_totals": nulls.included,
+            "seed": t.effective_null_key_seed,
+            "batch_size": t.batch_size,
+        },
         "distinct_keys": sum(loads.partition_keys),
         "partitions": partitions,
         "brokers": brokers,
