@@ -30,7 +30,10 @@ from kpart._java.strings import java_string_key
 from kpart.consumer.abstract_sticky_assignor import MemberData
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 
-__all__ = ["FastConstrained", "fast_constrained"]
+__all__ = ["ARRAY_THRESHOLD", "FastConstrained", "fast_constrained"]
+
+#: Below this many partitions in the metadata the object-based builder is faster.
+ARRAY_THRESHOLD = 2048
 
 TP = tuple[str, int]
 

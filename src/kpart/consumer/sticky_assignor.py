@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kpart.consumer._constrained_arrays import fast_constrained
+from kpart.consumer._constrained_arrays import ARRAY_THRESHOLD, fast_constrained
 from kpart.consumer.abstract_sticky_assignor import (
     MemberData,
     assign_partitions,
@@ -66,7 +66,9 @@ def _assign(
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]] | None]:
     members = subscription_order(group)
     data = [sticky_member_data(m) for m in members]
-    fast = fast_constrained(group, members, data, cooperative=False, ordered=ordered)
+    fast = None
+    if sum(t.num_partitions for t in group.topics) >= ARRAY_THRESHOLD:
+        fast = fast_constrained(group, members, data, cooperative=False, ordered=ordered)
     if fast is not None:
         return fast.assignment, fast.lists
     return reference_assign(group)
