@@ -219,9 +219,12 @@ def _fast_constrained(
     dealt = int(need.sum())
     if dealt > len(unassigned):
         return None  # Kafka ends in an IllegalStateException: the reference builder says which
-    pos = np.repeat(np.arange(len(under)), need)
-    rounds = np.arange(dealt) - np.repeat(np.cumsum(need) - need, need)
-    deal = under_arr[pos[np.lexsort((pos, rounds))]]
+    if len(under) and (need == need[0]).all():  # one partition per member per round
+        deal = np.tile(under_arr, int(need[0]))
+    else:
+        pos = np.repeat(np.arange(len(under)), need)
+        rounds = np.arange(dealt) - np.repeat(np.cumsum(need) - need, need)
+        deal = under_arr[pos[np.argsort(rounds, kind="stable")]]
     reach = under_arr[np.lexsort((np.arange(len(under)), need))]  # order reaching minQuota
     poll = np.concatenate([np.array(exact, dtype=np.int64), reach])
     rest = len(unassigned) - dealt
@@ -236,7 +239,8 @@ def _fast_constrained(
     final = owner.copy()
     if cooperative:
         final[unassigned[moving]] = -1
-    by_member = np.argsort(final, kind="stable")
+    small = np.int16 if n < 2**15 - 1 else np.int64  # 16-bit keys: numpy's radix sort
+    by_member = np.argsort(final.astype(small), kind="stable")
     sorted_owner = final[by_member]
     first = int(np.searchsorted(sorted_owner, 0))  # skip withheld partitions (owner -1)
     per_member = _grouped(topics, offsets, sorted_owner[first:], by_member[first:], n)
