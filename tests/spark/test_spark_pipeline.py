@@ -12,9 +12,10 @@ import pytest
 from kpart.producer.builtin import partition_for_key
 from kpart.producer.serializers import serialize_key
 from kpart.report.output import TABLES, write_report
+from kpart.report.summary import build_summary
 from kpart.spark.datasets import flights_table
 from kpart.spark.pipeline import measure_loads, resolve_input, run_report
-from kpart.topology import default_topology
+from kpart.topology import NULL_KEY_STRATEGIES, default_topology
 
 pytestmark = pytest.mark.spark
 
@@ -80,8 +81,13 @@ def test_flights_sample_partitions_match_the_scalar_partitioner(sample_summary, 
     n = sample_summary["num_partitions"]
     tails = flights_sample.column("tailnum").to_pylist()
     counts = Counter(partition_for_key(t.encode(), n) for t in tails if t is not None)
-    assert [p["records"] for p in sample_summary["partitions"]] == [counts[p] for p in range(n)]
-    assert sample_summary["null_key_records"] == tails.count(None)
+    parts = sample_summary["partitions"]
+    assert [p["keyed_records"] for p in parts] == [counts[p] for p in range(n)]
+    assert sample_summary["null_key_records"] == tails.count(None) > 0
+    assert sample_summary["null_key_distribution"]["strategy"] == "builtin"  # java:default
+    assert sum(p["null_key_records"] for p in parts) == tails.count(None)
+    assert [p["records"] for p in parts] == [
+        counts[p["partition"]] + p["null_key_records"] for p in parts]
     assert sample_summary["records"] == SAMPLE_ROWS
     assert sample_summary["distinct_keys"] == len({t for t in tails if t is not None})
     top = Counter(t for t in tails if t is not None).most_common(1)[0]
@@ -92,29 +98,31 @@ def test_flights_sample_aggregates_are_consistent(sample_summary):
     s = sample_summary
     parts = s["partitions"]
     keyed = s["keyed_records"]
-    assert keyed + s["null_key_records"] == s["records"]
-    assert sum(p["records"] for p in parts) == keyed
-    assert sum(p["bytes"] for p in parts) + s["null_key_bytes"] == s["bytes"]
+    total = keyed + s["null_key_records"]  # the default topology places null keys (builtin)
+    assert total == s["records"]
+    assert sum(p["records"] for p in parts) == total
+    assert sum(p["keyed_records"] for p in parts) == keyed
+    assert sum(p["bytes"] for p in parts) == s["bytes"]
     rf = s["replication_factor"]
     for b in s["brokers"]:
         assert b["leader_records"] == sum(p["records"] for p in parts if p["leader"] == b["broker"])
         assert b["replica_records"] == sum(
             p["records"] for p in parts if b["broker"] in p["replicas"])
-    assert sum(b["leader_records"] for b in s["brokers"]) == keyed
-    assert sum(b["replica_records"] for b in s["brokers"]) == rf * keyed
-    assert sum(r["leader_records"] for r in s["racks"]) == keyed
-    assert sum(r["replica_records"] for r in s["racks"]) == rf * keyed
+    assert sum(b["leader_records"] for b in s["brokers"]) == total
+    assert sum(b["replica_records"] for b in s["brokers"]) == rf * total
+    assert sum(r["leader_records"] for r in s["racks"]) == total
+    assert sum(r["replica_records"] for r in s["racks"]) == rf * total
     for p in parts:
         assert p["leader"] == p["replicas"][0] and len(set(p["replicas"])) == rf
     for g in s["groups"]:
         owned = sorted(q for m in g["members"] for q in m["partitions"])
         assert owned == list(range(s["num_partitions"]))
-        assert sum(m["records"] for m in g["members"]) == keyed
+        assert sum(m["records"] for m in g["members"]) == total
         for m in g["members"]:
             assert m["records"] == sum(parts[q]["records"] for q in m["partitions"])
             assert all(parts[q]["consumers"][g["group"]] == m["member"] for q in m["partitions"])
     recs = [p["records"] for p in parts]
-    mean = keyed / len(parts)
+    mean = total / len(parts)
     assert s["skew"]["partition_records"]["max_over_mean"] == pytest.approx(max(recs) / mean, 1e-5)
     assert [h["records"] for h in s["hot_keys"]] == sorted(
         (h["records"] for h in s["hot_keys"]), reverse=True)
@@ -135,7 +143,7 @@ def test_integer_keys_use_the_long_serializer(spark, sample_csv, flights_sample)
     s = run_report(spark, topology, resolve_input(sample_csv, None, "flight"))
     counts = Counter(partition_for_key(serialize_key(v, "long"), 12)
                      for v in flights_sample.column("flight").to_pylist())
-    assert [p["records"] for p in s["partitions"]] == [counts[p] for p in range(12)]
+    assert [p["keyed_records"] for p in s["partitions"]] == [counts[p] for p in range(12)]
 
 
 def test_partitioner_is_swappable(spark, sample_csv, sample_summary):
@@ -162,5 +170,106 @@ def test_json_lines_input(spark, tmp_path, name):
     assert spec.fmt == "json"
     s = run_report(spark, default_topology().with_topic(key="k", partitions=4), spec)
     counts = Counter(partition_for_key(k.encode(), 4) for k in keys if k is not None)
-    assert [p["records"] for p in s["partitions"]] == [counts[p] for p in range(4)]
+    assert [p["keyed_records"] for p in s["partitions"]] == [counts[p] for p in range(4)]
     assert s["null_key_records"] == 1 and s["hot_keys"][0]["key"] == "a"
+
+
+# -- every client's partitioner and the null-key strategies, on one small dataset --------------
+
+SMALL_KEYS = [f"user-{i % 37}" for i in range(240)] + ["日本", "café"] * 5
+SMALL_NULLS = 60
+SMALL_N = 6
+NON_JAVA = ["librdkafka:consistent_random", "sarama:hash", "kafkajs:legacy"]
+
+
+@pytest.fixture(scope="module")
+def small_path(tmp_path_factory):
+    import pyarrow as pa
+
+    keys = SMALL_KEYS + [None] * SMALL_NULLS
+    table = pa.table({"k": keys, "v": list(range(len(keys)))})
+    path = tmp_path_factory.mktemp("small") / "small.parquet"
+    pq.write_table(table, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def small_df(spark, small_path):
+    df = spark.read.parquet(str(small_path)).cache()
+    df.count()
+    yield df
+    df.unpersist()
+
+
+@pytest.fixture(scope="module")
+def small_topology():
+    return default_topology().with_topic(key="k", partitions=SMALL_N)
+
+
+@pytest.mark.parametrize("partitioner", NON_JAVA)
+def test_any_clients_partitioner_is_honoured(small_df, small_topology, partitioner):
+    from kpart import partition_for_key
+
+    topic = small_topology.with_topic(partitioner=partitioner).topic
+    loads = measure_loads(small_df, topic, top_k=0)
+    counts = Counter(partition_for_key(k.encode(), SMALL_N, partitioner=partitioner)
+                     for k in SMALL_KEYS)
+    assert loads.partition_records == tuple(counts[p] for p in range(SMALL_N))
+    assert loads.null_key_records == SMALL_NULLS
+    java = Counter(partition_for_key(k.encode(), SMALL_N) for k in SMALL_KEYS)
+    assert counts != java  # the test can tell the partitioners apart
+
+
+@pytest.fixture(scope="module")
+def small_loads(small_df, small_topology):
+    return measure_loads(small_df, small_topology.topic, top_k=0)
+
+
+@pytest.mark.parametrize("strategy", NULL_KEY_STRATEGIES)
+def test_null_keys_are_in_the_totals_under_every_strategy(small_topology, small_loads, strategy):
+    t = small_topology.with_topic(null_key_strategy=strategy)
+    s = build_summary(t, small_loads)
+    parts = s["partitions"]
+    placed = 0 if strategy == "separate" else SMALL_NULLS
+    assert s["null_key_records"] == SMALL_NULLS and s["records"] == len(SMALL_KEYS) + SMALL_NULLS
+    assert s["null_key_distribution"]["configured"] == strategy
+    assert sum(p["null_key_records"] for p in parts) == placed
+    assert sum(p["records"] for p in parts) == len(SMALL_KEYS) + placed
+    assert sum(p["bytes"] for p in parts) == sum(small_loads.partition_bytes) + (
+        small_loads.null_key_bytes if placed else 0)
+    assert sum(b["leader_records"] for b in s["brokers"]) == len(SMALL_KEYS) + placed
+    for g in s["groups"]:
+        assert sum(m["records"] for m in g["members"]) == len(SMALL_KEYS) + placed
+
+
+@pytest.mark.parametrize(("strategy", "partitioner"), [
+    ("round-robin-fixed", "java:default"), ("legacy", "java:default"),
+    ("client", "kafkajs:default"), ("client", "kafka-go:hash"),
+])
+def test_round_robin_like_strategies_spread_null_keys_evenly(
+        small_topology, small_loads, strategy, partitioner):
+    t = small_topology.with_topic(null_key_strategy=strategy, partitioner=partitioner)
+    nulls = [p["null_key_records"] for p in build_summary(t, small_loads)["partitions"]]
+    assert nulls == [SMALL_NULLS // SMALL_N] * SMALL_N
+
+
+def test_run_report_places_null_keys_by_the_clients_rule(spark, small_path, small_topology):
+    from kpart import partition_for_key
+
+    spec = resolve_input(small_path, None, "k")
+    t = small_topology.with_topic(partitioner="sarama:hash", null_key_strategy="client",
+                                  null_key_seed=3)
+    s = run_report(spark, t, spec, top_k=1)
+    counts = Counter(partition_for_key(k.encode(), SMALL_N, partitioner="sarama:hash")
+                     for k in SMALL_KEYS)
+    parts = s["partitions"]
+    assert s["partitioner"] == "sarama:hash"
+    assert [p["keyed_records"] for p in parts] == [counts[p] for p in range(SMALL_N)]
+    assert s["null_key_distribution"]["strategy"] == "client:random"
+    assert sum(p["null_key_records"] for p in parts) == SMALL_NULLS
+    assert [p["records"] for p in parts] == [
+        counts[p["partition"]] + p["null_key_records"] for p in parts]
+    apart = run_report(spark, t.with_topic(null_key_strategy="separate"), spec, top_k=1)
+    assert [p["records"] for p in apart["partitions"]] == [counts[p] for p in range(SMALL_N)]
+    assert apart["null_key_records"] == SMALL_NULLS
+    assert apart["records"] == s["records"] == len(SMALL_KEYS) + SMALL_NULLS

@@ -8,13 +8,23 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
 3. *aggregate before you hash*: ``groupBy(key)`` natively (records, bytes per distinct key),
    then Kafka's partition of each distinct key (:func:`kpart.spark.with_partition`) — the same
    loads as hashing every record, at the cost of hashing each key once;
-4. roll up per partition (records, bytes, distinct keys), set null keys apart (Kafka does not
-   hash them), take the top keys;
+4. roll up per partition (records, bytes, distinct keys), count the null-key records and their
+   bytes (two numbers: they have no key to hash), take the top keys;
 5. in Python: replica placement and group assignment (:func:`kpart.report.summary.layout_for`),
-   per-broker/rack/consumer loads and skew (:func:`kpart.report.summary.build_summary`).
+   the null-key records placed by the topic's ``null_key_strategy`` — a seeded model of the
+   producer over their count and bytes (:mod:`kpart.report.null_keys`; ``separate`` leaves them
+   out of the totals) — then per-broker/rack/consumer loads and skew
+   (:func:`kpart.report.summary.build_summary`).
 
-The partitioner is a parameter (``partitioner="spark:hash"`` swaps in Spark's own
+The topic's ``partitioner`` may be any client's id (``"librdkafka:consistent_random"``,
+``"sarama:hash"``, ...: :data:`kpart.producer.clients.PARTITIONERS`): keys are hashed as that
+client does and ``null_key_strategy = "client"`` applies its null-key rule. The partitioner is
+also a parameter of :func:`run_report` (``partitioner="spark:hash"`` swaps in Spark's own
 ``pmod(hash(key), n)``; ``benchmarks/bench_report.py`` compares the two).
+
+Known limit: keys are hashed once per distinct key, so a client rule that is random for
+*non-null* keys (``librdkafka:random``; empty keys under ``librdkafka:consistent_random`` and
+``kafka-go:crc32``) sends all records of one such key to one random partition.
 
 Under ``spark-submit`` run this file as the application (``spark-submit --master URL
 $(python -c 'import kpart.spark.pipeline as m; print(m.__file__)') [DATA] --out DIR``) or
@@ -170,9 +180,18 @@ def run_report(
     partitioner: str | None = None,
     top_k: int = 10,
 ) -> dict[str, Any]:
-    """Run the main job on ``spec``'s data and return the summary document (not written)."""
+    """Run the main job on ``spec``'s data and return the summary document (not written).
+
+    ``partitioner`` overrides the topic's: a client id replaces it everywhere (keys and the
+    ``client`` null-key rule); ``"spark:hash"`` hashes keys only (null keys as the topic says).
+    """
     import tempfile
 
+    from kpart.producer.clients import PARTITIONERS
+
+    if partitioner in PARTITIONERS:
+        topology = topology.with_topic(partitioner=partitioner)
+        partitioner = None
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
         df = load_input(spark, spec, workdir)
         loads = measure_loads(df, topology.topic, partitioner=partitioner, top_k=top_k)
