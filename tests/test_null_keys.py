@@ -150,3 +150,17 @@ def test_summary_totals_include_null_keys_unless_separate(strategy):
     for g in s["groups"]:
         assert sum(m["records"] for m in g["members"]) == keyed + placed
     assert s["skew"]["partition_records"]["max"] == max(p["records"] for p in parts)
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--partitioner", "sarama:nope"], "--partitioner: unknown value 'sarama:nope'"),
+    (["--null-keys", "drop"], "--null-keys: unknown value 'drop'"),
+])
+def test_report_cli_rejects_bad_partitioner_and_null_key_strategy(capsys, tmp_path, args, needle):
+    from kpart.cli import main
+
+    out = tmp_path / "report"
+    assert main(["report", *args, "--out", str(out)]) == 2  # checked before Spark starts
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0]
+    assert not out.exists()

@@ -37,6 +37,14 @@ def _report(
     serializer: Annotated[str | None, typer.Option(
         "--serializer", help="Key serializer: string, int, long, short, uuid or bytes "
         "(overrides the topology's).", show_default=False)] = None,
+    partitioner: Annotated[str | None, typer.Option(
+        "--partitioner", help="Producer partitioner id, e.g. librdkafka:consistent_random, "
+        "sarama:hash (`kpart partitioners`; overrides the topology's).",
+        show_default=False)] = None,
+    null_keys: Annotated[str | None, typer.Option(
+        "--null-keys", help="Null-key strategy: client, builtin, sticky, uniform-sticky, "
+        "round-robin, round-robin-fixed, legacy, random or separate (overrides the "
+        "topology's).", show_default=False)] = None,
     show_topology: Annotated[bool, typer.Option(
         "--show-topology", help="Print the topology and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
@@ -64,6 +72,13 @@ def _report(
             raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
                               f"(expected one of {', '.join(KEY_SERIALIZERS)})")
         topo = topo.with_topic(key_serializer=serializer)
+    for option, field, value in (("--partitioner", "partitioner", partitioner),
+                                 ("--null-keys", "null_key_strategy", null_keys)):
+        if value is not None:
+            try:
+                topo = topo.with_topic(**{field: value})
+            except ConfigError as e:
+                raise ConfigError(f"{option}: {e}".replace(f"topic.{field}: ", "")) from None
 
     from kpart.spark.pipeline import resolve_input
 
