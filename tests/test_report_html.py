@@ -157,3 +157,7 @@ def test_renders_the_pipeline_summary_builder_output() -> None:
     card = re.search(r'hot partitions</div><div class="value">([^<]*)<', page)
     assert card is not None and card.group(1) == "3"
     assert page.count("<td>N725MQ</td>") == 1
+    dist = summary["null_key_distribution"]
+    assert dist["included_in_totals"] == ("Records without a key are included" in page)
+    apart = render_report(build_summary(topology.with_topic(null_key_strategy="separate"), loads))
+    assert "Records without a key are not hashed by Kafka and are counted apart." in apart

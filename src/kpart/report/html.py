@@ -134,9 +134,15 @@ def _partitions(summary: Mapping[str, Any]) -> tuple[str, list[int]]:
             ],
             "table-partitions",
         ) + "</details>"
+    nulls = summary.get("null_key_distribution")
+    if isinstance(nulls, Mapping) and nulls.get("included_in_totals"):
+        strategy = html.escape(str(nulls.get("configured", "client")))
+        placed = f"Records without a key are included, placed by the {strategy!s} null-key model."
+    else:
+        placed = "Records without a key are not hashed by Kafka and are counted apart."
     note = (
         f"Hot partitions (red) carry more than {HOT_FACTOR}× the mean; the dashed line is the "
-        "mean over all partitions. Null-key records have no key partition and are counted apart."
+        f"mean over all partitions. {placed}"
     )
     return _section("partitions", "Partitions", body, note), hot_ids
 
