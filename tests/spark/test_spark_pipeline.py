@@ -11,6 +11,7 @@ import pytest
 
 from kpart.producer.builtin import partition_for_key
 from kpart.producer.serializers import serialize_key
+from kpart.report.null_keys import random_partition_counts
 from kpart.report.output import TABLES, write_report
 from kpart.report.summary import build_summary
 from kpart.spark.datasets import flights_table
@@ -218,6 +219,17 @@ def test_any_clients_partitioner_is_honoured(small_df, small_topology, partition
     assert loads.null_key_records == SMALL_NULLS
     java = Counter(partition_for_key(k.encode(), SMALL_N) for k in SMALL_KEYS)
     assert counts != java  # the test can tell the partitioners apart
+
+
+def test_keys_placed_at_random_are_drawn_per_record(small_df, small_topology):
+    # librdkafka:random ignores the key: each record goes to a random partition, so records of
+    # one key spread (not one draw per distinct key); the draw is seeded by the topology
+    topic = small_topology.with_topic(partitioner="librdkafka:random", null_key_seed=11).topic
+    loads = measure_loads(small_df, topic, top_k=0)
+    assert loads.partition_records == random_partition_counts(len(SMALL_KEYS), SMALL_N, 11)
+    assert sum(loads.partition_bytes) == sum(
+        measure_loads(small_df, small_topology.topic, top_k=0).partition_bytes)
+    assert sum(loads.partition_keys) == len(set(SMALL_KEYS))
 
 
 @pytest.fixture(scope="module")

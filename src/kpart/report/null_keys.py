@@ -55,7 +55,9 @@ __all__ = [
     "EXACT_LIMIT",
     "NULL_KEY_STRATEGIES",
     "NullKeyDistribution",
+    "apportion",
     "distribute_null_keys",
+    "random_partition_counts",
     "resolve_null_key_strategy",
 ]
 
@@ -106,8 +108,12 @@ def resolve_null_key_strategy(strategy: str, partitioner: str = "java:default") 
     return "builtin" if rule == "unkeyed" else f"client:{rule}"
 
 
-def _apportion(total: int, weights: Sequence[int]) -> tuple[int, ...]:
-    """``total`` split in proportion to ``weights`` (largest remainder, ties to lower index)."""
+def apportion(total: int, weights: Sequence[int]) -> tuple[int, ...]:
+    """``total`` split in proportion to ``weights`` (largest remainder, ties to lower index).
+
+    >>> apportion(10, [1, 1, 1])
+    (4, 3, 3)
+    """
     w = sum(weights)
     if w == 0:
         return tuple(0 for _ in weights)
@@ -116,6 +122,21 @@ def _apportion(total: int, weights: Sequence[int]) -> tuple[int, ...]:
     for i in order[: total - sum(base)]:
         base[i] += 1
     return tuple(base)
+
+
+def random_partition_counts(records: int, num_partitions: int,
+                            seed: int | None) -> tuple[int, ...]:
+    """``records`` records each sent to a uniformly random partition, as counts per partition
+    (a seeded multinomial draw; ``seed`` ``None``: random). Used for ``random`` above
+    :data:`EXACT_LIMIT` and by the pipeline for keys a client places at random.
+
+    >>> sum(random_partition_counts(1000, 4, seed=1))
+    1000
+    """
+    import numpy as np
+
+    gen = np.random.default_rng(seed)
+    return tuple(int(x) for x in gen.multinomial(records, [1.0 / num_partitions] * num_partitions))
 
 
 def _simulate(records: int, bytes_: int, strategy: str, leaders: Sequence[int],
@@ -161,13 +182,10 @@ def _approximate(records: int, bytes_: int, strategy: str, leaders: Sequence[int
         chunk = max(1, min(full, math.ceil(2 * batch_size / size)))
         return tuple(_chunks(records, chunk, n, lambda: to_positive(rng.next_int()) % n))
     if strategy == "random":
-        import numpy as np
-
-        gen = np.random.default_rng(seed)
-        return tuple(int(x) for x in gen.multinomial(records, [1.0 / n] * n))
+        return random_partition_counts(records, n, seed)
     # round-robin family: periodic, so the simulated shares of EXACT_LIMIT records scale up
     sample = _simulate(EXACT_LIMIT, EXACT_LIMIT * size, strategy, leaders, batch_size, seed)[0]
-    return _apportion(records, sample)
+    return apportion(records, sample)
 
 
 def _client_rule(records: int, partitioner: str, n: int, seed: int | None) -> tuple[int, ...]:
@@ -233,11 +251,11 @@ def distribute_null_keys(
         return NullKeyDistribution(resolved, "simulation", zeros, zeros)
     if resolved.startswith("client:"):
         counts = _client_rule(records, partitioner, n, seed)
-        return NullKeyDistribution(resolved, "client-rule", counts, _apportion(bytes_, counts))
+        return NullKeyDistribution(resolved, "client-rule", counts, apportion(bytes_, counts))
     if records <= EXACT_LIMIT:
         recs, byts = _simulate(records, bytes_, resolved, leaders, batch_size, seed)
         if bytes_ < records:  # records of 0 bytes were simulated as 1-byte records
-            byts = _apportion(bytes_, recs)
+            byts = apportion(bytes_, recs)
         return NullKeyDistribution(resolved, "simulation", tuple(recs), tuple(byts))
     counts = _approximate(records, bytes_, resolved, leaders, batch_size, seed)
-    return NullKeyDistribution(resolved, "approximation", counts, _apportion(bytes_, counts))
+    return NullKeyDistribution(resolved, "approximation", counts, apportion(bytes_, counts))

@@ -22,9 +22,11 @@ client does and ``null_key_strategy = "client"`` applies its null-key rule. The 
 also a parameter of :func:`run_report` (``partitioner="spark:hash"`` swaps in Spark's own
 ``pmod(hash(key), n)``; ``benchmarks/bench_report.py`` compares the two).
 
-Known limit: keys are hashed once per distinct key, so a client rule that is random for
-*non-null* keys (``librdkafka:random``; empty keys under ``librdkafka:consistent_random`` and
-``kafka-go:crc32``) sends all records of one such key to one random partition.
+Keys are hashed once per distinct key. Where a client's rule is random for *non-null* keys
+(every key under ``librdkafka:random``; empty keys under ``librdkafka:consistent_random`` and
+``kafka-go:crc32``), the records of those keys are drawn again per record on the driver (a
+seeded multinomial over the partitions, seed = the topic's null-key seed), so a key's records
+spread as the client spreads them; their distinct keys stay counted on the drawn partition.
 
 Under ``spark-submit`` run this file as the application (``spark-submit --master URL
 $(python -c 'import kpart.spark.pipeline as m; print(m.__file__)') [DATA] --out DIR``) or
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
+from kpart.report.null_keys import apportion, random_partition_counts
 from kpart.report.summary import HotKey, Loads, build_summary
 from kpart.spark.datasets import (
     dataset_columns,
@@ -51,9 +54,16 @@ from kpart.spark.transforms import check_key_column, key_size_column, with_parti
 from kpart.topology import TopicConfig, Topology
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import Column, DataFrame, SparkSession
 
-__all__ = ["InputSpec", "load_input", "main", "measure_loads", "resolve_input", "run_report"]
+__all__ = [
+    "InputSpec",
+    "load_input",
+    "main",
+    "measure_loads",
+    "resolve_input",
+    "run_report",
+]
 
 _KEY = "__kpart_key"
 
@@ -113,6 +123,20 @@ def _hot_key_value(value: Any) -> str | int:
     return value
 
 
+def _random_key_column(partitioner: str, serializer: str) -> Column:
+    """True for the non-null keys the client places at random, not by their hash."""
+    from pyspark.sql import functions as F
+
+    from kpart.producer.clients import PARTITIONERS
+
+    spec = PARTITIONERS.get(partitioner)
+    if spec is not None and spec.hash == "none":
+        return F.lit(True)
+    if spec is not None and spec.empty_key == "random" and serializer in ("string", "bytes"):
+        return F.coalesce(F.octet_length(F.col(_KEY)) == 0, F.lit(False))
+    return F.lit(False)
+
+
 def measure_loads(
     df: DataFrame,
     topic: TopicConfig,
@@ -134,16 +158,19 @@ def measure_loads(
         (key_size_column(topic.key, topic.key_serializer).cast("bigint")
          + F.octet_length(value).cast("bigint")).alias("bytes"),
     )
+    chosen = partitioner or topic.partitioner
     per_key = (
         sized.groupBy(_KEY)
         .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"))
-        .transform(with_partition(_KEY, n, topic.key_serializer,
-                                  partitioner=partitioner or topic.partitioner, method=method))
+        .transform(with_partition(_KEY, n, topic.key_serializer, partitioner=chosen,
+                                  method=method))
         .persist()
     )
+    random_key = _random_key_column(chosen, topic.key_serializer)
     try:
         rows = (
-            per_key.groupBy(F.col(_KEY).isNull().alias("null_key"), "partition")
+            per_key.groupBy(F.col(_KEY).isNull().alias("null_key"),
+                            random_key.alias("random_key"), "partition")
             .agg(F.count(F.lit(1)).alias("keys"), F.sum("records").alias("records"),
                  F.sum("bytes").alias("bytes"))
             .collect()
@@ -157,14 +184,25 @@ def measure_loads(
     finally:
         per_key.unpersist()
     records, byts, keys = [0] * n, [0] * n, [0] * n
-    null_records = null_bytes = 0
+    null_records = null_bytes = random_records = random_bytes = 0
     for r in rows:
         if r["null_key"]:
             null_records += r["records"]
             null_bytes += r["bytes"]
+            continue
+        p = r["partition"]
+        keys[p] += r["keys"]
+        if r["random_key"]:
+            random_records += r["records"]
+            random_bytes += r["bytes"]
         else:
-            p = r["partition"]
-            records[p], byts[p], keys[p] = r["records"], r["bytes"], r["keys"]
+            records[p] += r["records"]
+            byts[p] += r["bytes"]
+    if random_records:
+        drawn = random_partition_counts(random_records, n, topic.effective_null_key_seed)
+        records = [a + b for a, b in zip(records, drawn, strict=True)]
+        share = apportion(random_bytes, drawn)
+        byts = [a + b for a, b in zip(byts, share, strict=True)]
     return Loads(
         tuple(records), tuple(byts), tuple(keys), null_records, null_bytes,
         tuple(HotKey(_hot_key_value(h[_KEY]), h["records"], h["bytes"], h["partition"])
