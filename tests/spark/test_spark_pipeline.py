@@ -11,7 +11,7 @@ import pytest
 
 from kpart.producer.builtin import partition_for_key
 from kpart.producer.serializers import serialize_key
-from kpart.report.null_keys import random_partition_counts
+from kpart.report.null_keys import apportion, random_partition_counts
 from kpart.report.output import TABLES, write_report
 from kpart.report.summary import build_summary
 from kpart.spark.datasets import flights_table
@@ -230,6 +230,7 @@ def test_keys_placed_at_random_are_drawn_per_record(small_df, small_topology):
     assert sum(loads.partition_bytes) == sum(
         measure_loads(small_df, small_topology.topic, top_k=0).partition_bytes)
     assert sum(loads.partition_keys) == len(set(SMALL_KEYS))
+    assert loads.partition_keys == apportion(len(set(SMALL_KEYS)), loads.partition_records)
 
 
 @pytest.fixture(scope="module")

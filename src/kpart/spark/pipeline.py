@@ -26,7 +26,7 @@ Keys are hashed once per distinct key. Where a client's rule is random for *non-
 (every key under ``librdkafka:random``; empty keys under ``librdkafka:consistent_random`` and
 ``kafka-go:crc32``), the records of those keys are drawn again per record on the driver (a
 seeded multinomial over the partitions, seed = the topic's null-key seed), so a key's records
-spread as the client spreads them; their distinct keys stay counted on the drawn partition.
+spread as the client spreads them; their distinct keys are apportioned like their records.
 
 Under ``spark-submit`` run this file as the application (``spark-submit --master URL
 $(python -c 'import kpart.spark.pipeline as m; print(m.__file__)') [DATA] --out DIR``) or
@@ -184,25 +184,26 @@ def measure_loads(
     finally:
         per_key.unpersist()
     records, byts, keys = [0] * n, [0] * n, [0] * n
-    null_records = null_bytes = random_records = random_bytes = 0
+    null_records = null_bytes = random_records = random_bytes = random_keys = 0
     for r in rows:
         if r["null_key"]:
             null_records += r["records"]
             null_bytes += r["bytes"]
             continue
-        p = r["partition"]
-        keys[p] += r["keys"]
-        if r["random_key"]:
+        if r["random_key"]:  # the partition drawn per distinct key is not used
             random_records += r["records"]
             random_bytes += r["bytes"]
+            random_keys += r["keys"]
         else:
+            p = r["partition"]
             records[p] += r["records"]
             byts[p] += r["bytes"]
+            keys[p] += r["keys"]
     if random_records:
         drawn = random_partition_counts(random_records, n, topic.effective_null_key_seed)
         records = [a + b for a, b in zip(records, drawn, strict=True)]
-        share = apportion(random_bytes, drawn)
-        byts = [a + b for a, b in zip(byts, share, strict=True)]
+        byts = [a + b for a, b in zip(byts, apportion(random_bytes, drawn), strict=True)]
+        keys = [a + b for a, b in zip(keys, apportion(random_keys, drawn), strict=True)]
     return Loads(
         tuple(records), tuple(byts), tuple(keys), null_records, null_bytes,
         tuple(HotKey(_hot_key_value(h[_KEY]), h["records"], h["bytes"], h["partition"])
