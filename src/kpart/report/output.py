@@ -45,6 +45,8 @@ def _rows(summary: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 _SCHEMAS = {
     "partitions": [("partition", "int32"), ("records", "int64"), ("bytes", "int64"),
+                   ("keyed_records", "int64"), ("keyed_bytes", "int64"),
+                   ("null_key_records", "int64"), ("null_key_bytes", "int64"),
                    ("keys", "int64"), ("leader", "int32"), ("replicas", "list<int32>")],
     "brokers": [("broker", "int32"), ("rack", "string"), ("leader_partitions", "list<int32>"),
                 ("replica_partitions", "list<int32>"), ("leader_records", "int64"),

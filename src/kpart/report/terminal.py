@@ -31,6 +31,13 @@ def _mib(x: int) -> str:
     return f"{x / 2**20:,.1f}"
 
 
+def _null_keys(s: dict[str, Any]) -> str:
+    dist = s.get("null_key_distribution") or {}
+    if not dist or not dist.get("included_in_totals"):
+        return "not hashed, set aside"
+    return f"placed by the {dist.get('strategy', s.get('null_key_strategy'))} null-key strategy"
+
+
 def _headline(s: dict[str, Any]) -> str:
     sk = s["skew"]["partition_records"]
     return (
@@ -38,7 +45,7 @@ def _headline(s: dict[str, Any]) -> str:
         f"{s['num_partitions']} partitions × RF {s['replication_factor']}, "
         f"key [bold]{s['key']}[/] ({s['key_serializer']}, {s['partitioner']})\n"
         f"{_n(s['distinct_keys'])} distinct keys; {_n(s['null_key_records'])} records without "
-        f"key (not hashed); partition skew max/mean {sk['max_over_mean']:.3f}, "
+        f"key ({_null_keys(s)}); partition skew max/mean {sk['max_over_mean']:.3f}, "
         f"CV {sk['cv']:.3f}"
     )
 
