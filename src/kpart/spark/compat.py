@@ -12,8 +12,10 @@ Aggregate before you hash:
    k per pair) and turned into the same :class:`~kpart.producer.compat.CompatReport` as the pure
    core computes from the same keys.
 
->>> report = measure_compat(df, "tailnum", 12)   # doctest: +SKIP
->>> report.to_json()["matrix"]["record_fraction"]   # doctest: +SKIP
+Example, given a DataFrame ``df`` of flights (checked in ``tests/spark/``)::
+
+    report = measure_compat(df, "tailnum", 12)
+    report.to_json()["matrix"]["record_fraction"]
 """
 
 from __future__ import annotations

@@ -229,9 +229,11 @@ def with_partition(
     naming the bad argument. Reproduces ``org.apache.kafka.clients.producer.internals.
     BuiltInPartitioner.partitionForKey`` (``Utils.toPositive(Utils.murmur2(bytes)) % n``).
 
-    >>> t = with_partition("tailnum", 12)   # doctest: +SKIP
-    >>> df.transform(t).select("tailnum", "partition").first()   # doctest: +SKIP
-    Row(tailnum='N14228', partition=...)
+    Example, given a DataFrame ``df`` of flights (checked in ``tests/spark/``)::
+
+        t = with_partition("tailnum", 12)
+        df.transform(t).select("tailnum", "partition").first()
+        # Row(tailnum='N14228', partition=...)
     """
     n = _check_num_partitions(num_partitions)
     if method not in METHODS:

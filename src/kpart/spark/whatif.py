@@ -8,8 +8,10 @@ reduced on the executor to one row per (M, partition) (:func:`kpart.producer.wha
 the rows are summed on the driver and give the same
 :class:`~kpart.producer.whatif.WhatIfReport` as the pure core on the same keys.
 
->>> report = measure_whatif(df, "tailnum", 12, [16, 18, 24], search=(13, 48))  # doctest: +SKIP
->>> report.best   # doctest: +SKIP
+Example, given a DataFrame ``df`` of flights (checked in ``tests/spark/``)::
+
+    report = measure_whatif(df, "tailnum", 12, [16, 18, 24], search=(13, 48))
+    report.best
 """
 
 from __future__ import annotations
