@@ -82,6 +82,8 @@ def test_report_run_writes_and_replaces_the_directory(spark, capsys, tmp_path, s
     assert captured.out == "" and captured.err == ""
     summary = json.loads((out / "summary.json").read_text())
     assert summary["records"] == 3_000 and summary["topic"] == "flights"
+    html = (out / "report.html").read_text(encoding="utf-8")  # written beside summary.json
+    assert "Records per partition" in html and "<script" in html
     assert not (out / "stale.txt").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
     assert main(["report", str(small_csv), "--out", str(out), "--key", "dest"]) == 0

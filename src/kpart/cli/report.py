@@ -89,7 +89,9 @@ def _report(
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out: {str(out)!r} exists and is not a directory")
 
+    from kpart.report.html import write_report_html
     from kpart.report.output import write_report
+    from kpart.report.progress import spark_progress
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
@@ -97,11 +99,14 @@ def _report(
     owned = not has_active_session()  # an embedding process keeps its own session
     spark = get_or_create_session(master=master, app_name="kpart-report")
     try:
-        summary = run_report(spark, topo, spec)
+        with spark_progress(spark, quiet=quiet, description="report"):
+            summary = run_report(spark, topo, spec)
     finally:
         if owned:
             spark.stop()
-    write_report(summary, out)
+    write_report(
+        summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")]
+    )
     if not quiet:
         from kpart.report.terminal import print_summary
 
