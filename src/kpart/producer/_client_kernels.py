@@ -180,50 +180,114 @@ def crc32_partitions(data, offsets, n, mode, out):
         out[i] = _index(_U32(crc ^ _ONES), nn, mode)
 
 
+@njit(inline="always")
+def _js_mul(x):
+    """``x * M`` as a JavaScript double product, as int64 (exact: |x * M| < 2**63 for int32 x)."""
+    return np.int64(np.float64(x) * _JS_M)
+
+
+@njit(inline="always")
+def _js_block(h, w):
+    """One kafkajs block: ``k = int32(w)``, mixed by two double products; ``h = h * M ^ k``."""
+    kf = _js_mul(np.int32(w))
+    kf = _js_mul(np.int32(np.int32(kf) ^ np.int32(_U32(kf) >> _S24)))
+    return np.int32(np.int32(_js_mul(h)) ^ np.int32(kf))
+
+
+@njit(inline="always")
+def _js_word(data, j):
+    return (_U32(data[j]) | (_U32(data[j + _I1]) << _S8) | (_U32(data[j + _I2]) << _S16)
+            | (_U32(data[j + _I3]) << _S24))
+
+
+@njit(inline="always")
+def _js_finish(data, j, stop, end, h):
+    """The rest of one key from block ``j``: whole blocks to ``stop``, the tail, the final mix."""
+    while j < stop:
+        h = _js_block(h, _js_word(data, j))
+        j += _I4
+    if stop < end:
+        # JS: `i < length / 4` runs ceil(length / 4) times; the last, partial block reads the
+        # bytes past the end as `undefined & 0xff == 0`, so its word is the tail bytes `w`
+        # (< 2**24). The tail switch then xors the same bytes into h: `h = (h ^ w) * M`.
+        extra = end - stop
+        w = _U32(data[stop])
+        if extra >= _I2:
+            w |= _U32(data[stop + _I1]) << _S8
+        if extra >= _I3:
+            w |= _U32(data[stop + _I2]) << _S16
+        hf = _js_mul(np.int32(_js_block(h, w) ^ np.int32(w)))
+    else:
+        hf = np.int64(h)
+    h = np.int32(np.int32(hf) ^ np.int32(_U32(hf) >> _S13))
+    hf = _js_mul(h)
+    return _U32(np.int32(hf) ^ np.int32(_U32(hf) >> _S15))
+
+
 @njit(cache=True, nogil=True, boundscheck=False)
 def kafkajs_legacy_partitions(data, offsets, n, mode, out):
     # JavaScript numbers: every `*` is a double multiply; `^`, `>>>` apply ToInt32/ToUint32 to
-    # the (integral, |x| < 2**63) product, computed exactly through int64.
+    # the (integral, |x| < 2**63) product, computed exactly through int64. Each block's h-chain
+    # (int -> double -> multiply -> int) is latency-bound, so two keys run in lockstep: their
+    # whole blocks (written out inline), then, when both reach their tails together (equal block
+    # counts, the common case), their partial blocks and final mixes; otherwise each key alone.
     nn = _U32(n)
-    for i in range(out.shape[0]):
-        start = _U64(offsets[i])
+    count = out.shape[0]
+    i = 0
+    while i + 1 < count:
+        ja = _U64(offsets[i])
+        jb = _U64(offsets[i + 1])
+        ea = jb
+        eb = _U64(offsets[i + 2])
+        sa = ja + ((ea - ja) & _NOT3)
+        sb = jb + ((eb - jb) & _NOT3)
+        ha = np.int32(np.int32(-1756908916) ^ np.int32(ea - ja))
+        hb = np.int32(np.int32(-1756908916) ^ np.int32(eb - jb))
+        while ja < sa and jb < sb:
+            wa = (_U32(data[ja]) | (_U32(data[ja + _I1]) << _S8) | (_U32(data[ja + _I2]) << _S16)
+                  | (_U32(data[ja + _I3]) << _S24))
+            wb = (_U32(data[jb]) | (_U32(data[jb + _I1]) << _S8) | (_U32(data[jb + _I2]) << _S16)
+                  | (_U32(data[jb + _I3]) << _S24))
+            ka = np.int64(np.float64(np.int32(wa)) * _JS_M)
+            kb = np.int64(np.float64(np.int32(wb)) * _JS_M)
+            ka = np.int64(np.float64(np.int32(np.int32(ka) ^ np.int32(_U32(ka) >> _S24))) * _JS_M)
+            kb = np.int64(np.float64(np.int32(np.int32(kb) ^ np.int32(_U32(kb) >> _S24))) * _JS_M)
+            ha = np.int32(np.int32(np.int64(np.float64(ha) * _JS_M)) ^ np.int32(ka))
+            hb = np.int32(np.int32(np.int64(np.float64(hb) * _JS_M)) ^ np.int32(kb))
+            ja += _I4
+            jb += _I4
+        if ja < sa or jb < sb:  # unequal numbers of whole blocks
+            out[i] = _index(_js_finish(data, ja, sa, ea, ha), nn, mode)
+            out[i + 1] = _index(_js_finish(data, jb, sb, eb, hb), nn, mode)
+            i += 2
+            continue
+        # Both keys are at their partial block (if any): as in `_js_finish`, in lockstep.
+        fa = np.int64(ha)
+        fb = np.int64(hb)
+        if sa < ea:
+            wa = _U32(data[sa])
+            if ea - sa >= _I2:
+                wa |= _U32(data[sa + _I1]) << _S8
+            if ea - sa >= _I3:
+                wa |= _U32(data[sa + _I2]) << _S16
+            fa = _js_mul(np.int32(_js_block(ha, wa) ^ np.int32(wa)))
+        if sb < eb:
+            wb = _U32(data[sb])
+            if eb - sb >= _I2:
+                wb |= _U32(data[sb + _I1]) << _S8
+            if eb - sb >= _I3:
+                wb |= _U32(data[sb + _I2]) << _S16
+            fb = _js_mul(np.int32(_js_block(hb, wb) ^ np.int32(wb)))
+        fa = _js_mul(np.int32(np.int32(fa) ^ np.int32(_U32(fa) >> _S13)))
+        fb = _js_mul(np.int32(np.int32(fb) ^ np.int32(_U32(fb) >> _S13)))
+        out[i] = _index(_U32(np.int32(fa) ^ np.int32(_U32(fa) >> _S15)), nn, mode)
+        out[i + 1] = _index(_U32(np.int32(fb) ^ np.int32(_U32(fb) >> _S15)), nn, mode)
+        i += 2
+    if i < count:
+        j = _U64(offsets[i])
         end = _U64(offsets[i + 1])
-        length = end - start
-        h = np.int32(np.int32(-1756908916) ^ np.int32(length))  # ToInt32(0x9747b28c) ^ length
-        stop = start + (length & _NOT3)
-        j = start
-        # JS: `i < length / 4` runs ceil(length / 4) times; the last, partial block reads the
-        # bytes past the end as `undefined & 0xff == 0`. A block's k is the int32 of its
-        # little-endian word (the top byte enters as `(b & 0xff) << 24`, an int32).
-        while j < end:
-            if j < stop:
-                w = (_U32(data[j]) | (_U32(data[j + _I1]) << _S8)
-                     | (_U32(data[j + _I2]) << _S16) | (_U32(data[j + _I3]) << _S24))
-            else:
-                w = _U32(data[j])
-                if j + _I1 < end:
-                    w |= _U32(data[j + _I1]) << _S8
-                if j + _I2 < end:
-                    w |= _U32(data[j + _I2]) << _S16
-            kf = np.int64(np.float64(np.int32(w)) * _JS_M)
-            k32 = np.int32(np.int32(kf) ^ np.int32(_U32(kf) >> _S24))
-            kf = np.int64(np.float64(k32) * _JS_M)
-            hf = np.int64(np.float64(h) * _JS_M)
-            h = np.int32(np.int32(hf) ^ np.int32(kf))
-            j += _I4
-        extra = length & _I3
-        if extra >= _I3:
-            h = np.int32(h ^ np.int32(_U32(data[stop + _I2]) << _S16))
-        if extra >= _I2:
-            h = np.int32(h ^ np.int32(_U32(data[stop + _I1]) << _S8))
-        if extra >= _I1:  # h becomes a double product here
-            hf = np.int64(np.float64(np.int32(h ^ np.int32(data[stop]))) * _JS_M)
-        else:
-            hf = np.int64(h)
-        h = np.int32(np.int32(hf) ^ np.int32(_U32(hf) >> _S13))
-        hf = np.int64(np.float64(h) * _JS_M)
-        h = np.int32(np.int32(hf) ^ np.int32(_U32(hf) >> _S15))
-        out[i] = _index(_U32(h), nn, mode)
+        h = np.int32(np.int32(-1756908916) ^ np.int32(end - j))
+        out[i] = _index(_js_finish(data, j, j + ((end - j) & _NOT3), end, h), nn, mode)
 
 
 # ---- parallel kernels: the serial kernel over contiguous chunks ------------------------------
