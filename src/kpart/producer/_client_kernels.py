@@ -230,7 +230,7 @@ def kafkajs_legacy_partitions(data, offsets, n, mode, out):
     # the (integral, |x| < 2**63) product, computed exactly through int64. Each block's h-chain
     # (int -> double -> multiply -> int) is latency-bound, so two keys run in lockstep: their
     # whole blocks (written out inline), then, when both reach their tails together (equal block
-    # counts, the common case), their partial blocks and final mixes; otherwise each key alone.
+    # counts, or once the longer has caught up), their partial blocks and final mixes.
     nn = _U32(n)
     count = out.shape[0]
     i = 0
@@ -256,11 +256,12 @@ def kafkajs_legacy_partitions(data, offsets, n, mode, out):
             hb = np.int32(np.int32(np.int64(np.float64(hb) * _JS_M)) ^ np.int32(kb))
             ja += _I4
             jb += _I4
-        if ja < sa or jb < sb:  # unequal numbers of whole blocks
-            out[i] = _index(_js_finish(data, ja, sa, ea, ha), nn, mode)
-            out[i + 1] = _index(_js_finish(data, jb, sb, eb, hb), nn, mode)
-            i += 2
-            continue
+        while ja < sa:  # unequal numbers of whole blocks: the longer key's remaining blocks
+            ha = _js_block(ha, _js_word(data, ja))
+            ja += _I4
+        while jb < sb:
+            hb = _js_block(hb, _js_word(data, jb))
+            jb += _I4
         # Both keys are at their partial block (if any): as in `_js_finish`, in lockstep.
         fa = np.int64(ha)
         fb = np.int64(hb)
