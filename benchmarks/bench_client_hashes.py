@@ -14,7 +14,8 @@ import zlib
 
 import numpy as np
 import pyarrow as pa
-from bench_murmur2 import best_of, random_keys
+from _timing import best_of
+from bench_murmur2 import random_keys
 
 from kpart.producer.clients import PARTITIONERS
 from kpart.producer.kernels import partition_for_keys

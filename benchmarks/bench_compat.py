@@ -20,16 +20,8 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 
-
-def best_of(repeats: int, fn) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+from _timing import best_of
 
 
 def main() -> None:

@@ -18,10 +18,10 @@ import argparse
 import gzip
 import json
 import random
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
+from _timing import best_of
 from kafka.coordinator.assignors.range import RangePartitionAssignor
 from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 
@@ -55,15 +55,6 @@ def _peer_inputs(doc: dict):
 def _peer_assign(strategy: str, cluster, members) -> dict:
     out = PEERS[strategy].assign(cluster, members)
     return {mid: {t: sorted(ps) for t, ps in a.assignment if ps} for mid, a in out.items()}
-
-
-def _best(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _golden(strategy: str) -> tuple[int, int, int]:
@@ -113,9 +104,9 @@ def main() -> None:
         cluster, members = _peer_inputs(doc)
         n = args.topics * args.partitions
         for strategy in ("range", "roundrobin"):
-            ours = _best(lambda s=strategy, g=group: assign(g, s))
+            ours = best_of(3, lambda s=strategy, g=group: assign(g, s))
             try:
-                peer = _best(lambda s=strategy, c=cluster, m=members: PEERS[s].assign(c, m))
+                peer = best_of(3, lambda s=strategy, c=cluster, m=members: PEERS[s].assign(c, m))
             except Exception as e:  # noqa: BLE001 - report the peer's crash honestly
                 print(
                     f"{strategy:<10} {label:<12} kpart {ours:.3f} s, kafka-python crashed "

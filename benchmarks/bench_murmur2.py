@@ -9,10 +9,10 @@ sample. Usage: ``python benchmarks/bench_murmur2.py [--n 10000000] [--sample 200
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import pyarrow as pa
+from _timing import best_of
 
 from kpart.producer.kernels import partition_for_keys
 
@@ -24,15 +24,6 @@ def random_keys(n: int, width: int, seed: int = 0) -> pa.BinaryArray:
     data = np.random.default_rng(seed).integers(0, 256, size=n * width, dtype=np.uint8)
     offsets = np.arange(0, width * (n + 1), width, dtype=np.int32)
     return pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
-
-
-def best_of(repeats: int, fn) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:

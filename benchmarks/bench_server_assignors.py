@@ -18,10 +18,10 @@ import argparse
 import gzip
 import json
 import random
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
+from _timing import best_of
 from kafka.coordinator.assignors.range import RangePartitionAssignor
 from kafka.coordinator.assignors.sticky.sticky_assignor import StickyPartitionAssignor
 
@@ -43,15 +43,6 @@ class _Cluster:
 
     def topics(self):
         return set(self._parts)
-
-
-def _best(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _golden(name: str, assignor: str) -> tuple[int, int]:
@@ -107,11 +98,11 @@ def main() -> None:
             for m in members
         ]
         for assignor in ("uniform", "range"):
-            ours = _best(lambda a=assignor, g=spec: server_assign(g, a))
-            both = _best(lambda a=assignor, g=spec, h=after: simulate_server_group([g, h], a))
+            ours = best_of(3, lambda a=assignor, g=spec: server_assign(g, a))
+            both = best_of(3, lambda a=assignor, g=spec, h=after: simulate_server_group([g, h], a))
             rebalance = both - ours
             peer_cls = PEERS[assignor]
-            peer = _best(lambda c=peer_cls, k=cluster, m=peer_members: c().assign(k, m), repeat=1)
+            peer = best_of(1, lambda c=peer_cls, k=cluster, m=peer_members: c().assign(k, m))
             print(
                 f"{assignor:<8} {label:<12} {n:>7} partitions {args.consumers:>5} consumers: "
                 f"kpart {ours:.3f} s (+ rebalance {max(rebalance, 0):.3f} s), "

@@ -13,18 +13,10 @@ Usage: ``python benchmarks/bench_spark_partition.py [--n 10000000] [--repeats 3]
 from __future__ import annotations
 
 import argparse
-import time
+
+from _timing import best_of
 
 NUM_PARTITIONS = 12
-
-
-def best_of(repeats: int, fn) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:
