@@ -1,16 +1,5 @@
-"""KIP-848 ``UniformAssignor`` against the golden vectors (``uniform_assignor.jsonl``).
-
-Every single case and every round of every sequence is compared exactly (full assignment
-JSON, members with ``{}`` included), ``"exact": false`` cases too: those depend on Java
-``HashMap``/``HashSet`` iteration order, which kpart emulates (member map keyed by member id,
-topic sets keyed by ``Uuid.hashCode``, copy-on-write target maps, ``computeIfAbsent``
-head insertion). No case is skipped or checked on properties only.
-
-Sequences are checked twice: each round on its own (recorded members + the step's topics),
-and by :func:`~kpart.consumer.server_simulation.simulate_server_group`, which carries every
-member's target from step to step; the member inputs it rebuilds must equal the recorded
-ones, *including* the Java iteration order of topics and partitions.
-"""
+"""KIP-848 ``UniformAssignor``: properties on random groups, worked examples and bad input (the golden
+vectors are checked in ``test_consumer_server_golden.py``)."""
 
 from __future__ import annotations
 
@@ -18,66 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golden_vectors import case_ids, load_golden
-from kpart.consumer.server_simulation import simulate_server_group
+from golden_vectors import load_golden
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
 from kpart.consumer.uniform_assignor import assign_uniform, server_assign
-from kpart.errors import ConfigError, KpartError
+from kpart.errors import ConfigError
 
 CASES = load_golden("uniform_assignor")
 SINGLE = tuple(c for c in CASES if c["kind"] == "single")
 SEQUENCE = tuple(c for c in CASES if c["kind"] == "sequence")
-
-
-def _check(spec: ServerGroupSpec, expected: dict) -> None:
-    if "error" in expected:
-        with pytest.raises(KpartError) as info:
-            assign_uniform(spec)
-        assert info.value.java_class == expected["error"]["class"]
-        assert str(info.value) == expected["error"]["message"]
-    else:
-        assert assign_uniform(spec).to_json() == {"assignment": expected["assignment"]}
-
-
-def test_golden_file_shape():
-    assert len(SINGLE) == 224 and len(SEQUENCE) == 70
-    assert any(not c["exact"] for c in SINGLE) and any(not c["exact"] for c in SEQUENCE)
-
-
-@pytest.mark.parametrize("case", SINGLE, ids=case_ids(SINGLE))
-def test_single(case):
-    spec = ServerGroupSpec.from_json(case["input"])
-    assert spec.subscription_type == case["subscription_type"]
-    _check(spec, case["expected"])
-
-
-@pytest.mark.parametrize("case", SEQUENCE, ids=case_ids(SEQUENCE))
-def test_sequence_rounds_are_self_contained(case):
-    steps = case["input"]["steps"]
-    for r in case["expected"]["rounds"]:
-        spec = ServerGroupSpec.from_json(
-            {"topics": steps[r["step"]]["topics"], "members": r["members"]}
-        )
-        assert spec.subscription_type == r["subscription_type"], r["step"]
-        _check(spec, r)
-
-
-@pytest.mark.parametrize("case", SEQUENCE, ids=case_ids(SEQUENCE))
-def test_sequence_simulation_rebuilds_member_inputs_in_java_order(case):
-    steps = [ServerGroupSpec.from_json(s) for s in case["input"]["steps"]]
-    rounds = simulate_server_group(steps, "uniform")
-    expected = case["expected"]["rounds"]
-    assert len(rounds) == len(expected)
-    for got, want in zip(rounds, expected, strict=True):
-        assert got.step == want["step"]
-        members = [
-            {"id": m.member_id, "assignment": [[t, list(ps)] for t, ps in m.assignment]}
-            for m in got.spec.members
-        ]
-        assert members == [
-            {"id": m["id"], "assignment": m["assignment"]} for m in want["members"]
-        ], want["step"]
-        assert got.assignment.as_dict() == want["assignment"], want["step"]
 
 
 # -- properties on random groups ----------------------------------------------------------
