@@ -87,4 +87,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:  # pragma: no cover - console script shim
+    """The ``kpart`` console script: :func:`main` on ``sys.argv``, then exit with its code."""
     sys.exit(main())
