@@ -18,6 +18,12 @@ def test_string_hash_code_known_java_values():
     assert string_hash_code("Aa") == string_hash_code("BB") == 2112
     assert string_hash_code("polygenelubricants") == -(2**31)
     assert string_hash_code("\U0001f600") == 0xD83D * 31 + 0xDE00
+    # Printed by OpenJDK 17 (jshell): a surrogate pair, a lone surrogate, strings longer
+    # than the 64 units summed before masking, ASCII and not.
+    assert string_hash_code("\U0001f600x") == 54959989
+    assert string_hash_code("\ud800") == 55296
+    assert string_hash_code("x" * 1000) == -1715418112
+    assert string_hash_code("\u00e9" * 70) == 395256672
 
 
 def test_topic_partition_hash():

@@ -56,6 +56,14 @@ def test_array_form_equals_reference(module, group: GroupSpec) -> None:
     expected, lists = module.reference_assign(group)
     assert fast.assignment == expected
     assert fast.lists == lists
+    # Without the lists, only members owning more than they keep sort their claims.
+    unordered = fast_constrained(
+        group, members, [member_data(m) for m in members], module is coop, ordered=False
+    )
+    assert unordered is not None and unordered.lists is None
+    assert unordered.assignment.partition_counts() == expected.partition_counts()
+    assert unordered.assignment.assignment == expected.assignment
+    assert unordered.assignment.revoked == expected.revoked
 
 
 def test_array_form_declines_conflicts_and_racks() -> None:

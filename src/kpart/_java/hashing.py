@@ -20,6 +20,7 @@ arise with pathological hash collisions.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
@@ -37,6 +38,7 @@ __all__ = [
 K = TypeVar("K", bound=Hashable)
 
 _MAX_CAPACITY = 1 << 30
+_UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # native code units
 
 
 def _to_int32(x: int) -> int:
@@ -46,11 +48,19 @@ def _to_int32(x: int) -> int:
 
 def string_hash_code(s: str) -> int:
     """``String.hashCode()``: ``s[0]*31^(n-1) + ... + s[n-1]`` over UTF-16 code units, as a
-    signed 32-bit int."""
+    signed 32-bit int (lone surrogates count as the code unit they are, as in Java)."""
+    units: bytes | memoryview
+    if s.isascii():
+        units = s.encode("ascii")
+    else:
+        units = memoryview(s.encode(_UTF16, "surrogatepass")).cast("H")
     h = 0
-    data = s.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    if len(units) <= 64:  # a short string: one mask at the end is cheaper than one per unit
+        for u in units:
+            h = h * 31 + u
+    else:
+        for u in units:
+            h = (h * 31 + u) & 0xFFFFFFFF
     return _to_int32(h)
 
 

@@ -39,8 +39,8 @@ TP = tuple[str, int]
 
 
 class FastConstrained:
-    """Result of :func:`fast_constrained`: the canonical assignment and, on request, each
-    member's Kafka list order."""
+    """Result of :func:`fast_constrained`: the canonical assignment (deferred: its tuples are
+    built on first use) and, on request, each member's Kafka list order."""
 
     __slots__ = ("assignment", "lists")
 
@@ -50,39 +50,45 @@ class FastConstrained:
 
 
 def _subscriptions_equal(members: Sequence[Member]) -> bool:
-    subscribed: set[str] = set()
+    first = members[0].topics
+    subscribed = set(first)
     for m in members:
-        if not subscribed:
-            subscribed.update(m.topics)
-        elif not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
+        if m.topics == first:  # the common case: no set to build
+            continue
+        if not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
             return False
     return True
 
 
 def _group_tuples(
-    names: list[str], ps: list[int], starts: np.ndarray, sizes: np.ndarray
+    names: list[str], ps: np.ndarray, starts: np.ndarray, sizes: np.ndarray
 ) -> Sequence[tuple[str, tuple[int, ...]]]:
-    """``(names[g], tuple(ps[starts[g]:starts[g] + sizes[g]]))`` for every group ``g``: small
-    groups of one size at a time through C-level ``zip``, then put back in order."""
-    ps_arr = np.asarray(ps, dtype=np.int64)
+    """``(names[g], tuple(ps[starts[g]:starts[g] + sizes[g]]))`` for every group ``g``: groups
+    of one size at a time through C-level ``zip`` (slices for large groups), then put back in
+    order."""
+    present = np.flatnonzero(np.bincount(sizes)).tolist()
+    if len(present) == 1:  # the common case of large balanced groups: one size, no reorder
+        return _same_size(names, ps, starts, present[0])
     names_arr = np.array(names, dtype=object)
     pieces: list = []
     where: list[np.ndarray] = []
-    for k in np.unique(sizes).tolist():
+    for k in present:
         idx = np.flatnonzero(sizes == k)
-        if k <= 8:
-            cols = [ps_arr[starts[idx] + i].tolist() for i in range(k)]
-            pieces.extend(zip(names_arr[idx].tolist(), zip(*cols, strict=True), strict=True))
-        else:
-            st = starts[idx].tolist()
-            pieces.extend(
-                (t, tuple(ps[a : a + k])) for t, a in zip(names_arr[idx].tolist(), st, strict=True)
-            )
+        pieces.extend(_same_size(names_arr[idx].tolist(), ps, starts[idx], k))
         where.append(idx)
-    if len(where) == 1:
-        return pieces
     inverse = np.argsort(np.concatenate(where)).tolist()
     return itemgetter(*inverse)(pieces) if len(inverse) > 1 else [pieces[0]]
+
+
+def _same_size(
+    names: list[str], ps: np.ndarray, starts: np.ndarray, k: int
+) -> list[tuple[str, tuple[int, ...]]]:
+    """``(names[g], tuple(ps[starts[g]:starts[g] + k]))`` for groups all of size ``k``."""
+    if k <= 8:
+        cols = [ps[starts + i].tolist() for i in range(k)]
+        return list(zip(names, zip(*cols, strict=True), strict=True))
+    flat = ps.tolist()
+    return [(t, tuple(flat[a : a + k])) for t, a in zip(names, starts.tolist(), strict=True)]
 
 
 def _grouped(
@@ -95,9 +101,9 @@ def _grouped(
     if not len(gids):
         return [()] * n
     tid = np.searchsorted(offsets, gids, side="right") - 1
-    ps = (gids - offsets[tid]).tolist()
+    ps = gids - offsets[tid]
     new_group = np.ones(len(gids), dtype=bool)
-    new_group[1:] = (np.diff(tid) != 0) | (np.diff(member) != 0)
+    new_group[1:] = (tid[1:] != tid[:-1]) | (member[1:] != member[:-1])
     starts = np.flatnonzero(new_group)
     sizes = np.diff(np.append(starts, len(gids)))
     names = np.array(topics, dtype=object)[tid[starts]].tolist()
@@ -134,19 +140,15 @@ def _fast_constrained(
     cooperative: bool,
     ordered: bool = False,
 ) -> FastConstrained | None:
-    """The constrained path for ``group`` (``members``/``data`` in subscription-map order), or
-    ``None`` when a case outside the array form applies (see the module docstring).
-    ``cooperative``: withhold partitions changing owner and report them as revoked."""
     n = len(members)
     if n == 0 or any(m.rack for m in members) or not _subscriptions_equal(members):
         return None
     ppt: dict[str, int] = {}
-    for m in members:
-        for t in m.topics:
-            if t not in ppt:
-                k = group.num_partitions(t)
-                if k:
-                    ppt[t] = k
+    for t in members[0].topics:  # every member subscribes to the same topics
+        if t not in ppt:
+            k = group.num_partitions(t)
+            if k:
+                ppt[t] = k
     topics = sorted(ppt, key=java_string_key)
     if topics != sorted(ppt):
         return None
@@ -160,16 +162,18 @@ def _fast_constrained(
     # -- claims: (member, partition index), member-major in decoded order ----------------
     owned = [md.owned for md in data]
     flat_groups = list(chain.from_iterable(owned))  # C-level passes over the input tuples
+    n_groups = len(flat_groups)
     grp_ps = list(map(itemgetter(1), flat_groups))
-    grp_t = list(map(tindex.get, map(itemgetter(0), flat_groups), repeat(-1)))
-    grp_len = np.fromiter(map(len, grp_ps), np.int64, len(grp_ps))
-    n_claims = int(grp_len.sum()) if len(grp_len) else 0
+    grp_t = np.fromiter(
+        map(tindex.get, map(itemgetter(0), flat_groups), repeat(-1)), np.int64, n_groups
+    )
+    grp_len = np.fromiter(map(len, grp_ps), np.int64, n_groups)
+    n_claims = int(grp_len.sum()) if n_groups else 0
     p = np.fromiter(chain.from_iterable(grp_ps), np.int64, n_claims)
-    grp_t_arr = np.array(grp_t, dtype=np.int64)
-    if len(grp_t_arr) and grp_t_arr.min() < 0:
+    if n_groups and grp_t.min() < 0:
         return None
-    tid = np.repeat(grp_t_arr, grp_len)
-    group_member = np.repeat(np.arange(n), np.array([len(o) for o in owned], dtype=np.int64))
+    tid = np.repeat(grp_t, grp_len)
+    group_member = np.repeat(np.arange(n), np.fromiter(map(len, owned), np.int64, n))
     mem = np.repeat(group_member, grp_len)
     if n_claims and (p.min() < 0 or np.any(p >= counts[tid])):
         return None
@@ -180,9 +184,7 @@ def _fast_constrained(
     # -- step 1: keep owned partitions up to the quotas (members in map order) ------------
     min_q, max_q = total // n, -(-total // n)
     expected_over = total % n
-    order = np.lexsort((tid, p, mem))  # per member: by partition, then topic
-    gid_s, mem_s = gid[order], mem[order]
-    n_owned = np.bincount(mem_s, minlength=n)
+    n_owned = np.bincount(mem, minlength=n)
     keep = np.empty(n, dtype=np.int64)
     current_over = 0
     under: list[int] = []
@@ -200,14 +202,23 @@ def _fast_constrained(
             keep[i] = min_q
             if current_over < expected_over:
                 exact.append(i)
-    starts = np.zeros(n, dtype=np.int64)
-    starts[1:] = np.cumsum(n_owned)[:-1]
-    rank = np.arange(len(gid_s)) - starts[mem_s]
-    kept = rank < keep[mem_s]
+    # Which claims a member keeps: the first ``keep`` of its partitions sorted by partition,
+    # then topic. Only members owning more than they keep need the sort (all, for the lists).
+    kept = np.ones(n_claims, dtype=bool)
+    excess = n_owned > keep
+    by_claim = None
+    if ordered or excess.any():
+        sel = np.arange(n_claims) if ordered else np.flatnonzero(excess[mem])
+        o = sel[np.lexsort((tid[sel], p[sel], mem[sel]))]
+        mem_o = mem[o]
+        rank = np.arange(len(o)) - np.searchsorted(mem_o, mem_o, side="left")
+        kept[o[rank >= keep[mem_o]]] = False
+        if ordered:
+            by_claim = o
     owner = np.full(total, -1, dtype=np.int64)
-    owner[gid_s[kept]] = mem_s[kept]
+    owner[gid[kept]] = mem[kept]
     maybe_revoked = np.full(total, -1, dtype=np.int64)
-    maybe_revoked[gid_s[~kept]] = mem_s[~kept]
+    maybe_revoked[gid[~kept]] = mem[~kept]
     unassigned = np.flatnonzero(owner < 0)
 
     # -- step 3: round robin (no racks: step 2 does nothing) -----------------------------
@@ -236,35 +247,28 @@ def _fast_constrained(
     moving = (previous >= 0) & (previous != event_member)
 
     # -- outputs ----------------------------------------------------------------------------
-    final = owner.copy()
+    final = owner
     if cooperative:
+        final = owner.copy()
         final[unassigned[moving]] = -1
-    small = np.int16 if n < 2**15 - 1 else np.int64  # 16-bit keys: numpy's radix sort
-    by_member = np.argsort(final.astype(small), kind="stable")
-    sorted_owner = final[by_member]
-    first = int(np.searchsorted(sorted_owner, 0))  # skip withheld partitions (owner -1)
-    per_member = _grouped(topics, offsets, sorted_owner[first:], by_member[first:], n)
-    groups = dict(zip(ids, per_member, strict=True))
-    revoked: tuple[tuple[str, tuple], ...] = ()
+    rev_mem = rev_gid = None
     if cooperative and n_claims:
         lost = final[gid] != mem
         if lost.any():
             rev_mem, rev_gid = mem[lost], gid[lost]
-            o = np.lexsort((rev_gid, rev_mem))
-            rev_mem, rev_gid = rev_mem[o], rev_gid[o]
-            rev = {
-                ids[i]: g for i, g in enumerate(_grouped(topics, offsets, rev_mem, rev_gid, n)) if g
-            }
-            revoked = tuple(
-                (m.member_id, rev[m.member_id]) for m in group.members if m.member_id in rev
-            )
-    result = GroupAssignment(
-        tuple((m.member_id, groups[m.member_id]) for m in group.members), revoked
+    out_index = {mid: i for i, mid in enumerate(ids)}
+    out_order = [out_index[m.member_id] for m in group.members]
+    held = np.bincount(final[final >= 0], minlength=n)
+    result = GroupAssignment.deferred(
+        (ids[i] for i in out_order),
+        held[out_order].tolist(),
+        _Tuples(topics, offsets, final, ids, out_order, rev_mem, rev_gid),
     )
     lists = None
     if ordered:
-        ev_gid = np.concatenate([gid_s[kept], unassigned])
-        ev_mem = np.concatenate([mem_s[kept], event_member])
+        assert by_claim is not None
+        ev_gid = np.concatenate([gid[by_claim][kept[by_claim]], unassigned])
+        ev_mem = np.concatenate([mem[by_claim][kept[by_claim]], event_member])
         if cooperative:
             stay = np.concatenate([np.ones(int(kept.sum()), dtype=bool), ~moving])
             ev_gid, ev_mem = ev_gid[stay], ev_mem[stay]
@@ -277,3 +281,47 @@ def _fast_constrained(
         lb = np.searchsorted(ev_mem, np.arange(n + 1)).tolist()
         lists = {ids[i]: pairs[lb[i] : lb[i + 1]] for i in range(n)}
     return FastConstrained(result, lists)
+
+
+class _Tuples:
+    """The deferred half of the result: groups the owner array into the canonical tuples."""
+
+    __slots__ = ("final", "ids", "offsets", "out_order", "rev_gid", "rev_mem", "topics")
+
+    def __init__(
+        self,
+        topics: list[str],
+        offsets: np.ndarray,
+        final: np.ndarray,
+        ids: list[str],
+        out_order: list[int],
+        rev_mem: np.ndarray | None,
+        rev_gid: np.ndarray | None,
+    ) -> None:
+        self.topics, self.offsets, self.final, self.ids = topics, offsets, final, ids
+        self.out_order, self.rev_mem, self.rev_gid = out_order, rev_mem, rev_gid
+
+    def __call__(self) -> tuple[tuple, tuple]:
+        enabled = gc.isenabled()
+        gc.disable()  # a million small tuples, no cycles: see fast_constrained
+        try:
+            return self._build()
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _build(self) -> tuple[tuple, tuple]:
+        topics, offsets, final, ids = self.topics, self.offsets, self.final, self.ids
+        n = len(ids)
+        small = np.int16 if n < 2**15 - 1 else np.int64  # 16-bit keys: numpy's radix sort
+        by_member = np.argsort(final.astype(small), kind="stable")
+        sorted_owner = final[by_member]
+        first = int(np.searchsorted(sorted_owner, 0))  # skip withheld partitions (owner -1)
+        per_member = _grouped(topics, offsets, sorted_owner[first:], by_member[first:], n)
+        assignment = tuple((ids[i], per_member[i]) for i in self.out_order)
+        revoked: tuple = ()
+        if self.rev_mem is not None and self.rev_gid is not None:
+            o = np.lexsort((self.rev_gid, self.rev_mem))
+            grouped = _grouped(topics, offsets, self.rev_mem[o], self.rev_gid[o], n)
+            revoked = tuple((ids[i], grouped[i]) for i in self.out_order if grouped[i])
+        return assignment, revoked

@@ -303,7 +303,7 @@ def _reports(
         else:
             revoked = sum(1 for owner in before.values() if owner in topics_of)
             paused = len(before)
-        counts = [len(final.partitions_of(m)) for m, _ in final.assignment] if final else []
+        counts = list(final.partition_counts().values()) if final else []
         balance = max(counts) - min(counts) if counts else 0
         error = last.error if last is not None else None
         reports.append(

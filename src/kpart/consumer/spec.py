@@ -18,7 +18,7 @@ were inserted"); assignors that depend on Java's map order derive it from this s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -237,18 +237,108 @@ def member_from_json(m: Any, where: str = "member") -> Member:
     )
 
 
-@dataclass(frozen=True, slots=True)
 class GroupAssignment:
     """The result of an assignor: for every member, its partitions grouped by topic.
 
     ``assignment`` maps member id → ((topic, (partition, ...)), ...), topics and partitions
     sorted; every member of the group appears, with ``()`` when it got nothing.
     ``revoked`` (cooperative protocol only) maps member id → partitions it must revoke before
-    they can be given out in a follow-up rebalance.
+    they can be given out in a follow-up rebalance. Values compare, hash and pickle by these
+    two fields.
+
+    Large results (the array form of the sticky assignors: a million partitions) are built
+    *deferred*: the assignor decides every partition's owner on arrays and hands over a
+    function that groups them into tuples on first access of ``assignment``/``revoked``
+    (``partition_counts()`` and ``member_ids`` need no tuples). Immutable either way.
+
+    >>> a = GroupAssignment.from_pairs(["C0", "C1"], {"C0": [("t", 1), ("t", 0)]})
+    >>> a.assignment, a.partition_counts()
+    ((('C0', (('t', (0, 1)),)), ('C1', ())), {'C0': 2, 'C1': 0})
     """
 
-    assignment: tuple[tuple[str, OwnedPartitions], ...]
-    revoked: tuple[tuple[str, OwnedPartitions], ...] = ()
+    __slots__ = ("_assignment", "_counts", "_deferred", "_member_ids", "_revoked")
+
+    _assignment: tuple[tuple[str, OwnedPartitions], ...] | None
+    _revoked: tuple[tuple[str, OwnedPartitions], ...] | None
+
+    def __init__(
+        self,
+        assignment: tuple[tuple[str, OwnedPartitions], ...],
+        revoked: tuple[tuple[str, OwnedPartitions], ...] = (),
+    ) -> None:
+        self._assignment = tuple(assignment)
+        self._revoked = tuple(revoked)
+        self._deferred = None
+        self._member_ids = tuple(m for m, _ in self._assignment)
+        self._counts = None
+
+    @classmethod
+    def deferred(
+        cls,
+        member_ids: Iterable[str],
+        counts: Iterable[int],
+        build: Callable[[], tuple[tuple[tuple[str, OwnedPartitions], ...], tuple]],
+    ) -> GroupAssignment:
+        """An assignment whose tuples ``build()`` makes on first use: ``member_ids`` in
+        output order, ``counts`` their partition counts, ``build() -> (assignment, revoked)``
+        (called once, at most)."""
+        self = cls.__new__(cls)
+        self._assignment = None
+        self._revoked = None
+        self._deferred = build
+        self._member_ids = tuple(member_ids)
+        self._counts = dict(zip(self._member_ids, counts, strict=True))
+        return self
+
+    def _materialise(self) -> None:
+        build = self._deferred
+        if build is not None:
+            self._assignment, self._revoked = build()
+            self._deferred = None
+
+    @property
+    def assignment(self) -> tuple[tuple[str, OwnedPartitions], ...]:
+        """``((member, ((topic, (partition, ...)), ...)), ...)``, members in group order."""
+        if self._assignment is None:
+            self._materialise()
+        assert self._assignment is not None
+        return self._assignment
+
+    @property
+    def revoked(self) -> tuple[tuple[str, OwnedPartitions], ...]:
+        """``((member, ((topic, (partition, ...)), ...)), ...)``: only members revoking."""
+        if self._revoked is None:
+            self._materialise()
+        assert self._revoked is not None
+        return self._revoked
+
+    @property
+    def member_ids(self) -> tuple[str, ...]:
+        """Every member of the group, in output order."""
+        return self._member_ids
+
+    def partition_counts(self) -> dict[str, int]:
+        """``{member: number of partitions assigned}`` (without building the tuples of a
+        deferred result)."""
+        if self._counts is None:
+            self._counts = {
+                m: sum(len(ps) for _, ps in owned) for m, owned in self.assignment
+            }
+        return dict(self._counts)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GroupAssignment):
+            return NotImplemented
+        return self.assignment == other.assignment and self.revoked == other.revoked
+
+    def __hash__(self) -> int:
+        return hash((self.assignment, self.revoked))
+
+    def __repr__(self) -> str:
+        return f"GroupAssignment(assignment={self.assignment!r}, revoked={self.revoked!r})"
+
+    def __reduce__(self) -> tuple[type[GroupAssignment], tuple]:
+        return (GroupAssignment, (self.assignment, self.revoked))
 
     @classmethod
     def from_pairs(
