@@ -137,6 +137,7 @@ def test_rebalance_bad_input_exits_2(capsys, tmp_path, name, text, message) -> N
     code, out, err = run(capsys, "rebalance", str(p))
     assert (code, out) == (2, "")
     assert message in err and len(err.strip().splitlines()) == 1
+    assert err.count(name) == 1 and err.startswith(f"kpart: error: {p}: ")  # named once
 
 
 def test_rebalance_unknown_strategy(capsys, tmp_path) -> None:

@@ -163,10 +163,7 @@ def rebalance_command(
     from kpart.consumer._scenario import load_scenario
     from kpart.consumer.rebalance import compare
 
-    try:
-        scenario = load_scenario(scenario_file)
-    except ConfigError as e:
-        raise ConfigError(f"{scenario_file}: {e}") from None
+    scenario = load_scenario(scenario_file)  # errors name the file, the step and the field
     names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
     for name in names:
         get_strategy(name)

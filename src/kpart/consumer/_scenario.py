@@ -316,16 +316,22 @@ def parse_scenario(doc: Any) -> Scenario:
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario file: TOML when the name ends in ``.toml``, JSON otherwise."""
+    """Read a scenario file: TOML when the name ends in ``.toml``, JSON otherwise. Errors
+    (:class:`ConfigError`) start with the file name, then the step and field."""
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    toml = p.suffix.lower() == ".toml"
     try:
-        doc = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{p}: not UTF-8 text") from None
+    try:
+        doc = tomllib.loads(text) if toml else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        raise ConfigError(
-            f"{p}: malformed {'TOML' if p.suffix == '.toml' else 'JSON'}: {e}"
-        ) from None
-    return parse_scenario(doc)
+        raise ConfigError(f"{p}: malformed {'TOML' if toml else 'JSON'}: {e}") from None
+    try:
+        return parse_scenario(doc)
+    except ConfigError as e:
+        raise ConfigError(f"{p}: {e}") from None
 
 
 def as_scenario(steps: Any) -> Scenario:
