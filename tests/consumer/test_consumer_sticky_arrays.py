@@ -111,3 +111,62 @@ def test_array_form_on_golden_vectors() -> None:
                     used += 1
                     assert fast.assignment.to_json() == expected, c["id"]
     assert used >= 100
+
+
+def _large_group(seed: int) -> GroupSpec:
+    """A uniform group past the array threshold: mixed id styles, random and skewed owners
+    (some members far over quota), fresh members without user data."""
+    import random
+
+    rnd = random.Random(seed)
+    topics = {
+        f"{rnd.choice(['orders', 't', 'Topic_', 'x-'])}{i}": rnd.randint(1, 400)
+        for i in range(rnd.randint(1, 30))
+    }
+    first = next(iter(topics))
+    topics[first] += max(0, 2048 - sum(topics.values()))
+    ids = [
+        rnd.choice([f"consumer-{i}", f"c{i}-{rnd.getrandbits(64):x}", f"C{i:03d}"])
+        for i in range(rnd.randint(1, 300))
+    ]
+    ids = list(dict.fromkeys(ids))
+    all_tps = [(t, p) for t, n in topics.items() for p in range(n)]
+    frac, hot = rnd.random(), rnd.sample(ids, min(len(ids), 3))
+    owner = {tp: rnd.choice(ids) if rnd.random() < frac else None for tp in all_tps}
+    for tp in all_tps:
+        if rnd.random() < rnd.random() * 0.3:
+            owner[tp] = rnd.choice(hot)
+    members = []
+    for i in ids:
+        mine = [tp for tp in all_tps if owner[tp] == i]
+        rnd.shuffle(mine)
+        owned: dict[str, list[int]] = {}
+        for t, p in mine:
+            owned.setdefault(t, []).append(p)
+        fresh = not mine and rnd.random() < 0.5
+        members.append(
+            {
+                "id": i,
+                "topics": list(topics),
+                "generation": -1 if fresh else rnd.randint(1, 3),
+                "owned": [[t, ps] for t, ps in owned.items()],
+                "has_user_data": not fresh,
+            }
+        )
+    return GroupSpec.from_json({"topics": topics, "members": members})
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_array_form_equals_reference_on_large_groups(seed: int) -> None:
+    """Past 2,048 partitions ``assign`` takes the array form; it equals the object-based port
+    (assignment, revocations, Kafka list order) on large random groups."""
+    group = _large_group(seed)
+    members = subscription_order(group)
+    for module in (sticky, coop):
+        member_data = coop.cooperative_member_data if module is coop else sticky.sticky_member_data
+        data = [member_data(m) for m in members]
+        fast = fast_constrained(group, members, data, module is coop, ordered=True)
+        assert fast is not None
+        expected, lists = module.reference_assign(group)
+        assert module._assign(group, ordered=False)[0] == expected
+        assert (fast.assignment, fast.lists) == (expected, lists)
