@@ -168,3 +168,42 @@ def test_pools_command_generate_strategy_and_bad_strategy(tmp_path, capsys):
     assert main([*base, "--strategy", "bogus", "--out", str(out)]) == 2
     assert "Unknown --strategy 'bogus'" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_plan_reads_a_zookeeper_topic_node_named_by_topic(tmp_path, capsys):
+    """Seed 001's ZooKeeper node format as --current: it holds no topic name, so --topic is
+    required; without it the error says so and nothing is written."""
+    node = tmp_path / "node.json"
+    node.write_text(json.dumps({"version": 1, "partitions": {
+        str(p): list(r) for p, r in TOPIC_TEST4.items()}}))
+    out = tmp_path / "plan.json"
+    rc = main(["plan", "--current", str(node), "--add-brokers", "3", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--topic" in err and "ZooKeeper topic node" in err and not out.exists()
+    rc = main(["plan", "--current", str(node), "--topic", "topic-test4", "--add-brokers", "3",
+               "--out", str(out), "--json"])
+    assert rc == 0 and json.loads(capsys.readouterr().out)["partitions"] == 6
+    plan = parse_reassignment_json(out.read_text())
+    assert set(plan) == {"topic-test4"}
+    assert any(3 in reps for reps in plan["topic-test4"].values())
+    rc = main(["describe", "--current", str(node), "--topic", "topic-test4", "--json"])
+    assert rc == 0 and json.loads(capsys.readouterr().out)["replicas"] == 18
+
+
+def test_plan_rebalance_flag_overrides_the_decommission_default(describe_file, capsys):
+    """Removing a broker moves only its replicas by default; --rebalance also evens out the
+    rest, and --no-rebalance with added brokers leaves them empty."""
+    def summary(*args):
+        assert main(["plan", "--current", str(describe_file), "--json", "--no-leaders",
+                     *args]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    only = summary("--remove-brokers", "5")
+    current = parse_describe(describe_file.read_text())
+    on_5 = sum(5 in reps for ps in current.values() for reps in ps.values())
+    assert only["replica_moves"] == on_5
+    full = summary("--remove-brokers", "5", "--rebalance")
+    assert full["replica_moves"] >= on_5
+    assert full["after"]["replica_ratio"] <= only["after"]["replica_ratio"]
+    idle = summary("--add-brokers", "6", "--no-rebalance")
+    assert idle["replica_moves"] == 0 and idle["after"]["replicas_per_broker"].get("6", 0) == 0

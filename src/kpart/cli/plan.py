@@ -18,6 +18,8 @@ import typer
 from kpart.errors import ConfigError
 
 _BROKERS_HELP = "Cluster brokers as ID[:RACK],... or A-B ranges (default: those in --current)."
+_CURRENT_HELP = "--describe output, reassignment JSON or ZooKeeper topic node (with --topic)."
+_TOPIC_HELP = "Topic name of a ZooKeeper topic node given as --current (the node has none)."
 
 
 def _read(path: Path, what: str) -> str:
@@ -102,11 +104,14 @@ def _run(
     leaders: bool,
     as_json: bool,
     strategy: str = "minimal",
+    *,
+    topic: str | None = None,
+    rebalance: bool | None = None,
 ) -> None:
     from kpart.placement import balance as bal
     from kpart.placement import planner, pools, reassign
 
-    current = reassign.read_current(_read(current_path, "--current"))
+    current = reassign.read_current(_read(current_path, "--current"), topic)
     cluster = parse_broker_spec(brokers, "--brokers") or None
     added = parse_broker_spec(add_brokers, "--add-brokers")
     removed = [b.id for b in parse_broker_spec(remove_brokers, "--remove-brokers")]
@@ -125,7 +130,7 @@ def _run(
         result = planner.plan(
             current, before_brokers, add_brokers=added, remove_brokers=removed, pools=spec,
             max_moves=max_moves, max_concurrent_moves_per_broker=k, sizes=sizes,
-            balance_leaders=leaders,
+            balance_leaders=leaders, rebalance=rebalance,
         )
     live = list(result.brokers)
     generated = pools.generate_in_pools(current, live, spec, seed=seed)
@@ -185,7 +190,7 @@ def _run(
 
 
 def plan_command(
-    current: Path = typer.Option(..., "--current", help="--describe output or reassignment JSON."),  # noqa: B008
+    current: Path = typer.Option(..., "--current", help=_CURRENT_HELP),  # noqa: B008
     brokers: str | None = typer.Option(None, "--brokers", help=_BROKERS_HELP),
     add_brokers: str | None = typer.Option(None, "--add-brokers", help="Brokers to add: ID[:RACK],..."),
     remove_brokers: str | None = typer.Option(None, "--remove-brokers", help="Brokers to empty: ID,..."),
@@ -201,15 +206,22 @@ def plan_command(
     topics_out: Path | None = typer.Option(None, "--topics-out", help="Write topics-to-move JSON."),  # noqa: B008
     seed: int | None = typer.Option(None, "--seed", help="Seed of the --generate comparison."),
     leaders: bool = typer.Option(True, "--leaders/--no-leaders", help="Balance preferred leaders."),
+    rebalance: bool | None = typer.Option(
+        None, "--rebalance/--no-rebalance",
+        help="Even out replicas across brokers (default: yes, unless the plan only removes "
+        "brokers, which then moves just their replicas).",
+    ),
+    topic: str | None = typer.Option(None, "--topic", help=_TOPIC_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
 ) -> None:
     """Plan a minimal-movement reassignment (add/remove brokers, pools, balance)."""
     _run(current, brokers, add_brokers, remove_brokers, pools_path, max_moves, k, sizes, out,
-         rollback, describe_out, topics_out, seed, leaders, as_json)
+         rollback, describe_out, topics_out, seed, leaders, as_json, topic=topic,
+         rebalance=rebalance)
 
 
 def pools_command(
-    current: Path = typer.Option(..., "--current", help="--describe output or reassignment JSON."),  # noqa: B008
+    current: Path = typer.Option(..., "--current", help=_CURRENT_HELP),  # noqa: B008
     pools_path: Path = typer.Option(..., "--pools", help="Pool file (JSON)."),  # noqa: B008
     brokers: str | None = typer.Option(None, "--brokers", help=_BROKERS_HELP),
     strategy: str = typer.Option(
@@ -223,26 +235,28 @@ def pools_command(
     rollback: Path | None = typer.Option(None, "--rollback", help="Write the rollback JSON here."),  # noqa: B008
     describe_out: Path | None = typer.Option(None, "--describe-out", help="Write --describe view."),  # noqa: B008
     seed: int | None = typer.Option(None, "--seed", help="Seed of AdminUtils' random start."),
+    topic: str | None = typer.Option(None, "--topic", help=_TOPIC_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
 ) -> None:
     """Move every topic into its resource pool (seed 002's isolation scheme), one plan."""
     if strategy not in ("minimal", "generate"):
         raise ConfigError(f"Unknown --strategy {strategy!r}: expected 'minimal' or 'generate'")
     _run(current, brokers, None, None, pools_path, None, k, sizes, out, rollback, describe_out,
-         None, seed, True, as_json, strategy)
+         None, seed, True, as_json, strategy, topic=topic)
 
 
 def describe_command(
-    current: Path = typer.Option(..., "--current", help="--describe output or reassignment JSON."),  # noqa: B008
+    current: Path = typer.Option(..., "--current", help=_CURRENT_HELP),  # noqa: B008
     brokers: str | None = typer.Option(None, "--brokers", help=_BROKERS_HELP),
     pools_path: Path | None = typer.Option(None, "--pools", help="Pool file (JSON)."),  # noqa: B008
+    topic: str | None = typer.Option(None, "--topic", help=_TOPIC_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Balance report of a current assignment: replicas/leaders per broker and rack."""
     from kpart.placement import balance as bal
     from kpart.placement import planner, pools, reassign
 
-    assignment = reassign.read_current(_read(current, "--current"))
+    assignment = reassign.read_current(_read(current, "--current"), topic)
     cluster = planner.cluster_brokers(assignment, parse_broker_spec(brokers, "--brokers") or None)
     allowed = None
     if pools_path is not None:

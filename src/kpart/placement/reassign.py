@@ -346,12 +346,29 @@ def parse_topics_to_move_json(text: str) -> list[str]:
     return topics
 
 
-def read_current(text: str) -> ClusterAssignment:
-    """The current assignment from a reassignment JSON or ``kafka-topics.sh --describe``
-    output (detected by the first non-blank character). Errors: ``ConfigError`` /
-    ``InvalidReplicaAssignmentError`` naming the bad value."""
+def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
+    """The current assignment from a reassignment JSON, ``kafka-topics.sh --describe`` output,
+    or a ZooKeeper topic node (``{"version":1,"partitions":{"0":[0,1],...}}``, seed 001; it
+    holds one topic and not its name, so ``topic`` names it). The format is detected from the
+    text. Errors: ``ConfigError`` / ``InvalidReplicaAssignmentError`` naming the bad value; a
+    ZooKeeper node's irregularities (which ZooKeeper accepts) fail validation here.
+
+    >>> read_current('{"version":1,"partitions":{"0":[0,1],"1":[1,0]}}', topic="topic-test7")
+    {'topic-test7': {0: (0, 1), 1: (1, 0)}}
+    """
     if text.lstrip().startswith("{"):
-        current = parse_reassignment_json(text)
+        if _is_zk_node(text):
+            from kpart.placement.manual import read_zk_topic_node
+
+            if not topic:
+                raise ConfigError(
+                    "The current assignment is a ZooKeeper topic node, which does not name its "
+                    "topic: pass the topic name (--topic NAME)"
+                )
+            node = read_zk_topic_node(text)
+            current = {topic: dict(node.partitions)}
+        else:
+            current = parse_reassignment_json(text)
     else:
         from kpart.placement import formats
 
@@ -362,6 +379,15 @@ def read_current(text: str) -> ClusterAssignment:
             raise ConfigError("No partitions found in the --describe output")
     validate_assignment(current)
     return current
+
+
+def _is_zk_node(text: str) -> bool:
+    """A JSON object whose ``partitions`` is an object (a reassignment JSON has a list)."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        return False  # the reassignment parser reports it
+    return isinstance(doc, dict) and isinstance(doc.get("partitions"), dict)
 
 
 def generate_assignment(
