@@ -54,6 +54,11 @@ def test_bad_inputs_exit_2_with_one_line(capsys, tmp_path, small_csv):
            "topic.partitions: expected a positive integer, got -3")
     _fails(capsys, [str(small_csv), "--topology", str(tmp_path / "missing.toml")], "missing.toml")
     _fails(capsys, [str(small_csv), "--out", str(tmp_path / "no" / "such" / "dir")], "--out")
+    _fails(capsys, [str(small_csv), "--whatif", "16,0", "--out", str(out)], "--whatif", "'0'")
+    _fails(capsys, [str(small_csv), "--compat", "java:default,nope", "--out", str(out)],
+           "--compat", "'nope'")
+    _fails(capsys, [str(small_csv), "--whatif", "16", "--partitioner", "librdkafka:random",
+                    "--out", str(out)], "--whatif", "ignores keys")
     afile = tmp_path / "a-file"
     afile.write_text("x")
     _fails(capsys, [str(small_csv), "--out", str(afile)], "not a directory")
@@ -103,3 +108,33 @@ def test_module_entry_for_spark_submit(capsys):
     assert capsys.readouterr().out == DEFAULT_TOPOLOGY_TEXT
     assert pipeline.main(["/no/such/data.csv"]) == 2
     assert "/no/such/data.csv" in capsys.readouterr().err
+
+
+@pytest.mark.spark
+def test_report_adds_whatif_and_compat_sections(spark, capsys, tmp_path, small_csv):
+    """``--whatif``/``--compat`` add the sections the page shows; they equal the no-Spark
+    cores run on the same keys (one record per row)."""
+    from kpart.producer.compat import compare_partitioners
+    from kpart.producer.whatif import partition_count_whatif
+
+    out = tmp_path / "report"
+    assert main(["report", str(small_csv), "--out", str(out), "--whatif", "16,24",
+                 "--compat", "java:default,sarama:hash"]) == 0
+    shown = capsys.readouterr().out
+    assert "lowest skew" in shown and "sarama:hash" in shown
+    summary = json.loads((out / "summary.json").read_text())
+    keys = flights_table(3_000).column("tailnum").to_pylist()
+    expected_whatif = partition_count_whatif(keys, 12, (16, 24), "java:default").to_json()
+    expected_compat = compare_partitioners(keys, 12, ("java:default", "sarama:hash")).to_json()
+    assert [s["num_partitions"] for s in summary["whatif"]["scenarios"]] == [12, 16, 24]
+    for field in ("keys", "records", "best"):
+        assert summary["whatif"][field] == expected_whatif[field], field
+    record_fields = ("num_partitions", "max_over_mean", "cv", "moved_fraction",
+                     "moved_key_fraction")  # the report also weighs bytes, the core cannot
+    for got, want in zip(summary["whatif"]["scenarios"], expected_whatif["scenarios"],
+                         strict=True):
+        assert {f: got[f] for f in record_fields} == {f: want[f] for f in record_fields}
+    for field in ("keys", "records", "clients", "matrix"):
+        assert summary["compat"][field] == expected_compat[field], field
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert '<section id="whatif"' in html and '<section id="compat"' in html

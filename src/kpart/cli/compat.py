@@ -150,7 +150,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _show_compat(s: dict[str, Any]) -> None:
+def show_compat(s: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -219,10 +219,10 @@ def compat(
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
             df, key, n, ids, serializer=serializer, examples=k))
-    _emit("compat", report.to_json(), as_json, out, _show_compat)
+    _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
-def _show_whatif(s: dict[str, Any]) -> None:
+def show_whatif(s: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -301,7 +301,7 @@ def whatif(
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
             df, key, n, targets, spec.id, search=window, serializer=serializer))
-    _emit("whatif", report.to_json(), as_json, out, _show_whatif)
+    _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 
 def register(app: typer.Typer) -> None:

@@ -45,6 +45,13 @@ def _report(
         "--null-keys", help="Null-key strategy: client, builtin, sticky, uniform-sticky, "
         "round-robin, round-robin-fixed, legacy, random or separate (overrides the "
         "topology's).", show_default=False)] = None,
+    whatif: Annotated[str | None, typer.Option(
+        "--whatif", help="Also compare other partition counts, e.g. 16,24 (adds the what-if "
+        "section: keys moved, skew).", show_default=False)] = None,
+    compat: Annotated[str | None, typer.Option(
+        "--compat", help="Also compare clients' partitioners: 'default' (one per hash family), "
+        "'all', or comma-separated ids (adds the cross-client section).",
+        show_default=False)] = None,
     show_topology: Annotated[bool, typer.Option(
         "--show-topology", help="Print the topology and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
@@ -80,8 +87,15 @@ def _report(
             except ConfigError as e:
                 raise ConfigError(f"{option}: {e}".replace(f"topic.{field}: ", "")) from None
 
-    from kpart.spark.pipeline import resolve_input
+    from kpart.cli.compat import parse_counts
+    from kpart.spark.pipeline import check_sections, resolve_input
 
+    counts = parse_counts(whatif, "--whatif") if whatif is not None else ()
+    for option, args in (("--whatif", (counts, None)), ("--compat", ((), compat))):
+        try:
+            check_sections(topo.topic, *args)
+        except ConfigError as e:
+            raise ConfigError(f"{option}: {e}") from None
     spec = resolve_input(data, fmt, topo.topic.key)
     parent = out.resolve().parent
     if not parent.is_dir():
@@ -100,7 +114,7 @@ def _report(
     spark = get_or_create_session(master=master, app_name="kpart-report")
     try:
         with spark_progress(spark, quiet=quiet, description="report"):
-            summary = run_report(spark, topo, spec)
+            summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
     finally:
         if owned:
             spark.stop()
@@ -111,6 +125,12 @@ def _report(
         from kpart.report.terminal import print_summary
 
         print_summary(summary)
+        from kpart.cli.compat import show_compat, show_whatif
+
+        if "whatif" in summary:
+            show_whatif(summary["whatif"])
+        if "compat" in summary:
+            show_compat(summary["compat"])
         typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")
 
 

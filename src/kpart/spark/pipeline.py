@@ -36,6 +36,7 @@ $(python -c 'import kpart.spark.pipeline as m; print(m.__file__)') [DATA] --out 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -218,11 +219,18 @@ def run_report(
     *,
     partitioner: str | None = None,
     top_k: int = 10,
+    whatif: Sequence[int] = (),
+    compat: Sequence[str] | str | None = None,
 ) -> dict[str, Any]:
     """Run the main job on ``spec``'s data and return the summary document (not written).
 
     ``partitioner`` overrides the topic's: a client id replaces it everywhere (keys and the
     ``client`` null-key rule); ``"spark:hash"`` hashes keys only (null keys as the topic says).
+    ``whatif``: partition counts to compare with the topic's (adds the ``"whatif"`` section,
+    :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner); ``compat``:
+    partitioner ids, ``"all"`` or ``"default"`` (adds the ``"compat"`` section,
+    :func:`kpart.spark.compat.measure_compat`). Bad values raise ``ConfigError`` before any
+    Spark job.
     """
     import tempfile
 
@@ -231,13 +239,49 @@ def run_report(
     if partitioner in PARTITIONERS:
         topology = topology.with_topic(partitioner=partitioner)
         partitioner = None
+    topic = topology.topic
+    compat_ids = check_sections(topic, whatif, compat)
+    sections: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
         df = load_input(spark, spec, workdir)
-        loads = measure_loads(df, topology.topic, partitioner=partitioner, top_k=top_k)
+        loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k)
+        if whatif:
+            from kpart.spark.whatif import measure_whatif
+
+            sections["whatif"] = measure_whatif(
+                df, topic.key, topic.partitions, whatif, topic.partitioner,
+                serializer=topic.key_serializer,
+            ).to_json()
+        if compat_ids:
+            from kpart.spark.compat import measure_compat
+
+            sections["compat"] = measure_compat(
+                df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
+            ).to_json()
     summary = build_summary(topology, loads, source=spec.source)
     if partitioner is not None and partitioner != topology.topic.partitioner:
         summary["partitioner"] = partitioner
+    summary.update(sections)
     return summary
+
+
+def check_sections(
+    topic: TopicConfig, whatif: Sequence[int], compat: Sequence[str] | str | None
+) -> tuple[str, ...]:
+    """Validate the optional sections' arguments; the compat partitioner ids (or ``()``)."""
+    from kpart.producer.clients import get_partitioner
+    from kpart.producer.compat import parse_partitioners
+    from kpart.producer.whatif import whatif_counts
+
+    if whatif:
+        if get_partitioner(topic.partitioner).hash == "none":
+            raise ConfigError(
+                f"partitioner {topic.partitioner!r} ignores keys: no partition-count what-if"
+            )
+        whatif_counts(topic.partitions, tuple(whatif), None)
+    if compat is None:
+        return ()
+    return tuple(parse_partitioners(None if compat == "default" else compat))
 
 
 def main(argv: list[str] | None = None) -> int:
