@@ -46,8 +46,8 @@ import numpy as np
 import pyarrow as pa
 
 from kpart.errors import ConfigError, InvalidPartitionsError
+from kpart.producer._keys import distinct_keys, key_partitions, serialized_keys, skew
 from kpart.producer.clients import check_num_partitions, get_partitioner
-from kpart.producer.compat import distinct_keys, key_partitions, serialized_keys, skew
 
 __all__ = [
     "MAX_PARTITIONS",
