@@ -10,6 +10,7 @@ from rich.console import Console
 
 from kpart.report.progress import (
     SparkProgress,
+    busy,
     snapshot,
     spark_progress,
     task_progress,
@@ -144,6 +145,28 @@ def test_task_progress_and_track() -> None:
     with task_progress(10, "plan", quiet=True, console=console) as advance:
         advance(10)
     assert buf.getvalue() == ""
+
+
+def test_busy_spinner_only_on_a_terminal() -> None:
+    console, buf = tty_console()
+    with busy("sticky: 1,000,000 partitions", console=console):
+        console.print("working")  # printed above the live spinner
+    assert "working" in buf.getvalue() and "1,000,000 partitions" in buf.getvalue()
+    for quiet, (console, buf) in ((False, plain_console()), (True, tty_console())):
+        with busy("plan", quiet=quiet, console=console):
+            pass
+        assert buf.getvalue() == ""
+
+
+def test_rebalance_reports_each_step_through_on_step() -> None:
+    from kpart.consumer.rebalance import compare
+
+    ticks: list[int] = []
+    scenario = {"topics": {"t": 2}, "steps": [{"join": [{"id": "a", "topics": ["t"]}]},
+                                             {"join": [{"id": "b", "topics": ["t"]}]},
+                                             {"leave": ["a"]}]}
+    sims = compare(scenario, ["range", "cooperative-sticky"], on_step=lambda: ticks.append(1))
+    assert len(ticks) == 2 * 3 and set(sims) == {"range", "cooperative-sticky"}
 
 
 def test_progress_module_does_not_import_pyspark() -> None:

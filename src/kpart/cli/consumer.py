@@ -105,7 +105,11 @@ def assign_command(
         raise ConfigError(f"--format: unknown format {fmt!r}: expected json or table")
     get_strategy(strategy)
     group = load_group_file(file)
-    result = assign(group, strategy)
+    from kpart.report.progress import busy
+
+    total = sum(t.num_partitions for t in group.topics)
+    with busy(f"{strategy}: {total:,} partitions, {len(group.members):,} members"):
+        result = assign(group, strategy)
     if fmt == "json":
         _emit(json.dumps(result.to_json(), indent=2), out)
         return
@@ -167,7 +171,10 @@ def rebalance_command(
     names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
     for name in names:
         get_strategy(name)
-    sims = compare(scenario, names)
+    from kpart.report.progress import task_progress
+
+    with task_progress(len(names) * len(scenario.groups), "rebalance steps") as advance:
+        sims = compare(scenario, names, on_step=advance)
     if as_json or out is not None:
         _emit(json.dumps(_results_json(sims, scenario), indent=2), out)
         return

@@ -87,6 +87,26 @@ def _summary(rows: list[tuple[str, str, str]], title: str) -> None:
     Console(width=110).print(table)
 
 
+def _plan(current, before_brokers, added, removed, spec, max_moves, k, sizes, seed, leaders,
+          strategy, rebalance):
+    """The planner (``minimal``) or AdminUtils per pool (``generate``) on parsed inputs."""
+    from kpart.placement import planner, pools
+
+    if strategy == "generate":
+        if added or removed:
+            raise ConfigError("--strategy generate takes no --add-brokers/--remove-brokers")
+        assert spec is not None
+        return pools.place_in_pools(
+            current, before_brokers, spec, strategy="generate", seed=seed,
+            max_concurrent_moves_per_broker=k, sizes=sizes,
+        )
+    return planner.plan(
+        current, before_brokers, add_brokers=added, remove_brokers=removed, pools=spec,
+        max_moves=max_moves, max_concurrent_moves_per_broker=k, sizes=sizes,
+        balance_leaders=leaders, rebalance=rebalance,
+    )
+
+
 def _run(
     current_path: Path,
     brokers: str | None,
@@ -118,22 +138,13 @@ def _run(
     spec = pools.parse_pools(_read(pools_path, "--pools")) if pools_path else None
     sizes = bal.parse_partition_sizes(_read(sizes_path, "--sizes")) if sizes_path else None
     before_brokers = planner.cluster_brokers(current, cluster)
-    if strategy == "generate":
-        if added or removed:
-            raise ConfigError("--strategy generate takes no --add-brokers/--remove-brokers")
-        assert spec is not None
-        result = pools.place_in_pools(
-            current, before_brokers, spec, strategy="generate", seed=seed,
-            max_concurrent_moves_per_broker=k, sizes=sizes,
-        )
-    else:
-        result = planner.plan(
-            current, before_brokers, add_brokers=added, remove_brokers=removed, pools=spec,
-            max_moves=max_moves, max_concurrent_moves_per_broker=k, sizes=sizes,
-            balance_leaders=leaders, rebalance=rebalance,
-        )
-    live = list(result.brokers)
-    generated = pools.generate_in_pools(current, live, spec, seed=seed)
+    from kpart.report.progress import busy
+
+    with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
+        result = _plan(current, before_brokers, added, removed, spec, max_moves, k, sizes, seed,
+                       leaders, strategy, rebalance)
+        live = list(result.brokers)
+        generated = pools.generate_in_pools(current, live, spec, seed=seed)
     gen_moves = reassign.count_replica_moves(current, generated)
     allowed = None if spec is None else {t: spec.allowed(t, [b.id for b in live]) for t in current}
     b0 = bal.balance(current, list(before_brokers) + added, allowed=allowed)

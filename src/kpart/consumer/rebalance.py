@@ -183,14 +183,16 @@ def simulate_rounds(
     *,
     assign_fn: AssignFn | None = None,
     max_rounds: int = MAX_ROUNDS_PER_STEP,
+    on_step: Callable[[], None] | None = None,
 ) -> tuple[Round, ...]:
     """Run the group through ``steps`` (absolute memberships) and return every round.
 
     ``steps[i]``: the metadata and the members present at step ``i`` (ids, topics, racks,
     instance ids; generations and owned partitions are ignored: the simulator tracks them).
     ``assign_fn`` replaces the assignor (tests replay recorded assignments with it); a step
-    runs at most ``max_rounds`` rounds. An assignor error ends its step (recorded in the
-    round) and members keep their previous state. Raises :class:`~kpart.errors.ConfigError` for an
+    runs at most ``max_rounds`` rounds; ``on_step()`` is called after each step (progress).
+    An assignor error ends its step (recorded in the round) and members keep their previous
+    state. Raises :class:`~kpart.errors.ConfigError` for an
     unknown strategy.
     """
     strat = get_strategy(strategy)
@@ -219,9 +221,15 @@ def simulate_rounds(
                 rounds.append(Round(s, r, generation, leader, members, None, e))
                 break
             revoked: dict[str, tuple[Pair, ...]] = {}
+            canonical: dict[str, OwnedPartitions] | None = None  # built once, if needed
             for m in members:
                 got = order.get(m.member_id) if order is not None else None
-                pairs = tuple(got) if got is not None else assignment.partitions_of(m.member_id)
+                if got is not None:
+                    pairs = tuple(got)
+                else:
+                    if canonical is None:
+                        canonical = dict(assignment.assignment)
+                    pairs = tuple((t, p) for t, ps in canonical[m.member_id] for p in ps)
                 st = states[m.member_id]
                 if cooperative:
                     kept = set(pairs)
@@ -238,6 +246,8 @@ def simulate_rounds(
             )
             if not revoked:
                 break
+        if on_step is not None:
+            on_step()
     return tuple(rounds)
 
 
@@ -313,8 +323,11 @@ def _reports(
     return tuple(reports)
 
 
-def simulate(steps: Any, strategy: str = "range") -> Simulation:
-    """Simulate a scenario under ``strategy`` and report every step.
+def simulate(
+    steps: Any, strategy: str = "range", *, on_step: Callable[[], None] | None = None
+) -> Simulation:
+    """Simulate a scenario under ``strategy`` and report every step (``on_step()`` is called
+    after each, for progress).
 
     ``steps``: a :class:`~kpart.consumer._scenario.Scenario`, a scenario document (dict, see
     :mod:`kpart.consumer._scenario`) or a sequence of absolute steps (:class:`GroupSpec`, or
@@ -335,11 +348,13 @@ def simulate(steps: Any, strategy: str = "range") -> Simulation:
     {'C0': {'t0': [0], 't1': [0], 't2': [0], 't3': [0]}, 'C2': {'t0': [1], 't1': [1], 't2': [1], 't3': [1]}}
     """
     scenario = as_scenario(steps)
-    rounds = simulate_rounds(scenario.groups, strategy)
+    rounds = simulate_rounds(scenario.groups, strategy, on_step=on_step)
     return Simulation(strategy, rounds, _reports(scenario, rounds, get_strategy(strategy)))
 
 
-def compare(steps: Any, strategies: Sequence[str]) -> dict[str, Simulation]:
+def compare(
+    steps: Any, strategies: Sequence[str], *, on_step: Callable[[], None] | None = None
+) -> dict[str, Simulation]:
     """:func:`simulate` under several strategies (same scenario), keyed by strategy name."""
     scenario = as_scenario(steps)
-    return {s: simulate(scenario, s) for s in strategies}
+    return {s: simulate(scenario, s, on_step=on_step) for s in strategies}

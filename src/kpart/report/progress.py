@@ -30,7 +30,14 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-__all__ = ["SparkProgress", "StageSnapshot", "spark_progress", "task_progress", "track"]
+__all__ = [
+    "SparkProgress",
+    "StageSnapshot",
+    "busy",
+    "spark_progress",
+    "task_progress",
+    "track",
+]
 
 T = TypeVar("T")
 
@@ -199,3 +206,20 @@ def track(
         for item in items:
             yield item
             advance()
+
+
+@contextmanager
+def busy(description: str, *, quiet: bool = False, console: Console | None = None) -> Iterator[None]:
+    """A spinner with elapsed time on stderr while one long call runs (an assignment of a
+    large group, a reassignment plan): nothing when ``quiet`` or stderr is not a TTY."""
+    out = _console(console)
+    if quiet or not out.is_terminal:
+        yield
+        return
+    from rich.progress import SpinnerColumn
+
+    progress = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"),
+                        TimeElapsedColumn(), console=out, transient=True)
+    with progress:
+        progress.add_task(description, total=None)
+        yield
