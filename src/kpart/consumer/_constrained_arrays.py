@@ -84,6 +84,10 @@ def _same_size(
     names: list[str], ps: np.ndarray, starts: np.ndarray, k: int
 ) -> list[tuple[str, tuple[int, ...]]]:
     """``(names[g], tuple(ps[starts[g]:starts[g] + k]))`` for groups all of size ``k``."""
+    if k == 1:  # one ``(p,)`` per partition number, shared (tuples are immutable)
+        firsts = ps[starts]
+        singles = np.fromiter(((p,) for p in range(int(firsts.max()) + 1)), dtype=object)
+        return list(zip(names, singles[firsts].tolist(), strict=True))
     if k <= 8:
         cols = [ps[starts + i].tolist() for i in range(k)]
         return list(zip(names, zip(*cols, strict=True), strict=True))
