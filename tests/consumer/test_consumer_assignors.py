@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kpart.consumer import ASSIGNORS, COOPERATIVE, EAGER, assign, get_strategy
+from kpart.consumer import ASSIGNORS, CONSUMER, COOPERATIVE, EAGER, assign, get_strategy
 from kpart.consumer.spec import GroupSpec
 from kpart.errors import ConfigError
 
@@ -148,6 +148,7 @@ def test_topics_missing_or_empty_are_skipped() -> None:
 def test_registry() -> None:
     assert get_strategy("range").protocol == EAGER
     assert {"range", "roundrobin"} <= set(ASSIGNORS)
-    assert all(s.protocol in (EAGER, COOPERATIVE) for s in ASSIGNORS.values())
+    assert all(s.protocol in (EAGER, COOPERATIVE, CONSUMER) for s in ASSIGNORS.values())
+    assert {n for n, s in ASSIGNORS.items() if s.protocol == CONSUMER} == {"uniform", "server-range"}
     with pytest.raises(ConfigError, match="'bogus'"):
         assign(TWO_BY_THREE, "bogus")

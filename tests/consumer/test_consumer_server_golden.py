@@ -91,3 +91,33 @@ def test_sequence_simulation_rebuilds_member_inputs_in_java_order(assignor, case
             {"id": m["id"], "assignment": m["assignment"]} for m in want["members"]
         ], want["step"]
         assert got.assignment.as_dict() == want["assignment"], want["step"]
+
+
+@pytest.mark.parametrize(("assignor", "case"), _cases("sequence"))
+def test_rebalance_simulator_runs_the_sequences_as_kip848_strategies(assignor, case):
+    """``kpart rebalance -s uniform`` / ``-s server-range``: the scenario simulator (classic
+    group specs, ``topic_ids`` from the scenario) reproduces every recorded round — the
+    assignment, and each member's current assignment as the assignor saw it."""
+    from kpart.consumer.rebalance import simulate
+
+    steps = case["input"]["steps"]
+    doc = {
+        "topic_ids": {t["name"]: t["id"] for s in steps for t in s["topics"]},
+        "steps": [
+            {"topics": {t["name"]: t["partitions"] for t in s["topics"]},
+             "members": [{k: m[k] for k in ("id", "topics", "rack", "instance_id") if m.get(k)}
+                         for m in s["members"]]}
+            for s in steps
+        ],
+    }
+    sim = simulate(doc, {"uniform": "uniform", "range": "server-range"}[assignor])
+    expected = case["expected"]["rounds"]
+    assert [r.step for r in sim.rounds] == [r["step"] for r in expected]
+    for got, want in zip(sim.rounds, expected, strict=True):
+        assert got.assignment is not None and got.error is None
+        assert got.assignment.as_dict() == want["assignment"], want["step"]
+        live = [[t, list(ps)] for m in want["members"] for t, ps in m["assignment"]
+                if not t.startswith("id:")]
+        assert [[t, list(ps)] for m in got.members for t, ps in m.owned_partitions] == live
+    for report, want in zip(sim.steps, expected, strict=True):
+        assert report.rounds == 1 and report.assignment.as_dict() == want["assignment"]

@@ -21,7 +21,7 @@ import typer
 
 from kpart.errors import ConfigError, KpartError
 
-_STRATEGIES = "range, roundrobin, sticky, cooperative-sticky"
+_STRATEGIES = "range, roundrobin, sticky, cooperative-sticky, uniform, server-range (KIP-848)"
 
 
 def _read_json(path: Path) -> Any:

@@ -27,10 +27,12 @@ from typing import Literal
 from kpart.consumer.spec import GroupAssignment, GroupSpec
 from kpart.errors import ConfigError
 
-__all__ = ["ASSIGNORS", "COOPERATIVE", "EAGER", "Strategy", "assign", "get_strategy"]
+__all__ = ["ASSIGNORS", "CONSUMER", "COOPERATIVE", "EAGER", "Strategy", "assign", "get_strategy"]
 
 EAGER: Literal["EAGER"] = "EAGER"
 COOPERATIVE: Literal["COOPERATIVE"] = "COOPERATIVE"
+#: KIP-848 ``group.protocol=consumer``: the group coordinator computes the target assignment.
+CONSUMER: Literal["CONSUMER"] = "CONSUMER"
 
 #: ``member id → [(topic, partition), ...]`` in the order of the assignor's Java list.
 JavaOrder = Mapping[str, Sequence[tuple[str, int]]]
@@ -42,8 +44,10 @@ class Strategy:
 
     - ``name``: the ``partition.assignment.strategy`` name (``"range"``).
     - ``target``: ``"module:function"``, a function ``(GroupSpec) -> GroupAssignment``.
-    - ``protocol``: ``"EAGER"`` (members revoke everything before each join) or
-      ``"COOPERATIVE"`` (members keep what they own; moved partitions are revoked first).
+    - ``protocol``: ``"EAGER"`` (members revoke everything before each join),
+      ``"COOPERATIVE"`` (members keep what they own; moved partitions are revoked first) or
+      ``"CONSUMER"`` (KIP-848: the coordinator's assignor computes a target from each member's
+      current assignment, ``Member.owned_partitions``; one target per change).
     - ``user_data``: the eager sticky assignor: members send their previous assignment and
       generation as user data (``Member.owned_partitions``, ``generation``, ``has_user_data``).
     - ``ordered``: optional ``"module:function"``, ``(GroupSpec) -> (GroupAssignment,
@@ -53,7 +57,7 @@ class Strategy:
 
     name: str
     target: str
-    protocol: Literal["EAGER", "COOPERATIVE"] = EAGER
+    protocol: Literal["EAGER", "COOPERATIVE", "CONSUMER"] = EAGER
     user_data: bool = False
     ordered: str | None = None
 
@@ -86,6 +90,12 @@ ASSIGNORS: dict[str, Strategy] = {
         "kpart.consumer.cooperative_sticky_assignor:assign_cooperative_sticky",
         protocol=COOPERATIVE,
         ordered="kpart.consumer.cooperative_sticky_assignor:assign_cooperative_sticky_ordered",
+    ),
+    "uniform": Strategy(
+        "uniform", "kpart.consumer._server_rebalance:assign_server_uniform", protocol=CONSUMER
+    ),
+    "server-range": Strategy(
+        "server-range", "kpart.consumer._server_rebalance:assign_server_range", protocol=CONSUMER
     ),
 }
 

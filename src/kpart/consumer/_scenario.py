@@ -7,6 +7,8 @@ A scenario document::
     topics = { t0 = 2, t1 = 2 }               # initial metadata: topic -> partition count
     [partition_racks]                         # optional: racks of each partition's replicas
     t0 = [["a", "b"], ["b", "c"]]
+    [topic_ids]                               # optional: KIP-848 topic ids (base64 Uuid);
+    t0 = "TiSarLlxTTgvi602tDaz1Q"             # default: derived from the name
 
     [[steps]]                                 # step 0: three consumers join
     join = [{ id = "C0", topics = ["t0", "t1"], rack = "a" },
@@ -49,7 +51,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +110,7 @@ class Scenario:
     changes: tuple[StepChange, ...]
     strategies: tuple[str, ...] = ()
     name: str | None = None
+    topic_ids: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 def _fail(where: str, msg: str) -> ConfigError:
@@ -118,6 +121,19 @@ def _count(where: str, n: Any) -> int:
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise _fail(where, f"invalid partition count {n!r}: must be an integer >= 0")
     return n
+
+
+def _topic_id(where: str, v: Any) -> str:
+    """A Kafka topic ``Uuid`` (22-character URL-safe base64), for the KIP-848 strategies."""
+    from kpart._java.uuid import uuid_from_string
+
+    if not isinstance(v, str):
+        raise _fail(where, f"expected a topic id (base64 Uuid), got {v!r}")
+    try:
+        uuid_from_string(v)
+    except ConfigError as e:
+        raise _fail(where, str(e)) from None
+    return v
 
 
 def _str_list(where: str, v: Any) -> list[str]:
@@ -277,7 +293,7 @@ def parse_scenario(doc: Any) -> Scenario:
         doc = {"steps": doc}
     doc = _mapping("scenario", doc)
     for k in doc:
-        if k not in ("name", "strategies", "topics", "partition_racks", "steps"):
+        if k not in ("name", "strategies", "topics", "partition_racks", "topic_ids", "steps"):
             raise _fail(f"scenario.{k}", "unknown field")
     strategies = tuple(_str_list("scenario.strategies", doc.get("strategies", [])))
     topics = {
@@ -287,6 +303,10 @@ def parse_scenario(doc: Any) -> Scenario:
     racks = {
         t: _racks(f"scenario.partition_racks.{t}", t, topics.get(t, -1), v)
         for t, v in _mapping("scenario.partition_racks", doc.get("partition_racks", {})).items()
+    }
+    topic_ids = {
+        t: _topic_id(f"scenario.topic_ids.{t}", v)
+        for t, v in _mapping("scenario.topic_ids", doc.get("topic_ids", {})).items()
     }
     steps = doc.get("steps")
     if not isinstance(steps, list) or not steps:
@@ -312,7 +332,7 @@ def parse_scenario(doc: Any) -> Scenario:
             group = b.group(where)
         groups.append(group)
         changes.append(change)
-    return Scenario(tuple(groups), tuple(changes), strategies, doc.get("name"))
+    return Scenario(tuple(groups), tuple(changes), strategies, doc.get("name"), topic_ids)
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -15,7 +15,11 @@ Simulation rules (``tests/golden/FORMAT.md``, "Simulation rules"):
 * ``COOPERATIVE`` strategies (cooperative-sticky): a member keeps what it owns, dropping only
   partitions of topics it no longer subscribes to before joining, and sends them as
   ``ownedPartitions`` (sorted by topic, partition); if any member loses an owned partition in
-  a round, a follow-up round runs at once with the same membership, until none does.
+  a round, a follow-up round runs at once with the same membership, until none does;
+* ``CONSUMER`` strategies (KIP-848 ``uniform``, ``server-range``): no rounds of joins; each
+  change makes the coordinator compute one new target from every member's current one
+  (:mod:`kpart.consumer._server_rebalance`); members give up, as with the cooperative
+  protocol, only the partitions that move.
 
 The simulator is strategy-generic: it calls :func:`kpart.consumer.assign` and reads the
 protocol from the strategy's registry entry (:data:`kpart.consumer.ASSIGNORS`).
@@ -44,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kpart._java.hashing import hashmap_order
-from kpart.consumer import COOPERATIVE, JavaOrder, Strategy, get_strategy
+from kpart.consumer import CONSUMER, COOPERATIVE, EAGER, JavaOrder, Strategy, get_strategy
 from kpart.consumer._scenario import Scenario, StepChange, as_scenario
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, OwnedPartitions
 from kpart.errors import KpartError
@@ -292,7 +296,7 @@ def _reports(
     by_step: dict[int, list[Round]] = {}
     for r in rounds:
         by_step.setdefault(r.step, []).append(r)
-    cooperative = strat.protocol == COOPERATIVE
+    cooperative = strat.protocol != EAGER  # CONSUMER: revokes only what moves, too
     reports = []
     before: dict[Pair, str] = {}
     for s, (change, group) in enumerate(zip(scenario.changes, scenario.groups, strict=True)):
@@ -348,7 +352,14 @@ def simulate(
     {'C0': {'t0': [0], 't1': [0], 't2': [0], 't3': [0]}, 'C2': {'t0': [1], 't1': [1], 't2': [1], 't3': [1]}}
     """
     scenario = as_scenario(steps)
-    rounds = simulate_rounds(scenario.groups, strategy, on_step=on_step)
+    if get_strategy(strategy).protocol == CONSUMER:
+        from kpart.consumer._server_rebalance import simulate_server_rounds
+
+        rounds = simulate_server_rounds(
+            scenario.groups, strategy, topic_ids=scenario.topic_ids, on_step=on_step
+        )
+    else:
+        rounds = simulate_rounds(scenario.groups, strategy, on_step=on_step)
     return Simulation(strategy, rounds, _reports(scenario, rounds, get_strategy(strategy)))
 
 
