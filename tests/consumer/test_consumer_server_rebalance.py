@@ -64,3 +64,52 @@ def test_scenario_topic_ids_are_checked_and_used():
         parse_scenario(doc)
     doc["topic_ids"] = {"t": "AAAAAAAAAAAAAAAAAAAAAg"}
     assert parse_scenario(doc).topic_ids == {"t": "AAAAAAAAAAAAAAAAAAAAAg"}
+
+
+def test_deleted_and_recreated_topics():
+    """Partitions of a deleted topic a member still subscribes to count as revoked, as under
+    the cooperative protocol; a topic created again gets a new id, so its old partitions
+    are revoked too."""
+    delete = {"topics": {"t": 4, "u": 2}, "steps": [
+        {"join": [{"id": "A", "topics": ["t", "u"]}, {"id": "B", "topics": ["t", "u"]}]},
+        {"delete_topics": ["u"]},
+    ]}
+    coop = simulate(delete, "cooperative-sticky").steps[1]
+    uniform = simulate(delete, "uniform").steps[1]
+    before = simulate(delete, "uniform").steps[0].assignment.as_dict()
+    moved_t = uniform.moved
+    assert coop.revoked == 2 and uniform.revoked == 2 + moved_t
+    assert {t for m in before.values() for t in m} == {"t", "u"}
+    recreate = {"topics": {"t": 2, "u": 4}, "steps": [
+        {"join": [{"id": "A", "topics": ["t", "u"]}, {"id": "B", "topics": ["t", "u"]}]},
+        {"delete_topics": ["u"], "create_topics": {"u": 4}},
+    ]}
+    sim = simulate(recreate, "uniform")
+    assert sim.steps[1].revoked == 4  # every partition of the old u
+    assert sim.rounds[1].revoked and all(t.startswith("id:") for _, lost in sim.rounds[1].revoked
+                                         for t, _ in lost)
+
+
+def test_simulate_rounds_runs_kip848_strategies_as_targets():
+    from kpart.consumer.rebalance import simulate_rounds
+
+    doc = {"topics": {"t": 6}, "steps": [
+        {"join": [{"id": "A", "topics": ["t"]}, {"id": "C", "topics": ["t"]}]},
+        {"join": [{"id": "B", "topics": ["t"]}]},
+    ]}
+    scenario = parse_scenario(doc)
+    rounds = simulate_rounds(scenario.groups, "uniform")
+    assert [r.assignment for r in rounds] == [r.assignment for r in simulate(doc, "uniform").rounds]
+
+
+@pytest.mark.parametrize(("ids", "message"), [
+    ({"t": "AAAAAAAAAAAAAAAAAAAAAA"}, "reserved"),
+    ({"nosuch": "AAAAAAAAAAAAAAAAAAAAAg"}, "unknown topic 'nosuch'"),
+    ({"t": "AAAAAAAAAAAAAAAAAAAAAg", "u": "AAAAAAAAAAAAAAAAAAAAAg"}, "already the id of topic 't'"),
+])
+def test_bad_topic_ids_name_the_field(ids, message):
+    doc = {"topics": {"t": 2, "u": 1}, "topic_ids": ids,
+           "steps": [{"join": [{"id": "A", "topics": ["t"]}]}]}
+    with pytest.raises(ConfigError, match=r"scenario\.topic_ids\.\w+: ") as info:
+        parse_scenario(doc)
+    assert message in str(info.value)

@@ -170,3 +170,22 @@ def test_array_form_equals_reference_on_large_groups(seed: int) -> None:
         expected, lists = module.reference_assign(group)
         assert module._assign(group, ordered=False)[0] == expected
         assert (fast.assignment, fast.lists) == (expected, lists)
+
+
+def test_array_form_declines_a_subscription_listing_a_topic_twice() -> None:
+    """Kafka's ``allSubscriptionsEqual`` compares list sizes with the first member's topic
+    set, so equal lists repeating a topic are *not* equal subscriptions (general path)."""
+    doc = {
+        "topics": {"a": 2048},
+        "members": [
+            {"id": f"C{i}", "topics": ["a", "a"], "generation": 3,
+             "owned": [["a", list(range(lo, hi))]]}
+            for i, (lo, hi) in enumerate([(0, 1500), (1500, 1600), (1600, 1600)])
+        ],
+    }
+    g = GroupSpec.from_json(doc)
+    ms = subscription_order(g)
+    for module in (sticky, coop):
+        member_data = coop.cooperative_member_data if module is coop else sticky.sticky_member_data
+        assert fast_constrained(g, ms, [member_data(m) for m in ms], module is coop) is None
+        assert module._assign(g, ordered=True) == module.reference_assign(g)

@@ -207,3 +207,25 @@ def test_plan_rebalance_flag_overrides_the_decommission_default(describe_file, c
     assert full["after"]["replica_ratio"] <= only["after"]["replica_ratio"]
     idle = summary("--add-brokers", "6", "--no-rebalance")
     assert idle["replica_moves"] == 0 and idle["after"]["replicas_per_broker"].get("6", 0) == 0
+
+
+@pytest.mark.parametrize(("node", "message"), [
+    ({"version": 1, "partitions": {}}, "has no partitions"),
+    ({"version": 1, "partitions": {"0": [0, 1], "3": [1, 0]}}, "partition ids [0, 3]"),
+    ({"version": 1, "partitions": {"0": [0, 1], "1": [1]}}, "partition 1 has 1 replica"),
+])
+def test_irregular_zookeeper_nodes_are_refused(tmp_path, capsys, node, message):
+    """What ZooKeeper lets through (seed 001's topic-test7 kind) is no base for a plan."""
+    path = tmp_path / "node.json"
+    path.write_text(json.dumps(node))
+    rc = main(["plan", "--current", str(path), "--topic", "t", "--add-brokers", "3",
+               "--out", str(tmp_path / "plan.json")])
+    err = capsys.readouterr().err
+    assert rc == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "plan.json").exists()
+
+
+def test_topic_name_only_goes_with_a_zookeeper_node(describe_file, capsys):
+    rc = main(["describe", "--current", str(describe_file), "--topic", "x"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "'x'" in err and "ZooKeeper topic node" in err

@@ -50,10 +50,13 @@ class FastConstrained:
 
 
 def _subscriptions_equal(members: Sequence[Member]) -> bool:
+    """``allSubscriptionsEqual``'s test: every later member's topic list has the first one's
+    set size and is contained in it (a list repeating a topic is therefore not equal)."""
     first = members[0].topics
     subscribed = set(first)
-    for m in members:
-        if m.topics == first:  # the common case: no set to build
+    same_list_is_equal = len(first) == len(subscribed)  # no repeated topic in the first list
+    for m in members[1:]:
+        if same_list_is_equal and m.topics == first:  # the common case: no set to build
             continue
         if not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
             return False
@@ -67,23 +70,25 @@ def _group_tuples(
     of one size at a time through C-level ``zip`` (slices for large groups), then put back in
     order."""
     present = np.flatnonzero(np.bincount(sizes)).tolist()
+    flat: list[int] | None = ps.tolist() if present[-1] > 8 else None  # once, for slicing
     if len(present) == 1:  # the common case of large balanced groups: one size, no reorder
-        return _same_size(names, ps, starts, present[0])
+        return _same_size(names, ps, starts, present[0], flat)
     names_arr = np.array(names, dtype=object)
     pieces: list = []
     where: list[np.ndarray] = []
     for k in present:
         idx = np.flatnonzero(sizes == k)
-        pieces.extend(_same_size(names_arr[idx].tolist(), ps, starts[idx], k))
+        pieces.extend(_same_size(names_arr[idx].tolist(), ps, starts[idx], k, flat))
         where.append(idx)
     inverse = np.argsort(np.concatenate(where)).tolist()
     return itemgetter(*inverse)(pieces) if len(inverse) > 1 else [pieces[0]]
 
 
 def _same_size(
-    names: list[str], ps: np.ndarray, starts: np.ndarray, k: int
+    names: list[str], ps: np.ndarray, starts: np.ndarray, k: int, flat: list[int] | None
 ) -> list[tuple[str, tuple[int, ...]]]:
-    """``(names[g], tuple(ps[starts[g]:starts[g] + k]))`` for groups all of size ``k``."""
+    """``(names[g], tuple(ps[starts[g]:starts[g] + k]))`` for groups all of size ``k``
+    (``flat``: ``ps.tolist()``, needed when ``k > 8``)."""
     if k == 1:  # one ``(p,)`` per partition number, shared (tuples are immutable)
         firsts = ps[starts]
         singles = np.fromiter(((p,) for p in range(int(firsts.max()) + 1)), dtype=object)
@@ -91,7 +96,7 @@ def _same_size(
     if k <= 8:
         cols = [ps[starts + i].tolist() for i in range(k)]
         return list(zip(names, zip(*cols, strict=True), strict=True))
-    flat = ps.tolist()
+    assert flat is not None
     return [(t, tuple(flat[a : a + k])) for t, a in zip(names, starts.tolist(), strict=True)]
 
 

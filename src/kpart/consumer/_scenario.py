@@ -77,7 +77,8 @@ _MEMBER_KEYS = ("id", "topics", "rack", "instance_id", "generation", "owned", "h
 
 @dataclass(frozen=True, slots=True)
 class StepChange:
-    """What happened in a step (for reports): member ids and topic changes."""
+    """What happened in a step (for reports): member ids and topic changes (``topics``: one
+    note per change; ``deleted``/``created``: topic names, in that order within the step)."""
 
     name: str | None = None
     joined: tuple[str, ...] = ()
@@ -85,6 +86,8 @@ class StepChange:
     crashed: tuple[str, ...] = ()
     resubscribed: tuple[str, ...] = ()
     topics: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    created: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """One line, e.g. ``'join C0, C1; t0: 2→4 partitions'``."""
@@ -191,7 +194,9 @@ class _Builder:
 
     def apply(self, where: str, step: Mapping[str, Any]) -> StepChange:
         topic_notes: list[str] = []
-        for t in _str_list(f"{where}.delete_topics", step.get("delete_topics", [])):
+        deleted = _str_list(f"{where}.delete_topics", step.get("delete_topics", []))
+        created = list(_mapping(f"{where}.create_topics", step.get("create_topics", {})))
+        for t in deleted:
             if t not in self.topics:
                 raise _fail(f"{where}.delete_topics", f"unknown topic {t!r}")
             del self.topics[t]
@@ -252,6 +257,8 @@ class _Builder:
             tuple(gone["crash"]),
             tuple(resubscribed),
             tuple(topic_notes),
+            tuple(deleted),
+            tuple(created),
         )
 
 
@@ -332,7 +339,27 @@ def parse_scenario(doc: Any) -> Scenario:
             group = b.group(where)
         groups.append(group)
         changes.append(change)
+    _check_topic_ids(topic_ids, groups)
     return Scenario(tuple(groups), tuple(changes), strategies, doc.get("name"), topic_ids)
+
+
+def _check_topic_ids(topic_ids: Mapping[str, str], groups: Sequence[GroupSpec]) -> None:
+    """Each id names a topic of some step, once; none is one Kafka reserves (``Uuid.ZERO``,
+    ``Uuid.ONE``)."""
+    from kpart._java.uuid import uuid_from_string
+
+    known = {t.name for g in groups for t in g.topics}
+    owner: dict[int, str] = {}
+    for name, text in topic_ids.items():
+        where = f"scenario.topic_ids.{name}"
+        if name not in known:
+            raise _fail(where, f"unknown topic {name!r}")
+        uuid = uuid_from_string(text)
+        if uuid in (0, 1):
+            raise _fail(where, f"{text!r} is reserved by Kafka (Uuid.ZERO / Uuid.ONE)")
+        if uuid in owner:
+            raise _fail(where, f"{text!r} is already the id of topic {owner[uuid]!r}")
+        owner[uuid] = name
 
 
 def load_scenario(path: str | Path) -> Scenario:

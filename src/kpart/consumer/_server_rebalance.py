@@ -29,6 +29,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
 from kpart._java.uuid import uuid_to_string
+from kpart.consumer._scenario import StepChange
 from kpart.consumer.server_simulation import replay_order
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
@@ -113,26 +114,55 @@ def assign_server_range(group: GroupSpec) -> GroupAssignment:
     return spec.to_group_assignment(_target(spec, "range"))
 
 
+def _ids_per_step(
+    steps: Sequence[GroupSpec],
+    topic_ids: Mapping[str, str] | None,
+    changes: Sequence[StepChange] | None,
+) -> list[dict[str, str]]:
+    """Each step's ``name → topic id``: the scenario's id (or the derived one) for a topic's
+    first incarnation; a topic created again after being deleted gets a new id, as Kafka
+    gives it."""
+    ids = dict(topic_ids or {})
+    incarnation: dict[str, int] = {}
+    out = []
+    for s, step in enumerate(steps):
+        change = changes[s] if changes is not None else None
+        for name in change.created if change is not None else ():
+            if name in incarnation:
+                incarnation[name] += 1
+                ids[name] = derived_topic_id(f"{name}#{incarnation[name]}")
+        for t in step.topics:
+            incarnation.setdefault(t.name, 0)
+            ids.setdefault(t.name, derived_topic_id(t.name))
+        out.append({t.name: ids[t.name] for t in step.topics})
+    return out
+
+
 def simulate_server_rounds(
     steps: Sequence[GroupSpec],
     strategy: str,
     *,
     topic_ids: Mapping[str, str] | None = None,
+    changes: Sequence[StepChange] | None = None,
     on_step: Callable[[], None] | None = None,
 ) -> tuple:
     """One :class:`~kpart.consumer.rebalance.Round` per step: the target the coordinator
     computes from each member's current target (the previous step's, read back in Java's
     iteration order as :func:`~kpart.consumer.server_simulation.simulate_server_group` does).
-    ``revoked``: per member still in the group, the partitions of topics it still subscribes
-    to that its new target no longer holds. An assignor error is recorded in its round and
-    leaves the targets unchanged."""
+    ``revoked``: per member still in the group, the partitions it gives up (of topics it
+    still subscribes to, deleted topics included). ``changes`` (the scenario's) tell when a
+    deleted topic is created again, with a new id. An assignor error is recorded in its
+    round and leaves the targets unchanged."""
     from kpart.consumer.rebalance import Round
 
     assignor = SERVER_STRATEGIES[strategy]
     current: dict[str, list[tuple[int, list[int]]]] = {}
+    names: dict[int, str] = {}  # every topic id seen → its name (deleted topics included)
     rounds = []
-    for s, step in enumerate(steps):
-        base = server_group(step.with_members(()), topic_ids)
+    for s, (step, ids) in enumerate(zip(steps, _ids_per_step(steps, topic_ids, changes),
+                                        strict=True)):
+        base = server_group(step.with_members(()), ids)
+        names.update((t.uuid, t.name) for t in base.topics)
         members = []
         for m in step.members:
             owned = tuple(
@@ -157,11 +187,14 @@ def simulate_server_rounds(
             result = spec.to_group_assignment(raw)
             got = dict(result.assignment)
             revoked = []
-            for m in seen:
+            for m in spec.members:
                 subscribed = set(m.topics)
                 kept = {(t, p) for t, ps in got[m.member_id] for p in ps}
                 lost = tuple(
-                    (t, p) for t, ps in m.owned_partitions if t in subscribed for p in ps
+                    (t, p)
+                    for t, ps in m.assignment
+                    if names.get(spec.topic_uuid(t), t) in subscribed
+                    for p in ps
                     if (t, p) not in kept
                 )
                 if lost:

@@ -200,6 +200,10 @@ def simulate_rounds(
     unknown strategy.
     """
     strat = get_strategy(strategy)
+    if strat.protocol == CONSUMER and assign_fn is None:  # no join rounds: targets
+        from kpart.consumer._server_rebalance import simulate_server_rounds
+
+        return simulate_server_rounds(steps, strategy, on_step=on_step)
     run = assign_fn or _default_assign_fn(strat)
     cooperative = strat.protocol == COOPERATIVE
     states: dict[str, _MemberState] = {}
@@ -356,7 +360,8 @@ def simulate(
         from kpart.consumer._server_rebalance import simulate_server_rounds
 
         rounds = simulate_server_rounds(
-            scenario.groups, strategy, topic_ids=scenario.topic_ids, on_step=on_step
+            scenario.groups, strategy, topic_ids=scenario.topic_ids, changes=scenario.changes,
+            on_step=on_step,
         )
     else:
         rounds = simulate_rounds(scenario.groups, strategy, on_step=on_step)

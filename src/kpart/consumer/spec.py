@@ -257,6 +257,7 @@ class GroupAssignment:
     """
 
     __slots__ = ("_assignment", "_counts", "_deferred", "_member_ids", "_revoked")
+    __match_args__ = ("assignment", "revoked")
 
     _assignment: tuple[tuple[str, OwnedPartitions], ...] | None
     _revoked: tuple[tuple[str, OwnedPartitions], ...] | None
@@ -281,7 +282,8 @@ class GroupAssignment:
     ) -> GroupAssignment:
         """An assignment whose tuples ``build()`` makes on first use: ``member_ids`` in
         output order, ``counts`` their partition counts, ``build() -> (assignment, revoked)``
-        (called once, at most)."""
+        (a pure function: called on first access, and again only if two threads race to
+        it, with equal results)."""
         self = cls.__new__(cls)
         self._assignment = None
         self._revoked = None

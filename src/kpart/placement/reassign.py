@@ -349,9 +349,11 @@ def parse_topics_to_move_json(text: str) -> list[str]:
 def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
     """The current assignment from a reassignment JSON, ``kafka-topics.sh --describe`` output,
     or a ZooKeeper topic node (``{"version":1,"partitions":{"0":[0,1],...}}``, seed 001; it
-    holds one topic and not its name, so ``topic`` names it). The format is detected from the
-    text. Errors: ``ConfigError`` / ``InvalidReplicaAssignmentError`` naming the bad value; a
-    ZooKeeper node's irregularities (which ZooKeeper accepts) fail validation here.
+    holds one topic and not its name, so ``topic`` names it, and only it). The format is
+    detected from the text. Errors: ``ConfigError`` / ``InvalidReplicaAssignmentError``
+    naming the bad value; a ZooKeeper node with no partitions, or with an irregularity
+    ZooKeeper accepts (partition ids not ``0..n-1``, uneven replica counts, a broker twice),
+    is refused here: plan from a regular assignment.
 
     >>> read_current('{"version":1,"partitions":{"0":[0,1],"1":[1,0]}}', topic="topic-test7")
     {'topic-test7': {0: (0, 1), 1: (1, 0)}}
@@ -366,9 +368,16 @@ def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
                     "topic: pass the topic name (--topic NAME)"
                 )
             node = read_zk_topic_node(text)
+            if not node.partitions:
+                raise ConfigError(f"The ZooKeeper topic node of {topic!r} has no partitions")
+            if node.warnings:
+                raise InvalidReplicaAssignmentError(
+                    f"The ZooKeeper topic node of {topic!r} is irregular: {node.warnings[0]}"
+                )
             current = {topic: dict(node.partitions)}
-        else:
-            current = parse_reassignment_json(text)
+            validate_assignment(current)
+            return current
+        current = parse_reassignment_json(text)
     else:
         from kpart.placement import formats
 
@@ -377,6 +386,11 @@ def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
         }
         if not current:
             raise ConfigError("No partitions found in the --describe output")
+    if topic:
+        raise ConfigError(
+            f"A topic name ({topic!r}) only goes with a ZooKeeper topic node; this input names "
+            "its topics itself"
+        )
     validate_assignment(current)
     return current
 

@@ -281,7 +281,9 @@ def check_sections(
         whatif_counts(topic.partitions, tuple(whatif), None)
     if compat is None:
         return ()
-    return tuple(parse_partitioners(None if compat == "default" else compat))
+    if isinstance(compat, str) and compat.strip() == "default":
+        return tuple(parse_partitioners(None))
+    return tuple(parse_partitioners(compat))
 
 
 def main(argv: list[str] | None = None) -> int:
