@@ -108,11 +108,13 @@ class _Table:
         return True
 
     def put_head(self, key: Any) -> bool:
-        """``computeIfAbsent`` for an absent key: pre-resize, head insertion."""
-        if key in self._pos:
-            return False
+        """``computeIfAbsent``: the pre-resize check runs first, *even when the key is
+        already there* (Java 17's ``size > threshold`` test precedes the lookup), then an
+        absent key is linked at the head of its bucket. Returns False for a present key."""
         if self.capacity == 0 or len(self._pos) > self._threshold():
             self._resize()
+        if key in self._pos:
+            return False
         self._head -= 1
         if self._link(key, self._head) >= _TREEIFY_THRESHOLD - 1:  # the new key is the 8th
             self._treeify_bin()
@@ -150,9 +152,10 @@ class JavaHashSet:
     def copy_of(
         cls, items: Iterable[Any], *, hash_of: Callable[[Any], int] = java_hash
     ) -> JavaHashSet:
-        """``new HashSet<>(items)``."""
+        """``new HashSet<>(items)``: sized from the collection's ``size()``, duplicates
+        included (a ``List`` may repeat elements)."""
         items = list(items)
-        out = cls(hashset_copy_capacity(len(set(items))), hash_of=hash_of)
+        out = cls(hashset_copy_capacity(len(items)), hash_of=hash_of)
         for k in items:
             out.add(k)
         return out
@@ -197,9 +200,9 @@ class JavaHashMap:
         self._values[key] = value
 
     def compute_if_absent(self, key: Any, factory: Callable[[], Any]) -> Any:
-        """``computeIfAbsent(key, __ -> factory())``: the value, created if absent."""
-        if key not in self._values:
-            self._table.put_head(key)
+        """``computeIfAbsent(key, __ -> factory())``: the value, created if absent (a call
+        for a present key can still resize the table, as in Java)."""
+        if self._table.put_head(key):
             self._values[key] = factory()
         return self._values[key]
 

@@ -1,0 +1,77 @@
+// Prints what OpenJDK's own String and HashMap/HashSet do, for tests/test_java_oracle.py.
+// One request per stdin line: "<mode> <key> <key> ...", each key as 4-hex-digit UTF-16 code
+// units ("." = the empty string). One reply line per request, keys encoded the same way.
+//   map      new HashMap<>(), put(k) in order          -> keySet() iteration order
+//   cia      new HashMap<>(), computeIfAbsent(k) in order -> keySet() iteration order
+//   copyset  new HashSet<>(list of keys)               -> iteration order
+//   sort     Collections.sort (String.compareTo)       -> sorted keys
+//   hash     String.hashCode() of each key             -> decimal ints
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+public class JavaOrderOracle {
+    static String decode(String hex) {
+        if (hex.equals(".")) return "";
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < hex.length(); i += 4) {
+            sb.append((char) Integer.parseInt(hex.substring(i, i + 4), 16));
+        }
+        return sb.toString();
+    }
+
+    static String encode(String s) {
+        if (s.isEmpty()) return ".";
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) sb.append(String.format("%04x", (int) s.charAt(i)));
+        return sb.toString();
+    }
+
+    public static void main(String[] args) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        StringBuilder out = new StringBuilder();
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] parts = line.split(" ");
+            List<String> keys = new ArrayList<>();
+            for (int i = 1; i < parts.length; i++) keys.add(decode(parts[i]));
+            List<String> result = new ArrayList<>();
+            switch (parts[0]) {
+                case "map": {
+                    Map<String, Integer> m = new HashMap<>();
+                    for (String k : keys) m.put(k, 1);
+                    result.addAll(m.keySet());
+                    break;
+                }
+                case "cia": {
+                    Map<String, List<Integer>> m = new HashMap<>();
+                    for (String k : keys) m.computeIfAbsent(k, x -> new ArrayList<>());
+                    result.addAll(m.keySet());
+                    break;
+                }
+                case "copyset":
+                    result.addAll(new HashSet<>(keys));
+                    break;
+                case "sort":
+                    result.addAll(keys);
+                    Collections.sort(result);
+                    break;
+                case "hash":
+                    for (String k : keys) out.append(k.hashCode()).append(' ');
+                    out.append('\n');
+                    continue;
+                default:
+                    throw new IllegalArgumentException(parts[0]);
+            }
+            for (String k : result) out.append(encode(k)).append(' ');
+            out.append('\n');
+        }
+        System.out.print(out);
+    }
+}
