@@ -1,9 +1,12 @@
-"""``kpart._java`` against the JVM itself: ``String.hashCode``, ``String.compareTo`` and
-``HashMap``/``HashSet`` iteration order (``put``, ``computeIfAbsent``, ``new HashSet<>(c)``)
-on about 150 random key sets in the id styles real groups use (``consumer-1-<uuid>``,
-numbered, static instance ids, rack names, CJK, emoji, lone surrogates, empty) and sizes up to
-5,000 keys. The oracle is ``tests/java/JavaOrderOracle.java`` run by the machine's Java 17
-(the one Spark uses), in one process for every request.
+"""``kpart._java`` against the JVM itself, run by the machine's Java 17 (the one Spark uses)
+on ``tests/java/JavaOrderOracle.java``, one process for all requests:
+
+- ``String.hashCode``, ``String.compareTo`` and ``HashMap``/``HashSet`` iteration order
+  (``put``, ``computeIfAbsent``, ``new HashSet<>(list)``) on about 150 random key sets in the
+  id styles real groups use (``consumer-1-<uuid>``, numbered, static instance ids, rack names,
+  CJK, emoji, lone surrogates, empty), up to 5,000 keys, some drawn with replacement;
+- ``java.util.Random`` (``nextInt``, ``nextLong``, ``nextBoolean``, ``nextDouble``) and
+  ``Collections.shuffle`` over extreme and random seeds, and ``HashSet<Integer>`` order.
 
 Key sets avoid adversarial ``String.hashCode`` collisions: a bucket of 8+ keys in a table of
 64+ becomes a tree bin, which kpart does not emulate (module docstring of
@@ -131,3 +134,62 @@ def test_the_cases_cover_every_mode_and_large_tables():
     assert {mode for mode, _ in CASES} == set(MODES)
     assert max(len(k) for _, k in CASES) >= 5000
     assert any("\ud800" in key for _, keys in CASES for key in keys)  # lone surrogates
+
+
+def _numeric_cases() -> list[tuple[str, ...]]:
+    rnd = random.Random(7)
+    seeds = [0, 1, -1, 42, 20241025, 2**63 - 1, -(2**63), *(rnd.getrandbits(64) - 2**63
+                                                           for _ in range(20))]
+    cases: list[tuple[str, ...]] = []
+    for i, seed in enumerate(seeds):
+        bound = [0, 1, 2, 3, 5, 6, 7, 10, 16, 1000, 2**30, 2**31 - 1, 2**30 + 1][i % 13]
+        cases.append(("random", str(seed), str(bound), "50"))
+        cases.append(("shuffle", str(seed), str([0, 1, 2, 5, 9, 10, 50, 300][i % 8])))
+        values = [rnd.randrange(-(2**31), 2**31) for _ in range(rnd.choice([3, 13, 100, 700]))]
+        values += [rnd.randrange(0, 64) for _ in range(10)]  # small ints: one per bucket
+        cases.append(("intset", *map(str, values)))
+    return cases
+
+
+NUMERIC = _numeric_cases()
+
+
+@pytest.fixture(scope="module")
+def java_numeric() -> list[list[str]]:
+    java = shutil.which("java")
+    assert java, "Java 17 is required (Spark uses it too)"
+    done = subprocess.run(
+        [java, str(ORACLE)], input="".join(" ".join(c) + "\n" for c in NUMERIC),
+        capture_output=True, text=True, timeout=300, check=True,
+    )
+    return [line.split() for line in done.stdout.split("\n")[: len(NUMERIC)]]
+
+
+def _kpart_numeric(case: tuple[str, ...]) -> list[str]:
+    import struct
+
+    from kpart._java.collections import JavaHashSet
+    from kpart._java.random import JavaRandom, shuffle
+
+    mode, *args = case
+    if mode == "random":
+        r = JavaRandom(int(args[0]))
+        bound, count = int(args[1]), int(args[2])
+        out = [str(r.next_int() if bound == 0 else r.next_int(bound)) for _ in range(count)]
+        out.append(str(r.next_long()))
+        out.append("true" if r.next_boolean() else "false")
+        out.append(str(struct.unpack(">q", struct.pack(">d", r.next_double()))[0]))
+        return out
+    if mode == "shuffle":
+        items = list(range(int(args[1])))
+        shuffle(items, JavaRandom(int(args[0])))
+        return [str(v) for v in items]
+    s = JavaHashSet()
+    for v in args:
+        s.add(int(v))
+    return [str(v) for v in s]
+
+
+@pytest.mark.parametrize("index", range(len(NUMERIC)))
+def test_java_random_shuffle_and_integer_sets_match_the_jvm(java_numeric, index):
+    assert _kpart_numeric(NUMERIC[index]) == java_numeric[index], NUMERIC[index][:3]

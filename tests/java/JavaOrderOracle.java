@@ -6,6 +6,11 @@
 //   copyset  new HashSet<>(list of keys)               -> iteration order
 //   sort     Collections.sort (String.compareTo)       -> sorted keys
 //   hash     String.hashCode() of each key             -> decimal ints
+// Numeric requests (decimal arguments):
+//   random SEED BOUND COUNT   new Random(SEED): COUNT x nextInt(BOUND) (BOUND 0: nextInt()),
+//                             then nextLong(), nextBoolean(), nextDouble() (as raw long bits)
+//   shuffle SEED N            Collections.shuffle([0..N-1], new Random(SEED))
+//   intset V V ...            new HashSet<Integer>(), add in order -> iteration order
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 public class JavaOrderOracle {
     static String decode(String hex) {
@@ -33,12 +39,44 @@ public class JavaOrderOracle {
         return sb.toString();
     }
 
+    static boolean numeric(String[] parts, StringBuilder out) {
+        switch (parts[0]) {
+            case "random": {
+                java.util.Random r = new java.util.Random(Long.parseLong(parts[1]));
+                int bound = Integer.parseInt(parts[2]);
+                int count = Integer.parseInt(parts[3]);
+                for (int i = 0; i < count; i++) out.append(bound == 0 ? r.nextInt() : r.nextInt(bound)).append(' ');
+                out.append(r.nextLong()).append(' ').append(r.nextBoolean()).append(' ');
+                out.append(Double.doubleToLongBits(r.nextDouble())).append('\n');
+                return true;
+            }
+            case "shuffle": {
+                List<Integer> list = new ArrayList<>();
+                for (int i = 0; i < Integer.parseInt(parts[2]); i++) list.add(i);
+                Collections.shuffle(list, new java.util.Random(Long.parseLong(parts[1])));
+                for (int v : list) out.append(v).append(' ');
+                out.append('\n');
+                return true;
+            }
+            case "intset": {
+                Set<Integer> set = new HashSet<>();
+                for (int i = 1; i < parts.length; i++) set.add(Integer.parseInt(parts[i]));
+                for (int v : set) out.append(v).append(' ');
+                out.append('\n');
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         StringBuilder out = new StringBuilder();
         String line;
         while ((line = in.readLine()) != null) {
             String[] parts = line.split(" ");
+            if (numeric(parts, out)) continue;
             List<String> keys = new ArrayList<>();
             for (int i = 1; i < parts.length; i++) keys.add(decode(parts[i]));
             List<String> result = new ArrayList<>();
