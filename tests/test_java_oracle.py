@@ -193,3 +193,59 @@ def _kpart_numeric(case: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize("index", range(len(NUMERIC)))
 def test_java_random_shuffle_and_integer_sets_match_the_jvm(java_numeric, index):
     assert _kpart_numeric(NUMERIC[index]) == java_numeric[index], NUMERIC[index][:3]
+
+
+def _ops_cases() -> list[tuple[int, list[tuple[str, str]]]]:
+    """Puts, removes and clears on ``new HashMap<>(cap)``, like the sticky assignor's
+    movement maps (a key removed and put again moves to its bucket's tail)."""
+    rnd = random.Random(11)
+    cases = []
+    for i in range(40):
+        cap = [-1, 0, 1, 2, 3, 16, 17, 100][i % 8]
+        pool = [_key(rnd, rnd.choice(("numbered", "uuid", "unicode")), j)
+                for j in range(rnd.choice([3, 10, 13, 30, 200]))]
+        ops = []
+        for _ in range(3 * len(pool)):
+            roll = rnd.random()
+            op = "+" if roll < 0.65 else "-" if roll < 0.99 else "c"
+            ops.append((op, rnd.choice(pool)))
+        cases.append((cap, ops))
+    return cases
+
+
+OPS = _ops_cases()
+
+
+@pytest.fixture(scope="module")
+def java_ops() -> list[list[str]]:
+    java = shutil.which("java")
+    assert java, "Java 17 is required (Spark uses it too)"
+    request = "".join(
+        " ".join(["ops", str(cap), *(f"{op} {_encode(k)}" for op, k in ops)]) + "\n"
+        for cap, ops in OPS
+    )
+    done = subprocess.run([java, str(ORACLE)], input=request, capture_output=True, text=True,
+                          timeout=300, check=True)
+    return [[_decode(t) for t in line.split()] for line in done.stdout.split("\n")[: len(OPS)]]
+
+
+@pytest.mark.parametrize("index", range(len(OPS)))
+def test_puts_removes_and_clears_match_the_jvm(java_ops, index):
+    from kpart._java.hashing import HashMapOrder
+
+    cap, ops = OPS[index]
+    order = HashMapOrder() if cap < 0 else HashMapOrder(cap)
+    table = JavaHashMap() if cap < 0 else JavaHashMap(cap)
+    for op, key in ops:
+        if op == "+":
+            order.put(key)
+            table.put(key, 1)
+        elif op == "-":
+            order.remove(key)
+            table.remove(key)
+        else:
+            order.clear()
+            for k in [k for k, _ in table.items()]:
+                table.remove(k)
+    assert order.keys() == java_ops[index], ("HashMapOrder", cap)
+    assert [k for k, _ in table.items()] == java_ops[index], ("JavaHashMap", cap)

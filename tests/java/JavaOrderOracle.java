@@ -11,6 +11,8 @@
 //                             then nextLong(), nextBoolean(), nextDouble() (as raw long bits)
 //   shuffle SEED N            Collections.shuffle([0..N-1], new Random(SEED))
 //   intset V V ...            new HashSet<Integer>(), add in order -> iteration order
+// Mixed: ops CAP OP KEY OP KEY ...  new HashMap<>(CAP) (CAP -1: new HashMap<>()), OP "+" put,
+//                             "-" remove, "c" clear; keys hex as above -> keySet() order
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -77,6 +79,18 @@ public class JavaOrderOracle {
         while ((line = in.readLine()) != null) {
             String[] parts = line.split(" ");
             if (numeric(parts, out)) continue;
+            if (parts[0].equals("ops")) {
+                int cap = Integer.parseInt(parts[1]);
+                Map<String, Integer> m = cap < 0 ? new HashMap<>() : new HashMap<>(cap);
+                for (int i = 2; i < parts.length; i += 2) {
+                    if (parts[i].equals("+")) m.put(decode(parts[i + 1]), 1);
+                    else if (parts[i].equals("-")) m.remove(decode(parts[i + 1]));
+                    else m.clear();
+                }
+                for (String k : m.keySet()) out.append(encode(k)).append(' ');
+                out.append('\n');
+                continue;
+            }
             List<String> keys = new ArrayList<>();
             for (int i = 1; i < parts.length; i++) keys.add(decode(parts[i]));
             List<String> result = new ArrayList<>();
