@@ -47,6 +47,19 @@ def _decode(token: str) -> str:
     return data.decode("utf-16-be", "surrogatepass")
 
 
+def _ask_java(requests: list[str]) -> list[list[str]]:
+    """One reply (split on spaces) per request line, from one run of the oracle."""
+    java = shutil.which("java")
+    assert java, "Java 17 is required (Spark uses it too)"
+    done = subprocess.run(
+        [java, str(ORACLE)], input="".join(r + "\n" for r in requests), capture_output=True,
+        text=True, timeout=300, check=True,
+    )
+    lines = done.stdout.split("\n")[: len(requests)]
+    assert len(lines) == len(requests)
+    return [line.split() for line in lines]
+
+
 def _key(rnd: random.Random, style: str, i: int) -> str:
     if style == "uuid":
         return f"consumer-{rnd.randrange(1, 9)}-{uuid.UUID(int=rnd.getrandbits(128), version=4)}"
@@ -92,18 +105,7 @@ CASES = _cases()
 
 @pytest.fixture(scope="module")
 def java_answers() -> list[list[str]]:
-    java = shutil.which("java")
-    assert java, "Java 17 is required (Spark uses it too)"
-    request = "".join(
-        " ".join([mode, *(_encode(k) for k in keys)]) + "\n" for mode, keys in CASES
-    )
-    done = subprocess.run(
-        [java, str(ORACLE)], input=request, capture_output=True, text=True, timeout=300,
-        check=True,
-    )
-    lines = done.stdout.split("\n")[: len(CASES)]
-    assert len(lines) == len(CASES)
-    return [line.split() for line in lines]
+    return _ask_java([" ".join([mode, *(_encode(k) for k in keys)]) for mode, keys in CASES])
 
 
 def _kpart(mode: str, keys: list[str]) -> list[str]:
@@ -156,13 +158,7 @@ NUMERIC = _numeric_cases()
 
 @pytest.fixture(scope="module")
 def java_numeric() -> list[list[str]]:
-    java = shutil.which("java")
-    assert java, "Java 17 is required (Spark uses it too)"
-    done = subprocess.run(
-        [java, str(ORACLE)], input="".join(" ".join(c) + "\n" for c in NUMERIC),
-        capture_output=True, text=True, timeout=300, check=True,
-    )
-    return [line.split() for line in done.stdout.split("\n")[: len(NUMERIC)]]
+    return _ask_java([" ".join(c) for c in NUMERIC])
 
 
 def _kpart_numeric(case: tuple[str, ...]) -> list[str]:
@@ -218,15 +214,10 @@ OPS = _ops_cases()
 
 @pytest.fixture(scope="module")
 def java_ops() -> list[list[str]]:
-    java = shutil.which("java")
-    assert java, "Java 17 is required (Spark uses it too)"
-    request = "".join(
-        " ".join(["ops", str(cap), *(f"{op} {_encode(k)}" for op, k in ops)]) + "\n"
-        for cap, ops in OPS
+    answers = _ask_java(
+        [" ".join(["ops", str(cap), *(f"{op} {_encode(k)}" for op, k in ops)]) for cap, ops in OPS]
     )
-    done = subprocess.run([java, str(ORACLE)], input=request, capture_output=True, text=True,
-                          timeout=300, check=True)
-    return [[_decode(t) for t in line.split()] for line in done.stdout.split("\n")[: len(OPS)]]
+    return [[_decode(t) for t in line] for line in answers]
 
 
 @pytest.mark.parametrize("index", range(len(OPS)))
