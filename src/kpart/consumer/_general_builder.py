@@ -312,7 +312,7 @@ class GeneralBuilder:
             and performed
             and self.balance_score(cur) >= self.balance_score(pre_balance)
         ):
-            pre_order = hashmap_order(order.keys())  # new HashMap<>(currentAssignment)
+            pre_order = hashmap_order(order.keys())  # deepCopy: a new HashMap<>() put in currentAssignment order
             cur.clear()
             order.clear()
             for c in pre_order:
