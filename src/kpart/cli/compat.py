@@ -151,6 +151,8 @@ def _pct(x: float) -> str:
 
 
 def show_compat(s: dict[str, Any]) -> None:
+    """Print a ``"compat"`` section (:meth:`kpart.producer.compat.CompatReport.to_json`) as
+    rich tables on stdout: the two disagreement matrices and the pairs with example keys."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -223,6 +225,8 @@ def compat(
 
 
 def show_whatif(s: dict[str, Any]) -> None:
+    """Print a ``"whatif"`` section (:meth:`kpart.producer.whatif.WhatIfReport.to_json`) as
+    rich tables on stdout: moved keys/records and skew per partition count, then loads."""
     from rich.console import Console
     from rich.table import Table
 
