@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from kpart._java.uuid import uuid_to_string
 from kpart.consumer._scenario import StepChange
-from kpart.consumer.server_simulation import replay_order
+from kpart.consumer.server_simulation import raw_target, read_back, with_current_assignments
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 from kpart.errors import KpartError
@@ -90,28 +90,18 @@ def server_group(
     return ServerGroupSpec(topics, members)
 
 
-def _target(spec: ServerGroupSpec, assignor: str) -> dict[str, list[tuple[int, list[int]]]]:
-    if assignor == "range":
-        from kpart.consumer.server_range_assignor import range_target
-
-        return range_target(spec)
-    from kpart.consumer.uniform_assignor import target_assignment
-
-    return target_assignment(spec)
-
-
 def assign_server_uniform(group: GroupSpec) -> GroupAssignment:
     """The KIP-848 ``uniform`` assignor on ``group`` (members' ``owned_partitions`` = their
     current target assignment). Errors: ``PartitionAssignorError`` as Kafka's."""
     spec = server_group(group)
-    return spec.to_group_assignment(_target(spec, "uniform"))
+    return spec.to_group_assignment(raw_target(spec, "uniform"))
 
 
 def assign_server_range(group: GroupSpec) -> GroupAssignment:
     """The KIP-848 server-side ``range`` assignor on ``group`` (see
     :func:`assign_server_uniform`)."""
     spec = server_group(group)
-    return spec.to_group_assignment(_target(spec, "range"))
+    return spec.to_group_assignment(raw_target(spec, "range"))
 
 
 def _ids_per_step(
@@ -161,25 +151,16 @@ def simulate_server_rounds(
     rounds = []
     for s, (step, ids) in enumerate(zip(steps, _ids_per_step(steps, topic_ids, changes),
                                         strict=True)):
-        base = server_group(step.with_members(()), ids)
+        base = server_group(step, ids)  # the scenario's members own nothing themselves
         names.update((t.uuid, t.name) for t in base.topics)
-        members = []
-        for m in step.members:
-            owned = tuple(
-                (base.topic_name(tid), tuple(ps)) for tid, ps in current.get(m.member_id, [])
-            )
-            members.append(
-                ServerMember(m.member_id, tuple(sorted(m.topics)), m.group_instance_id, m.rack,
-                             owned)
-            )
-        spec = ServerGroupSpec(base.topics, tuple(members))
+        spec = with_current_assignments(base, current)
         seen = tuple(
             Member(m.member_id, m.topics, m.rack, m.instance_id, s,
                    tuple((t, ps) for t, ps in m.assignment if not t.startswith("id:")))
             for m in spec.members
         )
         try:
-            raw = _target(spec, assignor)
+            raw = raw_target(spec, assignor)
         except KpartError as e:
             rounds.append(Round(s, 0, s + 1, "", seen, None, e))
             current = {m.member_id: current.get(m.member_id, []) for m in spec.members}
@@ -200,7 +181,7 @@ def simulate_server_rounds(
                 if lost:
                     revoked.append((m.member_id, lost))
             rounds.append(Round(s, 0, s + 1, "", seen, result, None, tuple(revoked)))
-            current = {m.member_id: replay_order(raw.get(m.member_id, [])) for m in spec.members}
+            current = read_back(spec, raw)
         if on_step is not None:
             on_step()
     return tuple(rounds)

@@ -36,7 +36,14 @@ from kpart.consumer.spec import GroupAssignment
 from kpart.consumer.uniform_assignor import SERVER_ASSIGNORS, target_assignment
 from kpart.errors import ConfigError
 
-__all__ = ["ServerRound", "replay_order", "simulate_server_group"]
+__all__ = [
+    "ServerRound",
+    "raw_target",
+    "read_back",
+    "replay_order",
+    "simulate_server_group",
+    "with_current_assignments",
+]
 
 #: member id → [(topic id, [partition, ...]), ...] in Java iteration order.
 Target = dict[str, list[tuple[int, list[int]]]]
@@ -69,7 +76,9 @@ def replay_order(parts: Iterable[tuple[int, Iterable[int]]]) -> list[tuple[int, 
     return [(tid, list(ps)) for tid, ps in replayed.items()]
 
 
-def _run(spec: ServerGroupSpec, assignor: str) -> Target:
+def raw_target(spec: ServerGroupSpec, assignor: str) -> Target:
+    """The assignor's raw result (member id → ``[(topic id, [partitions])]``, Java order);
+    ``assignor``: ``"uniform"`` or ``"range"`` (else ``ConfigError``)."""
     if assignor == "uniform":
         return target_assignment(spec)
     if assignor == "range":
@@ -77,6 +86,24 @@ def _run(spec: ServerGroupSpec, assignor: str) -> Target:
     raise ConfigError(
         f"Unknown server-side assignor {assignor!r}: expected one of {list(SERVER_ASSIGNORS)}."
     )
+
+
+def with_current_assignments(step: ServerGroupSpec, current: Target) -> ServerGroupSpec:
+    """``step``'s members with their current assignments taken from ``current`` (the
+    previous targets, read back; nothing for a new member)."""
+    members = tuple(
+        ServerMember(
+            m.member_id, m.topics, m.instance_id, m.rack,
+            tuple((step.topic_name(tid), tuple(ps)) for tid, ps in current.get(m.member_id, [])),
+        )
+        for m in step.members
+    )
+    return ServerGroupSpec(step.topics, members)
+
+
+def read_back(spec: ServerGroupSpec, raw: Target) -> Target:
+    """Every member's new target as the next step reads it (:func:`replay_order`)."""
+    return {m.member_id: replay_order(raw.get(m.member_id, [])) for m in spec.members}
 
 
 def simulate_server_group(
@@ -92,19 +119,14 @@ def simulate_server_group(
     current: Target = {}
     rounds: list[ServerRound] = []
     for index, step in enumerate(steps):
-        members = []
-        for m in step.members:
-            parts = current.get(m.member_id, [])
-            assignment = tuple((step.topic_name(tid), tuple(ps)) for tid, ps in parts)
-            members.append(ServerMember(m.member_id, m.topics, m.instance_id, m.rack, assignment))
-        spec = ServerGroupSpec(step.topics, tuple(members))
-        raw = _run(spec, assignor)
+        spec = with_current_assignments(step, current)
+        raw = raw_target(spec, assignor)
         pairs = {
             member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
             for member_id, parts in raw.items()
         }
         result = GroupAssignment.from_pairs([m.member_id for m in spec.members], pairs)
-        current = {m.member_id: replay_order(raw.get(m.member_id, [])) for m in spec.members}
+        current = read_back(spec, raw)
         rounds.append(
             ServerRound(
                 index,
