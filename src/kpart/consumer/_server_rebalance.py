@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from kpart._java.uuid import uuid_to_string
 from kpart.consumer._scenario import StepChange
@@ -34,6 +35,9 @@ from kpart.consumer.server_simulation import raw_target, read_back, with_current
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 from kpart.errors import KpartError
+
+if TYPE_CHECKING:
+    from kpart.consumer.rebalance import Round
 
 __all__ = [
     "assign_server_range",
@@ -135,7 +139,7 @@ def simulate_server_rounds(
     topic_ids: Mapping[str, str] | None = None,
     changes: Sequence[StepChange] | None = None,
     on_step: Callable[[], None] | None = None,
-) -> tuple:
+) -> tuple[Round, ...]:
     """One :class:`~kpart.consumer.rebalance.Round` per step: the target the coordinator
     computes from each member's current target (the previous step's, read back in Java's
     iteration order as :func:`~kpart.consumer.server_simulation.simulate_server_group` does).
@@ -143,7 +147,7 @@ def simulate_server_rounds(
     still subscribes to, deleted topics included). ``changes`` (the scenario's) tell when a
     deleted topic is created again, with a new id. An assignor error is recorded in its
     round and leaves the targets unchanged."""
-    from kpart.consumer.rebalance import Round
+    from kpart.consumer.rebalance import Round  # noqa: F811 -- rebalance imports this module
 
     assignor = SERVER_STRATEGIES[strategy]
     current: dict[str, list[tuple[int, list[int]]]] = {}
