@@ -20,17 +20,17 @@ then one each to the members polled from the ``minQuota`` list": both are closed
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, repeat
 from operator import itemgetter
 
 import numpy as np
 
 from kpart._java.strings import java_string_key
-from kpart.consumer.abstract_sticky_assignor import MemberData
+from kpart.consumer.abstract_sticky_assignor import MemberData, subscription_order
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 
-__all__ = ["ARRAY_THRESHOLD", "FastConstrained", "fast_constrained"]
+__all__ = ["ARRAY_THRESHOLD", "FastConstrained", "fast_constrained", "try_array_form"]
 
 #: Below this many partitions in the metadata the object-based builder is faster.
 ARRAY_THRESHOLD = 2048
@@ -119,6 +119,22 @@ def _grouped(
     groups = _group_tuples(names, ps, starts, sizes)
     cuts = np.searchsorted(member[starts], np.arange(n + 1)).tolist()
     return [tuple(groups[cuts[i] : cuts[i + 1]]) for i in range(n)]
+
+
+def try_array_form(
+    group: GroupSpec,
+    member_data: Callable[[Member], MemberData],
+    cooperative: bool,
+    ordered: bool = False,
+) -> FastConstrained | None:
+    """:func:`fast_constrained` for a group of at least :data:`ARRAY_THRESHOLD` partitions
+    (members in subscription-map order, ``member_data`` the assignor's decoding), else
+    ``None``: the caller then runs the object-based port."""
+    if sum(t.num_partitions for t in group.topics) < ARRAY_THRESHOLD:
+        return None
+    members = subscription_order(group)
+    data = [member_data(m) for m in members]
+    return fast_constrained(group, members, data, cooperative, ordered)
 
 
 def fast_constrained(

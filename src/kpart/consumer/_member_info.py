@@ -36,10 +36,12 @@ def sort_members(members: Iterable[Member]) -> list[Member]:
 
 def partitions_per_topic(group: GroupSpec) -> dict[str, int]:
     """``AbstractPartitionAssignor.assign``: partition count of every subscribed topic present
-    in the metadata with at least one partition (others are skipped, as Kafka does)."""
+    in the metadata with at least one partition (others are skipped, as Kafka does), in
+    first-subscribed order. Members with the same topic tuple are read once: large groups
+    mostly share one subscription."""
     out: dict[str, int] = {}
-    for m in group.members:
-        for t in m.topics:
+    for topics in dict.fromkeys(m.topics for m in group.members):
+        for t in topics:
             if t not in out:
                 n = group.num_partitions(t)
                 if n:

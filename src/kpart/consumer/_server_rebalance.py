@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING
 
 from kpart._java.uuid import uuid_to_string
 from kpart.consumer._scenario import StepChange
-from kpart.consumer.server_simulation import raw_target, read_back, with_current_assignments
+from kpart.consumer.server_simulation import read_back, with_current_assignments
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.uniform_assignor import server_assign, server_target
 from kpart.errors import KpartError
 
 if TYPE_CHECKING:
@@ -97,15 +98,13 @@ def server_group(
 def assign_server_uniform(group: GroupSpec) -> GroupAssignment:
     """The KIP-848 ``uniform`` assignor on ``group`` (members' ``owned_partitions`` = their
     current target assignment). Errors: ``PartitionAssignorError`` as Kafka's."""
-    spec = server_group(group)
-    return spec.to_group_assignment(raw_target(spec, "uniform"))
+    return server_assign(server_group(group), "uniform")
 
 
 def assign_server_range(group: GroupSpec) -> GroupAssignment:
     """The KIP-848 server-side ``range`` assignor on ``group`` (see
     :func:`assign_server_uniform`)."""
-    spec = server_group(group)
-    return spec.to_group_assignment(raw_target(spec, "range"))
+    return server_assign(server_group(group), "range")
 
 
 def _ids_per_step(
@@ -164,7 +163,7 @@ def simulate_server_rounds(
             for m in spec.members
         )
         try:
-            raw = raw_target(spec, assignor)
+            raw = server_target(spec, assignor)
         except KpartError as e:
             rounds.append(Round(s, 0, s + 1, "", seen, None, e))
             current = {m.member_id: current.get(m.member_id, []) for m in spec.members}

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from kpart._java.hashing import hashmap_order
 from kpart.consumer._constrained_builder import ConstrainedBuilder
 from kpart.consumer._general_builder import GeneralBuilder
+from kpart.consumer._member_info import partitions_per_topic
 from kpart.consumer._sticky_rack import RackInfo
 from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
 
@@ -40,7 +41,6 @@ __all__ = [
     "StickyResult",
     "all_subscriptions_equal",
     "assign_partitions",
-    "partitions_per_topic",
     "subscription_order",
 ]
 
@@ -83,19 +83,6 @@ def subscription_order(group: GroupSpec) -> list[Member]:
     """Members in the iteration order of the leader's ``HashMap<String, Subscription>``."""
     by_id = {m.member_id: m for m in group.members}
     return [by_id[i] for i in hashmap_order([m.member_id for m in group.members])]
-
-
-def partitions_per_topic(group: GroupSpec) -> dict[str, int]:
-    """Subscribed topics present in the metadata with at least one partition → count
-    (``AbstractPartitionAssignor.assign``)."""
-    out: dict[str, int] = {}
-    for m in group.members:
-        for t in m.topics:
-            if t not in out:
-                n = group.num_partitions(t)
-                if n:
-                    out[t] = n
-    return out
 
 
 def all_subscriptions_equal(

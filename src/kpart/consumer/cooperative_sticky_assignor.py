@@ -20,12 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kpart.consumer._constrained_arrays import ARRAY_THRESHOLD, fast_constrained
+from kpart.consumer._constrained_arrays import try_array_form
 from kpart.consumer.abstract_sticky_assignor import (
     DEFAULT_GENERATION,
     MemberData,
     assign_partitions,
-    subscription_order,
 )
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 
@@ -84,11 +83,7 @@ def assign_cooperative_sticky_ordered(
 
 
 def _assign(group: GroupSpec, ordered: bool) -> tuple[GroupAssignment, dict[str, list[TP]] | None]:
-    members = subscription_order(group)
-    data = [cooperative_member_data(m) for m in members]
-    fast = None
-    if sum(t.num_partitions for t in group.topics) >= ARRAY_THRESHOLD:
-        fast = fast_constrained(group, members, data, cooperative=True, ordered=ordered)
+    fast = try_array_form(group, cooperative_member_data, cooperative=True, ordered=ordered)
     if fast is not None:
         return fast.assignment, fast.lists
     return reference_assign(group)

@@ -30,15 +30,12 @@ from dataclasses import dataclass
 
 from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.uuid import uuid_hash_code
-from kpart.consumer.server_range_assignor import range_target
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
 from kpart.consumer.spec import GroupAssignment
-from kpart.consumer.uniform_assignor import SERVER_ASSIGNORS, target_assignment
-from kpart.errors import ConfigError
+from kpart.consumer.uniform_assignor import server_target
 
 __all__ = [
     "ServerRound",
-    "raw_target",
     "read_back",
     "replay_order",
     "simulate_server_group",
@@ -76,18 +73,6 @@ def replay_order(parts: Iterable[tuple[int, Iterable[int]]]) -> list[tuple[int, 
     return [(tid, list(ps)) for tid, ps in replayed.items()]
 
 
-def raw_target(spec: ServerGroupSpec, assignor: str) -> Target:
-    """The assignor's raw result (member id → ``[(topic id, [partitions])]``, Java order);
-    ``assignor``: ``"uniform"`` or ``"range"`` (else ``ConfigError``)."""
-    if assignor == "uniform":
-        return target_assignment(spec)
-    if assignor == "range":
-        return range_target(spec)
-    raise ConfigError(
-        f"Unknown server-side assignor {assignor!r}: expected one of {list(SERVER_ASSIGNORS)}."
-    )
-
-
 def with_current_assignments(step: ServerGroupSpec, current: Target) -> ServerGroupSpec:
     """``step``'s members with their current assignments taken from ``current`` (the
     previous targets, read back; nothing for a new member)."""
@@ -120,7 +105,7 @@ def simulate_server_group(
     rounds: list[ServerRound] = []
     for index, step in enumerate(steps):
         spec = with_current_assignments(step, current)
-        raw = raw_target(spec, assignor)
+        raw = server_target(spec, assignor)
         pairs = {
             member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
             for member_id, parts in raw.items()

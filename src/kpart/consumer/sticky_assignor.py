@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kpart.consumer._constrained_arrays import ARRAY_THRESHOLD, fast_constrained
+from kpart.consumer._constrained_arrays import try_array_form
 from kpart.consumer.abstract_sticky_assignor import (
     MemberData,
     assign_partitions,
-    subscription_order,
 )
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
 
@@ -64,11 +63,7 @@ def assign_sticky(group: GroupSpec) -> GroupAssignment:
 def _assign(
     group: GroupSpec, ordered: bool
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]] | None]:
-    members = subscription_order(group)
-    data = [sticky_member_data(m) for m in members]
-    fast = None
-    if sum(t.num_partitions for t in group.topics) >= ARRAY_THRESHOLD:
-        fast = fast_constrained(group, members, data, cooperative=False, ordered=ordered)
+    fast = try_array_form(group, sticky_member_data, cooperative=False, ordered=ordered)
     if fast is not None:
         return fast.assignment, fast.lists
     return reference_assign(group)

@@ -37,7 +37,13 @@ from kpart.consumer.server_spec import ServerGroupSpec
 from kpart.consumer.spec import GroupAssignment
 from kpart.errors import ConfigError
 
-__all__ = ["SERVER_ASSIGNORS", "UniformAssignor", "assign_uniform", "server_assign"]
+__all__ = [
+    "SERVER_ASSIGNORS",
+    "UniformAssignor",
+    "assign_uniform",
+    "server_assign",
+    "server_target",
+]
 
 #: Names of the KIP-848 server-side assignors (``group.consumer.assignors``).
 SERVER_ASSIGNORS = ("uniform", "range")
@@ -72,17 +78,27 @@ def assign_uniform(spec: ServerGroupSpec) -> GroupAssignment:
     return spec.to_group_assignment(target_assignment(spec))
 
 
-def server_assign(spec: ServerGroupSpec, assignor: str = "uniform") -> GroupAssignment:
-    """Run a KIP-848 server-side assignor: ``"uniform"`` (default) or ``"range"``.
-
-    Raises :class:`~kpart.errors.ConfigError` naming an unknown ``assignor``.
-    """
+def server_target(
+    spec: ServerGroupSpec, assignor: str = "uniform", *, java_order: bool = True
+) -> dict[str, list[tuple[int, list[int]]]]:
+    """The raw target of a KIP-848 server-side assignor, ``"uniform"`` or ``"range"``:
+    member id → ``[(topic id, [partitions])]``, in the Java iteration order of Kafka's result
+    maps (``java_order=False`` lets the range assignor skip that ordering when only the
+    canonical assignment is wanted). Raises :class:`~kpart.errors.ConfigError` naming an
+    unknown ``assignor``; ``PartitionAssignorError`` as Kafka's assignors throw it."""
     if assignor == "uniform":
-        return assign_uniform(spec)
+        return target_assignment(spec)
     if assignor == "range":
-        from kpart.consumer.server_range_assignor import assign_range
+        from kpart.consumer.server_range_assignor import range_target
 
-        return assign_range(spec)
+        return range_target(spec, java_order=java_order)
     raise ConfigError(
         f"Unknown server-side assignor {assignor!r}: expected one of {list(SERVER_ASSIGNORS)}."
     )
+
+
+def server_assign(spec: ServerGroupSpec, assignor: str = "uniform") -> GroupAssignment:
+    """Run a KIP-848 server-side assignor: ``"uniform"`` (default) or ``"range"``; every
+    member of ``spec`` in order, topics by name, sorted. Errors: see :func:`server_target`.
+    """
+    return spec.to_group_assignment(server_target(spec, assignor, java_order=False))
