@@ -12,14 +12,34 @@ import math
 import os
 import tempfile
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from kpart.errors import ConfigError
 
-_BROKERS_HELP = "Cluster brokers as ID[:RACK],... or A-B ranges (default: those in --current)."
-_CURRENT_HELP = "--describe output, reassignment JSON or ZooKeeper topic node (with --topic)."
-_TOPIC_HELP = "Topic name of a ZooKeeper topic node given as --current (the node has none)."
+# Options shared by plan, pools and describe.
+_Current = Annotated[Path, typer.Option(
+    "--current", help="--describe output, reassignment JSON or ZooKeeper topic node (with "
+    "--topic).", show_default=False)]
+_Brokers = Annotated[str | None, typer.Option(
+    "--brokers", help="Cluster brokers as ID[:RACK],... or A-B ranges (default: those in "
+    "--current).", show_default=False)]
+_Topic = Annotated[str | None, typer.Option(
+    "--topic", help="Topic name of a ZooKeeper topic node given as --current (the node has "
+    "none).", show_default=False)]
+_K = Annotated[int | None, typer.Option(
+    "--max-concurrent-moves-per-broker", help="Batch so no broker has more than K moves.",
+    show_default=False)]
+_Sizes = Annotated[Path | None, typer.Option(
+    "--sizes", help="Partition sizes (kafka-log-dirs JSON).", show_default=False)]
+_Out = Annotated[Path | None, typer.Option(
+    "--out", "-o", help="Write the plan JSON here.", show_default=False)]
+_Rollback = Annotated[Path | None, typer.Option(
+    "--rollback", help="Write the rollback JSON here.", show_default=False)]
+_DescribeOut = Annotated[Path | None, typer.Option(
+    "--describe-out", help="Write --describe view.", show_default=False)]
+_Json = Annotated[bool, typer.Option("--json", help="Print a JSON summary.")]
 
 
 def _read(path: Path, what: str) -> str:
@@ -201,19 +221,17 @@ def _run(
 
 
 def plan_command(
-    current: Path = typer.Option(..., "--current", help=_CURRENT_HELP),  # noqa: B008
-    brokers: str | None = typer.Option(None, "--brokers", help=_BROKERS_HELP),
+    current: _Current,
+    brokers: _Brokers = None,
     add_brokers: str | None = typer.Option(None, "--add-brokers", help="Brokers to add: ID[:RACK],..."),
     remove_brokers: str | None = typer.Option(None, "--remove-brokers", help="Brokers to empty: ID,..."),
     pools_path: Path | None = typer.Option(None, "--pools", help="Pool file (JSON)."),  # noqa: B008
     max_moves: int | None = typer.Option(None, "--max-moves", help="Cap on replica moves."),
-    k: int | None = typer.Option(
-        None, "--max-concurrent-moves-per-broker", help="Batch so no broker has more than K moves."
-    ),
-    sizes: Path | None = typer.Option(None, "--sizes", help="Partition sizes (kafka-log-dirs JSON)."),  # noqa: B008
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write the plan JSON here."),  # noqa: B008
-    rollback: Path | None = typer.Option(None, "--rollback", help="Write the rollback JSON here."),  # noqa: B008
-    describe_out: Path | None = typer.Option(None, "--describe-out", help="Write --describe view."),  # noqa: B008
+    k: _K = None,
+    sizes: _Sizes = None,
+    out: _Out = None,
+    rollback: _Rollback = None,
+    describe_out: _DescribeOut = None,
     topics_out: Path | None = typer.Option(None, "--topics-out", help="Write topics-to-move JSON."),  # noqa: B008
     seed: int | None = typer.Option(None, "--seed", help="Seed of the --generate comparison."),
     leaders: bool = typer.Option(True, "--leaders/--no-leaders", help="Balance preferred leaders."),
@@ -222,8 +240,8 @@ def plan_command(
         help="Even out replicas across brokers (default: yes, unless the plan only removes "
         "brokers, which then moves just their replicas).",
     ),
-    topic: str | None = typer.Option(None, "--topic", help=_TOPIC_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+    topic: _Topic = None,
+    as_json: _Json = False,
 ) -> None:
     """Plan a minimal-movement reassignment (add/remove brokers, pools, balance)."""
     _run(current, brokers, add_brokers, remove_brokers, pools_path, max_moves, k, sizes, out,
@@ -232,22 +250,20 @@ def plan_command(
 
 
 def pools_command(
-    current: Path = typer.Option(..., "--current", help=_CURRENT_HELP),  # noqa: B008
+    current: _Current,
     pools_path: Path = typer.Option(..., "--pools", help="Pool file (JSON)."),  # noqa: B008
-    brokers: str | None = typer.Option(None, "--brokers", help=_BROKERS_HELP),
+    brokers: _Brokers = None,
     strategy: str = typer.Option(
         "minimal", "--strategy", help="minimal (planner) or generate (AdminUtils per pool)."
     ),
-    k: int | None = typer.Option(
-        None, "--max-concurrent-moves-per-broker", help="Batch so no broker has more than K moves."
-    ),
-    sizes: Path | None = typer.Option(None, "--sizes", help="Partition sizes (kafka-log-dirs JSON)."),  # noqa: B008
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write the plan JSON here."),  # noqa: B008
-    rollback: Path | None = typer.Option(None, "--rollback", help="Write the rollback JSON here."),  # noqa: B008
-    describe_out: Path | None = typer.Option(None, "--describe-out", help="Write --describe view."),  # noqa: B008
+    k: _K = None,
+    sizes: _Sizes = None,
+    out: _Out = None,
+    rollback: _Rollback = None,
+    describe_out: _DescribeOut = None,
     seed: int | None = typer.Option(None, "--seed", help="Seed of AdminUtils' random start."),
-    topic: str | None = typer.Option(None, "--topic", help=_TOPIC_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+    topic: _Topic = None,
+    as_json: _Json = False,
 ) -> None:
     """Move every topic into its resource pool (seed 002's isolation scheme), one plan."""
     if strategy not in ("minimal", "generate"):
@@ -257,10 +273,10 @@ def pools_command(
 
 
 def describe_command(
-    current: Path = typer.Option(..., "--current", help=_CURRENT_HELP),  # noqa: B008
-    brokers: str | None = typer.Option(None, "--brokers", help=_BROKERS_HELP),
+    current: _Current,
+    brokers: _Brokers = None,
     pools_path: Path | None = typer.Option(None, "--pools", help="Pool file (JSON)."),  # noqa: B008
-    topic: str | None = typer.Option(None, "--topic", help=_TOPIC_HELP),
+    topic: _Topic = None,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Balance report of a current assignment: replicas/leaders per broker and rack."""
