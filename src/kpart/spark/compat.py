@@ -20,7 +20,6 @@ Example, given a DataFrame ``df`` of flights (checked in ``tests/spark/``)::
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -135,9 +134,9 @@ def _compat_partials(df: DataFrame, n: int, ids: tuple[str, ...], serializer: st
                  pa.array(rows["exb"], pa.binary())],
                 names=["kind", "i", "j", "keys", "records", "example", "example_bytes"])
 
-    with warnings.catch_warnings():  # pyspark's "pandas >= 3 not fully supported"
-        warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
-        return df.mapInArrow(partials, schema)
+    from kpart.spark.transforms import map_in_arrow
+
+    return map_in_arrow(df, partials, schema)
 
 
 def measure_compat(

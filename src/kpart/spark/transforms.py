@@ -42,6 +42,7 @@ __all__ = [
     "SERIALIZERS",
     "check_key_column",
     "key_size_column",
+    "map_in_arrow",
     "with_partition",
 ]
 
@@ -189,9 +190,16 @@ def _arrow_transform(
                 names=[*batch.schema.names[:kept], output],
             )
 
-    with warnings.catch_warnings():  # pyspark's "pandas >= 3 not fully supported" (no pandas here)
+    return map_in_arrow(df, partition_batches, schema)
+
+
+def map_in_arrow(df: DataFrame, fn: Callable, schema: object) -> DataFrame:
+    """``df.mapInArrow(fn, schema)`` (``fn``: iterator of Arrow ``RecordBatch`` → iterator of
+    batches, run on the executors), without pyspark's "pandas >= 3 is not fully supported"
+    ``FutureWarning``: kpart's Arrow functions use no pandas."""
+    with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
-        return df.mapInArrow(partition_batches, schema)
+        return df.mapInArrow(fn, schema)
 
 
 def _jvm_hash(df: DataFrame, key: str, serializer: str, method: str) -> Column | None:

@@ -16,7 +16,6 @@ Example, given a DataFrame ``df`` of flights (checked in ``tests/spark/``)::
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -67,9 +66,9 @@ def _whatif_partials(df: DataFrame, partitioner: str, n: int, counts: tuple[int,
                       *[pa.array(stacked[k]) for k in range(len(_COLUMNS))]]
             yield pa.RecordBatch.from_arrays(arrays, names=["m", "partition", *_COLUMNS])
 
-    with warnings.catch_warnings():  # pyspark's "pandas >= 3 not fully supported"
-        warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
-        return df.mapInArrow(partials, schema)
+    from kpart.spark.transforms import map_in_arrow
+
+    return map_in_arrow(df, partials, schema)
 
 
 def measure_whatif(
