@@ -36,7 +36,7 @@ from typing import Any
 
 from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
-from kpart.consumer.spec import GroupAssignment
+from kpart.consumer.spec import GroupAssignment, topic_partitions_from_json
 from kpart.errors import ConfigError
 
 __all__ = ["ServerGroupSpec", "ServerMember", "ServerTopic"]
@@ -275,19 +275,11 @@ def _member_from_json(m: Any, i: int) -> ServerMember:
     topics = m.get("topics", [])
     if not isinstance(topics, list):
         raise ConfigError(f"{where}.topics: expected a list of topic names.")
-    assignment = []
-    for entry in m.get("assignment") or []:
-        if (
-            not isinstance(entry, list | tuple)
-            or len(entry) != 2
-            or not isinstance(entry[1], list | tuple)
-        ):
-            raise ConfigError(f"{where}.assignment: expected [[topic, [partitions]], ...].")
-        assignment.append((entry[0], tuple(entry[1])))
+    assignment = topic_partitions_from_json(m.get("assignment"), f"{where}.assignment")
     return ServerMember(
         member_id=m["id"],
         topics=tuple(topics),
         instance_id=m.get("instance_id"),
         rack=m.get("rack"),
-        assignment=tuple(assignment),
+        assignment=assignment,
     )

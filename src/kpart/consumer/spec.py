@@ -204,6 +204,22 @@ class GroupSpec:
         return GroupSpec(self.topics, tuple(members))
 
 
+def topic_partitions_from_json(doc: Any, where: str) -> OwnedPartitions:
+    """``[["topic", [p, ...]], ...]`` (order kept; ``None`` = none) as ``OwnedPartitions``.
+    Raises :class:`ConfigError` naming ``where`` for any other shape (values are checked by
+    the value types)."""
+    out: list[tuple[str, tuple[int, ...]]] = []
+    for entry in doc or []:
+        if (
+            not isinstance(entry, list | tuple)
+            or len(entry) != 2
+            or not isinstance(entry[1], list | tuple)
+        ):
+            raise ConfigError(f"{where}: expected [[topic, [partitions]], ...].")
+        out.append((entry[0], tuple(entry[1])))
+    return tuple(out)
+
+
 def member_from_json(m: Any, where: str = "member") -> Member:
     """One member from its golden "member input" JSON object (see :meth:`GroupSpec.from_json`)."""
     if not isinstance(m, Mapping):
@@ -213,16 +229,7 @@ def member_from_json(m: Any, where: str = "member") -> Member:
     topics = m.get("topics", [])
     if not isinstance(topics, list):
         raise ConfigError(f"{_ctx(where, 'topics')}: expected a list of topic names.")
-    owned_doc = m.get("owned") or []
-    owned: list[tuple[str, tuple[int, ...]]] = []
-    for entry in owned_doc:
-        if (
-            not isinstance(entry, list | tuple)
-            or len(entry) != 2
-            or not isinstance(entry[1], list | tuple)
-        ):
-            raise ConfigError(f"{_ctx(where, 'owned')}: expected [[topic, [partitions]], ...].")
-        owned.append((entry[0], tuple(entry[1])))
+    owned = topic_partitions_from_json(m.get("owned"), _ctx(where, "owned"))
     generation = m.get("generation", -1)
     if not isinstance(generation, int):
         raise ConfigError(f"{_ctx(where, 'generation')}: expected an integer, got {generation!r}.")
@@ -232,7 +239,7 @@ def member_from_json(m: Any, where: str = "member") -> Member:
         rack=m.get("rack"),
         group_instance_id=m.get("instance_id"),
         generation=generation,
-        owned_partitions=tuple(owned),
+        owned_partitions=owned,
         has_user_data=m.get("has_user_data", True),
     )
 
