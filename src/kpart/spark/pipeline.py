@@ -268,7 +268,11 @@ def run_report(
 def check_sections(
     topic: TopicConfig, whatif: Sequence[int], compat: Sequence[str] | str | None
 ) -> tuple[str, ...]:
-    """Validate the optional sections' arguments; the compat partitioner ids (or ``()``)."""
+    """Check :func:`run_report`'s optional sections before any Spark work and return the
+    compat partitioner ids (``()`` without ``compat``). ``whatif``: partition counts (each
+    > 0) compared with ``topic.partitions`` under the topic's partitioner, which must hash
+    keys; ``compat``: ids, ``"all"`` or ``"default"``. Raises ``ConfigError`` /
+    ``InvalidPartitionsError`` naming the bad value."""
     from kpart.producer.clients import get_partitioner
     from kpart.producer.compat import parse_partitioners
     from kpart.producer.whatif import whatif_counts
