@@ -75,6 +75,7 @@ _EXPORTS: dict[str, str] = {
     "InvalidPartitionError": "kpart.errors",
     "AssignmentError": "kpart.errors",
     "ConfigError": "kpart.errors",
+    "KpartWarning": "kpart.errors",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -12,6 +12,14 @@
     ├── PartitionAssignorError            org.apache.kafka.coordinator.group.api.assignor.PartitionAssignorException
     └── ConfigError                       a bad layout/topology/scenario file or CLI value
 
+    KpartWarning (UserWarning)            input Kafka accepts but that is probably a mistake
+
+
+Warnings (:class:`KpartWarning`, raised with :func:`warnings.warn`) mark input that Kafka accepts
+and computes a result for, but that is probably not what the user meant (a member subscribed to a
+topic the file does not list, an owned partition beyond the partition count, ...): the result is
+still the Kafka-faithful one; the CLI prints each as one ``kpart: warning: ...`` line on stderr.
+
 Every error is a ``ValueError`` so callers that only care about "bad input" can catch one
 type. ``java_class`` names the Kafka exception an error stands for, so golden tests can
 compare class and message with what Kafka threw. Messages match Kafka's wording where Kafka
@@ -73,3 +81,15 @@ class ConfigError(KpartError):
     """A layout, scenario, group file or command-line value is invalid; the message names it."""
 
     java_class = "org.apache.kafka.common.config.ConfigException"
+
+
+class KpartWarning(UserWarning):
+    """Input Kafka accepts but that is probably a mistake; the result is still Kafka's.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.warn("owned partition t-9 is beyond t's 3 partitions", KpartWarning)
+    >>> str(caught[0].message)
+    "owned partition t-9 is beyond t's 3 partitions"
+    """

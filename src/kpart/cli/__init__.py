@@ -3,16 +3,21 @@
 Every command parses arguments, reads and writes files, and calls the pure cores. Bad input
 (any :class:`kpart.errors.KpartError`, or a usage error) prints one line on stderr naming the
 bad value and exits with code 2; nothing is left half-written (outputs go to a temporary path
-and are renamed into place).
+and are renamed into place). A :class:`kpart.errors.KpartWarning` raised by a core (input Kafka
+accepts but that is probably a mistake) prints one ``kpart: warning: ...`` line on stderr and
+the command goes on with the Kafka-faithful result.
 """
 
 from __future__ import annotations
 
 import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import typer
 
-from kpart.errors import KpartError
+from kpart.errors import KpartError, KpartWarning
 
 app = typer.Typer(
     name="kpart",
@@ -59,9 +64,38 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+@contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """Print every :class:`KpartWarning` as one ``kpart: warning: ...`` line on stderr (each
+    distinct message once), leaving other warnings as Python shows them."""
+    shown: set[str] = set()
+    previous = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+        if isinstance(message, KpartWarning) or (
+            isinstance(category, type) and issubclass(category, KpartWarning)
+        ):
+            text = str(message)
+            if text not in shown:
+                shown.add(text)
+                typer.echo(f"kpart: warning: {text}", err=True)
+            return
+        previous(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", KpartWarning)
+        warnings.showwarning = show
+        yield
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kpart`` console script; returns the process exit code."""
     _register()
+    with _warnings_as_lines():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         app(args=argv, prog_name="kpart", standalone_mode=False)
     except typer.TyperException as e:  # usage errors (exit 2) and other click-style errors
