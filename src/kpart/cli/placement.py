@@ -77,7 +77,8 @@ def place(
     start_index: Annotated[int | None, typer.Option(
         "--start-index", help="AdminUtils fixed start index (and replica shift).")] = None,
     seed: Annotated[int | None, typer.Option(
-        help="java.util.Random seed (Java long) for the random choices.")] = None,
+        help="java.util.Random seed (Java long) for the random choices.",
+        min=-(2**63), max=2**63 - 1)] = None,
     disable_rack_aware: Annotated[bool, typer.Option(
         "--disable-rack-aware", help="Ignore racks (kafka-topics.sh --disable-rack-aware).")
     ] = False,

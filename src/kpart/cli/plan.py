@@ -69,6 +69,8 @@ def parse_broker_spec(text: str | None, what: str) -> list:
         lo, dash, hi = ident.partition("-")
         try:
             ids = range(int(lo), int(hi) + 1) if dash else [int(ident)]
+            if dash and int(hi) < int(lo):
+                raise ValueError
         except ValueError:
             raise ConfigError(f"Invalid broker {item!r} in {what}: expected ID[:RACK]") from None
         for b in ids:
@@ -237,7 +239,8 @@ def plan_command(
     rollback: _Rollback = None,
     describe_out: _DescribeOut = None,
     topics_out: Path | None = typer.Option(None, "--topics-out", help="Write topics-to-move JSON."),  # noqa: B008
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the --generate comparison."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the --generate comparison.",
+                                       min=-(2**63), max=2**63 - 1),
     leaders: bool = typer.Option(True, "--leaders/--no-leaders", help="Balance preferred leaders."),
     rebalance: bool | None = typer.Option(
         None, "--rebalance/--no-rebalance",
@@ -267,7 +270,8 @@ def pools_command(
     out: _Out = None,
     rollback: _Rollback = None,
     describe_out: _DescribeOut = None,
-    seed: int | None = typer.Option(None, "--seed", help="Seed of AdminUtils' random start."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of AdminUtils' random start.",
+                                       min=-(2**63), max=2**63 - 1),
     topic: _Topic = None,
     as_json: _Json = False,
     rollback_alias: _RollbackAlias = None,
