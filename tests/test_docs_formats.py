@@ -372,3 +372,32 @@ def test_every_page_is_linked_from_the_index() -> None:
     for page in FORMATS_DIR.glob("*.md"):
         assert f"(formats/{page.name})" in index, page.name
     assert {f.page for f in FORMATS.values()} == {p.name for p in FORMATS_DIR.glob("*.md")}
+
+
+#: The files shipped in docs/examples/ and the format each one is in.
+SHIPPED = {
+    "my-cluster.toml": "topology",
+    "range-roundrobin.json": "group",
+    "uneven.json": "group",
+    "sticky-four-topics.json": "scenario-json",
+    "sticky-uneven.json": "scenario-json",
+    "pools.json": "pools",
+    "pools-current.json": "reassignment",
+    "topic-test4.describe.txt": "describe",
+    "flights-sample.csv": None,  # a dataset (kpart report, compat, whatif), not a format
+}
+
+
+def test_every_shipped_example_file_loads(tmp_path: Path) -> None:
+    examples = ROOT / "docs" / "examples"
+    assert {p.name for p in examples.iterdir()} == set(SHIPPED)
+    for name, fmt in SHIPPED.items():
+        if fmt is not None:
+            FORMATS[fmt].load_text((examples / name).read_text(encoding="utf-8"), tmp_path)
+
+
+def test_links_of_the_format_pages_exist() -> None:
+    for page in FORMATS_DIR.glob("*.md"):
+        for target in re.findall(r"\]\(([^)#]+)\)", page.read_text(encoding="utf-8")):
+            if not target.startswith(("http://", "https://")):
+                assert (page.parent / target).exists(), f"{page.name}: broken link {target}"
