@@ -68,8 +68,7 @@ def _write(text: str, output: Path | None) -> None:
 
 def place(
     brokers: Annotated[str, typer.Option(help="Broker ids in Kafka's order, e.g. 0,1,2.")],
-    partitions: Annotated[int, typer.Option("--partitions", "-p",
-                                                         help="Number of partitions.")],
+    partitions: Annotated[int, typer.Option("--partitions", "-p", help="Number of partitions.")],
     replication_factor: Annotated[int, typer.Option("--replication-factor",
                                                     help="Replicas per partition.")],
     racks: Annotated[str | None, typer.Option(
