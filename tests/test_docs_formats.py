@@ -11,7 +11,8 @@ any element of a list, ``.*`` any value of an object keyed by name). For every f
   recorded while it loads the examples (every JSON/TOML object is handed to the loader as a
   dict that records the keys looked up);
 - every object path the loader reads is documented;
-- a field documented as ``required`` is: the loader refuses the first example without it.
+- a field documented as ``required`` is: the loader refuses the first example without it;
+- every row gives the five columns: field, type, required / default, meaning, Kafka.
 """
 
 from __future__ import annotations
@@ -242,6 +243,8 @@ def parse_page(text: str) -> Page:
             while j < len(lines) and lines[j].startswith("|"):
                 row = _ROW.match(lines[j])
                 if row:
+                    cells = [c.strip() for c in lines[j].strip().strip("|").split(" | ")]
+                    assert len(cells) == 5 and all(cells), f"incomplete row: {lines[j]}"
                     assert row.group(1) not in rows, f"{row.group(1)} documented twice"
                     rows[row.group(1)] = row.group(3).strip()
                 j += 1
