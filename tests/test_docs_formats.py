@@ -404,3 +404,22 @@ def test_links_of_the_format_pages_exist() -> None:
         for target in re.findall(r"\]\(([^)#]+)\)", page.read_text(encoding="utf-8")):
             if not target.startswith(("http://", "https://")):
                 assert (page.parent / target).exists(), f"{page.name}: broken link {target}"
+
+
+def _choices() -> list[tuple[str, str, tuple[str, ...]]]:
+    from kpart.consumer import ASSIGNORS
+    from kpart.topology import KEY_SERIALIZERS, NULL_KEY_STRATEGIES
+
+    return [("topology.md", "key_serializer", tuple(KEY_SERIALIZERS)),
+            ("topology.md", "null_key_strategy", tuple(NULL_KEY_STRATEGIES)),
+            ("topology.md", "strategy", tuple(ASSIGNORS))]
+
+
+@pytest.mark.parametrize(("page", "name", "choices"), _choices(), ids=lambda v: str(v)[:20])
+def test_documented_choices_are_the_loaders(page: str, name: str,
+                                            choices: tuple[str, ...]) -> None:
+    rows = [line for line in (FORMATS_DIR / page).read_text(encoding="utf-8").splitlines()
+            if line.startswith(f"| `{name}` |")]
+    assert len(rows) == 1, rows
+    type_cell = rows[0].strip().strip("|").split(" | ")[1]
+    assert tuple(re.findall(r"`([^`]+)`", type_cell)) == choices
