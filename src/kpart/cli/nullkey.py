@@ -14,6 +14,7 @@ from typing import Any
 
 import typer
 
+from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError
 
 _STRATEGY_HELP = (
@@ -171,7 +172,8 @@ def simulate_command(
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed (default: random like Kafka)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Also write JSON here."),  # noqa: B008
+    output: Path | None = typer.Option(None, "--out", "-o", help="Also write JSON here."),  # noqa: B008
+    output_alias: OutputAlias = None,
 ) -> None:
     """Simulate null-key partitioning strategies side by side over a record stream."""
     from kpart.producer.cluster import Cluster
@@ -184,6 +186,7 @@ def simulate_command(
         simulate,
     )
 
+    output = either(output, output_alias, "--out", required=False)
     names = [s.strip() for item in strategy for s in item.split(",") if s.strip()]
     for name in names:
         if name not in STRATEGIES:
