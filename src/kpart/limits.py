@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import os
 import resource
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -94,10 +95,14 @@ __all__ = [
     "MAX_SIMULATED_RECORDS",
     "MAX_TOPICS",
     "MAX_WHATIF_CELLS",
+    "MEMORY_CHECK_FROM",
     "available_memory",
+    "check_assignment",
     "check_broker_id",
+    "check_cluster",
     "check_brokers",
     "check_memory",
+    "check_group",
     "check_members",
     "check_partitions",
     "check_placement",
@@ -105,6 +110,7 @@ __all__ = [
     "check_replication_factor",
     "check_report",
     "check_topics",
+    "check_whatif",
     "check_total_partitions",
     "format_bytes",
 ]
@@ -143,6 +149,8 @@ MAX_WHATIF_CELLS = 1 << 24
 
 # -- memory estimates (measured on CPython 3.12, 64-bit; rounded up) ----------------------------
 
+#: Estimates below this many bytes are not checked (no /proc reads for small work).
+MEMORY_CHECK_FROM = 64 << 20
 #: A partition in a report or what-if (per-partition rows, JSON, page), excluding replicas.
 BYTES_PER_PARTITION = 1024
 #: A replica in a placement or plan (``{partition: (broker, ...)}`` and its text output;
@@ -297,6 +305,8 @@ def check_records(count: Any, what: str = "records") -> Any:
         raise _kpart(what, count, MAX_SIMULATED_RECORDS, "simulated records",
                      "the simulation runs record by record in Python", ConfigError,
                      BYTES_PER_SIMULATED_RECORD)
+    if _is_int(count) and count > 0:
+        check_memory(count * BYTES_PER_SIMULATED_RECORD, f"{what}: simulating {count:,} records")
     return count
 
 
@@ -316,6 +326,62 @@ def check_placement(num_partitions: Any, replication_factor: Any, *,
         check_memory(num_partitions * replication_factor * BYTES_PER_REPLICA,
                      f"placing {num_partitions:,} partitions with replication factor "
                      f"{replication_factor}", error=InvalidPartitionsError)
+
+
+def check_group(partitions: Iterable[int], num_members: int, what: str = "group") -> int:
+    """The bounds of one consumer group: its topics (:data:`MAX_TOPICS`), members
+    (:data:`MAX_MEMBERS`) and partitions summed over its topics (:data:`MAX_PARTITIONS_TOTAL`;
+    each topic's own count is checked with :func:`check_partitions`). Returns the total.
+
+    >>> check_group([2_000] * 500, 2_000)   # Kafka's assignor benchmark
+    1000000
+    """
+    counts = list(partitions)
+    check_topics(len(counts), f"{what} topics")
+    check_members(num_members, f"{what} members")
+    return check_total_partitions(sum(counts), f"{what} partitions")
+
+
+def check_assignment(total_partitions: int, doing: str) -> None:
+    """The memory estimate of assigning ``total_partitions`` partitions (consumer groups)."""
+    check_memory(total_partitions * BYTES_PER_ASSIGNED_PARTITION, doing)
+
+
+def check_whatif(counts: Iterable[int], what: str = "what-if") -> int:
+    """The partition counts one what-if evaluates (each already within
+    :func:`check_partitions`): their sum within :data:`MAX_WHATIF_CELLS`, and its memory.
+    Returns the sum.
+
+    >>> check_whatif(range(13, 49))
+    1098
+    """
+    total = sum(counts)
+    if total > MAX_WHATIF_CELLS:
+        raise _kpart(what, total, MAX_WHATIF_CELLS, "partitions summed over the counts "
+                     "evaluated", "each keeps six counters per partition", InvalidPartitionsError,
+                     BYTES_PER_WHATIF_CELL)
+    check_memory(total * BYTES_PER_WHATIF_CELL,
+                 f"{what}: evaluating {total:,} partitions over all counts",
+                 error=InvalidPartitionsError)
+    return total
+
+
+def check_cluster(num_partitions: int, num_replicas: int, num_brokers: int,
+                  what: str = "cluster") -> None:
+    """The bounds of one cluster plan: partitions (:data:`MAX_PARTITIONS_TOTAL`), replicas
+    (:data:`MAX_REPLICAS_TOTAL`), brokers (:data:`MAX_BROKERS`), and the memory of holding the
+    current and the target assignment.
+
+    >>> check_cluster(933_334, 2_800_002, 215)   # 2.8M replicas over 215 brokers
+    """
+    check_brokers(num_brokers, f"{what} brokers")
+    check_total_partitions(num_partitions, f"{what} partitions", bytes_each=BYTES_PER_PARTITION)
+    if num_replicas > MAX_REPLICAS_TOTAL:
+        raise _kpart(f"{what} replicas", num_replicas, MAX_REPLICAS_TOTAL, "replicas",
+                     "kpart keeps every replica in memory", InvalidReplicationFactorError,
+                     2 * BYTES_PER_REPLICA)
+    check_memory(2 * num_replicas * BYTES_PER_REPLICA,
+                 f"planning {num_replicas:,} replicas on {num_brokers:,} brokers")
 
 
 def check_report(num_partitions: int, replication_factor: int) -> None:
@@ -395,6 +461,8 @@ def check_memory(estimate: int, doing: str, *, error: type[KpartError] = ConfigE
     >>> check_memory(1024, "placing 4 partitions")
     1024
     """
+    if estimate < MEMORY_CHECK_FROM:
+        return estimate
     free = available_memory()
     if free is not None and estimate > free:
         raise error(f"{doing} needs ~{format_bytes(estimate)} of memory, more than the "
