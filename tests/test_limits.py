@@ -139,6 +139,22 @@ def test_available_memory_is_bounded_by_meminfo_and_rlimit() -> None:
     assert 0 < int(out) < 1 << 31
 
 
+def test_a_cgroup_limit_counts_reclaimable_page_cache_as_free(tmp_path) -> None:
+    assert limits._cgroup_available(tmp_path) is None  # no cgroup files: no limit known
+    (tmp_path / "memory.max").write_text("max\n")
+    (tmp_path / "memory.current").write_text("100\n")
+    assert limits._cgroup_available(tmp_path) is None  # v2 without a limit
+    (tmp_path / "memory.max").write_text(f"{8 << 30}\n")
+    (tmp_path / "memory.current").write_text(f"{7 << 30}\n")
+    (tmp_path / "memory.stat").write_text(f"anon 1\ninactive_file {2 << 30}\n")
+    assert limits._cgroup_available(tmp_path) == 3 << 30
+    v1 = tmp_path / "v1"
+    (v1 / "memory").mkdir(parents=True)
+    (v1 / "memory" / "memory.limit_in_bytes").write_text(f"{4 << 30}\n")
+    (v1 / "memory" / "memory.usage_in_bytes").write_text(f"{1 << 30}\n")
+    assert limits._cgroup_available(v1) == 3 << 30
+
+
 # -- entry points fail fast, without allocating -------------------------------------------------
 
 _HUGE = [

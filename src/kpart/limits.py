@@ -419,15 +419,28 @@ def _read_int(path: Path) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def _cgroup_available() -> int | None:
-    """Room left under this process's cgroup memory limit (v2, else v1), if it has one."""
-    root = Path("/sys/fs/cgroup")
-    for limit_file, usage_file in (("memory.max", "memory.current"),
-                                   ("memory/memory.limit_in_bytes",
-                                    "memory/memory.usage_in_bytes")):
+def _inactive_file(stat: Path, field: str) -> int:
+    """Reclaimable page cache of a cgroup (``memory.stat``), as ``docker stats`` subtracts it."""
+    try:
+        for line in stat.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == field and value.strip().isdigit():
+                return int(value)
+    except OSError:
+        pass
+    return 0
+
+
+def _cgroup_available(root: Path = Path("/sys/fs/cgroup")) -> int | None:
+    """Room left under this process's cgroup memory limit (v2, else v1), if it has one: the
+    limit minus the usage, page cache that can be reclaimed not counted as used."""
+    for limit_file, usage_file, stat_file, field in (
+            ("memory.max", "memory.current", "memory.stat", "inactive_file"),
+            ("memory/memory.limit_in_bytes", "memory/memory.usage_in_bytes",
+             "memory/memory.stat", "total_inactive_file")):
         limit, usage = _read_int(root / limit_file), _read_int(root / usage_file)
         if limit is not None and usage is not None and limit < 2**60:
-            return max(0, limit - usage)
+            return max(0, limit - usage + _inactive_file(root / stat_file, field))
     return None
 
 
