@@ -245,3 +245,14 @@ def test_under_600_mib_the_memory_estimate_refuses_an_allowed_but_too_large_plac
     assert p.stderr.startswith("kpart: error: placing 1,048,576 partitions with replication "
                                "factor 3 needs ~768 MB of memory, more than the "), p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_the_docs_page_lists_every_limit_with_its_value() -> None:
+    """docs/limits.md cannot drift from kpart.limits: every constant, with its value."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "limits.md").read_text()
+    rows = {line.split("|")[1].strip(" `"): line.split("|")[2].strip()
+            for line in page.splitlines() if line.startswith("| `")}
+    names = [n for n in limits.__all__ if n.startswith(("MAX_", "KAFKA_"))]
+    assert sorted(rows) == sorted(names)
+    for name in names:
+        assert rows[name] == f"{getattr(limits, name):,}", name

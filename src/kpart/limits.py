@@ -19,6 +19,9 @@ against two kinds of limit, and the message says which one and why:
   topic name                              249 characters  ``Topic.MAX_NAME_LENGTH``
   ======================================  ==============  ==========================================
 
+  Hashing a key (``kpart partition``, the partitioners) allocates nothing per partition, so only
+  Kafka's INT32 bound applies there (:func:`kpart.producer.clients.check_num_partitions`).
+
 * **kpart's practical limits**, where Kafka has none (or none that a laptop can honour): kpart
   keeps per-partition, per-replica and per-record values in memory, so a count also bounds
   memory. They are chosen so that Kafka's largest published shapes still work: the assignor
