@@ -256,3 +256,14 @@ def test_the_docs_page_lists_every_limit_with_its_value() -> None:
     assert sorted(rows) == sorted(names)
     for name in names:
         assert rows[name] == f"{getattr(limits, name):,}", name
+
+
+def test_simulate_counts_an_input_files_records_before_parsing_it(
+        monkeypatch, tmp_path, capfd) -> None:
+    monkeypatch.setattr(limits, "MAX_SIMULATED_RECORDS", 5)
+    f = tmp_path / "records.csv"
+    f.write_text("timestamp_ms,size\n" + "".join(f"{i},100\n" for i in range(10)))
+    assert main(["simulate", "-i", str(f), "-n", "1"]) == 2
+    err = capfd.readouterr().err.strip()
+    assert err == (f"kpart: error: {f}: 11 is above kpart's limit of 5 simulated records (the "
+                   "simulation runs record by record in Python: ~5.5 KB would be needed)")
