@@ -57,7 +57,7 @@ Every error is a :class:`~kpart.errors.KpartError` (``InvalidPartitionsError``,
 Traceback (most recent call last):
 ...
 kpart.errors.InvalidPartitionsError: --partitions: 1000000000 is above kpart's limit of \
-1,048,576 partitions per topic (kpart keeps every partition in memory: ~954 GB would be needed)
+1,048,576 partitions per topic (kpart keeps every partition in memory: ~1.9 TB would be needed)
 >>> check_replication_factor(40_000, "--replication-factor")
 Traceback (most recent call last):
 ...
@@ -154,8 +154,10 @@ MAX_WHATIF_CELLS = 1 << 24
 
 #: Estimates below this many bytes are not checked (no /proc reads for small work).
 MEMORY_CHECK_FROM = 64 << 20
-#: A partition in a report or what-if (per-partition rows, JSON, page), excluding replicas.
-BYTES_PER_PARTITION = 1024
+#: A partition in a report (per-partition rows, JSON, page), excluding replicas (``kpart
+#: report`` measured ~2.2 KB per partition at RF 3 in the driver: 274 MB with 12 partitions,
+#: 495 MB with 100,000).
+BYTES_PER_PARTITION = 2048
 #: A replica in a placement or plan (``{partition: (broker, ...)}`` and its text output;
 #: ``kpart place`` measured ~740 B per partition at RF 3 for 1,048,576 partitions).
 BYTES_PER_REPLICA = 256
