@@ -27,6 +27,9 @@ _SERVER = json.dumps({"topics": [{"name": "t", "id": "AAAAAAAAAAAAAAAAAAAAAg",
                       "members": [{"id": "a", "topics": ["t"]}]})
 _SCENARIO = json.dumps({"topics": {"t0": 2}, "steps": [
     {"join": [{"id": "C0", "topics": ["t0"]}]}, {"add_partitions": {"t0": 1000000000}}]})
+# every step keeps its assignment: 1,000 steps of a 1,048,576-partition group need ~1 TB
+_LONG_SCENARIO = json.dumps({"topics": {"t0": 1 << 20}, "steps": [
+    {"join": [{"id": f"C{i}", "topics": ["t0"]}]} for i in range(1000)]})
 _DESCRIBE = "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
 
 CASES = [
@@ -70,6 +73,8 @@ CASES = [
          files={"s.json": _SERVER}),
     Case("limits-rebalance-add-partitions", ("rebalance", "sc.json", "-s", "range"),
          "1000000000", files={"sc.json": _SCENARIO}),
+    Case("limits-rebalance-memory", ("rebalance", "sc.json", "-s", "range"),
+         "of memory, more than the", files={"sc.json": _LONG_SCENARIO}),
     Case("limits-report-topology-partitions", ("report", "--topology", "t.toml"), "1000000000",
          files={"t.toml": _topology("partitions = 12", "partitions = 1000000000")}),
     Case("limits-report-topology-rf", ("report", "--topology", "t.toml"), "INT16",
