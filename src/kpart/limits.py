@@ -41,6 +41,7 @@ against two kinds of limit, and the message says which one and why:
   :data:`MAX_SIMULATED_RECORDS`         10,000,000    ``kpart simulate`` runs record by record
   :data:`MAX_WHATIF_CELLS`              16,777,216    sum of the partition counts a what-if
                                                       evaluates (6 int64 per partition each)
+  :data:`MAX_WHATIF_SEARCH`             4,096         counts in one what-if search range
   ====================================  ============  =========================================
 
 On top of the counts, :func:`check_memory` compares an estimate of the bytes an operation will
@@ -98,6 +99,7 @@ __all__ = [
     "MAX_SIMULATED_RECORDS",
     "MAX_TOPICS",
     "MAX_WHATIF_CELLS",
+    "MAX_WHATIF_SEARCH",
     "MEMORY_CHECK_FROM",
     "available_memory",
     "check_assignment",
@@ -149,6 +151,8 @@ MAX_TOPICS = 1 << 16
 MAX_SIMULATED_RECORDS = 10_000_000
 #: Sum of the partition counts one what-if evaluates (each keeps six int64 per partition).
 MAX_WHATIF_CELLS = 1 << 24
+#: Partition counts one what-if search range may hold (``--search 13-48`` holds 36).
+MAX_WHATIF_SEARCH = 4096
 
 # -- memory estimates (measured on CPython 3.12, 64-bit; rounded up) ----------------------------
 

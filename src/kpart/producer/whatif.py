@@ -46,7 +46,12 @@ import numpy as np
 import pyarrow as pa
 
 from kpart.errors import ConfigError
-from kpart.limits import MAX_PARTITIONS_PER_TOPIC, check_partitions, check_whatif
+from kpart.limits import (
+    MAX_PARTITIONS_PER_TOPIC,
+    MAX_WHATIF_SEARCH,
+    check_partitions,
+    check_whatif,
+)
 from kpart.producer._keys import distinct_keys, key_partitions, serialized_keys, skew
 from kpart.producer.clients import check_num_partitions, get_partitioner
 
@@ -62,7 +67,7 @@ __all__ = [
 ]
 
 #: Largest number of partition counts one search range may hold.
-MAX_SEARCH = 4096
+MAX_SEARCH = MAX_WHATIF_SEARCH
 #: Largest partition count evaluated (per-partition loads are kept for every count).
 MAX_PARTITIONS = MAX_PARTITIONS_PER_TOPIC
 
