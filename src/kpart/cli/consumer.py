@@ -145,6 +145,9 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
                 "revoked": st.revoked,
                 "paused": st.paused,
                 "balance": st.balance,
+                "settled": st.settled,
+                "pending": st.pending,
+                "cycle": st.cycle,
                 "assignment": None if st.assignment is None else st.assignment.as_dict(),
             }
             if st.error is not None:
@@ -152,6 +155,16 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
             results[name] = r
         steps.append({"step": i, "change": change.describe(), "results": results})
     return {"scenario": scenario.name, "strategies": list(sims), "steps": steps}
+
+
+def _settled_cell(report: Any) -> str:
+    """``yes``, or why the step's group has not settled (cooperative rounds still revoking)."""
+    if report.settled:
+        return "yes"
+    text = f"NO after {report.rounds} rounds: {report.pending} partitions unowned"
+    if report.cycle is not None:
+        text += f"; loops every {report.cycle} rounds"
+    return text
 
 
 def rebalance_command(
@@ -189,6 +202,7 @@ def rebalance_command(
         reports = [sims[n].steps[i] for n in names]
         for field in ("rounds", "moved", "revoked", "paused", "balance"):
             table.add_row(field, *(str(getattr(r, field)) for r in reports))
+        table.add_row("settled", *(_settled_cell(r) for r in reports))
         for m in scenario.groups[i].members:
             cells = []
             for r in reports:
