@@ -158,7 +158,8 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
 
 
 def _settled_cell(report: Any) -> str:
-    """``yes``, or why the step's group has not settled (cooperative rounds still revoking)."""
+    """``yes``, or why the step's group has not settled (cooperative rounds still revoking);
+    the row is shown only when some strategy has not settled."""
     if report.settled:
         return "yes"
     text = f"NO after {report.rounds} rounds: {report.pending} partitions unowned"
@@ -202,7 +203,8 @@ def rebalance_command(
         reports = [sims[n].steps[i] for n in names]
         for field in ("rounds", "moved", "revoked", "paused", "balance"):
             table.add_row(field, *(str(getattr(r, field)) for r in reports))
-        table.add_row("settled", *(_settled_cell(r) for r in reports))
+        if not all(r.settled for r in reports):
+            table.add_row("settled", *(_settled_cell(r) for r in reports))
         for m in scenario.groups[i].members:
             cells = []
             for r in reports:

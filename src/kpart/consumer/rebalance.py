@@ -15,7 +15,8 @@ Simulation rules (``tests/golden/FORMAT.md``, "Simulation rules"):
 * ``COOPERATIVE`` strategies (cooperative-sticky): a member keeps what it owns, dropping only
   partitions of topics it no longer subscribes to before joining, and sends them as
   ``ownedPartitions`` (sorted by topic, partition); if any member loses an owned partition in
-  a round, a follow-up round runs at once with the same membership, until none does;
+  a round, a follow-up round runs at once with the same membership, until none does (at most
+  :data:`MAX_ROUNDS_PER_STEP` rounds: a step still revoking then is reported as not settled);
 * ``CONSUMER`` strategies (KIP-848 ``uniform``, ``server-range``): no rounds of joins; each
   change makes the coordinator compute one new target from every member's current one
   (:mod:`kpart.consumer._server_rebalance`); members give up, as with the cooperative
@@ -66,9 +67,9 @@ __all__ = [
 
 #: Rounds run in one step at most. Kafka's cooperative protocol usually converges in two, but
 #: Kafka does not promise that it converges (KAFKA-8767): the golden vectors' generator stopped
-#: a step after 10 rounds (vector ``cooperative-sticky-1003-238`` still revokes in its tenth),
-#: and with rack-aware assignment the follow-up rounds can even loop forever (issue 10, point
-#: 14). The simulator stops there too and reports the step as not settled
+#: a step after 10 rounds (vector ``cooperative-sticky-1003-238`` still revokes in its tenth;
+#: Kafka settles it after 38), and with rack-aware assignment the follow-up rounds can even
+#: loop forever. The simulator stops there too and reports the step as not settled
 #: (:attr:`StepReport.settled`), with the partitions still pending and the loop's period.
 MAX_ROUNDS_PER_STEP = 10
 
