@@ -175,6 +175,7 @@ def _check(s: dict, cooperative: bool) -> None:
         for _ in range(4):
             g0 = _group(s, s["before"], prev, dict.fromkeys(prev, 1), old_topics)
             r0 = fn(g0)
+            _check_round(g0, prev, r0)
             prev = _owned(r0)
             if not r0.revoked:
                 break
