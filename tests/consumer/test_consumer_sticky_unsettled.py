@@ -16,6 +16,7 @@ the simulation rules of ``tests/golden/FORMAT.md`` (owned partitions sorted by t
 partition, generation = the group's generation of the previous round, members in step order
 in the leader's ``HashMap``). The same driver reproduces all 733 exact cooperative-sticky
 golden rounds. Kafka's source is not in this repository, so its rounds are data here.
+``SECOND`` is another such loop, found by a random search and checked the same way.
 """
 
 from __future__ import annotations
@@ -166,3 +167,56 @@ def test_issue14_cli(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rebalance", str(p), "-s", "cooperative-sticky"]) == 0
     out = " ".join(capsys.readouterr().out.replace("│", " ").split())
     assert "settled NO after 10 rounds: 2 partitions unowned; loops every 2 rounds" in out
+
+
+#: A second loop, found by a random search of rack-aware scenarios (and run the same way
+#: through Kafka's assignor): ``m0`` (rack ``r0``) keeps trading ``t0-0`` and ``t0-4``.
+SECOND = {
+    "topics": {"t0": 5, "t1": 7, "t2": 2},
+    "partition_racks": {
+        "t0": [["r1", "r0"], [], ["r1", "r0"], ["r2", "r0"], ["r1"]],
+        "t1": [["r1"], [], ["r2", "r1"], ["r2"], [], [], ["r0", "r1"]],
+        "t2": [["r2"], ["r0"]],
+    },
+    "steps": [
+        {
+            "join": [
+                {"id": "m0", "topics": ["t0"], "rack": "r0"},
+                {"id": "m1", "topics": ["t1", "t2"], "rack": "r1"},
+            ]
+        },
+        {
+            "join": [
+                {"id": "m2", "topics": ["t0", "t1"], "rack": "r1"},
+                {"id": "m3", "topics": ["t0", "t2"], "rack": "r1"},
+                {"id": "m4", "topics": ["t2"]},
+            ]
+        },
+    ],
+}
+_REST = {"m1": {"t1": [0, 2, 4, 6]}, "m2": {"t1": [1, 3, 5]}, "m3": {"t0": [1]},
+         "m4": {"t2": [0, 1]}}
+_ODD = ({"m0": {"t0": [0, 2, 3]}, **_REST}, {"m0": {"t0": [4]}})  # rounds 1, 3, 5, 7, 9
+_EVEN = ({"m0": {"t0": [2, 3, 4]}, **_REST}, {"m0": {"t0": [0]}})  # rounds 2, 4, 6, 8
+SECOND_KAFKA_ROUNDS = [
+    (0, 0, 1, {"m0": {"t0": [0, 1, 2, 3, 4]}, "m1": {"t1": [0, 1, 2, 3, 4, 5, 6], "t2": [0, 1]}},
+     {}),
+    (1, 0, 2, {"m0": {"t0": [2, 3, 4]}, "m1": {"t1": [0, 2, 4, 6]}},
+     {"m0": {"t0": [0, 1]}, "m1": {"t1": [1, 3, 5], "t2": [0, 1]}}),
+] + [(1, r, r + 2, *(_ODD if r % 2 else _EVEN)) for r in range(1, MAX_ROUNDS_PER_STEP)]
+
+
+def test_second_loop_rounds_are_kafkas() -> None:
+    sim = simulate(SECOND, "cooperative-sticky")
+    got = [
+        (
+            r.step, r.round, r.generation,
+            {m: {t: ps for t, ps in d.items() if ps} for m, d in r.assignment.as_dict().items()
+             if any(d.values())},
+            {m: _by_topic(lost) for m, lost in r.revoked},
+        )
+        for r in sim.rounds
+    ]
+    assert got == SECOND_KAFKA_ROUNDS
+    step = sim.steps[1]
+    assert (step.rounds, step.settled, step.pending, step.cycle) == (10, False, 1, 2)
