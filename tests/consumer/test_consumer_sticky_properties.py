@@ -13,7 +13,8 @@
   follow-up rebalances converge (KAFKA-8767; its own ``CooperativeStickyAssignorTest`` allows
   4 follow-ups on its random groups, and golden vector ``cooperative-sticky-1003-238`` still
   revokes in its tenth round). Without rack-aware assignment the group settles within those
-  4 follow-ups. With rack-aware assignment (KIP-881, partial replica racks) it may not settle
+  4 follow-ups (Kafka's test's bound; every golden step that needs more than 3 rounds is
+  rack-aware). With rack-aware assignment (KIP-881, partial replica racks) it may not settle
   at all: issue 10's case (``test_consumer_sticky_unsettled.py``) loops with period 2 in
   Kafka itself (run on the vectors' commit); then only the per-round guarantees hold.
 

@@ -162,7 +162,8 @@ def _settled_cell(report: Any) -> str:
     the row is shown only when some strategy has not settled."""
     if report.settled:
         return "yes"
-    text = f"NO after {report.rounds} rounds: {report.pending} partitions unowned"
+    noun = "partition" if report.pending == 1 else "partitions"
+    text = f"NO after {report.rounds} rounds: {report.pending} {noun} unowned"
     if report.cycle is not None:
         text += f"; loops every {report.cycle} rounds"
     return text
