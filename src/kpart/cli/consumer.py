@@ -145,6 +145,9 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
                 "revoked": st.revoked,
                 "paused": st.paused,
                 "balance": st.balance,
+                "settled": st.settled,
+                "pending": st.pending,
+                "cycle": st.cycle,
                 "assignment": None if st.assignment is None else st.assignment.as_dict(),
             }
             if st.error is not None:
@@ -152,6 +155,18 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
             results[name] = r
         steps.append({"step": i, "change": change.describe(), "results": results})
     return {"scenario": scenario.name, "strategies": list(sims), "steps": steps}
+
+
+def _settled_cell(report: Any) -> str:
+    """``yes``, or why the step's group has not settled (cooperative rounds still revoking);
+    the row is shown only when some strategy has not settled."""
+    if report.settled:
+        return "yes"
+    noun = "partition" if report.pending == 1 else "partitions"
+    text = f"NO after {report.rounds} rounds: {report.pending} {noun} unowned"
+    if report.cycle is not None:
+        text += f"; loops every {report.cycle} rounds"
+    return text
 
 
 def rebalance_command(
@@ -189,6 +204,8 @@ def rebalance_command(
         reports = [sims[n].steps[i] for n in names]
         for field in ("rounds", "moved", "revoked", "paused", "balance"):
             table.add_row(field, *(str(getattr(r, field)) for r in reports))
+        if not all(r.settled for r in reports):
+            table.add_row("settled", *(_settled_cell(r) for r in reports))
         for m in scenario.groups[i].members:
             cells = []
             for r in reports:
