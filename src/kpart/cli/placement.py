@@ -4,13 +4,12 @@ reassignment JSON, ZooKeeper node)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from kpart._files import check_writable, write_text
 from kpart.errors import ConfigError, KpartError
 
 _PLACERS = ("adminutils", "striped")
@@ -54,15 +53,7 @@ def _write(text: str, output: Path | None) -> None:
     if output is None:
         typer.echo(text, nl=False)
         return
-    directory = output.parent if str(output.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, output)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(output, text, "--output")
 
 
 def place(
@@ -101,6 +92,8 @@ def place(
     if not topic:
         raise ConfigError("Invalid --topic '': a topic name must not be empty.")
     members = _brokers(brokers, racks, fenced)
+    if output is not None:
+        check_writable(output, "--output")
     try:
         assignment = _place(members, placer, partitions, replication_factor, start_index, seed,
                             disable_rack_aware, fenced)
