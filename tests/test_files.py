@@ -404,5 +404,6 @@ def test_plan_current_from_stdin(tmp_path: Path, monkeypatch, capsys) -> None:
 
 def test_stale_name_pattern_matches_what_the_writer_makes() -> None:
     name = _files._temp_name("out.txt")
-    assert _files._temp_re("out.txt").fullmatch(name)
+    assert _files._temp_re("out.txt").fullmatch(name) and _files.is_kpart_temp(name)
+    assert not _files.is_kpart_temp("notes.txt")
     assert not _files._temp_re("out.tx").fullmatch(name)

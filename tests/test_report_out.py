@@ -68,6 +68,8 @@ def test_a_directory_kpart_did_not_write_is_refused_unless_forced(summary: dict,
 def test_a_report_holding_a_users_file_is_refused_unless_forced(summary: dict,
                                                                   tmp_path: Path) -> None:
     out = write_report(summary, tmp_path / "r")
+    (out / ".summary.json.kpart-1-0badc0de.tmp").write_text("{")  # a killed whatif --out
+    write_report(summary, out)  # kpart's own temporaries are not the user's files
     (out / "notes.txt").write_text("mine")
     with pytest.raises(ConfigError, match="also holds 'notes.txt', which kpart did not write"):
         write_report(summary, out)

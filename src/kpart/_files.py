@@ -51,6 +51,8 @@ from kpart.errors import ConfigError
 __all__ = [
     "MAX_INPUT_BYTES",
     "check_writable",
+    "clean_stale",
+    "is_kpart_temp",
     "read_text",
     "write_dir",
     "write_text",
@@ -131,6 +133,11 @@ def read_text(path: PathLike, option: str, *, stdin: bool = False,
 
 def _temp_re(name: str) -> re.Pattern[str]:
     return re.compile(rf"\.{re.escape(name[:200])}\.kpart-(\d+)-[0-9a-f]{{8}}\.(tmp|old)")
+
+
+def is_kpart_temp(entry: str) -> bool:
+    """Whether a directory entry's name is one of kpart's temporaries (of any target)."""
+    return re.fullmatch(r"\..+\.kpart-\d+-[0-9a-f]{8}\.(tmp|old)", entry) is not None
 
 
 def _temp_name(name: str, kind: str = "tmp") -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from kpart._files import check_writable, write_dir
+from kpart._files import check_writable, is_kpart_temp, write_dir
 from kpart.errors import ConfigError
 
 __all__ = [
@@ -167,7 +167,8 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
         raise ConfigError(f"{option}: {shown!r} exists and is not a kpart report (no "
                           "summary.json written by kpart): name a new directory, or pass "
                           "--force to replace it")
-    foreign = sorted(p.name for p in resolved.iterdir() if p.name not in REPORT_FILES)
+    foreign = sorted(p.name for p in resolved.iterdir()
+                     if p.name not in REPORT_FILES and not is_kpart_temp(p.name))
     if foreign:
         raise ConfigError(f"{option}: {shown!r} is a kpart report but also holds "
                           f"{foreign[0]!r}, which kpart did not write: move it away, or pass "
