@@ -325,6 +325,16 @@ def test_temp_removed_on_every_error(tmp_path: Path, exc: type[BaseException]) -
     assert (tmp_path / "out.txt").read_text() == "previous"
 
 
+def test_an_os_error_while_filling_a_directory_names_the_users_path(tmp_path: Path) -> None:
+    def fill(d: Path) -> None:
+        raise OSError(28, "No space left on device", str(d / "partitions.parquet"))
+
+    with pytest.raises(ConfigError) as e:
+        write_dir(tmp_path / "report", fill)
+    assert str(e.value) == f"--out: cannot write {str(tmp_path / 'report')!r}: no space left on device"
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_later_run_removes_only_kpart_stale_temps_of_that_target(tmp_path: Path) -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()

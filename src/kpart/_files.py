@@ -382,10 +382,12 @@ def write_dir(path: PathLike, fill: Callable[[Path], object], option: str = "--o
             aside = target.parent / _temp_name(target.name, "old")
             os.rename(target, aside)
             os.rename(tmp, target)
-    except BaseException:
+    except BaseException as e:
         _remove(tmp)
         if aside is not None and aside != tmp and not target.exists():
             os.rename(aside, target)  # put the previous directory back
+        if isinstance(e, OSError):  # e.g. no space left: name the user's path, not the temp
+            raise _write_error(option, path, _reason(e)) from None
         raise
     _fsync_dir(target.parent)
     if aside is not None:
