@@ -335,6 +335,21 @@ def test_an_os_error_while_filling_a_directory_names_the_users_path(tmp_path: Pa
     assert os.listdir(tmp_path) == []
 
 
+def test_never_the_input_and_never_one_file_twice(tmp_path: Path) -> None:
+    (tmp_path / "in.json").write_text("{}")
+    (tmp_path / "link.json").symlink_to("in.json")
+    for given in ("in.json", "link.json", "./in.json"):
+        with pytest.raises(ConfigError, match="it is the input given as --current"):
+            check_writable(tmp_path / given, "--out", inputs={"--current": tmp_path / "in.json"})
+    check_writable(tmp_path / "new.json", "--out", inputs={"--current": tmp_path / "in.json",
+                                                          "--pools": None})
+    (tmp_path / "b").mkdir()
+    with pytest.raises(ConfigError, match="'.*b/../a.txt': it is also the output of --out"):
+        write_texts({tmp_path / "a.txt": "1", tmp_path / "b" / ".." / "a.txt": "2"},
+                    {tmp_path / "b" / ".." / "a.txt": "--rollback"})
+    assert sorted(os.listdir(tmp_path)) == ["b", "in.json", "link.json"]
+
+
 def test_a_later_run_removes_only_kpart_stale_temps_of_that_target(tmp_path: Path) -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()

@@ -215,13 +215,20 @@ def _write_error(option: str, path: PathLike, reason: str) -> ConfigError:
     return ConfigError(f"{option}: cannot write {str(path)!r}: {reason}")
 
 
-def check_writable(path: PathLike, option: str, *, directory: bool = False) -> None:
+def check_writable(path: PathLike, option: str, *, directory: bool = False,
+                   inputs: Mapping[str, PathLike | None] | None = None) -> None:
     """Check, before long work, that ``path`` can be written as a file (or, with
     ``directory=True``, as a directory): its parent exists, is a directory and accepts a new
-    entry (probed by creating and removing a temporary), and ``path`` is not a directory
-    (resp. not a file). ``ConfigError`` naming ``option`` and the user's path otherwise."""
+    entry (probed by creating and removing a temporary), ``path`` is not a directory
+    (resp. not a file), and it is none of the ``inputs`` (``{option: path}`` of the command's
+    file inputs: kpart never overwrites its input). ``ConfigError`` naming ``option`` and the
+    user's path otherwise."""
     shown = path
     p = _target(path)
+    for what, given in (inputs or {}).items():
+        if given is not None and str(given) != "-" and os.path.exists(p) and os.path.exists(
+                given) and os.path.samefile(p, given):
+            raise _write_error(option, shown, f"it is the input given as {what}")
     parent = p.parent
     if not parent.exists():
         raise _write_error(option, shown, f"directory {str(parent)!r} does not exist")
@@ -278,10 +285,16 @@ def write_texts(
     Text is written as UTF-8; ``bytes`` as they are; an iterable of chunks is streamed."""
     named = {str(k): v for k, v in (options or {}).items() if k is not None}
     plan = []
+    seen: dict[str, str] = {}
     for path, content in files.items():
         option = named.get(str(path), default_option)
         check_writable(path, option)
-        plan.append((path, _target(path), content, option))
+        target = _target(path)
+        key = os.path.realpath(target)
+        if key in seen:
+            raise _write_error(option, path, f"it is also the output of {seen[key]}")
+        seen[key] = option
+        plan.append((path, target, content, option))
     temps: list[tuple[Path, Path]] = []
     try:
         for path, target, content, option in plan:

@@ -105,9 +105,9 @@ def _write_section(path: Path, name: str, section: dict[str, Any]) -> None:
     write_text(path, json.dumps(doc, indent=2) + "\n", "--out")
 
 
-def _check_out(out: Path | None) -> None:
+def _check_out(out: Path | None, data: Path | None = None) -> None:
     if out is not None:
-        check_writable(out, "--out")
+        check_writable(out, "--out", inputs={"DATA": data})
 
 
 def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job):
@@ -202,7 +202,7 @@ def compat(
         k = -1
     if k < 0:
         raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
-    _check_out(out)
+    _check_out(out, data)
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
@@ -286,7 +286,7 @@ def whatif(
     if spec.hash == "none":
         raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
     whatif_counts(n, targets, window)
-    _check_out(out)
+    _check_out(out, data)
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")

@@ -91,7 +91,7 @@ def assign_command(
         raise ConfigError(f"--format: unknown format {fmt!r}: expected json or table")
     get_strategy(strategy)
     if out is not None:
-        check_writable(out, "--out")
+        check_writable(out, "--out", inputs={"FILE": file})
     group = load_group_file(file)
     from kpart.report.progress import busy
 
@@ -156,7 +156,7 @@ def rebalance_command(
     from kpart.consumer.rebalance import compare
 
     if out is not None:
-        check_writable(out, "--out")
+        check_writable(out, "--out", inputs={"SCENARIO_FILE": scenario_file})
     scenario = load_scenario(scenario_file)  # errors name the file, the step and the field
     names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
     for name in names:
@@ -207,7 +207,7 @@ def server_assign_command(
     from kpart.consumer.uniform_assignor import server_assign
 
     if out is not None:
-        check_writable(out, "--out")
+        check_writable(out, "--out", inputs={"FILE": file})
     doc = _read_json(file)
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
         doc = doc["input"]

@@ -204,7 +204,7 @@ def simulate_command(
             raise ConfigError(f"invalid --config {item!r}: expected KEY=VALUE")
         configs[key.strip()] = value
     if output is not None:
-        check_writable(output, "--output")
+        check_writable(output, "--output", inputs={"--input": input_path})
     if input_path is not None:
         stream = read_records(input_path)
     else:

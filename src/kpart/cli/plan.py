@@ -134,10 +134,15 @@ def _run(
     spec = pools.parse_pools(_read(pools_path, "--pools")) if pools_path else None
     sizes = bal.parse_partition_sizes(_read(sizes_path, "--sizes")) if sizes_path else None
     before_brokers = planner.cluster_brokers(current, cluster)
+    seen: dict[Path, str] = {}
     for path, option in ((out, "--out"), (rollback, "--rollback"),
                          (describe_out, "--describe-out"), (topics_out, "--topics-out")):
         if path is not None:
-            check_writable(path, option)
+            check_writable(path, option, inputs={"--current": current_path, "--pools": pools_path,
+                                                 "--sizes": sizes_path})
+            if seen.setdefault(path.resolve(), option) != option:
+                raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
+                                  f"of {seen[path.resolve()]}")
     from kpart.report.progress import busy
 
     with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
