@@ -143,6 +143,12 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
     an input that is a directory. Refused unless ``force``: an existing directory that is not a
     previous kpart report (:func:`is_kpart_report`), or a report holding files kpart did not
     write (:data:`REPORT_FILES`). Also refused: a missing or unwritable parent, a file.
+
+    >>> try:
+    ...     check_report_out("..", force=True)
+    ... except ConfigError as e:
+    ...     print(str(e)[:61])
+    --out: refusing to write the report to '..': it is the workin
     """
     shown = str(out)
     resolved = Path(os.path.realpath(out))
