@@ -75,7 +75,7 @@ def _print_tables(tables: list[Any]) -> None:
 
 
 def assign_command(
-    file: Annotated[Path, typer.Argument(help="Group file: member-input JSON (FORMAT.md).")],
+    file: Annotated[Path, typer.Argument(help="Group file, JSON (docs/formats/group.md).")],
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"One of: {_STRATEGIES}.")
     ] = "range",
@@ -143,7 +143,7 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
 
 
 def rebalance_command(
-    scenario_file: Annotated[Path, typer.Argument(help="Scenario file (JSON or TOML).")],
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario file, JSON or TOML (docs/formats/scenario.md).")],
     strategy: Annotated[
         list[str] | None, typer.Option("--strategy", "-s", help=f"Repeatable: {_STRATEGIES}.")
     ] = None,
@@ -193,7 +193,7 @@ def rebalance_command(
 
 def server_assign_command(
     file: Annotated[
-        Path, typer.Argument(help="KIP-848 group JSON: {topics: [{name,id,partitions}], members}.")
+        Path, typer.Argument(help="KIP-848 group file, JSON (docs/formats/kip848-group.md).")
     ],
     assignor: Annotated[
         str, typer.Option("--assignor", "-a", help="uniform or range (server-side).")

@@ -13,6 +13,7 @@ from typing import Any
 import typer
 
 from kpart._files import check_writable, read_text, write_text
+from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError
 
 _STRATEGY_HELP = (
@@ -158,7 +159,8 @@ def simulate_command(
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed (default: random like Kafka)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Also write JSON here."),  # noqa: B008
+    output: Path | None = typer.Option(None, "--out", "-o", help="Also write JSON here."),  # noqa: B008
+    output_alias: OutputAlias = None,
 ) -> None:
     """Simulate null-key partitioning strategies side by side over a record stream."""
     from kpart.producer.cluster import Cluster
@@ -171,6 +173,7 @@ def simulate_command(
         simulate,
     )
 
+    output = either(output, output_alias, "--out", required=False)
     names = [s.strip() for item in strategy for s in item.split(",") if s.strip()]
     for name in names:
         if name not in STRATEGIES:
@@ -204,7 +207,7 @@ def simulate_command(
             raise ConfigError(f"invalid --config {item!r}: expected KEY=VALUE")
         configs[key.strip()] = value
     if output is not None:
-        check_writable(output, "--output", inputs={"--input": input_path})
+        check_writable(output, "--out", inputs={"--input": input_path})
     if input_path is not None:
         stream = read_records(input_path)
     else:
@@ -216,7 +219,7 @@ def simulate_command(
     results = [simulate(stream, s, cluster, cfg, latency, seed=seed, name=n) for s, n in runs]
     payload = json.dumps([r.to_dict() for r in results], indent=2) + "\n"
     if output is not None:
-        write_text(output, payload, "--output")
+        write_text(output, payload, "--out")
     typer.echo(payload if as_json else _format(results), nl=not as_json)
 
 

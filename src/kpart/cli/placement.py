@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from kpart._files import check_writable, write_text
+from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError, KpartError
 
 _PLACERS = ("adminutils", "striped")
@@ -53,12 +54,12 @@ def _write(text: str, output: Path | None) -> None:
     if output is None:
         typer.echo(text, nl=False)
         return
-    write_text(output, text, "--output")
+    write_text(output, text, "--out")
 
 
 def place(
     brokers: Annotated[str, typer.Option(help="Broker ids in Kafka's order, e.g. 0,1,2.")],
-    partitions: Annotated[int, typer.Option("--partitions", help="Number of partitions.")],
+    partitions: Annotated[int, typer.Option("--partitions", "-p", help="Number of partitions.")],
     replication_factor: Annotated[int, typer.Option("--replication-factor",
                                                     help="Replicas per partition.")],
     racks: Annotated[str | None, typer.Option(
@@ -66,7 +67,8 @@ def place(
     start_index: Annotated[int | None, typer.Option(
         "--start-index", help="AdminUtils fixed start index (and replica shift).")] = None,
     seed: Annotated[int | None, typer.Option(
-        help="java.util.Random seed (Java long) for the random choices.")] = None,
+        help="java.util.Random seed (Java long) for the random choices.",
+        min=-(2**63), max=2**63 - 1)] = None,
     disable_rack_aware: Annotated[bool, typer.Option(
         "--disable-rack-aware", help="Ignore racks (kafka-topics.sh --disable-rack-aware).")
     ] = False,
@@ -80,7 +82,8 @@ def place(
         "--format", help="describe, replica-assignment, json (reassignment) or zk.")
     ] = "describe",
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write here (atomically) instead of stdout.")] = None,
+        "--out", "-o", help="Write here (atomically) instead of stdout.")] = None,
+    output_alias: OutputAlias = None,
 ) -> None:
     """Place a topic's replicas exactly as Kafka would and print the assignment."""
     from kpart.placement.formats import FORMATS, format_assignment
@@ -91,9 +94,10 @@ def place(
         raise ConfigError(f"Invalid --placer {placer!r}: expected adminutils or striped.")
     if not topic:
         raise ConfigError("Invalid --topic '': a topic name must not be empty.")
+    output = either(output, output_alias, "--out", required=False)
     members = _brokers(brokers, racks, fenced)
     if output is not None:
-        check_writable(output, "--output")
+        check_writable(output, "--out")
     try:
         assignment = _place(members, placer, partitions, replication_factor, start_index, seed,
                             disable_rack_aware, fenced)

