@@ -55,7 +55,9 @@ def parse_count(value: str, option: str) -> int:
         n = 0
     if n <= 0 or n > 0x7FFFFFFF:
         raise InvalidPartitionsError(f"{option}: expected a positive integer, got {value!r}")
-    return n
+    from kpart.limits import check_partitions
+
+    return check_partitions(n, option)
 
 
 def parse_counts(value: str, option: str) -> tuple[int, ...]:

@@ -77,6 +77,9 @@ def read_records(path: Path) -> tuple[Any, ...]:
     """Records from a CSV file (header ``timestamp_ms,size[,key][,region][,partition]``) or a
     JSON Lines file (``.jsonl``/``.ndjson``: one object per line with the same fields)."""
     text = read_text(path, "--input", stdin=True)
+    from kpart.limits import check_records
+
+    check_records(text.count("\n"), str(path))  # an upper bound of its records, before parsing
     if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
         rows = []
         for n, line in enumerate(text.splitlines(), 1):
@@ -184,6 +187,11 @@ def simulate_command(
         raise ConfigError(f"number of partitions must be at least 1, got {partitions}")
     if brokers < 1:
         raise ConfigError(f"number of brokers must be at least 1, got {brokers}")
+    from kpart.limits import check_brokers, check_partitions, check_records
+
+    check_partitions(partitions, "--partitions")
+    check_brokers(brokers, "--brokers")
+    check_records(records, "--records")
     down = set(_int_list(unavailable, "--unavailable"))
     bad = sorted(p for p in down if not 0 <= p < partitions)
     if bad:

@@ -31,6 +31,9 @@ def _brokers(brokers: str, racks: str | None, fenced: str | None) -> list:
     from kpart.placement.spec import Broker
 
     ids = _id_list(brokers, "--brokers")
+    from kpart.limits import check_brokers
+
+    check_brokers(len(ids), "--brokers")
     dup = next((b for i, b in enumerate(ids) if b in ids[:i]), None)
     if dup is not None:
         raise ConfigError(f"Duplicate broker id {dup} in --brokers {brokers!r}.")
@@ -95,6 +98,10 @@ def place(
     if not topic:
         raise ConfigError("Invalid --topic '': a topic name must not be empty.")
     output = either(output, output_alias, "--out", required=False)
+    from kpart.limits import check_placement
+
+    check_placement(partitions, replication_factor, partitions_what="--partitions",
+                    rf_what="--replication-factor")
     members = _brokers(brokers, racks, fenced)
     if output is not None:
         check_writable(output, "--out")

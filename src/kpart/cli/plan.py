@@ -67,6 +67,9 @@ def parse_broker_spec(text: str | None, what: str) -> list:
                 raise ValueError
         except ValueError:
             raise ConfigError(f"Invalid broker {item!r} in {what}: expected ID[:RACK]") from None
+        from kpart.limits import check_brokers
+
+        check_brokers(len(out) + len(ids), what)  # before a range like 0-2000000000 expands
         for b in ids:
             out.append(Broker(b, rack or None))
     return out

@@ -101,6 +101,9 @@ def _report(
             check_sections(topo.topic, *args)
         except ConfigError as e:
             raise ConfigError(f"{option}: {e}") from None
+    from kpart.limits import check_report
+
+    check_report(topo.topic.partitions, topo.topic.replication_factor)
     spec = resolve_input(data, fmt, topo.topic.key)
     from kpart.report.output import check_report_out
 

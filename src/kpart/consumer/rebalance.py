@@ -52,6 +52,7 @@ from kpart.consumer import CONSUMER, COOPERATIVE, EAGER, JavaOrder, Strategy, ge
 from kpart.consumer._scenario import Scenario, StepChange, as_scenario
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, OwnedPartitions
 from kpart.errors import KpartError
+from kpart.limits import check_assignment
 
 __all__ = [
     "MAX_ROUNDS_PER_STEP",
@@ -356,6 +357,8 @@ def simulate(
     {'C0': {'t0': [0], 't1': [0], 't2': [0], 't3': [0]}, 'C2': {'t0': [1], 't1': [1], 't2': [1], 't3': [1]}}
     """
     scenario = as_scenario(steps)
+    check_assignment(2 * sum(t.num_partitions for g in scenario.groups for t in g.topics),
+                     f"simulating {len(scenario.groups):,} steps (every round's assignment kept)")
     if get_strategy(strategy).protocol == CONSUMER:
         from kpart.consumer._server_rebalance import simulate_server_rounds
 
