@@ -390,6 +390,22 @@ def test_read_text_errors_are_one_line(tmp_path: Path) -> None:
         read_text(tmp_path / "missing.json", "--sizes")
     with pytest.raises(ConfigError, match="larger than 4 bytes"):
         read_text(bad, "--current", max_bytes=4)
+    if os.path.exists("/dev/zero"):  # endless: read up to the cap, never further
+        with pytest.raises(ConfigError, match="'/dev/zero': larger than 3,000,000 bytes"):
+            read_text("/dev/zero", "--current", max_bytes=3_000_000)
+
+
+def test_reading_a_small_file_allocates_what_it_holds(tmp_path: Path) -> None:
+    import tracemalloc
+
+    (tmp_path / "small.txt").write_text("x" * 1000)
+    tracemalloc.start()
+    try:
+        assert read_text(tmp_path / "small.txt", "--current") == "x" * 1000
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20  # not the 1 GiB cap
 
 
 def test_read_text_drops_a_bom_and_reads_stdin(tmp_path: Path, monkeypatch) -> None:

@@ -42,9 +42,11 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from kpart.errors import ConfigError
 
@@ -97,6 +99,24 @@ def _decode(data: bytes, option: str, shown: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte order mark
 
 
+def _read_capped(f: BinaryIO, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of ``f``, never allocating more than it holds."""
+    try:
+        st = os.fstat(f.fileno())
+    except (OSError, AttributeError, ValueError):
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode) and st.st_size <= max_bytes:
+        return f.read()  # a regular file of known size (may have grown: checked by the caller)
+    chunks, total = [], 0
+    while total <= max_bytes:
+        chunk = f.read(min(_CHUNK, max_bytes + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def read_text(path: PathLike, option: str, *, stdin: bool = False,
               max_bytes: int = MAX_INPUT_BYTES) -> str:
     """The UTF-8 text of the user's file ``path``, given as ``option`` (named in errors).
@@ -115,12 +135,12 @@ def read_text(path: PathLike, option: str, *, stdin: bool = False,
         stream = sys.stdin
         if not hasattr(stream, "buffer"):  # a text stream (tests, embedding processes)
             return stream.read()
-        data = stream.buffer.read(max_bytes + 1)
+        data = _read_capped(stream.buffer, max_bytes)
     else:
         shown = repr(str(path))
         try:
             with open(path, "rb") as f:
-                data = f.read(max_bytes + 1)
+                data = _read_capped(f, max_bytes)
         except OSError as e:
             raise ConfigError(f"{option}: cannot read {shown}: {_reason(e)}") from None
     if len(data) > max_bytes:
