@@ -374,11 +374,10 @@ def parse_topology(text: str) -> Topology:
 
 def load_topology(path: str | Path) -> Topology:
     """Load and validate the topology file at ``path``; errors name the file and the field."""
+    from kpart._files import read_text
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"--topology: cannot read {str(p)!r}: {e.strerror}") from None
+    text = read_text(p, "--topology")
     try:
         return parse_topology(text)
     except ConfigError as e:

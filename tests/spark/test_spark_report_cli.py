@@ -82,7 +82,9 @@ def test_report_run_writes_and_replaces_the_directory(spark, capsys, tmp_path, s
     out = tmp_path / "report"
     out.mkdir()
     (out / "stale.txt").write_text("old run")
-    assert main(["report", str(small_csv), "--out", str(out), "--quiet"]) == 0
+    _fails(capsys, [str(small_csv), "--out", str(out)], "not a kpart report", "--force")
+    assert (out / "stale.txt").read_text() == "old run"  # kpart did not write it: kept
+    assert main(["report", str(small_csv), "--out", str(out), "--quiet", "--force"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
     summary = json.loads((out / "summary.json").read_text())

@@ -13,13 +13,13 @@ already holds a JSON object (e.g. a report's ``summary.json``, whose page then s
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
 from kpart.errors import ConfigError, InvalidPartitionsError
 
@@ -109,29 +109,21 @@ def _core_serializer(serializer: str, keys: str | None) -> str:
 def _write_section(path: Path, name: str, section: dict[str, Any]) -> None:
     """Write ``{name: section}`` to ``path`` atomically (merged into an existing JSON object)."""
     doc: dict[str, Any] = {}
-    if path.exists():
+    if path.is_file():
         try:
-            loaded = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
+            loaded = json.loads(read_text(path, "--out"))
+        except json.JSONDecodeError as e:
             raise ConfigError(f"--out: cannot read {str(path)!r} as JSON: {e}") from None
         if not isinstance(loaded, dict):
             raise ConfigError(f"--out: {str(path)!r} does not hold a JSON object")
         doc = loaded
     doc[name] = section
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(path, json.dumps(doc, indent=2) + "\n", "--out")
 
 
-def _check_out(out: Path | None) -> None:
-    if out is not None and not out.resolve().parent.is_dir():
-        raise ConfigError(f"--out: directory {str(out.resolve().parent)!r} does not exist")
+def _check_out(out: Path | None, data: Path | None = None) -> None:
+    if out is not None:
+        check_writable(out, "--out", inputs={"DATA": data})
 
 
 def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job):
@@ -227,7 +219,7 @@ def compat(
         k = -1
     if k < 0:
         raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
-    _check_out(out)
+    _check_out(out, data)
     core = _core_serializer(serializer, keys)
     if keys is not None:
         if data is not None:
@@ -313,7 +305,7 @@ def whatif(
     if spec.hash == "none":
         raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
     whatif_counts(n, targets, window)
-    _check_out(out)
+    _check_out(out, data)
     core = _core_serializer(serializer, keys)
     if keys is not None:
         if data is not None:

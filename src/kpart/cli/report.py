@@ -27,6 +27,9 @@ def _report(
         show_default=False)] = None,
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace --out even when it is not a previous kpart report (never the "
+        "working directory, the input's directory or their parents).")] = False,
     master: Annotated[str | None, typer.Option(
         "--master", help="Spark master URL (default local[*], or spark-submit's).",
         show_default=False)] = None,
@@ -58,6 +61,7 @@ def _report(
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
 ) -> None:
     """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
+    from kpart._files import read_text
     from kpart.errors import ConfigError
     from kpart.topology import (
         DEFAULT_TOPOLOGY_TEXT,
@@ -68,7 +72,7 @@ def _report(
 
     topo = default_topology() if topology is None else load_topology(topology)
     if show_topology:
-        text = DEFAULT_TOPOLOGY_TEXT if topology is None else topology.read_text(encoding="utf-8")
+        text = DEFAULT_TOPOLOGY_TEXT if topology is None else read_text(topology, "--topology")
         typer.echo(text, nl=not text.endswith("\n"))
         return
     if key is not None:
@@ -101,11 +105,10 @@ def _report(
 
     check_report(topo.topic.partitions, topo.topic.replication_factor)
     spec = resolve_input(data, fmt, topo.topic.key)
-    parent = out.resolve().parent
-    if not parent.is_dir():
-        raise ConfigError(f"--out: parent directory {str(parent)!r} does not exist")
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out: {str(out)!r} exists and is not a directory")
+    from kpart.report.output import check_report_out
+
+    inputs = [p for p in (data, topology) if p is not None]
+    check_report_out(out, inputs, force=force)
 
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
@@ -123,7 +126,8 @@ def _report(
         if owned:
             spark.stop()
     write_report(
-        summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")]
+        summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")],
+        force=force, inputs=inputs,
     )
     if not quiet:
         from kpart.report.terminal import print_summary

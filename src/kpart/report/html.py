@@ -50,11 +50,11 @@ from __future__ import annotations
 
 import html
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from kpart._files import write_text
 from kpart.errors import ConfigError
 from kpart.report._html_parts import (
     _CSS,
@@ -344,15 +344,5 @@ def write_report_html(summary: Mapping[str, Any], path: str | os.PathLike[str]) 
     """
     page = render_report(summary)
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(page)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is for reading
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(target, page, "--out")
     return target

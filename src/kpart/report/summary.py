@@ -263,6 +263,8 @@ def build_summary(
         for i, k in enumerate(loads.hot_keys)
     ]
     return {
+        "format": "kpart-report",  # first: marks a directory kpart may replace (report.output)
+        "format_version": 1,
         "topic": t.name,
         "num_partitions": n,
         "replication_factor": t.replication_factor,
