@@ -87,7 +87,11 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
         return [int(k.strip(), 10) for k in items]
     if serializer == "uuid":
         return [serialize_key(k, "uuid").decode() for k in items]  # type: ignore[union-attr]
-    return items
+    from kpart.cli._argv_keys import raw_key, string_key
+
+    if serializer == "bytes":  # the argument's own bytes, as the OS passed them
+        return [raw_key(k) for k in items]
+    return [string_key(k, "--keys: key", "--serializer bytes") for k in items]
 
 
 def _write_section(path: Path, name: str, section: dict[str, Any]) -> None:
