@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 import typer
 
+from kpart.cli._spark_options import MasterTimeout, check_master_options
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 DEFAULT_KEY = "tailnum"
@@ -122,17 +123,20 @@ def _check_out(out: Path | None) -> None:
         raise ConfigError(f"--out: directory {str(out.resolve().parent)!r} does not exist")
 
 
-def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job):
-    """Run ``job(df)`` on the dataset (checked first: path, format, key column)."""
+def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job,
+              master_timeout: str | None = None):
+    """Run ``job(df)`` on the dataset (checked first: path, format, key column, master)."""
     from kpart.spark.pipeline import load_input, resolve_input
 
+    timeout = check_master_options(master, master_timeout)  # no JVM, no network
     if not key:
         raise ConfigError("--key: expected a column name, got ''")
     spec = resolve_input(data, fmt, key)
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()
-    spark = get_or_create_session(master=master, app_name="kpart-compat")
+    spark = get_or_create_session(master=master, app_name="kpart-compat",
+                                  master_timeout=timeout)
     try:
         with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
             return job(load_input(spark, spec, workdir))
@@ -199,6 +203,7 @@ def compat(
     out: _Out = None,
     fmt: _Format = None,
     master: _Master = None,
+    master_timeout: MasterTimeout = None,
 ) -> None:
     """Share of keys (and records) on which each pair of clients picks different partitions."""
     from kpart.producer.compat import compare_partitioners, parse_partitioners
@@ -224,7 +229,7 @@ def compat(
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=serializer, examples=k))
+            df, key, n, ids, serializer=serializer, examples=k), master_timeout)
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
@@ -283,6 +288,7 @@ def whatif(
     out: _Out = None,
     fmt: _Format = None,
     master: _Master = None,
+    master_timeout: MasterTimeout = None,
 ) -> None:
     """Keys and records whose partition changes N → M, loads and skew for each M."""
     from kpart.producer.clients import get_partitioner
@@ -308,7 +314,8 @@ def whatif(
         from kpart.spark.whatif import measure_whatif
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
-            df, key, n, targets, spec.id, search=window, serializer=serializer))
+            df, key, n, targets, spec.id, search=window, serializer=serializer),
+            master_timeout)
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 
