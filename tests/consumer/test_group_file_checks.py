@@ -160,3 +160,11 @@ def test_cli_assign_refuses_a_misspelled_field(tmp_path: Path,
     assert out.err.strip().splitlines() == [
         f"kpart: error: {path}: group.members[0].rak: unknown field (expected one of id, "
         "topics, rack, instance_id, generation, owned, has_user_data, user_data_hex)"]
+
+
+def test_kip848_member_subscribed_to_an_unlisted_topic_warns() -> None:
+    doc = _with(SERVER_GOOD, ("members", 0), "topics", ["t0", "gone"])
+    with pytest.warns(KpartWarning, match="subscribes to topic 'gone'") as caught:
+        group = ServerGroupSpec.from_json(doc)
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert group.members[0].topics == ("t0", "gone")  # kept: the coordinator skips it itself
