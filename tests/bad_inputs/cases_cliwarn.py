@@ -120,7 +120,7 @@ CASES = [
          names="spark://127.0.0.1:1"),
     Case(id="cliwarn-report-master-timeout-zero",
          argv=("report", "--master", "spark://127.0.0.1:1", "--master-timeout", "0"),
-         names="--master-timeout"),
+         names="--master-timeout: expected a number of seconds"),
     Case(id="cliwarn-report-master-timeout-word", argv=("report", "--master-timeout", "soon"),
          names="'soon'"),
     # point 11: misspelled fields are errors, at every level
