@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from kpart.spark._master import (
     check_reachable,
     parse_master_timeout,
     session_start_error,
+    start_within,
 )
 
 
@@ -121,6 +123,44 @@ def test_a_java_error_becomes_its_own_line() -> None:
     e = session_start_error("x", RuntimeError(text))
     assert str(e) == ("Spark master 'x': Spark did not start: org.apache.spark.SparkException: "
                       "Could not parse Master URL: 'x'")
+
+
+def test_the_clock_starts_when_the_driver_contacts_the_master() -> None:
+    """The driver's own start-up (however long) does not count against --master-timeout."""
+    release, polls = threading.Event(), []
+
+    def contacting() -> bool:
+        polls.append(1)
+        if len(polls) == 5:  # the driver finishes while still starting up
+            release.set()
+        return False
+
+    def start() -> str:
+        release.wait()
+        return "session"
+
+    assert start_within("spark://h:1", start, 1e-6, release.set, contacting, poll=0.01) == "session"
+
+
+def test_a_master_that_never_answers_is_abandoned() -> None:
+    abandoned = threading.Event()
+
+    def start() -> str:
+        abandoned.wait()  # stuck until kpart gives up and stops it
+        raise ConnectionError("the JVM is gone")
+
+    with pytest.raises(ConfigError, match=r"'spark://h:1': no Spark session within 0.01 s"):
+        start_within("spark://h:1", start, 0.01, abandoned.set, lambda: True, poll=0.01)
+    assert abandoned.is_set()
+
+
+def test_a_failure_during_the_start_is_one_line() -> None:
+    def start() -> str:
+        raise RuntimeError("An error occurred while calling X.\n: java.io.IOException: boom\n")
+
+    with pytest.raises(ConfigError, match=r"^Spark master 'yarn': Spark did not start: "
+                       r"java.io.IOException: boom$"):
+        start_within("yarn", start, 60, lambda: None)
 
 
 @pytest.mark.parametrize("command", [

@@ -172,10 +172,18 @@ def session_start_error(master: str, error: BaseException) -> ConfigError:
 
 
 def start_within(master: str, start: Callable[[], T], timeout: float,
-                 abandon: Callable[[], None]) -> T:
+                 abandon: Callable[[], None], contacting: Callable[[], bool] | None = None,
+                 poll: float = 0.5) -> T:
     """``start()`` (the SparkContext's creation, the JVM being up) in a daemon thread; its
-    result, or ConfigError naming the master after ``timeout`` seconds (``abandon()`` is then
-    called to stop what ``start`` left running) or when it fails."""
+    result, or ConfigError naming the master when it fails or when it has not returned
+    ``timeout`` seconds after the driver began contacting the master (``abandon()`` is then
+    called to stop what ``start`` left running).
+
+    ``contacting()``, polled every ``poll`` seconds, tells when the driver began contacting
+    the master; the clock starts then, so that the driver's own start-up (seconds of class
+    loading, more on a loaded machine) does not count against the master. Without it the
+    clock starts at once.
+    """
     box: dict[str, object] = {}
 
     def run() -> None:
@@ -186,12 +194,16 @@ def start_within(master: str, start: Callable[[], T], timeout: float,
 
     thread = threading.Thread(target=run, name="kpart-spark-start", daemon=True)
     thread.start()
-    thread.join(timeout)
-    if thread.is_alive():
-        abandon()
-        thread.join(5.0)
-        raise _fail(master, f"no Spark session within {timeout:g} s: the master did not accept "
-                    "the application (see --master-timeout)")
+    deadline = None if contacting is not None else time.monotonic() + timeout
+    while thread.is_alive():
+        if deadline is None and contacting is not None and contacting():
+            deadline = time.monotonic() + timeout
+        if deadline is not None and time.monotonic() >= deadline:
+            abandon()
+            thread.join(5.0)
+            raise _fail(master, f"no Spark session within {timeout:g} s: the master did not "
+                        "accept the application (see --master-timeout)")
+        thread.join(poll if deadline is None else min(poll, deadline - time.monotonic()))
     if "error" in box:
         raise session_start_error(master, box["error"])  # type: ignore[arg-type]
     return box["value"]  # type: ignore[return-value]

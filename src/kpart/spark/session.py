@@ -27,7 +27,7 @@ import sys
 import warnings
 from collections.abc import Mapping
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kpart.spark._master import (
     DEFAULT_MASTER_TIMEOUT,
@@ -133,8 +133,8 @@ def get_or_create_session(
     return session
 
 
-def _start(builder, settings: Mapping[str, str], master: str | None,
-           timeout: float) -> SparkSession:  # type: ignore[no-untyped-def]
+def _start(builder: Any, settings: Mapping[str, str], master: str | None,
+           timeout: float) -> SparkSession:
     """Start the JVM (with the driver's settings), then the session: within ``timeout``
     seconds for a non-local master. Every failure is one ConfigError naming the master."""
     from pyspark import SparkConf, SparkContext
@@ -146,10 +146,24 @@ def _start(builder, settings: Mapping[str, str], master: str | None,
             return builder.getOrCreate()
     except Exception as e:  # Py4J/Java errors, the JVM exiting at start
         raise session_start_error(label, e) from None
-    session = start_within(master, builder.getOrCreate, timeout, _abandon_jvm)
+    contacting = _registering_with_master if master.startswith("spark://") else None
+    session = start_within(master, builder.getOrCreate, timeout, _abandon_jvm, contacting)
     # the JVM's active session is per thread: make it this thread's too, as getOrCreate does
     session._jvm.SparkSession.setActiveSession(session._jsparkSession)
     return session
+
+
+def _registering_with_master() -> bool:
+    """True once the driver's JVM runs the thread that registers the application with a
+    standalone master (``StandaloneAppClient``'s ``appclient-register-master-threadpool``);
+    True as well when the JVM cannot be asked (the clock then starts)."""
+    from pyspark import SparkContext
+
+    try:
+        threads = SparkContext._jvm.java.lang.Thread.getAllStackTraces().keySet().toArray()
+        return any(str(t.getName()).startswith("appclient-register-master") for t in threads)
+    except Exception:  # noqa: BLE001 - cannot tell: count from now
+        return True
 
 
 def _abandon_jvm() -> None:
