@@ -14,7 +14,7 @@ __all__ = ["MasterTimeout", "check_master_options"]
 
 #: The default of ``--master-timeout`` as its help shows it (the value itself is
 #: :data:`kpart.spark._master.DEFAULT_MASTER_TIMEOUT`; a test keeps the two equal).
-HELP_DEFAULT = "20"
+HELP_DEFAULT = "60"
 
 #: ``--master-timeout SECONDS``: how long to wait for a non-local ``--master``.
 MasterTimeout = Annotated[str | None, typer.Option(
