@@ -21,6 +21,7 @@ import typer
 
 from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
+from kpart.cli._spark_options import MasterTimeout, check_master_options
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 DEFAULT_KEY = "tailnum"
@@ -92,7 +93,11 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
         return [int(k.strip(), 10) for k in items]
     if serializer == "uuid":
         return [serialize_key(k, "uuid").decode() for k in items]  # type: ignore[union-attr]
-    return items
+    from kpart.cli._argv_keys import raw_key, string_key
+
+    if serializer == "bytes":  # the argument's own bytes, as the OS passed them
+        return [raw_key(k) for k in items]
+    return [string_key(k, "--keys: key", "--serializer bytes") for k in items]
 
 
 def _core_serializer(serializer: str, keys: str | None) -> str:
@@ -126,17 +131,20 @@ def _check_out(out: Path | None, data: Path | None = None) -> None:
         check_writable(out, "--out", inputs={"DATA": data})
 
 
-def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job):
-    """Run ``job(df)`` on the dataset (checked first: path, format, key column)."""
+def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job,
+              master_timeout: str | None = None):
+    """Run ``job(df)`` on the dataset (checked first: path, format, key column, master)."""
     from kpart.spark.pipeline import load_input, resolve_input
 
+    timeout = check_master_options(master, master_timeout)  # no JVM, no network
     if not key:
         raise ConfigError("--key: expected a column name, got ''")
     spec = resolve_input(data, fmt, key)
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()
-    spark = get_or_create_session(master=master, app_name="kpart-compat")
+    spark = get_or_create_session(master=master, app_name="kpart-compat",
+                                  master_timeout=timeout)
     try:
         with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
             return job(load_input(spark, spec, workdir))
@@ -204,6 +212,7 @@ def compat(
     fmt: _Format = None,
     master: _Master = None,
     partitions_alias: PartitionsAlias = None,
+    master_timeout: MasterTimeout = None,
 ) -> None:
     """Share of keys (and records) on which each pair of clients picks different partitions."""
     from kpart.producer.compat import compare_partitioners, parse_partitioners
@@ -230,7 +239,7 @@ def compat(
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=core, examples=k))
+            df, key, n, ids, serializer=core, examples=k), master_timeout)
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
@@ -290,6 +299,7 @@ def whatif(
     fmt: _Format = None,
     master: _Master = None,
     partitions_alias: PartitionsAlias = None,
+    master_timeout: MasterTimeout = None,
 ) -> None:
     """Keys and records whose partition changes N → M, loads and skew for each M."""
     from kpart.producer.clients import get_partitioner
@@ -316,7 +326,8 @@ def whatif(
         from kpart.spark.whatif import measure_whatif
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
-            df, key, n, targets, spec.id, search=window, serializer=core))
+            df, key, n, targets, spec.id, search=window, serializer=core),
+            master_timeout)
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 

@@ -39,8 +39,10 @@ def load_group_file(path: Path) -> Any:
     doc = _read_json(path)
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
         doc = doc["input"]
-    if isinstance(doc, dict) and isinstance(doc.get("members"), list):
-        topics = doc.get("topics") if isinstance(doc.get("topics"), dict) else {}
+    if isinstance(doc, dict) and isinstance(doc.get("members"), list) and isinstance(
+        doc.get("topics"), dict
+    ):  # (without "topics", from_json names the missing or misspelled field)
+        topics = doc["topics"]
         for i, m in enumerate(doc["members"]):
             for j, entry in enumerate((m.get("owned") or []) if isinstance(m, dict) else []):
                 if isinstance(entry, list) and entry and entry[0] not in topics:

@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from kpart.cli._spark_options import MasterTimeout, check_master_options
+
 DEFAULT_OUT = Path("kpart-report")
 
 
@@ -33,6 +35,7 @@ def _report(
     master: Annotated[str | None, typer.Option(
         "--master", help="Spark master URL (default local[*], or spark-submit's).",
         show_default=False)] = None,
+    master_timeout: MasterTimeout = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
@@ -70,6 +73,7 @@ def _report(
         load_topology,
     )
 
+    timeout = check_master_options(master, master_timeout)  # no JVM, no network
     topo = default_topology() if topology is None else load_topology(topology)
     if show_topology:
         text = DEFAULT_TOPOLOGY_TEXT if topology is None else read_text(topology, "--topology")
@@ -118,7 +122,8 @@ def _report(
 
     started = time.perf_counter()
     owned = not has_active_session()  # an embedding process keeps its own session
-    spark = get_or_create_session(master=master, app_name="kpart-report")
+    spark = get_or_create_session(master=master, app_name="kpart-report",
+                                  master_timeout=timeout)
     try:
         with spark_progress(spark, quiet=quiet, description="report"):
             summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
