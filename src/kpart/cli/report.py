@@ -46,6 +46,20 @@ def _report(
         "--null-keys", help="Null-key strategy: client, builtin, sticky, uniform-sticky, "
         "round-robin, round-robin-fixed, legacy, random or separate (overrides the "
         "topology's).", show_default=False)] = None,
+    topic: Annotated[str | None, typer.Option(
+        "--topic", help="Topic name (overrides the topology's).", show_default=False)] = None,
+    partitions: Annotated[str | None, typer.Option(
+        "--partitions", "-p", help="Number of partitions (overrides the topology's).",
+        show_default=False, metavar="INTEGER")] = None,
+    replication_factor: Annotated[str | None, typer.Option(
+        "--replication-factor", help="Replicas per partition, at most the number of brokers "
+        "(overrides the topology's).", show_default=False, metavar="INTEGER")] = None,
+    brokers: Annotated[str | None, typer.Option(
+        "--brokers", help="Broker ids in Kafka's order, e.g. 0,1,2, as `kpart place` takes "
+        "them (replaces the topology's cluster).", show_default=False)] = None,
+    racks: Annotated[str | None, typer.Option(
+        "--racks", help="broker.rack of each broker, same order as --brokers (all or none).",
+        show_default=False)] = None,
     whatif: Annotated[str | None, typer.Option(
         "--whatif", help="Also compare other partition counts, e.g. 16,24 (adds the what-if "
         "section: keys moved, skew).", show_default=False)] = None,
@@ -58,6 +72,7 @@ def _report(
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
 ) -> None:
     """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
+    from kpart.cli._report_topology import override_topology
     from kpart.errors import ConfigError
     from kpart.topology import (
         DEFAULT_TOPOLOGY_TEXT,
@@ -67,10 +82,15 @@ def _report(
     )
 
     topo = default_topology() if topology is None else load_topology(topology)
+    overridden = override_topology(topo, topic=topic, partitions=partitions,
+                                   replication_factor=replication_factor, brokers=brokers,
+                                   racks=racks)
     if show_topology:
         text = DEFAULT_TOPOLOGY_TEXT if topology is None else topology.read_text(encoding="utf-8")
+        text = text if overridden is topo else overridden.to_toml()
         typer.echo(text, nl=not text.endswith("\n"))
         return
+    topo = overridden
     if key is not None:
         if not key:
             raise ConfigError("--key: expected a column name, got ''")
