@@ -233,8 +233,11 @@ def run_report(
     Spark job.
     """
     import tempfile
+    from datetime import UTC, datetime
 
     from kpart.producer.clients import PARTITIONERS
+
+    analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
     if partitioner in PARTITIONERS:
         topology = topology.with_topic(partitioner=partitioner)
@@ -246,21 +249,24 @@ def run_report(
         df = load_input(spark, spec, workdir)
         loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k)
         if whatif:
+            from kpart.report.whatif_totals import count_whatif_like_report
             from kpart.spark.whatif import measure_whatif
 
-            sections["whatif"] = measure_whatif(
-                df, topic.key, topic.partitions, whatif, topic.partitioner,
+            # keyed records here; the null-key ones are placed as the report places them
+            keyed = df.where(df[topic.key].isNotNull())
+            sections["whatif"] = count_whatif_like_report(measure_whatif(
+                keyed, topic.key, topic.partitions, whatif, topic.partitioner,
                 serializer=topic.key_serializer,
-            ).to_json()
+            ).to_json(), topology, loads)
         if compat_ids:
             from kpart.spark.compat import measure_compat
 
             sections["compat"] = measure_compat(
                 df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
             ).to_json()
-    summary = build_summary(topology, loads, source=spec.source)
+    summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
     if partitioner is not None and partitioner != topology.topic.partitioner:
-        summary["partitioner"] = partitioner
+        summary["partitioner"] = summary["analysed"]["partitioner"] = partitioner
     summary.update(sections)
     return summary
 
