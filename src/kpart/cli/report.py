@@ -129,22 +129,26 @@ def _report(
 
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.report.progress import spark_progress
+    from kpart.report.phases import phases
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
     started = time.perf_counter()
     owned = not has_active_session()  # an embedding process keeps its own session
-    spark = get_or_create_session(master=master, app_name="kpart-report")
-    try:
-        with spark_progress(spark, quiet=quiet, description="report"):
-            summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
-    finally:
-        if owned:
-            spark.stop()
-    write_report(
-        summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")]
-    )
+    with phases(quiet=quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
+        steps.step(f"starting Spark ({master or 'local[*]'})" if owned
+                   else "using the active Spark session")
+        spark = get_or_create_session(master=master, app_name="kpart-report")
+        try:
+            with steps.watch_spark(spark):
+                summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
+        finally:
+            if owned:
+                spark.stop()
+        steps.step(f"writing {out}/")
+        write_report(
+            summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")]
+        )
     if not quiet:
         from kpart.report.terminal import print_summary
 

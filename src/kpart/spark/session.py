@@ -96,6 +96,9 @@ def get_or_create_session(
     settings.update(conf or {})
     for key, value in settings.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    from kpart.spark._stderr import jvm_stderr_filtered
+
+    with jvm_stderr_filtered():  # the JVM's "Using incubator modules" warning stays out
+        session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
