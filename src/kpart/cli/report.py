@@ -156,7 +156,10 @@ def _report(
         from kpart.cli.compat import show_compat, show_whatif
 
         if "whatif" in summary:
+            from kpart.report.whatif_totals import null_keys_note
+
             show_whatif(summary["whatif"])
+            typer.echo(null_keys_note(summary["whatif"]))
         if "compat" in summary:
             show_compat(summary["compat"])
         typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")
