@@ -8,7 +8,8 @@ starts, :func:`jvm_stderr_filtered` points file descriptor 2 at a pipe, so the J
 process it starts: Python workers) inherits the pipe; a daemon thread copies what arrives to
 the real stderr, line by line, dropping only the lines of :data:`NOISE`. The Python process's
 own stderr is restored when the ``with`` block ends; the JVM keeps writing into the pipe until
-it exits. Errors the JVM prints later still reach the user.
+it exits. Errors the JVM prints later still reach the user. Python's own ``sys.stderr`` writes
+bypass the pipe meanwhile (a live progress line is not held back waiting for a newline).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ __all__ = ["NOISE", "jvm_stderr_filtered"]
 
 #: Start-of-line byte strings dropped from the JVM's stderr.
 NOISE = (b"WARNING: Using incubator modules",)
+_KEPT: list = []  # the temporary sys.stderr objects, never collected (a thread may hold one)
 
 
 def _pump(read_fd: int, out_fd: int) -> None:
@@ -50,10 +52,17 @@ def jvm_stderr_filtered() -> Iterator[None]:
     os.close(write_fd)
     threading.Thread(target=_pump, args=(read_fd, os.dup(saved)), name="kpart-jvm-stderr",
                      daemon=True).start()
+    python_stderr = sys.stderr
+    with suppress(AttributeError, OSError, ValueError):
+        if python_stderr.fileno() == 2:  # Python's own writes (a live progress line) go
+            sys.stderr = os.fdopen(os.dup(saved), "w", buffering=1,  # straight out, unfiltered
+                                   encoding=python_stderr.encoding, errors=python_stderr.errors)
+            _KEPT.append(sys.stderr)
     try:
         yield
     finally:
         with suppress(OSError, ValueError):
             sys.stderr.flush()
-        os.dup2(saved, 2)
+        sys.stderr = python_stderr  # (the temporary one is left open: a progress thread may
+        os.dup2(saved, 2)           # still hold it)
         os.close(saved)
