@@ -10,7 +10,7 @@ import textwrap
 
 def test_child_stderr_is_filtered_and_python_stderr_is_not():
     script = textwrap.dedent("""
-        import subprocess, sys, time
+        import subprocess, sys, threading
         from kpart.spark._stderr import jvm_stderr_filtered
         with jvm_stderr_filtered():
             print("kpart: starting Spark", file=sys.stderr)
@@ -18,8 +18,10 @@ def test_child_stderr_is_filtered_and_python_stderr_is_not():
                                       "jdk.incubator.vector' >&2; sleep 0.2; "
                                       "echo 'Exception in thread main' >&2"])
         print("kpart: reading x.csv", file=sys.stderr)
-        child.wait()
-        time.sleep(0.5)  # the copying thread forwards the child's last line
+        child.wait()  # the child held the pipe's last write end: the copying thread ends
+        for t in threading.enumerate():
+            if t.name == "kpart-jvm-stderr":
+                t.join()
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True)
