@@ -88,6 +88,9 @@ def null_keys_note(section: dict[str, Any]) -> str:
     if "null_key_records" not in section:
         return ("Records whose key does not decide their partition (no key, or a key the "
                 "client places at random) are left out of these figures.")
+    if not section["null_key_records"]:
+        return ("Skew figures count every record as the report does (there are no records "
+                "without a key); moved shares are of records with a key.")
     if not section.get("null_keys_included"):
         return ("Records without a key are left out of these figures, as of the report's "
                 "totals (null-key strategy 'separate').")
