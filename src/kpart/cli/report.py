@@ -50,10 +50,10 @@ def _report(
         "--topic", help="Topic name (overrides the topology's).", show_default=False)] = None,
     partitions: Annotated[str | None, typer.Option(
         "--partitions", "-p", help="Number of partitions (overrides the topology's).",
-        show_default=False, metavar="INTEGER")] = None,
+        show_default=False, metavar="<int>")] = None,
     replication_factor: Annotated[str | None, typer.Option(
         "--replication-factor", help="Replicas per partition, at most the number of brokers "
-        "(overrides the topology's).", show_default=False, metavar="INTEGER")] = None,
+        "(overrides the topology's).", show_default=False, metavar="<int>")] = None,
     brokers: Annotated[str | None, typer.Option(
         "--brokers", help="Broker ids in Kafka's order, e.g. 0,1,2, as `kpart place` takes "
         "them (replaces the topology's cluster).", show_default=False)] = None,
