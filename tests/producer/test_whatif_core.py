@@ -124,7 +124,7 @@ def test_json_section_shape_for_the_report():
     assert {"num_partitions", "max_over_mean", "cv", "moved_fraction"} <= set(doc["scenarios"][0])
     assert [len(x["records"]) for x in doc["loads"]] == [4, 8, 5]
     assert doc["search"]["from"] == 2 and len(doc["search"]["ranking"]) == 2
-    assert doc["best"] in (8, 5, 2, 3)
+    assert doc["best"] in (4, 8, 5, 2, 3)  # the current count 4 is a candidate too
     json.dumps(doc)
 
 
