@@ -121,4 +121,5 @@ border-radius:6px;padding:8px 14px;min-width:120px}.card .label{font-size:12px;c
 border:1px solid #e3e3e8;border-radius:6px}table{border-collapse:collapse;font-size:13px;
 margin:8px 0;background:#fff}th,td{border:1px solid #dde;padding:3px 10px;text-align:right}
 th{background:#eef2f6}td:first-child,th:first-child{text-align:left}
+table.analysed td{text-align:left}h3{font-size:15px;margin:16px 0 4px}
 """

@@ -289,7 +289,8 @@ def _whatif(summary: Mapping[str, Any]) -> str:
             ),
             "chart-whatif-moved",
         )
-    body += _table(list(scenarios), "table-whatif")
+    body += _table([{**s, "num_partitions": label} for s, label in
+                    zip(scenarios, labels, strict=True)], "table-whatif")
     from kpart.report.whatif_totals import null_keys_note
 
     note = html.escape(
