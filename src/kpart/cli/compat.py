@@ -262,8 +262,8 @@ def show_whatif(s: dict[str, Any]) -> None:
         if r["num_partitions"] in seen:
             continue
         seen.add(r["num_partitions"])
-        mark = " (now)" if r["num_partitions"] == s["num_partitions"] else (
-            " (best)" if r["num_partitions"] == s["best"] else "")
+        now, best = r["num_partitions"] == s["num_partitions"], r["num_partitions"] == s["best"]
+        mark = " (now, best)" if now and best else " (now)" if now else " (best)" if best else ""
         t.add_row(f"{r['num_partitions']}{mark}", _pct(r["moved_key_fraction"]),
                   _pct(r["moved_fraction"]), f"{r['max_over_mean']:.3f}", f"{r['cv']:.3f}")
     console.print(t)
@@ -276,7 +276,8 @@ def show_whatif(s: dict[str, Any]) -> None:
         t.add_row(str(p), *[f"{x['records'][p]:,}" if p < len(x["records"]) else ""
                             for x in loads])
     console.print(t)
-    console.print(f"lowest skew: {s['best']} partitions")
+    console.print(f"lowest skew: {s['best']} partitions"
+                  + (" (now)" if s["best"] == s["num_partitions"] else ""))
 
 
 def whatif(

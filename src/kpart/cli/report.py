@@ -52,6 +52,20 @@ def _report(
         "--null-keys", help="Null-key strategy: client, builtin, sticky, uniform-sticky, "
         "round-robin, round-robin-fixed, legacy, random or separate (overrides the "
         "topology's).", show_default=False)] = None,
+    topic: Annotated[str | None, typer.Option(
+        "--topic", help="Topic name (overrides the topology's).", show_default=False)] = None,
+    partitions: Annotated[str | None, typer.Option(
+        "--partitions", "-p", help="Number of partitions (overrides the topology's).",
+        show_default=False, metavar="<int>")] = None,
+    replication_factor: Annotated[str | None, typer.Option(
+        "--replication-factor", help="Replicas per partition, at most the number of brokers "
+        "(overrides the topology's).", show_default=False, metavar="<int>")] = None,
+    brokers: Annotated[str | None, typer.Option(
+        "--brokers", help="Broker ids in Kafka's order, e.g. 0,1,2, as `kpart place` takes "
+        "them (replaces the topology's cluster).", show_default=False)] = None,
+    racks: Annotated[str | None, typer.Option(
+        "--racks", help="broker.rack of each broker, same order as --brokers (all or none).",
+        show_default=False)] = None,
     whatif: Annotated[str | None, typer.Option(
         "--whatif", help="Also compare other partition counts, e.g. 16,24 (adds the what-if "
         "section: keys moved, skew).", show_default=False)] = None,
@@ -65,6 +79,7 @@ def _report(
 ) -> None:
     """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
     from kpart._files import read_text
+    from kpart.cli._report_topology import override_topology
     from kpart.errors import ConfigError
     from kpart.topology import (
         DEFAULT_TOPOLOGY_TEXT,
@@ -75,10 +90,15 @@ def _report(
 
     timeout = check_master_options(master, master_timeout)  # no JVM, no network
     topo = default_topology() if topology is None else load_topology(topology)
+    overridden = override_topology(topo, topic=topic, partitions=partitions,
+                                   replication_factor=replication_factor, brokers=brokers,
+                                   racks=racks)
     if show_topology:
         text = DEFAULT_TOPOLOGY_TEXT if topology is None else read_text(topology, "--topology")
+        text = text if overridden is topo else overridden.to_toml()
         typer.echo(text, nl=not text.endswith("\n"))
         return
+    topo = overridden
     if key is not None:
         if not key:
             raise ConfigError("--key: expected a column name, got ''")
@@ -116,24 +136,28 @@ def _report(
 
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.report.progress import spark_progress
+    from kpart.report.phases import phases
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
     started = time.perf_counter()
     owned = not has_active_session()  # an embedding process keeps its own session
-    spark = get_or_create_session(master=master, app_name="kpart-report",
-                                  master_timeout=timeout)
-    try:
-        with spark_progress(spark, quiet=quiet, description="report"):
-            summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
-    finally:
-        if owned:
-            spark.stop()
-    write_report(
-        summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")],
-        force=force, inputs=inputs,
-    )
+    with phases(quiet=quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
+        steps.step(f"starting Spark ({master or 'local[*]'})" if owned
+                   else "using the active Spark session")
+        spark = get_or_create_session(master=master, app_name="kpart-report",
+                                      master_timeout=timeout)
+        try:
+            with steps.watch_spark(spark):
+                summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
+        finally:
+            if owned:
+                spark.stop()
+        steps.step(f"writing {out}/")
+        write_report(
+            summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")],
+            force=force, inputs=inputs,
+        )
     if not quiet:
         from kpart.report.terminal import print_summary
 
@@ -141,7 +165,10 @@ def _report(
         from kpart.cli.compat import show_compat, show_whatif
 
         if "whatif" in summary:
+            from kpart.report.whatif_totals import null_keys_note
+
             show_whatif(summary["whatif"])
+            typer.echo(null_keys_note(summary["whatif"]))
         if "compat" in summary:
             show_compat(summary["compat"])
         typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")

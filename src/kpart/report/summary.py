@@ -46,6 +46,7 @@ from kpart.topology import Topology
 
 __all__ = [
     "BYTES_DEFINITION",
+    "analysed_section",
     "HotKey",
     "Layout",
     "Loads",
@@ -147,6 +148,42 @@ def skew_stats(values: Sequence[int]) -> dict[str, float | int]:
     }
 
 
+def analysed_section(topology: Topology, source: dict[str, Any], records: int,
+                     analysed_at: str | None = None) -> dict[str, Any]:
+    """What a report analysed, as the page and the terminal show it: the ``input`` path (or
+    dataset name) and ``format``, ``records``, the key column and how it was hashed, the
+    topic's partitions and replication factor, the brokers (with their racks), the consumer
+    groups, kpart's version and ``time`` (``analysed_at``: UTC, ISO 8601; ``None`` if not given).
+
+    >>> from kpart.topology import default_topology
+    >>> a = analysed_section(default_topology(), {"path": "f.csv", "format": "csv"}, 10)
+    >>> a["input"], a["records"], a["key"], a["partitions"], a["brokers"], a["racks"][:1]
+    ('f.csv', 10, 'tailnum', 12, [0, 1, 2, 3, 4, 5], ['us-east-1a'])
+    """
+    from kpart import __version__
+
+    t = topology.topic
+    return {
+        "input": source.get("path") or source.get("dataset"),
+        "dataset": source.get("dataset"),
+        "format": source.get("format"),
+        "records": records,
+        "topic": t.name,
+        "key": t.key,
+        "key_serializer": t.key_serializer,
+        "partitioner": t.partitioner,
+        "null_key_strategy": t.null_key_strategy,
+        "partitions": t.partitions,
+        "replication_factor": t.replication_factor,
+        "brokers": [b.id for b in topology.brokers],
+        "broker_racks": [b.rack for b in topology.brokers],
+        "racks": list(topology.racks),
+        "groups": [g.name for g in topology.groups],
+        "kpart_version": __version__,
+        "time": analysed_at,
+    }
+
+
 def distribute_loads_null_keys(
     topology: Topology, loads: Loads, layout: Layout | None = None
 ) -> NullKeyDistribution:
@@ -169,12 +206,14 @@ def build_summary(
     layout: Layout | None = None,
     *,
     source: dict[str, Any] | None = None,
+    analysed_at: str | None = None,
 ) -> dict[str, Any]:
     """The ``summary.json`` document (see the module docstring for units and null keys).
 
     ``len(loads.partition_records)`` must equal the topic's partition count. ``layout``
     defaults to :func:`layout_for` ``(topology)``; ``source`` (e.g. ``{"path", "format"}``) is
-    recorded as ``input``. The result is deterministic when the topology has a seed (or the
+    recorded as ``input``; ``analysed`` says what was analysed (:func:`analysed_section`, with
+    ``analysed_at``, the UTC time of the run, ISO 8601). The result is deterministic when the topology has a seed (or the
     null-key strategy draws nothing): equal inputs give equal JSON.
     """
     t = topology.topic
@@ -274,6 +313,7 @@ def build_summary(
         "null_key_strategy": t.null_key_strategy,
         "placement_seed": t.placement_seed,
         "input": source or {},
+        "analysed": analysed_section(topology, source or {}, total, analysed_at),
         "records": total,
         "bytes": sum(keyed_byts) + loads.null_key_bytes,
         "bytes_definition": BYTES_DEFINITION,

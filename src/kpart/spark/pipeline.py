@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
 from kpart.report.null_keys import apportion, random_partition_counts
+from kpart.report.phases import phase
 from kpart.report.summary import HotKey, Loads, build_summary
 from kpart.spark.datasets import (
     dataset_columns,
@@ -160,9 +161,14 @@ def measure_loads(
          + F.octet_length(value).cast("bigint")).alias("bytes"),
     )
     chosen = partitioner or topic.partitioner
-    per_key = (
+    aggregated = (
         sized.groupBy(_KEY)
         .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"))
+        .persist()
+    )  # the scan runs once, here: the step after says how many keys are hashed
+    phase(f"hashing {aggregated.select(F.count(_KEY)).first()[0]:,} distinct keys")
+    per_key = (
+        aggregated
         .transform(with_partition(_KEY, n, topic.key_serializer, partitioner=chosen,
                                   method=method))
         .persist()
@@ -184,6 +190,7 @@ def measure_loads(
         ) if top_k > 0 else []
     finally:
         per_key.unpersist()
+        aggregated.unpersist()
     records, byts, keys = [0] * n, [0] * n, [0] * n
     null_records = null_bytes = random_records = random_bytes = random_keys = 0
     for r in rows:
@@ -233,8 +240,11 @@ def run_report(
     Spark job.
     """
     import tempfile
+    from datetime import UTC, datetime
 
     from kpart.producer.clients import PARTITIONERS
+
+    analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
     if partitioner in PARTITIONERS:
         topology = topology.with_topic(partitioner=partitioner)
@@ -243,24 +253,32 @@ def run_report(
     compat_ids = check_sections(topic, whatif, compat)
     sections: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
+        phase(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
         df = load_input(spark, spec, workdir)
         loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k)
         if whatif:
+            phase(f"what-if: {len(whatif)} other partition count(s)")
+            from kpart.report.whatif_totals import count_whatif_like_report
             from kpart.spark.whatif import measure_whatif
 
-            sections["whatif"] = measure_whatif(
-                df, topic.key, topic.partitions, whatif, topic.partitioner,
+            # keyed records here; the null-key ones are placed as the report places them
+            keyed = df.where(df[topic.key].isNotNull())
+            sections["whatif"] = count_whatif_like_report(measure_whatif(
+                keyed, topic.key, topic.partitions, whatif, topic.partitioner,
                 serializer=topic.key_serializer,
-            ).to_json()
+            ).to_json(), topology, loads)
         if compat_ids:
             from kpart.spark.compat import measure_compat
 
+            phase(f"comparing {len(compat_ids)} client partitioners")
             sections["compat"] = measure_compat(
                 df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
             ).to_json()
-    summary = build_summary(topology, loads, source=spec.source)
+    phase("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
+                                if topology.groups else ""))
+    summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
     if partitioner is not None and partitioner != topology.topic.partitioner:
-        summary["partitioner"] = partitioner
+        summary["partitioner"] = summary["analysed"]["partitioner"] = partitioner
     summary.update(sections)
     return summary
 

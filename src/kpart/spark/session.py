@@ -122,13 +122,16 @@ def get_or_create_session(
     settings.update(conf or {})
     for key, value in settings.items():
         builder = builder.config(key, value)
-    if reuse:
-        session = builder.getOrCreate()
-    else:
-        settings = {"spark.app.name": app_name, **settings}
-        if master is not None:
-            settings["spark.master"] = master
-        session = _start(builder, settings, master, master_timeout)
+    from kpart.spark._stderr import jvm_stderr_filtered
+
+    with jvm_stderr_filtered():  # the JVM's "Using incubator modules" warning stays out
+        if reuse:
+            session = builder.getOrCreate()
+        else:
+            settings = {"spark.app.name": app_name, **settings}
+            if master is not None:
+                settings["spark.master"] = master
+            session = _start(builder, settings, master, master_timeout)
     session.sparkContext.setLogLevel("ERROR")
     return session
 
