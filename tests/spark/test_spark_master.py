@@ -196,7 +196,8 @@ def test_cli_jvm_that_cannot_start_is_one_kpart_line(tmp_path: Path) -> None:
                        timeout=600, check=False)
     assert r.returncode == 2 and r.stdout == ""
     assert "Traceback" not in r.stderr
-    kpart_lines = [line for line in r.stderr.splitlines() if line.startswith("kpart: ")]
+    # progress lines ("kpart: starting Spark ...") may come first; one error line, the last
+    kpart_lines = [line for line in r.stderr.splitlines() if line.startswith("kpart: error: ")]
     assert kpart_lines == [r.stderr.splitlines()[-1]]
     assert "Spark master 'local[1]': Spark did not start" in kpart_lines[0]
     assert list(tmp_path.iterdir()) == [tmp_path / "no-java"] or list(tmp_path.iterdir()) == []
