@@ -118,13 +118,17 @@ def _check_out(out: Path | None) -> None:
         raise ConfigError(f"--out: directory {str(out.resolve().parent)!r} does not exist")
 
 
-def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job):
-    """Run ``job(df)`` on the dataset (checked first: path, format, key column)."""
+def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job,
+              serializer: str | None = None):
+    """Run ``job(df)`` on the dataset (checked first: path, format, key column and its type
+    for ``serializer``, records present)."""
     from kpart.spark.pipeline import load_input, resolve_input
 
     if not key:
         raise ConfigError("--key: expected a column name, got ''")
-    spec = resolve_input(data, fmt, key)
+    spec = resolve_input(data, fmt, key, serializer)
+    if spec.records == 0:
+        raise ConfigError(f"DATA: no records in {str(data)!r}")
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()
@@ -220,7 +224,7 @@ def compat(
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=serializer, examples=k))
+            df, key, n, ids, serializer=serializer, examples=k), serializer)
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
@@ -304,7 +308,7 @@ def whatif(
         from kpart.spark.whatif import measure_whatif
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
-            df, key, n, targets, spec.id, search=window, serializer=serializer))
+            df, key, n, targets, spec.id, search=window, serializer=serializer), serializer)
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 

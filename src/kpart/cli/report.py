@@ -96,7 +96,7 @@ def _report(
             check_sections(topo.topic, *args)
         except ConfigError as e:
             raise ConfigError(f"{option}: {e}") from None
-    spec = resolve_input(data, fmt, topo.topic.key)
+    spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer)
     parent = out.resolve().parent
     if not parent.is_dir():
         raise ConfigError(f"--out: parent directory {str(parent)!r} does not exist")
@@ -110,10 +110,11 @@ def _report(
     from kpart.spark.session import get_or_create_session, has_active_session
 
     started = time.perf_counter()
-    owned = not has_active_session()  # an embedding process keeps its own session
-    spark = get_or_create_session(master=master, app_name="kpart-report")
+    empty = spec.records == 0  # no records: nothing for Spark to do, no session started
+    owned = not empty and not has_active_session()  # an embedding process keeps its own
+    spark = None if empty else get_or_create_session(master=master, app_name="kpart-report")
     try:
-        with spark_progress(spark, quiet=quiet, description="report"):
+        with spark_progress(spark, quiet=quiet or empty, description="report"):
             summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
     finally:
         if owned:

@@ -107,6 +107,10 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
     """Print ``summary`` (a ``summary.json`` document) on ``console`` (stdout by default)."""
     console = console or Console()
     console.print(_headline(summary))
+    if not summary["records"]:  # an empty input: nothing to tabulate
+        where = (summary.get("input") or {}).get("path", "the input")
+        console.print(f"no records in {escape(str(where))}")
+        return
     console.print(_partitions(summary))
     console.print(_brokers(summary))
     for t in _groups(summary):
