@@ -109,7 +109,7 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
     console.print(_headline(summary))
     if not summary["records"]:  # an empty input: nothing to tabulate
         where = (summary.get("input") or {}).get("path", "the input")
-        console.print(f"no records in {escape(str(where))}")
+        console.print(f"no records in {escape(str(where))}", soft_wrap=True)
         return
     console.print(_partitions(summary))
     console.print(_brokers(summary))
