@@ -239,3 +239,35 @@ def test_an_empty_input_is_a_report_that_says_so(tmp_path, capsys, name, content
     page = (out / "report.html").read_text(encoding="utf-8")
     assert 'id="no-records"' in page and "chart-partition-records" not in page
     assert json.loads((out / "summary.json").read_text())["records"] == 0
+
+
+# -- one rule: the Spark checks and ``kpart partition``'s serializers agree --------------------
+
+@pytest.mark.parametrize(("value", "serializer"), [
+    ("0123", "int"), ("+5", "long"), ("-0", "short"), ("2147483647", "int"),
+    ("2147483648", "int"), ("1_000", "int"), ("١٢", "int"), ("1.0", "long"), ("", "int"),
+    ("32768", "short"), ("-9223372036854775808", "long"), ("9223372036854775808", "long"),
+    ("00112233-4455-6677-8899-AABBCCDDEEFF", "uuid"), ("not-a-uuid", "uuid"),
+    ("{00112233-4455-6677-8899-aabbccddeeff}", "uuid"),
+    ("00112233445566778899aabbccddeeff", "uuid"),
+    ("urn:uuid:00112233-4455-6677-8899-aabbccddeeff", "uuid"),
+])
+def test_spark_value_rule_is_kpart_partitions_rule(value, serializer):
+    from kpart.spark._keys import value_problem
+
+    try:
+        serialize_key(value, serializer)
+        accepted = True
+    except ConfigError:
+        accepted = False
+    assert (value_problem(value, serializer) is None) == accepted
+
+
+@pytest.mark.parametrize(("key", "parts"), [
+    ("k", ("k",)), ("device.id", ("device", "id")), ("`device.id`", ("device.id",)),
+    ("`a.b`.c", ("a.b", "c")), ("`a``b`", ("a`b",)), ("a.`b.c`.d", ("a", "b.c", "d")),
+])
+def test_key_paths_split_as_spark_splits_column_names(key, parts):
+    from kpart.spark._keys import parse_key_path
+
+    assert parse_key_path(key) == parts

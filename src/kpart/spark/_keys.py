@@ -29,7 +29,8 @@ Java's ``Integer.parseInt``/``Long.parseLong``/``Short.parseShort`` (radix 10) d
 sign then ASCII digits, leading zeros allowed (``"0123"`` is the key 123, as a Java producer
 parsing the text sends it), no spaces, no decimal point. ``uuid`` takes exactly the canonical
 form ``UUID.toString()`` writes (any case; ``UUIDSerializer`` sends it lower-cased), so the
-bytes hashed are never a guess about how a producer parsed a looser form.
+bytes hashed are never a guess about how a producer parsed a looser form — the rule of
+``kpart partition --serializer uuid`` (:func:`kpart.producer.serializers.serialize_key`).
 
 >>> parse_key_path("device.id"), parse_key_path("`device.id`"), parse_key_path("`a``b`.c")
 (('device', 'id'), ('device.id',), ('a`b', 'c'))
@@ -45,6 +46,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
+from kpart.producer.serializers import UUID_PATTERN as _UUID_TEXT
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column
@@ -70,7 +72,7 @@ _WIDTH = {"short": 2, "int": 4, "long": 8}
 _SPARK_TYPE = {"short": "smallint", "int": "int", "long": "bigint"}
 _HINT = {"tinyint": "short, int or long", "smallint": "short", "int": "int", "bigint": "long"}
 INTEGER_PATTERN = "^[+-]?[0-9]+$"
-UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+UUID_PATTERN = f"^{_UUID_TEXT}$"
 
 
 def parse_key_path(key: str) -> tuple[str, ...]:
