@@ -54,7 +54,7 @@ CASES = [
     _report("binary-under-uuid", "t.parquet", "--key", "raw", "--serializer", "uuid", files=T,
             names="'raw' of type binary"),
     _report("bigint-beyond-int", "t.parquet", "--key", "id", "--serializer", "int", files=T,
-            names="-1099486074322 is out of the int serializer's range"),
+            names="-1099486074322 is out of the 'int' serializer's range"),
     _report("parquet-text-not-uuid", "t.parquet", "--key", "s", "--serializer", "uuid",
             files=T, names="'x' is not a UUID"),
     _report("parquet-text-not-int", "t.parquet", "--key", "s", "--serializer", "int",
@@ -92,3 +92,5 @@ CASES = [
     Case("sparkdata-empty-input-report", ("report", "h.csv", "--key", "k", "--out", "out"),
          "no records in h.csv", {"h.csv": "k,v\n"}, expect="warning"),
 ]
+CASES.append(Case("sparkdata-flights-bigint-under-string", ("report", "--key", "flight"),
+                  "use --serializer long"))

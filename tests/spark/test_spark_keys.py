@@ -271,3 +271,16 @@ def test_key_paths_split_as_spark_splits_column_names(key, parts):
     from kpart.spark._keys import parse_key_path
 
     assert parse_key_path(key) == parts
+
+
+def test_flights_key_types_are_known_before_spark():
+    from kpart.spark.datasets import _spark_type_name, flights_table
+    from kpart.spark.pipeline import flights_key_type
+
+    schema = flights_table(10).schema
+    assert {f.name: flights_key_type(f.name) for f in schema} == {
+        f.name: ("timestamp" if f.name == "time_hour" else _spark_type_name(f.type))
+        for f in schema}
+    with pytest.raises(ConfigError, match="use --serializer long"):
+        resolve_input(None, None, "flight", "string")
+    assert resolve_input(None, None, "flight", "long").path is None

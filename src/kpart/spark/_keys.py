@@ -35,9 +35,9 @@ bytes hashed are never a guess about how a producer parsed a looser form — the
 >>> parse_key_path("device.id"), parse_key_path("`device.id`"), parse_key_path("`a``b`.c")
 (('device', 'id'), ('device.id',), ('a`b', 'c'))
 >>> value_problem("0123", "int") is None, value_problem("2147483648", "int")
-(True, "'2147483648' is out of the int serializer's range [-2147483648, 2147483647]")
+(True, "'2147483648' is out of the 'int' serializer's range [-2147483648, 2147483647]")
 >>> value_problem("not-a-uuid", "uuid")
-"'not-a-uuid' is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes"
+"'not-a-uuid' is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes (the 'uuid' serializer)"
 """
 
 from __future__ import annotations
@@ -193,21 +193,23 @@ def value_problem(value: Any, serializer: str) -> str | None:
     if serializer in RANGES:
         if isinstance(value, str):
             if not re.fullmatch(INTEGER_PATTERN[1:-1], value):
-                return (f"{value!r} is not a decimal integer (Java's "
-                        f"{'Integer' if serializer == 'int' else serializer.title()}.parse"
-                        f"{'Int' if serializer == 'int' else serializer.title()} rejects it)")
+                java = ("Integer.parseInt" if serializer == "int"
+                        else f"{serializer.title()}.parse{serializer.title()}")
+                return (f"{value!r} is not a decimal integer for the {serializer!r} serializer "
+                        f"(Java's {java} rejects it)")
             number = int(value)
         elif isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
-            return f"{value!r} is not an integer"
+            return f"{value!r} is not an integer for the {serializer!r} serializer"
         lo, hi = RANGES[serializer]
         if not lo <= number <= hi:
-            return f"{value!r} is out of the {serializer} serializer's range [{lo}, {hi}]"
+            return f"{value!r} is out of the {serializer!r} serializer's range [{lo}, {hi}]"
         return None
     if serializer == "uuid" and (not isinstance(value, str)
                                  or not re.fullmatch(UUID_PATTERN[1:-1], value)):
-        return f"{value!r} is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes"
+        return (f"{value!r} is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes "
+                "(the 'uuid' serializer)")
     return None
 
 

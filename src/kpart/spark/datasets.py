@@ -7,8 +7,17 @@ gives the package directory holding ``data/flights.csv.zip``. It is read with Py
 ``zipfile`` and ``pyarrow.csv`` (``NA`` → null) and handed to Spark as a Parquet file in a
 temporary directory, so executors of a standalone cluster on this machine read it too.
 
-Columns are checked *before* Spark starts (:func:`dataset_columns`), so a wrong ``--key`` fails
-in milliseconds with one line naming the column.
+Columns are checked *before* Spark starts (:func:`dataset_columns`, :func:`key_type` for a
+``struct.field`` key, :func:`sample_keys` for the first key values, :func:`has_records`), so
+a wrong ``--key``, a key type its serializer cannot take or an empty input is known in
+milliseconds.
+
+Keys are read as the producer sent them (:func:`read_dataset`): CSV columns are text (no
+inference: ``007``, ``0123`` and ``123`` are three keys; ``--serializer int`` parses the text),
+a quoted empty CSV field ``""`` is the empty key (hashed, as Kafka hashes ``b""``) and only an
+absent field is a null key; a JSON key is the text of its value. The record's value bytes are
+``to_json`` of the record as read: for CSV every field a JSON string (absent fields left
+out), for JSON and Parquet the inferred/stored types (the JSON key field as a string).
 """
 
 from __future__ import annotations
