@@ -138,11 +138,12 @@ def test_with_partition_compat_and_whatif_never_wrap(spark):
     from kpart.spark.whatif import measure_whatif
 
     df = spark.createDataFrame([(BIG,), (1,)], "k bigint")
-    with pytest.raises(Exception, match="int serializer cannot represent -1099486074322"):
+    fails = "key column 'k': the 'int' serializer cannot represent the key -1099486074322"
+    with pytest.raises(Exception, match=fails):  # a Spark error: the job fails
         df.transform(with_partition("k", N, "int")).collect()
-    with pytest.raises(Exception, match="cannot represent -1099486074322"):
+    with pytest.raises(ConfigError, match=f"^--key: {fails}$"):
         measure_compat(df, "k", N, serializer="int")
-    with pytest.raises(Exception, match="cannot represent -1099486074322"):
+    with pytest.raises(ConfigError, match=f"^--key: {fails}$"):
         measure_whatif(df, "k", N, [16], serializer="int")
     got = df.transform(with_partition("k", N, "long")).collect()
     assert {r["k"]: r["partition"] for r in got}[BIG] == 10

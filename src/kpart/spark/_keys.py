@@ -43,6 +43,8 @@ bytes hashed are never a guess about how a producer parsed a looser form — the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
@@ -54,7 +56,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "INTEGRAL",
     "RANGES",
+    "bad_keys_as_config_errors",
     "check_key_type",
+    "failing_on_bad",
     "key_column",
     "parse_key_path",
     "prepared_key",
@@ -255,3 +259,34 @@ def bad_key_message(key: str, serializer: str, records: int, first: Any) -> str:
     why = value_problem(first, serializer) or f"{first!r} cannot be serialized"
     return (f"--key: column {key!r} holds {records:,} record(s) the {serializer} serializer "
             f"cannot represent; first bad value: {why}")
+
+
+_FAILS = "the {!r} serializer cannot represent the key "
+
+
+def failing_on_bad(key: str, serializer: str, prepared: Column, bad: Column | None) -> Column:
+    """``prepared`` where ``bad`` is false; a row where it is true fails the Spark job with
+    ``key column '<key>': the '<serializer>' serializer cannot represent the key <value>``
+    (see :func:`bad_keys_as_config_errors`)."""
+    from pyspark.sql import functions as F
+
+    if bad is None:
+        return prepared
+    return F.when(bad, F.raise_error(F.concat(
+        F.lit(f"key column {key!r}: " + _FAILS.format(serializer)),
+        key_column(key).cast("string")))).otherwise(prepared)
+
+
+@contextmanager
+def bad_keys_as_config_errors() -> Iterator[None]:
+    """Turn the Spark error raised by :func:`failing_on_bad` into a one-line ``ConfigError``."""
+    try:
+        yield
+    except ConfigError:
+        raise
+    except Exception as e:
+        m = re.search(r"key column .*? serializer cannot represent the key [^\n]*", str(e))
+        if m is None:
+            raise
+        text = re.sub(r"\s*SQLSTATE: \w+\s*$", "", m.group(0)).strip()
+        raise ConfigError(f"--key: {text}") from None

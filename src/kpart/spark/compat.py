@@ -31,6 +31,7 @@ from kpart.producer.compat import (
     CompatTally,
     parse_partitioners,
 )
+from kpart.spark._keys import bad_keys_as_config_errors
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -64,15 +65,13 @@ def aggregate_keys(df: DataFrame, key: str, serializer: str = "string", *,
     (the definition of ``kpart.report.summary.BYTES_DEFINITION``)."""
     from pyspark.sql import functions as F
 
-    from kpart.spark._keys import key_column, prepared_key, quote
+    from kpart.spark._keys import failing_on_bad, key_column, prepared_key, quote
     from kpart.spark.transforms import key_size_column
 
     dtype = check_key_column(df, key, serializer)
     prepared, bad = prepared_key(key_column(key), dtype, serializer)
-    if bad is not None:  # never wrap or guess: a value the serializer cannot take fails
-        prepared = F.when(bad, F.raise_error(F.concat(
-            F.lit(f"key column {key!r}: the {serializer} serializer cannot represent "),
-            key_column(key).cast("string")))).otherwise(prepared)
+    # never wrap or guess: a value the serializer cannot take fails the job
+    prepared = failing_on_bad(key, serializer, prepared, bad)
     aggs = [F.count(F.lit(1)).alias("records")]
     if with_bytes:
         value = F.to_json(F.struct(*[F.col(quote(c)) for c in df.columns]))
@@ -155,7 +154,8 @@ def measure_compat(
     record per row, computed on Spark (same result as the core on the same keys).
 
     Raises ConfigError (missing column — named —, unknown partitioner or serializer, a
-    serializer that does not fit the column) and InvalidPartitionsError, before any Spark job.
+    serializer that does not fit the column) and InvalidPartitionsError, before any Spark job;
+    ConfigError naming a key value the serializer cannot represent, from the job.
     """
     n = check_num_partitions(num_partitions)
     ids = parse_partitioners(partitioners)
@@ -165,7 +165,9 @@ def measure_compat(
     # One job: the partials are tiny (per Arrow batch: P*(P-1)/2 pairs, P*n loads, at most
     # k examples per pair), so they are collected and summed on the driver.
     tally = CompatTally(ids, n, examples)
-    for r in _compat_partials(per_key, n, ids, serializer, examples).collect():
+    with bad_keys_as_config_errors():
+        partials = _compat_partials(per_key, n, ids, serializer, examples).collect()
+    for r in partials:
         kind, i, j = r["kind"], r["i"], r["j"]
         if kind == "total":
             tally.keys += r["keys"]

@@ -33,6 +33,7 @@ from kpart.errors import ConfigError, InvalidPartitionsError
 from kpart.spark._fixed_width import FIXED_WIDTHS, murmur2_fixed_width
 from kpart.spark._keys import (
     check_key_type,
+    failing_on_bad,
     key_column,
     parse_key_path,
     prepared_key,
@@ -247,17 +248,14 @@ def with_partition(
         )
 
     def transform(df: DataFrame) -> DataFrame:
-        from pyspark.sql import functions as F
 
         dtype = _key_type(df, key)
         _check_serializer(serializer, key, dtype)
         prepared, bad = prepared_key(key_column(key), dtype, serializer)
         if bad is None and parse_key_path(key) == (key,):
             return apply(df, key)
-        if bad is not None:  # never wrap or guess: a value the serializer cannot take fails
-            prepared = F.when(bad, F.raise_error(F.concat(
-                F.lit(f"key column {key!r}: the {serializer} serializer cannot represent "),
-                key_column(key).cast("string")))).otherwise(prepared)
+        # never wrap or guess: a value the serializer cannot take fails the job
+        prepared = failing_on_bad(key, serializer, prepared, bad)
         return apply(df.withColumn(_PREPARED_KEY, prepared), _PREPARED_KEY).drop(_PREPARED_KEY)
 
     def apply(df: DataFrame, key: str) -> DataFrame:
