@@ -33,7 +33,8 @@ def _report(
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
     key: Annotated[str | None, typer.Option(
-        "--key", help="Key column (overrides the topology's).", show_default=False)] = None,
+        "--key", help="Key column (overrides the topology's); a struct field as device.id, a "
+        "column named with a dot in backticks.", show_default=False)] = None,
     serializer: Annotated[str | None, typer.Option(
         "--serializer", help="Key serializer: string, int, long, short, uuid or bytes "
         "(overrides the topology's).", show_default=False)] = None,
