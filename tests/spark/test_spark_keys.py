@@ -285,3 +285,21 @@ def test_flights_key_types_are_known_before_spark():
     with pytest.raises(ConfigError, match="use --serializer long"):
         resolve_input(None, None, "flight", "string")
     assert resolve_input(None, None, "flight", "long").path is None
+
+
+@pytest.mark.spark
+def test_checking_the_keys_adds_no_spark_job(spark):
+    """The validity of every key is counted inside the aggregation that already runs: on clean
+    data the checked serializers run as many Spark jobs as the unchecked string serializer."""
+    df = spark.createDataFrame([(str(i % 50),) for i in range(500)], "k string")
+
+    def jobs(serializer: str, group: str) -> int:
+        sc = spark.sparkContext
+        sc.setJobGroup(group, group)
+        try:
+            measure_loads(df, _topology("k", serializer).topic, top_k=3)
+        finally:
+            sc.setLocalProperty("spark.jobGroup.id", None)
+        return len(sc.statusTracker().getJobIdsForGroup(group))
+
+    assert jobs("int", "kpart-checked") == jobs("string", "kpart-unchecked") > 0
