@@ -303,3 +303,15 @@ def test_checking_the_keys_adds_no_spark_job(spark):
         return len(sc.statusTracker().getJobIdsForGroup(group))
 
     assert jobs("int", "kpart-checked") == jobs("string", "kpart-unchecked") > 0
+
+
+@pytest.mark.spark
+def test_with_partition_takes_a_nested_key_and_keeps_the_columns(spark, nested_parquet):
+    from kpart.spark import with_partition
+
+    df = spark.read.parquet(str(nested_parquet))
+    out = df.transform(with_partition("device.id", N))
+    assert out.columns == [*df.columns, "partition"]
+    got = [(r["device"]["id"] if r["device"] else None, r["partition"]) for r in out.collect()]
+    assert got == [(d, None if d is None else partition_for_key(d.encode(), N))
+                   for d in _DEVICES]
