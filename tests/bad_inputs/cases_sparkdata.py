@@ -94,3 +94,6 @@ CASES = [
 ]
 CASES.append(Case("sparkdata-flights-bigint-under-string", ("report", "--key", "flight"),
                   "use --serializer long"))
+CASES.append(Case("sparkdata-unknown-invalid-keys-mode",
+                  ("report", "e.csv", "--key", "k", "--invalid-keys", "skip", "--out", "out"),
+                  "'skip'", C))

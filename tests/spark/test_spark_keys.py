@@ -315,3 +315,23 @@ def test_with_partition_takes_a_nested_key_and_keeps_the_columns(spark, nested_p
     got = [(r["device"]["id"] if r["device"] else None, r["partition"]) for r in out.collect()]
     assert got == [(d, None if d is None else partition_for_key(d.encode(), N))
                    for d in _DEVICES]
+
+
+@pytest.mark.spark
+def test_invalid_keys_can_be_counted_apart(spark, tmp_path, capsys):
+    keys = ["1", "2", "x", "2147483648", None, "3", "1"] * 3
+    path = tmp_path / "mixed.csv"
+    path.write_text("k,v\n" + "".join(f"{k or ''},{i}\n" for i, k in enumerate(keys)))
+    out = tmp_path / "report"
+    argv = ["report", str(path), "--key", "k", "--serializer", "int", "--out", str(out),
+            "--quiet", "--whatif", "16"]
+    assert main(argv) == 2
+    assert "record 3 of" in capsys.readouterr().err  # found in the first records, no Spark
+    assert not out.exists()
+    assert main([*argv, "--invalid-keys", "count"]) == 0
+    s = json.loads((out / "summary.json").read_text())
+    good = [int(k) for k in keys if k is not None and k not in ("x", "2147483648")]
+    counts = Counter(partition_for_key(serialize_key(k, "int"), N) for k in good)
+    assert [p["keyed_records"] for p in s["partitions"]] == [counts[p] for p in range(N)]
+    assert s["invalid_key_records"] == 6 and s["null_key_records"] == 3
+    assert s["records"] == len(good) + 3 and s["whatif"]["records"] == len(good)

@@ -38,6 +38,10 @@ def _report(
     serializer: Annotated[str | None, typer.Option(
         "--serializer", help="Key serializer: string, int, long, short, uuid or bytes "
         "(overrides the topology's).", show_default=False)] = None,
+    invalid_keys: Annotated[str, typer.Option(
+        "--invalid-keys", help="Keys the serializer cannot represent (2147483648 under int, "
+        "not-a-uuid under uuid): 'error' names the first one, 'count' counts their records "
+        "apart (invalid_key_records).")] = "error",
     partitioner: Annotated[str | None, typer.Option(
         "--partitioner", help="Producer partitioner id, e.g. librdkafka:consistent_random, "
         "sarama:hash (`kpart partitioners`; overrides the topology's).",
@@ -89,7 +93,11 @@ def _report(
                 raise ConfigError(f"{option}: {e}".replace(f"topic.{field}: ", "")) from None
 
     from kpart.cli.compat import parse_counts
-    from kpart.spark.pipeline import check_sections, resolve_input
+    from kpart.spark.pipeline import INVALID_KEYS, check_sections, resolve_input
+
+    if invalid_keys not in INVALID_KEYS:
+        raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
+                          f"got {invalid_keys!r}")
 
     counts = parse_counts(whatif, "--whatif") if whatif is not None else ()
     for option, args in (("--whatif", (counts, None)), ("--compat", ((), compat))):
@@ -97,7 +105,8 @@ def _report(
             check_sections(topo.topic, *args)
         except ConfigError as e:
             raise ConfigError(f"{option}: {e}") from None
-    spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer)
+    spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer,
+                         check_values=invalid_keys == "error")
     parent = out.resolve().parent
     if not parent.is_dir():
         raise ConfigError(f"--out: parent directory {str(parent)!r} does not exist")
@@ -116,7 +125,8 @@ def _report(
     spark = None if empty else get_or_create_session(master=master, app_name="kpart-report")
     try:
         with spark_progress(spark, quiet=quiet or empty, description="report"):
-            summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
+            summary = run_report(spark, topo, spec, whatif=counts, compat=compat,
+                                 invalid_keys=invalid_keys)
     finally:
         if owned:
             spark.stop()

@@ -89,6 +89,9 @@ class Loads:
     #: records whose key is the empty string/bytes: hashed like any key (Kafka hashes b""),
     #: so they are in ``partition_*``; counted apart from ``null_key_records``
     empty_key_records: int = 0
+    #: records whose key the serializer cannot represent, counted apart on request (in no
+    #: partition and in no total)
+    invalid_key_records: int = 0
 
     def __post_init__(self) -> None:
         n = len(self.partition_records)
@@ -284,6 +287,7 @@ def build_summary(
         "null_key_records": loads.null_key_records,
         "null_key_bytes": loads.null_key_bytes,
         "empty_key_records": loads.empty_key_records,
+        "invalid_key_records": loads.invalid_key_records,
         "null_key_distribution": {
             "configured": t.null_key_strategy,
             **nulls.to_dict(),

@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
 
 __all__ = [
+    "INVALID_KEYS",
     "InputSpec",
     "load_input",
     "main",
@@ -71,6 +72,8 @@ __all__ = [
 ]
 
 _KEY = "__kpart_key"
+#: What :func:`measure_loads` does with keys the serializer cannot represent.
+INVALID_KEYS = ("error", "count")
 _BAD = "__kpart_bad_key"
 _RAW = "__kpart_bad_value"
 
@@ -90,12 +93,14 @@ class InputSpec:
 
 
 def resolve_input(
-    data: str | Path | None, fmt: str | None, key: str, serializer: str | None = None
+    data: str | Path | None, fmt: str | None, key: str, serializer: str | None = None,
+    *, check_values: bool = True,
 ) -> InputSpec:
     """Check the input without Spark: the path exists, the format is known, the ``key`` (a
     column or ``struct.field`` path, :mod:`kpart.spark._keys`) exists, and — given the
     ``serializer`` — its type fits (Parquet schema via pyarrow; CSV keys are text; JSON: the
-    first line) and the first records' keys are values it can represent. An input without
+    first line) and (``check_values``) the first records' keys are values it can represent.
+    An input without
     records (header-only CSV, empty JSON or Parquet) is valid: ``records=0``. ``ConfigError``
     naming the bad value otherwise."""
     if data is None:
@@ -124,7 +129,7 @@ def resolve_input(
     dtype = key_type(path, fmt, key)
     if serializer is not None and dtype is not None:
         check_key_type(key, dtype, serializer)
-    if serializer in ("int", "long", "short", "uuid") and records != 0 and dtype in (
+    if check_values and serializer in ("int", "long", "short", "uuid") and records != 0 and dtype in (
             "string", *INTEGRAL):  # the first records' keys, as the Spark pass checks them all
         for i, value in enumerate(sample_keys(path, fmt, key)):
             problem = value_problem(value, serializer)
@@ -189,6 +194,7 @@ def measure_loads(
     partitioner: str | None = None,
     top_k: int = 10,
     method: str = "auto",
+    invalid_keys: str = "error",
 ) -> Loads:
     """Records, bytes and distinct keys per partition, null keys and the ``top_k`` hot keys of
     ``df`` for ``topic`` (its ``key`` column, ``key_serializer``, ``partitions``, and its
@@ -197,11 +203,16 @@ def measure_loads(
     ``ConfigError`` naming the column, the first bad value (smallest in sort order) and the
     records affected when the serializer cannot represent some keys (text that is not an
     integer or out of range under ``int``/``long``/``short``, not a canonical UUID under
-    ``uuid``; :mod:`kpart.spark._keys`): found by the first job, before the second."""
+    ``uuid``; :mod:`kpart.spark._keys`): found by the first job, before the second. With
+    ``invalid_keys="count"`` those records are counted apart instead
+    (``Loads.invalid_key_records``, in no partition)."""
     from pyspark.sql import functions as F
 
     from kpart.spark._keys import bad_key_message, key_column, prepared_key, quote
 
+    if invalid_keys not in INVALID_KEYS:
+        raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
+                          f"got {invalid_keys!r}")
     serializer = topic.key_serializer
     dtype = check_key_column(df, topic.key, serializer)
     n = topic.partitions
@@ -239,7 +250,7 @@ def measure_loads(
             .collect()
         )
         for r in rows:
-            if r["bad_key"]:
+            if r["bad_key"] and invalid_keys == "error":
                 raise ConfigError(bad_key_message(topic.key, serializer, r["records"], r[_RAW]))
         hot = (
             per_key.where(F.col(_KEY).isNotNull())
@@ -252,7 +263,10 @@ def measure_loads(
     records, byts, keys = [0] * n, [0] * n, [0] * n
     null_records = null_bytes = random_records = random_bytes = random_keys = 0
     empty_records = sum(r["records"] for r in rows if r["empty_key"])
+    invalid_records = sum(r["records"] for r in rows if r["bad_key"])
     for r in rows:
+        if r["bad_key"]:  # counted apart (invalid_keys="count"): no partition
+            continue
         if r["null_key"]:
             null_records += r["records"]
             null_bytes += r["bytes"]
@@ -276,6 +290,7 @@ def measure_loads(
         tuple(HotKey(_hot_key_value(h[_KEY]), h["records"], h["bytes"], h["partition"])
               for h in hot),
         empty_key_records=empty_records,
+        invalid_key_records=invalid_records,
     )
 
 
@@ -288,6 +303,7 @@ def run_report(
     top_k: int = 10,
     whatif: Sequence[int] = (),
     compat: Sequence[str] | str | None = None,
+    invalid_keys: str = "error",
 ) -> dict[str, Any]:
     """Run the main job on ``spec``'s data and return the summary document (not written).
 
@@ -316,7 +332,10 @@ def run_report(
         return summary
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
         df = load_input(spark, spec, workdir, topic.key)
-        loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k)
+        loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k,
+                              invalid_keys=invalid_keys)
+        if invalid_keys == "count":  # the sections see the records the serializer can take
+            df = _valid_keys_only(df, topic)
         if whatif:
             from kpart.spark.whatif import measure_whatif
 
@@ -335,6 +354,15 @@ def run_report(
         summary["partitioner"] = partitioner
     summary.update(sections)
     return summary
+
+
+def _valid_keys_only(df: DataFrame, topic: TopicConfig) -> DataFrame:
+    """``df`` without the records whose key ``topic.key_serializer`` cannot represent."""
+    from kpart.spark._keys import key_column, prepared_key
+
+    dtype = check_key_column(df, topic.key, topic.key_serializer)
+    _, bad = prepared_key(key_column(topic.key), dtype, topic.key_serializer)
+    return df if bad is None else df.where(~bad)
 
 
 def _no_records(topic: TopicConfig, spec: InputSpec, whatif: Sequence[int],
