@@ -132,14 +132,17 @@ def _check_out(out: Path | None, data: Path | None = None) -> None:
 
 
 def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job,
-              master_timeout: str | None = None):
-    """Run ``job(df)`` on the dataset (checked first: path, format, key column, master)."""
+              master_timeout: str | None = None, serializer: str | None = None):
+    """Run ``job(df)`` on the dataset (checked first: path, format, key column and its type
+    for ``serializer``, records present, master)."""
     from kpart.spark.pipeline import load_input, resolve_input
 
     timeout = check_master_options(master, master_timeout)  # no JVM, no network
     if not key:
         raise ConfigError("--key: expected a column name, got ''")
-    spec = resolve_input(data, fmt, key)
+    spec = resolve_input(data, fmt, key, serializer)
+    if spec.records == 0:
+        raise ConfigError(f"DATA: no records in {str(data)!r}")
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()
@@ -239,7 +242,7 @@ def compat(
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=core, examples=k), master_timeout)
+            df, key, n, ids, serializer=core, examples=k), master_timeout, core)
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
@@ -328,7 +331,7 @@ def whatif(
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
             df, key, n, targets, spec.id, search=window, serializer=core),
-            master_timeout)
+            master_timeout, core)
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 

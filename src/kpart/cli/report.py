@@ -9,6 +9,7 @@ the terminal summary.
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -40,10 +41,15 @@ def _report(
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
     key: Annotated[str | None, typer.Option(
-        "--key", help="Key column (overrides the topology's).", show_default=False)] = None,
+        "--key", help="Key column (overrides the topology's); a struct field as device.id, a "
+        "column named with a dot in backticks.", show_default=False)] = None,
     serializer: Annotated[str | None, typer.Option(
         "--serializer", help="Key serializer: string, int, long, short, uuid or bytes "
         "(overrides the topology's).", show_default=False)] = None,
+    invalid_keys: Annotated[str, typer.Option(
+        "--invalid-keys", help="Keys the serializer cannot represent (2147483648 under int, "
+        "not-a-uuid under uuid): 'error' names the first one, 'count' counts their records "
+        "apart (invalid_key_records).")] = "error",
     partitioner: Annotated[str | None, typer.Option(
         "--partitioner", help="Producer partitioner id, e.g. librdkafka:consistent_random, "
         "sarama:hash (`kpart partitioners`; overrides the topology's).",
@@ -117,7 +123,11 @@ def _report(
                 raise ConfigError(f"{option}: {e}".replace(f"topic.{field}: ", "")) from None
 
     from kpart.cli.compat import parse_counts
-    from kpart.spark.pipeline import check_sections, resolve_input
+    from kpart.spark.pipeline import INVALID_KEYS, check_sections, resolve_input
+
+    if invalid_keys not in INVALID_KEYS:
+        raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
+                          f"got {invalid_keys!r}")
 
     counts = parse_counts(whatif, "--whatif") if whatif is not None else ()
     for option, args in (("--whatif", (counts, None)), ("--compat", ((), compat))):
@@ -128,7 +138,8 @@ def _report(
     from kpart.limits import check_report
 
     check_report(topo.topic.partitions, topo.topic.replication_factor)
-    spec = resolve_input(data, fmt, topo.topic.key)
+    spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer,
+                         check_values=invalid_keys == "error")
     from kpart.report.output import check_report_out
 
     inputs = [p for p in (data, topology) if p is not None]
@@ -141,15 +152,19 @@ def _report(
     from kpart.spark.session import get_or_create_session, has_active_session
 
     started = time.perf_counter()
-    owned = not has_active_session()  # an embedding process keeps its own session
+    empty = spec.records == 0  # no records: nothing for Spark to do, no session started
+    owned = not empty and not has_active_session()  # an embedding process keeps its own
     with phases(quiet=quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
-        steps.step(f"starting Spark ({master or 'local[*]'})" if owned
-                   else "using the active Spark session")
-        spark = get_or_create_session(master=master, app_name="kpart-report",
-                                      master_timeout=timeout)
+        spark = None
+        if not empty:
+            steps.step(f"starting Spark ({master or 'local[*]'})" if owned
+                       else "using the active Spark session")
+            spark = get_or_create_session(master=master, app_name="kpart-report",
+                                          master_timeout=timeout)
         try:
-            with steps.watch_spark(spark):
-                summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
+            with (steps.watch_spark(spark) if spark is not None else nullcontext()):
+                summary = run_report(spark, topo, spec, whatif=counts, compat=compat,
+                                     invalid_keys=invalid_keys)
         finally:
             if owned:
                 spark.stop()

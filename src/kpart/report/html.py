@@ -88,7 +88,8 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
         ("partitions", summary["num_partitions"]),
         ("records", summary["records"]),
     ]
-    for key, label in (("bytes", "bytes"), ("null_key_records", "null-key records")):
+    for key, label in (("bytes", "bytes"), ("null_key_records", "null-key records"),
+                       ("empty_key_records", "empty-key records")):
         if summary.get(key) is not None:
             cards.append((label, summary[key]))
     skew = summary.get("skew")
@@ -335,6 +336,13 @@ def _compat(summary: Mapping[str, Any]) -> str:
     return _section("compat", "Cross-client partitioning", body, note)
 
 
+def _no_records(summary: Mapping[str, Any]) -> str:
+    where = (summary.get("input") or {}).get("path", "the input")
+    return _section("partitions", "Partitions",
+                    f'<p class="notice" id="no-records">No records in {_esc(where)}: there is '
+                    "nothing to partition, so nothing is charted.</p>")
+
+
 def render_report(summary: Mapping[str, Any]) -> str:
     """Render ``summary`` (the dict of ``summary.json``) as one self-contained HTML page.
 
@@ -357,6 +365,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         _compat(summary),
     ]
     sections = [s for s in sections if s]
+    if not summary["records"]:  # an empty input: a notice instead of empty charts
+        sections = [sections[0], _no_records(summary)]
     nav = "".join(
         f'<a href="#{sid}">{label}</a>'
         for sid, label in (

@@ -17,6 +17,8 @@ per-rack and per-consumer total *includes* them. Each partition also reports its
 ``keyed_records``/``keyed_bytes`` and ``null_key_records``/``null_key_bytes``; the document's
 ``null_key_distribution`` says how they were placed. With ``null_key_strategy = "separate"``
 they are not placed: totals count keyed records only and ``null_key_records`` stands apart.
+Records whose key is empty (``""``, ``b""``) *are* keyed: Kafka hashes the empty key like any
+other; ``empty_key_records`` counts them (they are in ``keyed_records``).
 
 >>> from kpart.topology import default_topology
 >>> t = default_topology()
@@ -85,6 +87,12 @@ class Loads:
     null_key_records: int
     null_key_bytes: int
     hot_keys: tuple[HotKey, ...]
+    #: records whose key is the empty string/bytes: hashed like any key (Kafka hashes b""),
+    #: so they are in ``partition_*``; counted apart from ``null_key_records``
+    empty_key_records: int = 0
+    #: records whose key the serializer cannot represent, counted apart on request (in no
+    #: partition and in no total)
+    invalid_key_records: int = 0
 
     def __post_init__(self) -> None:
         n = len(self.partition_records)
@@ -320,6 +328,8 @@ def build_summary(
         "keyed_records": keyed,
         "null_key_records": loads.null_key_records,
         "null_key_bytes": loads.null_key_bytes,
+        "empty_key_records": loads.empty_key_records,
+        "invalid_key_records": loads.invalid_key_records,
         "null_key_distribution": {
             "configured": t.null_key_strategy,
             **nulls.to_dict(),

@@ -130,6 +130,10 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
     if analysed is not None:
         console.print(analysed)
     console.print(_headline(summary))
+    if not summary["records"]:  # an empty input: nothing to tabulate
+        where = (summary.get("input") or {}).get("path", "the input")
+        console.print(f"no records in {escape(str(where))}", soft_wrap=True)
+        return
     console.print(_partitions(summary))
     console.print(_brokers(summary))
     for t in _groups(summary):
