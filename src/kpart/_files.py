@@ -210,9 +210,10 @@ def clean_stale(target: PathLike) -> list[Path]:
     return removed
 
 
-def _fsync_dir(directory: Path) -> None:
+def _fsync_path(path: str | Path, flags: int = 0) -> None:
+    """fsync ``path`` opened read-only (best effort: a file system without fsync is no error)."""
     try:
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = os.open(path, os.O_RDONLY | flags)
     except OSError:
         return
     try:
@@ -221,6 +222,10 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _fsync_dir(directory: Path) -> None:
+    _fsync_path(directory, getattr(os, "O_DIRECTORY", 0))
 
 
 # -- checks ----------------------------------------------------------------------------------
@@ -372,16 +377,7 @@ def _exchange(a: Path, b: Path) -> bool:
 def _fsync_tree(root: Path) -> None:
     for here, _dirs, names in os.walk(root):
         for name in names:
-            try:
-                fd = os.open(os.path.join(here, name), os.O_RDONLY)
-            except OSError:
-                continue
-            try:
-                os.fsync(fd)
-            except OSError:
-                pass
-            finally:
-                os.close(fd)
+            _fsync_path(os.path.join(here, name))
         _fsync_dir(Path(here))
 
 
