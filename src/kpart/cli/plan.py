@@ -67,6 +67,8 @@ def parse_broker_spec(text: str | None, what: str) -> list:
             ids = range(int(lo), int(hi) + 1) if dash else [int(ident)]
         except ValueError:
             raise ConfigError(f"Invalid broker {item!r} in {what}: expected ID[:RACK]") from None
+        if len(ids) > 65536:  # a typo ("0-2147483647") must not allocate billions of brokers
+            raise ConfigError(f"Invalid broker range {item!r} in {what}: at most 65,536 brokers")
         for b in ids:
             out.append(Broker(b, rack or None))
     return out

@@ -124,7 +124,7 @@ class ServerMember:
                     f"{topic!r}."
                 )
             seen.add(topic)
-            if len(set(parts)) != len(parts):
+            if all(_is_int(p) for p in parts) and len(set(parts)) != len(parts):
                 raise ConfigError(
                     f"Member {self.member_id!r} lists a partition of topic {topic!r} twice."
                 )

@@ -188,6 +188,11 @@ class GroupSpec:
         topics = []
         for name, n in topics_doc.items():
             racks = racks_doc.get(name)
+            if racks is not None and not (isinstance(racks, list) and all(
+                    isinstance(r, list) and all(x is None or isinstance(x, str) for x in r)
+                    for r in racks)):
+                raise ConfigError(f"group.partition_racks.{name}: expected [[rack|null, ...], "
+                                  f"...] (one list per partition), got {racks!r:.60}.")
             rr = None if racks is None else tuple(tuple(r) for r in racks)
             topics.append(Topic(name, n, rr))
         for name in racks_doc:
