@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_inputs import docs, mutated_bytes, refused_or_parsed, texts
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from golden_vectors import load_golden
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.fuzz
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 FUZZ = settings(
-    max_examples=150, deadline=None,
+    max_examples=100, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.data_too_large],
 )
@@ -73,8 +73,10 @@ def test_fuzz_topology_document(doc: object) -> None:
 # -- group JSON (kpart assign) and KIP-848 group JSON (kpart server-assign) --------------------
 
 from kpart.cli.consumer import load_group_file  # noqa: E402
+from kpart.consumer import ASSIGNORS, assign  # noqa: E402
 from kpart.consumer.server_spec import ServerGroupSpec  # noqa: E402
 from kpart.consumer.spec import GroupSpec  # noqa: E402
+from kpart.consumer.uniform_assignor import server_assign  # noqa: E402
 
 GROUPS = [
     json.loads(_example("range-roundrobin.json")),
@@ -89,16 +91,33 @@ SERVER_FIELDS = ["topics", "members", "name", "id", "partitions", "partition_rac
                  "instance_id", "assignment", "topic_ids"]
 
 
+def _small(group: object) -> bool:
+    """Small enough to assign in a fuzz example (sizes are the size limits' business)."""
+    topics = getattr(group, "topics", ())
+    return sum(getattr(t, "num_partitions", 0) for t in topics) <= 2000 and \
+        len(getattr(group, "members", ())) <= 100
+
+
 @FUZZ
-@given(docs(GROUPS, GROUP_FIELDS))
-def test_fuzz_group_json(doc: object) -> None:
-    refused_or_parsed(GroupSpec.from_json, doc)
+@given(docs(GROUPS, GROUP_FIELDS), st.sampled_from(sorted(ASSIGNORS)))
+@example({"topics": {"t": 1}, "members": [{"id": "a", "owned": 5}]}, "range")
+@example({"topics": {"t": 1}, "members": [{"id": "a", "owned": [[["t"], [0]]]}]}, "range")
+@example({"topics": {"t": 1}, "partition_racks": {"t": [["a"]]},
+          "members": [{"id": "a", "topics": ["t"], "rack": ["x"]}]}, "range")
+@example({"topics": {"t": 1}, "members": [{"id": "a", "topics": ["t"], "instance_id": ["x"]}]},
+         "range")
+def test_fuzz_group_json(doc: object, strategy: str) -> None:
+    group = refused_or_parsed(GroupSpec.from_json, doc)
+    if group is not None and _small(group):  # what the parser accepts, the assignor takes
+        refused_or_parsed(assign, group, strategy)
 
 
 @FUZZ
 @given(st.one_of(mutated_bytes([json.dumps(g) for g in GROUPS]),
                  texts([json.dumps(g) for g in GROUPS], GROUPS, GROUP_FIELDS)
                  .map(lambda t: t.encode("utf-8", "surrogatepass"))))
+@example(b'{"topics": {"t": 2}, "partition_racks": {"t": [null, ["a"]]}, "members": []}')
+@example(b'{"topics": {"t": 2}, "members": [{"id": "a", "owned": [[["t"], [0]]]}]}')
 def test_fuzz_group_file(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
     path = tmp_path_factory.getbasetemp() / "fuzz-group.json"
     path.write_bytes(data)
@@ -106,14 +125,22 @@ def test_fuzz_group_file(tmp_path_factory: pytest.TempPathFactory, data: bytes) 
 
 
 @FUZZ
-@given(docs(SERVER_GROUPS, SERVER_FIELDS))
-def test_fuzz_kip848_group_json(doc: object) -> None:
-    refused_or_parsed(ServerGroupSpec.from_json, doc)
+@given(docs(SERVER_GROUPS, SERVER_FIELDS), st.sampled_from(["uniform", "range"]))
+@example({"topics": [{"name": "t", "id": "UgDYw3tMnaKH7I4nNbX4gw", "partitions": 7}],
+          "members": [{"id": "a", "topics": ["t"], "assignment": [["t", [[], 3]]]}]}, "uniform")
+@example({"topics": [], "members": [{"id": "a", "assignment": 5}]}, "uniform")
+@example({"topics": [{"name": "t", "id": "UgDYw3tMnaKH7I4nNbX4gw", "partitions": 2}],
+          "members": [{"id": "a", "topics": ["t"], "rack": ["x"]}]}, "range")
+def test_fuzz_kip848_group_json(doc: object, assignor: str) -> None:
+    group = refused_or_parsed(ServerGroupSpec.from_json, doc)
+    if group is not None and _small(group):
+        refused_or_parsed(server_assign, group, assignor)
 
 
 # -- rebalance scenarios (JSON and TOML) --------------------------------------------------------
 
 from kpart.consumer._scenario import load_scenario, parse_scenario  # noqa: E402
+from kpart.consumer.rebalance import compare  # noqa: E402
 
 SCENARIOS = [
     json.loads(_example("sticky-four-topics.json")),
@@ -158,9 +185,16 @@ SCENARIO_FIELDS = ["name", "strategies", "topics", "partition_racks", "topic_ids
 
 
 @FUZZ
-@given(docs(SCENARIOS, SCENARIO_FIELDS))
-def test_fuzz_scenario_document(doc: object) -> None:
-    refused_or_parsed(parse_scenario, doc)
+@given(docs(SCENARIOS, SCENARIO_FIELDS), st.sampled_from(sorted(ASSIGNORS)))
+@example({"topics": {"t": 1}, "steps": [{"join": [{"id": "a", "owned": 5}]}]}, "range")
+@example({"topics": {"t": 1}, "steps": [{"join": [{"id": "a", "owned": [[["t"], [0]]]}]}]},
+         "range")
+@example({"topics": {"t": 1}, "partition_racks": {"t": [[1]]},
+          "steps": [{"join": [{"id": "a", "topics": ["t"], "rack": "r"}]}]}, "cooperative-sticky")
+def test_fuzz_scenario_document(doc: object, strategy: str) -> None:
+    scenario = refused_or_parsed(parse_scenario, doc)
+    if scenario is not None and all(_small(g) for g in scenario.groups):
+        refused_or_parsed(compare, scenario, [strategy])
 
 
 @FUZZ
@@ -230,6 +264,7 @@ def test_fuzz_replica_assignment(text: str) -> None:
 @given(st.one_of(texts(ZK_NODES, [json.loads(z) for z in ZK_NODES], ["version", "partitions"]),
                  mutated_bytes(ZK_NODES),
                  docs([json.loads(z) for z in ZK_NODES], ["version", "partitions"])))
+@example(b'\xff"version":1,"partitions":{"0":[0,1],"1":[1,0]}}')
 def test_fuzz_zookeeper_node(data: object) -> None:
     refused_or_parsed(read_zk_topic_node, data)
 
@@ -275,6 +310,7 @@ def test_fuzz_pools_json(text: str) -> None:
 
 @FUZZ
 @given(docs([json.loads(p) for p in POOLS], ["pools", "brokers", "topics"]))
+@example(None)
 def test_fuzz_pools_document(doc: object) -> None:
     refused_or_parsed(pools_from_dict, doc)
 
@@ -294,6 +330,7 @@ CLI_LISTS = ["12", "16,18,24", "13-48", "a,b,c", "0,1,2", "0:r1,1:r1,2-5", "1=0.
 
 @FUZZ
 @given(texts(CLI_LISTS), st.sampled_from(KEY_SERIALIZERS + ("nope",)))
+@example("0-2147483647", "string")
 def test_fuzz_cli_lists(text: str, serializer: str) -> None:
     refused_or_parsed(parse_count, text, "-n")
     refused_or_parsed(parse_counts, text, "--to")

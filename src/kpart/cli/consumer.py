@@ -45,8 +45,10 @@ def load_group_file(path: Path) -> Any:
     if isinstance(doc, dict) and isinstance(doc.get("members"), list):
         topics = doc.get("topics") if isinstance(doc.get("topics"), dict) else {}
         for i, m in enumerate(doc["members"]):
-            for j, entry in enumerate((m.get("owned") or []) if isinstance(m, dict) else []):
-                if isinstance(entry, list) and entry and entry[0] not in topics:
+            for j, entry in enumerate(m["owned"] if isinstance(m, dict) and isinstance(
+                    m.get("owned"), list) else []):  # (from_json names any other shape)
+                if isinstance(entry, list) and entry and isinstance(entry[0], str) and \
+                        entry[0] not in topics:
                     raise ConfigError(
                         f"{path}: group.members[{i}].owned[{j}]: owned partition of an unknown "
                         f"topic {entry[0]!r}"

@@ -116,6 +116,10 @@ class ServerMember:
         for t in self.topics:
             if not isinstance(t, str) or not t:
                 raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
+        for name, v in (("rack", self.rack), ("instance id", self.instance_id)):
+            if v is not None and not isinstance(v, str):
+                raise ConfigError(f"Invalid {name} {v!r} of member {self.member_id!r}: must be "
+                                  "a string or null.")
         seen: set[str] = set()
         for topic, parts in self.assignment:
             if not isinstance(topic, str) or not topic or topic in seen:
