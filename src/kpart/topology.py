@@ -51,6 +51,13 @@ from pathlib import Path
 from typing import Any
 
 from kpart.errors import ConfigError
+from kpart.limits import (
+    check_broker_id,
+    check_brokers,
+    check_members,
+    check_partitions,
+    check_replication_factor,
+)
 from kpart.placement.spec import Broker
 
 __all__ = [
@@ -239,6 +246,7 @@ def _brokers(doc: Any) -> tuple[Broker, ...]:
     entries = cluster.get("brokers")
     if not isinstance(entries, list) or not entries:
         raise ConfigError(f"cluster.brokers: expected a non-empty list of brokers, got {entries!r}")
+    check_brokers(len(entries), "cluster.brokers")
     brokers: list[Broker] = []
     seen: set[int] = set()
     for i, entry in enumerate(entries):
@@ -246,7 +254,7 @@ def _brokers(doc: Any) -> tuple[Broker, ...]:
         entry = {"id": entry} if isinstance(entry, int) and not isinstance(entry, bool) else entry
         b = _table(entry, where)
         _no_unknown(b, ("id", "rack"), where)
-        bid = _int(b, "id", where, minimum=0)
+        bid = check_broker_id(_int(b, "id", where, minimum=0), f"{where}.id")
         if bid in seen:
             raise ConfigError(f"{where}.id: broker id {bid} is listed twice")
         seen.add(bid)
@@ -273,8 +281,11 @@ def _topic(doc: Any, num_brokers: int) -> TopicConfig:
             f"topic.name: {name!r} is not a legal Kafka topic name "
             "(ASCII letters, digits, '.', '_', '-'; at most 249 characters)"
         )
-    partitions = _int(t, "partitions", "topic")
-    rf = _int(t, "replication_factor", "topic")
+    partitions = check_partitions(_int(t, "partitions", "topic"), "topic.partitions",
+                                  error=ConfigError)
+    rf = check_replication_factor(_int(t, "replication_factor", "topic"),
+                                  "topic.replication_factor", num_partitions=partitions,
+                                  error=ConfigError)
     if rf > num_brokers:
         raise ConfigError(
             f"topic.replication_factor: {rf} is larger than the number of brokers ({num_brokers})"
@@ -331,6 +342,7 @@ def _groups(doc: Any) -> tuple[ConsumerGroupConfig, ...]:
         entries = g.get("members")
         if not isinstance(entries, list) or not entries:
             raise ConfigError(f"{where}.members: expected a non-empty list, got {entries!r}")
+        check_members(len(entries), f"{where}.members")
         members = tuple(_member(m, f"{where}.members[{j}]") for j, m in enumerate(entries))
         ids = [m.id for m in members]
         for j, mid in enumerate(ids):

@@ -27,9 +27,6 @@ def _scenario(member: dict, **extra: object) -> str:
                        "steps": [{"join": [{"id": "C0", "topics": ["t0"], **member}]}]})
 
 
-_CURRENT = ('{"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2]},'
-            '{"topic":"foo","partition":1,"replicas":[2,1]}]}')
-
 CASES = [
     # group JSON (kpart assign)
     Case("fuzz-group-partition-racks-null-entry", ("assign", "g.json"), "partition_racks.t0",
@@ -59,8 +56,4 @@ CASES = [
     Case("fuzz-scenario-partition-racks-number", ("rebalance", "s.json", "-s", "sticky"),
          "scenario.partition_racks.t0",
          {"s.json": _scenario({"rack": "a"}, partition_racks={"t0": [[1], ["a"]]})}),
-    # kpart plan: a broker range that would allocate billions of brokers
-    Case("fuzz-plan-huge-broker-range",
-         ("plan", "--current", "c.json", "--add-brokers", "3-2147483647"), "3-2147483647",
-         {"c.json": _CURRENT}),
 ]

@@ -1,12 +1,22 @@
 """Properties of the sticky assignors on random groups (hypothesis).
 
 - validity: every partition of a subscribed topic is assigned exactly once, only to a
-  subscriber (cooperative: once the follow-up rebalances have run);
+  subscriber (cooperative: once the follow-up rebalances have settled);
 - balance: with uniform subscriptions, max − min ≤ 1 partitions per member;
 - stickiness: a member keeps every owned partition it can keep while the result stays
   balanced (all of them up to ⌊P/N⌋, at least ⌊P/N⌋ beyond);
 - stability: assigning again from the result changes nothing;
-- cooperative: no partition moves directly between two members in one round.
+- cooperative, in every round: no partition moves directly between two members, and every
+  subscribed partition is either assigned once (to a subscriber) or revoked in that round by
+  the member that held it (it is handed out in the follow-up round);
+- cooperative settling: what Kafka guarantees, no more. Kafka does not promise that the
+  follow-up rebalances converge (KAFKA-8767; its own ``CooperativeStickyAssignorTest`` allows
+  4 follow-ups on its random groups, and golden vector ``cooperative-sticky-1003-238`` still
+  revokes in its tenth round). Without rack-aware assignment the group settles within those
+  4 follow-ups (Kafka's test's bound; every golden step that needs more than 3 rounds is
+  rack-aware). With rack-aware assignment (KIP-881, partial replica racks) it may not settle
+  at all: issue 10's case (``test_consumer_sticky_unsettled.py``) loops with period 2 in
+  Kafka itself (run on the vectors' commit); then only the per-round guarantees hold.
 
 The incremental balance check (:mod:`kpart.consumer._balance_index`) is checked against
 Kafka's verbatim ``isBalanced`` on every call of the fast variants. The two ``slow`` tests
@@ -22,6 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kpart.consumer._general_builder as general
+from kpart.consumer._sticky_rack import RackInfo
 from kpart.consumer.cooperative_sticky_assignor import assign_cooperative_sticky
 from kpart.consumer.spec import GroupAssignment, GroupSpec
 from kpart.consumer.sticky_assignor import assign_sticky
@@ -119,6 +130,43 @@ def _sizes(a: GroupAssignment) -> list[int]:
     return [sum(len(ps) for _, ps in owned) for _, owned in a.assignment]
 
 
+def _rack_aware(g: GroupSpec) -> bool:
+    """Whether Kafka's sticky assignors use rack-aware assignment on ``g`` (``RackInfo``)."""
+    ppt = {
+        t.name: t.num_partitions
+        for t in g.topics
+        if t.num_partitions and any(t.name in m.topics for m in g.members)
+    }
+    return bool(RackInfo.build(g, ppt, [m.member_id for m in g.members]).consumer_racks)
+
+
+def _check_round(g: GroupSpec, held: dict, a: GroupAssignment) -> None:
+    """One cooperative round: ``held`` is what the members owned when they joined."""
+    for mid, mine in a.assignment:
+        others = set().union(*(_pairs(o) for k, o in held.items() if k != mid))
+        assert not (_pairs(mine) & others), "a partition moved directly"
+    subs = {m.member_id: set(m.topics) for m in g.members}
+    assigned: Counter = Counter()
+    for mid, mine in a.assignment:
+        for t, p in _pairs(mine):
+            assert t in subs[mid], (mid, t)
+            assigned[(t, p)] += 1
+    assert all(n == 1 for n in assigned.values())
+    revoked = {tp for _, lost in a.revoked for tp in _pairs(lost)}
+    wanted = {
+        (t.name, p)
+        for t in g.topics
+        if any(t.name in s for s in subs.values())
+        for p in range(t.num_partitions)
+    }
+    assert set(assigned) <= wanted
+    assert wanted - set(assigned) <= revoked, "a partition is neither assigned nor revoked"
+
+
+#: Rounds of one membership change: the first and Kafka's 4 follow-ups.
+ROUNDS = 5
+
+
 def _check(s: dict, cooperative: bool) -> None:
     fn = assign_cooperative_sticky if cooperative else assign_sticky
     old_topics = s["topics"]
@@ -128,6 +176,7 @@ def _check(s: dict, cooperative: bool) -> None:
         for _ in range(4):
             g0 = _group(s, s["before"], prev, dict.fromkeys(prev, 1), old_topics)
             r0 = fn(g0)
+            _check_round(g0, prev, r0)
             prev = _owned(r0)
             if not r0.revoked:
                 break
@@ -135,17 +184,17 @@ def _check(s: dict, cooperative: bool) -> None:
     g = _group(s, s["now"], owned, dict.fromkeys(owned, 1), topics)
     a = fn(g)
     if cooperative:
-        new = _owned(a)
-        for mid, mine in new.items():
-            others = set().union(*(_pairs(o) for k, o in owned.items() if k != mid))
-            assert not (_pairs(mine) & others), "a partition moved directly"
-        for round_ in range(2, 6):  # follow-up rebalances until nothing is revoked
+        _check_round(g, owned, a)
+        for round_ in range(2, ROUNDS + 1):  # follow-up rebalances until nothing is revoked
             if not a.revoked:
                 break
-            g = _group(s, s["now"], new, dict.fromkeys(new, round_), topics)
+            held = _owned(a)
+            g = _group(s, s["now"], held, dict.fromkeys(held, round_), topics)
             a = fn(g)
-            new = _owned(a)
-        assert not a.revoked
+            _check_round(g, held, a)
+        if a.revoked:  # not settled: Kafka allows it only with rack-aware assignment
+            assert _rack_aware(g), "the group did not settle without rack-aware assignment"
+            return
     _check_valid(g, a)
     if not s["uniform"] or s["racks"]:
         return

@@ -124,3 +124,75 @@ def test_cluster_report_equals_local(cluster, spark, tmp_path):
            if a.get("name") == "kpart-report"]
     assert ran, apps  # the job was a standalone application with executors on the worker
     assert any((cluster["logs"] / "work").glob("app-*/*/stderr"))
+
+
+def _executor_pids(app_marker: str = "CoarseGrainedExecutorBackend") -> list[int]:
+    """Executor JVMs running on this machine (their command line names the backend class)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if app_marker.encode() in cmdline:
+            pids.append(int(entry.name))
+    return pids
+
+
+def test_cluster_report_survives_a_killed_executor(cluster, spark, tmp_path):
+    """Kill the executor JVM while the report runs: the master launches another executor,
+    Spark re-runs the lost tasks (and the shuffle output lost with the executor), and the
+    summary is the same as the local one."""
+    # Many small files: stage 0 has one task per file on the worker's single core, so the job
+    # is still reading when the executor is killed.
+    data = tmp_path / "flights_parts"
+    data.mkdir()
+    table = flights_table()
+    for i in range(48):
+        pq.write_table(table.slice(i * 7_016, 7_016), data / f"part-{i:03d}.parquet")
+    topology = tmp_path / "topology.toml"
+    topology.write_text(DEFAULT_TOPOLOGY_TEXT.replace('partitioner = "java:default"',
+                                                      'partitioner = "librdkafka:murmur2"'))
+    out = tmp_path / "cluster-report"
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
+    before = set(_executor_pids())
+    report = subprocess.Popen(
+        [sys.executable, "-m", "kpart.cli", "report", str(data), "--topology", str(topology),
+         "--master", cluster["url"], "--out", str(out), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    killed: list[int] = []
+    try:
+        deadline = time.monotonic() + REPORT_TIMEOUT
+        first_seen = None
+        while not killed and time.monotonic() < deadline and report.poll() is None:
+            executors = [p for p in _executor_pids() if p not in before]
+            if executors and first_seen is None:
+                first_seen = time.monotonic()
+            # the executor registers when the session starts; give the driver time to submit
+            # the job's first stage, then kill the executor JVM outright
+            if executors and time.monotonic() - first_seen > 4:
+                for pid in executors:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
+            time.sleep(0.1)
+        assert killed, "no executor JVM was seen while the report ran"
+        assert report.poll() is None, "the report ended before the executor was killed"
+        stdout, stderr = report.communicate(timeout=2 * REPORT_TIMEOUT)  # tasks run twice
+    finally:
+        if report.poll() is None:
+            report.kill()
+            report.wait()
+    assert report.returncode == 0, stderr[-3000:]
+    on_cluster = json.loads((out / "summary.json").read_text())
+    local = run_report(spark, load_topology(topology), resolve_input(data, None, "tailnum"))
+    assert on_cluster == local
+    assert on_cluster["records"] == 48 * 7_016
+    # the master launched a replacement executor for the application after the kill
+    app_dirs = [d for d in (cluster["logs"] / "work").glob("app-*")
+                if any((d / e / "stderr").exists() for e in ("0", "1"))]
+    assert any(len([e for e in d.iterdir() if e.is_dir()]) >= 2 for d in app_dirs), [
+        sorted(e.name for e in d.iterdir()) for d in app_dirs]

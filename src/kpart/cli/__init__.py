@@ -104,7 +104,9 @@ def _main(argv: list[str] | None) -> int:
         else:
             ctx = getattr(e, "ctx", None)
             where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-            typer.echo(f"kpart: error: {e.format_message()}{where}", err=True)
+            given = _given_value(e, sys.argv[1:] if argv is None else argv)
+            got = f" (got {given!r})" if given is not None else ""
+            typer.echo(f"kpart: error: {e.format_message()}{got}{where}", err=True)
         return e.exit_code
     except typer.Abort:
         typer.echo("Aborted.", err=True)
@@ -118,6 +120,25 @@ def _main(argv: list[str] | None) -> int:
         typer.echo(f"kpart: error: {e.strerror}: {e.filename}", err=True)
         return 2
     return 0
+
+
+def _given_value(e: Exception, argv: list[str]) -> str | None:
+    """The value the user gave to the option a conversion error is about (click's message
+    does not name it), e.g. ``many`` for ``--records many``; ``None`` when not found."""
+    param = getattr(e, "param", None)
+    if type(e).__name__ != "BadParameter" or param is None:
+        return None
+    for i, token in enumerate(argv):
+        for opt in (*param.opts, *param.secondary_opts):
+            if not opt.startswith("-"):
+                continue
+            if token == opt and i + 1 < len(argv):
+                return argv[i + 1]
+            if opt.startswith("--") and token.startswith(opt + "="):
+                return token[len(opt) + 1:]
+            if len(opt) == 2 and token.startswith(opt) and not token.startswith("--"):
+                return token[2:]
+    return None
 
 
 def run() -> None:  # pragma: no cover - console script shim

@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 import typer
 
+from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 DEFAULT_KEY = "tailnum"
@@ -30,14 +31,14 @@ _Data = Annotated[Path | None, typer.Argument(
 _Key = Annotated[str, typer.Option("--key", help="Key column of the dataset.")]
 _Keys = Annotated[str | None, typer.Option(
     "--keys", help="Comma-separated keys instead of a dataset (no Spark).", show_default=False)]
-_Partitions = Annotated[str, typer.Option(
-    "--partitions", "-n", help="The topic's (current) partition count (> 0).",
+_Partitions = Annotated[str | None, typer.Option(
+    "--partitions", "-p", help="The topic's (current) partition count (> 0; required).",
     show_default=False)]
-_Serializer = Annotated[str, typer.Option(
-    "--serializer", help="Key serializer: string, bytes, uuid, int, long, short.")]
+_Serializer = Annotated[str, typer.Option("--serializer", help=SERIALIZER_HELP.replace(
+    "hex (", "hex (with --keys only: "))]
 _Json = Annotated[bool, typer.Option("--json", help="Print the JSON section instead of tables.")]
 _Out = Annotated[Path | None, typer.Option(
-    "--out", help="Write the JSON section to this file (merged into an existing JSON object).",
+    "--out", "-o", help="Write the JSON section to this file (merged into an existing JSON object).",
     show_default=False)]
 _Master = Annotated[str | None, typer.Option(
     "--master", help="Spark master URL (default local[*]).", show_default=False)]
@@ -54,7 +55,9 @@ def parse_count(value: str, option: str) -> int:
         n = 0
     if n <= 0 or n > 0x7FFFFFFF:
         raise InvalidPartitionsError(f"{option}: expected a positive integer, got {value!r}")
-    return n
+    from kpart.limits import check_partitions
+
+    return check_partitions(n, option)
 
 
 def parse_counts(value: str, option: str) -> tuple[int, ...]:
@@ -77,10 +80,12 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
     from kpart.producer.compat import KEY_SERIALIZERS
     from kpart.producer.serializers import serialize_key
 
-    if serializer not in KEY_SERIALIZERS:
+    if serializer not in (*KEY_SERIALIZERS, "hex"):
         raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
-                          f"(known: {', '.join(KEY_SERIALIZERS)})")
+                          f"(known: {', '.join((*KEY_SERIALIZERS, 'hex'))})")
     items = text.split(",")
+    if serializer == "hex":  # the bytes themselves, hashed as ByteArraySerializer's
+        return [serialize_key(k, "hex") for k in items]
     if serializer in ("int", "long", "short"):
         for k in items:
             serialize_key(k, serializer)  # validates: names a non-integer or out-of-range key
@@ -88,6 +93,17 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
     if serializer == "uuid":
         return [serialize_key(k, "uuid").decode() for k in items]  # type: ignore[union-attr]
     return items
+
+
+def _core_serializer(serializer: str, keys: str | None) -> str:
+    """The serializer the cores apply: ``hex`` keys are decoded by :func:`_cli_keys` and hashed
+    as ``bytes``; on a dataset ``hex`` is refused before Spark starts (no Spark path for it)."""
+    if serializer != "hex":
+        return serializer
+    if keys is None:
+        raise ConfigError("--serializer: 'hex' applies to --keys only (on a dataset, use a "
+                          "binary key column with --serializer bytes)")
+    return "bytes"
 
 
 def _write_section(path: Path, name: str, section: dict[str, Any]) -> None:
@@ -181,7 +197,7 @@ def show_compat(s: dict[str, Any]) -> None:
 
 
 def compat(
-    partitions: _Partitions,
+    partitions: _Partitions = None,
     data: _Data = None,
     key: _Key = DEFAULT_KEY,
     keys: _Keys = None,
@@ -195,11 +211,12 @@ def compat(
     out: _Out = None,
     fmt: _Format = None,
     master: _Master = None,
+    partitions_alias: PartitionsAlias = None,
 ) -> None:
     """Share of keys (and records) on which each pair of clients picks different partitions."""
     from kpart.producer.compat import compare_partitioners, parse_partitioners
 
-    n = parse_count(partitions, "--partitions")
+    n = parse_count(either(partitions, partitions_alias, "--partitions"), "--partitions")
     try:
         ids = parse_partitioners(partitioners)
     except ConfigError as e:
@@ -211,16 +228,17 @@ def compat(
     if k < 0:
         raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
     _check_out(out)
+    core = _core_serializer(serializer, keys)
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
         report = compare_partitioners(_cli_keys(keys, serializer), n, ids,
-                                      serializer=serializer, examples=k)
+                                      serializer=core, examples=k)
     else:
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=serializer, examples=k))
+            df, key, n, ids, serializer=core, examples=k))
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
@@ -261,10 +279,10 @@ def show_whatif(s: dict[str, Any]) -> None:
 
 
 def whatif(
-    partitions: _Partitions,
     to: Annotated[str, typer.Option(
         "--to", help="Comma-separated partition counts to evaluate, e.g. 16,18,24.",
         show_default=False)],
+    partitions: _Partitions = None,
     data: _Data = None,
     key: _Key = DEFAULT_KEY,
     keys: _Keys = None,
@@ -279,12 +297,13 @@ def whatif(
     out: _Out = None,
     fmt: _Format = None,
     master: _Master = None,
+    partitions_alias: PartitionsAlias = None,
 ) -> None:
     """Keys and records whose partition changes N → M, loads and skew for each M."""
     from kpart.producer.clients import get_partitioner
     from kpart.producer.whatif import partition_count_whatif, whatif_counts
 
-    n = parse_count(partitions, "--partitions")
+    n = parse_count(either(partitions, partitions_alias, "--partitions"), "--partitions")
     targets = parse_counts(to, "--to")
     window = parse_search(search) if search is not None else None
     try:
@@ -295,16 +314,17 @@ def whatif(
         raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
     whatif_counts(n, targets, window)
     _check_out(out)
+    core = _core_serializer(serializer, keys)
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
         report = partition_count_whatif(_cli_keys(keys, serializer), n, targets, spec.id,
-                                        search=window, serializer=serializer)
+                                        search=window, serializer=core)
     else:
         from kpart.spark.whatif import measure_whatif
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
-            df, key, n, targets, spec.id, search=window, serializer=serializer))
+            df, key, n, targets, spec.id, search=window, serializer=core))
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 

@@ -91,7 +91,7 @@ def _print_tables(tables: list[Any]) -> None:
 
 
 def assign_command(
-    file: Annotated[Path, typer.Argument(help="Group file: member-input JSON (FORMAT.md).")],
+    file: Annotated[Path, typer.Argument(help="Group file, JSON (docs/formats/group.md).")],
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"One of: {_STRATEGIES}.")
     ] = "range",
@@ -147,6 +147,9 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
                 "revoked": st.revoked,
                 "paused": st.paused,
                 "balance": st.balance,
+                "settled": st.settled,
+                "pending": st.pending,
+                "cycle": st.cycle,
                 "assignment": None if st.assignment is None else st.assignment.as_dict(),
             }
             if st.error is not None:
@@ -156,8 +159,20 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
     return {"scenario": scenario.name, "strategies": list(sims), "steps": steps}
 
 
+def _settled_cell(report: Any) -> str:
+    """``yes``, or why the step's group has not settled (cooperative rounds still revoking);
+    the row is shown only when some strategy has not settled."""
+    if report.settled:
+        return "yes"
+    noun = "partition" if report.pending == 1 else "partitions"
+    text = f"NO after {report.rounds} rounds: {report.pending} {noun} unowned"
+    if report.cycle is not None:
+        text += f"; loops every {report.cycle} rounds"
+    return text
+
+
 def rebalance_command(
-    scenario_file: Annotated[Path, typer.Argument(help="Scenario file (JSON or TOML).")],
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario file, JSON or TOML (docs/formats/scenario.md).")],
     strategy: Annotated[
         list[str] | None, typer.Option("--strategy", "-s", help=f"Repeatable: {_STRATEGIES}.")
     ] = None,
@@ -191,6 +206,8 @@ def rebalance_command(
         reports = [sims[n].steps[i] for n in names]
         for field in ("rounds", "moved", "revoked", "paused", "balance"):
             table.add_row(field, *(str(getattr(r, field)) for r in reports))
+        if not all(r.settled for r in reports):
+            table.add_row("settled", *(_settled_cell(r) for r in reports))
         for m in scenario.groups[i].members:
             cells = []
             for r in reports:
@@ -205,7 +222,7 @@ def rebalance_command(
 
 def server_assign_command(
     file: Annotated[
-        Path, typer.Argument(help="KIP-848 group JSON: {topics: [{name,id,partitions}], members}.")
+        Path, typer.Argument(help="KIP-848 group file, JSON (docs/formats/kip848-group.md).")
     ],
     assignor: Annotated[
         str, typer.Option("--assignor", "-a", help="uniform or range (server-side).")

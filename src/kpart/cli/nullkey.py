@@ -14,6 +14,7 @@ from typing import Any
 
 import typer
 
+from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError
 
 _STRATEGY_HELP = (
@@ -77,6 +78,9 @@ def read_records(path: Path) -> tuple[Any, ...]:
     """Records from a CSV file (header ``timestamp_ms,size[,key][,region][,partition]``) or a
     JSON Lines file (``.jsonl``/``.ndjson``: one object per line with the same fields)."""
     text = path.read_text(encoding="utf-8")
+    from kpart.limits import check_records
+
+    check_records(text.count("\n"), str(path))  # an upper bound of its records, before parsing
     if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
         rows = []
         for n, line in enumerate(text.splitlines(), 1):
@@ -171,7 +175,8 @@ def simulate_command(
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed (default: random like Kafka)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Also write JSON here."),  # noqa: B008
+    output: Path | None = typer.Option(None, "--out", "-o", help="Also write JSON here."),  # noqa: B008
+    output_alias: OutputAlias = None,
 ) -> None:
     """Simulate null-key partitioning strategies side by side over a record stream."""
     from kpart.producer.cluster import Cluster
@@ -184,6 +189,7 @@ def simulate_command(
         simulate,
     )
 
+    output = either(output, output_alias, "--out", required=False)
     names = [s.strip() for item in strategy for s in item.split(",") if s.strip()]
     for name in names:
         if name not in STRATEGIES:
@@ -194,6 +200,11 @@ def simulate_command(
         raise ConfigError(f"number of partitions must be at least 1, got {partitions}")
     if brokers < 1:
         raise ConfigError(f"number of brokers must be at least 1, got {brokers}")
+    from kpart.limits import check_brokers, check_partitions, check_records
+
+    check_partitions(partitions, "--partitions")
+    check_brokers(brokers, "--brokers")
+    check_records(records, "--records")
     down = set(_int_list(unavailable, "--unavailable"))
     bad = sorted(p for p in down if not 0 <= p < partitions)
     if bad:

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError, KpartError
 
 _PLACERS = ("adminutils", "striped")
@@ -31,6 +32,9 @@ def _brokers(brokers: str, racks: str | None, fenced: str | None) -> list:
     from kpart.placement.spec import Broker
 
     ids = _id_list(brokers, "--brokers")
+    from kpart.limits import check_brokers
+
+    check_brokers(len(ids), "--brokers")
     dup = next((b for i, b in enumerate(ids) if b in ids[:i]), None)
     if dup is not None:
         raise ConfigError(f"Duplicate broker id {dup} in --brokers {brokers!r}.")
@@ -67,7 +71,7 @@ def _write(text: str, output: Path | None) -> None:
 
 def place(
     brokers: Annotated[str, typer.Option(help="Broker ids in Kafka's order, e.g. 0,1,2.")],
-    partitions: Annotated[int, typer.Option("--partitions", help="Number of partitions.")],
+    partitions: Annotated[int, typer.Option("--partitions", "-p", help="Number of partitions.")],
     replication_factor: Annotated[int, typer.Option("--replication-factor",
                                                     help="Replicas per partition.")],
     racks: Annotated[str | None, typer.Option(
@@ -75,7 +79,8 @@ def place(
     start_index: Annotated[int | None, typer.Option(
         "--start-index", help="AdminUtils fixed start index (and replica shift).")] = None,
     seed: Annotated[int | None, typer.Option(
-        help="java.util.Random seed (Java long) for the random choices.")] = None,
+        help="java.util.Random seed (Java long) for the random choices.",
+        min=-(2**63), max=2**63 - 1)] = None,
     disable_rack_aware: Annotated[bool, typer.Option(
         "--disable-rack-aware", help="Ignore racks (kafka-topics.sh --disable-rack-aware).")
     ] = False,
@@ -89,7 +94,8 @@ def place(
         "--format", help="describe, replica-assignment, json (reassignment) or zk.")
     ] = "describe",
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write here (atomically) instead of stdout.")] = None,
+        "--out", "-o", help="Write here (atomically) instead of stdout.")] = None,
+    output_alias: OutputAlias = None,
 ) -> None:
     """Place a topic's replicas exactly as Kafka would and print the assignment."""
     from kpart.placement.formats import FORMATS, format_assignment
@@ -100,6 +106,11 @@ def place(
         raise ConfigError(f"Invalid --placer {placer!r}: expected adminutils or striped.")
     if not topic:
         raise ConfigError("Invalid --topic '': a topic name must not be empty.")
+    output = either(output, output_alias, "--out", required=False)
+    from kpart.limits import check_placement
+
+    check_placement(partitions, replication_factor, partitions_what="--partitions",
+                    rf_what="--replication-factor")
     members = _brokers(brokers, racks, fenced)
     try:
         assignment = _place(members, placer, partitions, replication_factor, start_index, seed,

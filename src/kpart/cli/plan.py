@@ -16,12 +16,13 @@ from typing import Annotated
 
 import typer
 
+from kpart.cli._options import either
 from kpart.errors import ConfigError
 
 # Options shared by plan, pools and describe.
 _Current = Annotated[Path, typer.Option(
     "--current", help="--describe output, reassignment JSON or ZooKeeper topic node (with "
-    "--topic).", show_default=False)]
+    "--topic); see docs/formats/current.md.", show_default=False)]
 _Brokers = Annotated[str | None, typer.Option(
     "--brokers", help="Cluster brokers as ID[:RACK],... or A-B ranges (default: those in "
     "--current).", show_default=False)]
@@ -32,11 +33,14 @@ _K = Annotated[int | None, typer.Option(
     "--max-concurrent-moves-per-broker", help="Batch so no broker has more than K moves.",
     show_default=False)]
 _Sizes = Annotated[Path | None, typer.Option(
-    "--sizes", help="Partition sizes (kafka-log-dirs JSON).", show_default=False)]
+    "--sizes", help="Partition sizes: kafka-log-dirs.sh JSON (docs/formats/sizes.md).",
+    show_default=False)]
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the plan JSON here.", show_default=False)]
 _Rollback = Annotated[Path | None, typer.Option(
-    "--rollback", help="Write the rollback JSON here.", show_default=False)]
+    "--rollback-out", help="Write the rollback JSON here.", show_default=False)]
+_RollbackAlias = Annotated[Path | None, typer.Option("--rollback", hidden=True,
+                                                     show_default=False)]
 _DescribeOut = Annotated[Path | None, typer.Option(
     "--describe-out", help="Write --describe view.", show_default=False)]
 _Json = Annotated[bool, typer.Option("--json", help="Print a JSON summary.")]
@@ -65,10 +69,13 @@ def parse_broker_spec(text: str | None, what: str) -> list:
         lo, dash, hi = ident.partition("-")
         try:
             ids = range(int(lo), int(hi) + 1) if dash else [int(ident)]
+            if dash and int(hi) < int(lo):
+                raise ValueError
         except ValueError:
             raise ConfigError(f"Invalid broker {item!r} in {what}: expected ID[:RACK]") from None
-        if len(ids) > 65536:  # a typo ("0-2147483647") must not allocate billions of brokers
-            raise ConfigError(f"Invalid broker range {item!r} in {what}: at most 65,536 brokers")
+        from kpart.limits import check_brokers
+
+        check_brokers(len(out) + len(ids), what)  # before a range like 0-2000000000 expands
         for b in ids:
             out.append(Broker(b, rack or None))
     return out
@@ -227,7 +234,7 @@ def plan_command(
     brokers: _Brokers = None,
     add_brokers: str | None = typer.Option(None, "--add-brokers", help="Brokers to add: ID[:RACK],..."),
     remove_brokers: str | None = typer.Option(None, "--remove-brokers", help="Brokers to empty: ID,..."),
-    pools_path: Path | None = typer.Option(None, "--pools", help="Pool file (JSON)."),  # noqa: B008
+    pools_path: Path | None = typer.Option(None, "--pools", help="Pool file, JSON (docs/formats/pools.md)."),  # noqa: B008
     max_moves: int | None = typer.Option(None, "--max-moves", help="Cap on replica moves."),
     k: _K = None,
     sizes: _Sizes = None,
@@ -235,7 +242,8 @@ def plan_command(
     rollback: _Rollback = None,
     describe_out: _DescribeOut = None,
     topics_out: Path | None = typer.Option(None, "--topics-out", help="Write topics-to-move JSON."),  # noqa: B008
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the --generate comparison."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the --generate comparison.",
+                                       min=-(2**63), max=2**63 - 1),
     leaders: bool = typer.Option(True, "--leaders/--no-leaders", help="Balance preferred leaders."),
     rebalance: bool | None = typer.Option(
         None, "--rebalance/--no-rebalance",
@@ -244,8 +252,10 @@ def plan_command(
     ),
     topic: _Topic = None,
     as_json: _Json = False,
+    rollback_alias: _RollbackAlias = None,
 ) -> None:
     """Plan a minimal-movement reassignment (add/remove brokers, pools, balance)."""
+    rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
     _run(current, brokers, add_brokers, remove_brokers, pools_path, max_moves, k, sizes, out,
          rollback, describe_out, topics_out, seed, leaders, as_json, topic=topic,
          rebalance=rebalance)
@@ -253,7 +263,7 @@ def plan_command(
 
 def pools_command(
     current: _Current,
-    pools_path: Path = typer.Option(..., "--pools", help="Pool file (JSON)."),  # noqa: B008
+    pools_path: Path = typer.Option(..., "--pools", help="Pool file, JSON (docs/formats/pools.md)."),  # noqa: B008
     brokers: _Brokers = None,
     strategy: str = typer.Option(
         "minimal", "--strategy", help="minimal (planner) or generate (AdminUtils per pool)."
@@ -263,13 +273,16 @@ def pools_command(
     out: _Out = None,
     rollback: _Rollback = None,
     describe_out: _DescribeOut = None,
-    seed: int | None = typer.Option(None, "--seed", help="Seed of AdminUtils' random start."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of AdminUtils' random start.",
+                                       min=-(2**63), max=2**63 - 1),
     topic: _Topic = None,
     as_json: _Json = False,
+    rollback_alias: _RollbackAlias = None,
 ) -> None:
-    """Move every topic into its resource pool (seed 002's isolation scheme), one plan."""
+    """Move every topic into its resource pool (brokers reserved for some topics), one plan."""
     if strategy not in ("minimal", "generate"):
         raise ConfigError(f"Unknown --strategy {strategy!r}: expected 'minimal' or 'generate'")
+    rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
     _run(current, brokers, None, None, pools_path, None, k, sizes, out, rollback, describe_out,
          None, seed, True, as_json, strategy, topic=topic)
 
@@ -277,7 +290,7 @@ def pools_command(
 def describe_command(
     current: _Current,
     brokers: _Brokers = None,
-    pools_path: Path | None = typer.Option(None, "--pools", help="Pool file (JSON)."),  # noqa: B008
+    pools_path: Path | None = typer.Option(None, "--pools", help="Pool file, JSON (docs/formats/pools.md)."),  # noqa: B008
     topic: _Topic = None,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:

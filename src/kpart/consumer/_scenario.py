@@ -60,6 +60,7 @@ from kpart.errors import ConfigError, KpartError
 
 __all__ = ["Scenario", "StepChange", "as_scenario", "load_scenario", "parse_scenario"]
 
+_SCENARIO_KEYS = ("name", "strategies", "topics", "partition_racks", "topic_ids", "steps")
 _EVENT_KEYS = (
     "name",
     "delete_topics",
@@ -306,7 +307,7 @@ def parse_scenario(doc: Any) -> Scenario:
         doc = {"steps": doc}
     doc = _mapping("scenario", doc)
     for k in doc:
-        if k not in ("name", "strategies", "topics", "partition_racks", "topic_ids", "steps"):
+        if k not in _SCENARIO_KEYS:
             raise _fail(f"scenario.{k}", "unknown field")
     strategies = tuple(_str_list("scenario.strategies", doc.get("strategies", [])))
     topics = {

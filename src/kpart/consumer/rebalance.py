@@ -15,7 +15,8 @@ Simulation rules (``tests/golden/FORMAT.md``, "Simulation rules"):
 * ``COOPERATIVE`` strategies (cooperative-sticky): a member keeps what it owns, dropping only
   partitions of topics it no longer subscribes to before joining, and sends them as
   ``ownedPartitions`` (sorted by topic, partition); if any member loses an owned partition in
-  a round, a follow-up round runs at once with the same membership, until none does;
+  a round, a follow-up round runs at once with the same membership, until none does (at most
+  :data:`MAX_ROUNDS_PER_STEP` rounds: a step still revoking then is reported as not settled);
 * ``CONSUMER`` strategies (KIP-848 ``uniform``, ``server-range``): no rounds of joins; each
   change makes the coordinator compute one new target from every member's current one
   (:mod:`kpart.consumer._server_rebalance`); members give up, as with the cooperative
@@ -52,6 +53,7 @@ from kpart.consumer import CONSUMER, COOPERATIVE, EAGER, JavaOrder, Strategy, ge
 from kpart.consumer._scenario import Scenario, StepChange, as_scenario
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, OwnedPartitions
 from kpart.errors import KpartError
+from kpart.limits import check_assignment
 
 __all__ = [
     "MAX_ROUNDS_PER_STEP",
@@ -64,9 +66,12 @@ __all__ = [
     "simulate_rounds",
 ]
 
-#: Rounds run in one step at most. Kafka's cooperative protocol usually converges in two; the
-#: golden vectors' generator stopped a step after 10 rounds (one vector needs the cap), and so
-#: does the simulator: the step then ends with partitions still pending revocation.
+#: Rounds run in one step at most. Kafka's cooperative protocol usually converges in two, but
+#: Kafka does not promise that it converges (KAFKA-8767): the golden vectors' generator stopped
+#: a step after 10 rounds (vector ``cooperative-sticky-1003-238`` still revokes in its tenth;
+#: Kafka settles it after 38), and with rack-aware assignment the follow-up rounds can even
+#: loop forever. The simulator stops there too and reports the step as not settled
+#: (:attr:`StepReport.settled`), with the partitions still pending and the loop's period.
 MAX_ROUNDS_PER_STEP = 10
 
 Pair = tuple[str, int]
@@ -102,6 +107,14 @@ class StepReport:
     (``onPartitionsRevoked``) during the step's rounds, all owned ones for eager protocols;
     ``paused``: partitions not consumed during the rebalance (eager: every partition that was
     owned; cooperative: only the moved ones); ``balance``: max − min partitions per member.
+
+    ``settled``: ``False`` when the cooperative protocol was still revoking partitions in the
+    step's last round, i.e. the group had not converged after :data:`MAX_ROUNDS_PER_STEP`
+    rounds (Kafka would keep running follow-up rebalances); ``assignment`` is then the last
+    round's, and ``pending`` partitions (revoked in it) are owned by nobody. ``cycle``: when
+    the follow-up rounds of an unsettled step repeat (a round's subscriptions equal an earlier
+    follow-up round's, so the deterministic assignor answers the same again), their period in
+    rounds: the group would rebalance forever.
     """
 
     step: int
@@ -113,6 +126,9 @@ class StepReport:
     paused: int
     balance: int
     error: KpartError | None = None
+    settled: bool = True
+    pending: int = 0
+    cycle: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +310,24 @@ def _owners(a: GroupAssignment | None) -> dict[Pair, str]:
     return {(t, p): m for m, owned in a.assignment for t, ps in owned for p in ps}
 
 
+def _cycle(rounds: Sequence[Round]) -> int | None:
+    """Period of a loop among a step's follow-up rounds, or ``None``.
+
+    From the second round on every member carries the previous round's generation, so two
+    follow-up rounds whose members own the same partitions are the same input to the
+    (deterministic) assignor: everything after the first repeats forever.
+    """
+    seen: dict[tuple[tuple[str, OwnedPartitions], ...], int] = {}
+    for r in rounds:
+        if r.round == 0:
+            continue
+        key = tuple((m.member_id, m.owned_partitions) for m in r.members)
+        if key in seen:
+            return r.round - seen[key]
+        seen[key] = r.round
+    return None
+
+
 def _reports(
     scenario: Scenario, rounds: Sequence[Round], strat: Strategy
 ) -> tuple[StepReport, ...]:
@@ -324,8 +358,15 @@ def _reports(
         counts = list(final.partition_counts().values()) if final else []
         balance = max(counts) - min(counts) if counts else 0
         error = last.error if last is not None else None
+        pending = 0
+        if strat.protocol == COOPERATIVE and last is not None and error is None:
+            pending = sum(len(lost) for _, lost in last.revoked)
+        period = _cycle(rs) if pending else None
         reports.append(
-            StepReport(s, change, len(rs), final, moved, revoked, paused, balance, error)
+            StepReport(
+                s, change, len(rs), final, moved, revoked, paused, balance, error,
+                settled=not pending, pending=pending, cycle=period,
+            )
         )
         before = after
     return tuple(reports)
@@ -356,6 +397,8 @@ def simulate(
     {'C0': {'t0': [0], 't1': [0], 't2': [0], 't3': [0]}, 'C2': {'t0': [1], 't1': [1], 't2': [1], 't3': [1]}}
     """
     scenario = as_scenario(steps)
+    check_assignment(2 * sum(t.num_partitions for g in scenario.groups for t in g.topics),
+                     f"simulating {len(scenario.groups):,} steps (every round's assignment kept)")
     if get_strategy(strategy).protocol == CONSUMER:
         from kpart.consumer._server_rebalance import simulate_server_rounds
 

@@ -38,6 +38,7 @@ from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart.consumer.spec import GroupAssignment, topic_partitions_from_json
 from kpart.errors import ConfigError
+from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
 
 __all__ = ["ServerGroupSpec", "ServerMember", "ServerTopic"]
 
@@ -87,6 +88,8 @@ class ServerTopic:
                 f"Invalid partition count {self.num_partitions!r} for topic {self.name!r}: "
                 "must be an integer >= 0."
             )
+        check_partitions(self.num_partitions, f"partition count of topic {self.name!r}",
+                         bytes_each=BYTES_PER_ASSIGNED_PARTITION)
 
     @property
     def uuid(self) -> int:
@@ -153,6 +156,7 @@ class ServerGroupSpec:
     _by_uuid: dict[int, ServerTopic] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        check_group((t.num_partitions for t in self.topics), len(self.members))
         by_name: dict[str, ServerTopic] = {}
         by_uuid: dict[int, ServerTopic] = {}
         for t in self.topics:

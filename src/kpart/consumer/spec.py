@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kpart.errors import ConfigError
+from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
 
 __all__ = [
     "GroupAssignment",
@@ -75,6 +76,8 @@ class Topic:
                 f"Invalid partition count {self.num_partitions!r} for topic {self.name!r}: "
                 "must be an integer >= 0."
             )
+        check_partitions(self.num_partitions, f"partition count of topic {self.name!r}",
+                         bytes_each=BYTES_PER_ASSIGNED_PARTITION)
         if self.replica_racks is not None and len(self.replica_racks) != self.num_partitions:
             raise ConfigError(
                 f"Topic {self.name!r} has {self.num_partitions} partitions but replica racks for "
@@ -141,6 +144,7 @@ class GroupSpec:
     _by_name: dict[str, Topic] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        check_group((t.num_partitions for t in self.topics), len(self.members))
         by_name: dict[str, Topic] = {}
         for t in self.topics:
             if t.name in by_name:

@@ -36,6 +36,7 @@ from kpart.consumer._uniform_homogeneous import build_homogeneous
 from kpart.consumer.server_spec import ServerGroupSpec
 from kpart.consumer.spec import GroupAssignment
 from kpart.errors import ConfigError
+from kpart.limits import check_assignment
 
 __all__ = [
     "SERVER_ASSIGNORS",
@@ -101,4 +102,6 @@ def server_assign(spec: ServerGroupSpec, assignor: str = "uniform") -> GroupAssi
     """Run a KIP-848 server-side assignor: ``"uniform"`` (default) or ``"range"``; every
     member of ``spec`` in order, topics by name, sorted. Errors: see :func:`server_target`.
     """
+    check_assignment(sum(t.num_partitions for t in spec.topics),
+                     f"assigning {len(spec.topics):,} topics to {len(spec.members):,} members")
     return spec.to_group_assignment(server_target(spec, assignor, java_order=False))

@@ -43,6 +43,7 @@ from kpart.errors import (
     InvalidPartitionsError,
     InvalidReplicationFactorError,
 )
+from kpart.limits import check_placement
 from kpart.placement.spec import Broker, ReplicaAssignment
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -147,6 +148,7 @@ def _prepare(
             f"Replication factor: {replication_factor} larger than available brokers: "
             f"{len(metas)}."
         )
+    check_placement(num_partitions, replication_factor)  # kpart's bounds (kpart.limits)
     if not rack_aware:  # RackAwareMode.Disabled: Kafka reads the brokers without racks
         metas = [Broker(m.id) for m in metas]
     unaware = all(m.rack is None for m in metas)

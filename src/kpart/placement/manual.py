@@ -32,6 +32,7 @@ from kpart.errors import (
     InvalidReplicaAssignmentError,
     KpartError,
 )
+from kpart.limits import check_partitions
 from kpart.placement.admin_utils import assign_replicas_to_brokers
 from kpart.placement.spec import Broker, ReplicaAssignment
 
@@ -302,6 +303,7 @@ def add_partitions(
         raise InvalidPartitionsError(
             f"The number of partitions for a topic can only be increased. Topic {topic} "
             f"currently has {len(existing)} partitions, {new_total} would not be an increase.")
+    check_partitions(new_total, "new partition count")  # kpart.limits, before range() below
     metas = [b if isinstance(b, Broker) else Broker(b) for b in brokers]
     if replica_assignment is not None:
         wanted = set(range(len(existing), new_total))

@@ -33,6 +33,7 @@ from types import MappingProxyType
 
 from kpart._java.strings import java_string_key
 from kpart.errors import AdminOperationError, ConfigError
+from kpart.limits import check_cluster
 from kpart.placement._goals import (
     DEFAULT_GOALS,
     DistinctBrokersGoal,
@@ -273,6 +274,8 @@ def plan(
         if b.id in ids:
             raise ConfigError(f"Broker {b.id} is already in the cluster; it cannot be added.")
     cluster = tuple(sorted([*base, *add_brokers], key=lambda b: b.id))
+    check_cluster(sum(len(ps) for ps in current.values()),
+                  sum(len(r) for ps in current.values() for r in ps.values()), len(cluster))
     if len({b.rack is None for b in cluster}) > 1:
         raise AdminOperationError(
             "Not all brokers have rack information. Add --disable-rack-aware in command line "

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kpart.errors import ConfigError
+from kpart.limits import check_broker_id
 
 __all__ = ["Broker", "ReplicaAssignment"]
 
@@ -32,5 +33,6 @@ class Broker:
     def __post_init__(self) -> None:
         if not isinstance(self.id, int) or isinstance(self.id, bool) or self.id < 0:
             raise ConfigError(f"Invalid broker id {self.id!r}: must be an integer >= 0.")
+        check_broker_id(self.id, "broker id")
         if self.rack is not None and (not isinstance(self.rack, str) or not self.rack):
             raise ConfigError(f"Invalid rack {self.rack!r} for broker {self.id}.")

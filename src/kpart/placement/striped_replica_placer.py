@@ -32,6 +32,7 @@ from kpart._java.hashing import hashmap_order
 from kpart._java.random import JavaRandom, shuffle
 from kpart._java.strings import java_string_key
 from kpart.errors import ConfigError, InvalidPartitionsError, InvalidReplicationFactorError
+from kpart.limits import check_placement
 from kpart.placement.spec import Broker
 
 __all__ = ["StripedReplicaPlacer"]
@@ -245,4 +246,5 @@ class StripedReplicaPlacer:
         _check_positive(replication_factor)
         _check_unfenced(rack_list.num_unfenced)
         _check_enough_brokers(replication_factor, rack_list.num_total)
+        check_placement(num_partitions, replication_factor)  # kpart's bounds (kpart.limits)
         return [tuple(rack_list.place(replication_factor)) for _ in range(num_partitions)]

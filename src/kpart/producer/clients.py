@@ -221,9 +221,10 @@ def check_num_partitions(num_partitions: Any) -> int:
         raise InvalidPartitionsError(
             f"number of partitions must be larger than 0, got {num_partitions}"
         )
-    if num_partitions > 0x7FFFFFFF:
+    if num_partitions > 0x7FFFFFFF:  # kpart.limits.KAFKA_MAX_PARTITIONS
         raise InvalidPartitionsError(
-            f"number of partitions must fit a Java int, got {num_partitions}"
+            f"number of partitions must fit a Java int, got {num_partitions} (above Kafka's "
+            "limit of 2,147,483,647: NumPartitions is an INT32 in CreateTopicsRequest)"
         )
     return num_partitions
 

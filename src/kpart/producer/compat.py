@@ -56,6 +56,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kpart.errors import ConfigError
+from kpart.limits import check_partitions
 from kpart.producer._keys import (
     KEY_SERIALIZERS,
     distinct_keys,
@@ -319,7 +320,7 @@ def compare_partitioners(
     Returns: a :class:`CompatReport`. Raises ConfigError (unknown partitioner, serializer,
     bad counts) or InvalidPartitionsError (bad ``num_partitions``), naming the value.
     """
-    n = check_num_partitions(num_partitions)
+    n = check_partitions(check_num_partitions(num_partitions))  # kpart.limits
     ids = parse_partitioners(partitioners)
     if isinstance(examples, bool) or not isinstance(examples, int) or examples < 0:
         raise ConfigError(f"examples must be a non-negative integer, got {examples!r}")

@@ -45,7 +45,13 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from kpart.errors import ConfigError, InvalidPartitionsError
+from kpart.errors import ConfigError
+from kpart.limits import (
+    MAX_PARTITIONS_PER_TOPIC,
+    MAX_WHATIF_SEARCH,
+    check_partitions,
+    check_whatif,
+)
 from kpart.producer._keys import distinct_keys, key_partitions, serialized_keys, skew
 from kpart.producer.clients import check_num_partitions, get_partitioner
 
@@ -61,9 +67,9 @@ __all__ = [
 ]
 
 #: Largest number of partition counts one search range may hold.
-MAX_SEARCH = 4096
+MAX_SEARCH = MAX_WHATIF_SEARCH
 #: Largest partition count evaluated (per-partition loads are kept for every count).
-MAX_PARTITIONS = 1 << 20
+MAX_PARTITIONS = MAX_PARTITIONS_PER_TOPIC
 
 
 @dataclass(slots=True)
@@ -243,11 +249,7 @@ class WhatIfReport:
 
 
 def _count(m: Any) -> int:
-    m = check_num_partitions(m)
-    if m > MAX_PARTITIONS:
-        raise InvalidPartitionsError(
-            f"partition count {m} is above the what-if limit of {MAX_PARTITIONS}")
-    return m
+    return check_partitions(check_num_partitions(m), "partition count")
 
 
 def whatif_counts(num_partitions: int, targets: Sequence[int],
@@ -268,7 +270,9 @@ def whatif_counts(num_partitions: int, targets: Sequence[int],
         if hi - lo + 1 > MAX_SEARCH:
             raise ConfigError(f"search range {lo}-{hi} holds more than {MAX_SEARCH} counts")
         counts += range(lo, hi + 1)
-    return tuple(dict.fromkeys(counts))
+    counts = list(dict.fromkeys(counts))
+    check_whatif(counts)
+    return tuple(counts)
 
 
 def partition_count_whatif(

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
+from kpart.limits import check_partitions
 from kpart.producer.clients import check_num_partitions
 from kpart.producer.compat import (
     KEY_SERIALIZERS,
@@ -154,7 +155,7 @@ def measure_compat(
     Raises ConfigError (missing column — named —, unknown partitioner or serializer, a
     serializer that does not fit the column) and InvalidPartitionsError, before any Spark job.
     """
-    n = check_num_partitions(num_partitions)
+    n = check_partitions(check_num_partitions(num_partitions))  # kpart.limits
     ids = parse_partitioners(partitioners)
     if isinstance(examples, bool) or not isinstance(examples, int) or examples < 0:
         raise ConfigError(f"examples must be a non-negative integer, got {examples!r}")
