@@ -27,6 +27,15 @@ def _scenario(member: dict, **extra: object) -> str:
                        "steps": [{"join": [{"id": "C0", "topics": ["t0"], **member}]}]})
 
 
+_CURRENT = ('{"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2]},'
+            '{"topic":"foo","partition":1,"replicas":[2,1]}]}')
+
+
+def _describe(partition: str = "0", leader: str = "1") -> str:
+    return (f"\tTopic: foo\tPartition: {partition}\tLeader: {leader}\tReplicas: 1,2\tIsr: 1,2\n"
+            "\tTopic: foo\tPartition: 1\tLeader: 2\tReplicas: 2,1\tIsr: 2,1\n")
+
+
 CASES = [
     # group JSON (kpart assign)
     Case("fuzz-group-partition-racks-null-entry", ("assign", "g.json"), "partition_racks.t0",
@@ -56,4 +65,24 @@ CASES = [
     Case("fuzz-scenario-partition-racks-number", ("rebalance", "s.json", "-s", "sticky"),
          "scenario.partition_racks.t0",
          {"s.json": _scenario({"rack": "a"}, partition_racks={"t0": [[1], ["a"]]})}),
+    # --describe text: digits str.isdigit() accepts and int() refuses (were ValueError)
+    Case("fuzz-describe-partition-superscript", ("describe", "--current", "d.txt"),
+         "invalid partition '²'", {"d.txt": _describe(partition="²")}),
+    Case("fuzz-describe-leader-superscript", ("describe", "--current", "d.txt"),
+         "invalid leader '²'", {"d.txt": _describe(leader="²")}),
+    # --sizes (kafka-log-dirs JSON or {partition: bytes})
+    Case("fuzz-sizes-partition-superscript",
+         ("plan", "--current", "c.json", "--add-brokers", "3", "--sizes", "s.json"), "foo-²",
+         {"c.json": _CURRENT, "s.json": '{"foo-²": 10}'}),
+    Case("fuzz-sizes-topic-partition-superscript",
+         ("plan", "--current", "c.json", "--add-brokers", "3", "--sizes", "s.json"), "'²'",
+         {"c.json": _CURRENT, "s.json": '{"foo": {"²": 10}}'}),
+    Case("fuzz-sizes-log-dirs-null",
+         ("plan", "--current", "c.json", "--add-brokers", "3", "--sizes", "s.json"), "'logDirs'",
+         {"c.json": _CURRENT,
+          "s.json": '{"version":1,"brokers":[{"broker":1,"logDirs":null}]}'}),
+    # pools JSON: a topic mapped to a list instead of a pool name (was TypeError)
+    Case("fuzz-pools-topic-pool-list", ("describe", "--current", "c.json", "--pools", "p.json"),
+         "Unknown pool []",
+         {"c.json": _CURRENT, "p.json": '{"pools": {"a": [1, 2]}, "topics": {"foo": []}}'}),
 ]

@@ -37,6 +37,7 @@ NUMBERS: tuple[Any, ...] = (
 STRINGS: tuple[str, ...] = (
     "", " ", "0", "-1", "1e9", "0x10", "NaN", "t0", "C0", "any", "a", "\x00", "\ud800",
     "é", "💥", "t0-1", "{", "[", ":", ",", "-", "1,2", "0:1", "99999999999999999999",
+    "²", "١٢", "１", "t0-²",  # digits to str.isdigit() that int() refuses (or reads)
 )
 _TEXT = st.text(max_size=8)
 leaves = st.one_of(
@@ -146,7 +147,8 @@ def mutated_text(draw: st.DrawFn, seeds: Sequence[str], huge: bool = True) -> st
             numbers = [k for k, t in enumerate(tokens) if re.fullmatch(r"-?\d+(\.\d+)?", t)]
             k = draw(st.sampled_from(numbers)) if numbers else i
             tokens[k] = draw(st.sampled_from(
-                ["-1", "0", "1.5", "-0", "1e3", '"7"', "NaN", "inf", "true", "null", "", "x"]
+                ["-1", "0", "1.5", "-0", "1e3", '"7"', "NaN", "inf", "true", "null", "", "x", "²",
+                 "١"]
                 + (["2147483648", "9223372036854775808", "1" + "0" * 30] if huge else ["2", "5"])
             ))
         elif op == "insert":

@@ -86,7 +86,7 @@ if importlib.util.find_spec("kpart._files") is not None:  # the one output write
     OUT_ARGS.append(".")  # before it, `-o .` was an OSError traceback (EBUSY) in every command
 #: numbers as a user types them, small enough that a valid one runs quickly
 NUMBERS = ["0", "1", "2", "3", "6", "12", "-1", "-0", "1.5", "1e3", "0x10", "", " 3", "007",
-           "abc", "99999999999999999999"]
+           "abc", "99999999999999999999", "²", "٣"]
 #: valid values of options, by option name (any option also gets junk values)
 VALUES: dict[str, list[str]] = {
     "--partitions": ["1", "3", "6", "12"],

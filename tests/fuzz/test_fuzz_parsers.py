@@ -249,6 +249,8 @@ LOG_DIRS = [
 
 @FUZZ
 @given(texts(DESCRIBE))
+@example("\tTopic: a\tPartition: ²\tLeader: 1\tReplicas: 1\tIsr: 1\n")
+@example("\tTopic: a\tPartition: 0\tLeader: ²\tReplicas: 1\tIsr: 1\n")
 def test_fuzz_describe_text(text: str) -> None:
     refused_or_parsed(parse_describe_partitions, text)
     refused_or_parsed(parse_describe, text)
@@ -291,6 +293,10 @@ def test_fuzz_current_assignment(text: str, topic: str | None) -> None:
 @FUZZ
 @given(texts(LOG_DIRS, [json.loads(LOG_DIRS[0]), json.loads(LOG_DIRS[2])],
              ["brokers", "logDirs", "partitions", "partition", "size", "isFuture"]))
+@example('{"foo-²": 1}')
+@example('{"foo": {"²": 1}}')
+@example('{"version": 1, "brokers": [{"broker": 0, "logDirs": null}]}')
+@example('{"version": 1, "brokers": [{"broker": 0, "logDirs": [{"partitions": 5}]}]}')
 def test_fuzz_log_dirs_json(text: str) -> None:
     refused_or_parsed(parse_partition_sizes, text)
 
@@ -311,6 +317,7 @@ def test_fuzz_pools_json(text: str) -> None:
 @FUZZ
 @given(docs([json.loads(p) for p in POOLS], ["pools", "brokers", "topics"]))
 @example(None)
+@example({"pools": {"a": [1]}, "topics": {"t": []}})
 def test_fuzz_pools_document(doc: object) -> None:
     refused_or_parsed(pools_from_dict, doc)
 

@@ -149,7 +149,7 @@ def pools_from_dict(obj: Mapping[str, object]) -> PoolSpec:
     if not isinstance(mapping, dict):
         raise ConfigError(f"Invalid 'topics' {mapping!r:.40}: expected {{topic: pool}}")
     for topic, pool in mapping.items():
-        if pool not in brokers:
+        if not isinstance(pool, str) or pool not in brokers:
             raise ConfigError(f"Unknown pool {pool!r} for topic {topic!r}")
         put(topic, pool)
     return PoolSpec(
