@@ -384,6 +384,7 @@ SHIPPED = {
     "uneven.json": "group",
     "sticky-four-topics.json": "scenario-json",
     "sticky-uneven.json": "scenario-json",
+    "cooperative-racks-loop.json": "scenario-json",
     "pools.json": "pools",
     "pools-current.json": "reassignment",
     "topic-test4.describe.txt": "describe",

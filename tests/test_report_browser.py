@@ -60,6 +60,10 @@ def check_page(report, summary: dict) -> None:
     assert report.bars() == expected_bars(summary)
     assert report.tables["table-hot-keys"] == len(summary["hot_keys"])
     assert report.tables["table-brokers"] == len(summary["brokers"])
+    for i, g in enumerate(summary.get("groups") or []):  # member → partitions, one row each
+        assert report.tables[f"table-group-{i}"] == len(g["members"])
+    if "analysed" in summary:  # what was analysed: one row per fact
+        assert report.tables["table-analysed"] == 14
     sections = {c["id"]: c["section"] for c in report.charts}
     assert sections["chart-brokers"] == "brokers"
     assert {sections[f"chart-group-{i}"] for i in range(len(summary["groups"]))} == {"consumers"}

@@ -86,7 +86,8 @@ def test_tables_carry_the_figures(page: str, summary: dict) -> None:
     assert f"<td>{top['key']}</td><td>{top['records']:,}</td>" in hot
     skew = re.search(r'<table id="table-skew">.*?</table>', page, re.S).group(0)
     ratio = summary["skew"]["partition_records"]["max_over_mean"]
-    assert re.search(rf"<td>partition_records</td>(<td>[^<]*</td>)*<td>{ratio:.4g}</td>", skew)
+    assert re.search(rf"<td>records per partition</td>(<td>[^<]*</td>)*<td>{ratio:.4g}</td>",
+                     skew)
     assert f"{summary['records']:,}" in page
 
 

@@ -116,7 +116,7 @@ BAD = [
     ("groups.1.members.1.id", "billing-1", "groups[1].members[1].id: member 'billing-1' is listed twice"),
     ("groups.1.name", "delay-analytics", "groups[1].name: group 'delay-analytics' is listed twice"),
     ("groups.0.members.0.rack", 3, "groups[0].members[0].rack: expected a non-empty string, got 3"),
-    ("groups", [], "groups: expected one or more [[groups]] tables"),
+    ("groups", "analytics", "groups: expected [[groups]] tables, got 'analytics'"),
     ("topic", KeyError, "topic: missing section"),
 ]
 
@@ -157,3 +157,13 @@ def test_null_key_seed_defaults_to_placement_seed():
     t2 = topology_from_dict(doc)
     assert t2.topic.null_key_seed is None
     assert t2.topic.effective_null_key_seed == t2.topic.placement_seed
+
+
+def test_a_topology_without_groups_is_valid():
+    """No ``[[groups]]``: the producer and broker view only (kpart report on one's own data)."""
+    doc = _doc()
+    del doc["groups"]
+    t = topology_from_dict(doc)
+    assert t.groups == () and t.topic == default_topology().topic
+    assert parse_topology(t.to_toml()) == t
+    assert topology_from_dict({**doc, "groups": []}) == t

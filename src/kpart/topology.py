@@ -20,7 +20,7 @@ whose message names the bad field (``topic.partitions: expected a positive integ
     placement_seed = 42               # java.util.Random seed of AdminUtils (absent = random)
     rack_aware = true                 # false = kafka-topics --disable-rack-aware
 
-    [[groups]]
+    [[groups]]                        # optional: none = producer and broker view only
     name = "analytics"
     strategy = "range"                # partition.assignment.strategy: range, roundrobin, ...
     members = [{ id = "c1", rack = "a" }, { id = "c2", instance_id = "host-2" }, "c3"]
@@ -324,8 +324,8 @@ def _member(entry: Any, where: str) -> GroupMemberConfig:
 
 
 def _groups(doc: Any) -> tuple[ConsumerGroupConfig, ...]:
-    if not isinstance(doc, list) or not doc:
-        raise ConfigError(f"groups: expected one or more [[groups]] tables, got {doc!r}")
+    if not isinstance(doc, list):
+        raise ConfigError(f"groups: expected [[groups]] tables, got {doc!r}")
     from kpart.consumer import ASSIGNORS
 
     groups: list[ConsumerGroupConfig] = []
@@ -356,11 +356,11 @@ def topology_from_dict(doc: Mapping[str, Any]) -> Topology:
     """Validate a parsed TOML document into a :class:`Topology` (``ConfigError`` naming the field)."""
     doc = _table(doc, "topology")
     _no_unknown(doc, ("cluster", "topic", "groups"), "")
-    for section in ("cluster", "topic", "groups"):
+    for section in ("cluster", "topic"):
         if section not in doc:
             raise ConfigError(f"{section}: missing section")
-    brokers = _brokers(doc["cluster"])
-    return Topology(brokers, _topic(doc["topic"], len(brokers)), _groups(doc["groups"]))
+    brokers = _brokers(doc["cluster"])  # no [[groups]]: the producer and broker view only
+    return Topology(brokers, _topic(doc["topic"], len(brokers)), _groups(doc.get("groups", [])))
 
 
 def parse_topology(text: str) -> Topology:
@@ -374,11 +374,10 @@ def parse_topology(text: str) -> Topology:
 
 def load_topology(path: str | Path) -> Topology:
     """Load and validate the topology file at ``path``; errors name the file and the field."""
+    from kpart._files import read_text
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"--topology: cannot read {str(p)!r}: {e.strerror}") from None
+    text = read_text(p, "--topology")
     try:
         return parse_topology(text)
     except ConfigError as e:

@@ -168,14 +168,14 @@ CASES: list[Case] = [
     Case("base-place-out-given-twice",
          ("place", "--brokers", "0,1,2", "--partitions", "3", "--replication-factor", "2",
           "--out", "a.txt", "--output", "b.txt"), "--out"),
-    # known bugs (xfail until fixed): `-o .` ends in an OSError traceback, and a missing
-    # directory is named by the hidden temporary file (issue 10, points 1-2: one writer)
+    # were bugs: `-o .` ended in an OSError traceback, and a missing directory was named by the
+    # hidden temporary file (issue 10, points 1-2: one writer, kpart._files)
     Case("base-place-out-is-cwd",
          ("place", "--brokers", "0,1,2", "--partitions", "3", "--replication-factor", "2",
-          "-o", "."), "'.'", marks=("xfail",)),
+          "-o", "."), "'.'"),
     Case("base-place-out-missing-directory",
          ("place", "--brokers", "0,1,2", "--partitions", "3", "--replication-factor", "2",
-          "-o", "nodir/x.txt"), "nodir/x.txt", marks=("xfail",)),
+          "-o", "nodir/x.txt"), "nodir/x.txt"),
     # -- kpart plan / pools / describe: --describe text, reassignment JSON, ZK node, sizes, pools
     Case("base-plan-missing-current", ("plan", "--add-brokers", "3"), "--current"),
     Case("base-plan-current-not-found", ("plan", "--current", "none.txt"), "none.txt"),

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kpart.errors import ConfigError
+from kpart.errors import ConfigError, KpartWarning
 from kpart.placement.formats import (
     DescribedPartition,
     format_assignment,
@@ -56,8 +56,11 @@ def test_parse_seed_topic_test4() -> None:
 
 
 def test_parse_seed_two_topics_with_irregular_partition() -> None:
-    assert parse_describe(SEED_TWO_TOPICS) == {
-        "topic-test1": {0: (0, 1), 1: (1, 0)}, "topic-test7": {0: (0, 1), 1: (1,)}}
+    # the seed's excerpt keeps 2 of each topic's 4 partition lines: parsed, and said so
+    with pytest.warns(KpartWarning, match="PartitionCount 4 but 2 partition lines") as caught:
+        assert parse_describe(SEED_TWO_TOPICS) == {
+            "topic-test1": {0: (0, 1), 1: (1, 0)}, "topic-test7": {0: (0, 1), 1: (1,)}}
+    assert len(caught) == 2
 
 
 def test_parse_modern_output_with_elr_and_reassignment() -> None:

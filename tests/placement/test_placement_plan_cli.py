@@ -28,6 +28,7 @@ def describe_file(tmp_path):
 
 def test_plan_writes_plan_rollback_describe_and_batches(describe_file, tmp_path, capsys):
     out = tmp_path / "out" / "plan.json"
+    out.parent.mkdir()  # a missing directory is an error (kpart creates no directories)
     rc = main([
         "plan", "--current", str(describe_file), "--add-brokers", "6,7",
         "--out", str(out), "--rollback", str(tmp_path / "rollback.json"),

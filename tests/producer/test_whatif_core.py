@@ -82,7 +82,7 @@ def test_whatif_equals_scalar_reference(pid):
         assert row["moved_fraction"] == round(moved[1] / sum(want[n][0]), 6)
         sk = skew_stats(loads)
         assert (row["max_over_mean"], row["cv"]) == (sk["max_over_mean"], sk["cv"])
-    pool = [*targets, *range(search[0], search[1] + 1)]
+    pool = [n, *targets, *range(search[0], search[1] + 1)]  # the current count competes
 
     def rank(m):
         sk = skew_stats(want[m][0])
@@ -91,6 +91,16 @@ def test_whatif_equals_scalar_reference(pid):
     assert r.best == min(pool, key=rank)
     assert [s.num_partitions for s in r.searched] == sorted(range(13, 21), key=rank)
     assert r.scenario(n).moved_keys == 0
+    assert rank(r.best) <= rank(n)  # "best" is never worse than "now"
+
+
+def test_best_is_now_when_every_other_count_is_worse():
+    # k0..k39 at 10 partitions: max/mean 1.25; at 11, 12, 13 it is 2.2, 1.8, 1.625 (was: the
+    # "best" of the other counts only, 13, worse than now)
+    r = partition_count_whatif([f"k{i}" for i in range(40)], 10, [11, 12, 13])
+    ranks = {s.num_partitions: s.rank_key() for s in r.scenarios}
+    assert all(ranks[10] < ranks[m] for m in (11, 12, 13))
+    assert r.best == 10 and r.to_json()["best"] == 10
 
 
 def test_design_vector_my_keys():
@@ -114,7 +124,7 @@ def test_json_section_shape_for_the_report():
     assert {"num_partitions", "max_over_mean", "cv", "moved_fraction"} <= set(doc["scenarios"][0])
     assert [len(x["records"]) for x in doc["loads"]] == [4, 8, 5]
     assert doc["search"]["from"] == 2 and len(doc["search"]["ranking"]) == 2
-    assert doc["best"] in (8, 5, 2, 3)
+    assert doc["best"] in (4, 8, 5, 2, 3)  # the current count 4 is a candidate too
     json.dumps(doc)
 
 
@@ -145,7 +155,8 @@ def test_cli_whatif_json_equals_core(capsys):
 def test_cli_whatif_table(capsys):
     assert main(["whatif", "--keys", "a,b,c,d", "-n", "3", "--to", "4"]) == 0
     out = capsys.readouterr().out
-    assert "Records per partition" in out and "lowest skew: 4 partitions" in out
+    # a, b, c, d: 3 partitions give max/mean 1.5, 4 give 2.0: the current count is the best
+    assert "Records per partition" in out and "lowest skew: 3 partitions (now)" in out
 
 
 @pytest.mark.parametrize(("argv", "named"), [

@@ -118,7 +118,7 @@ def test_other_client_partitioners_on_integer_keys(spark):
 
 
 def test_bad_arguments_name_the_value(spark):
-    df = spark.createDataFrame([("a", 1)], "k string, v int")
+    df = spark.createDataFrame([("a", 1, 1.5)], "k string, v int, d double")
     with pytest.raises(InvalidPartitionsError, match="-3"):
         with_partition("k", -3)
     with pytest.raises(ConfigError, match="'nope'"):
@@ -129,5 +129,5 @@ def test_bad_arguments_name_the_value(spark):
         df.transform(with_partition("missing", 3))
     with pytest.raises(ConfigError, match="'v' of type int"):
         df.transform(with_partition("v", 3, "string"))
-    with pytest.raises(ConfigError, match="'k' of type string"):
-        df.transform(with_partition("k", 3, "long"))
+    with pytest.raises(ConfigError, match="'d' of type double"):
+        df.transform(with_partition("d", 3, "long"))

@@ -13,14 +13,15 @@ already holds a JSON object (e.g. a report's ``summary.json``, whose page then s
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
+from kpart.cli._spark_options import MasterTimeout, check_master_options
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 DEFAULT_KEY = "tailnum"
@@ -92,7 +93,11 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
         return [int(k.strip(), 10) for k in items]
     if serializer == "uuid":
         return [serialize_key(k, "uuid").decode() for k in items]  # type: ignore[union-attr]
-    return items
+    from kpart.cli._argv_keys import raw_key, string_key
+
+    if serializer == "bytes":  # the argument's own bytes, as the OS passed them
+        return [raw_key(k) for k in items]
+    return [string_key(k, "--keys: key", "--serializer bytes") for k in items]
 
 
 def _core_serializer(serializer: str, keys: str | None) -> str:
@@ -109,42 +114,40 @@ def _core_serializer(serializer: str, keys: str | None) -> str:
 def _write_section(path: Path, name: str, section: dict[str, Any]) -> None:
     """Write ``{name: section}`` to ``path`` atomically (merged into an existing JSON object)."""
     doc: dict[str, Any] = {}
-    if path.exists():
+    if path.is_file():
         try:
-            loaded = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
+            loaded = json.loads(read_text(path, "--out"))
+        except json.JSONDecodeError as e:
             raise ConfigError(f"--out: cannot read {str(path)!r} as JSON: {e}") from None
         if not isinstance(loaded, dict):
             raise ConfigError(f"--out: {str(path)!r} does not hold a JSON object")
         doc = loaded
     doc[name] = section
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(path, json.dumps(doc, indent=2) + "\n", "--out")
 
 
-def _check_out(out: Path | None) -> None:
-    if out is not None and not out.resolve().parent.is_dir():
-        raise ConfigError(f"--out: directory {str(out.resolve().parent)!r} does not exist")
+def _check_out(out: Path | None, data: Path | None = None) -> None:
+    if out is not None:
+        check_writable(out, "--out", inputs={"DATA": data})
 
 
-def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job):
-    """Run ``job(df)`` on the dataset (checked first: path, format, key column)."""
+def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job,
+              master_timeout: str | None = None, serializer: str | None = None):
+    """Run ``job(df)`` on the dataset (checked first: path, format, key column and its type
+    for ``serializer``, records present, master)."""
     from kpart.spark.pipeline import load_input, resolve_input
 
+    timeout = check_master_options(master, master_timeout)  # no JVM, no network
     if not key:
         raise ConfigError("--key: expected a column name, got ''")
-    spec = resolve_input(data, fmt, key)
+    spec = resolve_input(data, fmt, key, serializer)
+    if spec.records == 0:
+        raise ConfigError(f"DATA: no records in {str(data)!r}")
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()
-    spark = get_or_create_session(master=master, app_name="kpart-compat")
+    spark = get_or_create_session(master=master, app_name="kpart-compat",
+                                  master_timeout=timeout)
     try:
         with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
             return job(load_input(spark, spec, workdir))
@@ -212,6 +215,7 @@ def compat(
     fmt: _Format = None,
     master: _Master = None,
     partitions_alias: PartitionsAlias = None,
+    master_timeout: MasterTimeout = None,
 ) -> None:
     """Share of keys (and records) on which each pair of clients picks different partitions."""
     from kpart.producer.compat import compare_partitioners, parse_partitioners
@@ -227,7 +231,7 @@ def compat(
         k = -1
     if k < 0:
         raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
-    _check_out(out)
+    _check_out(out, data)
     core = _core_serializer(serializer, keys)
     if keys is not None:
         if data is not None:
@@ -238,7 +242,7 @@ def compat(
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=core, examples=k))
+            df, key, n, ids, serializer=core, examples=k), master_timeout, core)
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
@@ -261,8 +265,8 @@ def show_whatif(s: dict[str, Any]) -> None:
         if r["num_partitions"] in seen:
             continue
         seen.add(r["num_partitions"])
-        mark = " (now)" if r["num_partitions"] == s["num_partitions"] else (
-            " (best)" if r["num_partitions"] == s["best"] else "")
+        now, best = r["num_partitions"] == s["num_partitions"], r["num_partitions"] == s["best"]
+        mark = " (now, best)" if now and best else " (now)" if now else " (best)" if best else ""
         t.add_row(f"{r['num_partitions']}{mark}", _pct(r["moved_key_fraction"]),
                   _pct(r["moved_fraction"]), f"{r['max_over_mean']:.3f}", f"{r['cv']:.3f}")
     console.print(t)
@@ -275,7 +279,8 @@ def show_whatif(s: dict[str, Any]) -> None:
         t.add_row(str(p), *[f"{x['records'][p]:,}" if p < len(x["records"]) else ""
                             for x in loads])
     console.print(t)
-    console.print(f"lowest skew: {s['best']} partitions")
+    console.print(f"lowest skew: {s['best']} partitions"
+                  + (" (now)" if s["best"] == s["num_partitions"] else ""))
 
 
 def whatif(
@@ -298,6 +303,7 @@ def whatif(
     fmt: _Format = None,
     master: _Master = None,
     partitions_alias: PartitionsAlias = None,
+    master_timeout: MasterTimeout = None,
 ) -> None:
     """Keys and records whose partition changes N → M, loads and skew for each M."""
     from kpart.producer.clients import get_partitioner
@@ -313,7 +319,7 @@ def whatif(
     if spec.hash == "none":
         raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
     whatif_counts(n, targets, window)
-    _check_out(out)
+    _check_out(out, data)
     core = _core_serializer(serializer, keys)
     if keys is not None:
         if data is not None:
@@ -324,7 +330,8 @@ def whatif(
         from kpart.spark.whatif import measure_whatif
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
-            df, key, n, targets, spec.id, search=window, serializer=core))
+            df, key, n, targets, spec.id, search=window, serializer=core),
+            master_timeout, core)
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 

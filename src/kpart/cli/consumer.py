@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from kpart._files import check_writable, read_text, write_text
 from kpart.errors import ConfigError, KpartError
 
 _STRATEGIES = "range, roundrobin, sticky, cooperative-sticky, uniform, server-range (KIP-848)"
@@ -26,11 +25,9 @@ _STRATEGIES = "range, roundrobin, sticky, cooperative-sticky, uniform, server-ra
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_text(path, "FILE", stdin=True))
     except json.JSONDecodeError as e:
         raise ConfigError(f"{path}: malformed JSON: {e}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
 
 
 def load_group_file(path: Path) -> Any:
@@ -42,8 +39,10 @@ def load_group_file(path: Path) -> Any:
     doc = _read_json(path)
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
         doc = doc["input"]
-    if isinstance(doc, dict) and isinstance(doc.get("members"), list):
-        topics = doc.get("topics") if isinstance(doc.get("topics"), dict) else {}
+    if isinstance(doc, dict) and isinstance(doc.get("members"), list) and isinstance(
+        doc.get("topics"), dict
+    ):  # (without "topics", from_json names the missing or misspelled field)
+        topics = doc["topics"]
         for i, m in enumerate(doc["members"]):
             for j, entry in enumerate(m["owned"] if isinstance(m, dict) and isinstance(
                     m.get("owned"), list) else []):  # (from_json names any other shape)
@@ -59,22 +58,11 @@ def load_group_file(path: Path) -> Any:
         raise ConfigError(f"{path}: {e}") from None
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _emit(text: str, out: Path | None) -> None:
     if out is None:
         typer.echo(text)
     else:
-        _write_atomic(out, text + "\n")
+        write_text(out, text + "\n", "--out")
 
 
 def _compact(owned: Any) -> str:
@@ -106,6 +94,8 @@ def assign_command(
     if fmt not in ("json", "table"):
         raise ConfigError(f"--format: unknown format {fmt!r}: expected json or table")
     get_strategy(strategy)
+    if out is not None:
+        check_writable(out, "--out", inputs={"FILE": file})
     group = load_group_file(file)
     from kpart.report.progress import busy
 
@@ -130,7 +120,7 @@ def assign_command(
 
         console = Console(record=True, width=200, file=io.StringIO(), color_system=None)
         console.print(table)
-        _write_atomic(out, console.export_text())
+        write_text(out, console.export_text(), "--out")
     else:
         _print_tables([table])
 
@@ -184,6 +174,8 @@ def rebalance_command(
     from kpart.consumer._scenario import load_scenario
     from kpart.consumer.rebalance import compare
 
+    if out is not None:
+        check_writable(out, "--out", inputs={"SCENARIO_FILE": scenario_file})
     scenario = load_scenario(scenario_file)  # errors name the file, the step and the field
     names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
     for name in names:
@@ -235,6 +227,8 @@ def server_assign_command(
     from kpart.consumer.server_spec import ServerGroupSpec
     from kpart.consumer.uniform_assignor import server_assign
 
+    if out is not None:
+        check_writable(out, "--out", inputs={"FILE": file})
     doc = _read_json(file)
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
         doc = doc["input"]

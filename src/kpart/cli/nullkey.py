@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError
 
@@ -77,7 +76,7 @@ def _record_from_row(row: dict[str, Any], where: str) -> Any:
 def read_records(path: Path) -> tuple[Any, ...]:
     """Records from a CSV file (header ``timestamp_ms,size[,key][,region][,partition]``) or a
     JSON Lines file (``.jsonl``/``.ndjson``: one object per line with the same fields)."""
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, "--input", stdin=True)
     from kpart.limits import check_records
 
     check_records(text.count("\n"), str(path))  # an upper bound of its records, before parsing
@@ -120,18 +119,6 @@ def _format(results: list[Any]) -> str:
         )
         lines.append(f"{p:>9}  {cells}")
     return "\n".join(lines)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def simulate_command(
@@ -227,6 +214,8 @@ def simulate_command(
         if not sep or not key.strip():
             raise ConfigError(f"invalid --config {item!r}: expected KEY=VALUE")
         configs[key.strip()] = value
+    if output is not None:
+        check_writable(output, "--out", inputs={"--input": input_path})
     if input_path is not None:
         stream = read_records(input_path)
     else:
@@ -238,7 +227,7 @@ def simulate_command(
     results = [simulate(stream, s, cluster, cfg, latency, seed=seed, name=n) for s, n in runs]
     payload = json.dumps([r.to_dict() for r in results], indent=2) + "\n"
     if output is not None:
-        _write_atomic(output, payload)
+        write_text(output, payload, "--out")
     typer.echo(payload if as_json else _format(results), nl=not as_json)
 
 

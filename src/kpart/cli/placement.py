@@ -4,13 +4,12 @@ reassignment JSON, ZooKeeper node)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from kpart._files import check_writable, write_text
 from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError, KpartError
 
@@ -58,15 +57,7 @@ def _write(text: str, output: Path | None) -> None:
     if output is None:
         typer.echo(text, nl=False)
         return
-    directory = output.parent if str(output.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, output)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(output, text, "--out")
 
 
 def place(
@@ -112,6 +103,8 @@ def place(
     check_placement(partitions, replication_factor, partitions_what="--partitions",
                     rf_what="--replication-factor")
     members = _brokers(brokers, racks, fenced)
+    if output is not None:
+        check_writable(output, "--out")
     try:
         assignment = _place(members, placer, partitions, replication_factor, start_index, seed,
                             disable_rack_aware, fenced)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from kpart._files import check_writable, read_text, write_texts
 from kpart.cli._options import either
 from kpart.errors import ConfigError
 
@@ -47,12 +46,7 @@ _Json = Annotated[bool, typer.Option("--json", help="Print a JSON summary.")]
 
 
 def _read(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{what} file not found: {path}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{what} file is not UTF-8 text: {path}") from None
+    return read_text(path, what, stdin=what == "--current")
 
 
 def parse_broker_spec(text: str | None, what: str) -> list:
@@ -79,24 +73,6 @@ def parse_broker_spec(text: str | None, what: str) -> list:
         for b in ids:
             out.append(Broker(b, rack or None))
     return out
-
-
-def _write_all(files: dict[Path, str]) -> None:
-    """Write every file to a temporary path first, then rename them all into place."""
-    temps: list[tuple[str, Path]] = []
-    try:
-        for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-            temps.append((tmp, path))
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-        for tmp, path in temps:
-            os.replace(tmp, path)
-    except BaseException:
-        for tmp, _ in temps:
-            Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _fmt_ratio(x: float) -> str:
@@ -167,6 +143,15 @@ def _run(
     spec = pools.parse_pools(_read(pools_path, "--pools")) if pools_path else None
     sizes = bal.parse_partition_sizes(_read(sizes_path, "--sizes")) if sizes_path else None
     before_brokers = planner.cluster_brokers(current, cluster)
+    seen: dict[Path, str] = {}
+    for path, option in ((out, "--out"), (rollback, "--rollback-out"),
+                         (describe_out, "--describe-out"), (topics_out, "--topics-out")):
+        if path is not None:
+            check_writable(path, option, inputs={"--current": current_path, "--pools": pools_path,
+                                                 "--sizes": sizes_path})
+            if seen.setdefault(path.resolve(), option) != option:
+                raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
+                                  f"of {seen[path.resolve()]}")
     from kpart.report.progress import busy
 
     with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
@@ -192,7 +177,8 @@ def _run(
         files[describe_out] = reassign.describe_text(result.target)
     if topics_out is not None:
         files[topics_out] = reassign.topics_to_move_json({m.topic for m in result.moves}) + "\n"
-    _write_all(files)
+    write_texts(files, {rollback: "--rollback-out", describe_out: "--describe-out",
+                        topics_out: "--topics-out"}, "--out")
     summary = {
         "partitions": b0.partitions,
         "replicas": b0.replicas,

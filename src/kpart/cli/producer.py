@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
@@ -21,10 +20,14 @@ def _int_option(value: str, option: str, error: type[ConfigError] | type[Invalid
 
 
 def _key_bytes(key: str, serializer: str) -> bytes:
-    from kpart.producer.serializers import serialize_key
+    from kpart.cli._argv_keys import raw_key, string_key
+    from kpart.producer.serializers import _canonical, serialize_key
 
-    if serializer in ("bytes", "raw", "ByteArraySerializer"):
-        return os.fsencode(key)  # the argument's bytes as the OS passed them
+    name = _canonical(serializer)
+    if name == "bytes":
+        return raw_key(key)  # the argument's bytes as the OS passed them
+    if name == "string":  # never hash '?' for a byte that is not UTF-8
+        key = string_key(key, "KEY")
     value = serialize_key(key, serializer)
     assert value is not None
     return value
@@ -56,7 +59,15 @@ def partition(
     for key in keys:  # everything is computed before anything is printed
         p = partition_for_key(_key_bytes(key, serializer), n, partitioner, seed=rng)
         lines.append(f"{key}\t{p}")
-    typer.echo("\n".join(lines))
+    text = "\n".join(lines)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a --serializer bytes key that is not UTF-8: echo its bytes
+        from kpart.cli._argv_keys import raw_key
+
+        typer.echo(b"\n".join(raw_key(line) for line in lines))
+        return
+    typer.echo(text)
 
 
 def partitioners() -> None:

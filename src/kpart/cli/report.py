@@ -9,10 +9,13 @@ the terminal summary.
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from kpart.cli._spark_options import MasterTimeout, check_master_options
 
 DEFAULT_OUT = Path("kpart-report")
 
@@ -27,17 +30,26 @@ def _report(
         show_default=False)] = None,
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace --out even when it is not a previous kpart report (never the "
+        "working directory, the input's directory or their parents).")] = False,
     master: Annotated[str | None, typer.Option(
         "--master", help="Spark master URL (default local[*], or spark-submit's).",
         show_default=False)] = None,
+    master_timeout: MasterTimeout = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
     key: Annotated[str | None, typer.Option(
-        "--key", help="Key column (overrides the topology's).", show_default=False)] = None,
+        "--key", help="Key column (overrides the topology's); a struct field as device.id, a "
+        "column named with a dot in backticks.", show_default=False)] = None,
     serializer: Annotated[str | None, typer.Option(
         "--serializer", help="Key serializer: string, int, long, short, uuid or bytes "
         "(overrides the topology's).", show_default=False)] = None,
+    invalid_keys: Annotated[str, typer.Option(
+        "--invalid-keys", help="Keys the serializer cannot represent (2147483648 under int, "
+        "not-a-uuid under uuid): 'error' names the first one, 'count' counts their records "
+        "apart (invalid_key_records).")] = "error",
     partitioner: Annotated[str | None, typer.Option(
         "--partitioner", help="Producer partitioner id, e.g. librdkafka:consistent_random, "
         "sarama:hash (`kpart partitioners`; overrides the topology's).",
@@ -46,6 +58,20 @@ def _report(
         "--null-keys", help="Null-key strategy: client, builtin, sticky, uniform-sticky, "
         "round-robin, round-robin-fixed, legacy, random or separate (overrides the "
         "topology's).", show_default=False)] = None,
+    topic: Annotated[str | None, typer.Option(
+        "--topic", help="Topic name (overrides the topology's).", show_default=False)] = None,
+    partitions: Annotated[str | None, typer.Option(
+        "--partitions", "-p", help="Number of partitions (overrides the topology's).",
+        show_default=False, metavar="<int>")] = None,
+    replication_factor: Annotated[str | None, typer.Option(
+        "--replication-factor", help="Replicas per partition, at most the number of brokers "
+        "(overrides the topology's).", show_default=False, metavar="<int>")] = None,
+    brokers: Annotated[str | None, typer.Option(
+        "--brokers", help="Broker ids in Kafka's order, e.g. 0,1,2, as `kpart place` takes "
+        "them (replaces the topology's cluster).", show_default=False)] = None,
+    racks: Annotated[str | None, typer.Option(
+        "--racks", help="broker.rack of each broker, same order as --brokers (all or none).",
+        show_default=False)] = None,
     whatif: Annotated[str | None, typer.Option(
         "--whatif", help="Also compare other partition counts, e.g. 16,24 (adds the what-if "
         "section: keys moved, skew).", show_default=False)] = None,
@@ -58,6 +84,8 @@ def _report(
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
 ) -> None:
     """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
+    from kpart._files import read_text
+    from kpart.cli._report_topology import override_topology
     from kpart.errors import ConfigError
     from kpart.topology import (
         DEFAULT_TOPOLOGY_TEXT,
@@ -66,11 +94,17 @@ def _report(
         load_topology,
     )
 
+    timeout = check_master_options(master, master_timeout)  # no JVM, no network
     topo = default_topology() if topology is None else load_topology(topology)
+    overridden = override_topology(topo, topic=topic, partitions=partitions,
+                                   replication_factor=replication_factor, brokers=brokers,
+                                   racks=racks)
     if show_topology:
-        text = DEFAULT_TOPOLOGY_TEXT if topology is None else topology.read_text(encoding="utf-8")
+        text = DEFAULT_TOPOLOGY_TEXT if topology is None else read_text(topology, "--topology")
+        text = text if overridden is topo else overridden.to_toml()
         typer.echo(text, nl=not text.endswith("\n"))
         return
+    topo = overridden
     if key is not None:
         if not key:
             raise ConfigError("--key: expected a column name, got ''")
@@ -89,7 +123,11 @@ def _report(
                 raise ConfigError(f"{option}: {e}".replace(f"topic.{field}: ", "")) from None
 
     from kpart.cli.compat import parse_counts
-    from kpart.spark.pipeline import check_sections, resolve_input
+    from kpart.spark.pipeline import INVALID_KEYS, check_sections, resolve_input
+
+    if invalid_keys not in INVALID_KEYS:
+        raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
+                          f"got {invalid_keys!r}")
 
     counts = parse_counts(whatif, "--whatif") if whatif is not None else ()
     for option, args in (("--whatif", (counts, None)), ("--compat", ((), compat))):
@@ -100,31 +138,41 @@ def _report(
     from kpart.limits import check_report
 
     check_report(topo.topic.partitions, topo.topic.replication_factor)
-    spec = resolve_input(data, fmt, topo.topic.key)
-    parent = out.resolve().parent
-    if not parent.is_dir():
-        raise ConfigError(f"--out: parent directory {str(parent)!r} does not exist")
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out: {str(out)!r} exists and is not a directory")
+    spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer,
+                         check_values=invalid_keys == "error")
+    from kpart.report.output import check_report_out
+
+    inputs = [p for p in (data, topology) if p is not None]
+    check_report_out(out, inputs, force=force)
 
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.report.progress import spark_progress
+    from kpart.report.phases import phases
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
     started = time.perf_counter()
-    owned = not has_active_session()  # an embedding process keeps its own session
-    spark = get_or_create_session(master=master, app_name="kpart-report")
-    try:
-        with spark_progress(spark, quiet=quiet, description="report"):
-            summary = run_report(spark, topo, spec, whatif=counts, compat=compat)
-    finally:
-        if owned:
-            spark.stop()
-    write_report(
-        summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")]
-    )
+    empty = spec.records == 0  # no records: nothing for Spark to do, no session started
+    owned = not empty and not has_active_session()  # an embedding process keeps its own
+    with phases(quiet=quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
+        spark = None
+        if not empty:
+            steps.step(f"starting Spark ({master or 'local[*]'})" if owned
+                       else "using the active Spark session")
+            spark = get_or_create_session(master=master, app_name="kpart-report",
+                                          master_timeout=timeout)
+        try:
+            with (steps.watch_spark(spark) if spark is not None else nullcontext()):
+                summary = run_report(spark, topo, spec, whatif=counts, compat=compat,
+                                     invalid_keys=invalid_keys)
+        finally:
+            if owned:
+                spark.stop()
+        steps.step(f"writing {out}/")
+        write_report(
+            summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")],
+            force=force, inputs=inputs,
+        )
     if not quiet:
         from kpart.report.terminal import print_summary
 
@@ -132,7 +180,10 @@ def _report(
         from kpart.cli.compat import show_compat, show_whatif
 
         if "whatif" in summary:
+            from kpart.report.whatif_totals import null_keys_note
+
             show_whatif(summary["whatif"])
+            typer.echo(null_keys_note(summary["whatif"]))
         if "compat" in summary:
             show_compat(summary["compat"])
         typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")

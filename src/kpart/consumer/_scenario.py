@@ -372,12 +372,11 @@ def _check_topic_ids(topic_ids: Mapping[str, str], groups: Sequence[GroupSpec]) 
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file: TOML when the name ends in ``.toml``, JSON otherwise. Errors
     (:class:`ConfigError`) start with the file name, then the step and field."""
+    from kpart._files import read_text
+
     p = Path(path)
     toml = p.suffix.lower() == ".toml"
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{p}: not UTF-8 text") from None
+    text = read_text(p, "SCENARIO_FILE")
     try:
         doc = tomllib.loads(text) if toml else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:

@@ -36,7 +36,8 @@ from typing import Any
 
 from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
-from kpart.consumer.spec import GroupAssignment, topic_partitions_from_json
+from kpart._warnings import kpart_warn
+from kpart.consumer.spec import GroupAssignment, _no_unknown_fields, topic_partitions_from_json
 from kpart.errors import ConfigError
 from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
 
@@ -259,25 +260,40 @@ class ServerGroupSpec:
     def from_json(cls, doc: Mapping[str, Any]) -> ServerGroupSpec:
         """Build a group from golden-vector JSON (``tests/golden/FORMAT.md``):
         ``{"topics": [{"name", "id", "partitions"}], "members": [{"id", "topics",
-        "instance_id"?, "rack"?, "assignment"?: [["topic", [p, ...]], ...]}]}``."""
+        "instance_id"?, "rack"?, "assignment"?: [["topic", [p, ...]], ...]}]}``. Raises
+        :class:`ConfigError` naming the bad field, also a field it does not know (``"rak"``).
+        Warns (:class:`~kpart.errors.KpartWarning`) for each member subscribed to a topic
+        ``topics`` does not list (the coordinator skips it; the group is still built)."""
         if not isinstance(doc, Mapping):
             raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
+        _no_unknown_fields(doc, ("topics", "members"), "group")
         topics_doc = doc.get("topics")
         if not isinstance(topics_doc, list):
             raise ConfigError("group.topics: expected a list of {name, id, partitions}.")
         topics = []
         for i, t in enumerate(topics_doc):
+            if isinstance(t, Mapping):
+                _no_unknown_fields(t, ("name", "id", "partitions"), f"group.topics[{i}]")
             if not isinstance(t, Mapping) or not {"name", "id", "partitions"} <= set(t):
                 raise ConfigError(f"group.topics[{i}]: expected {{name, id, partitions}}.")
             topics.append(ServerTopic(t["name"], t["id"], t["partitions"]))
         members_doc = doc.get("members")
         if not isinstance(members_doc, list):
             raise ConfigError("group.members: expected a list of members.")
-        return cls(tuple(topics), tuple(_member_from_json(m, i) for i, m in enumerate(members_doc)))
+        group = cls(tuple(topics), tuple(_member_from_json(m, i) for i, m in enumerate(members_doc)))
+        for i, m in enumerate(group.members):
+            for t in dict.fromkeys(m.topics):
+                if group.topic_by_name(t) is None:
+                    kpart_warn(f"group.members[{i}].topics: member {m.member_id!r} subscribes to "
+                               f"topic {t!r}, which the group's topics do not list (the "
+                               "coordinator assigns no partition of it)")
+        return group
 
 
 def _member_from_json(m: Any, i: int) -> ServerMember:
     where = f"group.members[{i}]"
+    if isinstance(m, Mapping):
+        _no_unknown_fields(m, ("id", "topics", "instance_id", "rack", "assignment"), where)
     if not isinstance(m, Mapping) or "id" not in m:
         raise ConfigError(f"{where}: expected an object with an 'id'.")
     topics = m.get("topics", [])

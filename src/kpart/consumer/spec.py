@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from kpart._warnings import kpart_warn
 from kpart.errors import ConfigError
 from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
 
@@ -183,10 +184,18 @@ class GroupSpec:
 
         ``doc = {"topics": {name: n}, "partition_racks"?: {name: [[rack|null, ...], ...]},
         "members": [{"id", "topics", "rack"?, "instance_id"?, "generation"?, "owned"?,
-        "has_user_data"?}, ...]}``. Raises :class:`ConfigError` naming the bad field.
+        "has_user_data"?, "user_data_hex"?}, ...]}``. Raises :class:`ConfigError` naming the
+        bad field, also for a field it does not know (a misspelling: ``"rak"``).
+
+        Warns (:class:`~kpart.errors.KpartWarning`, one per finding; the group is still built
+        as Kafka would see it) when a member subscribes to a topic ``topics`` does not list,
+        owns a partition beyond its topic's partition count, or has a generation below -1
+        (Kafka's "no generation"). Silence them with the standard filters, e.g.
+        ``warnings.simplefilter("ignore", KpartWarning)``.
         """
         if not isinstance(doc, Mapping):
             raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
+        _no_unknown_fields(doc, _GROUP_FIELDS, "group")
         topics_doc = doc.get("topics")
         if not isinstance(topics_doc, Mapping):
             raise ConfigError("group.topics: expected an object {topic: partition count}.")
@@ -210,7 +219,10 @@ class GroupSpec:
         if not isinstance(members_doc, list):
             raise ConfigError("group.members: expected a list of members.")
         members = [member_from_json(m, f"group.members[{i}]") for i, m in enumerate(members_doc)]
-        return cls(tuple(topics), tuple(members))
+        group = cls(tuple(topics), tuple(members))
+        for i, m in enumerate(members):
+            _warn_unusual_member(group, m, f"group.members[{i}]")
+        return group
 
     def with_members(self, members: Iterable[Member]) -> GroupSpec:
         """The same metadata with another member list."""
@@ -236,10 +248,44 @@ def topic_partitions_from_json(doc: Any, where: str) -> OwnedPartitions:
     return tuple(out)
 
 
+#: Fields of a group JSON object and of one of its members (anything else is an error).
+_GROUP_FIELDS = ("topics", "partition_racks", "members")
+_MEMBER_FIELDS = ("id", "topics", "rack", "instance_id", "generation", "owned",
+                  "has_user_data", "user_data_hex")
+
+
+def _no_unknown_fields(doc: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    """ConfigError naming the first field of ``doc`` not in ``allowed`` (as topology files)."""
+    for k in doc:
+        if k not in allowed:
+            raise ConfigError(f"{where}.{k}: unknown field (expected one of {', '.join(allowed)})")
+
+
+def _warn(message: str) -> None:
+    kpart_warn(message)  # attributed to the caller's line, outside kpart
+
+
+def _warn_unusual_member(group: GroupSpec, m: Member, where: str) -> None:
+    """The :class:`KpartWarning` s of :meth:`GroupSpec.from_json` about one member."""
+    for t in dict.fromkeys(m.topics):
+        if group.topic(t) is None:
+            _warn(f"{where}.topics: member {m.member_id!r} subscribes to topic {t!r}, which the "
+                  "group's topics do not list (Kafka assigns it no partition of it)")
+    for t, parts in m.owned_partitions:
+        n = group.num_partitions(t)
+        beyond = [p for p in parts if n is not None and p >= n]
+        if beyond:
+            _warn(f"{where}.owned: member {m.member_id!r} owns partition {t}-{beyond[0]}, beyond "
+                  f"topic {t!r}'s {n} partitions")
+
+
 def member_from_json(m: Any, where: str = "member") -> Member:
-    """One member from its golden "member input" JSON object (see :meth:`GroupSpec.from_json`)."""
+    """One member from its golden "member input" JSON object (see :meth:`GroupSpec.from_json`;
+    an unknown field is a :class:`ConfigError`, a generation below -1 a
+    :class:`~kpart.errors.KpartWarning`)."""
     if not isinstance(m, Mapping):
         raise ConfigError(f"{where}: expected an object.")
+    _no_unknown_fields(m, _MEMBER_FIELDS, where)
     if "id" not in m:
         raise ConfigError(f"{where}.id: missing.")
     topics = m.get("topics", [])
@@ -249,6 +295,9 @@ def member_from_json(m: Any, where: str = "member") -> Member:
     generation = m.get("generation", -1)
     if not isinstance(generation, int):
         raise ConfigError(f"{_ctx(where, 'generation')}: expected an integer, got {generation!r}.")
+    if generation < -1:
+        _warn(f"{_ctx(where, 'generation')}: member {m['id']!r} has the negative generation "
+              f"{generation} (Kafka's generations count up from 0; -1 means none)")
     return Member(
         member_id=m["id"],
         topics=tuple(topics),

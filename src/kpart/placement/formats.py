@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kpart._warnings import kpart_warn
 from kpart.errors import ConfigError
 from kpart.placement.manual import format_replica_assignment, write_zk_topic_node
 from kpart.placement.spec import ReplicaAssignment
@@ -133,11 +135,17 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
     several topics, ``Adding/Removing Replicas``, ``Elr``/``LastKnownElr``/``Offline`` fields,
     and unrelated lines (ignored). Errors: ``ConfigError`` naming the line for a partition
     line without a topic or replicas, a malformed id list, or a partition listed twice.
+    Warnings (:class:`~kpart.errors.KpartWarning`; the partitions are still returned as
+    written): a leader that is not one of its partition's replicas, and a header whose
+    ``PartitionCount`` differs from the number of partition lines of its topic.
     """
     out: list[DescribedPartition] = []
     seen: set[tuple[str, int]] = set()
+    declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
     for lineno, line in enumerate(text.splitlines(), start=1):
         f = _fields(line)
+        if "PartitionCount" in f and f.get("Topic") and f["PartitionCount"].isdigit():
+            declared.setdefault(f["Topic"], (lineno, int(f["PartitionCount"])))
         if "Partition" not in f or "PartitionCount" in f:
             continue  # a header or an unrelated line
         topic = f.get("Topic", "")
@@ -161,7 +169,15 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
         else:
             raise ConfigError(f"line {lineno}: invalid leader {leader_text!r}")
         isr = _id_list(f.get("Isr", ""), "ISR", lineno)
+        if leader is not None and leader not in replicas:
+            kpart_warn(f"line {lineno}: the leader {leader} of partition {topic}-{partition} is "
+                       f"not one of its replicas {_ids(replicas)}")
         out.append(DescribedPartition(topic, partition, leader, replicas, isr))
+    rows = Counter(d.topic for d in out)
+    for topic, (lineno, count) in declared.items():
+        if rows[topic] != count:
+            kpart_warn(f"line {lineno}: topic {topic!r} has PartitionCount {count} but "
+                       f"{rows[topic]} partition lines")
     return out
 
 

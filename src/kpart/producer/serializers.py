@@ -31,6 +31,7 @@ b'TT0124'
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -60,6 +61,9 @@ _ALIASES = {
 }
 
 _WIDTH = {"int": 4, "long": 8, "short": 2}
+#: The text ``UUID.toString()`` writes, in any case: the one form whose bytes under
+#: ``UUIDSerializer`` are known without guessing how a producer parsed it (its lower case).
+UUID_PATTERN = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
 def _canonical(serializer: str) -> str:
@@ -77,11 +81,10 @@ def _as_int(value: Any, name: str) -> int:
         raise ConfigError(f"not an integer for the {name} serializer: {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str):
-        try:
-            return int(value.strip(), 10)
-        except ValueError:
-            raise ConfigError(f"not an integer for the {name} serializer: {value!r}") from None
+    if isinstance(value, str):  # Java's parseInt syntax: no "1_000", no non-ASCII digits
+        if not re.fullmatch("[+-]?[0-9]+", value.strip()):
+            raise ConfigError(f"not an integer for the {name} serializer: {value!r}")
+        return int(value.strip(), 10)
     try:
         import numpy as np
 
@@ -134,10 +137,10 @@ def serialize_key(value: Any, serializer: str = "string") -> bytes | None:
     if name == "uuid":
         if isinstance(value, uuid.UUID):
             return str(value).encode("ascii")
-        try:
-            return str(uuid.UUID(str(value))).encode("ascii")
-        except ValueError:
-            raise ConfigError(f"not a UUID: {value!r}") from None
+        if not isinstance(value, str) or not re.fullmatch(UUID_PATTERN, value):
+            raise ConfigError(f"not a UUID: {value!r} (expected the 8-4-4-4-12 hex digits "
+                              "UUID.toString() writes)")
+        return value.lower().encode("ascii")
     if name == "hex":
         if not isinstance(value, str):
             raise ConfigError(f"the hex serializer needs a str, got {value!r}")

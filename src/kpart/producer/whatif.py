@@ -11,8 +11,8 @@ records (and bytes, if given):
 * the fraction of keys, of records and of bytes whose partition changes N → M;
 * records (and keys, bytes) per partition for N and for each M, with skew (max/mean and
   CV = population std / mean, as in ``kpart.report.summary.skew_stats``);
-* the best M: lowest records max/mean, then lowest CV, then smallest M, among the targets and an
-  optional search range (e.g. 13..48).
+* the best M: lowest records max/mean, then lowest CV, then smallest M, among the current count
+  N, the targets and an optional search range (e.g. 13..48) — never worse than N.
 
 Records whose partition the key does not decide (null keys, unless the client hashes them as
 empty; empty keys under a random empty-key rule) are left out of the loads and counted in
@@ -21,7 +21,7 @@ empty; empty keys under a random empty-key rule) are left out of the loads and c
 JSON section (:meth:`WhatIfReport.to_json`, written as ``"whatif"`` in ``summary.json``)::
 
     {"partitioner": str, "num_partitions": N, "keys": int, "records": int, "bytes": int|null,
-     "unkeyed_records": int, "best": M, "targets": [M, ...],
+     "unkeyed_records": int, "unkeyed_bytes": int|null, "best": M, "targets": [M, ...],
      "scenarios": [{"num_partitions": M, "max_over_mean": float, "cv": float,   # N first,
                     "moved_fraction": float,          # records, then each target in order
                     "moved_key_fraction": float, "moved_bytes_fraction": float|null,
@@ -182,7 +182,8 @@ def _frac(part: int, whole: int) -> float:
 class WhatIfReport:
     """The result of :func:`partition_count_whatif` (JSON shape in the module docstring).
     ``scenarios``: the current count first, then each target; ``searched``: the search range's
-    scenarios, best first; ``best``: the best count among targets and search range."""
+    scenarios, best first; ``best``: the best count among the current count, the targets and the
+    search range (so never worse than the current count)."""
 
     partitioner: str
     num_partitions: int
@@ -196,6 +197,7 @@ class WhatIfReport:
     search: tuple[int, int] | None
     searched: tuple[WhatIfScenario, ...]
     best: int
+    unkeyed_bytes: int | None = None
 
     @classmethod
     def from_tally(cls, tally: WhatIfTally, targets: Sequence[int],
@@ -215,13 +217,15 @@ class WhatIfReport:
         if search is not None:
             searched = tuple(sorted((scenario(m) for m in range(search[0], search[1] + 1)),
                                     key=WhatIfScenario.rank_key))
-        pool = [s for s in scenarios if s.num_partitions in targets] + list(searched)
-        best = min(pool, key=WhatIfScenario.rank_key).num_partitions if pool else n
         current = scenarios[0]
+        # the current count is a candidate: "best" is never worse than "now"
+        pool = [current, *(s for s in scenarios if s.num_partitions in targets), *searched]
+        best = min(pool, key=WhatIfScenario.rank_key).num_partitions
         return cls(tally.partitioner, n, sum(current.keys), sum(current.records),
                    sum(current.bytes) if current.bytes is not None else None,
                    tally.unkeyed_keys, tally.unkeyed_records, tuple(targets), scenarios,
-                   search, searched, best)
+                   search, searched, best,
+                   tally.unkeyed_bytes if tally.has_bytes else None)
 
     def scenario(self, m: int) -> WhatIfScenario:
         """The scenario of partition count ``m`` (current, target or searched)."""
@@ -235,7 +239,9 @@ class WhatIfReport:
         return {
             "partitioner": self.partitioner, "num_partitions": self.num_partitions,
             "keys": self.keys, "records": self.records, "bytes": self.bytes,
-            "unkeyed_records": self.unkeyed_records, "best": self.best,
+            "unkeyed_records": self.unkeyed_records,
+            "unkeyed_bytes": self.unkeyed_bytes,
+            "best": self.best,
             "targets": list(self.targets),
             "scenarios": [s.to_json(self) for s in self.scenarios],
             "loads": [{"num_partitions": s.num_partitions, "records": list(s.records),

@@ -16,7 +16,9 @@ import plotly.graph_objects as go
 COLOR = "#4C78A8"
 HOT_COLOR = "#E45756"
 REPLICA_COLOR = "#9ECAE9"
-ALT_COLOR = "#54A24B"
+ALT_COLOR = "#9D9DA8"  # neutral grey: a scenario is neither good nor bad by its colour
+#: A cost (records whose partition changes): never green.
+COST_COLOR = "#F58518"
 
 _LAYOUT = {
     "template": "plotly_white",
@@ -145,15 +147,21 @@ def scenario_bars(
     xaxis: str,
     yaxis: str,
     highlight: Sequence[bool] | None = None,
+    percent: bool = False,
+    color: str = ALT_COLOR,
 ) -> go.Figure:
-    """One bar per scenario (what-if partition counts, cross-client partitioners)."""
-    colors = [COLOR if (highlight and h) else ALT_COLOR for h in (highlight or [False] * len(values))]
+    """One bar per scenario (what-if partition counts, cross-client partitioners): highlighted
+    ones (the current count, the reference client) in :data:`COLOR`, the others in ``color``;
+    ``percent``: ``values`` are fractions, labelled as the CLI prints them (``75.9%``)."""
+    from kpart.report._format import percent as pct
+
+    colors = [COLOR if (highlight and h) else color for h in (highlight or [False] * len(values))]
     fig = go.Figure(
         go.Bar(
             x=list(labels),
             y=list(values),
             marker_color=colors,
-            text=[f"{v:,.3g}" for v in values],
+            text=[pct(v) if percent else f"{v:,.3g}" for v in values],
             textposition="outside",
             cliponaxis=False,
             name=yaxis,
@@ -161,4 +169,6 @@ def scenario_bars(
     )
     fig.update_layout(title=title, xaxis_title=xaxis, yaxis_title=yaxis, **_LAYOUT)
     fig.update_xaxes(type="category")
+    if percent:
+        fig.update_yaxes(tickformat=".1%")
     return fig

@@ -55,15 +55,31 @@ def _chart(fig: Any, div_id: str) -> str:
     return f'<div class="kpart-chart">{inner}</div>'
 
 
+def _cell(column: str, value: Any) -> str:
+    from kpart.report._format import is_fraction, percent
+
+    if is_fraction(str(column)) and isinstance(value, int | float) and not isinstance(value, bool):
+        return html.escape(percent(value))  # as the CLI prints it
+    return _esc(value)
+
+
+def _th(column: str) -> str:
+    from kpart.report._format import AS_REPLICA, header
+
+    tip = f' title="{html.escape(AS_REPLICA)}"' if "replica" in str(column) else ""
+    return f"<th{tip}>{html.escape(header(str(column)))}</th>"
+
+
 def _table(
     rows: Sequence[Mapping[str, Any]], table_id: str, skip: Sequence[str] = ()
 ) -> str:
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns and k not in skip)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    head = "".join(_th(c) for c in columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_esc(row.get(c))}</td>" for c in columns) + "</tr>" for row in rows
+        "<tr>" + "".join(f"<td>{_cell(c, row.get(c))}</td>" for c in columns) + "</tr>"
+        for row in rows
     )
     return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -105,4 +121,5 @@ border-radius:6px;padding:8px 14px;min-width:120px}.card .label{font-size:12px;c
 border:1px solid #e3e3e8;border-radius:6px}table{border-collapse:collapse;font-size:13px;
 margin:8px 0;background:#fff}th,td{border:1px solid #dde;padding:3px 10px;text-align:right}
 th{background:#eef2f6}td:first-child,th:first-child{text-align:left}
+table.analysed td{text-align:left}h3{font-size:15px;margin:16px 0 4px}
 """

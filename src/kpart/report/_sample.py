@@ -81,13 +81,15 @@ def sample_summary(
     ]
     group_rows = []
     for name, strategy, n_members in groups:
-        members = tuple(Member(f"{name}-{i}", (topic,)) for i in range(n_members))
+        members = tuple(Member(f"{name}-{i}", (topic,), racks[i % len(racks)],
+                               f"{name}-host-{i}" if i % 2 else None)
+                        for i in range(n_members))
         ga = assign(GroupSpec((Topic(topic, num_partitions),), members), strategy)
         rows = []
         for m in members:
             parts = sorted(p for _, p in ga.partitions_of(m.member_id))
-            rows.append({"member": m.member_id, "partitions": parts,
-                         "records": sum(recs[p] for p in parts)})
+            rows.append({"member": m.member_id, "rack": m.rack, "instance_id": m.group_instance_id,
+                         "partitions": parts, "records": sum(recs[p] for p in parts)})
         group_rows.append({"group": name, "strategy": strategy, "members": rows,
                            "skew": _skew([r["records"] for r in rows])})
     top = sorted(per_key.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
@@ -98,6 +100,15 @@ def sample_summary(
         "records": keyed + null_keys,
         "bytes": sum(size),
         "null_key_records": null_keys,
+        "analysed": {
+            "input": "sample (synthetic)", "dataset": None, "format": None,
+            "records": keyed + null_keys, "topic": topic, "key": "tailnum",
+            "key_serializer": "string", "partitioner": "java:default",
+            "null_key_strategy": "client", "partitions": num_partitions,
+            "replication_factor": 3, "brokers": [b.id for b in brokers],
+            "broker_racks": [b.rack for b in brokers], "racks": sorted(racks),
+            "groups": [g[0] for g in groups], "kpart_version": "sample", "time": None,
+        },
         "partitions": partitions,
         "brokers": broker_rows,
         "groups": group_rows,

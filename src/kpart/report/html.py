@@ -50,11 +50,11 @@ from __future__ import annotations
 
 import html
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from kpart._files import write_text
 from kpart.errors import ConfigError
 from kpart.report._html_parts import (
     _CSS,
@@ -88,7 +88,8 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
         ("partitions", summary["num_partitions"]),
         ("records", summary["records"]),
     ]
-    for key, label in (("bytes", "bytes"), ("null_key_records", "null-key records")):
+    for key, label in (("bytes", "bytes"), ("null_key_records", "null-key records"),
+                       ("empty_key_records", "empty-key records")):
         if summary.get(key) is not None:
             cards.append((label, summary[key]))
     skew = summary.get("skew")
@@ -103,7 +104,20 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
         f'<div class="value">{_esc(v)}</div></div>'
         for k, v in cards
     )
-    return _section("overview", "Overview", f'<div class="cards">{items}</div>')
+    return _section("overview", "Overview", f'<div class="cards">{items}</div>'
+                    + _analysed(summary))
+
+
+def _analysed(summary: Mapping[str, Any]) -> str:
+    from kpart.report._format import analysed_rows
+
+    rows = analysed_rows(summary)
+    if not rows:
+        return ""
+    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                   for k, v in rows)
+    return (f'<h3>What was analysed</h3><table id="table-analysed" class="analysed">'
+            f"<tbody>{body}</tbody></table>")
 
 
 def _partitions(summary: Mapping[str, Any]) -> tuple[str, list[int]]:
@@ -163,7 +177,10 @@ def _brokers(summary: Mapping[str, Any]) -> str:
     body = _chart(fig, "chart-brokers") + _table(rows, "table-brokers")
     if summary.get("racks"):
         body += _table(summary["racks"], "table-racks")
-    return _section("brokers", "Brokers and racks", body)
+    from kpart.report._format import AS_REPLICA
+
+    note = html.escape(AS_REPLICA[0].upper() + AS_REPLICA[1:] + ".")
+    return _section("brokers", "Brokers and racks", body, note)
 
 
 def _members_text(parts: Any) -> str:
@@ -194,8 +211,22 @@ def _groups(summary: Mapping[str, Any]) -> str:
             [_members_text(m.get("partitions")) for m in members],
             title=f"Group {name} — {strategy}" + _skew_suffix(g.get("skew")),
         )
-        body += _chart(fig, f"chart-group-{i}")
-    return _section("consumers", "Consumer groups", body, "Records consumed per member.")
+        body += _chart(fig, f"chart-group-{i}") + _member_table(members, i)
+    return _section("consumers", "Consumer groups", body,
+                    "Records consumed per member, and the partitions each member is assigned.")
+
+
+def _member_table(members: list[Mapping[str, Any]], i: int) -> str:
+    """Member → partitions (with the member's rack and instance id) of one group."""
+    total = sum(m.get("records") or 0 for m in members)
+    rows = [{"member": m.get("member"), "rack": m.get("rack"),
+             "instance_id": m.get("instance_id"),
+             "partitions": _members_text(m.get("partitions")),
+             "records": m.get("records"),
+             **({"bytes": m["bytes"]} if "bytes" in m else {}),
+             "records_share": (m.get("records") or 0) / total if total else 0.0}
+            for m in members]
+    return _table(rows, f"table-group-{i}")
 
 
 def _hot_keys(summary: Mapping[str, Any]) -> str:
@@ -210,10 +241,13 @@ def _skew(summary: Mapping[str, Any]) -> str:
     if not isinstance(skew, Mapping) or not skew:
         return ""
     note = (
-        "max_over_mean: the heaviest over the mean (1 = even); cv: coefficient of variation "
+        "max / mean: the heaviest over the mean (1 = even); CV: coefficient of variation "
         "(standard deviation over mean)."
     )
-    return _section("skew", "Skew", _table(_stat_rows(skew), "table-skew"), note)
+    from kpart.report._format import load_label
+
+    rows = [{**r, "load": load_label(str(r["load"]))} for r in _stat_rows(skew)]
+    return _section("skew", "Skew", _table(rows, "table-skew"), note)
 
 
 def _whatif(summary: Mapping[str, Any]) -> str:
@@ -226,8 +260,10 @@ def _whatif(summary: Mapping[str, Any]) -> str:
     meta = doc if isinstance(doc, Mapping) else {}
     now = meta.get("num_partitions", summary["num_partitions"])
     counts = [_req(s, "num_partitions", "whatif.scenarios[]") for s in scenarios]
+    best = meta.get("best")
     labels = [
-        f"{m} (now)" if m == now else f"{m} (best)" if m == meta.get("best") else str(m)
+        f"{m} (now, best)" if m == now and m == best else f"{m} (now)" if m == now
+        else f"{m} (best)" if m == best else str(m)
         for m in counts
     ]
     current = [m == now for m in counts]
@@ -249,14 +285,19 @@ def _whatif(summary: Mapping[str, Any]) -> str:
         body += _chart(
             _charts.scenario_bars(
                 labels, moved, title=f"Share of records whose partition changes from {now}",
-                xaxis="partitions", yaxis="moved fraction", highlight=current,
+                xaxis="partitions", yaxis="records moved", highlight=current, percent=True,
+                color=_charts.COST_COLOR,
             ),
             "chart-whatif-moved",
         )
-    body += _table(list(scenarios), "table-whatif")
-    note = (
+    body += _table([{**s, "num_partitions": label} for s, label in
+                    zip(scenarios, labels, strict=True)], "table-whatif")
+    from kpart.report.whatif_totals import null_keys_note
+
+    note = html.escape(
         "Kafka never moves existing records: a key whose partition changes has records on two "
-        "partitions from the change on, so its ordering breaks across the change."
+        "partitions from the change on, so its ordering breaks across the change. "
+        + null_keys_note(meta)
     )
     return _section("whatif", "What if the partition count changed", body, note)
 
@@ -274,6 +315,7 @@ def _compat(summary: Mapping[str, Any]) -> str:
     fig = _charts.scenario_bars(
         labels, same, title=f"Share of records on the same partition as {reference}",
         xaxis="client partitioner", yaxis="same partition", highlight=[x == reference for x in labels],
+        percent=True,
     )
     body = _chart(fig, "chart-compat")
     loads = [c.get("records_per_partition") for c in clients]
@@ -292,6 +334,13 @@ def _compat(summary: Mapping[str, Any]) -> str:
         "two of them splits each key over two partitions."
     )
     return _section("compat", "Cross-client partitioning", body, note)
+
+
+def _no_records(summary: Mapping[str, Any]) -> str:
+    where = (summary.get("input") or {}).get("path", "the input")
+    return _section("partitions", "Partitions",
+                    f'<p class="notice" id="no-records">No records in {_esc(where)}: there is '
+                    "nothing to partition, so nothing is charted.</p>")
 
 
 def render_report(summary: Mapping[str, Any]) -> str:
@@ -316,6 +365,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         _compat(summary),
     ]
     sections = [s for s in sections if s]
+    if not summary["records"]:  # an empty input: a notice instead of empty charts
+        sections = [sections[0], _no_records(summary)]
     nav = "".join(
         f'<a href="#{sid}">{label}</a>'
         for sid, label in (
@@ -344,15 +395,5 @@ def write_report_html(summary: Mapping[str, Any], path: str | os.PathLike[str]) 
     """
     page = render_report(summary)
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(page)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is for reading
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(target, page, "--out")
     return target

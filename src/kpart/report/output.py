@@ -1,8 +1,11 @@
 """Writing a report directory atomically: ``summary.json`` and Parquet tables.
 
-The directory is built in a temporary sibling (``.<name>.tmp-*``) and renamed into place; an
-existing report directory is replaced only once the new one is complete, so a failed run leaves
-either the old report or nothing, never a partial one.
+The directory is built in a temporary sibling and moved into place by :func:`kpart._files.write_dir`;
+an existing directory is replaced only if it is a previous kpart report (``summary.json`` with
+``"format": "kpart-report"``, :func:`is_kpart_report`) holding only files kpart writes, or when
+the user forces it, and never when it is the working directory, an input or a parent of either
+(:func:`check_report_out`). The old report is removed only once the new one is complete, so a
+failed run leaves either the old report or nothing, never a partial one.
 
 Files: ``summary.json`` (:func:`kpart.report.summary.build_summary`), ``partitions.parquet``,
 ``brokers.parquet``, ``racks.parquet``, ``consumers.parquet`` (one row per group member) and
@@ -13,18 +16,35 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from kpart._files import check_writable, is_kpart_temp, write_dir
 from kpart.errors import ConfigError
 
-__all__ = ["TABLES", "write_report", "write_tables"]
+__all__ = [
+    "REPORT_FILES",
+    "REPORT_FORMAT",
+    "TABLES",
+    "check_report_out",
+    "is_kpart_report",
+    "write_report",
+    "write_tables",
+]
 
 #: Parquet tables of a report directory.
 TABLES = ("partitions", "brokers", "racks", "consumers", "hot_keys")
+
+#: ``summary.json``'s ``format``: what marks a directory as a report kpart wrote (and may replace).
+REPORT_FORMAT = "kpart-report"
+REPORT_FORMAT_VERSION = 1
+
+#: Every file kpart writes in a report directory; another entry makes it the user's.
+REPORT_FILES = frozenset({"summary.json", "report.html", *(f"{t}.parquet" for t in TABLES)})
+
+_MARKER = re.compile(r'\s*\{\s*"format"\s*:\s*"kpart-report"')
 
 
 def _rows(summary: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -86,40 +106,108 @@ def write_tables(summary: dict[str, Any], directory: str | Path) -> list[Path]:
     return written
 
 
+def is_kpart_report(path: str | Path) -> bool:
+    """Whether ``path`` is a directory kpart wrote as a report: its ``summary.json`` (a regular
+    file) starts with ``{"format": "kpart-report"`` (kpart writes that key first).
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> is_kpart_report(d)
+    False
+    >>> _ = (d / "summary.json").write_text('{"format": "kpart-report", "format_version": 1}')
+    >>> is_kpart_report(d)
+    True
+    """
+    summary = Path(path) / "summary.json"
+    if not summary.is_file() or summary.is_symlink():
+        return False
+    try:
+        with summary.open("rb") as f:
+            head = f.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return _MARKER.match(head) is not None
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    return path == directory or directory in path.parents
+
+
+def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, force: bool = False,
+                     option: str = "--out") -> None:
+    """Check, before any work, that ``out`` may receive a report; ``ConfigError`` (one line
+    naming ``out``) otherwise.
+
+    Always refused, even with ``force``: the working directory or any parent of it (``.``,
+    ``..``), the directory of an input or any parent of it, an input itself, and a path inside
+    an input that is a directory. Refused unless ``force``: an existing directory that is not a
+    previous kpart report (:func:`is_kpart_report`), or a report holding files kpart did not
+    write (:data:`REPORT_FILES`). Also refused: a missing or unwritable parent, a file.
+
+    >>> try:
+    ...     check_report_out("..", force=True)
+    ... except ConfigError as e:
+    ...     print(str(e)[:61])
+    --out: refusing to write the report to '..': it is the workin
+    """
+    shown = str(out)
+    resolved = Path(os.path.realpath(out))
+    if _inside(Path.cwd().resolve(), resolved):
+        raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it is the "
+                          "working directory or one of its parents (name a new directory)")
+    for given in inputs:
+        inp = Path(os.path.realpath(given))
+        if resolved == inp:
+            raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it is "
+                              "the input")
+        if _inside(inp.parent, resolved):
+            raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it holds "
+                              f"the input {str(given)!r} (name a new directory)")
+        if inp.is_dir() and _inside(resolved, inp):
+            raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it is "
+                              f"inside the input directory {str(given)!r}")
+    check_writable(out, option, directory=True)
+    if not resolved.is_dir() or force:
+        return
+    if not is_kpart_report(resolved):
+        raise ConfigError(f"{option}: {shown!r} exists and is not a kpart report (no "
+                          "summary.json written by kpart): name a new directory, or pass "
+                          "--force to replace it")
+    foreign = sorted(p.name for p in resolved.iterdir()
+                     if p.name not in REPORT_FILES and not is_kpart_temp(p.name))
+    if foreign:
+        raise ConfigError(f"{option}: {shown!r} is a kpart report but also holds "
+                          f"{foreign[0]!r}, which kpart did not write: move it away, or pass "
+                          "--force to replace the directory")
+
+
 def write_report(
     summary: dict[str, Any],
     out_dir: str | Path,
     extra: Iterable[Callable[[dict[str, Any], Path], Any]] = (),
+    *,
+    force: bool = False,
+    inputs: Iterable[str | Path] = (),
 ) -> Path:
     """Atomically write ``summary.json`` and the Parquet tables to ``out_dir``.
 
     ``extra``: more writers ``(summary, directory) -> None`` run inside the temporary directory
-    (e.g. an HTML page). ``ConfigError`` when ``out_dir``'s parent does not exist or ``out_dir``
-    is a file. Returns ``out_dir``.
+    (e.g. an HTML page). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
+    ``force``): an existing directory is replaced only if it is a previous kpart report (or
+    ``force``), once the new report is complete. ``ConfigError`` naming ``out_dir`` when it may
+    not be written. Returns ``out_dir``.
     """
-    out = Path(out_dir)
-    parent = out.resolve().parent
-    if not parent.is_dir():
-        raise ConfigError(f"--out: parent directory {str(parent)!r} does not exist")
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out: {str(out)!r} exists and is not a directory")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
-    try:
+    inputs = tuple(inputs)
+    check_report_out(out_dir, inputs, force=force)
+    # the marker first, where is_kpart_report looks for it
+    doc = {"format": REPORT_FORMAT, "format_version": REPORT_FORMAT_VERSION, **summary}
+
+    def fill(tmp: Path) -> None:
         with (tmp / "summary.json").open("w", encoding="utf-8") as f:
-            json.dump(summary, f, indent=2, ensure_ascii=False)
+            json.dump(doc, f, indent=2, ensure_ascii=False)
             f.write("\n")
         write_tables(summary, tmp)
         for writer in extra:
             writer(summary, tmp)
-        os.chmod(tmp, 0o755)
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-            os.replace(out, old / out.name)
-            os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out
+
+    return write_dir(out_dir, fill, "--out", replace=lambda _: True)  # checked above

@@ -17,6 +17,8 @@ per-rack and per-consumer total *includes* them. Each partition also reports its
 ``keyed_records``/``keyed_bytes`` and ``null_key_records``/``null_key_bytes``; the document's
 ``null_key_distribution`` says how they were placed. With ``null_key_strategy = "separate"``
 they are not placed: totals count keyed records only and ``null_key_records`` stands apart.
+Records whose key is empty (``""``, ``b""``) *are* keyed: Kafka hashes the empty key like any
+other; ``empty_key_records`` counts them (they are in ``keyed_records``).
 
 >>> from kpart.topology import default_topology
 >>> t = default_topology()
@@ -46,6 +48,7 @@ from kpart.topology import Topology
 
 __all__ = [
     "BYTES_DEFINITION",
+    "analysed_section",
     "HotKey",
     "Layout",
     "Loads",
@@ -84,6 +87,12 @@ class Loads:
     null_key_records: int
     null_key_bytes: int
     hot_keys: tuple[HotKey, ...]
+    #: records whose key is the empty string/bytes: hashed like any key (Kafka hashes b""),
+    #: so they are in ``partition_*``; counted apart from ``null_key_records``
+    empty_key_records: int = 0
+    #: records whose key the serializer cannot represent, counted apart on request (in no
+    #: partition and in no total)
+    invalid_key_records: int = 0
 
     def __post_init__(self) -> None:
         n = len(self.partition_records)
@@ -147,6 +156,42 @@ def skew_stats(values: Sequence[int]) -> dict[str, float | int]:
     }
 
 
+def analysed_section(topology: Topology, source: dict[str, Any], records: int,
+                     analysed_at: str | None = None) -> dict[str, Any]:
+    """What a report analysed, as the page and the terminal show it: the ``input`` path (or
+    dataset name) and ``format``, ``records``, the key column and how it was hashed, the
+    topic's partitions and replication factor, the brokers (with their racks), the consumer
+    groups, kpart's version and ``time`` (``analysed_at``: UTC, ISO 8601; ``None`` if not given).
+
+    >>> from kpart.topology import default_topology
+    >>> a = analysed_section(default_topology(), {"path": "f.csv", "format": "csv"}, 10)
+    >>> a["input"], a["records"], a["key"], a["partitions"], a["brokers"], a["racks"][:1]
+    ('f.csv', 10, 'tailnum', 12, [0, 1, 2, 3, 4, 5], ['us-east-1a'])
+    """
+    from kpart import __version__
+
+    t = topology.topic
+    return {
+        "input": source.get("path") or source.get("dataset"),
+        "dataset": source.get("dataset"),
+        "format": source.get("format"),
+        "records": records,
+        "topic": t.name,
+        "key": t.key,
+        "key_serializer": t.key_serializer,
+        "partitioner": t.partitioner,
+        "null_key_strategy": t.null_key_strategy,
+        "partitions": t.partitions,
+        "replication_factor": t.replication_factor,
+        "brokers": [b.id for b in topology.brokers],
+        "broker_racks": [b.rack for b in topology.brokers],
+        "racks": list(topology.racks),
+        "groups": [g.name for g in topology.groups],
+        "kpart_version": __version__,
+        "time": analysed_at,
+    }
+
+
 def distribute_loads_null_keys(
     topology: Topology, loads: Loads, layout: Layout | None = None
 ) -> NullKeyDistribution:
@@ -169,12 +214,14 @@ def build_summary(
     layout: Layout | None = None,
     *,
     source: dict[str, Any] | None = None,
+    analysed_at: str | None = None,
 ) -> dict[str, Any]:
     """The ``summary.json`` document (see the module docstring for units and null keys).
 
     ``len(loads.partition_records)`` must equal the topic's partition count. ``layout``
     defaults to :func:`layout_for` ``(topology)``; ``source`` (e.g. ``{"path", "format"}``) is
-    recorded as ``input``. The result is deterministic when the topology has a seed (or the
+    recorded as ``input``; ``analysed`` says what was analysed (:func:`analysed_section`, with
+    ``analysed_at``, the UTC time of the run, ISO 8601). The result is deterministic when the topology has a seed (or the
     null-key strategy draws nothing): equal inputs give equal JSON.
     """
     t = topology.topic
@@ -263,6 +310,8 @@ def build_summary(
         for i, k in enumerate(loads.hot_keys)
     ]
     return {
+        "format": "kpart-report",  # first: marks a directory kpart may replace (report.output)
+        "format_version": 1,
         "topic": t.name,
         "num_partitions": n,
         "replication_factor": t.replication_factor,
@@ -272,12 +321,15 @@ def build_summary(
         "null_key_strategy": t.null_key_strategy,
         "placement_seed": t.placement_seed,
         "input": source or {},
+        "analysed": analysed_section(topology, source or {}, total, analysed_at),
         "records": total,
         "bytes": sum(keyed_byts) + loads.null_key_bytes,
         "bytes_definition": BYTES_DEFINITION,
         "keyed_records": keyed,
         "null_key_records": loads.null_key_records,
         "null_key_bytes": loads.null_key_bytes,
+        "empty_key_records": loads.empty_key_records,
+        "invalid_key_records": loads.invalid_key_records,
         "null_key_distribution": {
             "configured": t.null_key_strategy,
             **nulls.to_dict(),

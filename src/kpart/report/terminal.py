@@ -1,8 +1,11 @@
 """The terminal summary of a report, printed with rich (tables + bars; plain on a non-TTY).
 
-``print_summary(summary, console)`` renders a ``summary.json`` document: the headline figures,
-records and bytes per partition with leader/replicas and a bar against the hottest partition,
-the broker and rack loads, every group's members, and the hot keys.
+``print_summary(summary, console)`` renders a ``summary.json`` document: what was analysed
+(input, records, key, serializer, partitioner, null-key strategy, partitions, replication
+factor, brokers and racks, kpart version, time), the headline figures, records and bytes per
+partition with leader/replicas and a bar against the hottest partition, the broker and rack
+loads ("as replica" explained), every group's member → partitions table (racks, instance ids),
+and the hot keys. Percentages are printed as the rest of the CLI prints them (``75.9%``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from kpart.report._format import AS_REPLICA, analysed_rows, percent
 
 __all__ = ["print_summary"]
 
@@ -50,6 +55,18 @@ def _headline(s: dict[str, Any]) -> str:
     )
 
 
+def _analysed(s: dict[str, Any]) -> Table | None:
+    rows = analysed_rows(s)
+    if not rows:
+        return None
+    t = Table(title="Analysed", title_justify="left", show_header=False)
+    t.add_column("what", style="dim")
+    t.add_column("value")
+    for label, value in rows:
+        t.add_row(label, escape(value))
+    return t
+
+
 def _partitions(s: dict[str, Any]) -> Table:
     t = Table(title="Partitions", title_justify="left")
     for col in ("partition", "records", "MiB", "keys", "leader", "replicas"):
@@ -63,8 +80,9 @@ def _partitions(s: dict[str, Any]) -> Table:
 
 
 def _brokers(s: dict[str, Any]) -> Table:
-    t = Table(title="Brokers", title_justify="left")
-    for col in ("broker", "rack", "leads", "leader rec.", "replicas", "replica rec.", "leader load"):
+    t = Table(title="Brokers", title_justify="left", caption=AS_REPLICA, caption_justify="left")
+    for col in ("broker", "rack", "leads", "records as leader", "replicas",
+                "records as replica", "leader load"):
         t.add_column(col, justify="left" if col in ("rack", "leader load") else "right")
     top = max((b["leader_records"] for b in s["brokers"]), default=0)
     for b in s["brokers"]:
@@ -83,11 +101,13 @@ def _groups(s: dict[str, Any]) -> list[Table]:
         sk = g["skew"]
         t = Table(title=f"Group {g['group']} ({g['strategy']}): max/mean "
                         f"{sk['max_over_mean']:.3f}, CV {sk['cv']:.3f}", title_justify="left")
-        for col in ("member", "rack", "partitions", "records", "load"):
+        for col in ("member", "rack", "instance id", "partitions", "records", "load"):
             t.add_column(col, justify="right" if col == "records" else "left")
         top = max((m["records"] for m in g["members"]), default=0)
         for m in g["members"]:
-            t.add_row(escape(m["member"]), escape(m["rack"] or "-"), ",".join(map(str, m["partitions"])) or "-",
+            t.add_row(escape(m["member"]), escape(m["rack"] or "-"),
+                      escape(m.get("instance_id") or "-"),
+                      ",".join(map(str, m["partitions"])) or "-",
                       _n(m["records"]), _bar(m["records"], top))
         tables.append(t)
     return tables
@@ -95,10 +115,10 @@ def _groups(s: dict[str, Any]) -> list[Table]:
 
 def _hot_keys(s: dict[str, Any]) -> Table:
     t = Table(title="Hot keys", title_justify="left")
-    for col in ("#", "key", "records", "share", "partition"):
+    for col in ("#", "key", "records", "share of keyed records", "partition"):
         t.add_column(col, justify="left" if col == "key" else "right")
     for h in s["hot_keys"]:
-        t.add_row(str(h["rank"]), escape(str(h["key"])), _n(h["records"]), f"{h['share']:.2%}",
+        t.add_row(str(h["rank"]), escape(str(h["key"])), _n(h["records"]), percent(h["share"]),
                   str(h["partition"]))
     return t
 
@@ -106,7 +126,14 @@ def _hot_keys(s: dict[str, Any]) -> Table:
 def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
     """Print ``summary`` (a ``summary.json`` document) on ``console`` (stdout by default)."""
     console = console or Console()
+    analysed = _analysed(summary)
+    if analysed is not None:
+        console.print(analysed)
     console.print(_headline(summary))
+    if not summary["records"]:  # an empty input: nothing to tabulate
+        where = (summary.get("input") or {}).get("path", "the input")
+        console.print(f"no records in {escape(str(where))}", soft_wrap=True)
+        return
     console.print(_partitions(summary))
     console.print(_brokers(summary))
     for t in _groups(summary):

@@ -32,6 +32,7 @@ from kpart.producer.compat import (
     CompatTally,
     parse_partitioners,
 )
+from kpart.spark._keys import bad_keys_as_config_errors
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -40,44 +41,45 @@ __all__ = ["KEY", "aggregate_keys", "check_key_column", "measure_compat"]
 
 #: Name of the distinct-key column of :func:`aggregate_keys`.
 KEY = "__kpart_key"
-_INTEGRAL = ("tinyint", "smallint", "int", "bigint")
 
 
 def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
-    """The Spark type of column ``key``; ConfigError naming the column (missing) or the
-    serializer (unknown, or not fitting the column type)."""
-    fields = {f.name: f.dataType.simpleString() for f in df.schema.fields}
-    if key not in fields:
-        raise ConfigError(f"--key: column {key!r} not found (columns: {', '.join(fields)})")
+    """The Spark type of the key ``key`` (a column or ``struct.field`` path); ConfigError naming
+    the column (missing) or the serializer (unknown, or not fitting the column type). The same
+    checks as :func:`kpart.spark.transforms.check_key_column` (:mod:`kpart.spark._keys`)."""
+    from kpart.spark._keys import check_key_type, schema_key_type
+
     if serializer not in KEY_SERIALIZERS:
         raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
                           f"(known: {', '.join(KEY_SERIALIZERS)})")
-    dtype = fields[key]
-    ok = {"string": dtype in ("string", "binary"), "bytes": dtype in ("string", "binary"),
-          "uuid": dtype == "string"}.get(serializer, dtype in _INTEGRAL)
-    if not ok:
-        raise ConfigError(f"--serializer: {serializer!r} cannot serialize column {key!r} "
-                          f"of type {dtype}")
+    dtype = schema_key_type(df.schema, key)
+    check_key_type(key, dtype, serializer)
     return dtype
 
 
 def aggregate_keys(df: DataFrame, key: str, serializer: str = "string", *,
                    with_bytes: bool = False) -> DataFrame:
-    """One row per distinct value of ``key`` (null included): ``__kpart_key``, ``records``
+    """One row per distinct value of ``key`` (null included; text under ``int``/``long``/
+    ``short`` parsed, ``uuid`` lower-cased — a value the serializer cannot represent fails the
+    job naming it, :mod:`kpart.spark._keys`): ``__kpart_key``, ``records``
     (bigint) and, with ``with_bytes``, ``bytes`` = serialized key size + the record as JSON
     (the definition of ``kpart.report.summary.BYTES_DEFINITION``)."""
     from pyspark.sql import functions as F
 
+    from kpart.spark._keys import failing_on_bad, key_column, prepared_key, quote
     from kpart.spark.transforms import key_size_column
 
-    check_key_column(df, key, serializer)
+    dtype = check_key_column(df, key, serializer)
+    prepared, bad = prepared_key(key_column(key), dtype, serializer)
+    # never wrap or guess: a value the serializer cannot take fails the job
+    prepared = failing_on_bad(key, serializer, prepared, bad)
     aggs = [F.count(F.lit(1)).alias("records")]
     if with_bytes:
-        value = F.to_json(F.struct(*[df[c] for c in df.columns]))
-        size = (key_size_column(key, serializer).cast("bigint")
+        value = F.to_json(F.struct(*[F.col(quote(c)) for c in df.columns]))
+        size = (key_size_column(prepared, serializer).cast("bigint")
                 + F.octet_length(value).cast("bigint"))
         aggs.append(F.sum(size).alias("bytes"))
-    return df.groupBy(df[key].alias(KEY)).agg(*aggs)
+    return df.groupBy(prepared.alias(KEY)).agg(*aggs)
 
 
 def _compat_partials(df: DataFrame, n: int, ids: tuple[str, ...], serializer: str,
@@ -153,7 +155,8 @@ def measure_compat(
     record per row, computed on Spark (same result as the core on the same keys).
 
     Raises ConfigError (missing column — named —, unknown partitioner or serializer, a
-    serializer that does not fit the column) and InvalidPartitionsError, before any Spark job.
+    serializer that does not fit the column) and InvalidPartitionsError, before any Spark job;
+    ConfigError naming a key value the serializer cannot represent, from the job.
     """
     n = check_partitions(check_num_partitions(num_partitions))  # kpart.limits
     ids = parse_partitioners(partitioners)
@@ -163,7 +166,9 @@ def measure_compat(
     # One job: the partials are tiny (per Arrow batch: P*(P-1)/2 pairs, P*n loads, at most
     # k examples per pair), so they are collected and summed on the driver.
     tally = CompatTally(ids, n, examples)
-    for r in _compat_partials(per_key, n, ids, serializer, examples).collect():
+    with bad_keys_as_config_errors():
+        partials = _compat_partials(per_key, n, ids, serializer, examples).collect()
+    for r in partials:
         kind, i, j = r["kind"], r["i"], r["j"]
         if kind == "total":
             tally.keys += r["keys"]

@@ -7,8 +7,17 @@ gives the package directory holding ``data/flights.csv.zip``. It is read with Py
 ``zipfile`` and ``pyarrow.csv`` (``NA`` → null) and handed to Spark as a Parquet file in a
 temporary directory, so executors of a standalone cluster on this machine read it too.
 
-Columns are checked *before* Spark starts (:func:`dataset_columns`), so a wrong ``--key`` fails
-in milliseconds with one line naming the column.
+Columns are checked *before* Spark starts (:func:`dataset_columns`, :func:`key_type` for a
+``struct.field`` key, :func:`sample_keys` for the first key values, :func:`has_records`), so
+a wrong ``--key``, a key type its serializer cannot take or an empty input is known in
+milliseconds.
+
+Keys are read as the producer sent them (:func:`read_dataset`): CSV columns are text (no
+inference: ``007``, ``0123`` and ``123`` are three keys; ``--serializer int`` parses the text),
+a quoted empty CSV field ``""`` is the empty key (hashed, as Kafka hashes ``b""``) and only an
+absent field is a null key; a JSON key is the text of its value. The record's value bytes are
+``to_json`` of the record as read: for CSV every field a JSON string (absent fields left
+out), for JSON and Parquet the inferred/stored types (the JSON key field as a string).
 """
 
 from __future__ import annotations
@@ -33,7 +42,10 @@ __all__ = [
     "detect_format",
     "flights_table",
     "flights_zip_path",
+    "has_records",
+    "key_type",
     "read_dataset",
+    "sample_keys",
     "write_flights_parquet",
 ]
 
@@ -137,12 +149,233 @@ def dataset_columns(path: str | Path, fmt: str) -> list[str]:
         raise ConfigError(f"DATA: cannot read {str(p)!r} as {fmt}: {e}") from None
 
 
-def read_dataset(spark: SparkSession, path: str | Path, fmt: str) -> DataFrame:
-    """A DataFrame over ``path`` in ``fmt`` (CSV: header line, inferred types; JSON lines)."""
+#: The CSV reader's ``nullValue``: a text no CSV field holds, so that only an *absent* field
+#: (nothing between the delimiters, or a row ending before the column) is null.
+_CSV_ABSENT = "\x00kpart:absent\x00"
+
+
+def read_dataset(
+    spark: SparkSession, path: str | Path, fmt: str, key: str | None = None
+) -> DataFrame:
+    """A DataFrame over ``path`` in ``fmt``, keys as the producer sent them.
+
+    CSV (header line): every column is read as text, nothing inferred (``007`` stays
+    ``"007"``); a quoted empty field ``""`` is the empty string and an absent one (``a,,b``,
+    or a row that ends early) is null — the rule of PostgreSQL's ``COPY ... CSV``. (Spark's
+    defaults read both as null.) JSON lines: types inferred as Spark does, except the ``key``
+    field (a path, :mod:`kpart.spark._keys`), read as the text of its JSON value (``"007"``,
+    ``123``, ``1.50`` as written; ``null``/missing → null). Parquet: as stored.
+    """
     reader = spark.read
     location = str(Path(path).resolve())
     if fmt == "parquet":
         return reader.parquet(location)
     if fmt == "csv":
-        return reader.option("header", True).option("inferSchema", True).csv(location)
-    return reader.json(location)
+        return (reader.option("header", True).option("inferSchema", False)
+                .option("nullValue", _CSV_ABSENT).option("emptyValue", "").csv(location))
+    if key is None:
+        return reader.json(location)
+    schema = _with_text_field(reader.json(location).schema, key)
+    return reader.json(location) if schema is None else spark.read.schema(schema).json(location)
+
+
+def _with_text_field(schema, key: str):
+    """``schema`` with the field at ``key``'s path as ``string`` (None: no such field)."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    from kpart.spark._keys import parse_key_path
+
+    def rebuilt(struct: StructType, parts: tuple[str, ...]) -> StructType | None:
+        fields, found = [], False
+        for f in struct.fields:
+            if f.name == parts[0]:
+                if len(parts) == 1:
+                    f = StructField(f.name, StringType(), True, f.metadata)
+                elif isinstance(f.dataType, StructType):
+                    inner = rebuilt(f.dataType, parts[1:])
+                    if inner is None:
+                        return None
+                    f = StructField(f.name, inner, f.nullable, f.metadata)
+                else:
+                    return None
+                found = True
+            fields.append(f)
+        return StructType(fields) if found else None
+
+    return rebuilt(schema, parse_key_path(key))
+
+
+def _data_files(p: Path) -> list[Path]:
+    if not p.is_dir():
+        return [p]
+    return sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith((".", "_")))
+
+
+def has_records(path: str | Path, fmt: str) -> bool:
+    """Whether the dataset at ``path`` holds at least one record, read without Spark and
+    stopping at the first one (Parquet: row counts from the footers; CSV: a row after the
+    header; JSON lines: a non-blank line). ``ConfigError`` naming the path when unreadable."""
+    p = Path(path)
+    try:
+        if fmt == "parquet":
+            import pyarrow.dataset as ds
+
+            return ds.dataset(p, format="parquet").count_rows() > 0
+        for f in _data_files(p):
+            with _open_text(f) as text:
+                if fmt == "csv":
+                    rows = csv.reader(text)
+                    next(rows, None)
+                    if any(row for row in rows):
+                        return True
+                elif any(line.strip() for line in text):
+                    return True
+        return False
+    except (OSError, ValueError, UnicodeDecodeError, csv.Error) as e:
+        raise ConfigError(f"DATA: cannot read {str(p)!r} as {fmt}: {e}") from None
+
+
+_ARROW_INTS = {8: "tinyint", 16: "smallint", 32: "int", 64: "bigint"}
+
+
+def _spark_type_name(t: pa.DataType) -> str:
+    """The Spark type name Spark gives a Parquet column of Arrow type ``t`` (the kinds that
+    matter to key serializers; others by their Arrow name)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return "string"
+    if (pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t)
+            or pa.types.is_fixed_size_binary(t)):
+        return "binary"
+    if pa.types.is_signed_integer(t):
+        return _ARROW_INTS[t.bit_width]
+    if pa.types.is_unsigned_integer(t):  # Spark widens unsigned ints; uint64 → decimal(20,0)
+        return {8: "smallint", 16: "int", 32: "bigint"}.get(t.bit_width, "decimal(20,0)")
+    if pa.types.is_struct(t):
+        return "struct"
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        return "array"
+    if pa.types.is_map(t):
+        return "map"
+    return str(t)
+
+
+def key_type(path: str | Path, fmt: str, key: str) -> str | None:
+    """Spark type name of the key ``key`` (a column or ``struct.field`` path,
+    :mod:`kpart.spark._keys`) in the dataset at ``path``, read without Spark: the Parquet
+    schema (pyarrow), the CSV header (every CSV column is text) or the first JSON line (the
+    key is read as text unless it is an object or array). ``None`` when the first JSON line
+    cannot tell (a null on the path). ``ConfigError`` naming the key and the fields available
+    where the path breaks, or the path when unreadable."""
+    import pyarrow as pa
+
+    from kpart.spark._keys import walk_fields
+
+    p = Path(path)
+    if fmt == "parquet":
+        try:
+            import pyarrow.dataset as ds
+
+            schema = ds.dataset(p, format="parquet").schema
+        except (OSError, ValueError) as e:
+            raise ConfigError(f"DATA: cannot read {str(p)!r} as parquet: {e}") from None
+
+        def arrow_fields(node):
+            t = node if isinstance(node, pa.Schema) else node.type
+            if isinstance(t, pa.Schema):
+                return {f.name: f for f in t}
+            return {t.field(i).name: t.field(i) for i in range(t.num_fields)} if (
+                pa.types.is_struct(t)) else None
+
+        return _spark_type_name(walk_fields(key, schema, arrow_fields).type)
+    if fmt == "csv":
+        header = dataset_columns(p, fmt)
+        walk_fields(key, {c: "string" for c in header},
+                    lambda node: node if isinstance(node, dict) else None)
+        return "string"
+    row = _first_json_row(p)
+
+    def json_fields(node):
+        if node is None:
+            raise _Unknown
+        return node if isinstance(node, dict) else None
+
+    try:
+        value = walk_fields(key, row, json_fields)
+    except _Unknown:
+        return None
+    if isinstance(value, dict):
+        return "struct"
+    return "array" if isinstance(value, list) else "string"
+
+
+class _Unknown(Exception):
+    pass
+
+
+def _first_json_row(p: Path) -> dict:
+    files = _data_files(p)
+    try:
+        with _open_text(files[0]) as f:
+            first = next((line for line in f if line.strip()), "{}")
+        row = json.loads(first)
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise ConfigError(f"DATA: cannot read {str(p)!r} as json: {e}") from None
+    if not isinstance(row, dict):
+        raise ConfigError(f"DATA: {str(files[0])!r}: the first JSON line is not an object")
+    return row
+
+
+def sample_keys(path: str | Path, fmt: str, key: str, limit: int = 100) -> list:
+    """The first ``limit`` key values of the dataset (records in file order, first file of a
+    directory), read without Spark, as Spark will read them (CSV: text, ``None`` when absent;
+    JSON: the text of the value; Parquet: Python values). For checks before Spark starts."""
+    from kpart.spark._keys import parse_key_path
+
+    parts = parse_key_path(key)
+    p = Path(path)
+    try:
+        if fmt == "parquet":
+            import pyarrow.dataset as ds
+
+            table = ds.dataset(p, format="parquet").head(limit, columns=[parts[0]])
+            values = table.column(0).to_pylist()
+            for part in parts[1:]:
+                values = [None if v is None else v.get(part) for v in values]
+            return values
+        files = _data_files(p)
+        if not files:
+            return []
+        with _open_text(files[0]) as f:
+            if fmt == "csv":
+                rows = csv.reader(f)
+                header = next(rows, [])
+                i = header.index(parts[0]) if parts[0] in header else -1
+                out = []
+                for row in rows:
+                    if not row:
+                        continue
+                    # Python's csv reader cannot tell "" from an absent field: neither is
+                    # checked here (Spark reads "" as the empty string, checked in its pass)
+                    out.append(row[i] if 0 <= i < len(row) and row[i] else None)
+                    if len(out) >= limit:
+                        break
+                return out
+            out = []
+            for line in f:
+                if not line.strip():
+                    continue
+                node = json.loads(line)
+                for part in parts:
+                    node = node.get(part) if isinstance(node, dict) else None
+                out.append(None if node is None else node if isinstance(node, str)
+                           else json.dumps(node))
+                if len(out) >= limit:
+                    break
+            return out
+    except (OSError, ValueError, UnicodeDecodeError, csv.Error) as e:
+        raise ConfigError(f"DATA: cannot read {str(p)!r} as {fmt}: {e}") from None
+

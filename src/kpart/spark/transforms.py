@@ -31,6 +31,14 @@ from typing import TYPE_CHECKING
 
 from kpart.errors import ConfigError, InvalidPartitionsError
 from kpart.spark._fixed_width import FIXED_WIDTHS, murmur2_fixed_width
+from kpart.spark._keys import (
+    check_key_type,
+    failing_on_bad,
+    key_column,
+    parse_key_path,
+    prepared_key,
+    schema_key_type,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame
@@ -56,9 +64,6 @@ BASELINE_PARTITIONERS = ("spark:hash",)
 #: How ``with_partition`` computes the hash.
 METHODS = ("auto", "jvm", "reflect", "sql", "arrow")
 
-_INTEGRAL = ("tinyint", "smallint", "int", "bigint")
-
-
 def _check_partitioner(partitioner: str) -> None:
     if partitioner in BASELINE_PARTITIONERS:
         return
@@ -78,34 +83,20 @@ def _check_num_partitions(n: object) -> int:
 
 
 def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
-    """Check that ``df`` has column ``key`` of a type ``serializer`` accepts; returns the
-    column's Spark type name. ``ConfigError`` naming the column, type and serializer."""
+    """Check that ``df`` has the key ``key`` (a column or a ``struct.field`` path, see
+    :mod:`kpart.spark._keys`) of a type ``serializer`` accepts; returns the key's Spark type
+    name. ``ConfigError`` naming the column, type and serializer."""
     dtype = _key_type(df, key)
     _check_serializer(serializer, key, dtype)
     return dtype
 
 
 def _key_type(df: DataFrame, key: str) -> str:
-    fields = {f.name: f.dataType.simpleString() for f in df.schema.fields}
-    if key not in fields:
-        raise ConfigError(f"key: column {key!r} not found (columns: {', '.join(fields)})")
-    return fields[key]
+    return schema_key_type(df.schema, key)
 
 
 def _check_serializer(serializer: str, key: str, dtype: str) -> None:
-    if serializer not in SERIALIZERS:
-        raise ConfigError(
-            f"serializer: unknown key serializer {serializer!r} (known: {', '.join(SERIALIZERS)})"
-        )
-    ok = {
-        "string": dtype == "string",
-        "uuid": dtype == "string",
-        "bytes": dtype in ("binary", "string"),
-    }.get(serializer, dtype in _INTEGRAL)
-    if not ok:
-        raise ConfigError(
-            f"serializer: {serializer!r} cannot serialize column {key!r} of type {dtype}"
-        )
+    check_key_type(key, dtype, serializer)
 
 
 def _serialized(col: Column, serializer: str) -> Column:
@@ -117,11 +108,12 @@ def _serialized(col: Column, serializer: str) -> Column:
     return col.cast("binary")
 
 
-def key_size_column(key: str, serializer: str) -> Column:
-    """Serialized key size in bytes (``int``; 0 for a null key) for ``serializer``."""
+def key_size_column(key: str | Column, serializer: str) -> Column:
+    """Serialized key size in bytes (``int``; 0 for a null key) for ``serializer``; ``key``: a
+    key path (:mod:`kpart.spark._keys`) or a column."""
     from pyspark.sql import functions as F
 
-    col = F.col(key)
+    col = key_column(key) if isinstance(key, str) else key
     fixed = FIXED_WIDTHS.get(serializer)
     size = F.octet_length(col) if fixed is None else F.lit(fixed)
     return F.when(col.isNull(), F.lit(0)).otherwise(size).cast("int")
@@ -136,6 +128,7 @@ def _to_partition(hash32: Column, n: int) -> Column:
 
 _SPARK_INT_TYPES = {"short": "smallint", "int": "int", "long": "bigint"}
 _FIXED_KEY = "__kpart_fixed_key"
+_PREPARED_KEY = "__kpart_prepared_key"
 
 
 def _fixed_width_binary(values, width: int):
@@ -228,9 +221,11 @@ def with_partition(
 ) -> Callable[[DataFrame], DataFrame]:
     """A ``DataFrame → DataFrame`` transform adding ``output`` (int; null for a null key).
 
-    ``key``: the key column; ``num_partitions`` > 0; ``serializer``: one of :data:`SERIALIZERS`
-    (the column type must fit: string for string/uuid, binary or string for bytes, an integral
-    type for int/long/short — values out of the serializer's range raise under ANSI mode);
+    ``key``: the key column or a ``struct.field`` path (:mod:`kpart.spark._keys`);
+    ``num_partitions`` > 0; ``serializer``: one of :data:`SERIALIZERS` (the column type must
+    fit: string for string/uuid, binary or string for bytes, an integral type or text for
+    int/long/short — a value the serializer cannot represent, e.g. ``2**31`` under ``int`` or
+    ``"not-a-uuid"`` under ``uuid``, fails the Spark job naming it, never wraps);
     ``partitioner``: ``"java:default"`` (``BuiltInPartitioner.partitionForKey``), another
     client's id of ``kpart.producer.clients.PARTITIONERS`` (Arrow kernel), or the ``"spark:hash"`` baseline; ``method``: one of :data:`METHODS`. Rows and columns are kept.
     Errors: :class:`~kpart.errors.InvalidPartitionsError`, :class:`~kpart.errors.ConfigError`
@@ -253,10 +248,19 @@ def with_partition(
         )
 
     def transform(df: DataFrame) -> DataFrame:
-        from pyspark.sql import functions as F
 
         dtype = _key_type(df, key)
         _check_serializer(serializer, key, dtype)
+        prepared, bad = prepared_key(key_column(key), dtype, serializer)
+        if bad is None and parse_key_path(key) == (key,):
+            return apply(df, key)
+        # never wrap or guess: a value the serializer cannot take fails the job
+        prepared = failing_on_bad(key, serializer, prepared, bad)
+        return apply(df.withColumn(_PREPARED_KEY, prepared), _PREPARED_KEY).drop(_PREPARED_KEY)
+
+    def apply(df: DataFrame, key: str) -> DataFrame:
+        from pyspark.sql import functions as F
+
         col = F.col(key)
         if partitioner == "spark:hash":
             return df.withColumn(output, F.pmod(F.hash(col), F.lit(n)).cast("int"))

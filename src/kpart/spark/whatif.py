@@ -24,6 +24,7 @@ import numpy as np
 from kpart.errors import ConfigError
 from kpart.producer.clients import check_num_partitions, get_partitioner
 from kpart.producer.whatif import WhatIfReport, WhatIfTally, whatif_counts
+from kpart.spark._keys import bad_keys_as_config_errors
 from kpart.spark.compat import KEY, aggregate_keys
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,7 +86,8 @@ def measure_whatif(
     """:func:`kpart.producer.whatif.partition_count_whatif` over column ``key`` of ``df`` (one
     record per row; bytes per record as ``kpart report`` counts them when ``with_bytes``).
 
-    Raises ConfigError / InvalidPartitionsError naming the bad value, before any Spark job.
+    Raises ConfigError / InvalidPartitionsError naming the bad value, before any Spark job
+    (a key value the serializer cannot represent: ConfigError from the job).
     """
     spec = get_partitioner(partitioner)
     if spec.hash == "none":
@@ -95,8 +97,9 @@ def measure_whatif(
     per_key = aggregate_keys(df, key, serializer, with_bytes=with_bytes)
     # One job: each Arrow batch of distinct keys yields one row per (m, partition); the rows
     # come back as Arrow and are summed with numpy.
-    table = _whatif_partials(per_key, spec.id, num_partitions, counts, serializer,
-                             with_bytes).toArrow()
+    with bad_keys_as_config_errors():
+        table = _whatif_partials(per_key, spec.id, num_partitions, counts, serializer,
+                                 with_bytes).toArrow()
     tally = WhatIfTally(spec.id, num_partitions, counts, with_bytes)
     m = table.column("m").to_numpy()
     p = table.column("partition").to_numpy()

@@ -1,0 +1,292 @@
+"""The key contract of the Spark layer: which column is the key, which types each Kafka key
+serializer takes, and which values it cannot represent (never wrapped, never guessed).
+
+Shared by :mod:`kpart.spark.transforms` (``with_partition``), :mod:`kpart.spark.pipeline`
+(``kpart report``), :mod:`kpart.spark.compat`/:mod:`kpart.spark.whatif`, and the checks made
+*before* Spark starts (:mod:`kpart.spark.datasets` reads the schema with pyarrow or the first
+lines). The pure rules here import no pyspark; the column builders import it lazily.
+
+**Key paths** follow Spark's column names: ``device.id`` is field ``id`` of struct column
+``device`` (any depth); a name holding a dot is quoted in backticks, as in Spark SQL:
+```` `device.id` ```` is the top-level column literally named ``device.id`` (a backtick inside
+backticks is doubled). Fields inside arrays and maps are not keys.
+
+**Types per serializer** (Spark type names):
+
+=================  ========================================  ===================================
+serializer         column types                              values it cannot represent
+=================  ========================================  ===================================
+``string``         ``string``                                none
+``bytes``          ``binary``, ``string`` (its UTF-8)        none
+``uuid``           ``string``                                not ``8-4-4-4-12`` hex digits
+``int``/``long``/  ``tinyint`` … ``bigint``; ``string``:     out of the Java type's range; text
+``short``          the text parsed as ``Integer.parseInt``   that is not ``[+-]?[0-9]+``
+=================  ========================================  ===================================
+
+An integral column under ``string`` is refused with the serializer to use (Kafka's
+``StringSerializer`` cannot take a ``Long``). Text under ``int``/``long``/``short`` is parsed as
+Java's ``Integer.parseInt``/``Long.parseLong``/``Short.parseShort`` (radix 10) do: an optional
+sign then ASCII digits, leading zeros allowed (``"0123"`` is the key 123, as a Java producer
+parsing the text sends it), no spaces, no decimal point. ``uuid`` takes exactly the canonical
+form ``UUID.toString()`` writes (any case; ``UUIDSerializer`` sends it lower-cased), so the
+bytes hashed are never a guess about how a producer parsed a looser form — the rule of
+``kpart partition --serializer uuid`` (:func:`kpart.producer.serializers.serialize_key`).
+
+>>> parse_key_path("device.id"), parse_key_path("`device.id`"), parse_key_path("`a``b`.c")
+(('device', 'id'), ('device.id',), ('a`b', 'c'))
+>>> value_problem("0123", "int") is None, value_problem("2147483648", "int")
+(True, "'2147483648' is out of the 'int' serializer's range [-2147483648, 2147483647]")
+>>> value_problem("not-a-uuid", "uuid")
+"'not-a-uuid' is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes (the 'uuid' serializer)"
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from kpart.errors import ConfigError
+from kpart.producer.serializers import UUID_PATTERN as _UUID_TEXT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import Column
+
+__all__ = [
+    "INTEGRAL",
+    "RANGES",
+    "bad_keys_as_config_errors",
+    "check_key_type",
+    "failing_on_bad",
+    "key_column",
+    "parse_key_path",
+    "prepared_key",
+    "quote",
+    "schema_key_type",
+    "value_problem",
+]
+
+INTEGRAL = ("tinyint", "smallint", "int", "bigint")
+#: Java range of each fixed-width serializer's type.
+RANGES = {"short": (-(2**15), 2**15 - 1), "int": (-(2**31), 2**31 - 1),
+          "long": (-(2**63), 2**63 - 1)}
+_WIDER = {"tinyint": 1, "smallint": 2, "int": 4, "bigint": 8}
+_WIDTH = {"short": 2, "int": 4, "long": 8}
+_SPARK_TYPE = {"short": "smallint", "int": "int", "long": "bigint"}
+_HINT = {"tinyint": "short, int or long", "smallint": "short", "int": "int", "bigint": "long"}
+INTEGER_PATTERN = "^[+-]?[0-9]+$"
+UUID_PATTERN = f"^{_UUID_TEXT}$"
+
+
+def parse_key_path(key: str) -> tuple[str, ...]:
+    """The parts of a key path, split as Spark splits a column name (see the module docstring).
+    ``ConfigError`` naming the key when it is empty, has an empty part or an open backtick."""
+    parts: list[str] = []
+    current: list[str] = []
+    i, quoted, was_quoted = 0, False, False
+    while i < len(key):
+        c = key[i]
+        if quoted:
+            if c == "`":
+                if key[i + 1:i + 2] == "`":
+                    current.append("`")
+                    i += 1
+                else:
+                    quoted = False
+            else:
+                current.append(c)
+        elif c == "`" and not current and not was_quoted:
+            quoted = was_quoted = True
+        elif c == ".":
+            if not current and not was_quoted:
+                raise ConfigError(f"--key: {key!r} has an empty field name")
+            parts.append("".join(current))
+            current, was_quoted = [], False
+        elif was_quoted:
+            raise ConfigError(f"--key: {key!r}: a backtick-quoted name must end at a dot")
+        else:
+            current.append(c)
+        i += 1
+    if quoted:
+        raise ConfigError(f"--key: {key!r} has an unclosed backtick")
+    if not current and not was_quoted:
+        raise ConfigError(f"--key: {key!r} has an empty field name")
+    parts.append("".join(current))
+    return tuple(parts)
+
+
+def quote(name: str) -> str:
+    """``name`` as one Spark column-name part (backticks, inner backticks doubled)."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _hint_backticks(key: str, names: list[str]) -> str:
+    return (f"; the column named {key!r} is written `{key}` (backticks)"
+            if "." in key and key in names else "")
+
+
+def walk_fields(key: str, root: Any, fields_of) -> Any:
+    """Follow ``key``'s path from ``root``: ``fields_of(node)`` gives ``{name: child}`` of a
+    struct node, or ``None`` when the node is not a struct. ``ConfigError`` naming the key and
+    the fields available where the path breaks. Returns the node at the end."""
+    parts = parse_key_path(key)
+    node = root
+    for depth, part in enumerate(parts):
+        fields = fields_of(node)
+        where = ".".join(parts[:depth])
+        if fields is None:
+            raise ConfigError(f"--key: {where!r} is not a struct, so {key!r} does not exist")
+        if part not in fields:
+            names = list(fields)
+            if depth == 0:
+                raise ConfigError(f"--key: column {key!r} not found (columns: "
+                                  f"{', '.join(names)}){_hint_backticks(key, names)}")
+            raise ConfigError(f"--key: field {part!r} not found in struct {where!r} "
+                              f"(fields: {', '.join(names)})")
+        node = fields[part]
+    return node
+
+
+def schema_key_type(schema: Any, key: str) -> str:
+    """Spark type name (``simpleString``) of ``key`` in the Spark ``StructType`` ``schema``."""
+    from pyspark.sql.types import StructType
+
+    def fields_of(node: Any) -> dict[str, Any] | None:
+        dt = node if isinstance(node, StructType) else node.dataType
+        return {f.name: f for f in dt.fields} if isinstance(dt, StructType) else None
+
+    return walk_fields(key, schema, fields_of).dataType.simpleString()
+
+
+def check_key_type(key: str, dtype: str, serializer: str) -> None:
+    """``ConfigError`` naming the column, its type and the serializer when ``serializer`` cannot
+    take a column of Spark type ``dtype`` (with the serializer to use where one fits)."""
+    from kpart.spark.transforms import SERIALIZERS
+
+    if serializer not in SERIALIZERS:
+        raise ConfigError(
+            f"--serializer: unknown key serializer {serializer!r} (known: {', '.join(SERIALIZERS)})"
+        )
+    kind = dtype.split("<", 1)[0]
+    if kind in ("struct", "array", "map"):
+        what = ("a struct: name one of its fields, e.g. " f"{key}.<field>" if kind == "struct"
+                else f"an {kind}: its elements are not a key")
+        raise ConfigError(f"--key: column {key!r} is {what}")
+    ok = {
+        "string": dtype == "string",
+        "uuid": dtype == "string",
+        "bytes": dtype in ("binary", "string"),
+    }.get(serializer, dtype in INTEGRAL or dtype == "string")
+    if ok:
+        return
+    hint = ""
+    if serializer == "string" and dtype in INTEGRAL:
+        hint = (f": Kafka's StringSerializer cannot take a number; use --serializer "
+                f"{_HINT[dtype]} (the producer's Java type)")
+    raise ConfigError(
+        f"--serializer: {serializer!r} cannot serialize column {key!r} of type {dtype}{hint}"
+    )
+
+
+def value_problem(value: Any, serializer: str) -> str | None:
+    """Why ``serializer`` cannot represent the key ``value`` (a Python value as the dataset
+    holds it: ``str``, ``int`` or bytes), or ``None`` when it can (a ``None`` key always can)."""
+    if value is None:
+        return None
+    if serializer in RANGES:
+        if isinstance(value, str):
+            if not re.fullmatch(INTEGER_PATTERN[1:-1], value):
+                java = ("Integer.parseInt" if serializer == "int"
+                        else f"{serializer.title()}.parse{serializer.title()}")
+                return (f"{value!r} is not a decimal integer for the {serializer!r} serializer "
+                        f"(Java's {java} rejects it)")
+            number = int(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            return f"{value!r} is not an integer for the {serializer!r} serializer"
+        lo, hi = RANGES[serializer]
+        if not lo <= number <= hi:
+            return f"{value!r} is out of the {serializer!r} serializer's range [{lo}, {hi}]"
+        return None
+    if serializer == "uuid" and (not isinstance(value, str)
+                                 or not re.fullmatch(UUID_PATTERN[1:-1], value)):
+        return (f"{value!r} is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes "
+                "(the 'uuid' serializer)")
+    return None
+
+
+def key_column(key: str) -> Column:
+    """The Spark column at ``key``'s path (see the module docstring)."""
+    from pyspark.sql import functions as F
+
+    parts = parse_key_path(key)
+    col = F.col(quote(parts[0]))
+    for part in parts[1:]:
+        col = col.getField(part)
+    return col
+
+
+def prepared_key(col: Column, dtype: str, serializer: str) -> tuple[Column, Column | None]:
+    """``(key, bad)``: the key ready for ``serializer`` (an integral column of the serializer's
+    Java type for ``int``/``long``/``short``; lower-case text for ``uuid``; else ``col``), null
+    where the value cannot be represented, and the boolean column ``bad`` marking those rows
+    (``None`` when no value of ``dtype`` can be bad). Null keys are never bad."""
+    from pyspark.sql import functions as F
+
+    if serializer in RANGES:
+        lo, hi = RANGES[serializer]
+        target = _SPARK_TYPE[serializer]
+        if dtype in INTEGRAL:
+            if _WIDER[dtype] <= _WIDTH[serializer]:
+                return col.cast(target), None
+            fits = col.between(F.lit(lo), F.lit(hi))
+            value = col
+        else:  # text: Integer.parseInt's syntax, then the range (try_cast: null on overflow)
+            value = col.try_cast("bigint")
+            fits = col.rlike(INTEGER_PATTERN) & value.between(F.lit(lo), F.lit(hi))
+        bad = col.isNotNull() & ~F.coalesce(fits, F.lit(False))
+        return F.when(~bad, value.cast(target)), bad
+    if serializer == "uuid":
+        bad = col.isNotNull() & ~F.coalesce(col.rlike(UUID_PATTERN), F.lit(False))
+        return F.when(~bad, F.lower(col)), bad
+    return col, None
+
+
+def bad_key_message(key: str, serializer: str, records: int, first: Any) -> str:
+    """The error of a key column holding ``records`` values ``serializer`` cannot represent."""
+    why = value_problem(first, serializer) or f"{first!r} cannot be serialized"
+    return (f"--key: column {key!r} holds {records:,} record(s) the {serializer} serializer "
+            f"cannot represent; first bad value: {why}")
+
+
+_FAILS = "the {!r} serializer cannot represent the key "
+
+
+def failing_on_bad(key: str, serializer: str, prepared: Column, bad: Column | None) -> Column:
+    """``prepared`` where ``bad`` is false; a row where it is true fails the Spark job with
+    ``key column '<key>': the '<serializer>' serializer cannot represent the key <value>``
+    (see :func:`bad_keys_as_config_errors`)."""
+    from pyspark.sql import functions as F
+
+    if bad is None:
+        return prepared
+    return F.when(bad, F.raise_error(F.concat(
+        F.lit(f"key column {key!r}: " + _FAILS.format(serializer)),
+        key_column(key).cast("string")))).otherwise(prepared)
+
+
+@contextmanager
+def bad_keys_as_config_errors() -> Iterator[None]:
+    """Turn the Spark error raised by :func:`failing_on_bad` into a one-line ``ConfigError``."""
+    try:
+        yield
+    except ConfigError:
+        raise
+    except Exception as e:
+        m = re.search(r"key column .*? serializer cannot represent the key [^\n]*", str(e))
+        if m is None:
+            raise
+        text = re.sub(r"\s*SQLSTATE: \w+\s*$", "", m.group(0)).strip()
+        raise ConfigError(f"--key: {text}") from None
