@@ -1,7 +1,7 @@
 """CI runs every property test derandomized with the example counts each test asks for
 (issue 10, point 14 b); ``make fuzz`` scales the counts and draws a fresh seed.
 
-The profiles live in ``tests/conftest.py``. These tests check, in fresh interpreters, which
+The profiles live in ``tests/kpart_hypothesis.py``; ``tests/conftest.py`` loads one. These tests check, in fresh interpreters, which
 profile an environment loads, and in this run that an explicit ``@settings(max_examples=...)``
 survives the profile (hypothesis merges a test's own settings over the profile) and is
 derandomized whenever CI is.
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import fuzz_scale, hypothesis_profile, scale_examples
+from kpart_hypothesis import fuzz_scale, hypothesis_profile, scale_examples
 
 TESTS = Path(__file__).parent
 _PROBE = (

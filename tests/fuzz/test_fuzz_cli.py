@@ -30,8 +30,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kpart.spark.session
-from conftest import fuzz_scale, scale_examples
 from kpart.cli import _register, app, main
+from kpart_hypothesis import fuzz_scale, scale_examples
 
 pytestmark = pytest.mark.fuzz
 
