@@ -80,7 +80,7 @@ def _variants(value: Any) -> list[Any]:
     if isinstance(value, int) and not isinstance(value, bool):
         out += [-value - 1, value * 10**12, float(value) + 0.5, 2**31, 2**63, -1, bool(value)]
     if isinstance(value, str):
-        out += [value * 3, value.upper(), value[:1], "", int(value) if value.isdigit() else 0]
+        out += [value * 3, value.upper(), value[:1], "", int(value) if value.isascii() and value.isdigit() else 0]
     if isinstance(value, list):
         out += [value + value, value[:1], value[::-1], dict(enumerate(value))]
     if isinstance(value, dict):
