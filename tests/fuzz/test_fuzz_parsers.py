@@ -250,6 +250,8 @@ LOG_DIRS = [
 @FUZZ
 @given(texts(DESCRIBE))
 @example("\tTopic: a\tPartition: ²\tLeader: 1\tReplicas: 1\tIsr: 1\n")
+@example("Topic: a\tPartitionCount: ²\tReplicationFactor: 1\tConfigs: \n"
+         "\tTopic: a\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\n")
 @example("\tTopic: a\tPartition: 0\tLeader: ²\tReplicas: 1\tIsr: 1\n")
 def test_fuzz_describe_text(text: str) -> None:
     refused_or_parsed(parse_describe_partitions, text)

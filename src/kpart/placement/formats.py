@@ -144,7 +144,8 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
     declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
     for lineno, line in enumerate(text.splitlines(), start=1):
         f = _fields(line)
-        if "PartitionCount" in f and f.get("Topic") and f["PartitionCount"].isdigit():
+        count = f.get("PartitionCount", "")
+        if f.get("Topic") and count.isascii() and count.isdigit():
             declared.setdefault(f["Topic"], (lineno, int(f["PartitionCount"])))
         if "Partition" not in f or "PartitionCount" in f:
             continue  # a header or an unrelated line
