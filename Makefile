@@ -1,10 +1,11 @@
-# kpart — make demo (install + main job on the flights data), make test (install + lint + suite)
+# kpart — make demo (install + main job on the flights data), make test (install + lint + suite),
+# make fuzz (every property and fuzz test with a fresh seed and more examples)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench lint clean browser docs-img
+.PHONY: install demo test fuzz bench lint clean browser docs-img
 
 install: $(STAMP)
 
@@ -20,8 +21,18 @@ demo: install
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 
+# CI=true (set by the CI machine, or `make test CI=true`) reaches pytest: derandomized hypothesis
 test: install lint $(if $(filter true,$(CI)),browser)
-	$(BIN)/python -m pytest -q src tests
+	CI=$(CI) $(BIN)/python -m pytest -q src tests
+
+# Property tests (marked `hypothesis` by its plugin) and tests/fuzz, random from a fresh seed that
+# is printed first (reproduce a run: make fuzz SEED=N), FUZZ_SCALE times the CI example counts.
+FUZZ_SCALE ?= 5
+fuzz: install
+	@seed=$${SEED:-$$($(BIN)/python -c 'import secrets; print(secrets.randbits(32))')}; \
+	echo "hypothesis seed: $$seed (reproduce: make fuzz SEED=$$seed FUZZ_SCALE=$(FUZZ_SCALE))"; \
+	KPART_FUZZ_SCALE=$(FUZZ_SCALE) $(BIN)/python -m pytest -q tests -m "hypothesis or fuzz" \
+		-p no:cacheprovider --hypothesis-profile=fuzz --hypothesis-seed=$$seed
 
 # Debian's chromium for the report's browser test (skipped, not failed, without it unless CI=true)
 browser:

@@ -1,4 +1,8 @@
-"""Shared fixtures: the golden vectors (gzip JSONL, copied from Kafka runs) and one SparkSession."""
+"""Shared fixtures: the golden vectors (gzip JSONL, copied from Kafka runs) and one SparkSession.
+
+Hypothesis profiles: :mod:`kpart_hypothesis` (``ci`` when ``CI=true``), loaded here, before any
+test module builds its ``@settings``.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,24 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+from kpart_hypothesis import fuzz_scale, hypothesis_profile, scale_examples
+
+settings.load_profile(hypothesis_profile())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Scale every hypothesis test's ``max_examples`` by ``KPART_FUZZ_SCALE`` (``make fuzz``)."""
+    scale = fuzz_scale()
+    if scale == 1:
+        return
+    done: set[int] = set()
+    for item in items:
+        fn = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        if getattr(fn, "is_hypothesis_test", False) and id(fn) not in done:
+            done.add(id(fn))
+            scale_examples(fn, scale)
 
 
 @pytest.fixture(scope="session")

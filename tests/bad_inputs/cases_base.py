@@ -263,9 +263,8 @@ CASES: list[Case] = [
     Case("base-assign-owned-unknown-topic", ("assign", "g.json"), "'t9'",
          files={"g.json": '{"topics": {"t0": 1}, "members": [{"id": "C0", "topics": ["t0"], '
                           '"owned": [["t9", [0]]]}]}'}),
-    # known bug (xfail until fixed): a string where a topic's rack lists belong is read as one
-    # rack per character ("abc" = racks a, b, c for 3 partitions) instead of being refused
-    Case("base-assign-racks-not-a-list", ("assign", "g.json"), "'abc'", marks=("xfail",),
+    # a string where a topic's rack lists belong (was read as one rack per character)
+    Case("base-assign-racks-not-a-list", ("assign", "g.json"), "'abc'",
          files={"g.json": '{"topics": {"t0": 3}, "partition_racks": {"t0": "abc"}, '
                           '"members": [{"id": "C0", "topics": ["t0"]}]}'}),
     Case("base-assign-missing-file", ("assign", "none.json"), "none.json"),

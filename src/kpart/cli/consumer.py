@@ -44,8 +44,10 @@ def load_group_file(path: Path) -> Any:
     ):  # (without "topics", from_json names the missing or misspelled field)
         topics = doc["topics"]
         for i, m in enumerate(doc["members"]):
-            for j, entry in enumerate((m.get("owned") or []) if isinstance(m, dict) else []):
-                if isinstance(entry, list) and entry and entry[0] not in topics:
+            for j, entry in enumerate(m["owned"] if isinstance(m, dict) and isinstance(
+                    m.get("owned"), list) else []):  # (from_json names any other shape)
+                if isinstance(entry, list) and entry and isinstance(entry[0], str) and \
+                        entry[0] not in topics:
                     raise ConfigError(
                         f"{path}: group.members[{i}].owned[{j}]: owned partition of an unknown "
                         f"topic {entry[0]!r}"

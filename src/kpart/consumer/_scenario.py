@@ -153,8 +153,10 @@ def _mapping(where: str, v: Any) -> Mapping[str, Any]:
 
 
 def _racks(where: str, topic: str, n: int, v: Any) -> tuple[tuple[str | None, ...], ...]:
-    if not isinstance(v, list) or not all(isinstance(r, list) for r in v):
-        raise _fail(where, f"expected a list of rack lists for topic {topic!r}")
+    if not isinstance(v, list) or not all(
+        isinstance(r, list) and all(x is None or isinstance(x, str) for x in r) for r in v
+    ):
+        raise _fail(where, f"expected a list of rack lists (rack names or null) for topic {topic!r}")
     if len(v) != n:
         raise _fail(where, f"topic {topic!r} has {n} partitions but racks for {len(v)}")
     return tuple(tuple(r) for r in v)
@@ -172,8 +174,12 @@ def _member(where: str, doc: Any, topics: Mapping[str, Any]) -> Member:
     for k in ("rack", "instance_id"):
         if m.get(k) is not None and not isinstance(m[k], str):
             raise _fail(f"{where}.{k}", f"expected a string, got {m[k]!r}")
-    for i, entry in enumerate(m.get("owned") or []):
-        if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in topics:
+    owned = m.get("owned") or []
+    if not isinstance(owned, list):
+        raise _fail(f"{where}.owned", f"expected [[topic, [partitions]], ...], got {owned!r}")
+    for i, entry in enumerate(owned):
+        if (not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str)
+                or entry[0] not in topics):
             raise _fail(f"{where}.owned[{i}]", f"owned partition of an unknown topic: {entry!r}")
     return Member(mid, tuple(subs), m.get("rack"), m.get("instance_id"))
 

@@ -120,6 +120,10 @@ class ServerMember:
         for t in self.topics:
             if not isinstance(t, str) or not t:
                 raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
+        for name, v in (("rack", self.rack), ("instance id", self.instance_id)):
+            if v is not None and not isinstance(v, str):
+                raise ConfigError(f"Invalid {name} {v!r} of member {self.member_id!r}: must be "
+                                  "a string or null.")
         seen: set[str] = set()
         for topic, parts in self.assignment:
             if not isinstance(topic, str) or not topic or topic in seen:
@@ -128,7 +132,7 @@ class ServerMember:
                     f"{topic!r}."
                 )
             seen.add(topic)
-            if len(set(parts)) != len(parts):
+            if all(_is_int(p) for p in parts) and len(set(parts)) != len(parts):
                 raise ConfigError(
                     f"Member {self.member_id!r} lists a partition of topic {topic!r} twice."
                 )

@@ -115,6 +115,10 @@ class Member:
         for t in self.topics:
             if not isinstance(t, str) or not t:
                 raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
+        for name, v in (("rack", self.rack), ("instance id", self.group_instance_id)):
+            if v is not None and not isinstance(v, str):
+                raise ConfigError(f"Invalid {name} {v!r} of member {self.member_id!r}: must be "
+                                  "a string or null.")
         for topic, parts in self.owned_partitions:
             for p in parts:
                 if not isinstance(p, int) or isinstance(p, bool) or p < 0:
@@ -201,6 +205,11 @@ class GroupSpec:
         topics = []
         for name, n in topics_doc.items():
             racks = racks_doc.get(name)
+            if racks is not None and not (isinstance(racks, list) and all(
+                    isinstance(r, list) and all(x is None or isinstance(x, str) for x in r)
+                    for r in racks)):
+                raise ConfigError(f"group.partition_racks.{name}: expected [[rack|null, ...], "
+                                  f"...] (one list per partition), got {racks!r:.60}.")
             rr = None if racks is None else tuple(tuple(r) for r in racks)
             topics.append(Topic(name, n, rr))
         for name in racks_doc:
@@ -225,10 +234,13 @@ def topic_partitions_from_json(doc: Any, where: str) -> OwnedPartitions:
     Raises :class:`ConfigError` naming ``where`` for any other shape (values are checked by
     the value types)."""
     out: list[tuple[str, tuple[int, ...]]] = []
+    if doc is not None and not isinstance(doc, list | tuple):
+        raise ConfigError(f"{where}: expected [[topic, [partitions]], ...].")
     for entry in doc or []:
         if (
             not isinstance(entry, list | tuple)
             or len(entry) != 2
+            or not isinstance(entry[0], str)
             or not isinstance(entry[1], list | tuple)
         ):
             raise ConfigError(f"{where}: expected [[topic, [partitions]], ...].")

@@ -155,7 +155,7 @@ def balance(
 
 def _split_tp(name: str) -> tuple[str, int]:
     topic, sep, part = name.rpartition("-")
-    if not sep or not topic or not part.isdigit():
+    if not sep or not topic or not (part.isascii() and part.isdigit()):
         raise ConfigError(f"Invalid partition name {name!r}: expected <topic>-<partition>")
     return topic, int(part)
 
@@ -163,6 +163,15 @@ def _split_tp(name: str) -> tuple[str, int]:
 def _size(value: object, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ConfigError(f"Invalid size {value!r} for {where}: expected bytes >= 0")
+    return value
+
+
+def _log_dirs_list(obj: object, key: str) -> list:
+    """``obj[key]`` of a kafka-log-dirs object: a list (empty when missing); ConfigError for a
+    value of another kind (``null``, a number)."""
+    value = obj.get(key, []) if isinstance(obj, dict) else []
+    if not isinstance(value, list):
+        raise ConfigError(f"Malformed kafka-log-dirs JSON: {key!r} must be a list, got {value!r:.40}")
     return value
 
 
@@ -190,8 +199,8 @@ def parse_partition_sizes(text: str) -> dict[tuple[str, int], int]:
     out: dict[tuple[str, int], int] = {}
     if isinstance(obj.get("brokers"), list):
         for broker in obj["brokers"]:
-            for log_dir in broker.get("logDirs", []) if isinstance(broker, dict) else []:
-                for row in log_dir.get("partitions", []) if isinstance(log_dir, dict) else []:
+            for log_dir in _log_dirs_list(broker, "logDirs"):
+                for row in _log_dirs_list(log_dir, "partitions"):
                     if not isinstance(row, dict) or row.get("isFuture"):
                         continue
                     tp = _split_tp(str(row.get("partition")))
@@ -200,7 +209,7 @@ def parse_partition_sizes(text: str) -> dict[tuple[str, int], int]:
     for key, value in obj.items():
         if isinstance(value, dict):
             for p, n in value.items():
-                if not str(p).isdigit():
+                if not (str(p).isascii() and str(p).isdigit()):
                     raise ConfigError(f"Invalid partition {p!r} of topic {key!r} in sizes")
                 out[(key, int(p))] = _size(n, f"{key}-{p}")
         else:

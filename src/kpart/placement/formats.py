@@ -144,7 +144,8 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
     declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
     for lineno, line in enumerate(text.splitlines(), start=1):
         f = _fields(line)
-        if "PartitionCount" in f and f.get("Topic") and f["PartitionCount"].isdigit():
+        count = f.get("PartitionCount", "")
+        if f.get("Topic") and count.isascii() and count.isdigit():
             declared.setdefault(f["Topic"], (lineno, int(f["PartitionCount"])))
         if "Partition" not in f or "PartitionCount" in f:
             continue  # a header or an unrelated line
@@ -152,7 +153,7 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
         if not topic or "Replicas" not in f:
             raise ConfigError(f"line {lineno}: partition line without topic or replicas: "
                               f"{line.strip()!r}")
-        if not f["Partition"].isdigit():
+        if not (f["Partition"].isascii() and f["Partition"].isdigit()):
             raise ConfigError(f"line {lineno}: invalid partition {f['Partition']!r}")
         partition = int(f["Partition"])
         if (topic, partition) in seen:
@@ -164,7 +165,7 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
         leader_text = f.get("Leader", "none")
         if leader_text in ("none", "-1", ""):
             leader = None
-        elif leader_text.isdigit():
+        elif leader_text.isascii() and leader_text.isdigit():
             leader = int(leader_text)
         else:
             raise ConfigError(f"line {lineno}: invalid leader {leader_text!r}")

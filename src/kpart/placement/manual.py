@@ -216,6 +216,8 @@ def read_zk_topic_node(data: str | bytes | Mapping[str, Any]) -> ZkTopicNode:
         except json.JSONDecodeError as e:
             raise _node_error(f"malformed JSON ({e.msg} at line {e.lineno} column {e.colno})")\
                 from None
+        except UnicodeDecodeError:
+            raise _node_error("not UTF-8 text") from None
     else:
         doc = data
     if not isinstance(doc, Mapping) or not isinstance(doc.get("partitions"), Mapping):

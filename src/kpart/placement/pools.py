@@ -111,6 +111,8 @@ def _broker_ids(value: object, pool: str) -> frozenset[int]:
 
 def pools_from_dict(obj: Mapping[str, object]) -> PoolSpec:
     """Build a :class:`PoolSpec` from a parsed pool file (see the module docstring)."""
+    if not isinstance(obj, dict):
+        raise ConfigError(f"The pool file must hold a JSON object, got {obj!r:.40}")
     raw_pools = obj.get("pools")
     if not isinstance(raw_pools, dict) or not raw_pools:
         raise ConfigError("The pool file needs a non-empty 'pools' object")
@@ -147,7 +149,7 @@ def pools_from_dict(obj: Mapping[str, object]) -> PoolSpec:
     if not isinstance(mapping, dict):
         raise ConfigError(f"Invalid 'topics' {mapping!r:.40}: expected {{topic: pool}}")
     for topic, pool in mapping.items():
-        if pool not in brokers:
+        if not isinstance(pool, str) or pool not in brokers:
             raise ConfigError(f"Unknown pool {pool!r} for topic {topic!r}")
         put(topic, pool)
     return PoolSpec(
