@@ -241,8 +241,9 @@ def test_modes_follow_the_umask_as_open_gives_them(tmp_path: Path, umask: int) -
     (tmp_path / "b.txt").write_text("old")
     os.chmod(tmp_path / "b.txt", 0o600)
     write_texts({tmp_path / "b.txt": "new", tmp_path / "c.txt": b"\x00"})
-    for name in ("b.txt", "c.txt"):
-        assert (tmp_path / name).stat().st_mode & 0o777 == want_file
+    assert (tmp_path / "c.txt").stat().st_mode & 0o777 == want_file
+    # a file replaced keeps its own mode, as open(path, "w") leaves it
+    assert (tmp_path / "b.txt").stat().st_mode & 0o777 == 0o600
     d = write_dir(tmp_path / "d", lambda t: (t / "f").write_text("x"))
     assert d.stat().st_mode & 0o777 == want_dir
     assert (d / "f").stat().st_mode & 0o777 == want_file
@@ -448,3 +449,25 @@ def test_stale_name_pattern_matches_what_the_writer_makes() -> None:
     assert _files._temp_re("out.txt").fullmatch(name) and _files.is_kpart_temp(name)
     assert not _files.is_kpart_temp("notes.txt")
     assert not _files._temp_re("out.tx").fullmatch(name)
+
+
+def test_replacing_a_file_keeps_its_mode_as_open_does(tmp_path: Path) -> None:
+    target = tmp_path / "private.txt"
+    target.write_text("old")
+    target.chmod(0o600)
+    write_text(target, "new", "--out")
+    assert target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_long_non_ascii_name_gets_a_temporary_it_can_hold(tmp_path: Path) -> None:
+    target = tmp_path / ("é" * 120)  # 240 bytes: legal, but not with 200 characters more
+    write_text(target, "x", "--out")
+    assert target.read_text() == "x"
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_a_closed_standard_input_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(ConfigError, match="^FILE: cannot read standard input: it is closed$"):
+        read_text("-", "FILE", stdin=True)

@@ -133,6 +133,8 @@ def read_text(path: PathLike, option: str, *, stdin: bool = False,
     if stdin and str(path) == "-":
         shown = "standard input"
         stream = sys.stdin
+        if stream is None or getattr(stream, "closed", False):
+            raise ConfigError(f"{option}: cannot read standard input: it is closed")
         if not hasattr(stream, "buffer"):  # a text stream (tests, embedding processes)
             return stream.read()
         data = _read_capped(stream.buffer, max_bytes)
@@ -151,8 +153,14 @@ def read_text(path: PathLike, option: str, *, stdin: bool = False,
 # -- temporaries -----------------------------------------------------------------------------
 
 
+def _stem(name: str) -> str:
+    """``name`` cut to 200 bytes as the file system stores it (a temporary's name, with kpart's
+    suffix, must stay under the usual 255-byte limit whatever the target's characters)."""
+    return os.fsdecode(os.fsencode(name)[:200])
+
+
 def _temp_re(name: str) -> re.Pattern[str]:
-    return re.compile(rf"\.{re.escape(name[:200])}\.kpart-(\d+)-[0-9a-f]{{8}}\.(tmp|old)")
+    return re.compile(rf"\.{re.escape(_stem(name))}\.kpart-(\d+)-[0-9a-f]{{8}}\.(tmp|old)")
 
 
 def is_kpart_temp(entry: str) -> bool:
@@ -161,7 +169,7 @@ def is_kpart_temp(entry: str) -> bool:
 
 
 def _temp_name(name: str, kind: str = "tmp") -> str:
-    return f".{name[:200]}.kpart-{os.getpid()}-{secrets.token_hex(4)}.{kind}"
+    return f".{_stem(name)}.kpart-{os.getpid()}-{secrets.token_hex(4)}.{kind}"
 
 
 def _alive(pid: int) -> bool:
@@ -287,6 +295,8 @@ def _write_temp(target: Path, content: str | bytes | Iterable[str | bytes]) -> P
     tmp = target.parent / _temp_name(target.name)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # mode as open() gives
     try:
+        with contextlib.suppress(OSError):  # open() keeps a file's mode when it replaces it
+            os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
         with os.fdopen(fd, "wb") as f:
             for chunk in _chunks(content):
                 f.write(chunk)
@@ -302,8 +312,11 @@ def write_texts(
     files: Mapping[PathLike, str | bytes | Iterable[str | bytes]],
     options: Mapping[PathLike | None, str] | None = None,
     default_option: str = "--out",
+    *,
+    inputs: Mapping[str, PathLike | None] | None = None,
 ) -> list[Path]:
-    """Write several files at once: every target is checked, then every content goes to its
+    """Write several files at once: every target is checked (none may be one of the command's
+    ``inputs``, ``{option: path}``), then every content goes to its
     temporary, then all are renamed into place (a failure before the renames leaves every
     previous file as it was and no temporary). ``options`` maps a path to the option that named
     it (errors name both); others are ``default_option``. Returns the written paths.
@@ -313,7 +326,7 @@ def write_texts(
     seen: dict[str, str] = {}
     for path, content in files.items():
         option = named.get(str(path), default_option)
-        check_writable(path, option)
+        check_writable(path, option, inputs=inputs)
         target = _target(path)
         key = os.path.realpath(target)
         if key in seen:

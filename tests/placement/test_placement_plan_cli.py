@@ -230,3 +230,34 @@ def test_topic_name_only_goes_with_a_zookeeper_node(describe_file, capsys):
     rc = main(["describe", "--current", str(describe_file), "--topic", "x"])
     err = capsys.readouterr().err
     assert rc == 2 and "'x'" in err and "ZooKeeper topic node" in err
+
+
+def test_plan_never_overwrites_its_input_with_a_batch_file(describe_file, tmp_path, capsys):
+    # the --current file has the name the first batch of '-o plan.json' would get
+    current = tmp_path / "plan.batch-001.json"
+    current.write_text(describe_file.read_text())
+    before = current.read_bytes()
+    rc = main(["plan", "--current", str(current), "--add-brokers", "6,7",
+               "-o", str(tmp_path / "plan.json"), "--max-concurrent-moves-per-broker", "1"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--current" in err and "plan.batch-001.json" in err, err
+    assert current.read_bytes() == before
+    assert not (tmp_path / "plan.json").exists()
+
+
+def test_plan_refuses_to_leave_batches_of_an_earlier_plan(describe_file, tmp_path, capsys):
+    out = tmp_path / "plan.json"
+    args = ["plan", "--current", str(describe_file), "--add-brokers", "6,7", "-o", str(out),
+            "--seed", "3"]
+    assert main([*args, "--max-concurrent-moves-per-broker", "1"]) == 0
+    batches = sorted(tmp_path.glob("plan.batch-*.json"))
+    assert len(batches) >= 2
+    snapshot = {p: p.read_bytes() for p in [out, *batches]}
+    capsys.readouterr()
+    # the same plan without batches would leave them beside a plan they no longer match
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "earlier plan" in err[0] and batches[0].name in err[0]
+    assert {p: p.read_bytes() for p in snapshot} == snapshot
+    # the same batching again replaces every batch: allowed
+    assert main([*args, "--max-concurrent-moves-per-broker", "1"]) == 0

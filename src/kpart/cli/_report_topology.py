@@ -19,6 +19,7 @@ kpart.errors.ConfigError: --replication-factor: 4 is larger than the number of b
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kpart.errors import ConfigError
@@ -38,7 +39,7 @@ def _integer(value: int | str | None, option: str) -> int | None:
     if not isinstance(value, str):
         return value
     text = value.strip()
-    if not (text.lstrip("-").isdigit() and text.isascii()):
+    if re.fullmatch(r"-?[0-9]+", text) is None:  # ASCII digits, one optional sign
         raise ConfigError(f"{option}: expected a positive integer, got {value!r}")
     return int(text)
 

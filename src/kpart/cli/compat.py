@@ -100,6 +100,15 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
     return [string_key(k, "--keys: key", "--serializer bytes") for k in items]
 
 
+def _no_spark_options(master: str | None, master_timeout: str | None) -> None:
+    """``--master``/``--master-timeout`` choose where a dataset is read: with ``--keys`` (no
+    Spark) they would be ignored, so they are refused, naming the option."""
+    for option, value in (("--master", master), ("--master-timeout", master_timeout)):
+        if value is not None:
+            raise ConfigError(f"{option}: applies to a dataset read on Spark, not to --keys "
+                              f"(got {value!r})")
+
+
 def _core_serializer(serializer: str, keys: str | None) -> str:
     """The serializer the cores apply: ``hex`` keys are decoded by :func:`_cli_keys` and hashed
     as ``bytes``; on a dataset ``hex`` is refused before Spark starts (no Spark path for it)."""
@@ -236,6 +245,7 @@ def compat(
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
+        _no_spark_options(master, master_timeout)
         report = compare_partitioners(_cli_keys(keys, serializer), n, ids,
                                       serializer=core, examples=k)
     else:
@@ -324,6 +334,7 @@ def whatif(
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
+        _no_spark_options(master, master_timeout)
         report = partition_count_whatif(_cli_keys(keys, serializer), n, targets, spec.id,
                                         search=window, serializer=core)
     else:

@@ -7,6 +7,7 @@ line on stderr and exits with code 2, leaving no output file.
 
 from __future__ import annotations
 
+import glob
 import json
 import math
 from pathlib import Path
@@ -44,6 +45,23 @@ _DescribeOut = Annotated[Path | None, typer.Option(
     "--describe-out", help="Write --describe view.", show_default=False)]
 _Json = Annotated[bool, typer.Option("--json", help="Print a JSON summary.")]
 
+
+
+def _refuse_stale_batches(out: Path, files: dict[Path, str]) -> None:
+    """Refuse to leave batch files of an earlier plan beside a new one: a user applying
+    ``<stem>.batch-*`` would apply outdated moves, and kpart deletes nothing it did not just
+    write. ``ConfigError`` naming the first such file."""
+    suffix = out.suffix or ".json"
+    written = {p.resolve() for p in files}
+    parent = out.parent if str(out.parent) else Path(".")
+    try:
+        entries = sorted(parent.glob(f"{glob.escape(out.stem)}.batch-[0-9][0-9][0-9]*{suffix}"))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.resolve() not in written:
+            raise ConfigError(f"--out: {str(entry)!r} is a batch of an earlier plan that this "
+                              "plan does not replace; remove it (or choose another --out) first")
 
 def _read(path: Path, what: str) -> str:
     return read_text(path, what, stdin=what == "--current")
@@ -171,6 +189,7 @@ def _run(
                 files[out.with_name(f"{out.stem}.batch-{n:03d}{out.suffix or '.json'}")] = (
                     reassign.reassignment_json(batch) + "\n"
                 )
+        _refuse_stale_batches(out, files)
     if rollback is not None:
         files[rollback] = reassign.rollback_json(result.moves) + "\n"
     if describe_out is not None:
@@ -178,7 +197,8 @@ def _run(
     if topics_out is not None:
         files[topics_out] = reassign.topics_to_move_json({m.topic for m in result.moves}) + "\n"
     write_texts(files, {rollback: "--rollback-out", describe_out: "--describe-out",
-                        topics_out: "--topics-out"}, "--out")
+                        topics_out: "--topics-out"}, "--out",
+                inputs={"--current": current_path, "--pools": pools_path, "--sizes": sizes_path})
     summary = {
         "partitions": b0.partitions,
         "replicas": b0.replicas,

