@@ -438,8 +438,8 @@ def test_compat_and_whatif_on_a_dataset_take_hex(spark, tmp_path, capsys):
                      "--json", *extra]) == 0
         from_keys = json.loads(capsys.readouterr().out)[command]
         if command == "whatif":  # the dataset's records have bytes; --keys have none
-            on_spark = [(x.get("m"), x["records"])
+            on_spark = [(x["num_partitions"], x["records"], x["keys"])
                         for x in on_spark["loads"]]
-            from_keys = [(x.get("m"), x["records"])
+            from_keys = [(x["num_partitions"], x["records"], x["keys"])
                          for x in from_keys["loads"]]
         assert on_spark == from_keys, command
