@@ -38,8 +38,6 @@ INPUTS = {
     ("server-assign", "file"): "docs/formats/kip848-group.md",
     ("rebalance", "scenario_file"): "docs/formats/scenario.md",
 }
-#: Commands whose keys come from a dataset on Spark, where ``hex`` has no path (yet).
-SPARK_ONLY_SERIALIZERS = {"report"}
 
 
 def _commands():
@@ -104,7 +102,12 @@ def test_partition_counts_are_p_partitions() -> None:
 
 
 def test_serializer_lists_agree() -> None:
-    assert set(SERIALIZER_NAMES) == set(SERIALIZERS)
+    from kpart.spark.transforms import SERIALIZERS as SPARK_SERIALIZERS
+    from kpart.topology import KEY_SERIALIZERS
+
+    # one list: the command line, a topology's key_serializer and the Spark layer
+    assert set(SERIALIZER_NAMES) == set(SERIALIZERS) == set(KEY_SERIALIZERS) == set(
+        SPARK_SERIALIZERS)
     seen = set()
     for name, cmd in _commands().items():
         for p in _visible(cmd):
@@ -112,8 +115,7 @@ def test_serializer_lists_agree() -> None:
                 continue
             seen.add(name)
             listed = set(re.findall(r"\b(" + "|".join(SERIALIZERS) + r")\b", p.help or ""))
-            expected = set(SERIALIZERS) - ({"hex"} if name in SPARK_ONLY_SERIALIZERS else set())
-            assert listed == expected, (name, p.help)
+            assert listed == set(SERIALIZERS), (name, p.help)
     assert {"partition", "compat", "whatif", "report"} <= seen
 
 
@@ -166,5 +168,29 @@ def test_hex_keys_on_the_command_line_agree(capsys) -> None:
                  "hex", "--json"]) == 0
     loads = json.loads(capsys.readouterr().out)["whatif"]["loads"][0]["records"]
     assert [p for p, n in enumerate(loads) for _ in range(n)] == sorted(parts)
-    assert main(["compat", "flights.csv", "-p", "12", "--serializer", "hex"]) == 2
-    assert "'hex' applies to --keys" in capsys.readouterr().err
+
+
+
+@pytest.mark.parametrize("command", ["compat", "whatif", "report"])
+def test_hex_on_a_dataset_is_checked_before_spark(command, tmp_path, capsys) -> None:
+    # the first keys of a dataset are checked by the rule of --keys before Spark starts
+    # ("record 2": resolve_input's line); a number column is no hex text
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    extra = {"whatif": ["--to", "16"], "report": ["--out", str(tmp_path / "out")]}.get(
+        command, [])
+    csv = tmp_path / "keys.csv"
+    csv.write_text("k,v\n00ff,1\n0x1f,2\n")
+    assert main([command, str(csv), "--key", "k", "-p", "12", "--serializer", "hex",
+                 *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("kpart: error:") == 1 and "'0x1f'" in err and "record 2" in err, err
+    ints = tmp_path / "ints.parquet"
+    pq.write_table(pa.table({"k": pa.array([1, 2], pa.int64())}), ints)
+    assert main([command, str(ints), "--key", "k", "-p", "12", "--serializer", "hex",
+                 *extra]) == 2
+    err = capsys.readouterr().err
+    assert "'hex' cannot serialize column 'k' of type bigint" in err
+    assert "takes text of hex digits" in err
+    assert not (tmp_path / "out").exists()

@@ -11,7 +11,7 @@ whose message names the bad field (``topic.partitions: expected a positive integ
     partitions = 12
     replication_factor = 2            # <= number of brokers
     key = "tailnum"                   # the record key column
-    key_serializer = "string"         # string | int | long | short | uuid | bytes
+    key_serializer = "string"         # string | int | long | short | uuid | bytes | hex
     partitioner = "java:default"      # a kpart.producer.clients id (default: Kafka's Java client)
     null_key_strategy = "client"      # records without key: the partitioner's own rule (default),
                                       # builtin, sticky, uniform-sticky, round-robin, ... separate
@@ -75,8 +75,9 @@ __all__ = [
     "topology_from_dict",
 ]
 
-#: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray).
-KEY_SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes")
+#: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray;
+#: ``hex``: a text column of hex digits, its decoded bytes sent by ByteArraySerializer).
+KEY_SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
 #: How the pipeline places records without a key (:mod:`kpart.report.null_keys`): ``client``
 #: = the partitioner's own rule (``java:default``: ``builtin``, KIP-794); a null-key strategy of
 #: :mod:`kpart.producer.simulate`; or ``separate``: not placed, counted apart.

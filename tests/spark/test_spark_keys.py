@@ -335,3 +335,111 @@ def test_invalid_keys_can_be_counted_apart(spark, tmp_path, capsys):
     assert [p["keyed_records"] for p in s["partitions"]] == [counts[p] for p in range(N)]
     assert s["invalid_key_records"] == 6 and s["null_key_records"] == 3
     assert s["records"] == len(good) + 3 and s["whatif"]["records"] == len(good)
+
+
+# -- one serializer list: ``hex`` text columns (issue 10, point 18) ----------------------------
+
+#: hex text as ``kpart partition --serializer hex`` takes it: any case, whitespace between
+#: pairs, ``""`` and whitespace alone are the empty key; ``None``: a null key
+_HEX = ["00ff", "C3A9", "c3a9", "", "  ", "de ad\tbe ef", "0000bbc5", None, "7f"]
+
+
+def _hex_dataset(tmp_path, fmt: str, keys) -> object:
+    rows = [(keys[i % len(keys)], i) for i in range(4 * len(keys))]
+    if fmt == "csv":
+        path = tmp_path / "hex.csv"
+        path.write_text("k,v\n" + "".join(f'{"" if k is None else chr(34) + k + chr(34)},{v}\n'
+                                          for k, v in rows), encoding="utf-8")
+    else:
+        path = tmp_path / "hex.parquet"
+        pq.write_table(pa.table({"k": pa.array([k for k, _ in rows], pa.string()),
+                                 "v": pa.array([str(v) for _, v in rows])}), path)
+    return path, rows
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_hex_text_keys_are_partitioned_by_their_bytes(spark, tmp_path, fmt):
+    from kpart.spark import with_partition
+    from kpart.spark.datasets import read_dataset
+
+    path, rows = _hex_dataset(tmp_path, fmt, _HEX)
+    df = read_dataset(spark, path, fmt, "k")
+    for partitioner in ("java:default", "sarama:hash"):  # the JVM path and the Arrow kernels
+        got = df.transform(with_partition("k", N, "hex", partitioner=partitioner)).collect()
+        keyed = sorted((int(r["v"]), r["k"], r["partition"]) for r in got if r["k"] is not None)
+        assert keyed == [(v, k, partition_for_key(bytes.fromhex(k), N, partitioner))
+                         for k, v in rows if k is not None], partitioner
+    # the report: loads per partition, key size = the decoded length, b"" an empty key
+    s = run_report(spark, _topology("k", "hex"), resolve_input(path, fmt, "k", "hex"))
+    keyed = [(bytes.fromhex(k), k, v) for k, v in rows if k is not None]
+    counts = Counter(partition_for_key(b, N) for b, _, _ in keyed)
+    sizes = Counter()
+    for b, k, v in keyed:
+        sizes[partition_for_key(b, N)] += len(b) + _json_len({"k": k, "v": str(v)})
+    assert [p["keyed_records"] for p in s["partitions"]] == [counts[p] for p in range(N)]
+    assert [p["keyed_bytes"] for p in s["partitions"]] == [sizes[p] for p in range(N)]
+    assert s["empty_key_records"] == sum(b == b"" for b, _, _ in keyed) == 8
+    assert s["distinct_keys"] == len({b for b, _, _ in keyed}) == 6  # C3A9 is c3a9
+    assert s["null_key_records"] == 4
+
+
+@pytest.mark.spark
+def test_spark_reads_hex_by_the_rule_of_the_command_line(spark):
+    # the Java regex, Spark's unhex and bytes.fromhex agree on every text (or the text is bad)
+    from kpart.spark._keys import key_column, prepared_key
+
+    texts = ["", " ", "00ff", "ABcd", " 00 ff\t", "0", "abc", "0x00", "0 0", "00\u2028",
+             "00\n", "00\x0b\x0c\r", "gg", "\uff11\uff12", "00\u00a0", "00\x1c", "-1", "+0a"]
+    df = spark.createDataFrame([(t,) for t in texts], "k string")
+    key, bad = prepared_key(key_column("k"), "string", "hex")
+    for r in df.select("k", key.alias("key"), bad.alias("bad")).collect():
+        try:
+            expected = bytes.fromhex(r["k"])
+        except ValueError:
+            expected = None
+        assert r["bad"] == (expected is None), repr(r["k"])
+        assert (None if r["key"] is None else bytes(r["key"])) == expected, repr(r["k"])
+
+
+@pytest.mark.spark
+def test_bad_hex_text_is_one_error_naming_it(spark, tmp_path, capsys):
+    df = spark.createDataFrame([(v,) for v in ["00ff", "abc", "0x00", None, "abc", "00"]],
+                               "k string")
+    with pytest.raises(ConfigError, match=r"^--key: column 'k' holds 3 record\(s\) the hex "
+                                          r"serializer cannot represent; first bad value: "
+                                          r"'0x00' is not hex bytes"):
+        measure_loads(df, _topology("k", "hex").topic)
+    loads = measure_loads(df, _topology("k", "hex").topic, invalid_keys="count")
+    assert loads.invalid_key_records == 3 and loads.null_key_records == 1
+    assert sum(loads.partition_records) == 2
+    # on the command line, a bad value past the first records is found by the Spark pass
+    path = tmp_path / "late.csv"
+    path.write_text("k,v\n" + "00ff,1\n" * 150 + "0x1f,2\n")
+    out = tmp_path / "report"
+    assert main(["report", str(path), "--key", "k", "--serializer", "hex", "--quiet",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("kpart: error:") == 1 and "1 record(s)" in err and "'0x1f'" in err, err
+    assert not out.exists()
+
+
+@pytest.mark.spark
+def test_compat_and_whatif_on_a_dataset_take_hex(spark, tmp_path, capsys):
+    keys = [k for k in _HEX if k is not None]
+    path, rows = _hex_dataset(tmp_path, "csv", keys)
+    listed = ",".join(k for k, _ in rows)  # the same records as --keys
+    for command, extra in (("compat", ["--partitioners", "java:default,sarama:hash"]),
+                           ("whatif", ["--to", "16,24"])):
+        assert main([command, str(path), "--key", "k", "-p", str(N), "--serializer", "hex",
+                     "--json", *extra]) == 0, capsys.readouterr().err
+        on_spark = json.loads(capsys.readouterr().out)[command]
+        assert main([command, "--keys", listed, "-p", str(N), "--serializer", "hex",
+                     "--json", *extra]) == 0
+        from_keys = json.loads(capsys.readouterr().out)[command]
+        if command == "whatif":  # the dataset's records have bytes; --keys have none
+            on_spark = [(x["num_partitions"], x["records"], x["keys"])
+                        for x in on_spark["loads"]]
+            from_keys = [(x["num_partitions"], x["records"], x["keys"])
+                         for x in from_keys["loads"]]
+        assert on_spark == from_keys, command

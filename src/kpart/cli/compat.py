@@ -35,8 +35,7 @@ _Keys = Annotated[str | None, typer.Option(
 _Partitions = Annotated[str | None, typer.Option(
     "--partitions", "-p", help="The topic's (current) partition count (> 0; required).",
     show_default=False)]
-_Serializer = Annotated[str, typer.Option("--serializer", help=SERIALIZER_HELP.replace(
-    "hex (", "hex (with --keys only: "))]
+_Serializer = Annotated[str, typer.Option("--serializer", help=SERIALIZER_HELP)]
 _Json = Annotated[bool, typer.Option("--json", help="Print the JSON section instead of tables.")]
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the JSON section to this file (merged into an existing JSON object).",
@@ -110,13 +109,11 @@ def _no_spark_options(master: str | None, master_timeout: str | None) -> None:
 
 
 def _core_serializer(serializer: str, keys: str | None) -> str:
-    """The serializer the cores apply: ``hex`` keys are decoded by :func:`_cli_keys` and hashed
-    as ``bytes``; on a dataset ``hex`` is refused before Spark starts (no Spark path for it)."""
-    if serializer != "hex":
+    """The serializer the cores apply: ``hex`` keys of ``--keys`` are decoded by
+    :func:`_cli_keys` and hashed as ``bytes``; on a dataset the Spark layer decodes a text
+    column by the same rule (:mod:`kpart.spark._keys`), so ``hex`` is passed on."""
+    if serializer != "hex" or keys is None:
         return serializer
-    if keys is None:
-        raise ConfigError("--serializer: 'hex' applies to --keys only (on a dataset, use a "
-                          "binary key column with --serializer bytes)")
     return "bytes"
 
 

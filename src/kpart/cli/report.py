@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from kpart.cli._options import SERIALIZER_HELP
 from kpart.cli._spark_options import MasterTimeout, check_master_options
 
 DEFAULT_OUT = Path("kpart-report")
@@ -44,8 +45,8 @@ def _report(
         "--key", help="Key column (overrides the topology's); a struct field as device.id, a "
         "column named with a dot in backticks.", show_default=False)] = None,
     serializer: Annotated[str | None, typer.Option(
-        "--serializer", help="Key serializer: string, int, long, short, uuid or bytes "
-        "(overrides the topology's).", show_default=False)] = None,
+        "--serializer", help=SERIALIZER_HELP + " Overrides the topology's key_serializer.",
+        show_default=False)] = None,
     invalid_keys: Annotated[str, typer.Option(
         "--invalid-keys", help="Keys the serializer cannot represent (2147483648 under int, "
         "not-a-uuid under uuid): 'error' names the first one, 'count' counts their records "

@@ -64,6 +64,13 @@ _WIDTH = {"int": 4, "long": 8, "short": 2}
 #: The text ``UUID.toString()`` writes, in any case: the one form whose bytes under
 #: ``UUIDSerializer`` are known without guessing how a producer parsed it (its lower case).
 UUID_PATTERN = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+#: The texts ``bytes.fromhex`` (the ``hex`` serializer) accepts, as a regular expression that
+#: means the same in Python's ``re`` (``fullmatch``) and Java's (Spark ``rlike``, anchored): pairs
+#: of hex digits in any case, ASCII whitespace (space, ``\t\n\r\v\f``) before or after a pair
+#: but never inside one; no ``0x`` prefix, no odd digit. Only whitespace (or nothing) is the
+#: empty key ``b""``.
+HEX_SPACE = r"[ \t\n\r\x0B\f]"
+HEX_PATTERN = rf"(?:{HEX_SPACE}*[0-9A-Fa-f]{{2}})*{HEX_SPACE}*"
 
 
 def _canonical(serializer: str) -> str:

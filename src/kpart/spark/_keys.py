@@ -19,6 +19,9 @@ serializer         column types                              values it cannot re
 ``string``         ``string``                                none
 ``bytes``          ``binary``, ``string`` (its UTF-8)        none
 ``uuid``           ``string``                                not ``8-4-4-4-12`` hex digits
+``hex``            ``string`` of hex digits (decoded; its     not what ``bytes.fromhex`` takes:
+                   bytes hashed as ``ByteArraySerializer``)   odd digits, ``0x``, a space inside
+                                                              a pair
 ``int``/``long``/  ``tinyint`` … ``bigint``; ``string``:     out of the Java type's range; text
 ``short``          the text parsed as ``Integer.parseInt``   that is not ``[+-]?[0-9]+``
 =================  ========================================  ===================================
@@ -31,6 +34,9 @@ parsing the text sends it), no spaces, no decimal point. ``uuid`` takes exactly 
 form ``UUID.toString()`` writes (any case; ``UUIDSerializer`` sends it lower-cased), so the
 bytes hashed are never a guess about how a producer parsed a looser form — the rule of
 ``kpart partition --serializer uuid`` (:func:`kpart.producer.serializers.serialize_key`).
+``hex`` takes the text ``kpart partition --serializer hex`` takes (``bytes.fromhex``: pairs of
+hex digits in any case, ASCII whitespace between pairs; ``""`` is the empty key ``b""``) and
+hashes the decoded bytes; :func:`serialized_as` names the serializer of the decoded key.
 
 >>> parse_key_path("device.id"), parse_key_path("`device.id`"), parse_key_path("`a``b`.c")
 (('device', 'id'), ('device.id',), ('a`b', 'c'))
@@ -38,6 +44,9 @@ bytes hashed are never a guess about how a producer parsed a looser form — the
 (True, "'2147483648' is out of the 'int' serializer's range [-2147483648, 2147483647]")
 >>> value_problem("not-a-uuid", "uuid")
 "'not-a-uuid' is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes (the 'uuid' serializer)"
+>>> value_problem("00 ff", "hex") is None, value_problem("0x00ff", "hex")
+(True, "'0x00ff' is not hex bytes as the 'hex' serializer reads them (pairs of hex digits, \
+whitespace only between pairs, no 0x prefix)")
 """
 
 from __future__ import annotations
@@ -48,6 +57,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
+from kpart.producer.serializers import HEX_PATTERN as _HEX_TEXT
+from kpart.producer.serializers import HEX_SPACE
 from kpart.producer.serializers import UUID_PATTERN as _UUID_TEXT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,6 +75,7 @@ __all__ = [
     "prepared_key",
     "quote",
     "schema_key_type",
+    "serialized_as",
     "value_problem",
 ]
 
@@ -77,6 +89,18 @@ _SPARK_TYPE = {"short": "smallint", "int": "int", "long": "bigint"}
 _HINT = {"tinyint": "short, int or long", "smallint": "short", "int": "int", "bigint": "long"}
 INTEGER_PATTERN = "^[+-]?[0-9]+$"
 UUID_PATTERN = f"^{_UUID_TEXT}$"
+#: Java regex: ``\z`` is the end of the text (``$`` would also match before a final newline)
+HEX_PATTERN = f"^{_HEX_TEXT}\\z"
+
+
+def serialized_as(serializer: str) -> str:
+    """The serializer of the key :func:`prepared_key` gives: ``bytes`` for ``hex`` (the decoded
+    bytes, hashed as ``ByteArraySerializer`` sends them), else ``serializer``.
+
+    >>> serialized_as("hex"), serialized_as("int")
+    ('bytes', 'int')
+    """
+    return "bytes" if serializer == "hex" else serializer
 
 
 def parse_key_path(key: str) -> tuple[str, ...]:
@@ -176,6 +200,7 @@ def check_key_type(key: str, dtype: str, serializer: str) -> None:
     ok = {
         "string": dtype == "string",
         "uuid": dtype == "string",
+        "hex": dtype == "string",
         "bytes": dtype in ("binary", "string"),
     }.get(serializer, dtype in INTEGRAL or dtype == "string")
     if ok:
@@ -184,6 +209,10 @@ def check_key_type(key: str, dtype: str, serializer: str) -> None:
     if serializer == "string" and dtype in INTEGRAL:
         hint = (f": Kafka's StringSerializer cannot take a number; use --serializer "
                 f"{_HINT[dtype]} (the producer's Java type)")
+    elif serializer == "hex":
+        hint = (": 'hex' takes text of hex digits"
+                + ("; a binary column is its bytes already: use --serializer bytes"
+                   if dtype == "binary" else ""))
     raise ConfigError(
         f"--serializer: {serializer!r} cannot serialize column {key!r} of type {dtype}{hint}"
     )
@@ -214,6 +243,9 @@ def value_problem(value: Any, serializer: str) -> str | None:
                                  or not re.fullmatch(UUID_PATTERN[1:-1], value)):
         return (f"{value!r} is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes "
                 "(the 'uuid' serializer)")
+    if serializer == "hex" and (not isinstance(value, str) or not re.fullmatch(_HEX_TEXT, value)):
+        return (f"{value!r} is not hex bytes as the 'hex' serializer reads them (pairs of hex "
+                "digits, whitespace only between pairs, no 0x prefix)")
     return None
 
 
@@ -230,7 +262,8 @@ def key_column(key: str) -> Column:
 
 def prepared_key(col: Column, dtype: str, serializer: str) -> tuple[Column, Column | None]:
     """``(key, bad)``: the key ready for ``serializer`` (an integral column of the serializer's
-    Java type for ``int``/``long``/``short``; lower-case text for ``uuid``; else ``col``), null
+    Java type for ``int``/``long``/``short``; lower-case text for ``uuid``; the decoded bytes
+    (``binary``, :func:`hex_bytes`) for ``hex``; else ``col``), null
     where the value cannot be represented, and the boolean column ``bad`` marking those rows
     (``None`` when no value of ``dtype`` can be bad). Null keys are never bad."""
     from pyspark.sql import functions as F
@@ -251,7 +284,18 @@ def prepared_key(col: Column, dtype: str, serializer: str) -> tuple[Column, Colu
     if serializer == "uuid":
         bad = col.isNotNull() & ~F.coalesce(col.rlike(UUID_PATTERN), F.lit(False))
         return F.when(~bad, F.lower(col)), bad
+    if serializer == "hex":  # Spark's unhex pads odd input and nulls bad digits: check first
+        bad = col.isNotNull() & ~F.coalesce(col.rlike(HEX_PATTERN), F.lit(False))
+        return F.when(~bad, hex_bytes(col)), bad
     return col, None
+
+
+def hex_bytes(col: Column) -> Column:
+    """The bytes of hex text ``col`` (``binary``) as ``bytes.fromhex`` decodes them, for text
+    matching :data:`HEX_PATTERN` (other text: see :func:`prepared_key`)."""
+    from pyspark.sql import functions as F
+
+    return F.unhex(F.regexp_replace(col, HEX_SPACE, ""))
 
 
 def bad_key_message(key: str, serializer: str, records: int, first: Any) -> str:

@@ -32,7 +32,7 @@ from kpart.producer.compat import (
     CompatTally,
     parse_partitioners,
 )
-from kpart.spark._keys import bad_keys_as_config_errors
+from kpart.spark._keys import bad_keys_as_config_errors, serialized_as
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -49,9 +49,9 @@ def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
     checks as :func:`kpart.spark.transforms.check_key_column` (:mod:`kpart.spark._keys`)."""
     from kpart.spark._keys import check_key_type, schema_key_type
 
-    if serializer not in KEY_SERIALIZERS:
+    if serializer not in (*KEY_SERIALIZERS, "hex"):  # hex: decoded by aggregate_keys
         raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
-                          f"(known: {', '.join(KEY_SERIALIZERS)})")
+                          f"(known: {', '.join((*KEY_SERIALIZERS, 'hex'))})")
     dtype = schema_key_type(df.schema, key)
     check_key_type(key, dtype, serializer)
     return dtype
@@ -60,13 +60,14 @@ def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
 def aggregate_keys(df: DataFrame, key: str, serializer: str = "string", *,
                    with_bytes: bool = False) -> DataFrame:
     """One row per distinct value of ``key`` (null included; text under ``int``/``long``/
-    ``short`` parsed, ``uuid`` lower-cased — a value the serializer cannot represent fails the
-    job naming it, :mod:`kpart.spark._keys`): ``__kpart_key``, ``records``
+    ``short`` parsed, ``uuid`` lower-cased, ``hex`` decoded to its bytes — hashed as ``bytes``
+    from here on — and a value the serializer cannot represent fails the job naming it,
+    :mod:`kpart.spark._keys`): ``__kpart_key``, ``records``
     (bigint) and, with ``with_bytes``, ``bytes`` = serialized key size + the record as JSON
     (the definition of ``kpart.report.summary.BYTES_DEFINITION``)."""
     from pyspark.sql import functions as F
 
-    from kpart.spark._keys import failing_on_bad, key_column, prepared_key, quote
+    from kpart.spark._keys import failing_on_bad, key_column, prepared_key, quote, serialized_as
     from kpart.spark.transforms import key_size_column
 
     dtype = check_key_column(df, key, serializer)
@@ -76,7 +77,7 @@ def aggregate_keys(df: DataFrame, key: str, serializer: str = "string", *,
     aggs = [F.count(F.lit(1)).alias("records")]
     if with_bytes:
         value = F.to_json(F.struct(*[F.col(quote(c)) for c in df.columns]))
-        size = (key_size_column(prepared, serializer).cast("bigint")
+        size = (key_size_column(prepared, serialized_as(serializer)).cast("bigint")
                 + F.octet_length(value).cast("bigint"))
         aggs.append(F.sum(size).alias("bytes"))
     return df.groupBy(prepared.alias(KEY)).agg(*aggs)
@@ -163,6 +164,7 @@ def measure_compat(
     if isinstance(examples, bool) or not isinstance(examples, int) or examples < 0:
         raise ConfigError(f"examples must be a non-negative integer, got {examples!r}")
     per_key = aggregate_keys(df, key, serializer)
+    serializer = serialized_as(serializer)  # hex keys are their decoded bytes from here
     # One job: the partials are tiny (per Arrow batch: P*(P-1)/2 pairs, P*n loads, at most
     # k examples per pair), so they are collected and summed on the driver.
     tally = CompatTally(ids, n, examples)

@@ -50,6 +50,7 @@ from kpart.spark._keys import (
     check_key_type,
     key_column,
     parse_key_path,
+    serialized_as,
     value_problem,
 )
 from kpart.spark.datasets import (
@@ -136,8 +137,8 @@ def resolve_input(
     dtype = key_type(path, fmt, key)
     if serializer is not None and dtype is not None:
         check_key_type(key, dtype, serializer)
-    if check_values and serializer in ("int", "long", "short", "uuid") and records != 0 and dtype in (
-            "string", *INTEGRAL):  # the first records' keys, as the Spark pass checks them all
+    if (check_values and serializer in ("int", "long", "short", "uuid", "hex") and records != 0
+            and dtype in ("string", *INTEGRAL)):  # the first records' keys, as the Spark pass checks them all
         for i, value in enumerate(sample_keys(path, fmt, key)):
             problem = value_problem(value, serializer)
             if problem is not None:
@@ -210,7 +211,8 @@ def measure_loads(
     ``ConfigError`` naming the column, the first bad value (smallest in sort order) and the
     records affected when the serializer cannot represent some keys (text that is not an
     integer or out of range under ``int``/``long``/``short``, not a canonical UUID under
-    ``uuid``; :mod:`kpart.spark._keys`): found by the first job, before the second. With
+    ``uuid``, not ``bytes.fromhex`` text under ``hex``; :mod:`kpart.spark._keys`): found by
+    the first job, before the second. With
     ``invalid_keys="count"`` those records are counted apart instead
     (``Loads.invalid_key_records``, in no partition)."""
     from pyspark.sql import functions as F
@@ -226,9 +228,10 @@ def measure_loads(
     # the key as the serializer takes it; values it cannot represent are counted in the same
     # pass (grouped apart, with the smallest as example) and refused below: never wrapped
     key, bad = prepared_key(key_column(topic.key), dtype, serializer)
+    serialized = serialized_as(serializer)  # the prepared key's (hex: its decoded bytes)
     value = F.to_json(F.struct(*[F.col(quote(c)) for c in df.columns]))
     columns = [key.alias(_KEY),
-               (key_size_column(key, serializer).cast("bigint")
+               (key_size_column(key, serialized).cast("bigint")
                 + F.octet_length(value).cast("bigint")).alias("bytes")]
     groups, checks = [_KEY], []
     if bad is not None:
@@ -245,12 +248,12 @@ def measure_loads(
     phase(f"hashing {aggregated.select(F.count(_KEY)).first()[0]:,} distinct keys")
     per_key = (
         aggregated
-        .transform(with_partition(_KEY, n, serializer, partitioner=chosen, method=method))
+        .transform(with_partition(_KEY, n, serialized, partitioner=chosen, method=method))
         .persist()
     )
-    random_key = _random_key_column(chosen, serializer)
+    random_key = _random_key_column(chosen, serialized)
     empty_key = (F.coalesce(F.octet_length(F.col(_KEY)) == 0, F.lit(False))
-                 if serializer in ("string", "bytes") else F.lit(False))
+                 if serialized in ("string", "bytes") else F.lit(False))
     try:
         rows = (
             per_key.groupBy(F.col(_KEY).isNull().alias("null_key"),
@@ -407,12 +410,12 @@ def _no_records(topic: TopicConfig, spec: InputSpec, whatif: Sequence[int],
 
         sections["whatif"] = partition_count_whatif(
             [], n, tuple(whatif), topic.partitioner, bytes_=[],
-            serializer=topic.key_serializer).to_json()
+            serializer=serialized_as(topic.key_serializer)).to_json()
     if compat_ids:
         from kpart.producer.compat import compare_partitioners
 
         sections["compat"] = compare_partitioners(
-            [], n, compat_ids, serializer=topic.key_serializer).to_json()
+            [], n, compat_ids, serializer=serialized_as(topic.key_serializer)).to_json()
     return loads, sections
 
 

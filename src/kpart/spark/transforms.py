@@ -13,6 +13,8 @@ serializer         Kafka serializer                 path
 ``string``         ``StringSerializer`` (UTF-8)     JVM: ``MurmurHash2.hash32`` over the bytes
 ``uuid``           ``UUIDSerializer`` (``toString``) JVM, on ``lower(key)``
 ``bytes``          ``ByteArraySerializer``          JVM: ``MurmurHash2.hash32`` over the bytes
+``hex``            ``ByteArraySerializer`` of the   as ``bytes``, after ``unhex`` (text that
+                   text's bytes (``bytes.fromhex``)  ``bytes.fromhex`` refuses fails the job)
 ``int``/``long``/  ``IntegerSerializer``/``Long``/  SQL column arithmetic on 4/8/2 big-endian
 ``short``          ``ShortSerializer``              bytes (no loop, bigint-masked)
 =================  ===============================  =========================================
@@ -38,6 +40,7 @@ from kpart.spark._keys import (
     parse_key_path,
     prepared_key,
     schema_key_type,
+    serialized_as,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,7 +58,7 @@ __all__ = [
 ]
 
 #: Key serializers understood by the Spark layer (Kafka's serializer in the table above).
-SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes")
+SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
 #: Partitioner ids with a JVM-side path (every id of ``kpart.producer.clients.PARTITIONERS``
 #: works: the others run the Arrow kernels through ``mapInArrow``).
 KAFKA_PARTITIONERS = ("java:default",)
@@ -110,10 +113,16 @@ def _serialized(col: Column, serializer: str) -> Column:
 
 def key_size_column(key: str | Column, serializer: str) -> Column:
     """Serialized key size in bytes (``int``; 0 for a null key) for ``serializer``; ``key``: a
-    key path (:mod:`kpart.spark._keys`) or a column."""
+    key path (:mod:`kpart.spark._keys`) or a column (under ``hex``: the text, whose decoded
+    length is the size — the decoded column of :func:`~kpart.spark._keys.prepared_key` is sized
+    as ``bytes``)."""
     from pyspark.sql import functions as F
 
+    from kpart.spark._keys import hex_bytes
+
     col = key_column(key) if isinstance(key, str) else key
+    if serializer == "hex":
+        col = hex_bytes(col)
     fixed = FIXED_WIDTHS.get(serializer)
     size = F.octet_length(col) if fixed is None else F.lit(fixed)
     return F.when(col.isNull(), F.lit(0)).otherwise(size).cast("int")
@@ -223,7 +232,7 @@ def with_partition(
 
     ``key``: the key column or a ``struct.field`` path (:mod:`kpart.spark._keys`);
     ``num_partitions`` > 0; ``serializer``: one of :data:`SERIALIZERS` (the column type must
-    fit: string for string/uuid, binary or string for bytes, an integral type or text for
+    fit: string for string/uuid/hex, binary or string for bytes, an integral type or text for
     int/long/short — a value the serializer cannot represent, e.g. ``2**31`` under ``int`` or
     ``"not-a-uuid"`` under ``uuid``, fails the Spark job naming it, never wraps);
     ``partitioner``: ``"java:default"`` (``BuiltInPartitioner.partitionForKey``), another
@@ -258,7 +267,8 @@ def with_partition(
         prepared = failing_on_bad(key, serializer, prepared, bad)
         return apply(df.withColumn(_PREPARED_KEY, prepared), _PREPARED_KEY).drop(_PREPARED_KEY)
 
-    def apply(df: DataFrame, key: str) -> DataFrame:
+    # the prepared key's serializer (``hex`` is decoded by prepared_key: ``bytes`` from here)
+    def apply(df: DataFrame, key: str, serializer: str = serialized_as(serializer)) -> DataFrame:
         from pyspark.sql import functions as F
 
         col = F.col(key)

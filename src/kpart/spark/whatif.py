@@ -24,7 +24,7 @@ import numpy as np
 from kpart.errors import ConfigError
 from kpart.producer.clients import check_num_partitions, get_partitioner
 from kpart.producer.whatif import WhatIfReport, WhatIfTally, whatif_counts
-from kpart.spark._keys import bad_keys_as_config_errors
+from kpart.spark._keys import bad_keys_as_config_errors, serialized_as
 from kpart.spark.compat import KEY, aggregate_keys
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -95,6 +95,7 @@ def measure_whatif(
     targets = tuple(check_num_partitions(m) for m in to)
     counts = whatif_counts(num_partitions, targets, search)
     per_key = aggregate_keys(df, key, serializer, with_bytes=with_bytes)
+    serializer = serialized_as(serializer)  # hex keys are their decoded bytes from here
     # One job: each Arrow batch of distinct keys yields one row per (m, partition); the rows
     # come back as Arrow and are summed with numpy.
     with bad_keys_as_config_errors():
