@@ -115,6 +115,11 @@ def test_int_serializer_refuses_a_bigint_out_of_range(spark):
     ("int", ["12", "12x", "", " 1"], "''"),
     ("short", ["1", "40000"], "'40000'"),
     ("long", ["1", "9223372036854775808"], "'9223372036854775808'"),
+    # a final line break: Java's '$' would match before it; Integer.parseInt and
+    # UUID.fromString refuse it, and so does the command line
+    ("int", ["12", "12\n"], "'12\\\\n'"),
+    ("uuid", ["00112233-4455-6677-8899-aabbccddeeff\n"],
+     "'00112233-4455-6677-8899-aabbccddeeff\\\\n'"),
 ])
 def test_text_the_serializer_cannot_represent_is_an_error(spark, serializer, values, bad):
     df = spark.createDataFrame([(v,) for v in values], "k string")

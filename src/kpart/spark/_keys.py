@@ -87,9 +87,11 @@ _WIDER = {"tinyint": 1, "smallint": 2, "int": 4, "bigint": 8}
 _WIDTH = {"short": 2, "int": 4, "long": 8}
 _SPARK_TYPE = {"short": "smallint", "int": "int", "long": "bigint"}
 _HINT = {"tinyint": "short, int or long", "smallint": "short", "int": "int", "bigint": "long"}
-INTEGER_PATTERN = "^[+-]?[0-9]+$"
-UUID_PATTERN = f"^{_UUID_TEXT}$"
-#: Java regex: ``\z`` is the end of the text (``$`` would also match before a final newline)
+_INTEGER_TEXT = "[+-]?[0-9]+"
+#: Java regexes of the text each serializer takes: ``\z`` is the end of the text (``$`` would
+#: also match before a final line break, which the command line's rule refuses)
+INTEGER_PATTERN = f"^{_INTEGER_TEXT}\\z"
+UUID_PATTERN = f"^{_UUID_TEXT}\\z"
 HEX_PATTERN = f"^{_HEX_TEXT}\\z"
 
 
@@ -225,7 +227,7 @@ def value_problem(value: Any, serializer: str) -> str | None:
         return None
     if serializer in RANGES:
         if isinstance(value, str):
-            if not re.fullmatch(INTEGER_PATTERN[1:-1], value):
+            if not re.fullmatch(_INTEGER_TEXT, value):
                 java = ("Integer.parseInt" if serializer == "int"
                         else f"{serializer.title()}.parse{serializer.title()}")
                 return (f"{value!r} is not a decimal integer for the {serializer!r} serializer "
@@ -240,7 +242,7 @@ def value_problem(value: Any, serializer: str) -> str | None:
             return f"{value!r} is out of the {serializer!r} serializer's range [{lo}, {hi}]"
         return None
     if serializer == "uuid" and (not isinstance(value, str)
-                                 or not re.fullmatch(UUID_PATTERN[1:-1], value)):
+                                 or not re.fullmatch(_UUID_TEXT, value)):
         return (f"{value!r} is not a UUID in the 8-4-4-4-12 hex form UUID.toString() writes "
                 "(the 'uuid' serializer)")
     if serializer == "hex" and (not isinstance(value, str) or not re.fullmatch(_HEX_TEXT, value)):
