@@ -42,6 +42,8 @@ _Out = Annotated[Path | None, typer.Option(
     show_default=False)]
 _Master = Annotated[str | None, typer.Option(
     "--master", help="Spark master URL (default local[*]).", show_default=False)]
+_Quiet = Annotated[bool, typer.Option(
+    "--quiet", help="No progress lines on stderr (the result is still printed).")]
 _Format = Annotated[str | None, typer.Option(
     "--format", help="Input format: parquet, csv or json (default: from the name).",
     show_default=False)]
@@ -138,9 +140,12 @@ def _check_out(out: Path | None, data: Path | None = None) -> None:
 
 
 def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job,
-              master_timeout: str | None = None, serializer: str | None = None):
+              master_timeout: str | None = None, serializer: str | None = None, *,
+              quiet: bool = False, what: str = "hashing keys"):
     """Run ``job(df)`` on the dataset (checked first: path, format, key column and its type
-    for ``serializer``, records present, master)."""
+    for ``serializer``, records present, master). kpart's steps go to stderr as ``kpart
+    report``'s do (:func:`kpart.report.phases.phases`; ``what``: the job's step), none if
+    ``quiet``."""
     from kpart.spark.pipeline import load_input, resolve_input
 
     timeout = check_master_options(master, master_timeout)  # no JVM, no network
@@ -149,17 +154,26 @@ def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, 
     spec = resolve_input(data, fmt, key, serializer)
     if spec.records == 0:
         raise ConfigError(f"DATA: no records in {str(data)!r}")
+    from kpart.report.phases import phases
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()
-    spark = get_or_create_session(master=master, app_name="kpart-compat",
-                                  master_timeout=timeout)
-    try:
-        with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
-            return job(load_input(spark, spec, workdir))
-    finally:
-        if owned:
-            spark.stop()
+    with phases(quiet=quiet) as steps:
+        steps.step(f"starting Spark ({master or 'local[*]'})" if owned
+                   else "using the active Spark session")
+        spark = get_or_create_session(master=master, app_name="kpart-compat",
+                                      master_timeout=timeout)
+        try:
+            with steps.watch_spark(spark), \
+                    tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
+                name = spec.path.name if spec.path is not None else "the flights data"
+                steps.step(f"reading {name}")
+                df = load_input(spark, spec, workdir)
+                steps.step(what)
+                return job(df)
+        finally:
+            if owned:
+                spark.stop()
 
 
 def _emit(name: str, section: dict[str, Any], as_json: bool, out: Path | None, show) -> None:
@@ -222,6 +236,7 @@ def compat(
     master: _Master = None,
     partitions_alias: PartitionsAlias = None,
     master_timeout: MasterTimeout = None,
+    quiet: _Quiet = False,
 ) -> None:
     """Share of keys (and records) on which each pair of clients picks different partitions."""
     from kpart.producer.compat import compare_partitioners, parse_partitioners
@@ -249,7 +264,8 @@ def compat(
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=core, examples=k), master_timeout, core)
+            df, key, n, ids, serializer=core, examples=k), master_timeout, core,
+            quiet=quiet, what=f"comparing {len(ids)} client partitioners")
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
 
@@ -311,6 +327,7 @@ def whatif(
     master: _Master = None,
     partitions_alias: PartitionsAlias = None,
     master_timeout: MasterTimeout = None,
+    quiet: _Quiet = False,
 ) -> None:
     """Keys and records whose partition changes N → M, loads and skew for each M."""
     from kpart.producer.clients import get_partitioner
@@ -339,7 +356,8 @@ def whatif(
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
             df, key, n, targets, spec.id, search=window, serializer=core),
-            master_timeout, core)
+            master_timeout, core, quiet=quiet,
+            what=f"what-if: {n} → {', '.join(map(str, targets))} partitions")
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 

@@ -92,6 +92,9 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
                        ("empty_key_records", "empty-key records")):
         if summary.get(key) is not None:
             cards.append((label, summary[key]))
+    invalid = summary.get("invalid_key_records")
+    if isinstance(invalid, int) and invalid > 0:  # counted apart: in no partition
+        cards.append(("invalid-key records", invalid))
     skew = summary.get("skew")
     if isinstance(skew, Mapping):
         for name, figures in skew.items():
@@ -104,7 +107,13 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
         f'<div class="value">{_esc(v)}</div></div>'
         for k, v in cards
     )
-    return _section("overview", "Overview", f'<div class="cards">{items}</div>'
+    note = ""
+    if isinstance(invalid, int) and invalid > 0:
+        note = (f'<p class="note" id="invalid-keys">all {_esc(invalid)} records have keys the '
+                "serializer cannot represent</p>" if not summary["records"] else
+                f'<p class="note" id="invalid-keys">{_esc(invalid)} invalid-key records (keys '
+                "the serializer cannot represent) are counted apart, in no partition</p>")
+    return _section("overview", "Overview", f'<div class="cards">{items}</div>' + note
                     + _analysed(summary))
 
 

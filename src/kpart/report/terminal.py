@@ -130,9 +130,17 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
     if analysed is not None:
         console.print(analysed)
     console.print(_headline(summary))
-    if not summary["records"]:  # an empty input: nothing to tabulate
-        where = (summary.get("input") or {}).get("path", "the input")
-        console.print(f"no records in {escape(str(where))}", soft_wrap=True)
+    invalid = summary.get("invalid_key_records") or 0
+    if invalid and summary["records"]:
+        console.print(f"{_n(invalid)} invalid-key records (keys the serializer cannot "
+                      "represent): counted apart, in no partition", soft_wrap=True)
+    if not summary["records"]:  # nothing to tabulate
+        if invalid:
+            console.print(f"all {_n(invalid)} records have keys the serializer cannot "
+                          "represent", soft_wrap=True)
+        else:
+            where = (summary.get("input") or {}).get("path", "the input")
+            console.print(f"no records in {escape(str(where))}", soft_wrap=True)
         return
     console.print(_partitions(summary))
     console.print(_brokers(summary))

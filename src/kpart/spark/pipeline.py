@@ -75,6 +75,7 @@ __all__ = [
     "load_input",
     "main",
     "measure_loads",
+    "pin_placement_seed",
     "resolve_input",
     "run_report",
 ]
@@ -331,7 +332,6 @@ def run_report(
     :func:`kpart.spark.compat.measure_compat`). Bad values raise ``ConfigError`` before any
     Spark job.
     """
-    import tempfile
     from datetime import UTC, datetime
 
     from kpart.producer.clients import PARTITIONERS
@@ -341,14 +341,63 @@ def run_report(
     if partitioner in PARTITIONERS:
         topology = topology.with_topic(partitioner=partitioner)
         partitioner = None
+    topology = pin_placement_seed(topology)  # one draw for the report and its what-if
     topic = topology.topic
     compat_ids = check_sections(topic, whatif, compat)
     sections: dict[str, Any] = {}
     if spec.records == 0:  # nothing to read: no Spark job (``spark`` may be None)
         loads, sections = _no_records(topic, spec, whatif, compat_ids)
-        summary = build_summary(topology, loads, source=spec.source)
-        summary.update(sections)
-        return summary
+    else:
+        loads, sections = _measure(spark, topology, spec, partitioner=partitioner,
+                                   top_k=top_k, whatif=whatif, compat_ids=compat_ids,
+                                   invalid_keys=invalid_keys)
+    if "whatif" in sections:  # keyed records measured; the others placed as the report does
+        from kpart.report.whatif_totals import count_whatif_like_report
+
+        sections["whatif"] = count_whatif_like_report(sections["whatif"], topology, loads)
+    phase("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
+                                if topology.groups else ""))
+    summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
+    if partitioner is not None and partitioner != topology.topic.partitioner:
+        summary["partitioner"] = summary["analysed"]["partitioner"] = partitioner
+    summary.update(sections)
+    return summary
+
+
+def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
+    """``topology`` with a ``placement_seed``: its own, else ``seed``, else one drawn at
+    random (a signed 63-bit integer). A seedless topology places replicas and draws null-key
+    partitions at random, like Kafka; pinning the draw once makes the report's loads and the
+    what-if's "now" the same draws, and the seed recorded in ``summary.json``
+    (``placement_seed``, ``null_key_distribution.seed`` unless ``null_key_seed`` is set)
+    reproduces the run.
+
+    >>> from kpart.topology import topology_from_dict
+    >>> t = topology_from_dict({"cluster": {"brokers": [{"id": 1}]},
+    ...                         "topic": {"name": "t", "partitions": 2,
+    ...                                   "replication_factor": 1, "key": "k"}})
+    >>> pin_placement_seed(t, 5).topic.placement_seed
+    5
+    >>> pin_placement_seed(pin_placement_seed(t, 5), 6).topic.placement_seed
+    5
+    """
+    if topology.topic.placement_seed is not None:
+        return topology
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(63)
+    return topology.with_topic(placement_seed=seed)
+
+
+def _measure(spark: SparkSession, topology: Topology, spec: InputSpec, *,
+             partitioner: str | None, top_k: int, whatif: Sequence[int],
+             compat_ids: tuple[str, ...], invalid_keys: str) -> tuple[Loads, dict[str, Any]]:
+    """Loads and sections of :func:`run_report` measured by Spark (``spec`` has records)."""
+    import tempfile
+
+    topic = topology.topic
+    sections: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
         phase(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
         df = load_input(spark, spec, workdir, topic.key)
@@ -358,15 +407,14 @@ def run_report(
             df = _valid_keys_only(df, topic)
         if whatif:
             phase(f"what-if: {len(whatif)} other partition count(s)")
-            from kpart.report.whatif_totals import count_whatif_like_report
             from kpart.spark.whatif import measure_whatif
 
             # keyed records here; the null-key ones are placed as the report places them
             keyed = df.where(key_column(topic.key).isNotNull())
-            sections["whatif"] = count_whatif_like_report(measure_whatif(
+            sections["whatif"] = measure_whatif(
                 keyed, topic.key, topic.partitions, whatif, topic.partitioner,
                 serializer=topic.key_serializer,
-            ).to_json(), topology, loads)
+            ).to_json()
         if compat_ids:
             from kpart.spark.compat import measure_compat
 
@@ -374,13 +422,7 @@ def run_report(
             sections["compat"] = measure_compat(
                 df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
             ).to_json()
-    phase("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
-                                if topology.groups else ""))
-    summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
-    if partitioner is not None and partitioner != topology.topic.partitioner:
-        summary["partitioner"] = summary["analysed"]["partitioner"] = partitioner
-    summary.update(sections)
-    return summary
+    return loads, sections
 
 
 def _valid_keys_only(df: DataFrame, topic: TopicConfig) -> DataFrame:
