@@ -87,6 +87,8 @@ _WIDER = {"tinyint": 1, "smallint": 2, "int": 4, "bigint": 8}
 _WIDTH = {"short": 2, "int": 4, "long": 8}
 _SPARK_TYPE = {"short": "smallint", "int": "int", "long": "bigint"}
 _HINT = {"tinyint": "short, int or long", "smallint": "short", "int": "int", "bigint": "long"}
+#: Key serializers of the Spark layer (re-exported by :mod:`kpart.spark.transforms`).
+SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
 _INTEGER_TEXT = "[+-]?[0-9]+"
 #: Java regexes of the text each serializer takes: ``\z`` is the end of the text (``$`` would
 #: also match before a final line break, which the command line's rule refuses)
@@ -188,8 +190,6 @@ def schema_key_type(schema: Any, key: str) -> str:
 def check_key_type(key: str, dtype: str, serializer: str) -> None:
     """``ConfigError`` naming the column, its type and the serializer when ``serializer`` cannot
     take a column of Spark type ``dtype`` (with the serializer to use where one fits)."""
-    from kpart.spark.transforms import SERIALIZERS
-
     if serializer not in SERIALIZERS:
         raise ConfigError(
             f"--serializer: unknown key serializer {serializer!r} (known: {', '.join(SERIALIZERS)})"

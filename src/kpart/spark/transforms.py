@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from kpart.errors import ConfigError, InvalidPartitionsError
 from kpart.spark._fixed_width import FIXED_WIDTHS, murmur2_fixed_width
+from kpart.spark._keys import SERIALIZERS as _SERIALIZERS
 from kpart.spark._keys import (
     check_key_type,
     failing_on_bad,
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 #: Key serializers understood by the Spark layer (Kafka's serializer in the table above).
-SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
+SERIALIZERS = _SERIALIZERS
 #: Partitioner ids with a JVM-side path (every id of ``kpart.producer.clients.PARTITIONERS``
 #: works: the others run the Arrow kernels through ``mapInArrow``).
 KAFKA_PARTITIONERS = ("java:default",)
