@@ -20,6 +20,7 @@ demo: install
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
 
 # CI=true (set by the CI machine, or `make test CI=true`) reaches pytest: derandomized hypothesis
 test: install lint $(if $(filter true,$(CI)),browser)

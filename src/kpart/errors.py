@@ -21,18 +21,55 @@ topic the file does not list, an owned partition beyond the partition count, ...
 still the Kafka-faithful one; the CLI prints each as one ``kpart: warning: ...`` line on stderr.
 
 Every error is a ``ValueError`` so callers that only care about "bad input" can catch one
-type. ``java_class`` names the Kafka exception an error stands for, so golden tests can
+type. An error about one argument of a library function carries its name in ``parameter``
+(``"max_moves"``) and names it that way in the message; :meth:`KpartError.naming` gives the same
+message naming it as the caller knows it (the CLI passes its flag, ``--max-moves``), so library
+messages never name command-line flags and the CLI never edits message text. ``java_class`` names the Kafka exception an error stands for, so golden tests can
 compare class and message with what Kafka threw. Messages match Kafka's wording where Kafka
 has one.
 """
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 
 class KpartError(ValueError):
-    """Base class of every error kpart raises on bad input."""
+    """Base class of every error kpart raises on bad input.
+
+    ``parameter`` is the library parameter the error is about (``None`` when it is about no single
+    one). Build such an error with :meth:`about`, whose template names the parameter as ``{param}``:
+
+    >>> e = KpartError.about("max_moves", "Invalid {param} {value}: must be >= 0", value=-1)
+    >>> str(e), e.parameter
+    ('Invalid max_moves -1: must be >= 0', 'max_moves')
+    >>> e.naming("--max-moves")
+    'Invalid --max-moves -1: must be >= 0'
+    """
 
     java_class: str = "java.lang.IllegalArgumentException"
+
+    def __init__(self, message: str = "", *, parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        self._template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def about(cls, parameter: str, template: str, **values: Any) -> Self:
+        """An error about ``parameter``: ``template`` is a :meth:`str.format` template naming it
+        as ``{param}`` and the offending values by keyword (``{value!r}``); the values are never
+        re-read as a template, so braces in a user's value are safe."""
+        error = cls(template.format(param=parameter, **values), parameter=parameter)
+        error._template = (template, values)
+        return error
+
+    def naming(self, name: str | None) -> str:
+        """The message with the parameter called ``name`` (unchanged when ``name`` is ``None`` or
+        the message does not name the parameter)."""
+        if name is None or self._template is None:
+            return str(self)
+        template, values = self._template
+        return template.format(param=name, **values)
 
 
 class InvalidPartitionsError(KpartError):

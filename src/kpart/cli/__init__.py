@@ -17,6 +17,7 @@ from contextlib import contextmanager
 
 import typer
 
+from kpart.cli._flags import flag_for
 from kpart.errors import KpartError, KpartWarning
 
 app = typer.Typer(
@@ -114,7 +115,7 @@ def _main(argv: list[str] | None) -> int:
     except typer.Exit as e:
         return e.exit_code
     except KpartError as e:
-        typer.echo(f"kpart: error: {e}", err=True)
+        typer.echo(f"kpart: error: {e.naming(flag_for(e.parameter))}", err=True)
         return 2
     except (FileNotFoundError, IsADirectoryError, PermissionError) as e:
         typer.echo(f"kpart: error: {e.strerror}: {e.filename}", err=True)
