@@ -194,7 +194,7 @@ def _prepare(
 ) -> _Plan:
     """The arguments of :func:`assign_replicas_to_brokers` as Kafka's ``PlacementSpec``,
     cluster and ``Random``, then :func:`_plan`."""
-    if fixed_start_index is not None:  # Kafka's order: fixed index, then start partition
+    if fixed_start_index is not None:  # the order PlacementSpec checks them in
         check_index("fixed_start_index", fixed_start_index)
     if start_partition_id is not None:  # named as the caller named it
         check_index("start_partition_id", start_partition_id)
