@@ -225,7 +225,7 @@ def test_max_moves_caps_soft_moves_but_not_hard_ones():
     brokers, cur, new = _thirty_brokers()
     p = plan(cur, brokers, add_brokers=new, max_moves=50)
     assert p.replica_moves == 50 and p.max_moves_reached
-    with pytest.raises(ConfigError, match="--max-moves 10 is below the"):
+    with pytest.raises(ConfigError, match="^max_moves 10 is below the"):  # issue 11: no flag
         plan(cur, brokers, remove_brokers=[0], max_moves=10)
 
 

@@ -6,8 +6,9 @@ import pytest
 
 from kpart.errors import ConfigError
 from kpart.placement.admin_utils import assign_replicas_to_brokers
-from kpart.placement.pools import generate_in_pools, parse_pools, place_in_pools
-from kpart.placement.reassign import count_replica_moves
+from kpart.placement.planner import place_in_pools
+from kpart.placement.pools import parse_pools
+from kpart.placement.reassign import count_replica_moves, generate_assignment
 from kpart.placement.spec import Broker
 
 SEED_POOLS = """{
@@ -53,7 +54,7 @@ def test_seed_002_pools_with_kafka_generate():
     brokers, current = seed_cluster()
     spec = parse_pools(SEED_POOLS)
     plan = place_in_pools(current, brokers, spec, strategy="generate", seed=1)
-    expected = generate_in_pools(current, brokers, spec, seed=1)
+    expected = generate_assignment(current, brokers, seed=1, pools=spec)
     for t, parts in expected.items():
         assert dict(plan.target[t]) == parts
         for reps in parts.values():

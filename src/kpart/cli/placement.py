@@ -5,13 +5,16 @@ reassignment JSON, ZooKeeper node)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kpart._files import check_writable, write_text
 from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError, KpartError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.placement.spec import Broker, ReplicaAssignment
 
 _PLACERS = ("adminutils", "striped")
 
@@ -27,7 +30,7 @@ def _id_list(value: str, option: str) -> list[int]:
     return ids
 
 
-def _brokers(brokers: str, racks: str | None, fenced: str | None) -> list:
+def _brokers(brokers: str, racks: str | None, fenced: str | None) -> list[Broker]:
     from kpart.placement.spec import Broker
 
     ids = _id_list(brokers, "--brokers")
@@ -60,7 +63,7 @@ def _write(text: str, output: Path | None) -> None:
     write_text(output, text, "--out")
 
 
-def place(
+def place(  # noqa: PLR0913
     brokers: Annotated[str, typer.Option(help="Broker ids in Kafka's order, e.g. 0,1,2.")],
     partitions: Annotated[int, typer.Option("--partitions", "-p", help="Number of partitions.")],
     replication_factor: Annotated[int, typer.Option("--replication-factor",
@@ -114,34 +117,32 @@ def place(
     _write(format_assignment(assignment, fmt, topic=topic), output)
 
 
-def _place(members: list, placer: str, partitions: int, replication_factor: int,
+def _place(members: list[Broker], placer: str, partitions: int, replication_factor: int,
            start_index: int | None, seed: int | None, disable_rack_aware: bool,
-           fenced: str | None) -> dict[int, tuple[int, ...]]:
+           fenced: str | None) -> ReplicaAssignment:
     from kpart._java.random import JavaRandom
-    from kpart.placement.admin_utils import assign_replicas_to_brokers
+    from kpart.placement.admin_utils import AdminUtilsReplicaPlacer
+    from kpart.placement.spec import PlacementSpec, ReplicaPlacer, StaticCluster
     from kpart.placement.striped_replica_placer import StripedReplicaPlacer
 
+    chosen: ReplicaPlacer
     if placer == "adminutils":
         if fenced:
             raise ConfigError(f"--fenced {fenced!r} applies to --placer striped only "
                               "(AdminUtils places on the brokers it is given).")
         if start_index is not None and start_index < 0:
             raise ConfigError(f"Invalid --start-index {start_index}: must be >= 0.")
-        return assign_replicas_to_brokers(
-            members, partitions, replication_factor, fixed_start_index=start_index,
-            seed=seed, rack_aware=not disable_rack_aware)
+        chosen = AdminUtilsReplicaPlacer(JavaRandom(seed))
     else:
         if start_index is not None:
             raise ConfigError(f"--start-index {start_index} applies to --placer adminutils "
                               "only (the striped placer draws its offsets from --seed).")
-        if disable_rack_aware:
-            from kpart.placement.spec import Broker
-
-            members = [Broker(b.id, None, b.fenced) for b in members]
-        rows = StripedReplicaPlacer(JavaRandom(seed)).place(
-            brokers=members, start_partition=0, num_partitions=partitions,
-            replication_factor=replication_factor)
-        return dict(enumerate(rows))
+        chosen = StripedReplicaPlacer(JavaRandom(seed))
+    cluster = StaticCluster(tuple(members))
+    if disable_rack_aware:
+        cluster = cluster.without_racks()
+    spec = PlacementSpec(partitions, replication_factor, fixed_start_index=start_index)
+    return chosen.place(spec, cluster).to_dict()
 
 
 def register(app: typer.Typer) -> None:

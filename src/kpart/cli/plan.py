@@ -10,14 +10,22 @@ from __future__ import annotations
 import glob
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kpart._files import check_writable, read_text, write_texts
+from kpart._files import PathLike, check_writable, read_text, write_texts
 from kpart.cli._options import either
 from kpart.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.placement.balance import BalanceReport
+    from kpart.placement.planner import Plan
+    from kpart.placement.pools import PoolSpec
+    from kpart.placement.reassign import ClusterAssignment
+    from kpart.placement.spec import Broker
 
 # Options shared by plan, pools and describe.
 _Current = Annotated[Path, typer.Option(
@@ -47,12 +55,12 @@ _Json = Annotated[bool, typer.Option("--json", help="Print a JSON summary.")]
 
 
 
-def _refuse_stale_batches(out: Path, files: dict[Path, str]) -> None:
+def _refuse_stale_batches(out: Path, files: dict[PathLike, str]) -> None:
     """Refuse to leave batch files of an earlier plan beside a new one: a user applying
     ``<stem>.batch-*`` would apply outdated moves, and kpart deletes nothing it did not just
     write. ``ConfigError`` naming the first such file."""
     suffix = out.suffix or ".json"
-    written = {p.resolve() for p in files}
+    written = {Path(p).resolve() for p in files}
     parent = out.parent if str(out.parent) else Path(".")
     try:
         entries = sorted(parent.glob(f"{glob.escape(out.stem)}.batch-[0-9][0-9][0-9]*{suffix}"))
@@ -67,13 +75,13 @@ def _read(path: Path, what: str) -> str:
     return read_text(path, what, stdin=what == "--current")
 
 
-def parse_broker_spec(text: str | None, what: str) -> list:
+def parse_broker_spec(text: str | None, what: str) -> list[Broker]:
     """``"0:r1,1:r1,2-5"`` → ``[Broker(0, 'r1'), Broker(1, 'r1'), Broker(2), ...]``."""
     from kpart.placement.spec import Broker
 
     if text is None:
         return []
-    out = []
+    out: list[Broker] = []
     for item in (s.strip() for s in text.split(",")):
         if not item:
             continue
@@ -110,132 +118,186 @@ def _summary(rows: list[tuple[str, str, str]], title: str) -> None:
     Console(width=110).print(table)
 
 
-def _plan(current, before_brokers, added, removed, spec, max_moves, k, sizes, seed, leaders,
-          strategy, rebalance):
-    """The planner (``minimal``) or AdminUtils per pool (``generate``) on parsed inputs."""
-    from kpart.placement import planner, pools
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """What ``kpart plan`` / ``kpart pools`` were asked: the input files, the cluster change,
+    the planner's options and the outputs (one value for the command's eighteen options)."""
 
-    if strategy == "generate":
-        if added or removed:
-            raise ConfigError("--strategy generate takes no --add-brokers/--remove-brokers")
-        assert spec is not None
-        return pools.place_in_pools(
-            current, before_brokers, spec, strategy="generate", seed=seed,
-            max_concurrent_moves_per_broker=k, sizes=sizes,
-        )
-    return planner.plan(
-        current, before_brokers, add_brokers=added, remove_brokers=removed, pools=spec,
-        max_moves=max_moves, max_concurrent_moves_per_broker=k, sizes=sizes,
-        balance_leaders=leaders, rebalance=rebalance,
-    )
+    current_path: Path
+    topic: str | None = None
+    brokers: str | None = None
+    add_brokers: str | None = None
+    remove_brokers: str | None = None
+    pools_path: Path | None = None
+    sizes_path: Path | None = None
+    strategy: str = "minimal"
+    max_moves: int | None = None
+    k: int | None = None
+    seed: int | None = None
+    leaders: bool = True
+    rebalance: bool | None = None
+    out: Path | None = None
+    rollback: Path | None = None
+    describe_out: Path | None = None
+    topics_out: Path | None = None
+    as_json: bool = False
+
+    @property
+    def inputs(self) -> dict[str, PathLike | None]:
+        """``{option: path}`` of the file inputs (never overwritten by an output)."""
+        return {"--current": self.current_path, "--pools": self.pools_path,
+                "--sizes": self.sizes_path}
 
 
-def _run(
-    current_path: Path,
-    brokers: str | None,
-    add_brokers: str | None,
-    remove_brokers: str | None,
-    pools_path: Path | None,
-    max_moves: int | None,
-    k: int | None,
-    sizes_path: Path | None,
-    out: Path | None,
-    rollback: Path | None,
-    describe_out: Path | None,
-    topics_out: Path | None,
-    seed: int | None,
-    leaders: bool,
-    as_json: bool,
-    strategy: str = "minimal",
-    *,
-    topic: str | None = None,
-    rebalance: bool | None = None,
-) -> None:
-    from kpart.placement import balance as bal
-    from kpart.placement import planner, pools, reassign
+@dataclass(frozen=True, slots=True)
+class _Inputs:
+    """The request's files and broker lists, parsed."""
 
-    current = reassign.read_current(_read(current_path, "--current"), topic)
-    cluster = parse_broker_spec(brokers, "--brokers") or None
-    added = parse_broker_spec(add_brokers, "--add-brokers")
-    removed = [b.id for b in parse_broker_spec(remove_brokers, "--remove-brokers")]
-    spec = pools.parse_pools(_read(pools_path, "--pools")) if pools_path else None
-    sizes = bal.parse_partition_sizes(_read(sizes_path, "--sizes")) if sizes_path else None
-    before_brokers = planner.cluster_brokers(current, cluster)
+    current: ClusterAssignment
+    before_brokers: tuple[Broker, ...]
+    added: list[Broker]
+    removed: list[int]
+    pools: PoolSpec | None
+    sizes: dict[tuple[str, int], int] | None
+
+
+def _read_inputs(req: _Request) -> _Inputs:
+    """Read ``--current``, the broker lists, ``--pools`` and ``--sizes`` (in that order)."""
+    from kpart.placement import balance, planner, pools, reassign
+
+    current = reassign.read_current(_read(req.current_path, "--current"), req.topic)
+    cluster = parse_broker_spec(req.brokers, "--brokers") or None
+    added = parse_broker_spec(req.add_brokers, "--add-brokers")
+    removed = [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
+    spec = pools.parse_pools(_read(req.pools_path, "--pools")) if req.pools_path else None
+    sizes = (balance.parse_partition_sizes(_read(req.sizes_path, "--sizes"))
+             if req.sizes_path else None)
+    return _Inputs(current, planner.cluster_brokers(current, cluster), added, removed, spec,
+                   sizes)
+
+
+def _check_outputs(req: _Request) -> None:
+    """Before planning: every output can be written, none is an input or another output."""
     seen: dict[Path, str] = {}
-    for path, option in ((out, "--out"), (rollback, "--rollback-out"),
-                         (describe_out, "--describe-out"), (topics_out, "--topics-out")):
+    for path, option in ((req.out, "--out"), (req.rollback, "--rollback-out"),
+                         (req.describe_out, "--describe-out"), (req.topics_out, "--topics-out")):
         if path is not None:
-            check_writable(path, option, inputs={"--current": current_path, "--pools": pools_path,
-                                                 "--sizes": sizes_path})
+            check_writable(path, option, inputs=req.inputs)
             if seen.setdefault(path.resolve(), option) != option:
                 raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
                                   f"of {seen[path.resolve()]}")
-    from kpart.report.progress import busy
 
-    with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
-        result = _plan(current, before_brokers, added, removed, spec, max_moves, k, sizes, seed,
-                       leaders, strategy, rebalance)
-        live = list(result.brokers)
-        generated = pools.generate_in_pools(current, live, spec, seed=seed)
-    gen_moves = reassign.count_replica_moves(current, generated)
-    allowed = None if spec is None else {t: spec.allowed(t, [b.id for b in live]) for t in current}
-    b0 = bal.balance(current, list(before_brokers) + added, allowed=allowed)
-    b1 = bal.balance(result.target, live, allowed=allowed)
-    files: dict[Path, str] = {}
+
+def _plan(req: _Request, given: _Inputs) -> Plan:
+    """The planner (``minimal``) or AdminUtils per pool (``generate``) on parsed inputs."""
+    from kpart.placement import planner
+
+    if req.strategy == "generate":
+        if given.added or given.removed:
+            raise ConfigError("--strategy generate takes no --add-brokers/--remove-brokers")
+        assert given.pools is not None
+        return planner.place_in_pools(
+            given.current, given.before_brokers, given.pools, strategy="generate",
+            seed=req.seed, max_concurrent_moves_per_broker=req.k, sizes=given.sizes,
+        )
+    return planner.plan(
+        given.current, given.before_brokers, add_brokers=given.added,
+        remove_brokers=given.removed, pools=given.pools, max_moves=req.max_moves,
+        max_concurrent_moves_per_broker=req.k, sizes=given.sizes, balance_leaders=req.leaders,
+        rebalance=req.rebalance,
+    )
+
+
+def _write_outputs(req: _Request, result: Plan) -> None:
+    """The plan (and its batches), rollback, ``--describe`` view and topics-to-move files,
+    written all or none."""
+    from kpart.placement import reassign
+
+    files: dict[PathLike, str] = {}
+    out = req.out
     if out is not None:
         files[out] = reassign.reassignment_json(result.moves) + "\n"
-        if k is not None and result.batches:
+        if req.k is not None and result.batches:
             for n, batch in enumerate(result.batches, start=1):
                 files[out.with_name(f"{out.stem}.batch-{n:03d}{out.suffix or '.json'}")] = (
                     reassign.reassignment_json(batch) + "\n"
                 )
         _refuse_stale_batches(out, files)
-    if rollback is not None:
-        files[rollback] = reassign.rollback_json(result.moves) + "\n"
-    if describe_out is not None:
-        files[describe_out] = reassign.describe_text(result.target)
-    if topics_out is not None:
-        files[topics_out] = reassign.topics_to_move_json({m.topic for m in result.moves}) + "\n"
-    write_texts(files, {rollback: "--rollback-out", describe_out: "--describe-out",
-                        topics_out: "--topics-out"}, "--out",
-                inputs={"--current": current_path, "--pools": pools_path, "--sizes": sizes_path})
-    summary = {
-        "partitions": b0.partitions,
-        "replicas": b0.replicas,
-        "moved_partitions": len(result.moves),
-        "replica_moves": result.replica_moves,
-        "generate_replica_moves": gen_moves,
-        "leader_changes": result.leader_changes,
-        "bytes_to_move": result.bytes_to_move,
-        "batches": len(result.batches),
-        "max_moves_reached": result.max_moves_reached,
-        "hard_goal_violations": dict(result.hard_violations),
-        "before": b0.to_dict(),
-        "after": b1.to_dict(),
-    }
-    if as_json:
+    if req.rollback is not None:
+        files[req.rollback] = reassign.rollback_json(result.moves) + "\n"
+    if req.describe_out is not None:
+        files[req.describe_out] = reassign.describe_text(result.target)
+    if req.topics_out is not None:
+        files[req.topics_out] = (
+            reassign.topics_to_move_json({m.topic for m in result.moves}) + "\n")
+    write_texts(files, {req.rollback: "--rollback-out", req.describe_out: "--describe-out",
+                        req.topics_out: "--topics-out"}, "--out", inputs=req.inputs)
+
+
+def _report(req: _Request, result: Plan, gen_moves: int, b0: BalanceReport, b1: BalanceReport) -> None:
+    """The summary: JSON with ``--json``, else a table (kpart's plan beside ``--generate``)."""
+    if req.as_json:
+        summary = {
+            "partitions": b0.partitions,
+            "replicas": b0.replicas,
+            "moved_partitions": len(result.moves),
+            "replica_moves": result.replica_moves,
+            "generate_replica_moves": gen_moves,
+            "leader_changes": result.leader_changes,
+            "bytes_to_move": result.bytes_to_move,
+            "batches": len(result.batches),
+            "max_moves_reached": result.max_moves_reached,
+            "hard_goal_violations": dict(result.hard_violations),
+            "before": b0.to_dict(),
+            "after": b1.to_dict(),
+        }
         typer.echo(json.dumps(summary, indent=2))
         return
     share = f"{result.replica_moves / gen_moves:.1%}" if gen_moves else "-"
+    moved_bytes = "-" if result.bytes_to_move is None else f"{result.bytes_to_move:,}"
+    violations = ", ".join(f"{n}={c}" for n, c in result.hard_violations) or "0"
     rows = [
         ("replicas moved", f"{result.replica_moves}", f"{gen_moves}"),
         ("kpart / --generate", share, ""),
         ("partitions changed", f"{len(result.moves)}", ""),
         ("leader changes", f"{result.leader_changes}", ""),
-        ("bytes to move", "-" if result.bytes_to_move is None else f"{result.bytes_to_move:,}", ""),
+        ("bytes to move", moved_bytes, ""),
         ("batches", f"{len(result.batches)}", ""),
         ("max/min replicas per broker", _fmt_ratio(b0.replica_ratio), _fmt_ratio(b1.replica_ratio)),
         ("max/min leaders per broker", _fmt_ratio(b0.leader_ratio), _fmt_ratio(b1.leader_ratio)),
         ("rack-diversity violations", f"{len(b0.rack_violations)}", f"{len(b1.rack_violations)}"),
-        ("hard-goal violations", "", ", ".join(f"{n}={c}" for n, c in result.hard_violations) or "0"),
+        ("hard-goal violations", "", violations),
     ]
     if result.max_moves_reached:
         rows.append(("--max-moves reached", "yes", ""))
-    _summary(rows, f"kpart {'pools' if strategy == 'generate' or spec else 'plan'}: "
-                   f"{b0.partitions} partitions, {b0.replicas} replicas")
+    command = "pools" if req.strategy == "generate" or req.pools_path else "plan"
+    _summary(rows, f"kpart {command}: {b0.partitions} partitions, {b0.replicas} replicas")
 
 
-def plan_command(
+def _run(req: _Request) -> None:
+    """``kpart plan`` / ``kpart pools``: read, check the outputs, plan (beside what
+    ``--generate`` would do), write, report."""
+    from kpart.placement import balance, reassign
+
+    given = _read_inputs(req)
+    _check_outputs(req)
+    current = given.current
+    from kpart.report.progress import busy
+
+    with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
+        result = _plan(req, given)
+        live = list(result.brokers)
+        generated = reassign.generate_assignment(current, live, seed=req.seed, pools=given.pools)
+    gen_moves = reassign.count_replica_moves(current, generated)
+    spec = given.pools
+    allowed = None if spec is None else {t: spec.allowed(t, [b.id for b in live]) for t in current}
+    b0 = balance.balance(current, [*given.before_brokers, *given.added], allowed=allowed)
+    b1 = balance.balance(result.target, live, allowed=allowed)
+    _write_outputs(req, result)
+    _report(req, result, gen_moves, b0, b1)
+
+
+def plan_command(  # noqa: PLR0913
     current: _Current,
     brokers: _Brokers = None,
     add_brokers: str | None = typer.Option(None, "--add-brokers", help="Brokers to add: ID[:RACK],..."),
@@ -262,12 +324,15 @@ def plan_command(
 ) -> None:
     """Plan a minimal-movement reassignment (add/remove brokers, pools, balance)."""
     rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
-    _run(current, brokers, add_brokers, remove_brokers, pools_path, max_moves, k, sizes, out,
-         rollback, describe_out, topics_out, seed, leaders, as_json, topic=topic,
-         rebalance=rebalance)
+    _run(_Request(
+        current, topic=topic, brokers=brokers, add_brokers=add_brokers,
+        remove_brokers=remove_brokers, pools_path=pools_path, sizes_path=sizes,
+        max_moves=max_moves, k=k, seed=seed, leaders=leaders, rebalance=rebalance, out=out,
+        rollback=rollback, describe_out=describe_out, topics_out=topics_out, as_json=as_json,
+    ))
 
 
-def pools_command(
+def pools_command(  # noqa: PLR0913
     current: _Current,
     pools_path: Path = typer.Option(..., "--pools", help="Pool file, JSON (docs/formats/pools.md)."),  # noqa: B008
     brokers: _Brokers = None,
@@ -289,8 +354,11 @@ def pools_command(
     if strategy not in ("minimal", "generate"):
         raise ConfigError(f"Unknown --strategy {strategy!r}: expected 'minimal' or 'generate'")
     rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
-    _run(current, brokers, None, None, pools_path, None, k, sizes, out, rollback, describe_out,
-         None, seed, True, as_json, strategy, topic=topic)
+    _run(_Request(
+        current, topic=topic, brokers=brokers, pools_path=pools_path, sizes_path=sizes,
+        strategy=strategy, k=k, seed=seed, out=out, rollback=rollback,
+        describe_out=describe_out, as_json=as_json,
+    ))
 
 
 def describe_command(

@@ -76,7 +76,7 @@ def _rack_aware(plan: _Plan, first: np.ndarray, steps: np.ndarray, n: int) -> li
     wrap = np.int32(n - 1)
     for j in range(1, rf):
         full = None if distinct is None or j < num_racks else distinct == num_racks
-        got_pos = got_rack = None
+        got_pos = got_rack = np.empty(0, dtype=np.int32)  # set by the first round
         active: np.ndarray | None = None  # None: every partition
         while active is None or active.size:
             sel = slice(None) if active is None else active
@@ -103,7 +103,6 @@ def _rack_aware(plan: _Plan, first: np.ndarray, steps: np.ndarray, n: int) -> li
                 got_pos[done] = cpos[ok]
                 got_rack[done] = crack[ok]
                 active = active[~ok]
-        assert got_pos is not None and got_rack is not None
         if distinct is not None:
             new_rack = np.ones(first.size, dtype=bool)
             for i in range(j):

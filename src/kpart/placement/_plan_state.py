@@ -3,7 +3,7 @@ leader balance). Only :mod:`kpart.placement.planner` uses it; goals see it read-
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from kpart._java.strings import java_string_key
 from kpart.errors import InvalidReplicationFactorError
@@ -188,7 +188,8 @@ class State:
         self.reps[i][pos] = d
         self.moved.add((i, pos))
 
-    def _best(self, i: int, pos: int, candidates, *, soft: bool, skip_rack: bool = False):
+    def _best(self, i: int, pos: int, candidates: Iterable[int], *, soft: bool,
+              skip_rack: bool = False) -> int | None:
         """The candidate destination every hard goal (and, with ``soft``, every soft goal)
         accepts for slot ``pos`` of partition ``i``: fewest replicas of the topic, then
         furthest below target, then lowest id. Candidates are tried in that order."""
@@ -237,14 +238,15 @@ class State:
                 placed.add(k)
         return len(log)
 
-    def _place(self, i: int, k: int, log: list[tuple[int, int]], flt: set | None) -> None:
+    def _place(self, i: int, k: int, log: list[tuple[int, int]],
+               flt: set[str | None] | None) -> None:
         """Place free slot ``k`` of partition ``i``; ``flt``: racks the destination must avoid
         (``None``: the rack goal decides)."""
         t, p = self.tps[i]
         g = self.group_of[t]
         sk = flt is not None
 
-        def ok(brokers):
+        def ok(brokers: Iterable[int]) -> list[int]:
             return [b for b in brokers if not flt or self._rack[b] not in flt]
 
         d = self._best(i, k, ok(sorted(self.sinks[g])), soft=False, skip_rack=sk)
@@ -309,41 +311,52 @@ class State:
     def balance_replicas(self, budget: int | None, order: Sequence[int]) -> None:
         """Move replicas from brokers above target to brokers below it (never a replica
         already moved), at most ``budget`` moves."""
-        slots: dict[int, list[int]] = {}
-        for g, brokers in enumerate(self.groups):
-            sources = [b for b in brokers if self._load[b] > self._target[b]]
-            if not sources or not self.sinks[g]:
-                continue
-            for b in sources:
-                slots[b] = []
-        if not slots:
-            return
-        for i in order:
-            for b in self.reps[i]:
-                lst = slots.get(b)
-                if lst is not None:
-                    lst.append(i)
+        slots = self._source_slots(order)
         for g, brokers in enumerate(self.groups):
             sources = sorted(
                 (b for b in brokers if b in slots),
                 key=lambda b: (-(self._load[b] - self._target[b]), b),
             )
             for s in sources:
-                for i in slots[s]:
-                    if self._load[s] <= self._target[s] or not self.sinks[g]:
-                        break
-                    if budget is not None and self.soft_moves >= budget:
-                        return
-                    reps = self.reps[i]
-                    if s not in reps:
-                        continue
-                    k = reps.index(s)
-                    if (i, k) in self.moved:
-                        continue
-                    d = self._best(i, k, sorted(self.sinks[g]), soft=True)
-                    if d is not None:
-                        self._apply(i, k, d)
-                        self.soft_moves += 1
+                if not self._drain(g, s, slots[s], budget):
+                    return
+
+    def _source_slots(self, order: Sequence[int]) -> dict[int, list[int]]:
+        """``{source broker: partitions holding a replica on it, in ``order``}`` for every
+        broker above its target in a group that has a broker below target."""
+        slots: dict[int, list[int]] = {}
+        for g, brokers in enumerate(self.groups):
+            if self.sinks[g]:
+                for b in brokers:
+                    if self._load[b] > self._target[b]:
+                        slots[b] = []
+        if slots:
+            for i in order:
+                for b in self.reps[i]:
+                    lst = slots.get(b)
+                    if lst is not None:
+                        lst.append(i)
+        return slots
+
+    def _drain(self, g: int, s: int, parts: Sequence[int], budget: int | None) -> bool:
+        """Move replicas of ``parts`` off source ``s`` (group ``g``) to the group's sinks
+        until ``s`` reaches its target; ``False`` once ``budget`` is spent."""
+        for i in parts:
+            if self._load[s] <= self._target[s] or not self.sinks[g]:
+                break
+            if budget is not None and self.soft_moves >= budget:
+                return False
+            reps = self.reps[i]
+            if s not in reps:
+                continue
+            k = reps.index(s)
+            if (i, k) in self.moved:
+                continue
+            d = self._best(i, k, sorted(self.sinks[g]), soft=True)
+            if d is not None:
+                self._apply(i, k, d)
+                self.soft_moves += 1
+        return True
 
     # ----- phase 3: leader distribution -----
     def balance_leaders(self, order: Sequence[int]) -> None:

@@ -17,6 +17,11 @@ Without a fixed start index Kafka draws ``start_index`` then ``shift`` from its
 ``java.util.Random`` (``nextInt(n)`` twice); pass ``seed`` (or ``random``) to reproduce a
 sequence, or neither for an unseeded draw like Kafka's.
 
+Two ways in: :class:`AdminUtilsReplicaPlacer` is the placement in the shape of KRaft's
+``ReplicaPlacer.place(PlacementSpec, ClusterDescriber)`` (a frozen
+:class:`~kpart.placement.spec.TopicAssignment` back), and :func:`assign_replicas_to_brokers`
+keeps ``assignReplicasToBrokers``' argument list (a dict back).
+
 Java's 32-bit ``int`` arithmetic is not emulated: results match Kafka while
 ``start_partition_id + num_partitions + start index`` and ``shift * num_racks`` stay below
 ``2**31`` (Kafka itself fails with a negative array index beyond that).
@@ -24,6 +29,9 @@ Java's 32-bit ``int`` arithmetic is not emulated: results match Kafka while
 >>> a = assign_replicas_to_brokers([Broker(i) for i in range(3)], 6, 3, fixed_start_index=2)
 >>> [list(a[p]) for p in range(6)]   # seed 001, topic-test4
 [[2, 0, 1], [0, 1, 2], [1, 2, 0], [2, 1, 0], [0, 2, 1], [1, 0, 2]]
+>>> AdminUtilsReplicaPlacer().place(PlacementSpec(6, 3, fixed_start_index=2),
+...                                 StaticCluster.of([0, 1, 2])).to_dict() == a
+True
 >>> racks = {0: "rack1", 1: "rack3", 2: "rack3", 3: "rack2", 4: "rack2", 5: "rack1"}
 >>> rack_alternated_broker_list(racks)
 [0, 3, 1, 5, 4, 2]
@@ -44,19 +52,28 @@ from kpart.errors import (
     InvalidReplicationFactorError,
 )
 from kpart.limits import check_placement
-from kpart.placement.spec import Broker, ReplicaAssignment
+from kpart.placement.spec import (
+    Broker,
+    ClusterDescriber,
+    PartitionAssignment,
+    PlacementSpec,
+    ReplicaAssignment,
+    StaticCluster,
+    TopicAssignment,
+    check_index,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 __all__ = [
+    "AdminUtilsReplicaPlacer",
     "assign_replicas_to_brokers",
     "assign_replicas_to_brokers_array",
     "rack_alternated_broker_list",
     "replica_index",
 ]
 
-_INT_MAX = 2**31 - 1
 #: Above this many partitions :func:`assign_replicas_to_brokers` uses the numpy path.
 _VECTOR_THRESHOLD = 4096
 
@@ -111,16 +128,58 @@ class _Plan:
     replication_factor: int
 
 
-def _as_broker(b: Broker | int) -> Broker:
-    return b if isinstance(b, Broker) else Broker(b)
+def _check_counts(spec: PlacementSpec, num_brokers: int) -> None:
+    """Kafka's first three validations, in Kafka's order, then kpart's bounds."""
+    if spec.num_partitions <= 0:
+        raise InvalidPartitionsError("Number of partitions must be larger than 0.")
+    if spec.replication_factor <= 0:
+        raise InvalidReplicationFactorError("Replication factor must be larger than 0.")
+    if spec.replication_factor > num_brokers:
+        raise InvalidReplicationFactorError(
+            f"Replication factor: {spec.replication_factor} larger than available brokers: "
+            f"{num_brokers}."
+        )
+    check_placement(spec.num_partitions, spec.replication_factor)  # kpart.limits
 
 
-def _check_index(name: str, value: int | None) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= _INT_MAX:
-        raise ConfigError(f"Invalid {name} {value!r}: must be an integer in [0, {_INT_MAX}].")
-    return value
+def _broker_list(brokers: Sequence[Broker]) -> tuple[tuple[int, ...], tuple[int, ...] | None, int]:
+    """``(broker list, rack code per position or None, number of racks)``: the brokers as
+    given (rack-unaware) or ``getRackAlternatedBrokerList`` (every broker has a rack).
+    Errors: ``AdminOperationError`` (racks on some brokers only), ``ConfigError`` (a broker
+    listed twice)."""
+    racked = [b for b in brokers if b.rack is not None]
+    if racked and len(racked) < len(brokers):
+        raise AdminOperationError(
+            "Not all brokers have rack information for replica rack aware assignment."
+        )
+    seen: set[int] = set()
+    for b in brokers:
+        if b.id in seen:
+            raise ConfigError(f"Duplicate broker id {b.id} in the broker list.")
+        seen.add(b.id)
+    if not racked:
+        return tuple(b.id for b in brokers), None, 0
+    racks = {b.id: b.rack for b in racked if b.rack is not None}
+    broker_list = tuple(rack_alternated_broker_list(racks))
+    codes = {r: i for i, r in enumerate(dict.fromkeys(racks.values()))}
+    return broker_list, tuple(codes[racks[b]] for b in broker_list), len(codes)
+
+
+def _plan(spec: PlacementSpec, cluster: ClusterDescriber, random: JavaRandom | None) -> _Plan:
+    """Validate (Kafka's checks, in Kafka's order) and draw the start index and the replica
+    shift from ``random`` (``nextInt(n)`` twice) unless ``spec`` fixes them."""
+    brokers = list(cluster.usable_brokers())
+    _check_counts(spec, len(brokers))
+    broker_list, rack_of, num_racks = _broker_list(brokers)
+    n = len(broker_list)
+    if spec.fixed_start_index is not None:
+        start_index = shift = spec.fixed_start_index
+    else:
+        rnd = random if random is not None else JavaRandom()
+        start_index = rnd.next_int(n)
+        shift = rnd.next_int(n)
+    return _Plan(broker_list, rack_of, num_racks, start_index, shift, spec.start_partition,
+                 spec.num_partitions, spec.replication_factor)
 
 
 def _prepare(
@@ -133,53 +192,22 @@ def _prepare(
     rack_aware: bool,
     random: JavaRandom | None,
 ) -> _Plan:
-    fixed = _check_index("fixed_start_index", fixed_start_index)
-    start_pid = _check_index("start_partition_id", start_partition_id) or 0
+    """The arguments of :func:`assign_replicas_to_brokers` as Kafka's ``PlacementSpec``,
+    cluster and ``Random``, then :func:`_plan`."""
+    if fixed_start_index is not None:  # the order PlacementSpec checks them in
+        check_index("fixed_start_index", fixed_start_index)
+    if start_partition_id is not None:  # named as the caller named it
+        check_index("start_partition_id", start_partition_id)
+    spec = PlacementSpec(num_partitions, replication_factor, start_partition_id or 0,
+                         fixed_start_index)
     if seed is not None and random is not None:
         raise ConfigError("Give either seed or random, not both.")
-    metas = [_as_broker(b) for b in brokers]
-    # Kafka's four validations, in Kafka's order.
-    if num_partitions <= 0:
-        raise InvalidPartitionsError("Number of partitions must be larger than 0.")
-    if replication_factor <= 0:
-        raise InvalidReplicationFactorError("Replication factor must be larger than 0.")
-    if replication_factor > len(metas):
-        raise InvalidReplicationFactorError(
-            f"Replication factor: {replication_factor} larger than available brokers: "
-            f"{len(metas)}."
-        )
-    check_placement(num_partitions, replication_factor)  # kpart's bounds (kpart.limits)
-    if not rack_aware:  # RackAwareMode.Disabled: Kafka reads the brokers without racks
-        metas = [Broker(m.id) for m in metas]
-    unaware = all(m.rack is None for m in metas)
-    if not unaware and any(m.rack is None for m in metas):
-        raise AdminOperationError(
-            "Not all brokers have rack information for replica rack aware assignment."
-        )
-    seen: set[int] = set()
-    for m in metas:
-        if m.id in seen:
-            raise ConfigError(f"Duplicate broker id {m.id} in the broker list.")
-        seen.add(m.id)
-    if unaware:
-        broker_list = tuple(m.id for m in metas)
-        rack_of = None
-        num_racks = 0
-    else:
-        racks = {m.id: m.rack for m in metas}
-        broker_list = tuple(rack_alternated_broker_list(racks))  # type: ignore[arg-type]
-        codes = {r: i for i, r in enumerate(dict.fromkeys(racks.values()))}
-        rack_of = tuple(codes[racks[b]] for b in broker_list)
-        num_racks = len(codes)
-    n = len(broker_list)
-    if fixed is not None:
-        start_index = shift = fixed
-    else:
-        rnd = random if random is not None else JavaRandom(seed)
-        start_index = rnd.next_int(n)
-        shift = rnd.next_int(n)
-    return _Plan(broker_list, rack_of, num_racks, start_index, shift, start_pid,
-                 num_partitions, replication_factor)
+    cluster = StaticCluster.of(brokers)
+    if not rack_aware:  # RackAwareMode.Disabled: Kafka reads the brokers without their racks
+        cluster = cluster.without_racks()
+    if random is None and spec.fixed_start_index is None:
+        random = JavaRandom(seed)
+    return _plan(spec, cluster, random)
 
 
 def _walk(plan: _Plan) -> ReplicaAssignment:
@@ -221,6 +249,58 @@ def _walk(plan: _Plan) -> ReplicaAssignment:
     return ret
 
 
+def _assignment(plan: _Plan) -> TopicAssignment:
+    """The walk's result: the scalar walk, or the numpy one above :data:`_VECTOR_THRESHOLD`."""
+    rows: tuple[PartitionAssignment, ...]
+    if plan.num_partitions <= _VECTOR_THRESHOLD:
+        rows = tuple(_walk(plan).values())
+    else:
+        from kpart.placement._admin_utils_numpy import walk_array
+
+        rows = tuple(zip(*walk_array(plan).T.tolist(), strict=True))
+    return TopicAssignment(rows, plan.start_partition_id)
+
+
+class AdminUtilsReplicaPlacer:
+    """``AdminUtils.assignReplicasToBrokers`` as a :class:`~kpart.placement.spec.ReplicaPlacer`:
+    one placer, one ``java.util.Random`` (Kafka's ``AdminUtils`` keeps a static one), many
+    placements.
+
+    ``random``: a :class:`~kpart.JavaRandom` to reproduce Kafka's draws (``None``: an unseeded
+    one, like Kafka's). The placer draws from it only when the spec has no
+    ``fixed_start_index``. Racks: every usable broker's ``rack`` is used when all have one
+    (give a cluster :meth:`~kpart.placement.spec.StaticCluster.without_racks` for
+    ``--disable-rack-aware``); ``fenced`` is ignored (AdminUtils places on every broker it
+    is given).
+
+    >>> from kpart.placement.spec import StaticCluster
+    >>> placer = AdminUtilsReplicaPlacer()
+    >>> placer.place(PlacementSpec(3, 2, fixed_start_index=0), StaticCluster.of([0, 1, 2]))
+    TopicAssignment(assignments=((0, 1), (1, 2), (2, 0)), start_partition=0)
+    """
+
+    __slots__ = ("_random",)
+
+    name = "adminutils"
+
+    def __init__(self, random: JavaRandom | None = None) -> None:
+        if random is not None and not isinstance(random, JavaRandom):
+            raise TypeError(f"random must be a JavaRandom, got {random!r}")
+        self._random = random if random is not None else JavaRandom()
+
+    def place(self, spec: PlacementSpec, cluster: ClusterDescriber) -> TopicAssignment:
+        """Replicas of partitions ``spec.start_partition ..`` (``spec.num_partitions`` of
+        them), leader first, as ``assignReplicasToBrokers(brokers, nPartitions,
+        replicationFactor, fixedStartIndex, startPartitionId)`` returns them.
+
+        Errors (Kafka's checks, in Kafka's order): ``InvalidPartitionsError`` when
+        ``num_partitions <= 0``, ``InvalidReplicationFactorError`` when the replication factor
+        is ≤ 0 or exceeds the number of brokers, ``AdminOperationError`` when only some
+        brokers have a rack; ``ConfigError`` for a duplicate broker id.
+        """
+        return _assignment(_plan(spec, cluster, self._random))
+
+
 def assign_replicas_to_brokers(
     brokers: Sequence[Broker | int],
     num_partitions: int,
@@ -233,7 +313,10 @@ def assign_replicas_to_brokers(
     random: JavaRandom | None = None,
 ) -> ReplicaAssignment:
     """Place ``num_partitions`` partitions of ``replication_factor`` replicas on ``brokers``
-    exactly as ``AdminUtils.assignReplicasToBrokers`` does.
+    exactly as ``AdminUtils.assignReplicasToBrokers`` does: Kafka's argument list, a thin
+    wrapper of ``AdminUtilsReplicaPlacer(random).place(PlacementSpec(num_partitions,
+    replication_factor, start_partition_id, fixed_start_index), StaticCluster.of(brokers))``
+    returning the assignment as a (new, mutable) dict.
 
     ``brokers``: :class:`Broker` values (or bare ids) in the order Kafka lists them (the
     order matters for rack-unaware placement). Rack-aware placement is used when every broker
@@ -248,7 +331,8 @@ def assign_replicas_to_brokers(
     Errors (Kafka's checks, in Kafka's order): ``InvalidPartitionsError`` when
     ``num_partitions <= 0``, ``InvalidReplicationFactorError`` when ``replication_factor <= 0``
     or exceeds the number of brokers, ``AdminOperationError`` when only some brokers have a
-    rack; ``ConfigError`` for a duplicate broker id or a negative index.
+    rack; ``ConfigError`` for a duplicate broker id, a negative index, or both ``seed`` and
+    ``random``.
 
     >>> a = assign_replicas_to_brokers([Broker(i) for i in range(5)], 10, 3, fixed_start_index=0)
     >>> a[0], a[4], a[5], a[9]   # Kafka's javadoc table
@@ -261,14 +345,7 @@ def assign_replicas_to_brokers(
     """
     plan = _prepare(brokers, num_partitions, replication_factor, fixed_start_index,
                     start_partition_id, seed, rack_aware, random)
-    if plan.num_partitions <= _VECTOR_THRESHOLD:
-        return _walk(plan)
-    from kpart.placement._admin_utils_numpy import walk_array
-
-    columns = walk_array(plan).T.tolist()
-    first = plan.start_partition_id
-    rows = zip(*columns, strict=True)
-    return dict(zip(range(first, first + plan.num_partitions), rows, strict=True))
+    return _assignment(plan).to_dict()
 
 
 def assign_replicas_to_brokers_array(

@@ -166,7 +166,7 @@ def _size(value: object, where: str) -> int:
     return value
 
 
-def _log_dirs_list(obj: object, key: str) -> list:
+def _log_dirs_list(obj: object, key: str) -> list[object]:
     """``obj[key]`` of a kafka-log-dirs object: a list (empty when missing); ConfigError for a
     value of another kind (``null``, a number)."""
     value = obj.get(key, []) if isinstance(obj, dict) else []

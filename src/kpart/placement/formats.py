@@ -34,6 +34,7 @@ from kpart.placement.manual import format_replica_assignment, write_zk_topic_nod
 from kpart.placement.spec import ReplicaAssignment
 
 __all__ = [
+    "ANY_LOG_DIR",
     "FORMATS",
     "DescribedPartition",
     "format_assignment",
@@ -45,6 +46,9 @@ __all__ = [
 
 #: Output formats of :func:`format_assignment` (and ``kpart place --format``).
 FORMATS = ("describe", "replica-assignment", "json", "zk")
+
+#: The ``log_dirs`` entry of a reassignment JSON that lets the broker choose the directory.
+ANY_LOG_DIR = "any"
 
 _KEYS = ("TopicId", "Topic", "PartitionCount", "ReplicationFactor", "Configs", "Partition",
          "Leader", "Replicas", "Isr", "Adding Replicas", "Removing Replicas", "LastKnownElr",
@@ -175,9 +179,9 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
                        f"not one of its replicas {_ids(replicas)}")
         out.append(DescribedPartition(topic, partition, leader, replicas, isr))
     rows = Counter(d.topic for d in out)
-    for topic, (lineno, count) in declared.items():
-        if rows[topic] != count:
-            kpart_warn(f"line {lineno}: topic {topic!r} has PartitionCount {count} but "
+    for topic, (lineno, declared_count) in declared.items():
+        if rows[topic] != declared_count:
+            kpart_warn(f"line {lineno}: topic {topic!r} has PartitionCount {declared_count} but "
                        f"{rows[topic]} partition lines")
     return out
 
@@ -210,7 +214,7 @@ def format_reassignment_json(assignments: Mapping[str, Mapping[int, Sequence[int
         for p in sorted(parts):
             replicas = [int(b) for b in parts[p]]
             rows.append({"topic": topic, "partition": int(p), "replicas": replicas,
-                         "log_dirs": ["any"] * len(replicas)})
+                         "log_dirs": [ANY_LOG_DIR] * len(replicas)})
     return json.dumps({"version": 1, "partitions": rows}, separators=(",", ":"))
 
 

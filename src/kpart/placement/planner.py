@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TypedDict, Unpack
 
 from kpart._java.strings import java_string_key
 from kpart.errors import AdminOperationError, ConfigError
@@ -54,6 +55,7 @@ from kpart.placement.reassign import (
     ClusterAssignment,
     Move,
     diff,
+    generate_assignment,
     sorted_partitions,
     validate_assignment,
 )
@@ -66,8 +68,10 @@ __all__ = [
     "LeaderDistributionGoal",
     "LeadershipMove",
     "Plan",
+    "PlanOptions",
     "PlanState",
     "PoolGoal",
+    "PoolPlanOptions",
     "RackAwareGoal",
     "RemovedBrokersGoal",
     "ReplicaDistributionGoal",
@@ -75,15 +79,24 @@ __all__ = [
     "ReplicationFactorGoal",
     "batch_moves",
     "cluster_brokers",
+    "place_in_pools",
     "plan",
     "plan_from_target",
     "plan_reassignment",
 ]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+#: Kafka's own words (``AdminZkClient.getBrokerMetadatas``) for racks on some brokers only.
+_PARTIAL_RACKS = (
+    "Not all brokers have rack information. Add --disable-rack-aware in command line "
+    "to make replica assignment without rack information."
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
-    """A reassignment plan (a value).
+    """A reassignment plan (a value: two plans are equal when every field is, and equal plans
+    hash alike).
 
     ``current``/``target``: read-only ``{topic: {partition: replicas}}``; ``brokers``: the
     cluster after the change; ``moves``: one :class:`Move` per changed partition in
@@ -92,7 +105,7 @@ class Plan:
     ``replica_moves``: replicas changing broker; ``leader_changes``: partitions whose
     preferred leader changes; ``bytes_to_move``: sum of moved replicas' partition sizes
     (``None`` without sizes); ``hard_violations``: what still breaks a hard goal (empty when
-    all hold); ``max_moves_reached``: the soft phase stopped at ``--max-moves``.
+    all hold); ``max_moves_reached``: the soft phase stopped at ``max_moves``.
     """
 
     current: Mapping[str, Mapping[int, tuple[int, ...]]]
@@ -105,6 +118,12 @@ class Plan:
     bytes_to_move: int | None = None
     hard_violations: tuple[tuple[str, int], ...] = ()
     max_moves_reached: bool = False
+
+    def __hash__(self) -> int:
+        # The read-only mappings do not hash; ``moves`` (the diff of current and target) and
+        # the other fields do, and equal plans have equal ones.
+        return hash((self.brokers, self.moves, self.batches, self.bytes_to_move,
+                     self.hard_violations, self.max_moves_reached))
 
     def replicas_per_broker(self) -> tuple[tuple[int, int], ...]:
         """``(broker, replicas)`` in the target, every cluster broker included."""
@@ -140,10 +159,7 @@ def cluster_brokers(
         seen.add(b.id)
     racked = sum(b.rack is not None for b in brokers)
     if racked not in (0, len(brokers)):
-        raise AdminOperationError(
-            "Not all brokers have rack information. Add --disable-rack-aware in command line "
-            "to make replica assignment without rack information."
-        )
+        raise AdminOperationError(_PARTIAL_RACKS)
     validate_assignment(current, seen)
     return tuple(sorted(brokers, key=lambda b: b.id))
 
@@ -152,8 +168,7 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
     """Order ``moves`` into batches where no broker gains or loses a replica in more than
     ``k`` moves (greedy, busiest brokers first); leader-only moves form the last batch.
     ``k=None``: one batch. Errors: ``ConfigError`` when ``k < 1``."""
-    if k is not None and k < 1:
-        raise ConfigError(f"Invalid --max-concurrent-moves-per-broker {k}: must be >= 1")
+    _check_at_least_one("k", k)
     if not moves:
         return ()
     if k is None:
@@ -191,6 +206,11 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
     return tuple(out)
 
 
+def _check_at_least_one(parameter: str, value: int | None) -> None:
+    if value is not None and value < 1:
+        raise ConfigError.about(parameter, "Invalid {param} {value}: must be >= 1", value=value)
+
+
 def _finish(
     current: Mapping[str, Mapping[int, Sequence[int]]],
     target: Mapping[str, Mapping[int, Sequence[int]]],
@@ -208,6 +228,7 @@ def _finish(
     full = {t: dict(ps) for t, ps in current.items()}
     for t, ps in target.items():
         full[t].update(ps)
+    _check_at_least_one("max_concurrent_moves_per_broker", max_concurrent_moves_per_broker)
     return Plan(
         current=_freeze(current),
         target=_freeze(full),
@@ -240,35 +261,49 @@ def plan_from_target(
     )
 
 
-def plan(
-    current: Mapping[str, Mapping[int, Sequence[int]]],
-    brokers: Sequence[Broker] | None = None,
-    *,
-    add_brokers: Sequence[Broker] = (),
-    remove_brokers: Iterable[int] = (),
-    pools: PoolSpec | None = None,
-    max_moves: int | None = None,
-    max_concurrent_moves_per_broker: int | None = None,
-    sizes: Mapping[tuple[str, int], int] | None = None,
-    balance_leaders: bool = True,
-    rebalance: bool | None = None,
-    goals: Sequence[Goal] = DEFAULT_GOALS,
-) -> Plan:
-    """Plan a minimal-movement reassignment of ``current`` (``{topic: {partition:
-    replicas}}``) on the cluster ``brokers`` (default: the brokers ``current`` uses) after
-    adding ``add_brokers`` and removing ``remove_brokers``, inside ``pools`` if given.
+class PoolPlanOptions(TypedDict, total=False):
+    """The keyword options of :func:`place_in_pools`: those of :class:`PlanOptions` but
+    ``pools``."""
 
-    ``max_moves`` caps the replica moves (the hard goals' moves are never cut: fewer allowed
-    is an error); ``max_concurrent_moves_per_broker`` (``K``) shapes the batches; ``sizes``
-    maps ``(topic, partition)`` to bytes. ``rebalance`` runs the replica-distribution phase;
-    by default it runs unless the plan only removes brokers (a decommission moves exactly the
-    removed brokers' replicas, to the brokers furthest below their share, as Cruise Control's
-    ``remove_broker``). Errors: ``InvalidReplicaAssignmentError`` (duplicate
-    replica, uneven RF, unknown broker), ``InvalidReplicationFactorError`` (a pool or the
-    cluster too small), ``ConfigError`` (unknown broker to remove, broker added twice, bad
-    option), ``AdminOperationError`` (racks on some brokers only).
+    add_brokers: Sequence[Broker]
+    remove_brokers: Iterable[int]
+    max_moves: int | None
+    max_concurrent_moves_per_broker: int | None
+    sizes: Mapping[tuple[str, int], int] | None
+    balance_leaders: bool
+    rebalance: bool | None
+    goals: Sequence[Goal]
+
+
+class PlanOptions(PoolPlanOptions, total=False):
+    """The keyword options of :func:`plan` (all optional; defaults in brackets).
+
+    ``add_brokers`` [``()``]: brokers joining the cluster; ``remove_brokers`` [``()``]: ids
+    of brokers to empty; ``pools`` [``None``]: a :class:`~kpart.placement.pools.PoolSpec` each
+    topic must end up inside; ``max_moves`` [``None``]: cap on replica moves;
+    ``max_concurrent_moves_per_broker`` [``None``] (``K``): batch size per broker; ``sizes``
+    [``None``]: ``{(topic, partition): bytes}``; ``balance_leaders`` [``True``]: run the
+    leader phase; ``rebalance`` [``None``]: run the replica-distribution phase (``None``:
+    unless the plan only removes brokers); ``goals`` [:data:`DEFAULT_GOALS`]: the goal chain.
     """
-    base = cluster_brokers(current, brokers)
+
+    pools: PoolSpec | None
+
+
+def _check_options(options: Mapping[str, object]) -> None:
+    unknown = sorted(set(options) - PlanOptions.__optional_keys__)
+    if unknown:
+        raise TypeError(f"plan() got an unexpected keyword argument {unknown[0]!r}")
+
+
+def _cluster_after(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    base: Sequence[Broker],
+    add_brokers: Sequence[Broker],
+) -> tuple[Broker, ...]:
+    """The cluster once ``add_brokers`` joined ``base`` (sorted by id). Errors:
+    ``ConfigError`` (a broker added twice or already there), ``AdminOperationError`` (racks
+    on some brokers only), kpart's size limits."""
     ids = {b.id for b in base}
     for b in add_brokers:
         if b.id in ids:
@@ -277,18 +312,31 @@ def plan(
     check_cluster(sum(len(ps) for ps in current.values()),
                   sum(len(r) for ps in current.values() for r in ps.values()), len(cluster))
     if len({b.rack is None for b in cluster}) > 1:
-        raise AdminOperationError(
-            "Not all brokers have rack information. Add --disable-rack-aware in command line "
-            "to make replica assignment without rack information."
-        )
+        raise AdminOperationError(_PARTIAL_RACKS)
     if len({b.id for b in cluster}) != len(cluster):
-        raise ConfigError("Broker list contains duplicate entries in --add-brokers")
+        raise ConfigError.about("add_brokers", "Broker list contains duplicate entries in {param}")
+    return cluster
+
+
+def _removed(remove_brokers: Iterable[int], base: Sequence[Broker]) -> frozenset[int]:
     removed = frozenset(remove_brokers)
+    ids = {b.id for b in base}
     for b in sorted(removed):
         if b not in ids:
-            raise ConfigError(f"Unknown broker id {b} in --remove-brokers")
-    if max_moves is not None and max_moves < 0:
-        raise ConfigError(f"Invalid --max-moves {max_moves}: must be >= 0")
+            raise ConfigError.about("remove_brokers", "Unknown broker id {value} in {param}",
+                                    value=b)
+    return removed
+
+
+def _allowed_brokers(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    cluster: Sequence[Broker],
+    removed: frozenset[int],
+    pools: PoolSpec | None,
+) -> dict[str, frozenset[int]]:
+    """``{topic: brokers it may use}``: the live brokers of its pool (all live brokers
+    without pools). Errors: ``ConfigError`` (a pool naming an unknown broker, a topic left
+    with no broker)."""
     live = [b.id for b in cluster if b.id not in removed]
     if pools is not None:
         pools.check_brokers(b.id for b in cluster)
@@ -303,23 +351,76 @@ def plan(
                     f"Topic {t!r} is in no pool and no broker is left outside the pools"
                 )
             raise ConfigError(f"No broker available for topic {t!r} (empty pool after removal)")
-    tps = sorted_partitions(current)
-    reps = [list(current[t][p]) for t, p in tps]
-    state = State(tps, reps, cluster, removed, allowed_of, goals)
+    return allowed_of
+
+
+def _optimize(state: State, max_moves: int | None, rebalance: bool,
+              balance_leaders: bool) -> bool:
+    """Cruise Control's goal chain on ``state``: hard goals, then replica distribution (within
+    what ``max_moves`` leaves), then leader distribution. Returns whether ``max_moves``
+    stopped the replica phase. Errors: ``ConfigError`` when the hard goals alone need more
+    than ``max_moves`` moves."""
     hard_moves = state.fix_hard_goals()
     if max_moves is not None and hard_moves > max_moves:
-        raise ConfigError(
-            f"--max-moves {max_moves} is below the {hard_moves} replica moves the hard goals need"
-        )
+        raise ConfigError.about(
+            "max_moves", "{param} {value} is below the {needed} replica moves the hard goals "
+            "need", value=max_moves, needed=hard_moves)
+    tps = state.tps
     order = sorted(range(len(tps)), key=lambda i: (tps[i][1], java_string_key(tps[i][0])))
     budget = None if max_moves is None else max_moves - hard_moves
-    if rebalance is None:
-        rebalance = not (removed and not add_brokers)
     if rebalance:
         state.balance_replicas(budget, order)
-    reached = budget is not None and state.soft_moves >= budget
     if balance_leaders:
         state.balance_leaders(order)
+    return budget is not None and state.soft_moves >= budget
+
+
+def plan(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker] | None = None,
+    **options: Unpack[PlanOptions],
+) -> Plan:
+    """Plan a minimal-movement reassignment of ``current`` (``{topic: {partition:
+    replicas}}``) on the cluster ``brokers`` (default: the brokers ``current`` uses) after
+    adding ``add_brokers`` and removing ``remove_brokers``, inside ``pools`` if given (the
+    keyword ``options``: :class:`PlanOptions`).
+
+    ``max_moves`` caps the replica moves (the hard goals' moves are never cut: fewer allowed
+    is an error); ``max_concurrent_moves_per_broker`` (``K``) shapes the batches; ``sizes``
+    maps ``(topic, partition)`` to bytes. ``rebalance`` runs the replica-distribution phase;
+    by default it runs unless the plan only removes brokers (a decommission moves exactly the
+    removed brokers' replicas, to the brokers furthest below their share, as Cruise Control's
+    ``remove_broker``). Errors: ``InvalidReplicaAssignmentError`` (duplicate
+    replica, uneven RF, unknown broker), ``InvalidReplicationFactorError`` (a pool or the
+    cluster too small), ``ConfigError`` (unknown broker to remove, broker added twice, bad
+    option, naming the option: ``max_moves``, ...), ``AdminOperationError`` (racks on some
+    brokers only); ``TypeError`` for an unknown option.
+
+    >>> cur = {"t": {0: (0, 1), 1: (1, 0)}}
+    >>> plan(cur, add_brokers=[Broker(2)]) == plan(cur, add_brokers=[Broker(2)])
+    True
+    >>> plan(cur, max_moves=-1)
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: Invalid max_moves -1: must be >= 0
+    """
+    _check_options(options)
+    add_brokers = tuple(options.get("add_brokers", ()))
+    max_moves = options.get("max_moves")
+    base = cluster_brokers(current, brokers)
+    cluster = _cluster_after(current, base, add_brokers)
+    removed = _removed(options.get("remove_brokers", ()), base)
+    if max_moves is not None and max_moves < 0:
+        raise ConfigError.about("max_moves", "Invalid {param} {value}: must be >= 0",
+                                value=max_moves)
+    allowed_of = _allowed_brokers(current, cluster, removed, options.get("pools"))
+    tps = sorted_partitions(current)
+    reps = [list(current[t][p]) for t, p in tps]
+    state = State(tps, reps, cluster, removed, allowed_of, options.get("goals", DEFAULT_GOALS))
+    rebalance = options.get("rebalance")
+    if rebalance is None:
+        rebalance = not (removed and not add_brokers)
+    reached = _optimize(state, max_moves, rebalance, options.get("balance_leaders", True))
     target: ClusterAssignment = {}
     for i, (t, p) in enumerate(tps):
         target.setdefault(t, {})[p] = tuple(state.reps[i])
@@ -328,10 +429,54 @@ def plan(
         current,
         target,
         [b for b in cluster if b.id not in removed],
-        max_concurrent_moves_per_broker=max_concurrent_moves_per_broker,
-        sizes=sizes,
+        max_concurrent_moves_per_broker=options.get("max_concurrent_moves_per_broker"),
+        sizes=options.get("sizes"),
         hard_violations=violations,
         max_moves_reached=reached,
+    )
+
+
+def place_in_pools(
+    current: Mapping[str, Mapping[int, Sequence[int]]],
+    brokers: Sequence[Broker] | None,
+    pools: PoolSpec,
+    *,
+    strategy: str = "minimal",
+    seed: int | None = None,
+    **options: Unpack[PoolPlanOptions],
+) -> Plan:
+    """One reassignment plan moving every topic inside its pool.
+
+    ``strategy="minimal"``: :func:`plan` with ``pools`` (pool membership is a hard goal:
+    replicas already in their pool stay; the pool is balanced), ``options`` as there.
+    ``strategy="generate"``: what seed 002 does with Kafka's tools, ``--generate`` over each
+    pool's broker list (:func:`~kpart.placement.reassign.generate_assignment` with ``pools``:
+    ``AdminUtils``, rack-aware inside the pool when racks are known, one
+    ``java.util.Random(seed)``) for every topic not entirely inside its pool; of ``options``
+    it takes ``max_concurrent_moves_per_broker`` and ``sizes`` only.
+    Errors: ``ConfigError`` (and those of :func:`plan`); ``TypeError`` for an option the
+    strategy does not take.
+
+    >>> from kpart.placement.pools import parse_pools
+    >>> spec = parse_pools('{"pools": {"p": [2, 3]}, "topics": {"t": "p"}}')
+    >>> cur = {"t": {0: (0, 1), 1: (1, 0)}}
+    >>> dict(place_in_pools(cur, [Broker(b) for b in range(4)], spec).target["t"])
+    {0: (3, 2), 1: (2, 3)}
+    """
+    if strategy == "minimal":
+        return plan(current, brokers, pools=pools, **options)
+    if strategy != "generate":
+        raise ConfigError(f"Unknown pool strategy {strategy!r}: expected 'minimal' or 'generate'")
+    _check_options(options)
+    unused = sorted(set(options) - {"max_concurrent_moves_per_broker", "sizes"})
+    if unused:
+        raise TypeError(f"strategy 'generate' takes no {unused[0]!r}")
+    cluster = cluster_brokers(current, brokers)
+    target = generate_assignment(current, cluster, seed=seed, pools=pools, only_outside=True)
+    return plan_from_target(
+        current, target, cluster,
+        max_concurrent_moves_per_broker=options.get("max_concurrent_moves_per_broker"),
+        sizes=options.get("sizes"),
     )
 
 

@@ -20,7 +20,7 @@ Pools are disjoint. A topic no pool names uses the *default pool*: the brokers o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from kpart._java.strings import java_string_key
@@ -29,13 +29,9 @@ from kpart.errors import ConfigError
 __all__ = [
     "Pool",
     "PoolSpec",
-    "generate_in_pools",
     "parse_pools",
-    "place_in_pools",
     "pools_from_dict",
 ]
-
-DEFAULT_POOL = "<default>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +105,23 @@ def _broker_ids(value: object, pool: str) -> frozenset[int]:
     return frozenset(value)
 
 
+def _pool_entry(name: str, spec: object, put: Callable[[object, str], None]) -> frozenset[int]:
+    """One entry of ``"pools"``: a broker list, or ``{"brokers": [...], "topics": [...]}``
+    (its topics go to ``put``). Returns the pool's brokers."""
+    if not isinstance(spec, dict):
+        return _broker_ids(spec, name)
+    unknown = set(spec) - {"brokers", "topics"}
+    if unknown:
+        raise ConfigError(f"Unknown key {sorted(unknown)[0]!r} in pool {name!r}")
+    brokers = _broker_ids(spec.get("brokers", []), name)
+    listed = spec.get("topics", [])
+    if not isinstance(listed, list):
+        raise ConfigError(f"Invalid topics {listed!r} of pool {name!r}")
+    for t in listed:
+        put(t, name)
+    return brokers
+
+
 def pools_from_dict(obj: Mapping[str, object]) -> PoolSpec:
     """Build a :class:`PoolSpec` from a parsed pool file (see the module docstring)."""
     if not isinstance(obj, dict):
@@ -131,18 +144,7 @@ def pools_from_dict(obj: Mapping[str, object]) -> PoolSpec:
 
     for name, spec in raw_pools.items():
         topics[name] = []
-        if isinstance(spec, dict):
-            unknown = set(spec) - {"brokers", "topics"}
-            if unknown:
-                raise ConfigError(f"Unknown key {sorted(unknown)[0]!r} in pool {name!r}")
-            brokers[name] = _broker_ids(spec.get("brokers", []), name)
-            listed = spec.get("topics", [])
-            if not isinstance(listed, list):
-                raise ConfigError(f"Invalid topics {listed!r} of pool {name!r}")
-            for t in listed:
-                put(t, name)
-        else:
-            brokers[name] = _broker_ids(spec, name)
+        brokers[name] = _pool_entry(name, spec, put)
         if not brokers[name]:
             raise ConfigError(f"Pool {name!r} has no brokers.")
     mapping = obj.get("topics", {})
@@ -178,65 +180,3 @@ def parse_pools(text: str) -> PoolSpec:
     if not isinstance(obj, dict):
         raise ConfigError("Malformed pool file: expected a JSON object")
     return pools_from_dict(obj)
-
-
-def place_in_pools(
-    current: Mapping[str, Mapping[int, Sequence[int]]],
-    brokers: Sequence[object] | None,
-    pools: PoolSpec,
-    *,
-    strategy: str = "minimal",
-    seed: int | None = None,
-    **plan_options: object,
-):  # -> kpart.placement.planner.Plan
-    """One reassignment plan moving every topic inside its pool.
-
-    ``strategy="minimal"``: the minimal-movement planner with pool membership as a hard goal
-    (replicas already in their pool stay; the pool is balanced). ``strategy="generate"``:
-    what the seed does with Kafka's tools, ``--generate`` over each pool's broker list
-    (``AdminUtils``, rack-aware inside the pool when racks are known) for every topic not
-    entirely inside its pool. Errors: ``ConfigError``.
-    """
-    from kpart.placement import planner
-
-    if strategy == "minimal":
-        return planner.plan(current, brokers, pools=pools, **plan_options)  # type: ignore[arg-type]
-    if strategy != "generate":
-        raise ConfigError(f"Unknown pool strategy {strategy!r}: expected 'minimal' or 'generate'")
-    cluster = planner.cluster_brokers(current, brokers)  # type: ignore[arg-type]
-    target = generate_in_pools(current, cluster, pools, seed=seed, only_outside=True)
-    return planner.plan_from_target(current, target, cluster, **plan_options)  # type: ignore[arg-type]
-
-
-def generate_in_pools(
-    current: Mapping[str, Mapping[int, Sequence[int]]],
-    brokers: Sequence[object],
-    pools: PoolSpec | None,
-    *,
-    seed: int | None = None,
-    only_outside: bool = False,
-) -> dict[str, dict[int, tuple[int, ...]]]:
-    """Kafka's ``--generate`` per pool: each topic re-placed by ``AdminUtils`` over the
-    brokers of its pool among ``brokers`` (all of them without ``pools``), one
-    ``java.util.Random(seed)`` for the whole run. ``only_outside``: skip topics already
-    entirely inside their pool. Errors: ``ConfigError`` (a pool with no live broker)."""
-    from kpart._java.random import JavaRandom
-    from kpart.placement.admin_utils import assign_replicas_to_brokers
-
-    by_id = {b.id: b for b in brokers}  # type: ignore[attr-defined]
-    rnd = None if seed is None else JavaRandom(seed)
-    target: dict[str, dict[int, tuple[int, ...]]] = {}
-    for topic in sorted(current, key=java_string_key):
-        allowed = frozenset(by_id) if pools is None else pools.allowed(topic, by_id)
-        if not allowed:
-            raise ConfigError(f"No broker available for topic {topic!r} in its pool")
-        parts = current[topic]
-        if only_outside and all(set(r) <= allowed for r in parts.values()):
-            continue
-        rf = len(parts[min(parts)])
-        placed = assign_replicas_to_brokers(
-            [by_id[b] for b in sorted(allowed)], len(parts), rf, random=rnd
-        )
-        ids = sorted(parts)
-        target[topic] = {ids[k]: tuple(r) for k, r in sorted(placed.items()) if k < len(ids)}
-    return target

@@ -27,10 +27,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kpart._java.strings import java_string_key
 from kpart.errors import ConfigError, InvalidReplicaAssignmentError
 from kpart.placement.spec import Broker
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.placement.pools import PoolSpec
 
 __all__ = [
     "ClusterAssignment",
@@ -52,8 +56,6 @@ __all__ = [
 
 #: ``{topic: {partition: (broker, ...)}}``, preferred leader first.
 ClusterAssignment = dict[str, dict[int, tuple[int, ...]]]
-
-ANY_LOG_DIR = "any"
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,24 +412,47 @@ def generate_assignment(
     *,
     seed: int | None = None,
     rack_aware: bool = True,
+    pools: PoolSpec | None = None,
+    only_outside: bool = False,
 ) -> ClusterAssignment:
     """What ``kafka-reassign-partitions.sh --generate`` proposes for ``current``'s topics over
     ``brokers`` (``calculateAssignment``): each topic re-placed from scratch by
     ``AdminUtils.assignReplicasToBrokers`` with the partition count and the replication factor
     of its first partition. Kafka draws the start index and shift at random; ``seed`` makes the
     draw reproducible: one ``java.util.Random(seed)`` serves the topics in name order, as
-    Kafka's one ``Random`` serves them in its ``HashMap`` order."""
+    Kafka's one ``Random`` serves them in its ``HashMap`` order.
+
+    ``pools`` (seed 002's scheme): ``--generate`` per pool, each topic over the brokers of its
+    pool among ``brokers`` (in id order); ``only_outside`` skips the topics already entirely
+    on the brokers they may use. Errors: those of ``assign_replicas_to_brokers``;
+    ``ConfigError`` for a pool with no broker among ``brokers``.
+
+    >>> generate_assignment({"t": {0: (0,), 1: (0,)}}, [Broker(0), Broker(1)], seed=1)
+    {'t': {0: (1,), 1: (0,)}}
+    """
     from kpart._java.random import JavaRandom
     from kpart.placement.admin_utils import assign_replicas_to_brokers
 
     rnd = None if seed is None else JavaRandom(seed)
     out: ClusterAssignment = {}
     for topic in sorted(current, key=java_string_key):
+        eligible = list(brokers) if pools is None else _pool_brokers(topic, brokers, pools)
         parts = current[topic]
+        allowed = {b.id for b in eligible}
+        if only_outside and all(allowed.issuperset(r) for r in parts.values()):
+            continue
         rf = len(parts[min(parts)])
         placed = assign_replicas_to_brokers(
-            list(brokers), len(parts), rf, rack_aware=rack_aware, random=rnd
+            eligible, len(parts), rf, rack_aware=rack_aware, random=rnd
         )
         ids = sorted(parts)
         out[topic] = {ids[k]: tuple(r) for k, r in sorted(placed.items()) if k < len(ids)}
     return out
+
+
+def _pool_brokers(topic: str, brokers: Sequence[Broker], pools: PoolSpec) -> list[Broker]:
+    by_id = {b.id: b for b in brokers}
+    allowed = pools.allowed(topic, by_id)
+    if not allowed:
+        raise ConfigError(f"No broker available for topic {topic!r} in its pool")
+    return [by_id[b] for b in sorted(allowed)]

@@ -17,23 +17,30 @@ deterministic function of the seed, exactly as in Kafka. Racks are initialised a
 in the iteration order of Kafka's ``HashMap<Optional<String>, Rack>``
 (:func:`kpart._java.hashing.hashmap_order`).
 
->>> from kpart import Broker, JavaRandom
+>>> from kpart import JavaRandom
+>>> from kpart.placement.spec import PlacementSpec, StaticCluster
 >>> placer = StripedReplicaPlacer(JavaRandom(0))
->>> placer.place(brokers=[Broker(i) for i in range(3)], start_partition=0,
-...              num_partitions=2, replication_factor=2)
-[(0, 1), (1, 2)]
+>>> placer.place(PlacementSpec(2, 2), StaticCluster.of([0, 1, 2]))
+TopicAssignment(assignments=((0, 1), (1, 2)), start_partition=0)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import overload
 
 from kpart._java.hashing import hashmap_order
 from kpart._java.random import JavaRandom, shuffle
 from kpart._java.strings import java_string_key
 from kpart.errors import ConfigError, InvalidPartitionsError, InvalidReplicationFactorError
 from kpart.limits import check_placement
-from kpart.placement.spec import Broker
+from kpart.placement.spec import (
+    Broker,
+    ClusterDescriber,
+    PartitionAssignment,
+    PlacementSpec,
+    TopicAssignment,
+)
 
 __all__ = ["StripedReplicaPlacer"]
 
@@ -192,7 +199,8 @@ def _check_enough_brokers(replication_factor: int, num_total: int) -> None:
 
 class StripedReplicaPlacer:
     """``new StripedReplicaPlacer(random)``: one placer, one ``java.util.Random``, many
-    placements (the controller keeps one for its lifetime).
+    placements (the controller keeps one for its lifetime); a
+    :class:`~kpart.placement.spec.ReplicaPlacer`.
 
     ``random``: a :class:`~kpart.JavaRandom` (``JavaRandom(seed)`` to reproduce Kafka's
     choices; Kafka's controller uses an unseeded one). The placer draws from it on every
@@ -208,27 +216,61 @@ class StripedReplicaPlacer:
             raise TypeError(f"random must be a JavaRandom, got {random!r}")
         self._random = random
 
+    @overload
+    def place(self, spec: PlacementSpec, cluster: ClusterDescriber) -> TopicAssignment: ...
+
+    @overload
+    def place(self, *, brokers: Iterable[Broker], num_partitions: int, replication_factor: int,
+              start_partition: int = 0) -> list[PartitionAssignment]: ...
+
     def place(
         self,
+        spec: PlacementSpec | None = None,
+        cluster: ClusterDescriber | None = None,
         *,
-        brokers: Iterable[Broker],
+        brokers: Iterable[Broker] | None = None,
+        num_partitions: int | None = None,
+        replication_factor: int | None = None,
         start_partition: int = 0,
-        num_partitions: int,
-        replication_factor: int,
-    ) -> list[tuple[int, ...]]:
-        """Replicas of ``num_partitions`` new partitions, leader first, as
-        ``StripedReplicaPlacer.place(PlacementSpec, ClusterDescriber)`` returns them.
+    ) -> TopicAssignment | list[PartitionAssignment]:
+        """``StripedReplicaPlacer.place(PlacementSpec, ClusterDescriber)``: the replicas of
+        ``spec.num_partitions`` new partitions, leader first, numbered from
+        ``spec.start_partition``.
 
-        ``brokers``: the usable brokers in the order the cluster lists them (Kafka's
+        ``cluster.usable_brokers()``: the brokers in the order the cluster lists them (Kafka's
         ``usableBrokers()`` iterator; the order decides the rack ``HashMap``'s bucket order
-        only for colliding racks, and nothing else). ``start_partition`` is accepted for
-        parity with Kafka's ``PlacementSpec`` and, as in Kafka, does not change the result.
+        only for colliding racks, and nothing else). As in Kafka, ``spec.start_partition``
+        does not change the replicas: Kafka's placer loops ``numPartitions`` times and its
+        caller (``ReplicationControlManager``) numbers the results from ``startPartition``,
+        which :class:`~kpart.placement.spec.TopicAssignment` does here. The placer has no
+        start index: a ``spec.fixed_start_index`` is refused.
+
+        The keyword form ``place(brokers=..., num_partitions=..., replication_factor=...,
+        start_partition=0)`` is the earlier kpart API, kept as a thin wrapper: it returns the
+        replica lists only (``list(place(spec, StaticCluster(brokers)).assignments)``).
 
         Errors (``InvalidReplicationFactorError``, Kafka's messages and order, checked after
         the rack list drew its offsets): a replication factor ≤ 0, no unfenced broker, more
         replicas than registered brokers. ``InvalidPartitionsError`` for a negative
-        ``num_partitions``; ``ConfigError`` for a duplicate broker id.
+        ``num_partitions``; ``ConfigError`` for a duplicate broker id or a fixed start index.
         """
+        if spec is None:
+            if brokers is None or num_partitions is None or replication_factor is None:
+                raise TypeError("place() takes (spec, cluster), or brokers=, num_partitions= "
+                                "and replication_factor=")
+            return list(self._place(brokers, num_partitions, replication_factor))
+        if cluster is None or brokers is not None:
+            raise TypeError("place(spec, cluster) takes a ClusterDescriber and no brokers=")
+        if spec.fixed_start_index is not None:
+            raise ConfigError.about(
+                "fixed_start_index", "Invalid {param} {value}: the striped placer has no start "
+                "index (it draws its offsets from its Random).", value=spec.fixed_start_index)
+        rows = self._place(cluster.usable_brokers(), spec.num_partitions,
+                           spec.replication_factor)
+        return TopicAssignment(rows, spec.start_partition)
+
+    def _place(self, brokers: Iterable[Broker], num_partitions: int,
+               replication_factor: int) -> tuple[PartitionAssignment, ...]:
         usable = list(brokers)
         seen: set[int] = set()
         for b in usable:
@@ -247,4 +289,4 @@ class StripedReplicaPlacer:
         _check_unfenced(rack_list.num_unfenced)
         _check_enough_brokers(replication_factor, rack_list.num_total)
         check_placement(num_partitions, replication_factor)  # kpart's bounds (kpart.limits)
-        return [tuple(rack_list.place(replication_factor)) for _ in range(num_partitions)]
+        return tuple(tuple(rack_list.place(replication_factor)) for _ in range(num_partitions))
