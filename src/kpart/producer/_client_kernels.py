@@ -78,7 +78,14 @@ _NOT3 = ~np.uint64(3)
 
 @njit(inline="always")
 def _index(h, nn, mode):
-    """Partition of the uint32 hash ``h`` for ``nn = uint32(n)`` under ``mode``."""
+    """Partition of the uint32 hash ``h`` for ``nn = uint32(n)`` under ``mode``.
+
+    Inlined in every kernel (a Python call per key would cost the speed), so it re-states Java
+    ``int`` arithmetic: it must agree with :func:`kpart.producer.clients.index_of_hash`, i.e.
+    ``kpart._java.murmur2.to_positive(h) % n`` (mode 0) and
+    ``abs(kpart._java.murmur2.to_int32(h)) % n`` (mode 2);
+    ``tests/producer/test_producer_kernels_property.py`` checks both.
+    """
     if mode == 0:
         return np.int32((h & _LOW31) % nn)
     if mode == 1:

@@ -110,6 +110,8 @@ class _Draws:
             self.counter = initial_counter(style, self.rng())
         counters = self.counter + np.arange(size, dtype=np.int64)
         self.counter += size
+        # Vectorised over the counters: must agree with the scalar
+        # kpart.producer.clients.round_robin_partition (kpart._java.murmur2.to_positive).
         if style == "kafkajs":  # toPositive(++counter) % n
             return ((counters + 1) & 0x7FFFFFFF) % n
         return (counters & 0xFFFFFFFF) % n  # kafka-go: counter++ % n

@@ -26,7 +26,8 @@ True
 
 from __future__ import annotations
 
-from kpart.producer._nullkey import IntSource, make_random, to_positive
+from kpart._java.murmur2 import to_positive
+from kpart.producer._nullkey import IntSource, make_random
 from kpart.producer.cluster import Cluster
 
 __all__ = ["StickyPartitionCache"]
