@@ -250,3 +250,34 @@ def test_nullkey_empty_stream_and_integer_settings():
         ProducerConfig(batch_size=1.5)
     with pytest.raises(ConfigError, match="max.in.flight.requests.per.connection"):
         ProducerConfig(max_in_flight=0)
+
+
+# --- kpart simulate: the command's options as frozen values ------------------------------------
+
+
+def test_cli_simulate_equals_run_simulate_on_the_same_options(capsys):
+    import dataclasses
+
+    from kpart.cli import main
+    from kpart.cli.nullkey import (
+        ClusterOptions,
+        ProducerOptions,
+        SimulateOptions,
+        StreamOptions,
+        run_simulate,
+    )
+
+    assert main(["simulate", "--seed", "3", "-n", "300", "-s", "sticky,legacy", "-p", "4",
+                 "--brokers", "2", "--unavailable", "1", "--linger-ms", "2",
+                 "--broker-latency", "0=5", "--json"]) == 0
+    from_cli = capsys.readouterr().out
+    options = SimulateOptions(
+        strategies=("sticky,legacy",), partitioners=(), configs=(),
+        cluster=ClusterOptions("topic", 4, 2, "1", ()),
+        stream=StreamOptions(None, 300, 1000.0, 100, 0.0, False, 3),
+        producer=ProducerOptions(16384, 2.0, True, 0.0, False, 5, 1.0, ("0=5",)),
+        as_json=True, output=None)
+    run_simulate(options)
+    assert capsys.readouterr().out == from_cli
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.as_json = False  # type: ignore[misc]

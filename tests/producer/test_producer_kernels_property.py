@@ -95,3 +95,46 @@ def test_record_batch_column_and_empty_inputs() -> None:
     assert partition_for_keys(pa.array(["k"], type=pa.string_view()), 4).to_pylist() == [
         partition_for_key(b"k", 4)
     ]
+
+
+@SETTINGS
+@given(keys=st.lists(st.binary(max_size=40), max_size=40), n=counts)
+def test_kernel_index_rules_match_the_java_reference(keys: list[bytes], n: int) -> None:
+    """The compiled kernels re-state Java ``int`` arithmetic inline (``_client_kernels._index``):
+    they agree with ``kpart._java.murmur2``'s ``to_positive`` / ``to_int32``."""
+    import numpy as np
+
+    from kpart._java.murmur2 import murmur2, murmur2_unsigned, to_int32, to_positive
+    from kpart.producer._client_kernels import KERNELS, MODES
+
+    arr = pa.array(keys, type=pa.binary())
+    _, offsets_buf, data_buf = arr.buffers()
+    offsets = np.frombuffer(offsets_buf, dtype=np.int32)[: len(keys) + 1]
+    data = (np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size
+            else np.zeros(1, dtype=np.uint8))
+    expected = {
+        "to-positive": [to_positive(murmur2(k)) % n for k in keys],
+        "unsigned": [murmur2_unsigned(k) % n for k in keys],
+        "abs": [abs(to_int32(murmur2_unsigned(k))) % n for k in keys],
+    }
+    for rule, mode in MODES.items():
+        for kernel in KERNELS["murmur2"]:
+            out = np.empty(len(keys), dtype=np.int32)
+            kernel(data, offsets, n, mode, out)
+            assert out.tolist() == expected[rule], rule
+
+
+@pytest.mark.parametrize("style", ["kafkajs", "kafka-go"])
+@SETTINGS
+@given(start=st.one_of(st.integers(0, 2**32 - 1), st.integers(2**31 - 20, 2**31 + 20),
+                       st.integers(2**32 - 20, 2**32 - 1)),
+       size=st.integers(0, 40), n=counts)
+def test_vectorised_round_robin_matches_scalar(style: str, start: int, size: int, n: int) -> None:
+    """``kernels._Draws.round_robin`` (numpy over the counters) agrees with the scalar
+    ``clients.round_robin_partition`` (``kpart._java.murmur2.to_positive``), across the wraps."""
+    from kpart.producer.clients import round_robin_partition
+    from kpart.producer.kernels import _Draws
+
+    spec = next(p for p in PARTITIONERS.values() if p.round_robin == style)
+    got = _Draws(spec, 0, start).round_robin(size, n).tolist()
+    assert got == [round_robin_partition(style, start + i, n) for i in range(size)]

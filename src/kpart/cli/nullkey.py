@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
@@ -16,15 +18,22 @@ from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError
 
+if TYPE_CHECKING:
+    from kpart.producer.cluster import Cluster
+    from kpart.producer.custom import Partitioner
+    from kpart.producer.simulate import LatencyModel, ProducerConfig, Record, SimulationResult
+
+T = TypeVar("T")
+
 _STRATEGY_HELP = (
     "Strategy to run (repeatable or comma-separated): legacy, round-robin, round-robin-fixed, "
     "random, sticky, uniform-sticky, builtin. Default: all (unless --partitioner is given)."
 )
 
 
-def _pairs(values: list[str], what: str, cast: Any) -> dict[int, Any]:
+def _pairs(values: Sequence[str], what: str, cast: Callable[[str], T]) -> dict[int, T]:
     """Parse ``ID=VALUE`` options into ``{int(ID): cast(VALUE)}``; the error names the value."""
-    out: dict[int, Any] = {}
+    out: dict[int, T] = {}
     for item in values:
         for part in item.split(","):
             if not part.strip():
@@ -48,7 +57,7 @@ def _int_list(value: str | None, what: str) -> list[int]:
         raise ConfigError(f"invalid {what} {value!r}: expected comma-separated integers") from None
 
 
-def _record_from_row(row: dict[str, Any], where: str) -> Any:
+def _record_from_row(row: dict[str, Any], where: str) -> Record:
     from kpart.producer.simulate import Record
 
     try:
@@ -73,7 +82,7 @@ def _record_from_row(row: dict[str, Any], where: str) -> Any:
     return Record(ts, size, key_bytes, value, partition)
 
 
-def read_records(path: Path) -> tuple[Any, ...]:
+def read_records(path: Path) -> tuple[Record, ...]:
     """Records from a CSV file (header ``timestamp_ms,size[,key][,region][,partition]``) or a
     JSON Lines file (``.jsonl``/``.ndjson``: one object per line with the same fields)."""
     text = read_text(path, "--input", stdin=True)
@@ -81,7 +90,7 @@ def read_records(path: Path) -> tuple[Any, ...]:
 
     check_records(text.count("\n"), str(path))  # an upper bound of its records, before parsing
     if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
-        rows = []
+        rows: list[tuple[Any, str]] = []
         for n, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
@@ -97,7 +106,7 @@ def read_records(path: Path) -> tuple[Any, ...]:
     return tuple(_record_from_row(r, w) for r, w in rows)
 
 
-def _format(results: list[Any]) -> str:
+def _format(results: Sequence[SimulationResult]) -> str:
     head = (
         f"{'strategy':<22}{'records':>9}{'batches':>9}{'rec/batch':>10}{'fill':>8}"
         f"{'max/mean':>10}{'cv':>8}{'latency ms':>12}"
@@ -121,7 +130,64 @@ def _format(results: list[Any]) -> str:
     return "\n".join(lines)
 
 
-def simulate_command(
+@dataclass(frozen=True, slots=True)
+class ClusterOptions:
+    """``--topic``, ``--partitions``, ``--brokers``, ``--unavailable``, ``--rack``: one topic whose
+    partition ``i`` is led by broker ``i % brokers`` (none for an unavailable partition)."""
+
+    topic: str
+    partitions: int
+    brokers: int
+    unavailable: str | None
+    racks: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StreamOptions:
+    """``--input`` (a records file) or the generated stream: ``--records``, ``--rate``,
+    ``--size``, ``--size-jitter``, ``--poisson``; ``--seed`` also seeds the strategies."""
+
+    input_path: Path | None
+    records: int
+    rate: float
+    size: int
+    size_jitter: float
+    poisson: bool
+    seed: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ProducerOptions:
+    """The producer settings (Kafka's ``batch.size``, ``linger.ms``, ...) and the brokers'
+    request latency (``--latency-ms``, ``--broker-latency BROKER=MS``)."""
+
+    batch_size: int
+    linger_ms: float
+    adaptive: bool
+    availability_timeout_ms: float
+    ignore_keys: bool
+    max_in_flight: int
+    latency_ms: float
+    broker_latency: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SimulateOptions:
+    """Every option of ``kpart simulate``, as given (parsed and checked by :func:`run_simulate`):
+    the strategies and custom partitioners (``--strategy``, ``--partitioner``, ``--config``),
+    the cluster, the record stream, the producer, and the output (``--json``, ``--out``)."""
+
+    strategies: tuple[str, ...]
+    partitioners: tuple[str, ...]
+    configs: tuple[str, ...]
+    cluster: ClusterOptions
+    stream: StreamOptions
+    producer: ProducerOptions
+    as_json: bool
+    output: Path | None
+
+
+def simulate_command(  # noqa: PLR0913
     strategy: list[str] = typer.Option([], "--strategy", "-s", help=_STRATEGY_HELP),  # noqa: B008
     partitioner: list[str] = typer.Option(  # noqa: B008
         [], "--partitioner", help="Custom partitioner by import path, module:Class (repeatable)."
@@ -166,69 +232,122 @@ def simulate_command(
     output_alias: OutputAlias = None,
 ) -> None:
     """Simulate null-key partitioning strategies side by side over a record stream."""
-    from kpart.producer.cluster import Cluster
-    from kpart.producer.custom import load_partitioner
-    from kpart.producer.simulate import (
-        STRATEGIES,
-        LatencyModel,
-        ProducerConfig,
-        generate_records,
-        simulate,
-    )
+    run_simulate(SimulateOptions(
+        strategies=tuple(strategy),
+        partitioners=tuple(partitioner),
+        configs=tuple(config),
+        cluster=ClusterOptions(topic, partitions, brokers, unavailable, tuple(rack)),
+        stream=StreamOptions(input_path, records, rate, size, size_jitter, poisson, seed),
+        producer=ProducerOptions(batch_size, linger_ms, adaptive, availability_timeout_ms,
+                                 ignore_keys, max_in_flight, latency_ms, tuple(broker_latency)),
+        as_json=as_json,
+        output=either(output, output_alias, "--out", required=False),
+    ))
 
-    output = either(output, output_alias, "--out", required=False)
-    names = [s.strip() for item in strategy for s in item.split(",") if s.strip()]
+
+def _strategy_names(strategies: Sequence[str], partitioners: Sequence[str]) -> list[str]:
+    """The ``--strategy`` names (comma-separated or repeated); all of them when neither a
+    strategy nor a ``--partitioner`` is given."""
+    from kpart.producer.simulate import STRATEGIES
+
+    names = [s.strip() for item in strategies for s in item.split(",") if s.strip()]
     for name in names:
         if name not in STRATEGIES:
             raise ConfigError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
-    if not names and not partitioner:
+    if not names and not partitioners:
         names = list(STRATEGIES)
-    if partitions < 1:
-        raise ConfigError(f"number of partitions must be at least 1, got {partitions}")
-    if brokers < 1:
-        raise ConfigError(f"number of brokers must be at least 1, got {brokers}")
+    return names
+
+
+def _check_sizes(options: ClusterOptions, records: int) -> None:
+    """Partition, broker and record counts: positive, and within kpart's limits."""
     from kpart.limits import check_brokers, check_partitions, check_records
 
-    check_partitions(partitions, "--partitions")
-    check_brokers(brokers, "--brokers")
+    if options.partitions < 1:
+        raise ConfigError(f"number of partitions must be at least 1, got {options.partitions}")
+    if options.brokers < 1:
+        raise ConfigError(f"number of brokers must be at least 1, got {options.brokers}")
+    check_partitions(options.partitions, "--partitions")
+    check_brokers(options.brokers, "--brokers")
     check_records(records, "--records")
-    down = set(_int_list(unavailable, "--unavailable"))
+
+
+def _cluster(options: ClusterOptions) -> Cluster:
+    """The topic's cluster: partition ``i`` led by broker ``i % brokers`` unless unavailable."""
+    from kpart.producer.cluster import Cluster
+
+    partitions, brokers = options.partitions, options.brokers
+    down = set(_int_list(options.unavailable, "--unavailable"))
     bad = sorted(p for p in down if not 0 <= p < partitions)
     if bad:
         raise ConfigError(f"--unavailable partition {bad[0]} is not in [0, {partitions})")
-    racks = {b: r for b, r in _pairs(rack, "--rack", str).items()}
+    racks = _pairs(options.racks, "--rack", str)
     leaders = [None if p in down else p % brokers for p in range(partitions)]
-    cluster = Cluster.of(topic, leaders, racks={**dict.fromkeys(range(brokers)), **racks})
-    cfg = ProducerConfig(
-        batch_size=batch_size,
-        linger_ms=linger_ms,
-        adaptive_partitioning=adaptive,
-        availability_timeout_ms=availability_timeout_ms,
-        ignore_keys=ignore_keys,
-        max_in_flight=max_in_flight,
+    return Cluster.of(options.topic, leaders, racks={**dict.fromkeys(range(brokers)), **racks})
+
+
+def _producer(options: ProducerOptions) -> tuple[ProducerConfig, LatencyModel]:
+    """Kafka's producer settings (checked with Kafka's messages) and the latency model."""
+    from kpart.producer.simulate import LatencyModel, ProducerConfig
+
+    config = ProducerConfig(
+        batch_size=options.batch_size,
+        linger_ms=options.linger_ms,
+        adaptive_partitioning=options.adaptive,
+        availability_timeout_ms=options.availability_timeout_ms,
+        ignore_keys=options.ignore_keys,
+        max_in_flight=options.max_in_flight,
     )
-    latency = LatencyModel.of(latency_ms, _pairs(broker_latency, "--broker-latency", float))
+    per_broker = _pairs(options.broker_latency, "--broker-latency", float)
+    return config, LatencyModel.of(options.latency_ms, per_broker)
+
+
+def _partitioner_configs(items: Sequence[str]) -> dict[str, str]:
+    """``--config KEY=VALUE`` items, for custom partitioners' ``configure()``."""
     configs: dict[str, str] = {}
-    for item in config:
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"invalid --config {item!r}: expected KEY=VALUE")
         configs[key.strip()] = value
+    return configs
+
+
+def _stream(options: StreamOptions) -> tuple[Record, ...]:
+    """The records: read from ``--input``, or generated."""
+    from kpart.producer.simulate import generate_records
+
+    if options.input_path is not None:
+        return read_records(options.input_path)
+    return generate_records(
+        options.records, options.rate, options.size, size_jitter=options.size_jitter,
+        poisson=options.poisson, seed=options.seed,
+    )
+
+
+def run_simulate(options: SimulateOptions) -> None:
+    """Check every option (errors name the flag), run each strategy and custom partitioner over
+    the same stream and print the table (or JSON); ``--out`` also gets the JSON."""
+    from kpart.producer.custom import load_partitioner
+    from kpart.producer.simulate import simulate
+
+    names = _strategy_names(options.strategies, options.partitioners)
+    _check_sizes(options.cluster, options.stream.records)
+    cluster = _cluster(options.cluster)
+    config, latency = _producer(options.producer)
+    configs = _partitioner_configs(options.configs)
+    output = options.output
     if output is not None:
-        check_writable(output, "--out", inputs={"--input": input_path})
-    if input_path is not None:
-        stream = read_records(input_path)
-    else:
-        stream = generate_records(
-            records, rate, size, size_jitter=size_jitter, poisson=poisson, seed=seed
-        )
-    runs: list[tuple[Any, str]] = [(n, n) for n in names]
-    runs += [(load_partitioner(spec, configs), spec) for spec in partitioner]
-    results = [simulate(stream, s, cluster, cfg, latency, seed=seed, name=n) for s, n in runs]
+        check_writable(output, "--out", inputs={"--input": options.stream.input_path})
+    stream = _stream(options.stream)
+    runs: list[tuple[str | Partitioner, str]] = [(n, n) for n in names]
+    runs += [(load_partitioner(spec, configs), spec) for spec in options.partitioners]
+    seed = options.stream.seed
+    results = [simulate(stream, s, cluster, config, latency, seed=seed, name=n) for s, n in runs]
     payload = json.dumps([r.to_dict() for r in results], indent=2) + "\n"
     if output is not None:
         write_text(output, payload, "--out")
-    typer.echo(payload if as_json else _format(results), nl=not as_json)
+    typer.echo(payload if options.as_json else _format(results), nl=not options.as_json)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,9 @@ from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 
-def _int_option(value: str, option: str, error: type[ConfigError] | type[InvalidPartitionsError]):
+def _int_option(
+    value: str, option: str, error: type[ConfigError] | type[InvalidPartitionsError]
+) -> int:
     try:
         return int(value.strip(), 10)
     except ValueError:

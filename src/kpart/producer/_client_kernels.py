@@ -17,10 +17,32 @@ kernel has a ``prange`` variant that runs the serial kernel over contiguous chun
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeAlias, TypeVar, cast
+
 import numpy as np
 from numba import njit, prange
+from numpy.typing import NDArray
 
-__all__ = ["KERNELS", "MODE_ABS", "MODE_TO_POSITIVE", "MODE_UNSIGNED", "MODES"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _compiled(**options: Any) -> Callable[[_F], _F]:
+    """``numba.njit(**options)``, typed as what it is to a caller: the compiled function takes and
+    returns what the Python function does (numba ships no type information, so a bare ``@njit``
+    would make every kernel untyped). Every kernel of this module is decorated with it."""
+    return cast("Callable[[_F], _F]", njit(**options))
+
+
+#: A kernel: ``(data, offsets, n, mode, out)`` -> writes ``out[i]`` for every key ``i``.
+Kernel: TypeAlias = Callable[
+    [NDArray[np.uint8], NDArray[np.int32] | NDArray[np.int64], int, int, NDArray[np.int32]], None
+]
+_Data: TypeAlias = NDArray[np.uint8]
+_Offsets: TypeAlias = NDArray[np.int32] | NDArray[np.int64]
+_Out: TypeAlias = NDArray[np.int32]
+
+__all__ = ["KERNELS", "MODES", "MODE_ABS", "MODE_TO_POSITIVE", "MODE_UNSIGNED", "Kernel"]
 
 MODE_TO_POSITIVE = 0
 MODE_UNSIGNED = 1
@@ -35,7 +57,7 @@ _FNV_PRIME = np.uint32(0x01000193)
 _JS_M = 1540483477.0  # 0x5bd1e995 as a JavaScript number
 
 
-def _crc_tables() -> np.ndarray:
+def _crc_tables() -> NDArray[np.uint32]:
     """Slicing-by-8 tables of the reflected IEEE CRC-32 polynomial 0xEDB88320."""
     tables = np.zeros((8, 256), dtype=np.uint32)
     for i in range(256):
@@ -76,9 +98,16 @@ _I8 = np.uint64(8)
 _NOT3 = ~np.uint64(3)
 
 
-@njit(inline="always")
-def _index(h, nn, mode):
-    """Partition of the uint32 hash ``h`` for ``nn = uint32(n)`` under ``mode``."""
+@_compiled(inline="always")
+def _index(h: np.uint32, nn: np.uint32, mode: int) -> np.int32:
+    """Partition of the uint32 hash ``h`` for ``nn = uint32(n)`` under ``mode``.
+
+    Inlined in every kernel (a Python call per key would cost the speed), so it re-states Java
+    ``int`` arithmetic: it must agree with :func:`kpart.producer.clients.index_of_hash`, i.e.
+    ``kpart._java.murmur2.to_positive(h) % n`` (mode 0) and
+    ``abs(kpart._java.murmur2.to_int32(h)) % n`` (mode 2);
+    ``tests/producer/test_producer_kernels_property.py`` checks both.
+    """
     if mode == 0:
         return np.int32((h & _LOW31) % nn)
     if mode == 1:
@@ -90,8 +119,8 @@ def _index(h, nn, mode):
 # ---- serial kernels (hash bodies inline) ------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, boundscheck=False)
-def murmur2_partitions(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, boundscheck=False)
+def murmur2_partitions(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     nn = _U32(n)
     for i in range(out.shape[0]):
         start = _U64(offsets[i])
@@ -121,8 +150,8 @@ def murmur2_partitions(data, offsets, n, mode, out):
         out[i] = _index(h, nn, mode)
 
 
-@njit(cache=True, nogil=True, boundscheck=False)
-def fnv1a_partitions(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, boundscheck=False)
+def fnv1a_partitions(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     # FNV-1a is one multiply chain per byte: hash two keys in lockstep so their chains overlap.
     nn = _U32(n)
     count = out.shape[0]
@@ -158,8 +187,8 @@ def fnv1a_partitions(data, offsets, n, mode, out):
         out[i] = _index(h, nn, mode)
 
 
-@njit(cache=True, nogil=True, boundscheck=False)
-def crc32_partitions(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, boundscheck=False)
+def crc32_partitions(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     nn = _U32(n)
     t = _CRC
     for i in range(out.shape[0]):
@@ -180,28 +209,30 @@ def crc32_partitions(data, offsets, n, mode, out):
         out[i] = _index(_U32(crc ^ _ONES), nn, mode)
 
 
-@njit(inline="always")
-def _js_mul(x):
+@_compiled(inline="always")
+def _js_mul(x: np.integer[Any]) -> np.int64:
     """``x * M`` as a JavaScript double product, as int64 (exact: |x * M| < 2**63 for int32 x)."""
     return np.int64(np.float64(x) * _JS_M)
 
 
-@njit(inline="always")
-def _js_block(h, w):
+@_compiled(inline="always")
+def _js_block(h: np.int32, w: np.uint32) -> np.int32:
     """One kafkajs block: ``k = int32(w)``, mixed by two double products; ``h = h * M ^ k``."""
     kf = _js_mul(np.int32(w))
     kf = _js_mul(np.int32(np.int32(kf) ^ np.int32(_U32(kf) >> _S24)))
     return np.int32(np.int32(_js_mul(h)) ^ np.int32(kf))
 
 
-@njit(inline="always")
-def _js_word(data, j):
+@_compiled(inline="always")
+def _js_word(data: _Data, j: np.uint64) -> np.uint32:
     return (_U32(data[j]) | (_U32(data[j + _I1]) << _S8) | (_U32(data[j + _I2]) << _S16)
             | (_U32(data[j + _I3]) << _S24))
 
 
-@njit(inline="always")
-def _js_finish(data, j, stop, end, h):
+@_compiled(inline="always")
+def _js_finish(
+    data: _Data, j: np.uint64, stop: np.uint64, end: np.uint64, h: np.int32
+) -> np.uint32:
     """The rest of one key from block ``j``: whole blocks to ``stop``, the tail, the final mix."""
     while j < stop:
         h = _js_block(h, _js_word(data, j))
@@ -224,8 +255,8 @@ def _js_finish(data, j, stop, end, h):
     return _U32(np.int32(hf) ^ np.int32(_U32(hf) >> _S15))
 
 
-@njit(cache=True, nogil=True, boundscheck=False)
-def kafkajs_legacy_partitions(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, boundscheck=False)
+def kafkajs_legacy_partitions(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     # JavaScript numbers: every `*` is a double multiply; `^`, `>>>` apply ToInt32/ToUint32 to
     # the (integral, |x| < 2**63) product, computed exactly through int64. Each block's h-chain
     # (int -> double -> multiply -> int) is latency-bound, so two keys run in lockstep: their
@@ -296,8 +327,8 @@ def kafkajs_legacy_partitions(data, offsets, n, mode, out):
 _CHUNKS = 64
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def murmur2_partitions_parallel(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, parallel=True)
+def murmur2_partitions_parallel(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
     for c in prange(_CHUNKS):
         lo = min(c * size, out.shape[0])
@@ -305,8 +336,8 @@ def murmur2_partitions_parallel(data, offsets, n, mode, out):
         murmur2_partitions(data, offsets[lo : hi + 1], n, mode, out[lo:hi])
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def fnv1a_partitions_parallel(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, parallel=True)
+def fnv1a_partitions_parallel(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
     for c in prange(_CHUNKS):
         lo = min(c * size, out.shape[0])
@@ -314,8 +345,8 @@ def fnv1a_partitions_parallel(data, offsets, n, mode, out):
         fnv1a_partitions(data, offsets[lo : hi + 1], n, mode, out[lo:hi])
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def crc32_partitions_parallel(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, parallel=True)
+def crc32_partitions_parallel(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
     for c in prange(_CHUNKS):
         lo = min(c * size, out.shape[0])
@@ -323,8 +354,8 @@ def crc32_partitions_parallel(data, offsets, n, mode, out):
         crc32_partitions(data, offsets[lo : hi + 1], n, mode, out[lo:hi])
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def kafkajs_legacy_partitions_parallel(data, offsets, n, mode, out):
+@_compiled(cache=True, nogil=True, parallel=True)
+def kafkajs_legacy_partitions_parallel(data: _Data, offsets: _Offsets, n: int, mode: int, out: _Out) -> None:
     size = (out.shape[0] + _CHUNKS - 1) // _CHUNKS
     for c in prange(_CHUNKS):
         lo = min(c * size, out.shape[0])
@@ -333,7 +364,7 @@ def kafkajs_legacy_partitions_parallel(data, offsets, n, mode, out):
 
 
 #: hash name -> (serial kernel, parallel kernel)
-KERNELS = {
+KERNELS: dict[str, tuple[Kernel, Kernel]] = {
     "murmur2": (murmur2_partitions, murmur2_partitions_parallel),
     "fnv1a": (fnv1a_partitions, fnv1a_partitions_parallel),
     "crc32": (crc32_partitions, crc32_partitions_parallel),

@@ -41,8 +41,9 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kpart._java.murmur2 import to_positive
 from kpart.errors import ConfigError
-from kpart.producer._nullkey import IntSource, make_random, to_positive
+from kpart.producer._nullkey import IntSource, make_random
 from kpart.producer.cluster import Cluster
 
 __all__ = [

@@ -37,8 +37,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kpart._java.murmur2 import murmur2_unsigned, to_int32
+from kpart._java.murmur2 import murmur2_unsigned, to_int32, to_positive
 from kpart.errors import ConfigError, InvalidPartitionsError
+from kpart.limits import KAFKA_MAX_PARTITIONS
 from kpart.producer._hashes import crc32, fnv1a32, kafkajs_legacy_murmur2
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def check_num_partitions(num_partitions: Any) -> int:
         raise InvalidPartitionsError(
             f"number of partitions must be larger than 0, got {num_partitions}"
         )
-    if num_partitions > 0x7FFFFFFF:  # kpart.limits.KAFKA_MAX_PARTITIONS
+    if num_partitions > KAFKA_MAX_PARTITIONS:
         raise InvalidPartitionsError(
             f"number of partitions must fit a Java int, got {num_partitions} (above Kafka's "
             "limit of 2,147,483,647: NumPartitions is an INT32 in CreateTopicsRequest)"
@@ -254,7 +255,7 @@ def key_hash(spec: ClientPartitioner, key: bytes) -> int:
 def index_of_hash(index: str, h: int, num_partitions: int) -> int:
     """Map an unsigned 32-bit hash to a partition with the client's index rule."""
     if index == "to-positive":
-        return (h & 0x7FFFFFFF) % num_partitions
+        return to_positive(h) % num_partitions  # Java's Utils.toPositive; Sarama reference
     if index == "unsigned":
         return h % num_partitions
     return abs(to_int32(h)) % num_partitions  # "abs": abs(int32(h) % n) == abs(int32(h)) % n
@@ -263,7 +264,7 @@ def index_of_hash(index: str, h: int, num_partitions: int) -> int:
 def round_robin_partition(style: str, counter: int, num_partitions: int) -> int:
     """The partition a round-robin client gives a null-key record when its counter is ``counter``."""
     if style == "kafkajs":  # toPositive(++counters[topic]) % availablePartitions.length
-        return ((counter + 1) & 0x7FFFFFFF) % num_partitions
+        return to_positive(counter + 1) % num_partitions  # kafkajs ports Java's toPositive
     return (counter & 0xFFFFFFFF) % num_partitions  # kafka-go: offset = AddUint32(&o, 1) - 1
 
 

@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from kpart.errors import ConfigError
 from kpart.limits import check_partitions
@@ -120,14 +121,33 @@ def _label(value: Any) -> Any:
     return bytes(value).hex() if isinstance(value, bytes | bytearray) else value
 
 
+#: One example key of a pair: ``(records, serialized key bytes, key value)``.
+Example = tuple[int, bytes, Any]
+
+
 @dataclass(slots=True)
 class CompatTally:
-    """Additive counts of one batch of *distinct* keys (mergeable across batches: the Spark
-    layer tallies each Arrow batch on executors and merges on the driver).
+    """Additive counts of one batch of *distinct* keys, mergeable across batches (the Spark layer
+    tallies each Arrow batch on executors and merges on the driver with :meth:`merge`).
 
-    ``pair_keys``/``pair_records``: P×P disagreement counts (upper triangle used);
-    ``loads``: P×n records per partition; ``undetermined``: P keys placed at random;
-    ``examples``: ``(i, j) -> [(records, key bytes, key value)]``, best first, at most k."""
+    Fields, for P partitioners and n partitions (all int64 arrays, zero at construction):
+
+    * ``keys``, ``records``: distinct non-null keys and their records;
+      ``null_key_records``: records of the null key;
+    * ``pair_keys``, ``pair_records`` (P×P): keys and records on which partitioners ``i < j``
+      disagree (upper triangle used);
+    * ``loads`` (P×n): records per partition under each partitioner (keys it places at random
+      left out); ``undetermined`` (P): keys each places at random;
+    * ``examples``: ``(i, j) -> [(records, key bytes, key value)]``: the pair's disagreeing keys
+      with the most records, ties by key bytes, best first, at most ``max_examples``.
+
+    >>> a, b = CompatTally(("x", "y"), 3, 1), CompatTally(("x", "y"), 3, 1)
+    >>> a.keys, a.pair_keys[0, 1], b.keys, b.pair_keys[0, 1] = 2, 1, 5, 2
+    >>> a.add_example(0, 1, 7, b"k1", "k1"); b.add_example(0, 1, 9, b"k2", "k2")
+    >>> m = a.merge(b)
+    >>> m is a, m.keys, int(m.pair_keys[0, 1]), m.examples
+    (True, 7, 3, {(0, 1): [(9, b'k2', 'k2')]})
+    """
 
     partitioners: tuple[str, ...]
     num_partitions: int
@@ -135,18 +155,18 @@ class CompatTally:
     keys: int = 0
     records: int = 0
     null_key_records: int = 0
-    pair_keys: np.ndarray = field(default=None)  # type: ignore[assignment]
-    pair_records: np.ndarray = field(default=None)  # type: ignore[assignment]
-    loads: np.ndarray = field(default=None)  # type: ignore[assignment]
-    undetermined: np.ndarray = field(default=None)  # type: ignore[assignment]
-    examples: dict[tuple[int, int], list[tuple[int, bytes, Any]]] = field(default_factory=dict)
+    pair_keys: NDArray[np.int64] = field(init=False)
+    pair_records: NDArray[np.int64] = field(init=False)
+    loads: NDArray[np.int64] = field(init=False)
+    undetermined: NDArray[np.int64] = field(init=False)
+    examples: dict[tuple[int, int], list[Example]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         p = len(self.partitioners)
-        for name, shape in (("pair_keys", (p, p)), ("pair_records", (p, p)),
-                            ("loads", (p, self.num_partitions)), ("undetermined", (p,))):
-            if getattr(self, name) is None:
-                setattr(self, name, np.zeros(shape, dtype=np.int64))
+        self.pair_keys = np.zeros((p, p), dtype=np.int64)
+        self.pair_records = np.zeros((p, p), dtype=np.int64)
+        self.loads = np.zeros((p, self.num_partitions), dtype=np.int64)
+        self.undetermined = np.zeros(p, dtype=np.int64)
 
     def add_example(self, i: int, j: int, records: int, key: bytes, value: Any) -> None:
         """Offer an example key for the pair ``(i, j)``; only the best ``max_examples`` stay."""
@@ -156,7 +176,19 @@ class CompatTally:
         del best[self.max_examples :]
 
     def merge(self, other: CompatTally) -> CompatTally:
-        """Add ``other`` (same partitioners and count) into this tally; returns ``self``."""
+        """Add ``other`` into this tally and return ``self``: the tally of two disjoint batches of
+        distinct keys is the merge of their tallies (the examples keep the best of both).
+
+        Raises ConfigError when ``other`` counts other partitioners, another partition count or
+        keeps another number of examples.
+        """
+        mine = (self.partitioners, self.num_partitions, self.max_examples)
+        theirs = (other.partitioners, other.num_partitions, other.max_examples)
+        if mine != theirs:
+            raise ConfigError(
+                f"cannot merge a compat tally of (partitioners, num_partitions, max_examples) "
+                f"{theirs} into one of {mine}"
+            )
         self.keys += other.keys
         self.records += other.records
         self.null_key_records += other.null_key_records
@@ -165,8 +197,8 @@ class CompatTally:
         self.loads += other.loads
         self.undetermined += other.undetermined
         for (i, j), items in other.examples.items():
-            for e in items:
-                self.add_example(i, j, *e)
+            for records, key, value in items:
+                self.add_example(i, j, records, key, value)
         return self
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from kpart.errors import ConfigError
 from kpart.producer.clients import (
@@ -72,8 +73,12 @@ def _hash_partitions(
     if length == 0:
         return out
     _, offsets_buf, data_buf = keys.buffers()
-    offset_type = np.int64 if pa.types.is_large_binary(keys.type) else np.int32
-    offsets = np.frombuffer(offsets_buf, dtype=offset_type)[keys.offset : keys.offset + length + 1]
+    window = slice(keys.offset, keys.offset + length + 1)
+    offsets: NDArray[np.int32] | NDArray[np.int64] = (
+        np.frombuffer(offsets_buf, dtype=np.int64)[window]
+        if pa.types.is_large_binary(keys.type)
+        else np.frombuffer(offsets_buf, dtype=np.int32)[window]
+    )
     data = (
         np.frombuffer(data_buf, dtype=np.uint8)
         if data_buf is not None and data_buf.size > 0
@@ -110,6 +115,8 @@ class _Draws:
             self.counter = initial_counter(style, self.rng())
         counters = self.counter + np.arange(size, dtype=np.int64)
         self.counter += size
+        # Vectorised over the counters: must agree with the scalar
+        # kpart.producer.clients.round_robin_partition (kpart._java.murmur2.to_positive).
         if style == "kafkajs":  # toPositive(++counter) % n
             return ((counters + 1) & 0x7FFFFFFF) % n
         return (counters & 0xFFFFFFFF) % n  # kafka-go: counter++ % n

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kpart.producer._nullkey import IntSource, int32, key_partition, make_random, to_positive
+from kpart._java.murmur2 import to_int32, to_positive
+from kpart.producer._nullkey import IntSource, key_partition, make_random
 from kpart.producer.cluster import Cluster
 
 __all__ = ["LegacyDefaultPartitioner"]
@@ -44,14 +45,14 @@ class LegacyDefaultPartitioner:
         self, random: IntSource | None = None, *, seed: int | None = None, start: int | None = None
     ) -> None:
         self._random = random if random is not None else make_random(seed)
-        self._start = None if start is None else int32(start)
+        self._start = None if start is None else to_int32(start)
         self._counters: dict[str, int] = {}
 
     def _next_value(self, topic: str) -> int:
         value = self._counters.get(topic)
         if value is None:
             value = self._start if self._start is not None else self._random.next_int()
-        self._counters[topic] = int32(value + 1)
+        self._counters[topic] = to_int32(value + 1)
         return value
 
     def partition(

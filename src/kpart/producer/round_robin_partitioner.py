@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kpart.producer._nullkey import int32, to_positive
+from kpart._java.murmur2 import to_int32, to_positive
 from kpart.producer.cluster import Cluster
 
 __all__ = ["RoundRobinPartitioner"]
@@ -63,7 +63,7 @@ class RoundRobinPartitioner:
             if previous[0] == topic:
                 return previous[1]
         next_value = self._counters.get(topic, 0)
-        self._counters[topic] = int32(next_value + 1)
+        self._counters[topic] = to_int32(next_value + 1)
         available = cluster.available_partitions_for_topic(topic)
         if available:
             return available[to_positive(next_value) % len(available)].partition

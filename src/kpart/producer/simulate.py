@@ -321,7 +321,8 @@ def simulate(
         label = name or strategy
     else:
         partitioner, flow = strategy, "kip480"
-        label = name or getattr(strategy, "name", type(strategy).__name__)
+        own_name: str = getattr(strategy, "name", type(strategy).__name__)
+        label = name or own_name
     builtin = BuiltInPartitioner(topic, config.batch_size, rng) if flow == "builtin" else None
     acc = Accumulator(
         topic=topic,

@@ -26,8 +26,11 @@ True
 
 from __future__ import annotations
 
-from kpart.producer._nullkey import IntSource, make_random, to_positive
-from kpart.producer.cluster import Cluster
+from typing import Any
+
+from kpart._java.murmur2 import to_positive
+from kpart.producer._nullkey import IntSource, key_partition, make_random
+from kpart.producer.cluster import Cluster, PartitionInfo
 
 __all__ = ["StickyPartitionCache"]
 
@@ -58,8 +61,47 @@ class StickyPartitionCache:
         elif len(available) == 1:
             new = available[0].partition
         else:
-            new = old
-            while new is None or new == old:
-                new = available[to_positive(self._random.next_int()) % len(available)].partition
+            new = self._draw(available)
+            while new == old:  # Java: while (newPart == null || newPart.equals(oldPart))
+                new = self._draw(available)
         self._index[topic] = new
         return new
+
+    def _draw(self, available: tuple[PartitionInfo, ...]) -> int:
+        """``availablePartitions.get(toPositive(nextInt()) % availablePartitions.size())``."""
+        return available[to_positive(self._random.next_int()) % len(available)].partition
+
+
+class _StickyCachePartitioner:
+    """The body Kafka's ``DefaultPartitioner`` (2.4–3.2) and ``UniformStickyPartitioner`` share:
+    a :class:`StickyPartitionCache` switched by ``onNewBatch``; ``hashes_keys`` tells whether a
+    record with a key goes to ``toPositive(murmur2(key)) % numPartitions`` instead (only
+    ``DefaultPartitioner``'s do)."""
+
+    name: str
+    hashes_keys: bool
+
+    def __init__(self, random: IntSource | None = None, *, seed: int | None = None) -> None:
+        self._cache = StickyPartitionCache(random, seed=seed)
+
+    def partition(
+        self,
+        topic: str,
+        key: Any,
+        key_bytes: bytes | None,
+        value: Any,
+        value_bytes: bytes | None,
+        cluster: Cluster,
+    ) -> int:
+        """The record's partition: the key's when it has one and keys are hashed, else the
+        topic's sticky partition."""
+        if key_bytes is not None and self.hashes_keys:
+            return key_partition(key_bytes, len(cluster.partitions_for_topic(topic)))
+        return self._cache.partition(topic, cluster)
+
+    def on_new_batch(self, topic: str, cluster: Cluster, prev_partition: int) -> None:
+        """A batch of ``prev_partition`` is complete: switch if it is the sticky one."""
+        self._cache.next_partition(topic, cluster, prev_partition)
+
+    def close(self) -> None:
+        """Nothing to release."""

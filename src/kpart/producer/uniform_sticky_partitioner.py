@@ -15,38 +15,15 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-from kpart.producer._nullkey import IntSource
-from kpart.producer.cluster import Cluster
-from kpart.producer.sticky_partition_cache import StickyPartitionCache
+from kpart.producer.sticky_partition_cache import _StickyCachePartitioner
 
 __all__ = ["UniformStickyPartitioner"]
 
 
-class UniformStickyPartitioner:
-    """Sticky partitioning for all records (keys ignored)."""
+class UniformStickyPartitioner(_StickyCachePartitioner):
+    """Sticky partitioning for all records (keys ignored).
+
+    ``random``: the source of the sticky draws (default a ``JavaRandom(seed)``)."""
 
     name = "uniform-sticky"
-
-    def __init__(self, random: IntSource | None = None, *, seed: int | None = None) -> None:
-        self._cache = StickyPartitionCache(random, seed=seed)
-
-    def partition(
-        self,
-        topic: str,
-        key: Any,
-        key_bytes: bytes | None,
-        value: Any,
-        value_bytes: bytes | None,
-        cluster: Cluster,
-    ) -> int:
-        """The topic's sticky partition."""
-        return self._cache.partition(topic, cluster)
-
-    def on_new_batch(self, topic: str, cluster: Cluster, prev_partition: int) -> None:
-        """A batch of ``prev_partition`` is complete: switch if it is the sticky one."""
-        self._cache.next_partition(topic, cluster, prev_partition)
-
-    def close(self) -> None:
-        """Nothing to release."""
+    hashes_keys = False

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from kpart.errors import ConfigError
 from kpart.limits import (
@@ -56,6 +57,7 @@ from kpart.producer._keys import distinct_keys, key_partitions, serialized_keys,
 from kpart.producer.clients import check_num_partitions, get_partitioner
 
 __all__ = [
+    "LOAD_ROWS",
     "MAX_PARTITIONS",
     "MAX_SEARCH",
     "WhatIfReport",
@@ -72,11 +74,28 @@ MAX_SEARCH = MAX_WHATIF_SEARCH
 MAX_PARTITIONS = MAX_PARTITIONS_PER_TOPIC
 
 
+#: The rows of :attr:`WhatIfTally.loads`, in order.
+LOAD_ROWS = ("keys", "records", "bytes", "moved_keys", "moved_records", "moved_bytes")
+
+
 @dataclass(slots=True)
 class WhatIfTally:
-    """Additive counts per partition count ``m`` (mergeable across batches): ``loads[m]`` is a
-    6×m int64 array: keys, records, bytes, moved keys, moved records, moved bytes (moved = the
-    key's partition under ``m`` differs from under ``num_partitions``; by destination)."""
+    """Additive counts per partition count ``m``, mergeable across batches (the Spark layer
+    tallies each Arrow batch of distinct keys on executors and merges on the driver with
+    :meth:`merge`).
+
+    ``loads[m]`` is a 6×m int64 array whose rows are :data:`LOAD_ROWS`: keys, records, bytes,
+    moved keys, moved records, moved bytes per partition under ``m`` partitions (moved = the
+    key's partition under ``m`` differs from under ``num_partitions``; counted at the
+    destination). ``unkeyed_*``: keys, records and bytes whose partition the key does not decide.
+    Bytes are zero when ``has_bytes`` is false.
+
+    >>> a, b = (WhatIfTally("java:default", 2, (2, 3), False) for _ in "ab")
+    >>> a.loads[3][1] += [1, 0, 2]; b.loads[3][1] += [0, 4, 0]; b.unkeyed_records = 5
+    >>> m = a.merge(b)
+    >>> m is a, m.loads[3][1].tolist(), m.unkeyed_records
+    (True, [1, 4, 2], 5)
+    """
 
     partitioner: str
     num_partitions: int
@@ -85,19 +104,31 @@ class WhatIfTally:
     unkeyed_keys: int = 0
     unkeyed_records: int = 0
     unkeyed_bytes: int = 0
-    loads: dict[int, np.ndarray] = field(default_factory=dict)
+    loads: dict[int, NDArray[np.int64]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for m in self.counts:
-            self.loads.setdefault(m, np.zeros((6, m), dtype=np.int64))
+            self.loads.setdefault(m, np.zeros((len(LOAD_ROWS), m), dtype=np.int64))
 
     def merge(self, other: WhatIfTally) -> WhatIfTally:
-        """Add ``other`` (same counts) into this tally; returns ``self``."""
+        """Add ``other`` into this tally and return ``self``: the tally of two disjoint batches of
+        distinct keys is the merge of their tallies.
+
+        Raises ConfigError when ``other`` is of another partitioner, current count, set of counts
+        or bytes setting.
+        """
+        mine = (self.partitioner, self.num_partitions, self.counts, self.has_bytes)
+        theirs = (other.partitioner, other.num_partitions, other.counts, other.has_bytes)
+        if mine != theirs:
+            raise ConfigError(
+                f"cannot merge a what-if tally of (partitioner, num_partitions, counts, "
+                f"has_bytes) {theirs} into one of {mine}"
+            )
         self.unkeyed_keys += other.unkeyed_keys
         self.unkeyed_records += other.unkeyed_records
         self.unkeyed_bytes += other.unkeyed_bytes
-        for m, arr in other.loads.items():
-            self.loads[m] += arr
+        for m in self.counts:
+            self.loads[m] += other.loads[m]
         return self
 
 
@@ -213,7 +244,7 @@ class WhatIfReport:
         n = tally.num_partitions
         order = tuple(dict.fromkeys([n, *targets]))
         scenarios = tuple(scenario(m) for m in order)
-        searched = ()
+        searched: tuple[WhatIfScenario, ...] = ()
         if search is not None:
             searched = tuple(sorted((scenario(m) for m in range(search[0], search[1] + 1)),
                                     key=WhatIfScenario.rank_key))
@@ -255,7 +286,9 @@ class WhatIfReport:
 
 
 def _count(m: Any) -> int:
-    return check_partitions(check_num_partitions(m), "partition count")
+    count = check_num_partitions(m)
+    check_partitions(count, "partition count")
+    return count
 
 
 def whatif_counts(num_partitions: int, targets: Sequence[int],
