@@ -76,7 +76,7 @@ from kpart.cli.consumer import load_group_file  # noqa: E402
 from kpart.consumer import ASSIGNORS, assign  # noqa: E402
 from kpart.consumer.server_spec import ServerGroupSpec  # noqa: E402
 from kpart.consumer.spec import GroupSpec  # noqa: E402
-from kpart.consumer.uniform_assignor import server_assign  # noqa: E402
+from kpart.consumer import server_assign  # noqa: E402
 
 GROUPS = [
     json.loads(_example("range-roundrobin.json")),

@@ -30,6 +30,7 @@ member subscribes to the same topic names.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,11 +38,27 @@ from typing import Any
 from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart._warnings import kpart_warn
-from kpart.consumer.spec import GroupAssignment, _no_unknown_fields, topic_partitions_from_json
+from kpart.consumer.spec import (
+    GroupAssignment,
+    GroupSpec,
+    _no_unknown_fields,
+    topic_partitions_from_json,
+)
 from kpart.errors import ConfigError
 from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
 
-__all__ = ["ServerGroupSpec", "ServerMember", "ServerTopic"]
+__all__ = [
+    "ServerGroupSpec",
+    "ServerMember",
+    "ServerTopic",
+    "Target",
+    "derived_topic_id",
+    "server_group",
+]
+
+#: A raw KIP-848 target: member id → ``[(topic id, [partition, ...]), ...]``, in the Java
+#: iteration order of the assignor's result maps.
+Target = dict[str, list[tuple[int, list[int]]]]
 
 #: Prefix of a topic reference by id (a deleted topic still present in an assignment).
 DELETED_PREFIX = "id:"
@@ -307,3 +324,47 @@ def _member_from_json(m: Any, i: int) -> ServerMember:
         rack=m.get("rack"),
         assignment=assignment,
     )
+
+
+# -- a classic group seen by the coordinator ---------------------------------------------
+def derived_topic_id(name: str) -> str:
+    """A reproducible topic id for ``name``: SHA-256 of the name, shaped like the version-4
+    ``Uuid`` Kafka draws (never one Kafka reserves, never starting with ``-``).
+
+    >>> derived_topic_id("t0") == derived_topic_id("t0") != derived_topic_id("t1")
+    True
+    """
+    counter = 0
+    while True:
+        digest = bytearray(hashlib.sha256(f"{counter}:{name}".encode()).digest()[:16])
+        digest[6] = (digest[6] & 0x0F) | 0x40  # version 4
+        digest[8] = (digest[8] & 0x3F) | 0x80  # IETF variant
+        text = uuid_to_string(int.from_bytes(digest, "big"))
+        if not text.startswith("-"):
+            return text
+        counter += 1
+
+
+def server_group(
+    group: GroupSpec, topic_ids: Mapping[str, str] | None = None
+) -> ServerGroupSpec:
+    """``group`` as the coordinator's assignor sees it: topics with ids (``topic_ids`` or
+    :func:`derived_topic_id`), each member's ``owned_partitions`` as its current assignment
+    (in the given order), topics the metadata lacks dropped from it."""
+    ids = topic_ids or {}
+    topics = tuple(
+        ServerTopic(t.name, ids.get(t.name) or derived_topic_id(t.name), t.num_partitions)
+        for t in group.topics
+    )
+    known = {t.name for t in group.topics}
+    members = tuple(
+        ServerMember(
+            m.member_id,
+            tuple(sorted(m.topics)),
+            m.group_instance_id,
+            m.rack,
+            tuple((t, ps) for t, ps in m.owned_partitions if t in known and ps),
+        )
+        for m in group.members
+    )
+    return ServerGroupSpec(topics, members)
