@@ -33,7 +33,7 @@ from __future__ import annotations
 from itertools import islice
 
 from kpart.consumer._member_info import canonical_assignment, partitions_per_topic, sort_members
-from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.spec import GroupAssignment, GroupSpec, TopicDescriber
 
 __all__ = ["RangeAssignor", "assign_range"]
 
@@ -60,7 +60,7 @@ class _TopicAssignmentState:
         num_partitions: int,
         consumers: list[str],
         racks: dict[str, str],
-        group: GroupSpec,
+        describer: TopicDescriber,
     ) -> None:
         self.topic = topic
         self.consumers = consumers
@@ -76,7 +76,7 @@ class _TopicAssignmentState:
         all_partition_racks: set[str] = set()
         if all_consumer_racks:
             for p in range(num_partitions):
-                rs = group.racks_for_partition(topic, p)
+                rs = describer.racks_for_partition(topic, p)
                 self.partition_racks[p] = rs
                 all_partition_racks |= rs
         self.needs_rack_aware_assignment = _use_rack_aware_assignment(

@@ -42,6 +42,7 @@ from kpart.consumer.spec import (
     GroupAssignment,
     GroupSpec,
     _no_unknown_fields,
+    check_subscription,
     topic_partitions_from_json,
 )
 from kpart.errors import ConfigError
@@ -132,15 +133,7 @@ class ServerMember:
     assignment: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.member_id, str):
-            raise ConfigError(f"Invalid member id {self.member_id!r}: must be a string.")
-        for t in self.topics:
-            if not isinstance(t, str) or not t:
-                raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
-        for name, v in (("rack", self.rack), ("instance id", self.instance_id)):
-            if v is not None and not isinstance(v, str):
-                raise ConfigError(f"Invalid {name} {v!r} of member {self.member_id!r}: must be "
-                                  "a string or null.")
+        check_subscription(self.member_id, self.topics, self.rack, self.instance_id)
         seen: set[str] = set()
         for topic, parts in self.assignment:
             if not isinstance(topic, str) or not topic or topic in seen:
@@ -213,9 +206,6 @@ class ServerGroupSpec:
         """Partition count of the topic with this id, ``-1`` when unknown (as Kafka)."""
         t = self._by_uuid.get(topic_id)
         return -1 if t is None else t.num_partitions
-
-    def topic_by_name(self, name: str) -> ServerTopic | None:
-        return self._by_name.get(name)
 
     def topic_name(self, topic_id: int) -> str:
         """Name of a topic id, or ``"id:<uuid>"`` when it is not in the metadata."""
@@ -300,7 +290,7 @@ class ServerGroupSpec:
         group = cls(tuple(topics), tuple(_member_from_json(m, i) for i, m in enumerate(members_doc)))
         for i, m in enumerate(group.members):
             for t in dict.fromkeys(m.topics):
-                if group.topic_by_name(t) is None:
+                if t not in group._by_name:
                     kpart_warn(f"group.members[{i}].topics: member {m.member_id!r} subscribes to "
                                f"topic {t!r}, which the group's topics do not list (the "
                                "coordinator assigns no partition of it)")

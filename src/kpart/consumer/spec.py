@@ -86,6 +86,23 @@ class Topic:
             )
 
 
+def check_subscription(
+    member_id: object, topics: Iterable[object], rack: object, instance_id: object
+) -> None:
+    """The checks every member value makes (classic :class:`Member` and KIP-848
+    :class:`~kpart.consumer.server_spec.ServerMember`): a string id, non-empty topic names,
+    ``rack`` and ``group.instance.id`` strings or ``None``. Raises :class:`ConfigError`."""
+    if not isinstance(member_id, str):
+        raise ConfigError(f"Invalid member id {member_id!r}: must be a string.")
+    for t in topics:
+        if not isinstance(t, str) or not t:
+            raise ConfigError(f"Member {member_id!r} subscribes to invalid topic {t!r}.")
+    for name, v in (("rack", rack), ("instance id", instance_id)):
+        if v is not None and not isinstance(v, str):
+            raise ConfigError(f"Invalid {name} {v!r} of member {member_id!r}: must be "
+                              "a string or null.")
+
+
 @dataclass(frozen=True, slots=True)
 class Member:
     """One group member's subscription as the leader's assignor sees it.
@@ -110,15 +127,7 @@ class Member:
     has_user_data: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.member_id, str):
-            raise ConfigError(f"Invalid member id {self.member_id!r}: must be a string.")
-        for t in self.topics:
-            if not isinstance(t, str) or not t:
-                raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
-        for name, v in (("rack", self.rack), ("instance id", self.group_instance_id)):
-            if v is not None and not isinstance(v, str):
-                raise ConfigError(f"Invalid {name} {v!r} of member {self.member_id!r}: must be "
-                                  "a string or null.")
+        check_subscription(self.member_id, self.topics, self.rack, self.group_instance_id)
         for topic, parts in self.owned_partitions:
             for p in parts:
                 if not isinstance(p, int) or isinstance(p, bool) or p < 0:
@@ -170,12 +179,8 @@ class GroupSpec:
         return frozenset(r for r in t.replica_racks[partition] if r is not None)
 
     def topic(self, name: str) -> Topic | None:
+        """The metadata's topic called ``name``, or ``None``."""
         return self._by_name.get(name)
-
-    @property
-    def has_replica_racks(self) -> bool:
-        """True when any topic carries replica rack information."""
-        return any(t.replica_racks is not None for t in self.topics)
 
     # -- loading --------------------------------------------------------------------------
     @classmethod
