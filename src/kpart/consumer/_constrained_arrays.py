@@ -29,7 +29,7 @@ import numpy as np
 
 from kpart._java.strings import java_string_key
 from kpart.consumer.abstract_sticky_assignor import MemberData, subscription_order
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, MemberPartitions
 
 __all__ = ["ARRAY_THRESHOLD", "FastConstrained", "fast_constrained", "try_array_form"]
 
@@ -75,7 +75,7 @@ def _group_tuples(
     if len(present) == 1:  # the common case of large balanced groups: one size, no reorder
         return _same_size(names, ps, starts, present[0], flat)
     names_arr = np.array(names, dtype=object)
-    pieces: list = []
+    pieces: list[tuple[str, tuple[int, ...]]] = []
     where: list[np.ndarray] = []
     for k in present:
         idx = np.flatnonzero(sizes == k)
@@ -423,7 +423,7 @@ class _Tuples:
         self.topics, self.offsets, self.final, self.ids = topics, offsets, final, ids
         self.out_order, self.rev_mem, self.rev_gid = out_order, rev_mem, rev_gid
 
-    def __call__(self) -> tuple[tuple, tuple]:
+    def __call__(self) -> tuple[MemberPartitions, MemberPartitions]:
         enabled = gc.isenabled()
         gc.disable()  # a million small tuples, no cycles: see fast_constrained
         try:
@@ -432,7 +432,7 @@ class _Tuples:
             if enabled:
                 gc.enable()
 
-    def _build(self) -> tuple[tuple, tuple]:
+    def _build(self) -> tuple[MemberPartitions, MemberPartitions]:
         topics, offsets, final, ids = self.topics, self.offsets, self.final, self.ids
         n = len(ids)
         small = np.int16 if n < 2**15 - 1 else np.int64  # 16-bit keys: numpy's radix sort
@@ -441,7 +441,7 @@ class _Tuples:
         first = int(np.searchsorted(sorted_owner, 0))  # skip withheld partitions (owner -1)
         per_member = _grouped(topics, offsets, sorted_owner[first:], by_member[first:], n)
         assignment = tuple((ids[i], per_member[i]) for i in self.out_order)
-        revoked: tuple = ()
+        revoked: MemberPartitions = ()
         if self.rev_mem is not None and self.rev_gid is not None:
             o = np.lexsort((self.rev_gid, self.rev_mem))
             grouped = _grouped(topics, offsets, self.rev_mem[o], self.rev_gid[o], n)

@@ -17,7 +17,7 @@ the result only if its balance score improved (or nothing was owned before).
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from heapq import heappop, heappush
 
 from kpart._java.collections import JavaHashSet
@@ -89,7 +89,7 @@ class _SortedConsumers:
                 heappush(h, current)
         return None
 
-    def __iter__(self):  # live view: callers stop iterating as soon as they modify the set
+    def __iter__(self) -> Iterator[str]:  # live view: callers stop iterating as soon as they modify the set
         return (k[2] for k in self._items)
 
 
@@ -339,7 +339,7 @@ class GeneralBuilder:
             for tp in partitions:
                 if self.is_balanced():
                     break
-                consumer = self.owner.get(tp)
+                consumer = self.owner[tp]
                 size = len(cur[consumer])
                 prev = self.prev.get(tp)
                 if prev is not None and size > len(cur[prev[0]]) + 1:

@@ -152,7 +152,11 @@ def _mapping(where: str, v: Any) -> Mapping[str, Any]:
     return v
 
 
-def _racks(where: str, topic: str, n: int, v: Any) -> tuple[tuple[str | None, ...], ...]:
+#: Replica racks of a topic's partitions (``Topic.replica_racks``).
+Racks = tuple[tuple[str | None, ...], ...]
+
+
+def _racks(where: str, topic: str, n: int, v: Any) -> Racks:
     if not isinstance(v, list) or not all(
         isinstance(r, list) and all(x is None or isinstance(x, str) for x in r) for r in v
     ):
@@ -187,9 +191,9 @@ def _member(where: str, doc: Any, topics: Mapping[str, Any]) -> Member:
 class _Builder:
     """Mutable state while resolving event steps (private; the result is immutable)."""
 
-    def __init__(self, topics: Mapping[str, int], racks: Mapping[str, tuple]) -> None:
+    def __init__(self, topics: Mapping[str, int], racks: Mapping[str, Racks]) -> None:
         self.topics: dict[str, int] = dict(topics)
-        self.racks: dict[str, tuple] = dict(racks)
+        self.racks: dict[str, Racks] = dict(racks)
         self.members: dict[str, Member] = {}
 
     def group(self, where: str) -> GroupSpec:

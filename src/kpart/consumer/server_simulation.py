@@ -63,7 +63,7 @@ def replay_order(parts: Iterable[tuple[int, Iterable[int]]]) -> list[tuple[int, 
     default ``HashMap<Uuid, ...>`` filled in ``parts`` order, and ``new HashSet<>(ps)`` per
     topic (empty topics dropped)."""
     by_topic = {tid: list(ps) for tid, ps in parts if ps}
-    replayed = JavaHashMap(hash_of=uuid_hash_code)
+    replayed: JavaHashMap[int, JavaHashSet[int]] = JavaHashMap(hash_of=uuid_hash_code)
     for tid, ps in by_topic.items():
         replayed.put(tid, JavaHashSet.copy_of(ps))
     return [(tid, list(ps)) for tid, ps in replayed.items()]

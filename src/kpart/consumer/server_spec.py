@@ -79,7 +79,7 @@ def _names_set_order(names: tuple[str, ...]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1024)
 def _set_order(keys: tuple[str, ...]) -> tuple[str, ...]:
     """Iteration order of a ``new HashSet<>()`` / ``HashMap<>()`` filled with ``keys``."""
-    s = JavaHashSet()
+    s: JavaHashSet[str] = JavaHashSet()
     for k in keys:
         s.add(k)
     return tuple(s)
@@ -186,17 +186,17 @@ class ServerGroupSpec:
                 if topic.startswith(DELETED_PREFIX):
                     uuid_from_string(topic[len(DELETED_PREFIX) :])
                     continue
-                t = by_name.get(topic)
-                if t is None:
+                known = by_name.get(topic)
+                if known is None:
                     raise ConfigError(
                         f"Member {m.member_id!r} is assigned unknown topic {topic!r} "
                         f"(write a deleted topic as 'id:<uuid>')."
                     )
-                bad = [p for p in parts if p >= t.num_partitions]
+                bad = [p for p in parts if p >= known.num_partitions]
                 if bad:
                     raise ConfigError(
                         f"Member {m.member_id!r} is assigned partition {bad[0]} of topic "
-                        f"{topic!r}, which has {t.num_partitions} partitions."
+                        f"{topic!r}, which has {known.num_partitions} partitions."
                     )
         object.__setattr__(self, "_by_name", by_name)
         object.__setattr__(self, "_by_uuid", by_uuid)

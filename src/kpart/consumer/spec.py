@@ -37,6 +37,8 @@ __all__ = [
 
 #: Partitions grouped by topic, in a meaningful order: ``(("t0", (0, 2)), ("t1", (1,)))``.
 OwnedPartitions = tuple[tuple[str, tuple[int, ...]], ...]
+#: Members with their partitions: ``(("C0", OwnedPartitions), ...)``.
+MemberPartitions = tuple[tuple[str, OwnedPartitions], ...]
 
 
 class TopicDescriber(Protocol):
@@ -375,6 +377,9 @@ class GroupAssignment:
 
     _assignment: tuple[tuple[str, OwnedPartitions], ...] | None
     _revoked: tuple[tuple[str, OwnedPartitions], ...] | None
+    _deferred: Callable[[], tuple[MemberPartitions, MemberPartitions]] | None
+    _member_ids: tuple[str, ...]
+    _counts: dict[str, int] | None
 
     def __init__(
         self,
@@ -392,7 +397,7 @@ class GroupAssignment:
         cls,
         member_ids: Iterable[str],
         counts: Iterable[int],
-        build: Callable[[], tuple[tuple[tuple[str, OwnedPartitions], ...], tuple]],
+        build: Callable[[], tuple[MemberPartitions, MemberPartitions]],
     ) -> GroupAssignment:
         """An assignment whose tuples ``build()`` makes on first use: ``member_ids`` in
         output order, ``counts`` their partition counts, ``build() -> (assignment, revoked)``
@@ -453,7 +458,9 @@ class GroupAssignment:
     def __repr__(self) -> str:
         return f"GroupAssignment(assignment={self.assignment!r}, revoked={self.revoked!r})"
 
-    def __reduce__(self) -> tuple[type[GroupAssignment], tuple]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[GroupAssignment], tuple[MemberPartitions, MemberPartitions]]:
         return (GroupAssignment, (self.assignment, self.revoked))
 
     @classmethod
