@@ -17,10 +17,10 @@ from its name (:func:`~kpart.consumer.server_spec.derived_topic_id`, a version-4
 the ids, as in Kafka.
 
 >>> from kpart.consumer import get_strategy
->>> from kpart.consumer.spec import GroupSpec
+>>> from kpart.consumer.spec import GroupSpec, Member
 >>> g = GroupSpec.from_json({"topics": {"t0": 4}, "members": [{"id": "A", "topics": ["t0"]}]})
->>> rounds = simulate_server_rounds([g, g.with_members([*g.members, g.members[0].__class__(
-...     "B", ("t0",))])], get_strategy("uniform"))
+>>> b_joins = g.with_members([*g.members, Member("B", ("t0",))])
+>>> rounds = simulate_server_rounds([g, b_joins], get_strategy("uniform"))
 >>> [r.assignment.as_dict() for r in rounds], rounds[1].revoked
 ([{'A': {'t0': [0, 1, 2, 3]}}, {'A': {'t0': [0, 1]}, 'B': {'t0': [2, 3]}}], (('A', (('t0', 2), ('t0', 3))),))
 """
