@@ -26,9 +26,9 @@ from kafka.coordinator.assignors.range import RangePartitionAssignor
 from kafka.coordinator.assignors.sticky.sticky_assignor import StickyPartitionAssignor
 
 from kpart._java.uuid import uuid_to_string
+from kpart.consumer import server_assign
 from kpart.consumer.server_simulation import simulate_server_group
 from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
-from kpart.consumer.uniform_assignor import server_assign
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 PEERS = {"uniform": StickyPartitionAssignor, "range": RangePartitionAssignor}

@@ -1,12 +1,13 @@
 """kpart._java.hashing against values Java itself produced."""
 
 from golden_vectors import load_golden
+from kpart._java.collections import JavaHashSet
 from kpart._java.hashing import (
-    HashMapOrder,
     hashmap_capacity,
     hashmap_order,
     hashset_copy_capacity,
     java_hash,
+    presized_capacity,
     string_hash_code,
 )
 
@@ -48,25 +49,32 @@ def test_rack_order_matches_striped_placer_aux():
 
 
 def test_remove_and_put_moves_key_to_bucket_tail():
-    m = HashMapOrder()
+    m: JavaHashSet[str] = JavaHashSet()
     for k in ["Aa", "BB"]:  # same bucket
-        m.put(k)
-    assert m.keys() == ["Aa", "BB"]
+        m.add(k)
+    assert list(m) == ["Aa", "BB"]
     m.remove("Aa")
-    m.put("Aa")
-    assert m.keys() == ["BB", "Aa"]
+    m.add("Aa")
+    assert list(m) == ["BB", "Aa"]
 
 
 def test_first_is_iteration_head_and_clear_keeps_capacity():
-    m = HashMapOrder()
+    m: JavaHashSet[object] = JavaHashSet()
     for k in [("t", 5), ("t", 1), ("u", 0)]:  # TopicPartition keys, as in PartitionMovements
-        m.put(k)
-    assert m.first() == m.keys()[0]
+        m.add(k)
+    assert m.first() == next(iter(m))
     for i in range(20):
-        m.put(("v", i))
+        m.add(("v", i))
     assert m.capacity == 32
     m.clear()
     assert len(m) == 0 and m.capacity == 32  # HashMap.clear() never shrinks the table
-    m.put("BB")
-    m.put("Aa")  # same bucket as "BB": insertion order decides
+    m.add("BB")
+    m.add("Aa")  # same bucket as "BB": insertion order decides
     assert m.first() == "BB"
+
+
+def test_presized_capacity_is_computed_in_float():
+    # (int) (n / 0.75f) + 1, values printed by the JVM; for n = 3 * 2**22 + 1 the quotient
+    # 2**24 + 1.33 rounds to the float 2**24 + 2 (double arithmetic would give 16777218).
+    ns = (0, 1, 3, 12, 13, 3 * 2**22 + 1, 3 * 2**22 + 2)
+    assert [presized_capacity(n) for n in ns] == [1, 2, 5, 17, 18, 16777219, 16777219]

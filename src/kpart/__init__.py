@@ -47,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     "ServerTopic": "kpart.consumer.server_spec",
     "ServerMember": "kpart.consumer.server_spec",
     "ServerGroupSpec": "kpart.consumer.server_spec",
-    "server_assign": "kpart.consumer.uniform_assignor",
+    "server_assign": "kpart.consumer",
     "simulate_server_group": "kpart.consumer.server_simulation",
     "PartitionAssignorError": "kpart.errors",
     # placement

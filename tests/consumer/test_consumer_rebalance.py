@@ -108,10 +108,10 @@ def _strategy(name: str, protocol: str) -> Strategy:
     return Strategy(name, "kpart.consumer.range_assignor:assign_range", protocol)
 
 
-def test_cooperative_protocol_follow_up_round(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cooperative_protocol_follow_up_round() -> None:
     # Range run under the cooperative protocol: when C2 joins, C1 loses t0p3, so a follow-up
     # round runs at once; nobody loses anything in it and the step ends after 2 rounds.
-    monkeypatch.setitem(ASSIGNORS, "coop-range", _strategy("coop-range", COOPERATIVE))
+    coop_range = _strategy("coop-range", COOPERATIVE)
     sc = {
         "topics": {"t0": 4},
         "steps": [
@@ -119,7 +119,8 @@ def test_cooperative_protocol_follow_up_round(monkeypatch: pytest.MonkeyPatch) -
             {"join": [{"id": "C2", "topics": ["t0"]}]},
         ],
     }
-    sim = simulate(sc, strategy="coop-range")
+    sim = simulate(sc, strategy=coop_range)
+    assert sim.strategy == "coop-range" and "coop-range" not in ASSIGNORS
     rounds = [(r.step, r.round, r.generation) for r in sim.rounds]
     assert rounds == [(0, 0, 1), (1, 0, 2), (1, 1, 3)]
     second = sim.rounds[1]
@@ -133,26 +134,20 @@ def test_cooperative_protocol_follow_up_round(monkeypatch: pytest.MonkeyPatch) -
     assert (step.rounds, step.moved, step.revoked, step.paused) == (2, 1, 1, 1)
 
 
-def test_cooperative_drops_unsubscribed_topics_before_joining(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(ASSIGNORS, "coop-range", _strategy("coop-range", COOPERATIVE))
+def test_cooperative_drops_unsubscribed_topics_before_joining() -> None:
     sc = {
         "topics": {"a": 1, "b": 1},
         "steps": [{"join": [{"id": "C0", "topics": ["a", "b"]}]}, {"subscribe": {"C0": ["a"]}}],
     }
-    sim = simulate(sc, strategy="coop-range")
+    sim = simulate(sc, strategy=_strategy("coop-range", COOPERATIVE))
     assert sim.rounds[1].members[0].owned_partitions == (("a", (0,)),)
     assert (sim.steps[1].rounds, sim.steps[1].revoked) == (1, 1)
 
 
-def test_eager_user_data_strategy_carries_previous_assignment(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_eager_user_data_strategy_carries_previous_assignment() -> None:
     # An eager strategy with sticky-style user data sends its previous assignment, topics in
     # java.util.HashMap order ("t10" hashes to bucket 0 of 16, "t2" to bucket 2...).
     strat = Strategy("ud-range", "kpart.consumer.range_assignor:assign_range", EAGER, True)
-    monkeypatch.setitem(ASSIGNORS, "ud-range", strat)
     sc = {
         "topics": {"t2": 1, "t10": 1},
         "steps": [
@@ -160,7 +155,7 @@ def test_eager_user_data_strategy_carries_previous_assignment(
             {"join": [{"id": "C1", "topics": []}]},
         ],
     }
-    r = simulate(sc, strategy="ud-range").rounds[1]
+    r = simulate(sc, strategy=strat).rounds[1]
     assert [(m.member_id, m.has_user_data, m.owned_partitions) for m in r.members] == [
         ("C0", True, (("t10", (0,)), ("t2", (0,)))),
         ("C1", False, ()),
@@ -180,12 +175,10 @@ REPLAY_CASES = [(name, c) for name in REPLAY for c in load_golden(name) if c["ki
 @pytest.mark.parametrize(
     ("name", "case"), REPLAY_CASES, ids=case_ids(tuple(c for _, c in REPLAY_CASES))
 )
-def test_golden_sequence_bookkeeping(
-    name: str, case: dict, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    strategy, protocol, user_data = REPLAY[name]
-    if strategy not in ASSIGNORS:  # the assignor is not needed: recorded results are replayed
-        monkeypatch.setitem(ASSIGNORS, strategy, Strategy(strategy, "-:-", protocol, user_data))
+def test_golden_sequence_bookkeeping(name: str, case: dict) -> None:
+    name_, protocol, user_data = REPLAY[name]
+    # The assignor is not needed: recorded results are replayed.
+    strategy = Strategy(name_, "-:-", protocol, user_data)
     # Sticky user data keeps Kafka's Java list order, which the vectors do not record:
     # compare owned partitions as sets there (the sticky assignor's own test is exact).
     order = "sets" if user_data else "exact"
@@ -308,13 +301,16 @@ def test_unknown_strategy() -> None:
 def test_sticky_user_data_hashmap_capacity_follows_compute_if_absent() -> None:
     # groupPartitionsByTopic fills a HashMap with computeIfAbsent, which resizes before an
     # insert once size > threshold: 13 topics stay in 16 buckets if the 13th (last) topic has
-    # one partition, and move to 32 buckets as soon as one more call follows.
-    from kpart._java.hashing import hashmap_order
+    # one partition, and move to 32 buckets as soon as one more call follows. It links a new
+    # key at the head of its bucket: topic-13 before topic-6 (both in bucket 0 of 16). The
+    # expected orders are the JVM's (Java 17, HashMap.computeIfAbsent in this order).
     from kpart.consumer.rebalance import _sticky_user_data
 
     topics = [f"topic-{i}" for i in range(4, 17)]
-    in16, in32 = hashmap_order(topics, capacity=16), hashmap_order(topics, capacity=32)
-    assert in16 != in32
+    in16 = ["topic-13", "topic-6", "topic-14", "topic-7", "topic-15", "topic-8", "topic-16",
+            "topic-9", "topic-10", "topic-11", "topic-4", "topic-12", "topic-5"]
+    in32 = ["topic-6", "topic-7", "topic-8", "topic-9", "topic-10", "topic-11", "topic-4",
+            "topic-12", "topic-5", "topic-13", "topic-14", "topic-15", "topic-16"]
     single = [(t, 0) for t in topics]
     assert [t for t, _ in _sticky_user_data(single)] == in16
     assert [t for t, _ in _sticky_user_data([*single, (topics[-1], 1)])] == in32

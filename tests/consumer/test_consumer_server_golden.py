@@ -18,10 +18,11 @@ from __future__ import annotations
 import pytest
 
 from golden_vectors import load_golden
+from kpart.consumer import server_assign
 from kpart.consumer.server_range_assignor import RangeAssignor
 from kpart.consumer.server_simulation import simulate_server_group
 from kpart.consumer.server_spec import ServerGroupSpec
-from kpart.consumer.uniform_assignor import UniformAssignor, server_assign
+from kpart.consumer.uniform_assignor import UniformAssignor
 from kpart.errors import KpartError
 
 FILES = {"uniform": "uniform_assignor", "range": "server_range"}

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from kpart.consumer import assign
+from kpart.consumer import assign, server_assign
 from kpart.consumer._scenario import parse_scenario
-from kpart.consumer._server_rebalance import derived_topic_id, server_group
 from kpart.consumer.rebalance import simulate
-from kpart.consumer.server_spec import ServerGroupSpec
+from kpart.consumer.server_spec import ServerGroupSpec, derived_topic_id, server_group
 from kpart.consumer.spec import GroupSpec
-from kpart.consumer.uniform_assignor import server_assign
 from kpart.errors import ConfigError
 
 GROUP = GroupSpec.from_json({

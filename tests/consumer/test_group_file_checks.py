@@ -91,6 +91,27 @@ UNUSUAL = [
     ({"topics": {"t0": 2}, "members": [{"id": "C0", "topics": ["t0"], "generation": -7}]},
      "negative generation -7"),
 ]
+# A topic deleted since the member got it: Kafka's input too (its sticky assignors drop the
+# partitions; golden vectors have such members), a warning for library users; ``kpart assign``
+# refuses it (test_consumer_cli.py), as ``unknown_owned="error"`` does.
+OWNED_UNKNOWN = {"topics": {"t0": 2},
+                 "members": [{"id": "C0", "topics": ["t0"], "owned": [["t9", [0]]]},
+                             {"id": "C1", "topics": ["t0"]}]}
+
+
+def test_owned_partitions_of_an_unknown_topic_warn_and_the_result_is_kafkas() -> None:
+    with pytest.warns(KpartWarning, match="owns partitions of topic 't9'") as caught:
+        group = GroupSpec.from_json(OWNED_UNKNOWN)
+    assert len(caught) == 1
+    assert group.members[0].owned_partitions == (("t9", (0,)),)
+    for strategy in ("range", "roundrobin", "sticky", "cooperative-sticky"):
+        assert sum(assign(group, strategy).partition_counts().values()) == 2
+
+
+def test_owned_partitions_of_an_unknown_topic_can_be_refused() -> None:
+    with pytest.raises(ConfigError, match=re.escape(
+            "group.members[0].owned[0]: owned partition of an unknown topic 't9'")):
+        GroupSpec.from_json(OWNED_UNKNOWN, unknown_owned="error")
 
 
 @pytest.mark.parametrize(("doc", "named"), UNUSUAL)

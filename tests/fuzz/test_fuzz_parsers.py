@@ -73,10 +73,9 @@ def test_fuzz_topology_document(doc: object) -> None:
 # -- group JSON (kpart assign) and KIP-848 group JSON (kpart server-assign) --------------------
 
 from kpart.cli.consumer import load_group_file  # noqa: E402
-from kpart.consumer import ASSIGNORS, assign  # noqa: E402
+from kpart.consumer import ASSIGNORS, assign, server_assign  # noqa: E402
 from kpart.consumer.server_spec import ServerGroupSpec  # noqa: E402
 from kpart.consumer.spec import GroupSpec  # noqa: E402
-from kpart.consumer.uniform_assignor import server_assign  # noqa: E402
 
 GROUPS = [
     json.loads(_example("range-roundrobin.json")),

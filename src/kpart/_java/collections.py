@@ -37,10 +37,13 @@ The constructors mirror Java's: ``JavaHashSet(n)`` is ``new HashSet<>(n)`` (``n 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Any, Generic, TypeVar
 
 from kpart._java.hashing import hashset_copy_capacity, java_hash, spread, table_size_for
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 __all__ = ["JavaHashMap", "JavaHashSet"]
 
@@ -126,20 +129,43 @@ class _Table:
             b = self._spread.pop(key) & (self.capacity - 1)
             self._counts[b] -= 1
 
+    def clear(self) -> None:
+        """``clear()``: every key removed, the table length kept."""
+        self._pos.clear()
+        self._spread.clear()
+        self._counts.clear()
+
     def __contains__(self, key: object) -> bool:
         return key in self._pos
 
     def __len__(self) -> int:
         return len(self._pos)
 
-    def ordered(self) -> list[Any]:
+    def _order_key(self) -> Callable[[Any], tuple[int, int]]:
         mask = max(self.capacity, 1) - 1
         h, pos = self._spread, self._pos
-        return sorted(pos, key=lambda k: (h[k] & mask, pos[k]))
+        return lambda k: (h[k] & mask, pos[k])
+
+    def ordered(self) -> list[Any]:
+        return sorted(self._pos, key=self._order_key())
+
+    def first(self) -> Any:
+        """The first key in iteration order (``KeyError`` when empty)."""
+        if not self._pos:
+            raise KeyError("empty map")
+        return min(self._pos, key=self._order_key())
 
 
-class JavaHashSet:
-    """A ``HashSet`` emulation: membership plus Java's iteration order."""
+class JavaHashSet(Generic[K]):
+    """A ``HashSet`` emulation: membership plus Java's iteration order (also the key order of
+    a ``HashMap`` whose values do not matter).
+
+    >>> s = JavaHashSet()
+    >>> for k in ["t1", "t0", "t2"]:
+    ...     s.add(k)
+    >>> s.remove("t0"); s.add("t0"); list(s), s.first()
+    (['t0', 't1', 't2'], 't0')
+    """
 
     __slots__ = ("_table",)
 
@@ -150,8 +176,8 @@ class JavaHashSet:
 
     @classmethod
     def copy_of(
-        cls, items: Iterable[Any], *, hash_of: Callable[[Any], int] = java_hash
-    ) -> JavaHashSet:
+        cls, items: Iterable[K], *, hash_of: Callable[[Any], int] = java_hash
+    ) -> JavaHashSet[K]:
         """``new HashSet<>(items)``: sized from the collection's ``size()``, duplicates
         included (a ``List`` may repeat elements)."""
         items = list(items)
@@ -164,11 +190,20 @@ class JavaHashSet:
     def capacity(self) -> int:
         return self._table.capacity
 
-    def add(self, key: Any) -> None:
+    def add(self, key: K) -> None:
         self._table.put(key)
 
-    def remove(self, key: Any) -> None:
+    def remove(self, key: K) -> None:
         self._table.remove(key)
+
+    def clear(self) -> None:
+        """``clear()``: removes every key but keeps the table length."""
+        self._table.clear()
+
+    def first(self) -> K:
+        """``iterator().next()``: the first key in iteration order (``KeyError`` when empty)."""
+        key: K = self._table.first()
+        return key
 
     def __contains__(self, key: object) -> bool:
         return key in self._table
@@ -176,11 +211,11 @@ class JavaHashSet:
     def __len__(self) -> int:
         return len(self._table)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self._table.ordered())
 
 
-class JavaHashMap:
+class JavaHashMap(Generic[K, V]):
     """A ``HashMap`` emulation: values by key, keys in Java's iteration order."""
 
     __slots__ = ("_table", "_values")
@@ -189,29 +224,34 @@ class JavaHashMap:
         self, initial_capacity: int = 16, *, hash_of: Callable[[Any], int] = java_hash
     ) -> None:
         self._table = _Table(initial_capacity, hash_of)
-        self._values: dict[Any, Any] = {}
+        self._values: dict[K, V] = {}
 
     @property
     def capacity(self) -> int:
         return self._table.capacity
 
-    def put(self, key: Any, value: Any) -> None:
+    def put(self, key: K, value: V) -> None:
         self._table.put(key)
         self._values[key] = value
 
-    def compute_if_absent(self, key: Any, factory: Callable[[], Any]) -> Any:
+    def compute_if_absent(self, key: K, factory: Callable[[], V]) -> V:
         """``computeIfAbsent(key, __ -> factory())``: the value, created if absent (a call
         for a present key can still resize the table, as in Java)."""
         if self._table.put_head(key):
             self._values[key] = factory()
         return self._values[key]
 
-    def get(self, key: Any, default: Any = None) -> Any:
+    def get(self, key: K, default: V | None = None) -> V | None:
         return self._values.get(key, default)
 
-    def remove(self, key: Any) -> None:
+    def remove(self, key: K) -> None:
         self._table.remove(key)
         self._values.pop(key, None)
+
+    def clear(self) -> None:
+        """``clear()``: removes every entry but keeps the table length."""
+        self._table.clear()
+        self._values.clear()
 
     def __contains__(self, key: object) -> bool:
         return key in self._values
@@ -219,6 +259,6 @@ class JavaHashMap:
     def __len__(self) -> int:
         return len(self._values)
 
-    def items(self) -> list[tuple[Any, Any]]:
+    def items(self) -> list[tuple[K, V]]:
         """Entries in Java iteration order."""
         return [(k, self._values[k]) for k in self._table.ordered()]

@@ -20,16 +20,17 @@ arise with pathological hash collisions.
 
 from __future__ import annotations
 
+import struct
 import sys
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
 __all__ = [
-    "HashMapOrder",
     "hashmap_capacity",
     "hashmap_order",
     "hashset_copy_capacity",
     "java_hash",
+    "presized_capacity",
     "spread",
     "string_hash_code",
     "table_size_for",
@@ -103,11 +104,26 @@ def hashmap_capacity(size: int, initial_capacity: int = 16, load_factor: float =
     return cap
 
 
+def _float32(x: float) -> float:
+    """``x`` rounded to a Java ``float``."""
+    return float(struct.unpack("f", struct.pack("f", x))[0])
+
+
+def presized_capacity(expected: int) -> int:
+    """``(int) (expected / 0.75f) + 1``: the initial capacity Java code passes to presize a
+    ``HashMap``/``HashSet`` for ``expected`` entries, so that filling it never resizes (Kafka's
+    assignors; ``HashSet``'s copy constructor). Computed in ``float``, as Java does.
+
+    >>> presized_capacity(3), presized_capacity(12), hashmap_capacity(12, presized_capacity(12))
+    (5, 17, 32)
+    """
+    return int(_float32(_float32(expected) / 0.75)) + 1
+
+
 def hashset_copy_capacity(size: int) -> int:
     """Table length of ``new HashSet<>(collection)`` holding ``size`` elements (Java 17:
     ``new HashMap<>(Math.max((int) (size / .75f) + 1, 16))``)."""
-    initial = max(int(size / 0.75) + 1, 16)
-    return hashmap_capacity(size, initial)
+    return hashmap_capacity(size, max(presized_capacity(size), 16))
 
 
 def hashmap_order(
@@ -121,71 +137,12 @@ def hashmap_order(
 
     ``capacity``: the final table length; by default that of a ``new HashMap<>()`` after
     these inserts (:func:`hashmap_capacity`).
+    For a map that is also read or changed between inserts (removes, re-inserts,
+    ``computeIfAbsent``), use :class:`kpart._java.collections.JavaHashMap` /
+    :class:`~kpart._java.collections.JavaHashSet`.
     """
     unique = list(dict.fromkeys(keys))
     cap = hashmap_capacity(len(unique)) if capacity is None else capacity
     mask = cap - 1
     # sorted() is stable: inside a bucket, insertion order is kept.
     return sorted(unique, key=lambda k: spread(hash_of(k)) & mask)
-
-
-class HashMapOrder:
-    """A mutable emulation of a ``HashMap``'s key order under puts and removes.
-
-    >>> m = HashMapOrder()
-    >>> for k in ["t1", "t0", "t2"]:
-    ...     m.put(k)
-    >>> m.remove("t0"); m.put("t0"); m.keys()
-    ['t0', 't1', 't2']
-    """
-
-    __slots__ = ("_capacity", "_hash_of", "_keys", "_load_factor")
-
-    def __init__(
-        self,
-        initial_capacity: int = 16,
-        *,
-        load_factor: float = 0.75,
-        hash_of: Callable[[object], int] = java_hash,
-    ) -> None:
-        self._capacity = table_size_for(initial_capacity)
-        self._load_factor = load_factor
-        self._hash_of = hash_of
-        self._keys: dict[object, None] = {}
-
-    def put(self, key: object) -> None:
-        if key in self._keys:
-            return
-        self._keys[key] = None
-        while len(self._keys) > int(self._capacity * self._load_factor):
-            self._capacity *= 2
-
-    def remove(self, key: object) -> None:
-        self._keys.pop(key, None)
-
-    def clear(self) -> None:
-        """``HashMap.clear()``: removes every key but keeps the table length."""
-        self._keys.clear()
-
-    def first(self) -> object:
-        """``iterator().next()``: the first key in iteration order (``KeyError`` when empty)."""
-        if not self._keys:
-            raise KeyError("empty map")
-        mask = self._capacity - 1
-        hash_of = self._hash_of
-        # min() keeps the first of equal keys, i.e. the earliest insertion in the bucket
-        return min(self._keys, key=lambda k: spread(hash_of(k)) & mask)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._keys
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @property
-    def capacity(self) -> int:
-        return self._capacity
-
-    def keys(self) -> list:
-        mask = self._capacity - 1
-        return sorted(self._keys, key=lambda k: spread(self._hash_of(k)) & mask)

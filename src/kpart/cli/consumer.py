@@ -33,27 +33,14 @@ def _read_json(path: Path) -> Any:
 def load_group_file(path: Path) -> Any:
     """A :class:`~kpart.consumer.spec.GroupSpec` from a member-input JSON file (or a golden
     ``single`` case, whose ``input`` is used). Errors name the file and the field; an owned
-    partition of a topic missing from ``topics`` is rejected."""
+    partition of a topic missing from ``topics`` is rejected (``unknown_owned="error"``)."""
     from kpart.consumer.spec import GroupSpec
 
     doc = _read_json(path)
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
         doc = doc["input"]
-    if isinstance(doc, dict) and isinstance(doc.get("members"), list) and isinstance(
-        doc.get("topics"), dict
-    ):  # (without "topics", from_json names the missing or misspelled field)
-        topics = doc["topics"]
-        for i, m in enumerate(doc["members"]):
-            for j, entry in enumerate(m["owned"] if isinstance(m, dict) and isinstance(
-                    m.get("owned"), list) else []):  # (from_json names any other shape)
-                if isinstance(entry, list) and entry and isinstance(entry[0], str) and \
-                        entry[0] not in topics:
-                    raise ConfigError(
-                        f"{path}: group.members[{i}].owned[{j}]: owned partition of an unknown "
-                        f"topic {entry[0]!r}"
-                    )
     try:
-        return GroupSpec.from_json(doc)
+        return GroupSpec.from_json(doc, unknown_owned="error")
     except KpartError as e:
         raise ConfigError(f"{path}: {e}") from None
 
@@ -224,8 +211,8 @@ def server_assign_command(
     ] = None,
 ) -> None:
     """Compute a KIP-848 target assignment (group coordinator's Uniform or Range assignor)."""
+    from kpart.consumer import server_assign
     from kpart.consumer.server_spec import ServerGroupSpec
-    from kpart.consumer.uniform_assignor import server_assign
 
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})

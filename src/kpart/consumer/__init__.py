@@ -1,10 +1,27 @@
-"""Consumer-group assignment (partition → member), as Kafka's classic assignors compute it.
+"""Consumer-group assignment (partition → member), as Kafka's assignors compute it.
 
-:func:`assign` dispatches on ``partition.assignment.strategy`` names through the registry
-:data:`ASSIGNORS` (``name → Strategy``). Each :class:`Strategy` names the function that
-assigns (imported lazily), the rebalance protocol its consumers use (``EAGER`` or
-``COOPERATIVE``) and whether the previous assignment travels as user data (the eager
-``StickyAssignor``); the rebalance simulator (:mod:`kpart.consumer.rebalance`) reads both.
+Kafka has two families of assignors, configured by two settings:
+
+- the classic protocol's client-side assignors, ``partition.assignment.strategy``:
+  ``range``, ``roundrobin``, ``sticky``, ``cooperative-sticky``;
+- KIP-848's group-coordinator assignors (``group.protocol=consumer``),
+  ``group.remote.assignor``: ``uniform``, ``range``.
+
+One registry, :data:`ASSIGNORS`, holds both: ``name → Strategy``, where each
+:class:`Strategy` names its function (imported lazily), its rebalance ``protocol``
+(``EAGER``, ``COOPERATIVE``, or ``CONSUMER`` for the KIP-848 family, which is how the two
+families are told apart) and whether the previous assignment travels as user data (the eager
+``StickyAssignor``). **Names**: an assignor's registry name is Kafka's name for it, unique
+across both families; Kafka's two settings share one value, ``range``, which names the classic
+``RangeAssignor`` here, so the coordinator's ``RangeAssignor`` is ``server-range`` (its
+:attr:`Strategy.kafka_name` is ``range``). Everything takes these names, or a
+:class:`Strategy` value itself: :func:`assign`, the rebalance simulator
+(:mod:`kpart.consumer.rebalance`), ``kpart assign``/``kpart rebalance --strategy`` and
+topology files. The entry points that only run KIP-848 assignors on a
+:class:`~kpart.consumer.server_spec.ServerGroupSpec` (:func:`server_assign`,
+:func:`server_target`, :func:`~kpart.consumer.server_simulation.simulate_server_group`,
+``kpart server-assign --assignor``) also accept ``range`` for ``server-range``: an alias, since
+there the family is known and Kafka's golden KIP-848 vectors name the assignor that way.
 Registering an assignor is one line in :data:`ASSIGNORS`.
 
 >>> from kpart.consumer.spec import GroupSpec
@@ -15,6 +32,8 @@ Registering an assignor is one line in :data:`ASSIGNORS`.
 {'assignment': {'C0': {'t0': [0, 1], 't1': [0, 1]}, 'C1': {'t0': [2], 't1': [2]}}}
 >>> assign(g, "roundrobin").as_dict()["C0"]
 {'t0': [0, 2], 't1': [1]}
+>>> get_strategy("server-range").kafka_name, server_strategy("range").name
+('range', 'server-range')
 """
 
 from __future__ import annotations
@@ -22,13 +41,27 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from kpart.consumer.spec import GroupAssignment, GroupSpec
 from kpart.errors import ConfigError
 from kpart.limits import check_assignment
 
-__all__ = ["ASSIGNORS", "CONSUMER", "COOPERATIVE", "EAGER", "Strategy", "assign", "get_strategy"]
+if TYPE_CHECKING:
+    from kpart.consumer.server_spec import ServerGroupSpec, Target
+
+__all__ = [
+    "ASSIGNORS",
+    "CONSUMER",
+    "COOPERATIVE",
+    "EAGER",
+    "Strategy",
+    "assign",
+    "get_strategy",
+    "server_assign",
+    "server_strategy",
+    "server_target",
+]
 
 EAGER: Literal["EAGER"] = "EAGER"
 COOPERATIVE: Literal["COOPERATIVE"] = "COOPERATIVE"
@@ -37,43 +70,91 @@ CONSUMER: Literal["CONSUMER"] = "CONSUMER"
 
 #: ``member id → [(topic, partition), ...]`` in the order of the assignor's Java list.
 JavaOrder = Mapping[str, Sequence[tuple[str, int]]]
+#: A classic assignor: ``(GroupSpec) -> GroupAssignment``.
+AssignorFn = Callable[[GroupSpec], GroupAssignment]
+#: The order-preserving variant of a classic assignor.
+OrderedFn = Callable[[GroupSpec], tuple[GroupAssignment, JavaOrder]]
+#: A KIP-848 assignor: ``(ServerGroupSpec, java_order) -> Target`` (``java_order=False``
+#: lets it skip ordering its result maps when only the canonical assignment is wanted).
+ServerFn = Callable[["ServerGroupSpec", bool], "Target"]
 
 
 @dataclass(frozen=True, slots=True)
 class Strategy:
-    """A registered assignor.
+    """An assignor: how to run it, and how its consumers rebalance.
 
-    - ``name``: the ``partition.assignment.strategy`` name (``"range"``).
-    - ``target``: ``"module:function"``, a function ``(GroupSpec) -> GroupAssignment``.
+    - ``name``: its name in :data:`ASSIGNORS` (``"range"``, ``"server-range"``).
+    - ``target``: the function, or ``"module:function"`` (imported on first use). Classic
+      protocols: ``(GroupSpec) -> GroupAssignment``. ``CONSUMER``: ``(ServerGroupSpec,
+      java_order: bool) -> Target`` (member id → ``[(topic id, [partitions])]``).
     - ``protocol``: ``"EAGER"`` (members revoke everything before each join),
       ``"COOPERATIVE"`` (members keep what they own; moved partitions are revoked first) or
       ``"CONSUMER"`` (KIP-848: the coordinator's assignor computes a target from each member's
       current assignment, ``Member.owned_partitions``; one target per change).
     - ``user_data``: the eager sticky assignor: members send their previous assignment and
       generation as user data (``Member.owned_partitions``, ``generation``, ``has_user_data``).
-    - ``ordered``: optional ``"module:function"``, ``(GroupSpec) -> (GroupAssignment,
-      JavaOrder)``, giving each member's partitions in the order of Kafka's assignment list
-      (the simulator needs it to rebuild the sticky user data exactly).
+    - ``ordered``: optional, like ``target``: ``(GroupSpec) -> (GroupAssignment, JavaOrder)``,
+      giving each member's partitions in the order of Kafka's assignment list (the simulator
+      needs it to rebuild the sticky user data exactly).
+    - ``kafka_name``: the value of Kafka's setting (``partition.assignment.strategy`` or
+      ``group.remote.assignor``) when it differs from ``name``.
+
+    A strategy that is not registered can be passed as a value wherever a name is taken:
+
+    >>> coop_range = Strategy("coop-range", "kpart.consumer.range_assignor:assign_range",
+    ...                       COOPERATIVE)
+    >>> get_strategy(coop_range) is coop_range
+    True
     """
 
     name: str
-    target: str
+    target: str | Callable[..., object]
     protocol: Literal["EAGER", "COOPERATIVE", "CONSUMER"] = EAGER
     user_data: bool = False
-    ordered: str | None = None
+    ordered: str | Callable[..., object] | None = None
+    kafka_name: str | None = None
 
-    def load(self) -> Callable[[GroupSpec], GroupAssignment]:
-        """The assigning function (imported on first use)."""
-        return _resolve(self.target)
+    @property
+    def config_name(self) -> str:
+        """The value Kafka's setting takes for this assignor (``kafka_name`` or ``name``)."""
+        return self.kafka_name or self.name
 
-    def load_ordered(self) -> Callable[[GroupSpec], tuple[GroupAssignment, JavaOrder]] | None:
+    def load(self) -> AssignorFn:
+        """The function assigning a classic :class:`GroupSpec` (imported on first use). A
+        ``CONSUMER`` strategy runs on the group as the coordinator sees it: members'
+        ``owned_partitions`` are their current targets
+        (:func:`~kpart.consumer.server_spec.server_group`)."""
+        if self.protocol == CONSUMER:
+            run = self.load_server()
+
+            def on_group(group: GroupSpec) -> GroupAssignment:
+                from kpart.consumer.server_spec import server_group
+
+                spec = server_group(group)
+                return spec.to_group_assignment(run(spec, False))
+
+            return on_group
+        return cast(AssignorFn, _resolve(self.target))
+
+    def load_ordered(self) -> OrderedFn | None:
         """The order-preserving variant, or ``None`` when the strategy has none."""
-        return None if self.ordered is None else _resolve(self.ordered)
+        return None if self.ordered is None else cast(OrderedFn, _resolve(self.ordered))
+
+    def load_server(self) -> ServerFn:
+        """A ``CONSUMER`` strategy's function on a ``ServerGroupSpec``; :class:`ConfigError`
+        for a classic one."""
+        if self.protocol != CONSUMER:
+            raise ConfigError(
+                f"Strategy {self.name!r} is a classic assignor, not a KIP-848 server-side one."
+            )
+        return cast("ServerFn", _resolve(self.target))
 
 
-def _resolve(target: str) -> Callable:
+def _resolve(target: str | Callable[..., object]) -> Callable[..., object]:
+    if not isinstance(target, str):
+        return target
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return cast(Callable[..., object], getattr(importlib.import_module(module), attr))
 
 
 #: name → :class:`Strategy`. One line per assignor.
@@ -93,16 +174,22 @@ ASSIGNORS: dict[str, Strategy] = {
         ordered="kpart.consumer.cooperative_sticky_assignor:assign_cooperative_sticky_ordered",
     ),
     "uniform": Strategy(
-        "uniform", "kpart.consumer._server_rebalance:assign_server_uniform", protocol=CONSUMER
+        "uniform", "kpart.consumer.uniform_assignor:uniform_target", protocol=CONSUMER
     ),
     "server-range": Strategy(
-        "server-range", "kpart.consumer._server_rebalance:assign_server_range", protocol=CONSUMER
+        "server-range",
+        "kpart.consumer.server_range_assignor:range_target",
+        protocol=CONSUMER,
+        kafka_name="range",
     ),
 }
 
 
-def get_strategy(strategy: str) -> Strategy:
-    """The registered :class:`Strategy` called ``strategy``; :class:`ConfigError` otherwise."""
+def get_strategy(strategy: str | Strategy) -> Strategy:
+    """The :class:`Strategy` called ``strategy`` in :data:`ASSIGNORS` (a :class:`Strategy`
+    value is returned as it is); :class:`ConfigError` for an unknown name."""
+    if isinstance(strategy, Strategy):
+        return strategy
     found = ASSIGNORS.get(strategy)
     if found is None:
         known = ", ".join(sorted(ASSIGNORS))
@@ -110,15 +197,65 @@ def get_strategy(strategy: str) -> Strategy:
     return found
 
 
-def assign(group: GroupSpec, strategy: str = "range") -> GroupAssignment:
-    """Compute ``group``'s assignment with the named Kafka assignor.
+def server_strategy(assignor: str | Strategy) -> Strategy:
+    """A KIP-848 (``CONSUMER``) strategy by registry name or by Kafka's
+    ``group.remote.assignor`` value (``"uniform"``, ``"range"``, ``"server-range"``; a
+    :class:`Strategy` value is returned as it is). Raises :class:`ConfigError` naming an
+    unknown or classic ``assignor``."""
+    if isinstance(assignor, Strategy):
+        return assignor
+    family = [s for s in ASSIGNORS.values() if s.protocol == CONSUMER]
+    for s in family:
+        if assignor in (s.name, s.config_name):
+            return s
+    raise ConfigError(
+        f"Unknown server-side assignor {assignor!r}: expected one of "
+        f"{[s.config_name for s in family]}."
+    )
 
-    ``strategy``: a key of :data:`ASSIGNORS` (``"range"``, ``"roundrobin"``, and the sticky
-    assignors once registered). Returns a :class:`GroupAssignment` listing every member
-    (``()`` for members with nothing). Raises :class:`~kpart.errors.ConfigError` for an
-    unknown strategy, and whatever Kafka's assignor would throw (as a ``kpart.errors`` class).
+
+def assign(group: GroupSpec, strategy: str | Strategy = "range") -> GroupAssignment:
+    """Compute ``group``'s assignment with a Kafka assignor.
+
+    ``strategy``: a name in :data:`ASSIGNORS` (``"range"``, ``"roundrobin"``, ``"sticky"``,
+    ``"cooperative-sticky"``, and the KIP-848 ``"uniform"``/``"server-range"``, which read
+    members' ``owned_partitions`` as their current targets) or a :class:`Strategy`. Returns a
+    :class:`GroupAssignment` listing every member (``()`` for members with nothing). Raises
+    :class:`~kpart.errors.ConfigError` for an unknown strategy, and whatever Kafka's assignor
+    would throw (as a ``kpart.errors`` class).
     """
     run = get_strategy(strategy).load()
     check_assignment(sum(t.num_partitions for t in group.topics),
                      f"assigning {len(group.topics):,} topics to {len(group.members):,} members")
     return run(group)
+
+
+def server_target(
+    spec: ServerGroupSpec, assignor: str | Strategy = "uniform", *, java_order: bool = True
+) -> Target:
+    """The raw target of a KIP-848 server-side assignor (see :func:`server_strategy` for the
+    names): member id → ``[(topic id, [partitions])]``, in the Java iteration order of Kafka's
+    result maps (``java_order=False`` lets the range assignor skip that ordering when only the
+    canonical assignment is wanted). Raises :class:`~kpart.errors.ConfigError` naming an
+    unknown ``assignor``; ``PartitionAssignorError`` as Kafka's assignors throw it."""
+    return server_strategy(assignor).load_server()(spec, java_order)
+
+
+def server_assign(spec: ServerGroupSpec, assignor: str | Strategy = "uniform") -> GroupAssignment:
+    """Run a KIP-848 server-side assignor, ``"uniform"`` (default) or ``"range"``
+    (``org.apache.kafka.coordinator.group.assignor.UniformAssignor`` / ``RangeAssignor``) on
+    ``spec``: every member of ``spec`` in order, topics by name, sorted. Errors: see
+    :func:`server_target`.
+
+    >>> from kpart.consumer.server_spec import ServerGroupSpec
+    >>> g = ServerGroupSpec.from_json({
+    ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 4}],
+    ...     "members": [{"id": "A", "topics": ["t0"], "assignment": [["t0", [0, 1, 2, 3]]]},
+    ...                 {"id": "B", "topics": ["t0"]}]})
+    >>> server_assign(g, "uniform").as_dict()
+    {'A': {'t0': [0, 1]}, 'B': {'t0': [2, 3]}}
+    """
+    run = server_strategy(assignor).load_server()
+    check_assignment(sum(t.num_partitions for t in spec.topics),
+                     f"assigning {len(spec.topics):,} topics to {len(spec.members):,} members")
+    return spec.to_group_assignment(run(spec, False))

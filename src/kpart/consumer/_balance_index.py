@@ -20,18 +20,19 @@ topic's count count in sizes only (Kafka's scan never visits them).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 __all__ = ["BalanceIndex"]
 
 TP = tuple[str, int]
 
 
-def _add(h: Counter, s: int) -> None:
+def _add(h: Counter[Any], s: Hashable) -> None:
     h[s] += 1
 
 
-def _remove(h: Counter, s: int) -> None:
+def _remove(h: Counter[Any], s: Hashable) -> None:
     n = h[s] - 1
     if n:
         h[s] = n
@@ -62,8 +63,8 @@ class BalanceIndex:
         self.ctopics = {
             c: [t for t in dict.fromkeys(consumer_topics.get(c, ())) if t in multi] for c in current
         }
-        self.sub_hist: dict[str, Counter] = {t: Counter() for t in multi}
-        self.all_hist: dict[str, Counter] = {t: Counter() for t in multi}
+        self.sub_hist: dict[str, Counter[int]] = {t: Counter() for t in multi}
+        self.all_hist: dict[str, Counter[int]] = {t: Counter() for t in multi}
         for t, cs in self.subscribers.items():
             for c in cs:
                 s = self.size[c]
@@ -81,9 +82,9 @@ class BalanceIndex:
         self.dup_holders = {tp: hs for tp, hs in holders.items() if len(hs) > 1}
         self.dirty = {tp[0] for tp in self.dup_holders}
         self.eff: dict[TP, str] = {}  # effective owner, only for partitions of dirty topics
-        self.owned: dict[str, Counter] = {c: Counter() for c in current}
-        self.own_count: dict[str, Counter] = {t: Counter() for t in multi}  # owner → #eff
-        self.own_hist: dict[str, Counter] = {t: Counter() for t in multi}
+        self.owned: dict[str, Counter[str]] = {c: Counter() for c in current}
+        self.own_count: dict[str, Counter[str]] = {t: Counter() for t in multi}  # owner → #eff
+        self.own_hist: dict[str, Counter[int]] = {t: Counter() for t in multi}
         for tp, hs in holders.items():
             owner = max(hs, key=position.__getitem__)
             if tp[0] in self.dirty:
@@ -141,7 +142,8 @@ class BalanceIndex:
     # -- queries and updates --------------------------------------------------------------
     def min_subscriber_size(self, t: str) -> int:
         """Smallest current size among all subscribers of ``t``."""
-        return min(self.all_hist[t])
+        smallest: int = min(self.all_hist[t])
+        return smallest
 
     def move(self, tp: TP, old: str, new: str, removed: bool = True) -> None:
         """``tp`` was appended to ``new``'s list and (when ``removed``) left ``old``'s."""

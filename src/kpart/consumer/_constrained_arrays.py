@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import itemgetter
 
@@ -28,7 +29,7 @@ import numpy as np
 
 from kpart._java.strings import java_string_key
 from kpart.consumer.abstract_sticky_assignor import MemberData, subscription_order
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, MemberPartitions
 
 __all__ = ["ARRAY_THRESHOLD", "FastConstrained", "fast_constrained", "try_array_form"]
 
@@ -74,7 +75,7 @@ def _group_tuples(
     if len(present) == 1:  # the common case of large balanced groups: one size, no reorder
         return _same_size(names, ps, starts, present[0], flat)
     names_arr = np.array(names, dtype=object)
-    pieces: list = []
+    pieces: list[tuple[str, tuple[int, ...]]] = []
     where: list[np.ndarray] = []
     for k in present:
         idx = np.flatnonzero(sizes == k)
@@ -158,15 +159,54 @@ def fast_constrained(
             gc.enable()
 
 
-def _fast_constrained(
-    group: GroupSpec,
-    members: Sequence[Member],
-    data: Sequence[MemberData],
-    cooperative: bool,
-    ordered: bool = False,
-) -> FastConstrained | None:
-    n = len(members)
-    if n == 0 or any(m.rack for m in members) or not _subscriptions_equal(members):
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The subscribed topics (``String.compareTo`` order) and their partitions: partition
+    ``(topics[t], p)`` is index ``offsets[t] + p`` of ``total``."""
+
+    topics: list[str]
+    index: dict[str, int]
+    counts: np.ndarray
+    offsets: np.ndarray
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Claims:
+    """Every owned partition as one claim, member-major in decoded order: topic index
+    ``tid``, partition ``p``, claiming member ``mem`` and partition index ``gid``."""
+
+    tid: np.ndarray
+    p: np.ndarray
+    mem: np.ndarray
+    gid: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.gid)
+
+
+@dataclass(frozen=True, slots=True)
+class _Owned:
+    """``assignOwnedPartitions``' outcome: ``keep`` (per member, how many owned partitions it
+    keeps), which claims are ``kept``, the ``owner`` of every partition (``-1``: unassigned),
+    the member each released partition may be revoked from (``maybe_revoked``, ``-1``: none),
+    the ``under`` (below ``minQuota``) and ``exact`` (at ``minQuota``, may take one more)
+    members, and ``by_claim`` (claims in each member's kept-list order, ``ordered`` only)."""
+
+    keep: np.ndarray
+    kept: np.ndarray
+    owner: np.ndarray
+    maybe_revoked: np.ndarray
+    under: list[int]
+    exact: list[int]
+    by_claim: np.ndarray | None
+
+
+def _partition_layout(group: GroupSpec, members: Sequence[Member]) -> _Layout | None:
+    """``partitionsPerTopic`` of the common subscription, or ``None`` when the array form
+    does not apply (no member, racks, unequal subscriptions, Java and Python orders of the
+    topic names differ)."""
+    if not members or any(m.rack for m in members) or not _subscriptions_equal(members):
         return None
     ppt: dict[str, int] = {}
     for t in members[0].topics:  # every member subscribes to the same topics
@@ -177,20 +217,24 @@ def _fast_constrained(
     topics = sorted(ppt, key=java_string_key)
     if topics != sorted(ppt):
         return None
-    tindex = {t: i for i, t in enumerate(topics)}
     counts = np.array([ppt[t] for t in topics], dtype=np.int64)
     offsets = np.zeros(len(topics), dtype=np.int64)
     if len(topics) > 1:
         offsets[1:] = np.cumsum(counts)[:-1]
-    total = int(counts.sum())
+    return _Layout(topics, {t: i for i, t in enumerate(topics)}, counts, offsets,
+                   int(counts.sum()))
 
-    # -- claims: (member, partition index), member-major in decoded order ----------------
+
+def _owned_claims(layout: _Layout, data: Sequence[MemberData]) -> _Claims | None:
+    """The members' owned partitions (``consumerToOwnedPartitions``) as claims, or ``None``
+    for a topic outside the layout, a partition beyond its topic's count or a partition
+    claimed twice (the reference builder handles those)."""
     owned = [md.owned for md in data]
     flat_groups = list(chain.from_iterable(owned))  # C-level passes over the input tuples
     n_groups = len(flat_groups)
     grp_ps = list(map(itemgetter(1), flat_groups))
     grp_t = np.fromiter(
-        map(tindex.get, map(itemgetter(0), flat_groups), repeat(-1)), np.int64, n_groups
+        map(layout.index.get, map(itemgetter(0), flat_groups), repeat(-1)), np.int64, n_groups
     )
     grp_len = np.fromiter(map(len, grp_ps), np.int64, n_groups)
     n_claims = int(grp_len.sum()) if n_groups else 0
@@ -198,22 +242,32 @@ def _fast_constrained(
     if n_groups and grp_t.min() < 0:
         return None
     tid = np.repeat(grp_t, grp_len)
-    group_member = np.repeat(np.arange(n), np.fromiter(map(len, owned), np.int64, n))
+    group_member = np.repeat(np.arange(len(data)), np.fromiter(map(len, owned), np.int64,
+                                                                len(data)))
     mem = np.repeat(group_member, grp_len)
-    if n_claims and (p.min() < 0 or np.any(p >= counts[tid])):
+    if n_claims and (p.min() < 0 or np.any(p >= layout.counts[tid])):
         return None
-    gid = offsets[tid] + p
-    if n_claims and np.bincount(gid, minlength=total).max() > 1:
+    gid = layout.offsets[tid] + p
+    if n_claims and np.bincount(gid, minlength=layout.total).max() > 1:
         return None
+    return _Claims(tid, p, mem, gid)
 
-    # -- step 1: keep owned partitions up to the quotas (members in map order) ------------
+
+def _assign_owned_partitions(
+    layout: _Layout, claims: _Claims, n: int, ordered: bool
+) -> _Owned:
+    """Kafka's step 1, ``assignOwnedPartitions``: members (in map order) keep their owned
+    partitions up to ``minQuota``, or ``maxQuota`` while members above ``minQuota`` are still
+    expected; which ones: the first ``keep`` of its partitions sorted by partition, then
+    topic. Only members owning more than they keep need the sort (all, for the lists)."""
+    total, mem = layout.total, claims.mem
     min_q, max_q = total // n, -(-total // n)
     expected_over = total % n
-    n_owned = np.bincount(mem, minlength=n)
     keep = np.empty(n, dtype=np.int64)
     current_over = 0
     under: list[int] = []
     exact: list[int] = []
+    n_owned = np.bincount(mem, minlength=n)
     for i, k in enumerate(n_owned.tolist()):
         if k < min_q:
             keep[i] = k
@@ -227,34 +281,39 @@ def _fast_constrained(
             keep[i] = min_q
             if current_over < expected_over:
                 exact.append(i)
-    # Which claims a member keeps: the first ``keep`` of its partitions sorted by partition,
-    # then topic. Only members owning more than they keep need the sort (all, for the lists).
-    kept = np.ones(n_claims, dtype=bool)
+    kept = np.ones(len(claims), dtype=bool)
     excess = n_owned > keep
     by_claim = None
     if ordered or excess.any():
-        sel = np.arange(n_claims) if ordered else np.flatnonzero(excess[mem])
-        o = sel[np.lexsort((tid[sel], p[sel], mem[sel]))]
+        sel = np.arange(len(claims)) if ordered else np.flatnonzero(excess[mem])
+        o = sel[np.lexsort((claims.tid[sel], claims.p[sel], mem[sel]))]
         mem_o = mem[o]
         rank = np.arange(len(o)) - np.searchsorted(mem_o, mem_o, side="left")
         kept[o[rank >= keep[mem_o]]] = False
         if ordered:
             by_claim = o
     owner = np.full(total, -1, dtype=np.int64)
-    owner[gid[kept]] = mem[kept]
+    owner[claims.gid[kept]] = mem[kept]
     maybe_revoked = np.full(total, -1, dtype=np.int64)
-    maybe_revoked[gid[~kept]] = mem[~kept]
-    unassigned = np.flatnonzero(owner < 0)
+    maybe_revoked[claims.gid[~kept]] = mem[~kept]
+    return _Owned(keep, kept, owner, maybe_revoked, under, exact, by_claim)
 
-    # -- step 3: round robin (no racks: step 2 does nothing) -----------------------------
-    ids = [m.member_id for m in members]
-    under.sort(key=lambda i: java_string_key(ids[i]))
-    exact.sort(key=lambda i: java_string_key(ids[i]))
+
+def _assign_round_robin(
+    owned: _Owned, unassigned: np.ndarray, ids: list[str], min_q: int
+) -> np.ndarray | None:
+    """Kafka's step 3, ``assignRoundRobin`` (no racks: step 2 does nothing): the member
+    each ``unassigned`` partition goes to, or ``None`` where Kafka ends in an
+    ``IllegalStateException`` (the reference builder says which). One partition per round to
+    each member still under ``minQuota`` (in id order), then one each to the members polled
+    from the ``minQuota`` list, both in closed form."""
+    under = sorted(owned.under, key=lambda i: java_string_key(ids[i]))
+    exact = sorted(owned.exact, key=lambda i: java_string_key(ids[i]))
     under_arr = np.array(under, dtype=np.int64)
-    need = min_q - keep[under_arr] if len(under) else np.zeros(0, dtype=np.int64)
+    need = min_q - owned.keep[under_arr] if len(under) else np.zeros(0, dtype=np.int64)
     dealt = int(need.sum())
     if dealt > len(unassigned):
-        return None  # Kafka ends in an IllegalStateException: the reference builder says which
+        return None
     if len(under) and (need == need[0]).all():  # one partition per member per round
         deal = np.tile(under_arr, int(need[0]))
     else:
@@ -266,45 +325,83 @@ def _fast_constrained(
     rest = len(unassigned) - dealt
     if rest > len(poll):
         return None
-    event_member = np.concatenate([deal, poll[:rest]])
+    return np.concatenate([deal, poll[:rest]])
+
+
+def _member_lists(
+    layout: _Layout,
+    claims: _Claims,
+    owned: _Owned,
+    unassigned: np.ndarray,
+    event_member: np.ndarray,
+    withheld: np.ndarray | None,
+    ids: list[str],
+) -> dict[str, list[TP]]:
+    """Each member's partitions in the order of Kafka's assignment list: kept owned
+    partitions first (sorted), then the round robin's, without the ``withheld`` ones
+    (cooperative: changing owner)."""
+    by_claim, kept = owned.by_claim, owned.kept
+    assert by_claim is not None
+    ev_gid = np.concatenate([claims.gid[by_claim][kept[by_claim]], unassigned])
+    ev_mem = np.concatenate([claims.mem[by_claim][kept[by_claim]], event_member])
+    if withheld is not None:
+        stay = np.concatenate([np.ones(int(kept.sum()), dtype=bool), ~withheld])
+        ev_gid, ev_mem = ev_gid[stay], ev_mem[stay]
+    o = np.argsort(ev_mem, kind="stable")
+    ev_gid, ev_mem = ev_gid[o], ev_mem[o]
+    offsets, topics = layout.offsets, layout.topics
+    tids = np.searchsorted(offsets, ev_gid, side="right") - 1
+    pairs = list(
+        zip([topics[t] for t in tids.tolist()], (ev_gid - offsets[tids]).tolist(), strict=True)
+    )
+    lb = np.searchsorted(ev_mem, np.arange(len(ids) + 1)).tolist()
+    return {ids[i]: pairs[lb[i] : lb[i + 1]] for i in range(len(ids))}
+
+
+def _fast_constrained(
+    group: GroupSpec,
+    members: Sequence[Member],
+    data: Sequence[MemberData],
+    cooperative: bool,
+    ordered: bool = False,
+) -> FastConstrained | None:
+    layout = _partition_layout(group, members)
+    claims = None if layout is None else _owned_claims(layout, data)
+    if layout is None or claims is None:
+        return None
+    n = len(members)
+    owned = _assign_owned_partitions(layout, claims, n, ordered)
+    unassigned = np.flatnonzero(owned.owner < 0)
+    ids = [m.member_id for m in members]
+    event_member = _assign_round_robin(owned, unassigned, ids, layout.total // n)
+    if event_member is None:
+        return None
+    owner = owned.owner
     owner[unassigned] = event_member
-    previous = maybe_revoked[unassigned]
+    previous = owned.maybe_revoked[unassigned]
     moving = (previous >= 0) & (previous != event_member)
 
-    # -- outputs ----------------------------------------------------------------------------
+    # -- outputs: cooperative assignors withhold partitions changing owner (revoked first) --
     final = owner
+    rev_mem = rev_gid = None
     if cooperative:
         final = owner.copy()
         final[unassigned[moving]] = -1
-    rev_mem = rev_gid = None
-    if cooperative and n_claims:
-        lost = final[gid] != mem
+        lost = final[claims.gid] != claims.mem
         if lost.any():
-            rev_mem, rev_gid = mem[lost], gid[lost]
+            rev_mem, rev_gid = claims.mem[lost], claims.gid[lost]
     out_index = {mid: i for i, mid in enumerate(ids)}
     out_order = [out_index[m.member_id] for m in group.members]
     held = np.bincount(final[final >= 0], minlength=n)
     result = GroupAssignment.deferred(
         (ids[i] for i in out_order),
         held[out_order].tolist(),
-        _Tuples(topics, offsets, final, ids, out_order, rev_mem, rev_gid),
+        _Tuples(layout.topics, layout.offsets, final, ids, out_order, rev_mem, rev_gid),
     )
     lists = None
     if ordered:
-        assert by_claim is not None
-        ev_gid = np.concatenate([gid[by_claim][kept[by_claim]], unassigned])
-        ev_mem = np.concatenate([mem[by_claim][kept[by_claim]], event_member])
-        if cooperative:
-            stay = np.concatenate([np.ones(int(kept.sum()), dtype=bool), ~moving])
-            ev_gid, ev_mem = ev_gid[stay], ev_mem[stay]
-        o = np.argsort(ev_mem, kind="stable")
-        ev_gid, ev_mem = ev_gid[o], ev_mem[o]
-        tids = np.searchsorted(offsets, ev_gid, side="right") - 1
-        pairs = list(
-            zip([topics[t] for t in tids.tolist()], (ev_gid - offsets[tids]).tolist(), strict=True)
-        )
-        lb = np.searchsorted(ev_mem, np.arange(n + 1)).tolist()
-        lists = {ids[i]: pairs[lb[i] : lb[i + 1]] for i in range(n)}
+        lists = _member_lists(layout, claims, owned, unassigned, event_member,
+                              moving if cooperative else None, ids)
     return FastConstrained(result, lists)
 
 
@@ -326,7 +423,7 @@ class _Tuples:
         self.topics, self.offsets, self.final, self.ids = topics, offsets, final, ids
         self.out_order, self.rev_mem, self.rev_gid = out_order, rev_mem, rev_gid
 
-    def __call__(self) -> tuple[tuple, tuple]:
+    def __call__(self) -> tuple[MemberPartitions, MemberPartitions]:
         enabled = gc.isenabled()
         gc.disable()  # a million small tuples, no cycles: see fast_constrained
         try:
@@ -335,7 +432,7 @@ class _Tuples:
             if enabled:
                 gc.enable()
 
-    def _build(self) -> tuple[tuple, tuple]:
+    def _build(self) -> tuple[MemberPartitions, MemberPartitions]:
         topics, offsets, final, ids = self.topics, self.offsets, self.final, self.ids
         n = len(ids)
         small = np.int16 if n < 2**15 - 1 else np.int64  # 16-bit keys: numpy's radix sort
@@ -344,7 +441,7 @@ class _Tuples:
         first = int(np.searchsorted(sorted_owner, 0))  # skip withheld partitions (owner -1)
         per_member = _grouped(topics, offsets, sorted_owner[first:], by_member[first:], n)
         assignment = tuple((ids[i], per_member[i]) for i in self.out_order)
-        revoked: tuple = ()
+        revoked: MemberPartitions = ()
         if self.rev_mem is not None and self.rev_gid is not None:
             o = np.lexsort((self.rev_gid, self.rev_mem))
             grouped = _grouped(topics, offsets, self.rev_mem[o], self.rev_gid[o], n)

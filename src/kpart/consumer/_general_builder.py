@@ -17,10 +17,11 @@ the result only if its balance score improved (or nothing was owned before).
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from heapq import heappop, heappush
 
-from kpart._java.hashing import HashMapOrder, hashmap_capacity, hashmap_order
+from kpart._java.collections import JavaHashSet
+from kpart._java.hashing import hashmap_capacity, hashmap_order
 from kpart._java.strings import java_string_key
 from kpart.consumer._balance_index import BalanceIndex
 from kpart.consumer._partition_movements import PartitionMovements
@@ -88,7 +89,7 @@ class _SortedConsumers:
                 heappush(h, current)
         return None
 
-    def __iter__(self):  # live view: callers stop iterating as soon as they modify the set
+    def __iter__(self) -> Iterator[str]:  # live view: callers stop iterating as soon as they modify the set
         return (k[2] for k in self._items)
 
 
@@ -282,9 +283,9 @@ class GeneralBuilder:
             unassigned[:] = [tp for tp in unassigned if tp[0] not in fixed_topics]
 
         # Java map orders, to know the final assignment map's iteration order
-        order = HashMapOrder()
+        order: JavaHashSet[str] = JavaHashSet()
         for c in cur:
-            order.put(c)
+            order.add(c)
         n = len(self.consumer_topics)
         c2t_order = hashmap_order(self.consumer_topics, capacity=hashmap_capacity(n, n))
         fixed: dict[str, list[TP]] = {}
@@ -312,17 +313,17 @@ class GeneralBuilder:
             and performed
             and self.balance_score(cur) >= self.balance_score(pre_balance)
         ):
-            pre_order = hashmap_order(order.keys())  # deepCopy: a new HashMap<>() put in currentAssignment order
+            pre_order = hashmap_order(order)  # deepCopy: a new HashMap<>() put in currentAssignment order
             cur.clear()
             order.clear()
             for c in pre_order:
                 cur[c] = pre_balance[c]
-                order.put(c)
+                order.add(c)
             self.owner = pre_owner
         for c in hashmap_order(list(fixed)):
             cur[c] = fixed[c]
-            order.put(c)
-        self.final_order = order.keys()
+            order.add(c)
+        self.final_order = list(order)
         self.index = None
 
     def perform_reassignments(self, partitions: list[TP]) -> bool:
@@ -338,7 +339,7 @@ class GeneralBuilder:
             for tp in partitions:
                 if self.is_balanced():
                     break
-                consumer = self.owner.get(tp)
+                consumer = self.owner[tp]
                 size = len(cur[consumer])
                 prev = self.prev.get(tp)
                 if prev is not None and size > len(cur[prev[0]]) + 1:

@@ -3,7 +3,7 @@ rebalance, used to move back a partition of the same topic instead of creating a
 
 ``get_the_actual_partition_to_be_moved`` picks "any" partition moved the opposite way; Kafka
 takes the first element of a ``HashSet<TopicPartition>``, so the choice depends on Java's
-``TopicPartition.hashCode`` bucket order, emulated with :class:`kpart._java.hashing.HashMapOrder`.
+``TopicPartition.hashCode`` bucket order, emulated with :class:`kpart._java.collections.JavaHashSet`.
 
 >>> pm = PartitionMovements()
 >>> pm.move_partition(("t", 1), "a", "b")
@@ -13,7 +13,7 @@ takes the first element of a ``HashSet<TopicPartition>``, so the choice depends 
 
 from __future__ import annotations
 
-from kpart._java.hashing import HashMapOrder
+from kpart._java.collections import JavaHashSet
 
 __all__ = ["PartitionMovements"]
 
@@ -28,7 +28,7 @@ class PartitionMovements:
 
     def __init__(self) -> None:
         self.movements: dict[TP, Pair] = {}
-        self.by_topic: dict[str, dict[Pair, HashMapOrder]] = {}
+        self.by_topic: dict[str, dict[Pair, JavaHashSet[TP]]] = {}
 
     def _remove_record(self, tp: TP) -> Pair:
         pair = self.movements.pop(tp)
@@ -46,8 +46,8 @@ class PartitionMovements:
         per_topic = self.by_topic.setdefault(tp[0], {})
         moved = per_topic.get(pair)
         if moved is None:
-            moved = per_topic[pair] = HashMapOrder()
-        moved.put(tp)
+            moved = per_topic[pair] = JavaHashSet()
+        moved.add(tp)
 
     def move_partition(self, tp: TP, old: str, new: str) -> None:
         if tp in self.movements:
@@ -66,4 +66,4 @@ class PartitionMovements:
         reverse = per_topic.get((new, old))
         if reverse is None:
             return tp
-        return reverse.first()  # type: ignore[return-value]
+        return reverse.first()

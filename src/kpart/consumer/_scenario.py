@@ -152,7 +152,11 @@ def _mapping(where: str, v: Any) -> Mapping[str, Any]:
     return v
 
 
-def _racks(where: str, topic: str, n: int, v: Any) -> tuple[tuple[str | None, ...], ...]:
+#: Replica racks of a topic's partitions (``Topic.replica_racks``).
+Racks = tuple[tuple[str | None, ...], ...]
+
+
+def _racks(where: str, topic: str, n: int, v: Any) -> Racks:
     if not isinstance(v, list) or not all(
         isinstance(r, list) and all(x is None or isinstance(x, str) for x in r) for r in v
     ):
@@ -187,9 +191,9 @@ def _member(where: str, doc: Any, topics: Mapping[str, Any]) -> Member:
 class _Builder:
     """Mutable state while resolving event steps (private; the result is immutable)."""
 
-    def __init__(self, topics: Mapping[str, int], racks: Mapping[str, tuple]) -> None:
+    def __init__(self, topics: Mapping[str, int], racks: Mapping[str, Racks]) -> None:
         self.topics: dict[str, int] = dict(topics)
-        self.racks: dict[str, tuple] = dict(racks)
+        self.racks: dict[str, Racks] = dict(racks)
         self.members: dict[str, Member] = {}
 
     def group(self, where: str) -> GroupSpec:
@@ -200,20 +204,47 @@ class _Builder:
             raise _fail(where, str(e)) from None
 
     def apply(self, where: str, step: Mapping[str, Any]) -> StepChange:
+        """Apply one event step, in the documented order: topic changes, then members."""
         topic_notes: list[str] = []
+        _mapping(f"{where}.create_topics", step.get("create_topics", {}))  # checked first
+        deleted = self._delete_topics(where, step, topic_notes)
+        created = self._create_topics(where, step, topic_notes)
+        self._add_partitions(where, step, topic_notes)
+        self._set_partition_racks(where, step, topic_notes)
+        left, crashed = (self._remove_members(where, step, verb) for verb in ("leave", "crash"))
+        resubscribed = self._resubscribe(where, step)
+        joined = self._join(where, step)
+        return StepChange(
+            step.get("name"),
+            tuple(joined),
+            tuple(left),
+            tuple(crashed),
+            tuple(resubscribed),
+            tuple(topic_notes),
+            tuple(deleted),
+            tuple(created),
+        )
+
+    def _delete_topics(self, where: str, step: Mapping[str, Any], notes: list[str]) -> list[str]:
         deleted = _str_list(f"{where}.delete_topics", step.get("delete_topics", []))
-        created = list(_mapping(f"{where}.create_topics", step.get("create_topics", {})))
         for t in deleted:
             if t not in self.topics:
                 raise _fail(f"{where}.delete_topics", f"unknown topic {t!r}")
             del self.topics[t]
             self.racks.pop(t, None)
-            topic_notes.append(f"-{t}")
-        for t, n in _mapping(f"{where}.create_topics", step.get("create_topics", {})).items():
+            notes.append(f"-{t}")
+        return deleted
+
+    def _create_topics(self, where: str, step: Mapping[str, Any], notes: list[str]) -> list[str]:
+        created = _mapping(f"{where}.create_topics", step.get("create_topics", {}))
+        for t, n in created.items():
             if t in self.topics:
                 raise _fail(f"{where}.create_topics.{t}", "topic already exists")
             self.topics[t] = _count(f"{where}.create_topics.{t}", n)
-            topic_notes.append(f"+{t} ({n} partitions)")
+            notes.append(f"+{t} ({n} partitions)")
+        return list(created)
+
+    def _add_partitions(self, where: str, step: Mapping[str, Any], notes: list[str]) -> None:
         for t, n in _mapping(f"{where}.add_partitions", step.get("add_partitions", {})).items():
             w = f"{where}.add_partitions.{t}"
             if t not in self.topics:
@@ -223,20 +254,27 @@ class _Builder:
                 raise _fail(w, f"cannot shrink topic {t!r} from {self.topics[t]} to {n} partitions")
             if t in self.racks and n != self.topics[t]:
                 raise _fail(w, f"give partition_racks for the new partitions of {t!r}")
-            topic_notes.append(f"{t}: {self.topics[t]}→{n} partitions")
+            notes.append(f"{t}: {self.topics[t]}→{n} partitions")
             self.topics[t] = n
+
+    def _set_partition_racks(self, where: str, step: Mapping[str, Any], notes: list[str]) -> None:
         for t, v in _mapping(f"{where}.partition_racks", step.get("partition_racks", {})).items():
             if t not in self.topics:
                 raise _fail(f"{where}.partition_racks.{t}", f"unknown topic {t!r}")
             self.racks[t] = _racks(f"{where}.partition_racks.{t}", t, self.topics[t], v)
-            topic_notes.append(f"{t}: new replica racks")
-        gone: dict[str, list[str]] = {"leave": [], "crash": []}
-        for verb in ("leave", "crash"):
-            for mid in _str_list(f"{where}.{verb}", step.get(verb, [])):
-                if mid not in self.members:
-                    raise _fail(f"{where}.{verb}", f"unknown member {mid!r}")
-                del self.members[mid]
-                gone[verb].append(mid)
+            notes.append(f"{t}: new replica racks")
+
+    def _remove_members(self, where: str, step: Mapping[str, Any], verb: str) -> list[str]:
+        """``leave`` or ``crash``: the members removed."""
+        gone = []
+        for mid in _str_list(f"{where}.{verb}", step.get(verb, [])):
+            if mid not in self.members:
+                raise _fail(f"{where}.{verb}", f"unknown member {mid!r}")
+            del self.members[mid]
+            gone.append(mid)
+        return gone
+
+    def _resubscribe(self, where: str, step: Mapping[str, Any]) -> list[str]:
         resubscribed = []
         for mid, subs in _mapping(f"{where}.subscribe", step.get("subscribe", {})).items():
             if mid not in self.members:
@@ -245,6 +283,9 @@ class _Builder:
             new_topics = tuple(_str_list(f"{where}.subscribe.{mid}", subs))
             self.members[mid] = Member(mid, new_topics, old.rack, old.group_instance_id)
             resubscribed.append(mid)
+        return resubscribed
+
+    def _join(self, where: str, step: Mapping[str, Any]) -> list[str]:
         joins = step.get("join", [])
         if not isinstance(joins, list):
             raise _fail(f"{where}.join", "expected a list of members")
@@ -257,16 +298,7 @@ class _Builder:
                 )
             self.members[m.member_id] = m
             joined.append(m.member_id)
-        return StepChange(
-            step.get("name"),
-            tuple(joined),
-            tuple(gone["leave"]),
-            tuple(gone["crash"]),
-            tuple(resubscribed),
-            tuple(topic_notes),
-            tuple(deleted),
-            tuple(created),
-        )
+        return joined
 
 
 def _absolute(where: str, step: Mapping[str, Any], prev: list[str]) -> tuple[GroupSpec, StepChange]:

@@ -9,6 +9,8 @@ iteration order, which the next rebalance sees (:mod:`kpart.consumer.server_simu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.uuid import uuid_hash_code
 
@@ -23,11 +25,13 @@ class TargetMap:
 
     def __init__(self, original: Parts) -> None:
         self._original = original
-        self._copy: JavaHashMap | None = None
+        self._copy: JavaHashMap[int, JavaHashSet[int]] | None = None
 
-    def _mutable(self) -> JavaHashMap:
+    def _mutable(self) -> JavaHashMap[int, JavaHashSet[int]]:
         if self._copy is None:
-            copy = JavaHashMap(len(self._original), hash_of=uuid_hash_code)
+            copy: JavaHashMap[int, JavaHashSet[int]] = JavaHashMap(
+                len(self._original), hash_of=uuid_hash_code
+            )
             for tid, ps in self._original:
                 copy.put(tid, JavaHashSet.copy_of(ps))
             self._copy = copy
@@ -52,7 +56,8 @@ class TargetMap:
     def add(self, tid: int, partition: int, new_set_capacity: int = 16) -> None:
         """``computeIfAbsent(tid, __ -> new HashSet<>(new_set_capacity)).add(partition)``."""
         m = self._mutable()
-        m.compute_if_absent(tid, lambda: JavaHashSet(new_set_capacity)).add(partition)
+        new_set: Callable[[], JavaHashSet[int]] = lambda: JavaHashSet(new_set_capacity)  # noqa: E731
+        m.compute_if_absent(tid, new_set).add(partition)
 
     def parts(self) -> Parts:
         """The assignment in Java iteration order."""

@@ -19,6 +19,7 @@ number), so the result depends on the member order only.
 
 from __future__ import annotations
 
+from kpart._java.hashing import presized_capacity
 from kpart._java.uuid import uuid_compare_key
 from kpart.consumer._target_maps import TargetMap
 from kpart.consumer.server_spec import ServerGroupSpec
@@ -223,7 +224,7 @@ class HeterogeneousBuilder:
         """A new partition set is presized for the topic's expected share."""
         n = self.spec.num_partitions(tid)
         k = len(self.topic_subscribers[tid])
-        return int(((n + k - 1) // k) / 0.75) + 1
+        return presized_capacity((n + k - 1) // k)
 
 
 def build_heterogeneous(spec: ServerGroupSpec) -> dict[str, list[tuple[int, list[int]]]]:

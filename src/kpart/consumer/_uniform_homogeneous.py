@@ -27,7 +27,7 @@ from kpart._java.collections import JavaHashSet
 from kpart._java.hashing import hashset_copy_capacity
 from kpart._java.uuid import uuid_hash_code
 from kpart.consumer._target_maps import TargetMap
-from kpart.consumer.server_spec import ServerGroupSpec
+from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
 from kpart.errors import PartitionAssignorError
 
 #: member id → [(topic id, [partition, ...]), ...] in Java iteration order.
@@ -42,27 +42,22 @@ def current_assignment(spec: ServerGroupSpec) -> Assignment:
     }
 
 
-def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
-    """Run the homogeneous builder; returns member → [(topic id, partitions)] in the Java
-    iteration order of the map Kafka returns for the member. Raises
-    :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
-    members = spec.members_in_map_order()
-    old = current_assignment(spec)
-    if not members:
-        return {}
-    # new HashSet<>(subscribedTopicIds()): sized from the view's size(), which counts every
-    # subscribed name, even one missing from the metadata.
-    topic_set = JavaHashSet(
-        hashset_copy_capacity(len(set(members[0].topics))), hash_of=uuid_hash_code
+def _subscribed_topic_ids(spec: ServerGroupSpec, first: ServerMember) -> list[int]:
+    """``new HashSet<>(subscribedTopicIds())`` in iteration order: sized from the view's
+    ``size()``, which counts every subscribed name, even one missing from the metadata."""
+    topic_set: JavaHashSet[int] = JavaHashSet(
+        hashset_copy_capacity(len(set(first.topics))), hash_of=uuid_hash_code
     )
-    for tid in spec.subscribed_topic_ids(members[0]):
+    for tid in spec.subscribed_topic_ids(first):
         topic_set.add(tid)
-    subscribed = list(topic_set)
-    if not subscribed:
-        return {m.member_id: [] for m in members}
-    subscribed_set = set(subscribed)
+    return list(topic_set)
 
-    # "isPartitionAssigned": the current assignments of the members in the group.
+
+def _unassigned_partitions(
+    spec: ServerGroupSpec, subscribed: list[int], old: Assignment
+) -> tuple[list[tuple[int, int]], int]:
+    """The subscribed partitions no member currently owns (``isPartitionAssigned``), in
+    topic then partition order, and the total partition count."""
     assigned: set[tuple[int, int]] = {
         (tid, p) for parts in old.values() for tid, ps in parts for p in ps
     }
@@ -76,10 +71,20 @@ def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
             )
         unassigned.extend((tid, p) for p in range(n) if (tid, p) not in assigned)
         total += n
+    return unassigned, total
 
+
+def _maybe_revoke_partitions(
+    members: tuple[ServerMember, ...],
+    old: Assignment,
+    subscribed: set[int],
+    total: int,
+    unassigned: list[tuple[int, int]],
+) -> tuple[dict[str, TargetMap], list[tuple[str, int]]]:
+    """``maybeRevokePartitions``: each member keeps its current partitions up to its quota
+    (the first ``total % members`` members one more); the rest join ``unassigned``. Returns
+    the targets and the members below quota with their remaining quota."""
     min_quota, extra = divmod(total, len(members))
-
-    # maybeRevokePartitions
     target: dict[str, TargetMap] = {}
     unfilled: list[tuple[str, int]] = []
     for m in members:
@@ -89,7 +94,7 @@ def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
             extra -= 1
         current = TargetMap(old[m.member_id])
         for tid, ps in old[m.member_id]:
-            if tid not in subscribed_set:
+            if tid not in subscribed:
                 current.remove_topic(tid)
             elif len(ps) <= quota:
                 quota -= len(ps)
@@ -101,8 +106,16 @@ def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
         if quota > 0:
             unfilled.append((m.member_id, quota))
         target[m.member_id] = current
+    return target, unfilled
 
-    # assignRemainingPartitions
+
+def _assign_remaining_partitions(
+    target: dict[str, TargetMap],
+    unfilled: list[tuple[str, int]],
+    unassigned: list[tuple[int, int]],
+) -> None:
+    """``assignRemainingPartitions``: the unassigned list dealt out in order to the members
+    below quota. Raises :class:`PartitionAssignorError` when partitions are left over."""
     index = 0
     for member_id, remaining in unfilled:
         current = target[member_id]
@@ -115,4 +128,20 @@ def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
             current.add(tid, p)
     if index < len(unassigned):
         raise PartitionAssignorError("Partitions were left unassigned")
+
+
+def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
+    """Run the homogeneous builder; returns member → [(topic id, partitions)] in the Java
+    iteration order of the map Kafka returns for the member. Raises
+    :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
+    members = spec.members_in_map_order()
+    old = current_assignment(spec)
+    if not members:
+        return {}
+    subscribed = _subscribed_topic_ids(spec, members[0])
+    if not subscribed:
+        return {m.member_id: [] for m in members}
+    unassigned, total = _unassigned_partitions(spec, subscribed, old)
+    target, unfilled = _maybe_revoke_partitions(members, old, set(subscribed), total, unassigned)
+    _assign_remaining_partitions(target, unfilled, unassigned)
     return {member_id: current.parts() for member_id, current in target.items()}

@@ -30,10 +30,11 @@ Seed 003 / Kafka's Javadoc example: two members, ``t0`` and ``t1`` with 3 partit
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import islice
 
 from kpart.consumer._member_info import canonical_assignment, partitions_per_topic, sort_members
-from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.spec import GroupAssignment, GroupSpec, TopicDescriber
 
 __all__ = ["RangeAssignor", "assign_range"]
 
@@ -60,7 +61,7 @@ class _TopicAssignmentState:
         num_partitions: int,
         consumers: list[str],
         racks: dict[str, str],
-        group: GroupSpec,
+        describer: TopicDescriber,
     ) -> None:
         self.topic = topic
         self.consumers = consumers
@@ -76,7 +77,7 @@ class _TopicAssignmentState:
         all_partition_racks: set[str] = set()
         if all_consumer_racks:
             for p in range(num_partitions):
-                rs = group.racks_for_partition(topic, p)
+                rs = describer.racks_for_partition(topic, p)
                 self.partition_racks[p] = rs
                 all_partition_racks |= rs
         self.needs_rack_aware_assignment = _use_rack_aware_assignment(
@@ -104,7 +105,7 @@ class _TopicAssignmentState:
 
 
 def _use_rack_aware_assignment(
-    consumer_racks: set[str], partition_racks: set[str], racks_per_partition: dict[int, frozenset]
+    consumer_racks: set[str], partition_racks: set[str], racks_per_partition: dict[int, frozenset[str]]
 ) -> bool:
     """``AbstractPartitionAssignor.useRackAwareAssignment`` (``preferRackAwareLogic`` off)."""
     if not consumer_racks or consumer_racks.isdisjoint(partition_racks):
@@ -139,6 +140,7 @@ def _assign_ranges(state: _TopicAssignmentState, out: _Out, rack_matching: bool)
         if not state.unassigned:
             break
         limit = state.max_assignable(consumer)
+        candidates: Iterator[int]
         if rack_matching:
             candidates = (p for p in state.unassigned if state.racks_match(consumer, p))
         else:
@@ -209,8 +211,8 @@ def assign_range(group: GroupSpec) -> GroupAssignment:
     rack_aware = any(t.needs_rack_aware_assignment for t in states)
     if rack_aware:
         _assign_with_rack_matching(states, out)
-    for t in states:  # sorted by topic: without rack matching the output is already sorted
-        _assign_ranges(t, out, rack_matching=False)
+    for state in states:  # sorted by topic: without rack matching the output is sorted
+        _assign_ranges(state, out, rack_matching=False)
     return canonical_assignment(out, presorted=not rack_aware)
 
 

@@ -22,8 +22,9 @@ Simulation rules (``tests/golden/FORMAT.md``, "Simulation rules"):
   (:mod:`kpart.consumer._server_rebalance`); members give up, as with the cooperative
   protocol, only the partitions that move.
 
-The simulator is strategy-generic: it calls :func:`kpart.consumer.assign` and reads the
-protocol from the strategy's registry entry (:data:`kpart.consumer.ASSIGNORS`).
+The simulator is strategy-generic: it runs the strategy's function and reads the protocol
+from the :class:`~kpart.consumer.Strategy`, a registry entry (:data:`kpart.consumer.ASSIGNORS`)
+or a value the caller builds (tests run Range under the cooperative protocol that way).
 
 Scenarios (events such as ``join``/``leave``/``crash``/``subscribe``/``add_partitions``, in
 JSON or TOML) are described in :mod:`kpart.consumer._scenario`; :func:`simulate` accepts a
@@ -45,12 +46,14 @@ unevenly, then ``C0`` leaves (Kafka trunk gives the same as the seed):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from kpart._java.hashing import hashmap_order
+from kpart._java.collections import JavaHashMap
 from kpart.consumer import CONSUMER, COOPERATIVE, EAGER, JavaOrder, Strategy, get_strategy
-from kpart.consumer._scenario import Scenario, StepChange, as_scenario
+from kpart.consumer._rounds import Pair, Round, Simulation, StepReport
+from kpart.consumer._scenario import Scenario, as_scenario
+from kpart.consumer._server_rebalance import simulate_server_rounds
 from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, OwnedPartitions
 from kpart.errors import KpartError
 from kpart.limits import check_assignment
@@ -74,70 +77,8 @@ __all__ = [
 #: (:attr:`StepReport.settled`), with the partitions still pending and the loop's period.
 MAX_ROUNDS_PER_STEP = 10
 
-Pair = tuple[str, int]
 #: ``(group, step index, round index) -> (assignment, Java list order or None)``.
 AssignFn = Callable[[GroupSpec, int, int], tuple[GroupAssignment, JavaOrder | None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Round:
-    """One JoinGroup/SyncGroup round: what the leader's assignor saw and what it returned.
-
-    ``members``: the subscriptions (generation, owned partitions, user data flag) in the
-    step's order; ``assignment`` is ``None`` when the assignor raised ``error``; ``revoked``:
-    member → partitions it owned when joining and lost in this round.
-    """
-
-    step: int
-    round: int
-    generation: int
-    leader: str
-    members: tuple[Member, ...]
-    assignment: GroupAssignment | None
-    error: KpartError | None = None
-    revoked: tuple[tuple[str, tuple[Pair, ...]], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class StepReport:
-    """What one step did to the group under one strategy.
-
-    ``moved``: partitions whose owner after the step differs from their owner before it (a
-    partition of a member that left counts); ``revoked``: partitions members gave up
-    (``onPartitionsRevoked``) during the step's rounds, all owned ones for eager protocols;
-    ``paused``: partitions not consumed during the rebalance (eager: every partition that was
-    owned; cooperative: only the moved ones); ``balance``: max − min partitions per member.
-
-    ``settled``: ``False`` when the cooperative protocol was still revoking partitions in the
-    step's last round, i.e. the group had not converged after :data:`MAX_ROUNDS_PER_STEP`
-    rounds (Kafka would keep running follow-up rebalances); ``assignment`` is then the last
-    round's, and ``pending`` partitions (revoked in it) are owned by nobody. ``cycle``: when
-    the follow-up rounds of an unsettled step repeat (a round's subscriptions equal an earlier
-    follow-up round's, so the deterministic assignor answers the same again), their period in
-    rounds: the group would rebalance forever.
-    """
-
-    step: int
-    change: StepChange
-    rounds: int
-    assignment: GroupAssignment | None
-    moved: int
-    revoked: int
-    paused: int
-    balance: int
-    error: KpartError | None = None
-    settled: bool = True
-    pending: int = 0
-    cycle: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Simulation:
-    """A whole run under one strategy: every round, and one report per step."""
-
-    strategy: str
-    rounds: tuple[Round, ...]
-    steps: tuple[StepReport, ...] = field(default=())
 
 
 @dataclass(slots=True)
@@ -147,35 +88,20 @@ class _MemberState:
     has_user_data: bool = False
 
 
-def _group_in_order(pairs: Iterable[Pair]) -> dict[str, list[int]]:
-    """Group ``(topic, partition)`` pairs by topic in order of first appearance, as
-    ``ConsumerProtocol.serializeAssignment`` does."""
-    by_topic: dict[str, list[int]] = {}
-    for t, p in pairs:
-        by_topic.setdefault(t, []).append(p)
-    return by_topic
-
-
 def _sticky_user_data(pairs: Sequence[Pair]) -> OwnedPartitions:
     """The eager sticky user data as the leader decodes it.
 
-    The member received its partitions grouped by topic in order of first appearance in the
-    assignor's list (``ConsumerProtocol``); ``StickyAssignor`` re-groups them with
-    ``CollectionUtils.groupPartitionsByTopic``: a ``HashMap`` filled by ``computeIfAbsent``,
-    which resizes *before* an insert once the size exceeds the threshold (so 13 topics stay in
-    16 buckets when the 13th topic has a single partition and is last). Topics come out in
-    that map's order, partitions in list order.
+    ``StickyAssignor`` serialises the member's partitions (in the assignor's list order)
+    grouped by ``CollectionUtils.groupPartitionsByTopic``: a ``HashMap`` filled by
+    ``computeIfAbsent`` (:meth:`kpart._java.collections.JavaHashMap.compute_if_absent`:
+    a new topic is linked at the head of its bucket, and the table resizes *before* a call
+    once the size exceeds the threshold). Topics come out in that map's order, partitions in
+    list order.
     """
-    by_topic = _group_in_order(pairs)
-    capacity, size = 16, 0
-    for ps in by_topic.values():
-        for i in range(len(ps)):
-            if size > capacity * 3 // 4:
-                capacity *= 2
-            if i == 0:
-                size += 1
-    order = hashmap_order(by_topic, capacity=capacity)
-    return tuple((t, tuple(by_topic[t])) for t in order)
+    by_topic: JavaHashMap[str, list[int]] = JavaHashMap()
+    for t, p in pairs:
+        by_topic.compute_if_absent(t, list).append(p)
+    return tuple((t, tuple(ps)) for t, ps in by_topic.items())
 
 
 def _sorted_owned(pairs: Iterable[Pair]) -> OwnedPartitions:
@@ -197,9 +123,58 @@ def _default_assign_fn(strategy: Strategy) -> AssignFn:
     return run
 
 
+def _join(step: GroupSpec, states: dict[str, _MemberState], cooperative: bool) -> None:
+    """Before a step's first round: members absent from it have left; new members start
+    with nothing; a cooperative member drops the partitions of topics it no longer
+    subscribes to (``ConsumerCoordinator.onJoinPrepare``)."""
+    present = {m.member_id for m in step.members}
+    for gone in [mid for mid in states if mid not in present]:
+        del states[gone]
+    for m in step.members:
+        st = states.setdefault(m.member_id, _MemberState())
+        if cooperative:
+            subscribed = set(m.topics)
+            st.owned = tuple((t, ps) for t, ps in st.owned if t in subscribed)
+
+
+def _sync(
+    members: Sequence[Member],
+    states: dict[str, _MemberState],
+    assignment: GroupAssignment,
+    order: JavaOrder | None,
+    generation: int,
+    strat: Strategy,
+) -> tuple[tuple[str, tuple[Pair, ...]], ...]:
+    """After a round (SyncGroup): every member records the generation and what it received
+    (``ConsumerCoordinator.onJoinComplete``); returns, for the cooperative protocol, the
+    partitions each member owned and lost (``onPartitionsRevoked``)."""
+    revoked: dict[str, tuple[Pair, ...]] = {}
+    canonical: dict[str, OwnedPartitions] | None = None  # built once, if needed
+    for m in members:
+        got = order.get(m.member_id) if order is not None else None
+        if got is not None:
+            pairs = tuple(got)
+        else:
+            if canonical is None:
+                canonical = dict(assignment.assignment)
+            pairs = tuple((t, p) for t, ps in canonical[m.member_id] for p in ps)
+        st = states[m.member_id]
+        if strat.protocol == COOPERATIVE:
+            kept = set(pairs)
+            lost = tuple(tp for tp in m.owned_pairs if tp not in kept)
+            if lost:
+                revoked[m.member_id] = lost
+            st.owned = _sorted_owned(pairs)
+        elif strat.user_data:
+            st.owned = _sticky_user_data(pairs)
+        st.generation = generation
+        st.has_user_data = True
+    return tuple(revoked.items())
+
+
 def simulate_rounds(
     steps: Sequence[GroupSpec],
-    strategy: str,
+    strategy: str | Strategy,
     *,
     assign_fn: AssignFn | None = None,
     max_rounds: int = MAX_ROUNDS_PER_STEP,
@@ -209,65 +184,35 @@ def simulate_rounds(
 
     ``steps[i]``: the metadata and the members present at step ``i`` (ids, topics, racks,
     instance ids; generations and owned partitions are ignored: the simulator tracks them).
-    ``assign_fn`` replaces the assignor (tests replay recorded assignments with it); a step
-    runs at most ``max_rounds`` rounds; ``on_step()`` is called after each step (progress).
-    An assignor error ends its step (recorded in the round) and members keep their previous
-    state. Raises :class:`~kpart.errors.ConfigError` for an
-    unknown strategy.
+    ``strategy``: a name in :data:`~kpart.consumer.ASSIGNORS` or a
+    :class:`~kpart.consumer.Strategy` value. ``assign_fn`` replaces the assignor (tests replay
+    recorded assignments with it); a step runs at most ``max_rounds`` rounds; ``on_step()`` is
+    called after each step (progress). An assignor error ends its step (recorded in the
+    round) and members keep their previous state. Raises :class:`~kpart.errors.ConfigError`
+    for an unknown strategy.
     """
     strat = get_strategy(strategy)
     if strat.protocol == CONSUMER and assign_fn is None:  # no join rounds: targets
-        from kpart.consumer._server_rebalance import simulate_server_rounds
-
-        return simulate_server_rounds(steps, strategy, on_step=on_step)
+        return simulate_server_rounds(steps, strat, on_step=on_step)
     run = assign_fn or _default_assign_fn(strat)
-    cooperative = strat.protocol == COOPERATIVE
     states: dict[str, _MemberState] = {}
     rounds: list[Round] = []
     generation = 0
     for s, step in enumerate(steps):
-        present = {m.member_id for m in step.members}
-        for gone in [mid for mid in states if mid not in present]:
-            del states[gone]
-        for m in step.members:
-            st = states.setdefault(m.member_id, _MemberState())
-            if cooperative:  # drop partitions of topics no longer subscribed, before joining
-                subscribed = set(m.topics)
-                st.owned = tuple((t, ps) for t, ps in st.owned if t in subscribed)
+        _join(step, states, strat.protocol == COOPERATIVE)
+        leader = step.members[0].member_id if step.members else ""
         for r in range(max_rounds):
             members = tuple(_member_input(m, states[m.member_id], strat) for m in step.members)
-            group = step.with_members(members)
             generation += 1
-            leader = step.members[0].member_id if step.members else ""
             try:
-                assignment, order = run(group, s, r)
+                assignment, order = run(step.with_members(members), s, r)
             except KpartError as e:
-                rounds.append(Round(s, r, generation, leader, members, None, e))
+                rounds.append(Round(step=s, round=r, generation=generation, leader=leader,
+                                    members=members, assignment=None, error=e))
                 break
-            revoked: dict[str, tuple[Pair, ...]] = {}
-            canonical: dict[str, OwnedPartitions] | None = None  # built once, if needed
-            for m in members:
-                got = order.get(m.member_id) if order is not None else None
-                if got is not None:
-                    pairs = tuple(got)
-                else:
-                    if canonical is None:
-                        canonical = dict(assignment.assignment)
-                    pairs = tuple((t, p) for t, ps in canonical[m.member_id] for p in ps)
-                st = states[m.member_id]
-                if cooperative:
-                    kept = set(pairs)
-                    lost = tuple(tp for tp in m.owned_pairs if tp not in kept)
-                    if lost:
-                        revoked[m.member_id] = lost
-                    st.owned = _sorted_owned(pairs)
-                elif strat.user_data:
-                    st.owned = _sticky_user_data(pairs)
-                st.generation = generation
-                st.has_user_data = True
-            rounds.append(
-                Round(s, r, generation, leader, members, assignment, None, tuple(revoked.items()))
-            )
+            revoked = _sync(members, states, assignment, order, generation, strat)
+            rounds.append(Round(step=s, round=r, generation=generation, leader=leader,
+                                members=members, assignment=assignment, revoked=revoked))
             if not revoked:
                 break
         if on_step is not None:
@@ -288,7 +233,7 @@ def _member_input(m: Member, st: _MemberState, strat: Strategy) -> Member:
     )
 
 
-def member_input_json(member: Member, strategy: str) -> dict[str, Any]:
+def member_input_json(member: Member, strategy: str | Strategy) -> dict[str, Any]:
     """A round's member as the golden vectors record it ("member input" of FORMAT.md);
     ``has_user_data`` only for strategies sending sticky user data."""
     doc: dict[str, Any] = {
@@ -364,7 +309,8 @@ def _reports(
         period = _cycle(rs) if pending else None
         reports.append(
             StepReport(
-                s, change, len(rs), final, moved, revoked, paused, balance, error,
+                step=s, change=change, rounds=len(rs), assignment=final, moved=moved,
+                revoked=revoked, paused=paused, balance=balance, error=error,
                 settled=not pending, pending=pending, cycle=period,
             )
         )
@@ -373,9 +319,10 @@ def _reports(
 
 
 def simulate(
-    steps: Any, strategy: str = "range", *, on_step: Callable[[], None] | None = None
+    steps: Any, strategy: str | Strategy = "range", *, on_step: Callable[[], None] | None = None
 ) -> Simulation:
-    """Simulate a scenario under ``strategy`` and report every step (``on_step()`` is called
+    """Simulate a scenario under ``strategy`` (a name in :data:`~kpart.consumer.ASSIGNORS` or
+    a :class:`~kpart.consumer.Strategy` value) and report every step (``on_step()`` is called
     after each, for progress).
 
     ``steps``: a :class:`~kpart.consumer._scenario.Scenario`, a scenario document (dict, see
@@ -399,21 +346,24 @@ def simulate(
     scenario = as_scenario(steps)
     check_assignment(2 * sum(t.num_partitions for g in scenario.groups for t in g.topics),
                      f"simulating {len(scenario.groups):,} steps (every round's assignment kept)")
-    if get_strategy(strategy).protocol == CONSUMER:
-        from kpart.consumer._server_rebalance import simulate_server_rounds
-
+    strat = get_strategy(strategy)
+    if strat.protocol == CONSUMER:
         rounds = simulate_server_rounds(
-            scenario.groups, strategy, topic_ids=scenario.topic_ids, changes=scenario.changes,
+            scenario.groups, strat, topic_ids=scenario.topic_ids, changes=scenario.changes,
             on_step=on_step,
         )
     else:
-        rounds = simulate_rounds(scenario.groups, strategy, on_step=on_step)
-    return Simulation(strategy, rounds, _reports(scenario, rounds, get_strategy(strategy)))
+        rounds = simulate_rounds(scenario.groups, strat, on_step=on_step)
+    return Simulation(strat.name, rounds, _reports(scenario, rounds, strat))
 
 
 def compare(
-    steps: Any, strategies: Sequence[str], *, on_step: Callable[[], None] | None = None
+    steps: Any,
+    strategies: Sequence[str | Strategy],
+    *,
+    on_step: Callable[[], None] | None = None,
 ) -> dict[str, Simulation]:
     """:func:`simulate` under several strategies (same scenario), keyed by strategy name."""
     scenario = as_scenario(steps)
-    return {s: simulate(scenario, s, on_step=on_step) for s in strategies}
+    sims = (simulate(scenario, s, on_step=on_step) for s in strategies)
+    return {sim.strategy: sim for sim in sims}

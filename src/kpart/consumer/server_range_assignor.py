@@ -24,9 +24,10 @@ its metadata image). Members without partitions appear with nothing.
 from __future__ import annotations
 
 from kpart._java.collections import JavaHashMap
+from kpart._java.hashing import presized_capacity
 from kpart._java.strings import java_string_key
 from kpart._java.uuid import uuid_hash_code
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
+from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, Target
 from kpart.consumer.spec import GroupAssignment
 
 __all__ = ["RangeAssignor", "assign_range", "range_target"]
@@ -53,9 +54,7 @@ def _sort_members(members: tuple[ServerMember, ...]) -> list[ServerMember]:
     return sorted(members, key=key)
 
 
-def range_target(
-    spec: ServerGroupSpec, *, java_order: bool = True
-) -> dict[str, list[tuple[int, list[int]]]]:
+def range_target(spec: ServerGroupSpec, java_order: bool = True) -> Target:
     """The raw result: member id → ``[(topic id, [partitions])]`` (members sorted as Kafka
     sorts them, ranges ascending; with ``java_order``, each member's topics in the iteration
     order of the map Kafka returns, otherwise in subscription order)."""
@@ -67,7 +66,7 @@ def range_target(
             subscribers[tid] = subscribers.get(tid, 0) + 1
     next_range: dict[int, int] = {}
     extra: dict[int, int] = {}
-    target: dict[str, list[tuple[int, list[int]]]] = {}
+    target: Target = {}
     for m in ordered:
         out = target.setdefault(m.member_id, [])
         for tid in subscriptions[m.member_id]:
@@ -93,8 +92,9 @@ def range_target(
         # homogeneous: sized from the resolved topics; heterogeneous: from TopicIds.size(),
         # which also counts subscribed names missing from the metadata.
         n = len(subscriptions[m.member_id]) if homogeneous else len(set(m.topics))
-        initial = int(n / 0.75) + 1
-        result = JavaHashMap(initial, hash_of=uuid_hash_code)
+        result: JavaHashMap[int, list[int]] = JavaHashMap(
+            presized_capacity(n), hash_of=uuid_hash_code
+        )
         for tid, ps in parts:
             result.put(tid, ps)
         target[m.member_id] = result.items()

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.uuid import uuid_hash_code
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
+from kpart.consumer import Strategy, server_target
+from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, Target
 from kpart.consumer.spec import GroupAssignment
-from kpart.consumer.uniform_assignor import server_target
 
 __all__ = [
     "ServerRound",
@@ -41,10 +41,6 @@ __all__ = [
     "simulate_server_group",
     "with_current_assignments",
 ]
-
-#: member id → [(topic id, [partition, ...]), ...] in Java iteration order.
-Target = dict[str, list[tuple[int, list[int]]]]
-
 
 @dataclass(frozen=True, slots=True)
 class ServerRound:
@@ -67,7 +63,7 @@ def replay_order(parts: Iterable[tuple[int, Iterable[int]]]) -> list[tuple[int, 
     default ``HashMap<Uuid, ...>`` filled in ``parts`` order, and ``new HashSet<>(ps)`` per
     topic (empty topics dropped)."""
     by_topic = {tid: list(ps) for tid, ps in parts if ps}
-    replayed = JavaHashMap(hash_of=uuid_hash_code)
+    replayed: JavaHashMap[int, JavaHashSet[int]] = JavaHashMap(hash_of=uuid_hash_code)
     for tid, ps in by_topic.items():
         replayed.put(tid, JavaHashSet.copy_of(ps))
     return [(tid, list(ps)) for tid, ps in replayed.items()]
@@ -92,9 +88,10 @@ def read_back(spec: ServerGroupSpec, raw: Target) -> Target:
 
 
 def simulate_server_group(
-    steps: Iterable[ServerGroupSpec], assignor: str = "uniform"
+    steps: Iterable[ServerGroupSpec], assignor: str | Strategy = "uniform"
 ) -> tuple[ServerRound, ...]:
-    """Run ``assignor`` (``"uniform"`` or ``"range"``) over successive group states.
+    """Run ``assignor`` (``"uniform"`` or ``"range"``, see
+    :func:`kpart.consumer.server_strategy`) over successive group states.
 
     ``steps``: each step's metadata and members (their ``assignment`` fields are ignored:
     the current assignments come from the previous step's targets). Returns one

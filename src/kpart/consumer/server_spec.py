@@ -30,6 +30,7 @@ member subscribes to the same topic names.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,11 +38,28 @@ from typing import Any
 from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart._warnings import kpart_warn
-from kpart.consumer.spec import GroupAssignment, _no_unknown_fields, topic_partitions_from_json
+from kpart.consumer.spec import (
+    GroupAssignment,
+    GroupSpec,
+    _no_unknown_fields,
+    check_subscription,
+    topic_partitions_from_json,
+)
 from kpart.errors import ConfigError
 from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
 
-__all__ = ["ServerGroupSpec", "ServerMember", "ServerTopic"]
+__all__ = [
+    "ServerGroupSpec",
+    "ServerMember",
+    "ServerTopic",
+    "Target",
+    "derived_topic_id",
+    "server_group",
+]
+
+#: A raw KIP-848 target: member id → ``[(topic id, [partition, ...]), ...]``, in the Java
+#: iteration order of the assignor's result maps.
+Target = dict[str, list[tuple[int, list[int]]]]
 
 #: Prefix of a topic reference by id (a deleted topic still present in an assignment).
 DELETED_PREFIX = "id:"
@@ -61,7 +79,7 @@ def _names_set_order(names: tuple[str, ...]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1024)
 def _set_order(keys: tuple[str, ...]) -> tuple[str, ...]:
     """Iteration order of a ``new HashSet<>()`` / ``HashMap<>()`` filled with ``keys``."""
-    s = JavaHashSet()
+    s: JavaHashSet[str] = JavaHashSet()
     for k in keys:
         s.add(k)
     return tuple(s)
@@ -115,15 +133,7 @@ class ServerMember:
     assignment: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.member_id, str):
-            raise ConfigError(f"Invalid member id {self.member_id!r}: must be a string.")
-        for t in self.topics:
-            if not isinstance(t, str) or not t:
-                raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
-        for name, v in (("rack", self.rack), ("instance id", self.instance_id)):
-            if v is not None and not isinstance(v, str):
-                raise ConfigError(f"Invalid {name} {v!r} of member {self.member_id!r}: must be "
-                                  "a string or null.")
+        check_subscription(self.member_id, self.topics, self.rack, self.instance_id)
         seen: set[str] = set()
         for topic, parts in self.assignment:
             if not isinstance(topic, str) or not topic or topic in seen:
@@ -176,17 +186,17 @@ class ServerGroupSpec:
                 if topic.startswith(DELETED_PREFIX):
                     uuid_from_string(topic[len(DELETED_PREFIX) :])
                     continue
-                t = by_name.get(topic)
-                if t is None:
+                known = by_name.get(topic)
+                if known is None:
                     raise ConfigError(
                         f"Member {m.member_id!r} is assigned unknown topic {topic!r} "
                         f"(write a deleted topic as 'id:<uuid>')."
                     )
-                bad = [p for p in parts if p >= t.num_partitions]
+                bad = [p for p in parts if p >= known.num_partitions]
                 if bad:
                     raise ConfigError(
                         f"Member {m.member_id!r} is assigned partition {bad[0]} of topic "
-                        f"{topic!r}, which has {t.num_partitions} partitions."
+                        f"{topic!r}, which has {known.num_partitions} partitions."
                     )
         object.__setattr__(self, "_by_name", by_name)
         object.__setattr__(self, "_by_uuid", by_uuid)
@@ -196,9 +206,6 @@ class ServerGroupSpec:
         """Partition count of the topic with this id, ``-1`` when unknown (as Kafka)."""
         t = self._by_uuid.get(topic_id)
         return -1 if t is None else t.num_partitions
-
-    def topic_by_name(self, name: str) -> ServerTopic | None:
-        return self._by_name.get(name)
 
     def topic_name(self, topic_id: int) -> str:
         """Name of a topic id, or ``"id:<uuid>"`` when it is not in the metadata."""
@@ -283,7 +290,7 @@ class ServerGroupSpec:
         group = cls(tuple(topics), tuple(_member_from_json(m, i) for i, m in enumerate(members_doc)))
         for i, m in enumerate(group.members):
             for t in dict.fromkeys(m.topics):
-                if group.topic_by_name(t) is None:
+                if t not in group._by_name:
                     kpart_warn(f"group.members[{i}].topics: member {m.member_id!r} subscribes to "
                                f"topic {t!r}, which the group's topics do not list (the "
                                "coordinator assigns no partition of it)")
@@ -307,3 +314,47 @@ def _member_from_json(m: Any, i: int) -> ServerMember:
         rack=m.get("rack"),
         assignment=assignment,
     )
+
+
+# -- a classic group seen by the coordinator ---------------------------------------------
+def derived_topic_id(name: str) -> str:
+    """A reproducible topic id for ``name``: SHA-256 of the name, shaped like the version-4
+    ``Uuid`` Kafka draws (never one Kafka reserves, never starting with ``-``).
+
+    >>> derived_topic_id("t0") == derived_topic_id("t0") != derived_topic_id("t1")
+    True
+    """
+    counter = 0
+    while True:
+        digest = bytearray(hashlib.sha256(f"{counter}:{name}".encode()).digest()[:16])
+        digest[6] = (digest[6] & 0x0F) | 0x40  # version 4
+        digest[8] = (digest[8] & 0x3F) | 0x80  # IETF variant
+        text = uuid_to_string(int.from_bytes(digest, "big"))
+        if not text.startswith("-"):
+            return text
+        counter += 1
+
+
+def server_group(
+    group: GroupSpec, topic_ids: Mapping[str, str] | None = None
+) -> ServerGroupSpec:
+    """``group`` as the coordinator's assignor sees it: topics with ids (``topic_ids`` or
+    :func:`derived_topic_id`), each member's ``owned_partitions`` as its current assignment
+    (in the given order), topics the metadata lacks dropped from it."""
+    ids = topic_ids or {}
+    topics = tuple(
+        ServerTopic(t.name, ids.get(t.name) or derived_topic_id(t.name), t.num_partitions)
+        for t in group.topics
+    )
+    known = {t.name for t in group.topics}
+    members = tuple(
+        ServerMember(
+            m.member_id,
+            tuple(sorted(m.topics)),
+            m.group_instance_id,
+            m.rack,
+            tuple((t, ps) for t, ps in m.owned_partitions if t in known and ps),
+        )
+        for m in group.members
+    )
+    return ServerGroupSpec(topics, members)

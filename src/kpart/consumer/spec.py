@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from kpart._warnings import kpart_warn
 from kpart.errors import ConfigError
@@ -37,6 +37,8 @@ __all__ = [
 
 #: Partitions grouped by topic, in a meaningful order: ``(("t0", (0, 2)), ("t1", (1,)))``.
 OwnedPartitions = tuple[tuple[str, tuple[int, ...]], ...]
+#: Members with their partitions: ``(("C0", OwnedPartitions), ...)``.
+MemberPartitions = tuple[tuple[str, OwnedPartitions], ...]
 
 
 class TopicDescriber(Protocol):
@@ -86,6 +88,23 @@ class Topic:
             )
 
 
+def check_subscription(
+    member_id: object, topics: Iterable[object], rack: object, instance_id: object
+) -> None:
+    """The checks every member value makes (classic :class:`Member` and KIP-848
+    :class:`~kpart.consumer.server_spec.ServerMember`): a string id, non-empty topic names,
+    ``rack`` and ``group.instance.id`` strings or ``None``. Raises :class:`ConfigError`."""
+    if not isinstance(member_id, str):
+        raise ConfigError(f"Invalid member id {member_id!r}: must be a string.")
+    for t in topics:
+        if not isinstance(t, str) or not t:
+            raise ConfigError(f"Member {member_id!r} subscribes to invalid topic {t!r}.")
+    for name, v in (("rack", rack), ("instance id", instance_id)):
+        if v is not None and not isinstance(v, str):
+            raise ConfigError(f"Invalid {name} {v!r} of member {member_id!r}: must be "
+                              "a string or null.")
+
+
 @dataclass(frozen=True, slots=True)
 class Member:
     """One group member's subscription as the leader's assignor sees it.
@@ -110,15 +129,7 @@ class Member:
     has_user_data: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.member_id, str):
-            raise ConfigError(f"Invalid member id {self.member_id!r}: must be a string.")
-        for t in self.topics:
-            if not isinstance(t, str) or not t:
-                raise ConfigError(f"Member {self.member_id!r} subscribes to invalid topic {t!r}.")
-        for name, v in (("rack", self.rack), ("instance id", self.group_instance_id)):
-            if v is not None and not isinstance(v, str):
-                raise ConfigError(f"Invalid {name} {v!r} of member {self.member_id!r}: must be "
-                                  "a string or null.")
+        check_subscription(self.member_id, self.topics, self.rack, self.group_instance_id)
         for topic, parts in self.owned_partitions:
             for p in parts:
                 if not isinstance(p, int) or isinstance(p, bool) or p < 0:
@@ -170,16 +181,14 @@ class GroupSpec:
         return frozenset(r for r in t.replica_racks[partition] if r is not None)
 
     def topic(self, name: str) -> Topic | None:
+        """The metadata's topic called ``name``, or ``None``."""
         return self._by_name.get(name)
-
-    @property
-    def has_replica_racks(self) -> bool:
-        """True when any topic carries replica rack information."""
-        return any(t.replica_racks is not None for t in self.topics)
 
     # -- loading --------------------------------------------------------------------------
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> GroupSpec:
+    def from_json(
+        cls, doc: Mapping[str, Any], *, unknown_owned: Literal["warn", "error"] = "warn"
+    ) -> GroupSpec:
         """Build a group from the golden "member input" JSON (FORMAT.md).
 
         ``doc = {"topics": {name: n}, "partition_racks"?: {name: [[rack|null, ...], ...]},
@@ -189,12 +198,27 @@ class GroupSpec:
 
         Warns (:class:`~kpart.errors.KpartWarning`, one per finding; the group is still built
         as Kafka would see it) when a member subscribes to a topic ``topics`` does not list,
-        owns a partition beyond its topic's partition count, or has a generation below -1
-        (Kafka's "no generation"). Silence them with the standard filters, e.g.
-        ``warnings.simplefilter("ignore", KpartWarning)``.
+        owns partitions of such a topic or beyond its topic's partition count, or has a
+        generation below -1 (Kafka's "no generation"). Silence them with the standard filters,
+        e.g. ``warnings.simplefilter("ignore", KpartWarning)``.
+
+        Owned partitions of a topic the metadata lacks are Kafka's input too (a topic deleted
+        since the member got it: ``AbstractStickyAssignor`` drops them, range and roundrobin
+        never read owned partitions; Kafka's golden vectors have them). ``unknown_owned="error"``
+        makes them a :class:`ConfigError` instead (``kpart assign`` does: in a file a user
+        writes, they are more likely a typo):
+
+        >>> doc = {"topics": {"t0": 1},
+        ...        "members": [{"id": "C0", "topics": ["t0"], "owned": [["t9", [0]]]}]}
+        >>> GroupSpec.from_json(doc, unknown_owned="error")
+        Traceback (most recent call last):
+        ...
+        kpart.errors.ConfigError: group.members[0].owned[0]: owned partition of an unknown topic 't9'
         """
         if not isinstance(doc, Mapping):
             raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
+        if unknown_owned == "error":
+            _reject_unknown_owned(doc)
         _no_unknown_fields(doc, _GROUP_FIELDS, "group")
         topics_doc = doc.get("topics")
         if not isinstance(topics_doc, Mapping):
@@ -265,12 +289,32 @@ def _warn(message: str) -> None:
     kpart_warn(message)  # attributed to the caller's line, outside kpart
 
 
+def _reject_unknown_owned(doc: Mapping[str, Any]) -> None:
+    """``unknown_owned="error"``: :class:`ConfigError` naming the first owned partition of a
+    topic the group's ``topics`` do not list (documents of another shape are left to the
+    field checks, which name the bad field)."""
+    topics, members = doc.get("topics"), doc.get("members")
+    if not isinstance(topics, Mapping) or not isinstance(members, list):
+        return
+    for i, m in enumerate(members):
+        owned = m.get("owned") if isinstance(m, Mapping) else None
+        for j, entry in enumerate(owned if isinstance(owned, list) else []):
+            if isinstance(entry, list) and entry and isinstance(entry[0], str) and \
+                    entry[0] not in topics:
+                raise ConfigError(f"group.members[{i}].owned[{j}]: owned partition of an "
+                                  f"unknown topic {entry[0]!r}")
+
+
 def _warn_unusual_member(group: GroupSpec, m: Member, where: str) -> None:
     """The :class:`KpartWarning` s of :meth:`GroupSpec.from_json` about one member."""
     for t in dict.fromkeys(m.topics):
         if group.topic(t) is None:
             _warn(f"{where}.topics: member {m.member_id!r} subscribes to topic {t!r}, which the "
                   "group's topics do not list (Kafka assigns it no partition of it)")
+    for t in dict.fromkeys(t for t, _ in m.owned_partitions):
+        if group.topic(t) is None:
+            _warn(f"{where}.owned: member {m.member_id!r} owns partitions of topic {t!r}, which "
+                  "the group's topics do not list (Kafka's sticky assignors drop them)")
     for t, parts in m.owned_partitions:
         n = group.num_partitions(t)
         beyond = [p for p in parts if n is not None and p >= n]
@@ -333,6 +377,9 @@ class GroupAssignment:
 
     _assignment: tuple[tuple[str, OwnedPartitions], ...] | None
     _revoked: tuple[tuple[str, OwnedPartitions], ...] | None
+    _deferred: Callable[[], tuple[MemberPartitions, MemberPartitions]] | None
+    _member_ids: tuple[str, ...]
+    _counts: dict[str, int] | None
 
     def __init__(
         self,
@@ -350,7 +397,7 @@ class GroupAssignment:
         cls,
         member_ids: Iterable[str],
         counts: Iterable[int],
-        build: Callable[[], tuple[tuple[tuple[str, OwnedPartitions], ...], tuple]],
+        build: Callable[[], tuple[MemberPartitions, MemberPartitions]],
     ) -> GroupAssignment:
         """An assignment whose tuples ``build()`` makes on first use: ``member_ids`` in
         output order, ``counts`` their partition counts, ``build() -> (assignment, revoked)``
@@ -411,7 +458,9 @@ class GroupAssignment:
     def __repr__(self) -> str:
         return f"GroupAssignment(assignment={self.assignment!r}, revoked={self.revoked!r})"
 
-    def __reduce__(self) -> tuple[type[GroupAssignment], tuple]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[GroupAssignment], tuple[MemberPartitions, MemberPartitions]]:
         return (GroupAssignment, (self.assignment, self.revoked))
 
     @classmethod

@@ -18,14 +18,14 @@ coordinator's ``HashMap`` of members, emulated from the member ids' ``String.has
 names); the heterogeneous one breaks ties with the signed ``Uuid.compareTo``. Racks have no
 effect (Kafka trunk 2024-10-25).
 
-:func:`server_assign` is the public entry point for both KIP-848 assignors.
+:func:`kpart.consumer.server_assign` runs it by name (``"uniform"``), like every assignor.
 
 >>> from kpart.consumer.server_spec import ServerGroupSpec
 >>> g = ServerGroupSpec.from_json({
 ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 4}],
 ...     "members": [{"id": "A", "topics": ["t0"], "assignment": [["t0", [0, 1, 2, 3]]]},
 ...                 {"id": "B", "topics": ["t0"]}]})
->>> server_assign(g, "uniform").as_dict()
+>>> assign_uniform(g).as_dict()
 {'A': {'t0': [0, 1]}, 'B': {'t0': [2, 3]}}
 """
 
@@ -33,21 +33,10 @@ from __future__ import annotations
 
 from kpart.consumer._uniform_heterogeneous import build_heterogeneous
 from kpart.consumer._uniform_homogeneous import build_homogeneous
-from kpart.consumer.server_spec import ServerGroupSpec
+from kpart.consumer.server_spec import ServerGroupSpec, Target
 from kpart.consumer.spec import GroupAssignment
-from kpart.errors import ConfigError
-from kpart.limits import check_assignment
 
-__all__ = [
-    "SERVER_ASSIGNORS",
-    "UniformAssignor",
-    "assign_uniform",
-    "server_assign",
-    "server_target",
-]
-
-#: Names of the KIP-848 server-side assignors (``group.consumer.assignors``).
-SERVER_ASSIGNORS = ("uniform", "range")
+__all__ = ["UniformAssignor", "assign_uniform", "uniform_target"]
 
 
 class UniformAssignor:
@@ -60,8 +49,12 @@ class UniformAssignor:
         return assign_uniform(spec)
 
 
-def target_assignment(spec: ServerGroupSpec) -> dict[str, list[tuple[int, list[int]]]]:
-    """The uniform assignor's raw result: member id → ``[(topic id, [partitions])]``."""
+def uniform_target(spec: ServerGroupSpec, java_order: bool = True) -> Target:
+    """The uniform assignor's raw result: member id → ``[(topic id, [partitions])]``, each
+    member's topics in the iteration order of the map Kafka returns (the builders always
+    produce it: ``java_order`` is accepted for the registry's common signature). Errors:
+    :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
+    ``PartitionAssignorException``."""
     if not spec.members:
         return {}
     if spec.subscription_type == "HOMOGENEOUS":
@@ -76,32 +69,4 @@ def assign_uniform(spec: ServerGroupSpec) -> GroupAssignment:
     name. Errors: :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
     ``PartitionAssignorException``.
     """
-    return spec.to_group_assignment(target_assignment(spec))
-
-
-def server_target(
-    spec: ServerGroupSpec, assignor: str = "uniform", *, java_order: bool = True
-) -> dict[str, list[tuple[int, list[int]]]]:
-    """The raw target of a KIP-848 server-side assignor, ``"uniform"`` or ``"range"``:
-    member id → ``[(topic id, [partitions])]``, in the Java iteration order of Kafka's result
-    maps (``java_order=False`` lets the range assignor skip that ordering when only the
-    canonical assignment is wanted). Raises :class:`~kpart.errors.ConfigError` naming an
-    unknown ``assignor``; ``PartitionAssignorError`` as Kafka's assignors throw it."""
-    if assignor == "uniform":
-        return target_assignment(spec)
-    if assignor == "range":
-        from kpart.consumer.server_range_assignor import range_target
-
-        return range_target(spec, java_order=java_order)
-    raise ConfigError(
-        f"Unknown server-side assignor {assignor!r}: expected one of {list(SERVER_ASSIGNORS)}."
-    )
-
-
-def server_assign(spec: ServerGroupSpec, assignor: str = "uniform") -> GroupAssignment:
-    """Run a KIP-848 server-side assignor: ``"uniform"`` (default) or ``"range"``; every
-    member of ``spec`` in order, topics by name, sorted. Errors: see :func:`server_target`.
-    """
-    check_assignment(sum(t.num_partitions for t in spec.topics),
-                     f"assigning {len(spec.topics):,} topics to {len(spec.members):,} members")
-    return spec.to_group_assignment(server_target(spec, assignor, java_order=False))
+    return spec.to_group_assignment(uniform_target(spec))
