@@ -104,7 +104,8 @@ def test_kernel_index_rules_match_the_java_reference(keys: list[bytes], n: int) 
     they agree with ``kpart._java.murmur2``'s ``to_positive`` / ``to_int32``."""
     import numpy as np
 
-    from kpart._java.murmur2 import murmur2, murmur2_unsigned, to_int32, to_positive
+    from kpart._java.ints import to_int32
+    from kpart._java.murmur2 import murmur2, murmur2_unsigned, to_positive
     from kpart.producer._client_kernels import KERNELS, MODES
 
     arr = pa.array(keys, type=pa.binary())

@@ -25,6 +25,8 @@ import sys
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
+from kpart._java.ints import to_int32
+
 __all__ = [
     "hashmap_capacity",
     "hashmap_order",
@@ -42,11 +44,6 @@ _MAX_CAPACITY = 1 << 30
 _UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # native code units
 
 
-def _to_int32(x: int) -> int:
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x & 0x80000000 else x
-
-
 def string_hash_code(s: str) -> int:
     """``String.hashCode()``: ``s[0]*31^(n-1) + ... + s[n-1]`` over UTF-16 code units, as a
     signed 32-bit int (lone surrogates count as the code unit they are, as in Java)."""
@@ -62,7 +59,7 @@ def string_hash_code(s: str) -> int:
     else:
         for u in units:
             h = (h * 31 + u) & 0xFFFFFFFF
-    return _to_int32(h)
+    return to_int32(h)
 
 
 def java_hash(key: object) -> int:
@@ -76,10 +73,10 @@ def java_hash(key: object) -> int:
     if isinstance(key, bool):
         return 1231 if key else 1237
     if isinstance(key, int):
-        return _to_int32(key)
+        return to_int32(key)
     if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str):
         # TopicPartition.hashCode: 31 * (31 + partition) + topic.hashCode()
-        return _to_int32(31 * (31 + key[1]) + string_hash_code(key[0]))
+        return to_int32(31 * (31 + key[1]) + string_hash_code(key[0]))
     raise TypeError(f"no Java hashCode known for {key!r}")
 
 

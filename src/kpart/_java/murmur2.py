@@ -16,7 +16,9 @@ This module is the scalar reference: pure Python, no dependency. The compiled Ar
 
 from __future__ import annotations
 
-__all__ = ["MURMUR2_SEED", "murmur2", "murmur2_unsigned", "to_int32", "to_positive"]
+from kpart._java.ints import to_int32
+
+__all__ = ["MURMUR2_SEED", "murmur2", "murmur2_unsigned", "to_positive"]
 
 MURMUR2_SEED = 0x9747B28C
 _M = 0x5BD1E995
@@ -53,16 +55,6 @@ def murmur2_unsigned(data: bytes) -> int:
     h = (h * _M) & _MASK
     h ^= h >> 15
     return h
-
-
-def to_int32(value: int) -> int:
-    """Reinterpret the low 32 bits of ``value`` as a Java ``int`` (two's complement).
-
-    >>> to_int32(0xFFFFFFFF)
-    -1
-    """
-    value &= _MASK
-    return value - (1 << 32) if value & 0x80000000 else value
 
 
 def murmur2(data: bytes) -> int:

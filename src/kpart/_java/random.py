@@ -28,22 +28,14 @@ import os
 from collections.abc import MutableSequence
 from typing import Any
 
+from kpart._java.ints import to_int32, to_int64
+
 __all__ = ["JavaRandom", "shuffle"]
 
 _MULTIPLIER = 0x5DEECE66D
 _ADDEND = 0xB
 _MASK = (1 << 48) - 1
 _DOUBLE_UNIT = 1.0 / (1 << 53)
-
-
-def _int32(x: int) -> int:
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x & 0x80000000 else x
-
-
-def _int64(x: int) -> int:
-    x &= 0xFFFFFFFFFFFFFFFF
-    return x - (1 << 64) if x & 0x8000000000000000 else x
 
 
 class JavaRandom:
@@ -66,13 +58,13 @@ class JavaRandom:
         """``Random.setSeed(long)``: scramble ``seed`` with the multiplier, keep 48 bits."""
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an int, got {seed!r}")
-        self._seed = (_int64(seed) ^ _MULTIPLIER) & _MASK
+        self._seed = (to_int64(seed) ^ _MULTIPLIER) & _MASK
 
     def next(self, bits: int) -> int:
         """``Random.next(bits)``: advance the LCG, return its top ``bits`` bits (1..32) as a
         signed 32-bit int."""
         self._seed = (self._seed * _MULTIPLIER + _ADDEND) & _MASK
-        return _int32(self._seed >> (48 - bits))
+        return to_int32(self._seed >> (48 - bits))
 
     def next_int(self, bound: int | None = None) -> int:
         """``nextInt()`` (any int32) or ``nextInt(bound)`` (uniform in ``[0, bound)``).
@@ -99,7 +91,7 @@ class JavaRandom:
 
     def next_long(self) -> int:
         """``nextLong()``: ``(next(32) << 32) + next(32)`` as a signed 64-bit int."""
-        return _int64((self.next(32) << 32) + self.next(32))
+        return to_int64((self.next(32) << 32) + self.next(32))
 
     def next_boolean(self) -> bool:
         """``nextBoolean()``."""

@@ -27,6 +27,7 @@ import binascii
 from collections.abc import Iterable
 
 from kpart._java.hashing import hashmap_order, hashset_copy_capacity
+from kpart._java.ints import to_int32
 from kpart.errors import ConfigError
 
 __all__ = [
@@ -39,11 +40,6 @@ __all__ = [
 
 _MASK64 = (1 << 64) - 1
 _SIGN64 = 1 << 63
-
-
-def _to_int32(x: int) -> int:
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x & 0x80000000 else x
 
 
 def uuid_from_string(text: str) -> int:
@@ -74,7 +70,7 @@ def uuid_to_string(uuid: int) -> str:
 def uuid_hash_code(uuid: int) -> int:
     """``Uuid.hashCode``: fold ``msb ^ lsb`` to 32 bits (signed)."""
     x = (uuid >> 64) ^ (uuid & _MASK64)
-    return _to_int32((x >> 32) ^ x)
+    return to_int32((x >> 32) ^ x)
 
 
 def uuid_compare_key(uuid: int) -> int:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import zlib
 
-from kpart._java.murmur2 import MURMUR2_SEED, to_int32
+from kpart._java.ints import to_int32
+from kpart._java.murmur2 import MURMUR2_SEED
 
 __all__ = ["crc32", "fnv1a32", "kafkajs_legacy_murmur2"]
 

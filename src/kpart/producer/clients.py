@@ -37,7 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kpart._java.murmur2 import murmur2_unsigned, to_int32, to_positive
+from kpart._java.ints import to_int32
+from kpart._java.murmur2 import murmur2_unsigned, to_positive
 from kpart.errors import ConfigError, InvalidPartitionsError
 from kpart.limits import KAFKA_MAX_PARTITIONS
 from kpart.producer._hashes import crc32, fnv1a32, kafkajs_legacy_murmur2

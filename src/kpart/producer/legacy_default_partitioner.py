@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kpart._java.murmur2 import to_int32, to_positive
+from kpart._java.ints import to_int32
+from kpart._java.murmur2 import to_positive
 from kpart.producer._nullkey import IntSource, key_partition, make_random
 from kpart.producer.cluster import Cluster
 

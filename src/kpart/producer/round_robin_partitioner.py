@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kpart._java.murmur2 import to_int32, to_positive
+from kpart._java.ints import to_int32
+from kpart._java.murmur2 import to_positive
 from kpart.producer.cluster import Cluster
 
 __all__ = ["RoundRobinPartitioner"]
