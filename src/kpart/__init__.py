@@ -57,7 +57,7 @@ _EXPORTS: dict[str, str] = {
     "JavaRandom": "kpart._java.random",
     "StripedReplicaPlacer": "kpart.placement.striped_replica_placer",
     "Move": "kpart.placement.reassign",
-    "Plan": "kpart.placement.planner",
+    "Plan": "kpart.placement.plan",
     "plan_reassignment": "kpart.placement.planner",
     "balance": "kpart.placement.balance",
     "PoolSpec": "kpart.placement.pools",

@@ -16,7 +16,8 @@ from kpart.errors import (
     InvalidReplicationFactorError,
 )
 from kpart.placement.admin_utils import assign_replicas_to_brokers
-from kpart.placement.planner import batch_moves, plan
+from kpart.placement.plan import batch_moves
+from kpart.placement.planner import plan
 from kpart.placement.pools import parse_pools
 from kpart.placement.reassign import Move, apply_moves, count_replica_moves, generate_assignment
 from kpart.placement.spec import Broker

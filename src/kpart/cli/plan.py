@@ -22,7 +22,7 @@ from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart.placement.balance import BalanceReport
-    from kpart.placement.planner import Plan
+    from kpart.placement.plan import Plan
     from kpart.placement.pools import PoolSpec
     from kpart.placement.reassign import ClusterAssignment
     from kpart.placement.spec import Broker

@@ -10,7 +10,8 @@ a frozen ``TopicAssignment`` (:mod:`~kpart.placement.spec`):
 * :mod:`~kpart.placement.manual` — ``--replica-assignment`` strings, the ZooKeeper topic node,
   adding partitions;
 * :mod:`~kpart.placement.formats` — ``kafka-topics.sh --describe`` lines and other formats;
-* :mod:`~kpart.placement.planner` — minimal-movement reassignment plans.
+* :mod:`~kpart.placement.planner` — minimal-movement reassignment plans;
+* :mod:`~kpart.placement.plan` — a plan as a value (:class:`Plan`) and its batches.
 
 The names below are resolved on use, so ``import kpart.placement`` imports no submodule:
 
@@ -30,7 +31,7 @@ _EXPORTS: dict[str, str] = {
     "Broker": "kpart.placement.spec",
     "ClusterDescriber": "kpart.placement.spec",
     "PartitionAssignment": "kpart.placement.spec",
-    "Plan": "kpart.placement.planner",
+    "Plan": "kpart.placement.plan",
     "PlacementSpec": "kpart.placement.spec",
     "PlanOptions": "kpart.placement.planner",
     "ReplicaPlacer": "kpart.placement.spec",

@@ -28,8 +28,6 @@ most ``ceil(k * R / (B + k))`` replicas; removing a broker moves exactly its rep
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TypedDict, Unpack
 
 from kpart._java.strings import java_string_key
@@ -50,10 +48,10 @@ from kpart.placement._goals import (
     ReplicationFactorGoal,
 )
 from kpart.placement._plan_state import State
+from kpart.placement.plan import Plan, batch_moves, check_at_least_one, freeze
 from kpart.placement.pools import PoolSpec
 from kpart.placement.reassign import (
     ClusterAssignment,
-    Move,
     diff,
     generate_assignment,
     sorted_partitions,
@@ -67,7 +65,6 @@ __all__ = [
     "Goal",
     "LeaderDistributionGoal",
     "LeadershipMove",
-    "Plan",
     "PlanOptions",
     "PlanState",
     "PoolGoal",
@@ -77,7 +74,6 @@ __all__ = [
     "ReplicaDistributionGoal",
     "ReplicaMove",
     "ReplicationFactorGoal",
-    "batch_moves",
     "cluster_brokers",
     "place_in_pools",
     "plan",
@@ -91,54 +87,6 @@ _PARTIAL_RACKS = (
     "Not all brokers have rack information. Add --disable-rack-aware in command line "
     "to make replica assignment without rack information."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """A reassignment plan (a value: two plans are equal when every field is, and equal plans
-    hash alike).
-
-    ``current``/``target``: read-only ``{topic: {partition: replicas}}``; ``brokers``: the
-    cluster after the change; ``moves``: one :class:`Move` per changed partition in
-    ``compareTopicPartitions`` order; ``batches``: the same moves grouped so that no broker
-    gains or loses a replica in more than ``K`` moves of a batch (leader-only moves last);
-    ``replica_moves``: replicas changing broker; ``leader_changes``: partitions whose
-    preferred leader changes; ``bytes_to_move``: sum of moved replicas' partition sizes
-    (``None`` without sizes); ``hard_violations``: what still breaks a hard goal (empty when
-    all hold); ``max_moves_reached``: the soft phase stopped at ``max_moves``.
-    """
-
-    current: Mapping[str, Mapping[int, tuple[int, ...]]]
-    target: Mapping[str, Mapping[int, tuple[int, ...]]]
-    brokers: tuple[Broker, ...]
-    moves: tuple[Move, ...]
-    batches: tuple[tuple[Move, ...], ...]
-    replica_moves: int
-    leader_changes: int
-    bytes_to_move: int | None = None
-    hard_violations: tuple[tuple[str, int], ...] = ()
-    max_moves_reached: bool = False
-
-    def __hash__(self) -> int:
-        # The read-only mappings do not hash; ``moves`` (the diff of current and target) and
-        # the other fields do, and equal plans have equal ones.
-        return hash((self.brokers, self.moves, self.batches, self.bytes_to_move,
-                     self.hard_violations, self.max_moves_reached))
-
-    def replicas_per_broker(self) -> tuple[tuple[int, int], ...]:
-        """``(broker, replicas)`` in the target, every cluster broker included."""
-        counts = {b.id: 0 for b in self.brokers}
-        for parts in self.target.values():
-            for reps in parts.values():
-                for b in reps:
-                    counts[b] = counts.get(b, 0) + 1
-        return tuple(sorted(counts.items()))
-
-
-def _freeze(a: Mapping[str, Mapping[int, Sequence[int]]]) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
-    return MappingProxyType(
-        {t: MappingProxyType({p: tuple(r) for p, r in ps.items()}) for t, ps in a.items()}
-    )
 
 
 def cluster_brokers(
@@ -164,53 +112,6 @@ def cluster_brokers(
     return tuple(sorted(brokers, key=lambda b: b.id))
 
 
-def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...], ...]:
-    """Order ``moves`` into batches where no broker gains or loses a replica in more than
-    ``k`` moves (greedy, busiest brokers first); leader-only moves form the last batch.
-    ``k=None``: one batch. Errors: ``ConfigError`` when ``k < 1``."""
-    _check_at_least_one("k", k)
-    if not moves:
-        return ()
-    if k is None:
-        return (tuple(moves),)
-    data = [m for m in moves if m.replica_moves]
-    lead_only = [m for m in moves if not m.replica_moves]
-    involved = {id(m): tuple(m.brokers) for m in data}
-    busy: dict[int, int] = {}
-    for m in data:
-        for b in involved[id(m)]:
-            busy[b] = busy.get(b, 0) + 1
-    data.sort(key=lambda m: -max(busy[b] for b in involved[id(m)]))
-    ptr: dict[int, int] = {}
-    use: dict[int, dict[int, int]] = {}
-    batches: list[list[Move]] = []
-    for m in data:
-        bs = involved[id(m)]
-        j = max(ptr.get(b, 0) for b in bs)
-        while any(use.get(b, {}).get(j, 0) >= k for b in bs):
-            j += 1
-        while len(batches) <= j:
-            batches.append([])
-        batches[j].append(m)
-        for b in bs:
-            u = use.setdefault(b, {})
-            u[j] = u.get(j, 0) + 1
-            p = ptr.get(b, 0)
-            while u.get(p, 0) >= k:
-                p += 1
-            ptr[b] = p
-    order = {(m.topic, m.partition): i for i, m in enumerate(moves)}
-    out = [tuple(sorted(b, key=lambda m: order[(m.topic, m.partition)])) for b in batches]
-    if lead_only:
-        out.append(tuple(lead_only))
-    return tuple(out)
-
-
-def _check_at_least_one(parameter: str, value: int | None) -> None:
-    if value is not None and value < 1:
-        raise ConfigError.about(parameter, "Invalid {param} {value}: must be >= 1", value=value)
-
-
 def _finish(
     current: Mapping[str, Mapping[int, Sequence[int]]],
     target: Mapping[str, Mapping[int, Sequence[int]]],
@@ -228,10 +129,10 @@ def _finish(
     full = {t: dict(ps) for t, ps in current.items()}
     for t, ps in target.items():
         full[t].update(ps)
-    _check_at_least_one("max_concurrent_moves_per_broker", max_concurrent_moves_per_broker)
+    check_at_least_one("max_concurrent_moves_per_broker", max_concurrent_moves_per_broker)
     return Plan(
-        current=_freeze(current),
-        target=_freeze(full),
+        current=freeze(current),
+        target=freeze(full),
         brokers=tuple(cluster),
         moves=moves,
         batches=batch_moves(moves, max_concurrent_moves_per_broker),
