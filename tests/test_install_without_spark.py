@@ -163,3 +163,11 @@ def test_the_check_comes_before_spark_and_after_what_needs_none(
     assert capfd.readouterr().err == NEEDS_SPARK.format("whatif", " (--keys does not)")
     assert main(["whatif", "--keys", "a,b", "--partitions", "12", "--to", "16", "--json"]) == 0
     assert json.loads(capfd.readouterr().out)["whatif"]["num_partitions"] == 12
+
+
+def test_the_readme_shows_the_line() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"`{NEEDS_SPARK.format('report', '').strip()}`" in readme
+    assert "pip install 'kpart[spark]'" in readme
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "pip install --quiet -e '.[spark,test]'" in makefile
