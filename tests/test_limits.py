@@ -267,3 +267,56 @@ def test_simulate_counts_an_input_files_records_before_parsing_it(
     err = capfd.readouterr().err.strip()
     assert err == (f"kpart: error: {f}: 11 is above kpart's limit of 5 simulated records (the "
                    "simulation runs record by record in Python: ~5.5 KB would be needed)")
+
+
+# -- what the errors name (issue 11, point 6) ---------------------------------------------------
+
+
+def test_a_library_parameter_is_carried_and_the_cli_names_its_flag(capfd) -> None:
+    from kpart.cli._flags import flag_for
+    from kpart.placement.admin_utils import assign_replicas_to_brokers
+
+    with pytest.raises(InvalidPartitionsError) as e:
+        assign_replicas_to_brokers(list(range(3)), 2_000_000, 1)
+    assert e.value.parameter == "num_partitions"
+    assert str(e.value).startswith("num_partitions: 2000000 is above kpart's limit")
+    assert e.value.naming(flag_for(e.value.parameter)).startswith("--partitions: 2000000 ")
+    with pytest.raises(InvalidReplicationFactorError) as e:
+        limits.check_placement(12, 40_000)
+    assert e.value.parameter == "replication_factor"
+    assert str(e.value).startswith("replication_factor: 40000 is above Kafka's limit")
+    # the command line names its flags, as before
+    assert main(["place", "--brokers", "0,1,2", "--partitions", "2000000",
+                 "--replication-factor", "1"]) == 2
+    assert capfd.readouterr().err.startswith("kpart: error: --partitions: 2000000 is above ")
+
+
+def test_a_description_is_printed_as_it_is_and_names_no_parameter() -> None:
+    for what in ("topic.partitions", "partition count of topic 't'", "--partitions"):
+        with pytest.raises(InvalidPartitionsError) as e:
+            limits.check_partitions(2_000_000, what)
+        assert e.value.parameter is None and str(e.value).startswith(f"{what}: 2000000 ")
+
+
+def test_no_library_caller_passes_a_command_line_flag() -> None:
+    """Only kpart.cli names flags: a library caller of a kpart.limits check names its parameter
+    (the CLI maps it to the flag) or a description."""
+    import ast
+
+    checks = {name for name in limits.__all__ if name.startswith("check_")}
+    package = Path(SRC) / "kpart"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.parent.name == "cli" or path.name == "limits.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            if name not in checks:
+                continue
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                first = arg.values[0] if isinstance(arg, ast.JoinedStr) and arg.values else arg
+                if isinstance(first, ast.Constant) and str(first.value).startswith("-"):
+                    found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert found == []

@@ -7,16 +7,25 @@ Three pure cores, usable alone:
 * consumer-group assignment (partition → member): :func:`assign`, :class:`GroupSpec`;
 * replica placement (replica → broker): :func:`assign_replicas_to_brokers`, :class:`Broker`.
 
-``kpart.spark`` applies them to DataFrames. Names are resolved lazily, so ``import kpart``
-imports neither numba, pyarrow nor pyspark.
+``kpart.spark`` applies them to DataFrames (with the extra ``kpart[spark]``). Names are
+resolved lazily, so ``import kpart`` imports neither numba, pyarrow nor pyspark.
+
+The names of :data:`__all__` report ``kpart`` as their module once resolved, as httpx does:
+``help()`` and reprs show the name users import, not the module that defines it, and pickle
+finds them as ``kpart.<name>``. Two kinds keep their module: the errors, whose home is the
+public module :mod:`kpart.errors` (tracebacks name ``kpart.errors.ConfigError``), and an alias
+(a function exported under another name than its own: pickle looks it up by its own name).
 
 >>> import kpart
 >>> kpart.partition_for_key(b"my_key_1", 6)
 0
+>>> kpart.JavaRandom
+<class 'kpart.JavaRandom'>
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from typing import Any
 
@@ -103,8 +112,29 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'kpart' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
+    _report_kpart_as_module(name, value)
     globals()[name] = value
     return value
+
+
+#: Where each public name resolved so far is defined (its ``__module__`` before it reported
+#: ``kpart``), for tools that look for its definition (the doctest collection, conftest.py).
+_DEFINED_IN: dict[str, str] = {}
+
+
+def _report_kpart_as_module(name: str, value: object) -> None:
+    """Set ``value.__module__`` to ``kpart``, except for an alias (exported under another name
+    than its own, which pickle, looking functions up by their own name, would not find) and the
+    errors (their home is the public module :mod:`kpart.errors`, which every traceback names:
+    ``kpart.errors.ConfigError: ...``, whatever the program imported before)."""
+    defined_in = getattr(value, "__module__", None)
+    if (getattr(value, "__qualname__", None) != name or not isinstance(defined_in, str)
+            or defined_in == "kpart.errors"):
+        return
+    with contextlib.suppress(AttributeError, TypeError):  # a builtin's module is read-only
+        value.__module__ = "kpart"
+        if defined_in != "kpart":
+            _DEFINED_IN[name] = defined_in
 
 
 def __dir__() -> list[str]:

@@ -199,7 +199,7 @@ def clean_stale(target: PathLike) -> list[Path]:
     target = Path(target)
     parent = target.parent
     pattern = _temp_re(target.name)
-    removed = []
+    removed: list[Path] = []
     try:
         names = os.listdir(parent)
     except OSError:
@@ -341,11 +341,11 @@ def write_texts(
                 temps.append((_write_temp(target, content), target))
             except OSError as e:
                 raise _write_error(option, path, _reason(e)) from None
-        for (tmp, target), (path, *_rest) in zip(temps, plan, strict=True):
+        for (tmp, target), (path, _, _, option) in zip(temps, plan, strict=True):
             try:
                 os.replace(tmp, target)
             except OSError as e:
-                raise _write_error(_rest[-1], path, _reason(e)) from None
+                raise _write_error(option, path, _reason(e)) from None
     except BaseException:
         for tmp, _ in temps:
             _remove(tmp)

@@ -52,18 +52,27 @@ that an allowed size on a small machine fails with one line instead of the OOM k
 Every error is a :class:`~kpart.errors.KpartError` (``InvalidPartitionsError``,
 ``InvalidReplicationFactorError`` or ``ConfigError``): the CLI prints it as one line, exit 2.
 
->>> check_partitions(12, "--partitions")
+Each check takes ``what``, the name of the value in the message: a library function passes the
+name of its parameter (``num_partitions``; the error then carries it as
+:attr:`~kpart.errors.KpartError.parameter`, :meth:`~kpart.errors.KpartError.about`, and the
+command line names the flag that sets it) or a description (``partition count of topic 't'``, a
+file's field ``topic.partitions``); only callers in :mod:`kpart.cli` pass a flag.
+
+>>> check_partitions(12, "num_partitions")
 12
->>> check_partitions(1_000_000_000, "--partitions")
+>>> check_partitions(1_000_000_000, "num_partitions")
 Traceback (most recent call last):
 ...
-kpart.errors.InvalidPartitionsError: --partitions: 1000000000 is above kpart's limit of \
+kpart.errors.InvalidPartitionsError: num_partitions: 1000000000 is above kpart's limit of \
 1,048,576 partitions per topic (kpart keeps every partition in memory: ~1.9 TB would be needed)
->>> check_replication_factor(40_000, "--replication-factor")
-Traceback (most recent call last):
-...
-kpart.errors.InvalidReplicationFactorError: --replication-factor: 40000 is above Kafka's \
-limit of 32,767 (ReplicationFactor is an INT16 in CreateTopicsRequest)
+>>> try:
+...     check_replication_factor(40_000)
+... except KpartError as e:
+...     print(e.parameter)
+...     print(e.naming("--replication-factor"))  # what the CLI prints after "kpart: error: "
+replication_factor
+--replication-factor: 40000 is above Kafka's limit of 32,767 (ReplicationFactor is an INT16 in \
+CreateTopicsRequest)
 """
 
 from __future__ import annotations
@@ -190,17 +199,29 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _named(error: type[KpartError], what: str, template: str, **values: Any) -> KpartError:
+    """``error`` whose ``template`` names the value as ``{param}``: ``what``, when it is an
+    identifier, is a library parameter the error carries (:meth:`KpartError.about`: the command
+    line names its flag instead); any other ``what`` (``topic.partitions``, ``--partitions``,
+    ``partition count of topic 't'``) is printed as it is."""
+    if what.isidentifier():
+        return error.about(what, template, **values)
+    return error(template.format(param=what, **values))
+
+
 def _kpart(what: str, value: int, limit: int, unit: str, why: str, error: type[KpartError],
            bytes_each: int | None = None) -> KpartError:
     need = "" if bytes_each is None else f": ~{format_bytes(value * bytes_each)} would be needed"
-    return error(f"{what}: {value} is above kpart's limit of {limit:,} {unit} ({why}{need})")
+    return _named(error, what, "{param}: {value} is above kpart's limit of {limit:,} {unit} "
+                  "({why}{need})", value=value, limit=limit, unit=unit, why=why, need=need)
 
 
 def _kafka(what: str, value: int, limit: int, why: str, error: type[KpartError]) -> KpartError:
-    return error(f"{what}: {value} is above Kafka's limit of {limit:,} ({why})")
+    return _named(error, what, "{param}: {value} is above Kafka's limit of {limit:,} ({why})",
+                  value=value, limit=limit, why=why)
 
 
-def check_partitions(n: Any, what: str = "number of partitions", *,
+def check_partitions(n: Any, what: str = "num_partitions", *,
                      error: type[KpartError] = InvalidPartitionsError,
                      bytes_each: int = BYTES_PER_PARTITION) -> Any:
     """``n`` if it is at most :data:`MAX_PARTITIONS_PER_TOPIC` (and Kafka's INT32); otherwise
@@ -234,7 +255,7 @@ def check_total_partitions(total: int, what: str, *,
     return total
 
 
-def check_replication_factor(rf: Any, what: str = "replication factor", *,
+def check_replication_factor(rf: Any, what: str = "replication_factor", *,
                              num_partitions: int | None = None,
                              error: type[KpartError] = InvalidReplicationFactorError) -> Any:
     """``rf`` if it fits Kafka's INT16 and, with ``num_partitions``, the replicas
@@ -253,10 +274,12 @@ def check_replication_factor(rf: Any, what: str = "replication factor", *,
     if num_partitions is not None and _is_int(num_partitions) and num_partitions > 0 and rf > 0:
         replicas = num_partitions * rf
         if replicas > MAX_REPLICAS_TOTAL:
-            raise error(
-                f"{what}: {rf} × {num_partitions} partitions = {replicas:,} replicas is above "
-                f"kpart's limit of {MAX_REPLICAS_TOTAL:,} replicas (kpart keeps every replica "
-                f"in memory: ~{format_bytes(replicas * BYTES_PER_REPLICA)} would be needed)")
+            raise _named(
+                error, what, "{param}: {rf} × {num_partitions} partitions = {replicas:,} replicas "
+                "is above kpart's limit of {limit:,} replicas (kpart keeps every replica in "
+                "memory: ~{need} would be needed)", rf=rf, num_partitions=num_partitions,
+                replicas=replicas, limit=MAX_REPLICAS_TOTAL,
+                need=format_bytes(replicas * BYTES_PER_REPLICA))
     return rf
 
 
@@ -320,8 +343,8 @@ def check_records(count: Any, what: str = "records") -> Any:
 
 
 def check_placement(num_partitions: Any, replication_factor: Any, *,
-                    partitions_what: str = "number of partitions",
-                    rf_what: str = "replication factor") -> None:
+                    partitions_what: str = "num_partitions",
+                    rf_what: str = "replication_factor") -> None:
     """The bounds of one placement (``num_partitions`` per topic, replication factor, replicas)
     and its memory estimate; the Kafka checks (> 0, RF ≤ brokers) stay with the placers.
 

@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 
 from kpart.cli import main
-from kpart.cli._spark_options import HELP_DEFAULT
+from kpart.cli._flags import flag_for
+from kpart.cli._spark_options import HELP_DEFAULT, parse_master_timeout
 from kpart.errors import ConfigError
 from kpart.spark._master import (
     DEFAULT_MASTER_TIMEOUT,
     check_master,
     check_reachable,
-    parse_master_timeout,
     session_start_error,
     start_within,
 )
@@ -154,6 +154,32 @@ def test_a_master_that_never_answers_is_abandoned() -> None:
     assert abandoned.is_set()
 
 
+def test_the_library_names_master_timeout_and_the_cli_its_flag() -> None:
+    with pytest.raises(ConfigError) as e:
+        start_within("spark://h:1", threading.Event().wait, 0.01, lambda: None, lambda: True,
+                     poll=0.01)
+    assert e.value.parameter == "master_timeout"
+    assert str(e.value).endswith("(see master_timeout)")
+    assert e.value.naming(flag_for(e.value.parameter)).endswith("(see --master-timeout)")
+
+
+def test_the_port_is_probed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI checks --master before reading any input, then starts the session with
+    probe=False; a library caller's session probes the port itself. No JVM starts here."""
+    from kpart.spark import session
+
+    probes: list[str] = []
+    monkeypatch.setattr(session, "check_reachable", lambda master, *_: probes.append(master))
+    monkeypatch.setattr(session, "has_active_session", lambda: False)
+    started = type("Session", (), {"sparkContext": type("Context", (), {
+        "setLogLevel": staticmethod(lambda level: None)})()})()
+    monkeypatch.setattr(session, "_start", lambda *_: started)
+    assert session.get_or_create_session("spark://127.0.0.1:7077", probe=False) is started
+    assert probes == []
+    assert session.get_or_create_session("spark://127.0.0.1:7077") is started
+    assert probes == ["spark://127.0.0.1:7077"]
+
+
 def test_a_failure_during_the_start_is_one_line() -> None:
     def start() -> str:
         raise RuntimeError("An error occurred while calling X.\n: java.io.IOException: boom\n")
@@ -224,7 +250,7 @@ def test_a_silent_master_is_given_up_after_the_timeout(silent_master: int,
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [
         f"ERROR Spark master 'spark://127.0.0.1:{silent_master}': no Spark session within 2 s: "
-        "the master did not accept the application (see --master-timeout)",
+        "the master did not accept the application (see master_timeout)",
         "COUNT 3",
     ]
     assert "Traceback" not in r.stderr

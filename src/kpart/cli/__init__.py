@@ -14,6 +14,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 import typer
 
@@ -59,12 +60,6 @@ def _register() -> None:
     _registered = True
 
 
-def fail(message: str) -> typer.Exit:
-    """Print ``kpart: error: <message>`` on stderr and return the exit (code 2) to raise."""
-    typer.echo(f"kpart: error: {message}", err=True)
-    return typer.Exit(code=2)
-
-
 @contextmanager
 def _warnings_as_lines() -> Iterator[None]:
     """Print every :class:`KpartWarning` as one ``kpart: warning: ...`` line on stderr (each
@@ -72,7 +67,8 @@ def _warnings_as_lines() -> Iterator[None]:
     shown: set[str] = set()
     previous = warnings.showwarning
 
-    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
         if isinstance(message, KpartWarning) or (
             isinstance(category, type) and issubclass(category, KpartWarning)
         ):
@@ -100,8 +96,8 @@ def _main(argv: list[str] | None) -> int:
     try:
         app(args=argv, prog_name="kpart", standalone_mode=False)
     except typer.TyperException as e:  # usage errors (exit 2) and other click-style errors
-        if type(e).__name__ == "NoArgsIsHelpError":
-            e.show()  # a bare group command: print its help
+        if type(e).__name__ == "NoArgsIsHelpError":  # a bare group command: print its help
+            typer.echo(e.format_message(), err=True)
         else:
             ctx = getattr(e, "ctx", None)
             where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""

@@ -1,16 +1,29 @@
-"""Options shared by the commands that start Spark (``report``, ``compat``, ``whatif``).
+"""What the commands that start Spark (``report``, and ``compat``/``whatif`` on a dataset) share:
+the check that Spark is installed, and the ``--master``/``--master-timeout`` options.
 
-Nothing here imports :mod:`kpart.spark` at module level: registering the commands must stay
+Spark is the extra ``kpart[spark]``: ``pip install kpart`` gives every other command. Nothing
+here imports :mod:`kpart.spark` or pyspark at module level: registering the commands must stay
 cheap for the commands that never start Spark.
+
+>>> parse_master_timeout("2.5")
+2.5
+>>> parse_master_timeout("soon")
+Traceback (most recent call last):
+...
+kpart.errors.ConfigError: --master-timeout: expected a number of seconds in (0, 86400], got 'soon'
 """
 
 from __future__ import annotations
 
+import importlib.util
+import math
 from typing import Annotated
 
 import typer
 
-__all__ = ["MasterTimeout", "check_master_options"]
+from kpart.errors import ConfigError
+
+__all__ = ["MasterTimeout", "check_master_options", "parse_master_timeout", "require_spark"]
 
 #: The default of ``--master-timeout`` as its help shows it (the value itself is
 #: :data:`kpart.spark._master.DEFAULT_MASTER_TIMEOUT`; a test keeps the two equal).
@@ -22,18 +35,45 @@ MasterTimeout = Annotated[str | None, typer.Option(
     help="Seconds to wait for a non-local --master: its port to answer, then the application "
     f"to be accepted (default {HELP_DEFAULT}).", show_default=False)]
 
+#: How to get Spark, in the one line a command that needs it prints without it.
+INSTALL_SPARK = "pip install 'kpart[spark]'"
+
+
+def require_spark(command: str, *, except_with: str | None = None) -> None:
+    """Refuse ``kpart COMMAND`` in one line when pyspark is not installed (``pip install
+    kpart`` without the ``spark`` extra): ConfigError ``kpart report needs Spark: pip install
+    'kpart[spark]'`` (exit 2). ``except_with``: the option that lets the command run without
+    Spark (``--keys``), named in the message. pyspark is looked up, not imported (no JVM, no
+    half-second import).
+
+    >>> require_spark("report")  # pyspark is installed here: nothing happens
+    """
+    if importlib.util.find_spec("pyspark") is None:
+        but = "" if except_with is None else f" ({except_with} does not)"
+        raise ConfigError(f"kpart {command} needs Spark{but}: {INSTALL_SPARK}")
+
+
+def parse_master_timeout(value: str) -> float:
+    """``--master-timeout`` in seconds: a positive finite number, at most a day; ConfigError
+    naming the option and the value otherwise."""
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        seconds = math.nan
+    if not (0 < seconds <= 86400):  # also refuses nan and inf
+        raise ConfigError(f"--master-timeout: expected a number of seconds in (0, 86400], "
+                          f"got {value!r}")
+    return seconds
+
 
 def check_master_options(master: str | None, master_timeout: str | None) -> float:
     """Check ``--master-timeout`` and ``--master`` before any other input is read: the URL's
     form, and a standalone master's TCP port within the timeout (also when this process
     already runs a session, which is then reused: the user named that master). No JVM starts
-    here. Returns the timeout in seconds; ConfigError naming the bad value."""
-    from kpart.spark._master import (
-        DEFAULT_MASTER_TIMEOUT,
-        check_master,
-        check_reachable,
-        parse_master_timeout,
-    )
+    here; the caller then starts the session with ``probe=False``
+    (:func:`kpart.spark.session.get_or_create_session`), so the port is probed once. Returns
+    the timeout in seconds; ConfigError naming the bad value."""
+    from kpart.spark._master import DEFAULT_MASTER_TIMEOUT, check_master, check_reachable
 
     timeout = (DEFAULT_MASTER_TIMEOUT if master_timeout is None
                else parse_master_timeout(master_timeout))

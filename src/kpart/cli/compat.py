@@ -21,7 +21,7 @@ import typer
 
 from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
-from kpart.cli._spark_options import MasterTimeout, check_master_options
+from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 DEFAULT_KEY = "tailnum"
@@ -261,6 +261,7 @@ def compat(
         report = compare_partitioners(_cli_keys(keys, serializer), n, ids,
                                       serializer=core, examples=k)
     else:
+        require_spark("compat", except_with="--keys")
         from kpart.spark.compat import measure_compat
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
@@ -352,6 +353,7 @@ def whatif(
         report = partition_count_whatif(_cli_keys(keys, serializer), n, targets, spec.id,
                                         search=window, serializer=core)
     else:
+        require_spark("whatif", except_with="--keys")
         from kpart.spark.whatif import measure_whatif
 
         report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from kpart.cli._options import SERIALIZER_HELP
-from kpart.cli._spark_options import MasterTimeout, check_master_options
+from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
 
 DEFAULT_OUT = Path("kpart-report")
 
@@ -106,6 +106,7 @@ def _report(
         text = text if overridden is topo else overridden.to_toml()
         typer.echo(text, nl=not text.endswith("\n"))
         return
+    require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
     topo = overridden
     if key is not None:
         if not key:

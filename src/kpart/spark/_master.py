@@ -17,7 +17,6 @@ kpart.errors.ConfigError: Spark master 'local[0]': Spark needs at least 1 thread
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import socket
@@ -33,7 +32,6 @@ __all__ = [
     "check_master",
     "check_reachable",
     "is_local_master",
-    "parse_master_timeout",
     "session_start_error",
     "start_within",
 ]
@@ -78,6 +76,9 @@ def check_master(master: str) -> tuple[tuple[str, int], ...]:
     before the JVM starts (a standalone master's list, the Kubernetes API server's address;
     ``()`` for local masters and ``yarn``, whose address lives in Hadoop's configuration).
 
+    The forms are tried in the order of Spark's ``SparkContext.createTaskScheduler``: local,
+    local-cluster, standalone, then the external cluster managers (YARN, Kubernetes).
+
     Raises ConfigError naming the URL: malformed, zero threads, Mesos (removed in Spark 4),
     Spark Connect (``sc://``), ``yarn`` without ``HADOOP_CONF_DIR``/``YARN_CONF_DIR``.
     """
@@ -86,33 +87,15 @@ def check_master(master: str) -> tuple[tuple[str, int], ...]:
     if master != master.strip() or any(c.isspace() for c in master):
         raise _fail(master, f"a master URL has no spaces; {_EXPECTED}")
     if m := _LOCAL.fullmatch(master):
-        threads, failures = m.groups()
-        if threads is not None and threads != "*" and int(threads) < 1:
-            raise _fail(master, "Spark needs at least 1 thread")
-        if failures is not None and int(failures) < 1:
-            raise _fail(master, "the task failure count F of local[N,F] must be at least 1")
-        return ()
+        return _local(master, m)
     if m := _LOCAL_CLUSTER.fullmatch(master):
-        if min(int(x) for x in m.groups()) < 1:
-            raise _fail(master, "local-cluster[N,C,M] needs N workers, C cores, M MiB >= 1")
-        return ()
+        return _local_cluster(master, m)
     if master.startswith("spark://"):
-        endpoints = []
-        for part in master[len("spark://"):].split(","):
-            hp = _HOST_PORT.fullmatch(part)
-            if hp is None:
-                raise _fail(master, f"expected spark://HOST:PORT[,HOST:PORT], got {part!r}")
-            endpoints.append((hp.group(1).strip("[]"), _port(master, hp.group(2))))
-        return tuple(endpoints)
+        return _standalone(master)
     if master == "yarn":
-        if not (os.environ.get("HADOOP_CONF_DIR") or os.environ.get("YARN_CONF_DIR")):
-            raise _fail(master, "Spark on YARN needs HADOOP_CONF_DIR or YARN_CONF_DIR set")
-        return ()
+        return _yarn(master)
     if master.startswith("k8s://"):
-        k = _K8S.fullmatch(master)
-        if k is None:
-            raise _fail(master, "expected k8s://[https://]HOST[:PORT]")
-        return ((k.group(1).strip("[]"), _port(master, k.group(2) or "443")),)
+        return _kubernetes(master)
     if master.startswith("mesos://"):
         raise _fail(master, "Mesos support was removed in Spark 4")
     if master.startswith("sc://"):
@@ -121,20 +104,47 @@ def check_master(master: str) -> tuple[tuple[str, int], ...]:
     raise _fail(master, _EXPECTED)
 
 
-def parse_master_timeout(value: str | float, option: str = "--master-timeout") -> float:
-    """Seconds from the command line (a positive finite number, at most a day); ConfigError
-    naming the value otherwise.
+def _local(master: str, m: re.Match[str]) -> tuple[()]:
+    """``local``, ``local[N]``, ``local[*]``, ``local[N,F]``, ``local[*,F]``: in-process."""
+    threads, failures = m.groups()
+    if threads is not None and threads != "*" and int(threads) < 1:
+        raise _fail(master, "Spark needs at least 1 thread")
+    if failures is not None and int(failures) < 1:
+        raise _fail(master, "the task failure count F of local[N,F] must be at least 1")
+    return ()
 
-    >>> parse_master_timeout("2.5")
-    2.5
-    """
-    try:
-        seconds = float(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError):
-        seconds = math.nan
-    if not (0 < seconds <= 86400):  # also refuses nan and inf
-        raise ConfigError(f"{option}: expected a number of seconds in (0, 86400], got {value!r}")
-    return seconds
+
+def _local_cluster(master: str, m: re.Match[str]) -> tuple[()]:
+    """``local-cluster[N,C,M]``: N workers of C cores and M MiB, started by this process."""
+    if min(int(x) for x in m.groups()) < 1:
+        raise _fail(master, "local-cluster[N,C,M] needs N workers, C cores, M MiB >= 1")
+    return ()
+
+
+def _standalone(master: str) -> tuple[tuple[str, int], ...]:
+    """``spark://HOST:PORT[,HOST:PORT...]``: a standalone master and its standbys."""
+    endpoints = []
+    for part in master[len("spark://"):].split(","):
+        hp = _HOST_PORT.fullmatch(part)
+        if hp is None:
+            raise _fail(master, f"expected spark://HOST:PORT[,HOST:PORT], got {part!r}")
+        endpoints.append((hp.group(1).strip("[]"), _port(master, hp.group(2))))
+    return tuple(endpoints)
+
+
+def _yarn(master: str) -> tuple[()]:
+    """``yarn``: the ResourceManager's address is in Hadoop's configuration directory."""
+    if not (os.environ.get("HADOOP_CONF_DIR") or os.environ.get("YARN_CONF_DIR")):
+        raise _fail(master, "Spark on YARN needs HADOOP_CONF_DIR or YARN_CONF_DIR set")
+    return ()
+
+
+def _kubernetes(master: str) -> tuple[tuple[str, int]]:
+    """``k8s://[https://]HOST[:PORT]``: the Kubernetes API server (port 443 by default)."""
+    k = _K8S.fullmatch(master)
+    if k is None:
+        raise _fail(master, "expected k8s://[https://]HOST[:PORT]")
+    return ((k.group(1).strip("[]"), _port(master, k.group(2) or "443")),)
 
 
 def check_reachable(master: str, endpoints: tuple[tuple[str, int], ...], timeout: float) -> None:
@@ -158,8 +168,10 @@ def check_reachable(master: str, endpoints: tuple[tuple[str, int], ...], timeout
             failures.append(f"{host}:{port}: no answer within {timeout:g} s")
         except OSError as e:
             failures.append(f"cannot connect to {host}:{port} ({e.strerror or e})")
-    hint = " (see --master-timeout)" if "within" in failures[-1] else ""
-    raise _fail(master, "; ".join(failures) + hint)
+    if "within" in failures[-1]:  # the timeout was too short, or the host is far
+        raise ConfigError.about("master_timeout", "Spark master {master!r}: {why} (see {param})",
+                                master=master, why="; ".join(failures))
+    raise _fail(master, "; ".join(failures))
 
 
 def session_start_error(master: str, error: BaseException) -> ConfigError:
@@ -188,13 +200,14 @@ def start_within(master: str, start: Callable[[], T], timeout: float,
     loading, more on a loaded machine) does not count against the master. Without it the
     clock starts at once.
     """
-    box: dict[str, object] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            box["value"] = start()
+            values.append(start())
         except BaseException as e:  # handed to the caller's thread
-            box["error"] = e
+            errors.append(e)
 
     thread = threading.Thread(target=run, name="kpart-spark-start", daemon=True)
     thread.start()
@@ -205,9 +218,11 @@ def start_within(master: str, start: Callable[[], T], timeout: float,
         if deadline is not None and time.monotonic() >= deadline:
             abandon()
             thread.join(5.0)
-            raise _fail(master, f"no Spark session within {timeout:g} s: the master did not "
-                        "accept the application (see --master-timeout)")
+            raise ConfigError.about(
+                "master_timeout", "Spark master {master!r}: no Spark session within {timeout:g} "
+                "s: the master did not accept the application (see {param})",
+                master=master, timeout=timeout)
         thread.join(poll if deadline is None else min(poll, deadline - time.monotonic()))
-    if "error" in box:
-        raise session_start_error(master, box["error"])  # type: ignore[arg-type]
-    return box["value"]  # type: ignore[return-value]
+    if errors:
+        raise session_start_error(master, errors[0])
+    return values[0]

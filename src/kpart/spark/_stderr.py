@@ -19,12 +19,13 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import TextIO
 
 __all__ = ["NOISE", "jvm_stderr_filtered"]
 
 #: Start-of-line byte strings dropped from the JVM's stderr.
 NOISE = (b"WARNING: Using incubator modules",)
-_KEPT: list = []  # the temporary sys.stderr objects, never collected (a thread may hold one)
+_KEPT: list[TextIO] = []  # the temporary sys.stderr objects, never collected (a thread may hold one)
 
 
 def _pump(read_fd: int, out_fd: int) -> None:

@@ -27,7 +27,7 @@ import sys
 import warnings
 from collections.abc import Mapping
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kpart.spark._master import (
     DEFAULT_MASTER_TIMEOUT,
@@ -78,6 +78,8 @@ def get_or_create_session(
     app_name: str = "kpart",
     conf: Mapping[str, str] | None = None,
     master_timeout: float = DEFAULT_MASTER_TIMEOUT,
+    *,
+    probe: bool = True,
 ) -> SparkSession:
     """Return the active SparkSession, or start one bound to loopback with the UI off.
 
@@ -85,6 +87,9 @@ def get_or_create_session(
     ``None`` keeps the master given by ``spark-submit`` (``local[*]`` when there is none).
     ``conf``: extra ``spark.*`` settings, applied last. ``master_timeout``: seconds to wait
     for a non-local master (its TCP port, then its acceptance of the application).
+    ``probe=False``: the caller has just checked the master (its form and port, with
+    :func:`kpart.spark._master.check_master` and :func:`~kpart.spark._master.check_reachable`,
+    as the CLI does before reading any input), so its port is not probed a second time.
     Environment variables ``PYSPARK_PYTHON`` and ``SPARK_LOCAL_IP`` are set for this process
     (and so for the JVM it launches). Starting a local session takes ~5 s and ~400 MiB; an
     existing session is reused as is.
@@ -93,7 +98,7 @@ def get_or_create_session(
     standalone master that does not answer, a JVM or session that does not start, a master
     that does not accept the application within ``master_timeout``.
     """
-    if master is not None:  # before pyspark is even imported: seconds count here
+    if master is not None and probe:  # before pyspark is even imported: seconds count here
         check_reachable(master, check_master(master), master_timeout)
     reuse = has_active_session()
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
@@ -136,7 +141,7 @@ def get_or_create_session(
     return session
 
 
-def _start(builder: Any, settings: Mapping[str, str], master: str | None,
+def _start(builder: SparkSession.Builder, settings: Mapping[str, str], master: str | None,
            timeout: float) -> SparkSession:
     """Start the JVM (with the driver's settings), then the session: within ``timeout``
     seconds for a non-local master. Every failure is one ConfigError naming the master."""
@@ -152,7 +157,9 @@ def _start(builder: Any, settings: Mapping[str, str], master: str | None,
     contacting = _registering_with_master if master.startswith("spark://") else None
     session = start_within(master, builder.getOrCreate, timeout, _abandon_jvm, contacting)
     # the JVM's active session is per thread: make it this thread's too, as getOrCreate does
-    session._jvm.SparkSession.setActiveSession(session._jsparkSession)
+    jvm = session._jvm
+    if jvm is not None:
+        jvm.SparkSession.setActiveSession(session._jsparkSession)
     return session
 
 
@@ -162,8 +169,11 @@ def _registering_with_master() -> bool:
     True as well when the JVM cannot be asked (the clock then starts)."""
     from pyspark import SparkContext
 
+    jvm = SparkContext._jvm
+    if jvm is None:  # no JVM (any more): cannot tell, count from now
+        return True
     try:
-        threads = SparkContext._jvm.java.lang.Thread.getAllStackTraces().keySet().toArray()
+        threads = jvm.java.lang.Thread.getAllStackTraces().keySet().toArray()
         return any(str(t.getName()).startswith("appclient-register-master") for t in threads)
     except Exception:  # noqa: BLE001 - cannot tell: count from now
         return True
