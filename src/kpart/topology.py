@@ -59,6 +59,7 @@ from kpart.limits import (
     check_replication_factor,
 )
 from kpart.placement.spec import Broker
+from kpart.producer.null_keys import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -78,13 +79,6 @@ __all__ = [
 #: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray;
 #: ``hex``: a text column of hex digits, its decoded bytes sent by ByteArraySerializer).
 KEY_SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
-#: How the pipeline places records without a key (:mod:`kpart.report.null_keys`): ``client``
-#: = the partitioner's own rule (``java:default``: ``builtin``, KIP-794); a null-key strategy of
-#: :mod:`kpart.producer.simulate`; or ``separate``: not placed, counted apart.
-NULL_KEY_STRATEGIES = ("client", "builtin", "sticky", "uniform-sticky", "round-robin",
-                       "round-robin-fixed", "legacy", "random", "separate")
-#: Kafka's default ``batch.size`` (bytes), used by the sticky null-key strategies.
-DEFAULT_BATCH_SIZE = 16384
 
 DEFAULT_TOPOLOGY_TEXT: str = (
     resources.files("kpart") / "data" / "default_topology.toml"

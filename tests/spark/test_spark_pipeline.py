@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from kpart.producer.builtin import partition_for_key
+from kpart.producer.null_keys import apportion, random_partition_counts
 from kpart.producer.serializers import serialize_key
-from kpart.report.null_keys import apportion, random_partition_counts
 from kpart.report.output import TABLES, write_report
 from kpart.report.summary import build_summary
 from kpart.spark.datasets import flights_table

@@ -170,7 +170,7 @@ def _run(
             if seen.setdefault(path.resolve(), option) != option:
                 raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
                                   f"of {seen[path.resolve()]}")
-    from kpart.report.progress import busy
+    from kpart.cli._progress import busy
 
     with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
         result = _plan(current, before_brokers, added, removed, spec, max_moves, k, sizes, seed,

@@ -148,9 +148,9 @@ def _report(
     inputs = [p for p in (data or Path(spec.source["path"]), topology) if p is not None]
     check_report_out(out, inputs, force=force)
 
+    from kpart.cli._phases import phases
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.report.phases import phases
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
@@ -167,7 +167,7 @@ def _report(
         try:
             with (steps.watch_spark(spark) if spark is not None else nullcontext()):
                 summary = run_report(spark, topo, spec, whatif=counts, compat=compat,
-                                     invalid_keys=invalid_keys)
+                                     invalid_keys=invalid_keys, on_step=steps.step)
         finally:
             if owned:
                 spark.stop()

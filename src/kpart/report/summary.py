@@ -11,7 +11,7 @@ value is the record as a JSON object (Spark's ``to_json`` over all columns, UTF-
 a producer with a JSON value serializer would send, without Kafka's record overhead.
 
 Records with a null key have no key to hash: the topic's ``null_key_strategy`` places them
-(:func:`kpart.report.null_keys.distribute_null_keys`, a seeded model of the producer over
+(:func:`kpart.producer.null_keys.distribute_null_keys`, a seeded model of the producer over
 their count and bytes, led by the placement's leaders), and every per-partition, per-broker,
 per-rack and per-consumer total *includes* them. Each partition also reports its
 ``keyed_records``/``keyed_bytes`` and ``null_key_records``/``null_key_bytes``; the document's
@@ -43,7 +43,7 @@ from typing import Any
 
 from kpart.consumer.spec import GroupAssignment
 from kpart.errors import ConfigError
-from kpart.report.null_keys import NullKeyDistribution, distribute_null_keys
+from kpart.producer.null_keys import NullKeyDistribution, distribute_null_keys
 from kpart.topology import Topology
 
 __all__ = [
@@ -197,7 +197,7 @@ def distribute_loads_null_keys(
 ) -> NullKeyDistribution:
     """Place ``loads``' null-key records by the topic's ``null_key_strategy``, ``partitioner``,
     ``batch_size`` and null-key seed, partitions led as in ``layout`` (default
-    :func:`layout_for`). See :mod:`kpart.report.null_keys`."""
+    :func:`layout_for`). See :mod:`kpart.producer.null_keys`."""
     t = topology.topic
     layout = layout or layout_for(topology)
     return distribute_null_keys(

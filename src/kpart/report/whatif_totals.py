@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kpart.report.null_keys import apportion, distribute_null_keys, random_partition_counts
+from kpart.producer.null_keys import apportion, distribute_null_keys, random_partition_counts
 from kpart.report.summary import Loads, skew_stats
 from kpart.topology import Topology
 

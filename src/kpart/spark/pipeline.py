@@ -12,7 +12,7 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
    bytes (two numbers: they have no key to hash), take the top keys;
 5. in Python: replica placement and group assignment (:func:`kpart.report.summary.layout_for`),
    the null-key records placed by the topic's ``null_key_strategy`` — a seeded model of the
-   producer over their count and bytes (:mod:`kpart.report.null_keys`; ``separate`` leaves them
+   producer over their count and bytes (:mod:`kpart.producer.null_keys`; ``separate`` leaves them
    out of the totals) — then per-broker/rack/consumer loads and skew
    (:func:`kpart.report.summary.build_summary`).
 
@@ -28,22 +28,19 @@ Keys are hashed once per distinct key. Where a client's rule is random for *non-
 seeded multinomial over the partitions, seed = the topic's null-key seed), so a key's records
 spread as the client spreads them; their distinct keys are apportioned like their records.
 
-Under ``spark-submit`` run this file as the application (``spark-submit --master URL
-$(python -c 'import kpart.spark.pipeline as m; print(m.__file__)') [DATA] --out DIR``) or
-``python -m kpart.spark.pipeline ...``: the arguments are those of ``kpart report``.
+Under ``spark-submit``, the application is :mod:`kpart.cli._submit` (the arguments of ``kpart
+report``).
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
-from kpart.report.null_keys import apportion, random_partition_counts
-from kpart.report.phases import phase
+from kpart.producer.null_keys import apportion, random_partition_counts
 from kpart.report.summary import HotKey, Loads, build_summary
 from kpart.spark._keys import (
     INTEGRAL,
@@ -73,12 +70,19 @@ __all__ = [
     "INVALID_KEYS",
     "InputSpec",
     "load_input",
-    "main",
     "measure_loads",
     "pin_placement_seed",
     "resolve_input",
     "run_report",
 ]
+
+#: Where :func:`run_report` announces its steps (``on_step``): nowhere by default.
+Steps = Callable[[str], None]
+
+
+def _silent(step: str) -> None:
+    """The default ``on_step``: library callers see no output."""
+
 
 _KEY = "__kpart_key"
 #: What :func:`measure_loads` does with keys the serializer cannot represent.
@@ -204,6 +208,7 @@ def measure_loads(
     top_k: int = 10,
     method: str = "auto",
     invalid_keys: str = "error",
+    on_step: Steps = _silent,
 ) -> Loads:
     """Records, bytes and distinct keys per partition, null keys and the ``top_k`` hot keys of
     ``df`` for ``topic`` (its ``key`` column, ``key_serializer``, ``partitions``, and its
@@ -215,7 +220,8 @@ def measure_loads(
     ``uuid``, not ``bytes.fromhex`` text under ``hex``; :mod:`kpart.spark._keys`): found by
     the first job, before the second. With
     ``invalid_keys="count"`` those records are counted apart instead
-    (``Loads.invalid_key_records``, in no partition)."""
+    (``Loads.invalid_key_records``, in no partition). ``on_step`` is told the next step
+    (``"hashing 4,043 distinct keys"``) between the two jobs."""
     from pyspark.sql import functions as F
 
     from kpart.spark._keys import bad_key_message, prepared_key, quote
@@ -246,7 +252,7 @@ def measure_loads(
         .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
         .persist()
     )  # the scan runs once, here: the step after says how many keys are hashed
-    phase(f"hashing {aggregated.select(F.count(_KEY)).first()[0]:,} distinct keys")
+    on_step(f"hashing {aggregated.select(F.count(_KEY)).first()[0]:,} distinct keys")
     per_key = (
         aggregated
         .transform(with_partition(_KEY, n, serialized, partitioner=chosen, method=method))
@@ -321,6 +327,7 @@ def run_report(
     whatif: Sequence[int] = (),
     compat: Sequence[str] | str | None = None,
     invalid_keys: str = "error",
+    on_step: Steps = _silent,
 ) -> dict[str, Any]:
     """Run the main job on ``spec``'s data and return the summary document (not written).
 
@@ -330,7 +337,8 @@ def run_report(
     :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner); ``compat``:
     partitioner ids, ``"all"`` or ``"default"`` (adds the ``"compat"`` section,
     :func:`kpart.spark.compat.measure_compat`). Bad values raise ``ConfigError`` before any
-    Spark job.
+    Spark job. ``on_step`` is told each step in kpart's words (``"reading flights.parquet"``;
+    the command line shows them, :mod:`kpart.cli._phases`).
     """
     from datetime import UTC, datetime
 
@@ -350,12 +358,12 @@ def run_report(
     else:
         loads, sections = _measure(spark, topology, spec, partitioner=partitioner,
                                    top_k=top_k, whatif=whatif, compat_ids=compat_ids,
-                                   invalid_keys=invalid_keys)
+                                   invalid_keys=invalid_keys, on_step=on_step)
     if "whatif" in sections:  # keyed records measured; the others placed as the report does
         from kpart.report.whatif_totals import count_whatif_like_report
 
         sections["whatif"] = count_whatif_like_report(sections["whatif"], topology, loads)
-    phase("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
+    on_step("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
                                 if topology.groups else ""))
     summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
     if partitioner is not None and partitioner != topology.topic.partitioner:
@@ -392,21 +400,22 @@ def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
 
 def _measure(spark: SparkSession, topology: Topology, spec: InputSpec, *,
              partitioner: str | None, top_k: int, whatif: Sequence[int],
-             compat_ids: tuple[str, ...], invalid_keys: str) -> tuple[Loads, dict[str, Any]]:
+             compat_ids: tuple[str, ...], invalid_keys: str,
+             on_step: Steps) -> tuple[Loads, dict[str, Any]]:
     """Loads and sections of :func:`run_report` measured by Spark (``spec`` has records)."""
     import tempfile
 
     topic = topology.topic
     sections: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
-        phase(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
+        on_step(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
         df = load_input(spark, spec, workdir, topic.key)
         loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k,
-                              invalid_keys=invalid_keys)
+                              invalid_keys=invalid_keys, on_step=on_step)
         if invalid_keys == "count":  # the sections see the records the serializer can take
             df = _valid_keys_only(df, topic)
         if whatif:
-            phase(f"what-if: {len(whatif)} other partition count(s)")
+            on_step(f"what-if: {len(whatif)} other partition count(s)")
             from kpart.spark.whatif import measure_whatif
 
             # keyed records here; the null-key ones are placed as the report places them
@@ -418,7 +427,7 @@ def _measure(spark: SparkSession, topology: Topology, spec: InputSpec, *,
         if compat_ids:
             from kpart.spark.compat import measure_compat
 
-            phase(f"comparing {len(compat_ids)} client partitioners")
+            on_step(f"comparing {len(compat_ids)} client partitioners")
             sections["compat"] = measure_compat(
                 df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
             ).to_json()
@@ -485,13 +494,3 @@ def check_sections(
         return tuple(parse_partitioners(None))
     return tuple(parse_partitioners(compat))
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``spark-submit``/``python -m`` entry: the arguments of ``kpart report``."""
-    from kpart.cli import main as cli_main
-
-    return cli_main(["report", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":  # pragma: no cover - spark-submit / python -m entry
-    sys.exit(main())

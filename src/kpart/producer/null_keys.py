@@ -46,23 +46,32 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
-from kpart.topology import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
 
 __all__ = [
+    "DEFAULT_BATCH_SIZE",
     "EXACT_LIMIT",
     "NULL_KEY_STRATEGIES",
     "NullKeyDistribution",
+    "NullKeyRule",
     "apportion",
     "distribute_null_keys",
     "random_partition_counts",
     "resolve_null_key_strategy",
 ]
 
-#: Simulated strategies (names of :data:`kpart.producer.simulate.STRATEGIES`).
-SIMULATED = tuple(s for s in NULL_KEY_STRATEGIES if s not in ("client", "separate"))
+#: How records without a key are placed: ``client`` = the partitioner's own rule
+#: (``java:default``: ``builtin``, KIP-794); a null-key strategy of :mod:`kpart.producer.simulate`;
+#: or ``separate``: not placed, counted apart.
+NULL_KEY_STRATEGIES = ("client", "builtin", "sticky", "uniform-sticky", "round-robin",
+                       "round-robin-fixed", "legacy", "random", "separate")
+#: Kafka's default ``batch.size`` (bytes), used by the sticky null-key strategies.
+DEFAULT_BATCH_SIZE = 16384
 #: Up to this many null-key records the exact simulation runs (~0.5 s); above, the closed forms.
 EXACT_LIMIT = 20_000
 
