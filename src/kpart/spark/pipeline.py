@@ -10,10 +10,12 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
    loads as hashing every record, at the cost of hashing each key once;
 4. roll up per partition (records, bytes, distinct keys), count the null-key records and their
    bytes (two numbers: they have no key to hash), take the top keys;
-5. in Python: replica placement and group assignment (:func:`kpart.report.summary.layout_for`),
-   the null-key records placed by the topic's ``null_key_strategy`` — a seeded model of the
-   producer over their count and bytes (:mod:`kpart.producer.null_keys`; ``separate`` leaves them
-   out of the totals) — then per-broker/rack/consumer loads and skew
+5. in Python, from the topology resolved once before any Spark work
+   (:func:`resolve_report_topology`: replica placement and group assignment, the producer's
+   partitioner and null-key rule, :mod:`kpart._layout`): the null-key records placed by the
+   topic's ``null_key_strategy`` — a seeded model of the producer over their count and bytes
+   (:mod:`kpart.producer.null_keys`; ``separate`` leaves them out of the totals,
+   :mod:`kpart._loads`) — then per-broker/rack/consumer loads and skew
    (:func:`kpart.report.summary.build_summary`).
 
 The topic's ``partitioner`` may be any client's id (``"librdkafka:consistent_random"``,
@@ -39,9 +41,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kpart._layout import ResolvedTopology
+from kpart._loads import HotKey, Loads, count_whatif_like_report
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import apportion, random_partition_counts
-from kpart.report.summary import HotKey, Loads, build_summary
+from kpart.report.summary import build_summary
 from kpart.spark._keys import (
     INTEGRAL,
     check_key_type,
@@ -67,11 +71,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
 
 __all__ = [
+    "HOT_KEYS",
     "INVALID_KEYS",
     "InputSpec",
     "load_input",
     "measure_loads",
     "pin_placement_seed",
+    "resolve_report_topology",
     "resolve_input",
     "run_report",
 ]
@@ -84,6 +90,8 @@ def _silent(step: str) -> None:
     """The default ``on_step``: library callers see no output."""
 
 
+#: Hot keys in a report's summary (the most frequent keys, :func:`measure_loads`' ``top_k``).
+HOT_KEYS = 10
 _KEY = "__kpart_key"
 #: What :func:`measure_loads` does with keys the serializer cannot represent.
 INVALID_KEYS = ("error", "count")
@@ -183,7 +191,8 @@ def load_input(
 def _hot_key_value(value: Any) -> str | int:
     if isinstance(value, bytes | bytearray):
         return bytes(value).hex()
-    return value
+    key: str | int = value  # Spark gives a str (text keys) or an int (integral keys)
+    return key
 
 
 def _random_key_column(partitioner: str, serializer: str) -> Column:
@@ -252,7 +261,8 @@ def measure_loads(
         .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
         .persist()
     )  # the scan runs once, here: the step after says how many keys are hashed
-    on_step(f"hashing {aggregated.select(F.count(_KEY)).first()[0]:,} distinct keys")
+    counted = aggregated.select(F.count(_KEY)).first()
+    on_step(f"hashing {counted[0] if counted is not None else 0:,} distinct keys")
     per_key = (
         aggregated
         .transform(with_partition(_KEY, n, serialized, partitioner=chosen, method=method))
@@ -318,12 +328,11 @@ def measure_loads(
 
 
 def run_report(
-    spark: SparkSession,
+    spark: SparkSession | None,
     topology: Topology,
     spec: InputSpec,
     *,
     partitioner: str | None = None,
-    top_k: int = 10,
     whatif: Sequence[int] = (),
     compat: Sequence[str] | str | None = None,
     invalid_keys: str = "error",
@@ -338,38 +347,54 @@ def run_report(
     partitioner ids, ``"all"`` or ``"default"`` (adds the ``"compat"`` section,
     :func:`kpart.spark.compat.measure_compat`). Bad values raise ``ConfigError`` before any
     Spark job. ``on_step`` is told each step in kpart's words (``"reading flights.parquet"``;
-    the command line shows them, :mod:`kpart.cli._phases`).
+    the command line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
+    (:func:`resolve_report_topology`); the job, the null-key model and the summary read that.
+    The summary has the top :data:`HOT_KEYS` keys.
     """
     from datetime import UTC, datetime
 
-    from kpart.producer.clients import PARTITIONERS
-
     analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    resolved = resolve_report_topology(topology, partitioner)
+    compat_ids = check_sections(resolved.topic, whatif, compat)
+    if spec.records == 0:  # nothing to read: no Spark job (``spark`` may be None)
+        loads, sections = _no_records(resolved, spec, whatif, compat_ids)
+    elif spark is None:
+        raise ValueError("run_report: the input has records, a SparkSession is needed")
+    else:
+        loads, sections = _measure(spark, resolved, spec, whatif=whatif, compat_ids=compat_ids,
+                                   invalid_keys=invalid_keys, on_step=on_step)
+    if "whatif" in sections:  # keyed records measured; the others placed as the report does
+        sections["whatif"] = count_whatif_like_report(sections["whatif"], resolved, loads)
+    groups = resolved.topology.groups
+    on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
+                                  if groups else ""))
+    summary = build_summary(resolved, loads, source=spec.source, analysed_at=analysed_at)
+    summary.update(sections)
+    return summary
+
+
+def resolve_report_topology(topology: Topology,
+                            partitioner: str | None = None) -> ResolvedTopology:
+    """``topology`` as :func:`run_report` reads it, resolved once
+    (:func:`kpart._layout.resolve_topology`): ``partitioner``, a client id, replaces the topic's
+    (keys and the ``client`` null-key rule), another id (``"spark:hash"``) hashes the keys only;
+    the placement seed is pinned (:func:`pin_placement_seed`), so the report and its what-if
+    share one draw. ``ConfigError`` for an unknown partitioner or null-key strategy.
+
+    >>> from kpart.topology import default_topology
+    >>> r = resolve_report_topology(default_topology(), "sarama:hash")
+    >>> r.partitioner.id, r.key_partitioner, r.null_keys.strategy
+    ('sarama:hash', 'sarama:hash', 'client:random')
+    >>> resolve_report_topology(default_topology(), "spark:hash").partitioner.id
+    'java:default'
+    """
+    from kpart._layout import resolve_topology
+    from kpart.producer.clients import PARTITIONERS
 
     if partitioner in PARTITIONERS:
         topology = topology.with_topic(partitioner=partitioner)
         partitioner = None
-    topology = pin_placement_seed(topology)  # one draw for the report and its what-if
-    topic = topology.topic
-    compat_ids = check_sections(topic, whatif, compat)
-    sections: dict[str, Any] = {}
-    if spec.records == 0:  # nothing to read: no Spark job (``spark`` may be None)
-        loads, sections = _no_records(topic, spec, whatif, compat_ids)
-    else:
-        loads, sections = _measure(spark, topology, spec, partitioner=partitioner,
-                                   top_k=top_k, whatif=whatif, compat_ids=compat_ids,
-                                   invalid_keys=invalid_keys, on_step=on_step)
-    if "whatif" in sections:  # keyed records measured; the others placed as the report does
-        from kpart.report.whatif_totals import count_whatif_like_report
-
-        sections["whatif"] = count_whatif_like_report(sections["whatif"], topology, loads)
-    on_step("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
-                                if topology.groups else ""))
-    summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
-    if partitioner is not None and partitioner != topology.topic.partitioner:
-        summary["partitioner"] = summary["analysed"]["partitioner"] = partitioner
-    summary.update(sections)
-    return summary
+    return resolve_topology(pin_placement_seed(topology), partitioner)
 
 
 def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
@@ -398,19 +423,18 @@ def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
     return topology.with_topic(placement_seed=seed)
 
 
-def _measure(spark: SparkSession, topology: Topology, spec: InputSpec, *,
-             partitioner: str | None, top_k: int, whatif: Sequence[int],
-             compat_ids: tuple[str, ...], invalid_keys: str,
+def _measure(spark: SparkSession, resolved: ResolvedTopology, spec: InputSpec, *,
+             whatif: Sequence[int], compat_ids: tuple[str, ...], invalid_keys: str,
              on_step: Steps) -> tuple[Loads, dict[str, Any]]:
     """Loads and sections of :func:`run_report` measured by Spark (``spec`` has records)."""
     import tempfile
 
-    topic = topology.topic
+    topic = resolved.topic
     sections: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
         on_step(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
         df = load_input(spark, spec, workdir, topic.key)
-        loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k,
+        loads = measure_loads(df, topic, partitioner=resolved.key_partitioner, top_k=HOT_KEYS,
                               invalid_keys=invalid_keys, on_step=on_step)
         if invalid_keys == "count":  # the sections see the records the serializer can take
             df = _valid_keys_only(df, topic)
@@ -421,15 +445,15 @@ def _measure(spark: SparkSession, topology: Topology, spec: InputSpec, *,
             # keyed records here; the null-key ones are placed as the report places them
             keyed = df.where(key_column(topic.key).isNotNull())
             sections["whatif"] = measure_whatif(
-                keyed, topic.key, topic.partitions, whatif, topic.partitioner,
-                serializer=topic.key_serializer,
+                keyed, topic.key, topic.partitions, whatif, resolved.partitioner.id,
+                serializer=resolved.serializer,
             ).to_json()
         if compat_ids:
             from kpart.spark.compat import measure_compat
 
             on_step(f"comparing {len(compat_ids)} client partitioners")
             sections["compat"] = measure_compat(
-                df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
+                df, topic.key, topic.partitions, compat_ids, serializer=resolved.serializer
             ).to_json()
     return loads, sections
 
@@ -443,7 +467,7 @@ def _valid_keys_only(df: DataFrame, topic: TopicConfig) -> DataFrame:
     return df if bad is None else df.where(~bad)
 
 
-def _no_records(topic: TopicConfig, spec: InputSpec, whatif: Sequence[int],
+def _no_records(resolved: ResolvedTopology, spec: InputSpec, whatif: Sequence[int],
                 compat_ids: tuple[str, ...]) -> tuple[Loads, dict[str, Any]]:
     """Loads and sections of an input without records (the cores on zero keys)."""
     import warnings
@@ -453,20 +477,21 @@ def _no_records(topic: TopicConfig, spec: InputSpec, whatif: Sequence[int],
     where = spec.source.get("path", "the input")
     warnings.warn(f"no records in {where}: the report shows no loads", KpartWarning,
                   stacklevel=3)
-    n = topic.partitions
+    n = resolved.topic.partitions
+    serializer = serialized_as(resolved.serializer)
     loads = Loads((0,) * n, (0,) * n, (0,) * n, 0, 0, ())
     sections: dict[str, Any] = {}
     if whatif:
         from kpart.producer.whatif import partition_count_whatif
 
         sections["whatif"] = partition_count_whatif(
-            [], n, tuple(whatif), topic.partitioner, bytes_=[],
-            serializer=serialized_as(topic.key_serializer)).to_json()
+            [], n, tuple(whatif), resolved.partitioner.id, bytes_=[],
+            serializer=serializer).to_json()
     if compat_ids:
         from kpart.producer.compat import compare_partitioners
 
         sections["compat"] = compare_partitioners(
-            [], n, compat_ids, serializer=serialized_as(topic.key_serializer)).to_json()
+            [], n, compat_ids, serializer=serializer).to_json()
     return loads, sections
 
 
