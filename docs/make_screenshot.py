@@ -3,7 +3,9 @@
     python docs/make_screenshot.py docs/img/report.png [--summary kpart-report/summary.json]
 
 Without ``--summary`` (e.g. no ``make demo`` output yet) the page is rendered from the synthetic
-summary the report tests use (``kpart.report._sample``). Needs Chromium (``make browser``).
+summary the report tests use (``tests/_tools/sample.py``). Needs Chromium (``make browser``).
+The browser driver and the sample are test tooling (``tests/_tools``), not part of the installed
+package: this script, run from a checkout, puts ``tests/`` on its path.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kpart.report._browser import screenshot_report
-from kpart.report._sample import sample_summary
-from kpart.report.html import write_report_html
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from _tools.browser import screenshot_report  # noqa: E402 - test tooling, on the path above
+from _tools.sample import sample_summary  # noqa: E402
+from kpart.report.html import write_report_html  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -123,7 +123,7 @@ def test_commands_that_need_spark_say_so_in_one_line(bare: Path, argv: list[str]
 
 def test_report_rendering_needs_no_spark(bare: Path, tmp_path: Path) -> None:
     """A report's page renders alike without Spark (plotly and the page's code only)."""
-    from kpart.report._sample import sample_summary
+    from _tools.sample import sample_summary
 
     path = tmp_path / "summary.json"
     path.write_text(json.dumps(sample_summary(num_partitions=12, records=5_000, seed=3)))

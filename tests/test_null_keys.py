@@ -1,4 +1,4 @@
-"""Null-key records placed by the topology's strategy (kpart.report.null_keys) and the summary
+"""Null-key records placed by the topology's strategy (kpart.producer.null_keys) and the summary
 totals that include them."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from kpart.errors import ConfigError
+from kpart.producer import null_keys
 from kpart.producer.clients import partition_for_key_by
-from kpart.producer.simulate import Cluster, ProducerConfig, Record, simulate
-from kpart.report import null_keys
-from kpart.report.null_keys import (
+from kpart.producer.null_keys import (
     NULL_KEY_STRATEGIES,
     distribute_null_keys,
     resolve_null_key_strategy,
 )
+from kpart.producer.simulate import Cluster, ProducerConfig, Record, simulate
 from kpart.report.summary import Loads, build_summary
 from kpart.topology import default_topology
 

@@ -11,8 +11,8 @@ import struct
 
 import pytest
 
-from kpart.report._browser import find_chromium, inspect_report, screenshot_report
-from kpart.report._sample import sample_summary
+from _tools.browser import find_chromium, inspect_report, screenshot_report
+from _tools.sample import sample_summary
 from kpart.report.html import write_report_html
 
 CHROMIUM = find_chromium()

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from _tools.sample import sample_summary
 from kpart.errors import ConfigError
-from kpart.report._sample import sample_summary
 from kpart.report.html import HOT_FACTOR, render_report, write_report_html
 
 

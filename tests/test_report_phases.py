@@ -11,18 +11,20 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from rich.console import Console
 
-from kpart.report.phases import phase, phases
+from kpart.cli._phases import phases
+from kpart.errors import KpartWarning
 from test_report_progress import FakeContext, FakeSession, FakeStageInfo, FakeTracker
 
 
 def test_off_a_terminal_each_step_is_one_line(capsys) -> None:
     with phases() as steps:  # pytest's stderr is not a terminal
-        phase("reading flights.parquet")
-        phase("hashing 4,043 distinct keys")
+        steps.step("reading flights.parquet")
+        steps.step("hashing 4,043 distinct keys")
         with steps.watch_spark(FakeSession(FakeContext(FakeTracker()))):
-            phase("placing replicas")
+            steps.step("placing replicas")
     err = capsys.readouterr().err
     assert err.splitlines() == ["kpart: reading flights.parquet",
                                 "kpart: hashing 4,043 distinct keys", "kpart: placing replicas"]
@@ -31,13 +33,19 @@ def test_off_a_terminal_each_step_is_one_line(capsys) -> None:
 def test_quiet_prints_nothing_and_never_touches_spark(capsys) -> None:
     session = FakeSession(FakeContext(FakeTracker({0: FakeStageInfo("collect at x.py:1", 1)})))
     with phases(quiet=True) as steps, steps.watch_spark(session):
-        phase("reading flights.parquet")
+        steps.step("reading flights.parquet")
     assert capsys.readouterr() == ("", "")
     assert session.sparkContext.calls == 0
 
 
-def test_outside_phases_nothing_is_printed(capsys) -> None:
-    phase("hashing 12 distinct keys")
+def test_library_callers_see_nothing(capsys) -> None:
+    """Without ``on_step`` (a library caller), the report's steps print nothing."""
+    from kpart.spark.pipeline import InputSpec, run_report
+    from kpart.topology import default_topology
+
+    spec = InputSpec(None, "csv", {"path": "empty.csv"}, "tailnum", records=0)
+    with pytest.warns(KpartWarning):
+        run_report(None, default_topology().with_topic(placement_seed=1), spec)
     assert capsys.readouterr() == ("", "")
 
 

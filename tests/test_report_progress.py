@@ -1,4 +1,4 @@
-"""Progress helpers: quiet / non-TTY print nothing; Spark stage bars follow a fake status tracker."""
+"""Progress helpers: quiet / non-TTY print nothing; Spark stages are read from a fake status tracker."""
 
 from __future__ import annotations
 
@@ -8,14 +8,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from kpart.report.progress import (
-    SparkProgress,
-    busy,
-    snapshot,
-    spark_progress,
-    task_progress,
-    track,
-)
+from kpart.cli._progress import busy, snapshot, task_progress, track
 
 
 @dataclass
@@ -76,58 +69,8 @@ def test_snapshot_sorted_skips_vanished_stages() -> None:
     assert (got[1].num_tasks, got[1].num_completed_tasks, got[1].num_failed_tasks) == (8, 5, 1)
 
 
-def test_poll_tracks_stages_and_completes_finished_ones() -> None:
-    tracker = FakeTracker({0: FakeStageInfo("groupBy", 10, 3)})
-    console, _ = tty_console()
-    from kpart.report.progress import _progress
-
-    progress = _progress(console)
-    view = SparkProgress(tracker, progress, "report")
-    view.poll()
-    task0 = {t.id: t for t in progress.tasks}[view.tasks[0]]
-    assert (task0.completed, task0.total) == (3, 10)
-    # stage 0 finishes (leaves the active list) while stage 1 starts
-    tracker.stages = {1: FakeStageInfo("collect", 2, 1)}
-    view.poll()
-    tasks = {t.id: t for t in progress.tasks}
-    assert tasks[view.tasks[0]].completed == 10
-    assert (tasks[view.tasks[1]].completed, tasks[view.tasks[1]].total) == (1, 2)
-    assert "report · stage 1 collect" in tasks[view.tasks[1]].description
-
-
-def test_spark_progress_on_a_terminal_shows_stage_bars() -> None:
-    tracker = FakeTracker({7: FakeStageInfo("mapInArrow", 4, 0)})
-    session = FakeSession(FakeContext(tracker))
-    console, buf = tty_console()
-    with spark_progress(session, console=console, interval=0.01) as view:
-        assert view is not None
-        tracker.stages[7].numCompletedTasks = 4
-    out = buf.getvalue()
-    assert "stage 7 mapInArrow" in out
-    assert "4/4" in out  # the final poll on exit saw the finished stage
-
-
-def test_spark_progress_quiet_prints_nothing_and_never_touches_spark() -> None:
-    session = FakeSession(FakeContext(FakeTracker({0: FakeStageInfo("x", 1)})))
-    console, buf = tty_console()
-    with spark_progress(session, quiet=True, console=console) as view:
-        assert view is None
-    assert buf.getvalue() == ""
-    assert session.sparkContext.calls == 0
-
-
-def test_spark_progress_non_tty_prints_nothing() -> None:
-    session = FakeSession(FakeContext(FakeTracker({0: FakeStageInfo("x", 1)})))
-    console, buf = plain_console()
-    with spark_progress(session, console=console) as view:
-        assert view is None
-    assert buf.getvalue() == ""
-    assert session.sparkContext.calls == 0
-
-
 def test_default_console_is_stderr_and_pytest_capture_is_not_a_tty(capsys) -> None:
-    session = FakeSession(FakeContext(FakeTracker({0: FakeStageInfo("x", 1)})))
-    with spark_progress(session), task_progress(3, "plan") as advance:
+    with task_progress(3, "plan") as advance:
         advance(3)
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
@@ -173,7 +116,7 @@ def test_progress_module_does_not_import_pyspark() -> None:
     import subprocess
 
     code = (
-        "import sys, kpart.report.progress, kpart.report.html; "
+        "import sys, kpart.cli._progress, kpart.report.html; "
         "print('pyspark' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

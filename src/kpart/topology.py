@@ -59,6 +59,7 @@ from kpart.limits import (
     check_replication_factor,
 )
 from kpart.placement.spec import Broker
+from kpart.producer.null_keys import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -78,13 +79,6 @@ __all__ = [
 #: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray;
 #: ``hex``: a text column of hex digits, its decoded bytes sent by ByteArraySerializer).
 KEY_SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
-#: How the pipeline places records without a key (:mod:`kpart.report.null_keys`): ``client``
-#: = the partitioner's own rule (``java:default``: ``builtin``, KIP-794); a null-key strategy of
-#: :mod:`kpart.producer.simulate`; or ``separate``: not placed, counted apart.
-NULL_KEY_STRATEGIES = ("client", "builtin", "sticky", "uniform-sticky", "round-robin",
-                       "round-robin-fixed", "legacy", "random", "separate")
-#: Kafka's default ``batch.size`` (bytes), used by the sticky null-key strategies.
-DEFAULT_BATCH_SIZE = 16384
 
 DEFAULT_TOPOLOGY_TEXT: str = (
     resources.files("kpart") / "data" / "default_topology.toml"
@@ -153,9 +147,17 @@ class Topology:
         return tuple(sorted({b.rack for b in self.brokers if b.rack is not None}))
 
     def with_topic(self, **changes: Any) -> Topology:
-        """A copy with topic fields replaced (e.g. ``key="dest"``), validated again."""
-        return topology_from_dict({**self.to_dict(), "topic": {**self.to_dict()["topic"],
-                                                               **changes}})
+        """A copy with topic fields replaced (e.g. ``key="dest"``), validated again; an error
+        about a replaced field names it as the parameter (``partitioner: unknown value ...``).
+
+        >>> default_topology().with_topic(partitioner="java:nope")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        kpart.errors.ConfigError: partitioner: unknown value 'java:nope' (expected one of ...)
+        """
+        doc = self.to_dict()
+        return topology_from_dict({**doc, "topic": {**doc["topic"], **changes}},
+                                  parameters={f"topic.{k}": k for k in changes})
 
     def to_dict(self) -> dict[str, Any]:
         """The topology as the TOML document it loads from (``None`` fields left out)."""
@@ -226,18 +228,39 @@ def _int(doc: Mapping[str, Any], name: str, where: str, *, minimum: int = 1) -> 
     return v
 
 
-def _str(doc: Mapping[str, Any], name: str, where: str, *, required: bool = True) -> str | None:
+_NO_NAMES: Mapping[str, str] = {}
+
+
+def _field_error(field: str, names: Mapping[str, str], template: str,
+                 **values: Any) -> ConfigError:
+    """The error about ``field`` (its TOML path, ``topic.partitioner``); ``template`` names it as
+    ``{param}``. A field the caller set through a parameter (``names[field]``, e.g.
+    :meth:`Topology.with_topic`'s ``partitioner``) is named by that parameter
+    (:meth:`~kpart.errors.KpartError.about`), so the command line can name its flag."""
+    if field in names:
+        return ConfigError.about(names[field], template, **values)
+    return ConfigError(template.format(param=field, **values))
+
+
+def _str(doc: Mapping[str, Any], name: str, where: str,
+         names: Mapping[str, str] = _NO_NAMES) -> str:
     v = doc.get(name)
-    if v is None and not required:
-        return None
     if not isinstance(v, str) or not v:
-        raise ConfigError(f"{where}.{name}: expected a non-empty string, got {v!r}")
+        raise _field_error(f"{where}.{name}", names,
+                           "{param}: expected a non-empty string, got {value!r}", value=v)
     return v
 
 
-def _choice(value: str, known: tuple[str, ...] | Mapping[str, Any], field: str) -> str:
+def _opt_str(doc: Mapping[str, Any], name: str, where: str,
+             names: Mapping[str, str] = _NO_NAMES) -> str | None:
+    return None if doc.get(name) is None else _str(doc, name, where, names)
+
+
+def _choice(value: str, known: tuple[str, ...] | Mapping[str, Any], field: str,
+            names: Mapping[str, str] = _NO_NAMES) -> str:
     if value not in known:
-        raise ConfigError(f"{field}: unknown value {value!r} (expected one of {', '.join(known)})")
+        raise _field_error(field, names, "{param}: unknown value {value!r} (expected one of "
+                           "{known})", value=value, known=", ".join(known))
     return value
 
 
@@ -259,7 +282,7 @@ def _brokers(doc: Any) -> tuple[Broker, ...]:
         if bid in seen:
             raise ConfigError(f"{where}.id: broker id {bid} is listed twice")
         seen.add(bid)
-        brokers.append(Broker(bid, _str(b, "rack", where, required=False)))
+        brokers.append(Broker(bid, _opt_str(b, "rack", where)))
     with_rack = [b.rack is not None for b in brokers]
     if any(with_rack) and not all(with_rack):
         i = with_rack.index(False)
@@ -273,7 +296,7 @@ def _brokers(doc: Any) -> tuple[Broker, ...]:
 _TOPIC_FIELDS = TopicConfig.__slots__
 
 
-def _topic(doc: Any, num_brokers: int) -> TopicConfig:
+def _topic(doc: Any, num_brokers: int, names: Mapping[str, str] = _NO_NAMES) -> TopicConfig:
     t = _table(doc, "topic")
     _no_unknown(t, _TOPIC_FIELDS, "topic")
     name = _str(t, "name", "topic")
@@ -291,21 +314,21 @@ def _topic(doc: Any, num_brokers: int) -> TopicConfig:
         raise ConfigError(
             f"topic.replication_factor: {rf} is larger than the number of brokers ({num_brokers})"
         )
-    serializer = _choice(_str(t, "key_serializer", "topic", required=False) or "string",
-                         KEY_SERIALIZERS, "topic.key_serializer")
-    partitioner = _str(t, "partitioner", "topic", required=False) or "java:default"
+    serializer = _choice(_opt_str(t, "key_serializer", "topic", names) or "string",
+                         KEY_SERIALIZERS, "topic.key_serializer", names)
+    partitioner = _opt_str(t, "partitioner", "topic", names) or "java:default"
     from kpart.producer.clients import PARTITIONERS
 
-    _choice(partitioner, PARTITIONERS, "topic.partitioner")
-    null_keys = _choice(_str(t, "null_key_strategy", "topic", required=False) or "client",
-                        NULL_KEY_STRATEGIES, "topic.null_key_strategy")
+    _choice(partitioner, PARTITIONERS, "topic.partitioner", names)
+    null_keys = _choice(_opt_str(t, "null_key_strategy", "topic", names) or "client",
+                        NULL_KEY_STRATEGIES, "topic.null_key_strategy", names)
     seed = _seed(t, "placement_seed")
     null_key_seed = _seed(t, "null_key_seed")
     batch_size = _int(t, "batch_size", "topic") if "batch_size" in t else DEFAULT_BATCH_SIZE
     rack_aware = t.get("rack_aware", True)
     if not isinstance(rack_aware, bool):
         raise ConfigError(f"topic.rack_aware: expected true or false, got {rack_aware!r}")
-    return TopicConfig(name, partitions, rf, _str(t, "key", "topic"), serializer, partitioner,
+    return TopicConfig(name, partitions, rf, _str(t, "key", "topic", names), serializer, partitioner,
                        null_keys, seed, rack_aware, null_key_seed, batch_size)
 
 
@@ -320,8 +343,8 @@ def _seed(t: Mapping[str, Any], name: str) -> int | None:
 def _member(entry: Any, where: str) -> GroupMemberConfig:
     m = _table({"id": entry} if isinstance(entry, str) else entry, where)
     _no_unknown(m, ("id", "rack", "instance_id"), where)
-    return GroupMemberConfig(_str(m, "id", where), _str(m, "rack", where, required=False),
-                             _str(m, "instance_id", where, required=False))
+    return GroupMemberConfig(_str(m, "id", where), _opt_str(m, "rack", where),
+                             _opt_str(m, "instance_id", where))
 
 
 def _groups(doc: Any) -> tuple[ConsumerGroupConfig, ...]:
@@ -353,15 +376,18 @@ def _groups(doc: Any) -> tuple[ConsumerGroupConfig, ...]:
     return tuple(groups)
 
 
-def topology_from_dict(doc: Mapping[str, Any]) -> Topology:
-    """Validate a parsed TOML document into a :class:`Topology` (``ConfigError`` naming the field)."""
+def topology_from_dict(doc: Mapping[str, Any], *,
+                       parameters: Mapping[str, str] = _NO_NAMES) -> Topology:
+    """Validate a parsed TOML document into a :class:`Topology` (``ConfigError`` naming the field;
+    ``parameters``: TOML path → the caller's parameter that set it, named instead)."""
     doc = _table(doc, "topology")
     _no_unknown(doc, ("cluster", "topic", "groups"), "")
     for section in ("cluster", "topic"):
         if section not in doc:
             raise ConfigError(f"{section}: missing section")
     brokers = _brokers(doc["cluster"])  # no [[groups]]: the producer and broker view only
-    return Topology(brokers, _topic(doc["topic"], len(brokers)), _groups(doc.get("groups", [])))
+    return Topology(brokers, _topic(doc["topic"], len(brokers), parameters),
+                    _groups(doc.get("groups", [])))
 
 
 def parse_topology(text: str) -> Topology:

@@ -158,7 +158,7 @@ def test_uuid_keys_are_lower_cased():
 
 
 def test_skew_matches_report_definition():
-    from kpart.report.summary import skew_stats
+    from kpart._skew import skew_stats
 
     rng = np.random.default_rng(1)
     for _ in range(20):

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from kpart import partition_for_key
+from kpart._skew import skew_stats
 from kpart.cli import main
 from kpart.errors import ConfigError, InvalidPartitionsError
 from kpart.producer.clients import get_partitioner
 from kpart.producer.whatif import partition_count_whatif, whatif_counts
-from kpart.report.summary import skew_stats
 
 
 def _data(seed: int, count: int):

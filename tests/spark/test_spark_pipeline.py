@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from kpart.producer.builtin import partition_for_key
+from kpart.producer.null_keys import apportion, random_partition_counts
 from kpart.producer.serializers import serialize_key
-from kpart.report.null_keys import apportion, random_partition_counts
 from kpart.report.output import TABLES, write_report
 from kpart.report.summary import build_summary
 from kpart.spark.datasets import flights_table
@@ -272,7 +272,7 @@ def test_run_report_places_null_keys_by_the_clients_rule(spark, small_path, smal
     spec = resolve_input(small_path, None, "k")
     t = small_topology.with_topic(partitioner="sarama:hash", null_key_strategy="client",
                                   null_key_seed=3)
-    s = run_report(spark, t, spec, top_k=1)
+    s = run_report(spark, t, spec)
     counts = Counter(partition_for_key(k.encode(), SMALL_N, partitioner="sarama:hash")
                      for k in SMALL_KEYS)
     parts = s["partitions"]
@@ -282,7 +282,7 @@ def test_run_report_places_null_keys_by_the_clients_rule(spark, small_path, smal
     assert sum(p["null_key_records"] for p in parts) == SMALL_NULLS
     assert [p["records"] for p in parts] == [
         counts[p["partition"]] + p["null_key_records"] for p in parts]
-    apart = run_report(spark, t.with_topic(null_key_strategy="separate"), spec, top_k=1)
+    apart = run_report(spark, t.with_topic(null_key_strategy="separate"), spec)
     assert [p["records"] for p in apart["partitions"]] == [counts[p] for p in range(SMALL_N)]
     assert apart["null_key_records"] == SMALL_NULLS
     assert apart["records"] == s["records"] == len(SMALL_KEYS) + SMALL_NULLS

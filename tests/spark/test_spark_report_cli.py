@@ -107,11 +107,11 @@ def test_report_run_writes_and_replaces_the_directory(spark, capsys, tmp_path, s
 
 
 def test_module_entry_for_spark_submit(capsys):
-    from kpart.spark import pipeline
+    from kpart.cli import _submit
 
-    assert pipeline.main(["--show-topology"]) == 0
+    assert _submit.main(["--show-topology"]) == 0
     assert capsys.readouterr().out == DEFAULT_TOPOLOGY_TEXT
-    assert pipeline.main(["/no/such/data.csv"]) == 2
+    assert _submit.main(["/no/such/data.csv"]) == 2
     assert "/no/such/data.csv" in capsys.readouterr().err
 
 

@@ -144,7 +144,7 @@ def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, 
               quiet: bool = False, what: str = "hashing keys"):
     """Run ``job(df)`` on the dataset (checked first: path, format, key column and its type
     for ``serializer``, records present, master). kpart's steps go to stderr as ``kpart
-    report``'s do (:func:`kpart.report.phases.phases`; ``what``: the job's step), none if
+    report``'s do (:func:`kpart.cli._phases.phases`; ``what``: the job's step), none if
     ``quiet``."""
     from kpart.spark.pipeline import load_input, resolve_input
 
@@ -154,7 +154,7 @@ def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, 
     spec = resolve_input(data, fmt, key, serializer)
     if spec.records == 0:
         raise ConfigError(f"DATA: no records in {str(data)!r}")
-    from kpart.report.phases import phases
+    from kpart.cli._phases import phases
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()

@@ -84,7 +84,7 @@ def assign_command(
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
     group = load_group_file(file)
-    from kpart.report.progress import busy
+    from kpart.cli._progress import busy
 
     total = sum(t.num_partitions for t in group.topics)
     with busy(f"{strategy}: {total:,} partitions, {len(group.members):,} members"):
@@ -167,7 +167,7 @@ def rebalance_command(
     names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
     for name in names:
         get_strategy(name)
-    from kpart.report.progress import task_progress
+    from kpart.cli._progress import task_progress
 
     with task_progress(len(names) * len(scenario.groups), "rebalance steps") as advance:
         sims = compare(scenario, names, on_step=advance)

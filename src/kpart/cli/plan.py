@@ -282,7 +282,7 @@ def _run(req: _Request) -> None:
     given = _read_inputs(req)
     _check_outputs(req)
     current = given.current
-    from kpart.report.progress import busy
+    from kpart.cli._progress import busy
 
     with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
         result = _plan(req, given)

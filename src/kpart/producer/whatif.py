@@ -10,7 +10,7 @@ records (and bytes, if given):
 
 * the fraction of keys, of records and of bytes whose partition changes N → M;
 * records (and keys, bytes) per partition for N and for each M, with skew (max/mean and
-  CV = population std / mean, as in ``kpart.report.summary.skew_stats``);
+  CV = population std / mean, as in ``kpart._skew.skew_stats``);
 * the best M: lowest records max/mean, then lowest CV, then smallest M, among the current count
   N, the targets and an optional search range (e.g. 13..48) — never worse than N.
 

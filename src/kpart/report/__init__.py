@@ -1,13 +1,17 @@
 """Reports of the main job, without Spark: the summary document, its files and terminal view.
+This package renders; what it shows is computed elsewhere (the topology resolved once in
+:mod:`kpart._layout`, the loads and their null-key records in :mod:`kpart._loads`, skew in
+:mod:`kpart._skew`).
 
 * :mod:`kpart.report.summary` — :class:`Loads` (what Spark measured) + the topology's placement
   and assignments → the ``summary.json`` document (:func:`build_summary`);
 * :mod:`kpart.report.output` — the report directory, written atomically (:func:`write_report`);
-* :mod:`kpart.report.terminal` — the rich terminal summary (:func:`print_summary`).
+* :mod:`kpart.report.terminal` — the rich terminal summary (:func:`print_summary`);
+* :mod:`kpart.report.html` — the self-contained page (``report.html``).
 """
 
 from __future__ import annotations
 
-from kpart.report.summary import HotKey, Layout, Loads, build_summary, layout_for, skew_stats
+from kpart.report.summary import HotKey, Loads, build_summary
 
-__all__ = ["HotKey", "Layout", "Loads", "build_summary", "layout_for", "skew_stats"]
+__all__ = ["HotKey", "Loads", "build_summary"]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = ["AS_REPLICA", "HEADERS", "LOADS", "analysed_rows", "header", "is_fraction",
-           "load_label", "percent"]
+           "load_label", "null_keys_note", "percent"]
 
 
 def percent(fraction: float) -> str:
@@ -134,3 +134,22 @@ def analysed_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
         ("time (UTC)", str(a.get("time") or "—")),
     ]
     return rows
+
+
+def null_keys_note(section: Mapping[str, Any]) -> str:
+    """One sentence saying how the what-if ``section`` counts records without a key (the
+    section as :func:`kpart._loads.count_whatif_like_report` counts it, or as measured)."""
+    if "null_key_records" not in section:
+        return ("Records whose key does not decide their partition (no key, or a key the "
+                "client places at random) are left out of these figures.")
+    if not section["null_key_records"]:
+        return ("Skew figures count every record as the report does (there are no records "
+                "without a key); moved shares are of records with a key.")
+    if not section.get("null_keys_included"):
+        return ("Records without a key are left out of these figures, as of the report's "
+                "totals (null-key strategy 'separate').")
+    return (f"Skew figures count every record as the report does: records without a key "
+            f"({section['null_key_records']:,}) are placed by the "
+            f"{section['null_key_strategy']} null-key model for each partition count, so the "
+            f"current count's figure is the report's own; moved shares are of records with a "
+            f"key.")

@@ -87,8 +87,9 @@ def _table(
 def _ratio(doc: Mapping[str, Any]) -> float | None:
     """``max_over_mean`` (summary.py's name) or ``max_mean`` of a skew/scenario dict."""
     for key in ("max_over_mean", "max_mean"):
-        if isinstance(doc.get(key), int | float):
-            return doc[key]
+        value = doc.get(key)
+        if isinstance(value, int | float):
+            return value
     return None
 
 

@@ -301,7 +301,7 @@ def _whatif(summary: Mapping[str, Any]) -> str:
         )
     body += _table([{**s, "num_partitions": label} for s, label in
                     zip(scenarios, labels, strict=True)], "table-whatif")
-    from kpart.report.whatif_totals import null_keys_note
+    from kpart.report._format import null_keys_note
 
     note = html.escape(
         "Kafka never moves existing records: a key whose partition changes has records on two "

@@ -82,7 +82,7 @@ _SCHEMAS = {
 }
 
 
-def _arrow_type(name: str):
+def _arrow_type(name: str) -> Any:
     import pyarrow as pa
 
     if name.startswith("list<"):

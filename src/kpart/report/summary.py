@@ -1,17 +1,19 @@
 """The report's summary: per-partition loads joined with replica placement and group assignment.
 
-Pure Python, no Spark: the Spark job (:mod:`kpart.spark.pipeline`) hands over :class:`Loads`
-(records and bytes per partition, null keys, hot keys); :func:`layout_for` places the replicas
-(``AdminUtils.assignReplicasToBrokers`` with the topology's seed) and assigns the partitions
-to every group's members (Kafka's assignors); :func:`build_summary` rolls the loads up per
-broker (as leader and as replica), per rack and per consumer, with skew figures.
+Pure Python, no Spark, and no Kafka logic of its own: the Spark job (:mod:`kpart.spark.pipeline`)
+hands over :class:`~kpart._loads.Loads` (records and bytes per partition, null keys, hot keys);
+the topology resolved once (:func:`kpart._layout.resolve_topology`) gives the replicas
+(``AdminUtils.assignReplicasToBrokers`` with the topology's seed), the group assignments
+(Kafka's assignors) and the null-key rule (:func:`kpart._loads.place_loads`);
+:func:`build_summary` lays them out per partition, broker (as leader and as replica), rack and
+consumer, with skew figures (:func:`kpart._skew.skew_stats`), one builder per section.
 
 Units: ``records`` are counts; ``bytes`` = serialized key length + value length, where the
 value is the record as a JSON object (Spark's ``to_json`` over all columns, UTF-8), i.e. what
 a producer with a JSON value serializer would send, without Kafka's record overhead.
 
 Records with a null key have no key to hash: the topic's ``null_key_strategy`` places them
-(:func:`kpart.report.null_keys.distribute_null_keys`, a seeded model of the producer over
+(:class:`kpart.producer.null_keys.NullKeyRule`, a seeded model of the producer over
 their count and bytes, led by the placement's leaders), and every per-partition, per-broker,
 per-rack and per-consumer total *includes* them. Each partition also reports its
 ``keyed_records``/``keyed_bytes`` and ``null_key_records``/``null_key_bytes``; the document's
@@ -36,26 +38,20 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
-from kpart.consumer.spec import GroupAssignment
-from kpart.errors import ConfigError
-from kpart.report.null_keys import NullKeyDistribution, distribute_null_keys
+from kpart._layout import Layout, ResolvedTopology, resolve_topology
+from kpart._loads import HotKey, Loads, PlacedLoads, place_loads
+from kpart._skew import Skew, skew_stats
 from kpart.topology import Topology
 
 __all__ = [
     "BYTES_DEFINITION",
-    "analysed_section",
     "HotKey",
-    "Layout",
     "Loads",
+    "analysed_section",
     "build_summary",
-    "distribute_loads_null_keys",
-    "layout_for",
-    "skew_stats",
 ]
 
 BYTES_DEFINITION = (
@@ -64,96 +60,85 @@ BYTES_DEFINITION = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HotKey:
-    """One of the most frequent keys: ``key`` (str, int, or hex for bytes), ``records``,
-    ``bytes`` and its ``partition``."""
+class PartitionRow(TypedDict):
+    """One ``partitions[]`` row: totals, keyed and null-key parts, placement and owners."""
 
+    partition: int
+    records: int
+    bytes: int
+    keyed_records: int
+    keyed_bytes: int
+    null_key_records: int
+    null_key_bytes: int
+    keys: int
+    leader: int
+    replicas: list[int]
+    consumers: dict[str, str | None]
+
+
+class BrokerRow(TypedDict):
+    """One ``brokers[]`` row: the partitions a broker leads and holds, and their loads."""
+
+    broker: int
+    rack: str | None
+    leader_partitions: list[int]
+    replica_partitions: list[int]
+    leader_records: int
+    leader_bytes: int
+    replica_records: int
+    replica_bytes: int
+
+
+class RackRow(TypedDict):
+    """One ``racks[]`` row: a rack's brokers and their summed loads."""
+
+    rack: str
+    brokers: list[int]
+    leader_records: int
+    leader_bytes: int
+    replica_records: int
+    replica_bytes: int
+
+
+class MemberRow(TypedDict):
+    """One member of a ``groups[]`` row: its partitions and their loads."""
+
+    member: str
+    rack: str | None
+    instance_id: str | None
+    partitions: list[int]
+    records: int
+    bytes: int
+
+
+class GroupRow(TypedDict):
+    """One ``groups[]`` row: a consumer group, its members and their skew."""
+
+    group: str
+    strategy: str
+    members: list[MemberRow]
+    skew: Skew
+
+
+class HotKeyRow(TypedDict):
+    """One ``hot_keys[]`` row (``share``: of the records with a key)."""
+
+    rank: int
     key: str | int
     records: int
     bytes: int
     partition: int
+    share: float
 
 
-@dataclass(frozen=True, slots=True)
-class Loads:
-    """What the Spark job measures. ``partition_*[p]``: records, bytes and distinct keys of
-    partition ``p``; ``null_key_*``: records without key (not hashed); ``hot_keys``: the top keys
-    by records, most frequent first (ties: smallest key first)."""
+class SkewSection(TypedDict):
+    """The ``skew`` section: records and bytes per partition, per broker, per consumer."""
 
-    partition_records: tuple[int, ...]
-    partition_bytes: tuple[int, ...]
-    partition_keys: tuple[int, ...]
-    null_key_records: int
-    null_key_bytes: int
-    hot_keys: tuple[HotKey, ...]
-    #: records whose key is the empty string/bytes: hashed like any key (Kafka hashes b""),
-    #: so they are in ``partition_*``; counted apart from ``null_key_records``
-    empty_key_records: int = 0
-    #: records whose key the serializer cannot represent, counted apart on request (in no
-    #: partition and in no total)
-    invalid_key_records: int = 0
-
-    def __post_init__(self) -> None:
-        n = len(self.partition_records)
-        if n == 0 or len(self.partition_bytes) != n or len(self.partition_keys) != n:
-            raise ConfigError("loads: partition_records, partition_bytes and partition_keys "
-                              "must have the same non-zero length")
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Placement and assignment of the topology: ``replicas[p]`` (preferred leader first) and
-    each group's :class:`~kpart.consumer.spec.GroupAssignment`, in topology order."""
-
-    replicas: dict[int, tuple[int, ...]]
-    assignments: tuple[tuple[str, GroupAssignment], ...]
-
-
-def layout_for(topology: Topology) -> Layout:
-    """Place the topic's replicas and assign its partitions to every group (pure)."""
-    from kpart.consumer import assign
-    from kpart.consumer.spec import GroupSpec, Member, Topic
-    from kpart.placement.admin_utils import assign_replicas_to_brokers
-
-    t = topology.topic
-    replicas = assign_replicas_to_brokers(
-        topology.brokers, t.partitions, t.replication_factor,
-        seed=t.placement_seed, rack_aware=t.rack_aware,
-    )
-    rack_of = {b.id: b.rack for b in topology.brokers}
-    replica_racks = None
-    if topology.racks:
-        replica_racks = tuple(tuple(rack_of[b] for b in replicas[p]) for p in range(t.partitions))
-    topic = Topic(t.name, t.partitions, replica_racks)
-    assignments = []
-    for g in topology.groups:
-        members = tuple(Member(m.id, (t.name,), m.rack, m.instance_id) for m in g.members)
-        assignments.append((g.name, assign(GroupSpec((topic,), members), g.strategy)))
-    return Layout(replicas, tuple(assignments))
-
-
-def _round(x: float) -> float:
-    return round(x, 6)
-
-
-def skew_stats(values: Sequence[int]) -> dict[str, float | int]:
-    """``{"min", "max", "mean", "max_over_mean", "cv"}`` of ``values`` (``cv`` = population
-    standard deviation / mean; both ratios 0 when the mean is 0).
-
-    >>> skew_stats([1, 2, 3, 6])
-    {'min': 1, 'max': 6, 'mean': 3.0, 'max_over_mean': 2.0, 'cv': 0.62361}
-    """
-    n = len(values)
-    mean = sum(values) / n if n else 0.0
-    std = math.sqrt(sum((v - mean) ** 2 for v in values) / n) if n else 0.0
-    return {
-        "min": min(values, default=0),
-        "max": max(values, default=0),
-        "mean": _round(mean),
-        "max_over_mean": _round(max(values) / mean) if mean else 0.0,
-        "cv": _round(std / mean) if mean else 0.0,
-    }
+    partition_records: Skew
+    partition_bytes: Skew
+    broker_leader_records: Skew
+    broker_replica_records: Skew
+    consumer_records: dict[str, Skew]
 
 
 def analysed_section(topology: Topology, source: dict[str, Any], records: int,
@@ -192,100 +177,68 @@ def analysed_section(topology: Topology, source: dict[str, Any], records: int,
     }
 
 
-def distribute_loads_null_keys(
-    topology: Topology, loads: Loads, layout: Layout | None = None
-) -> NullKeyDistribution:
-    """Place ``loads``' null-key records by the topic's ``null_key_strategy``, ``partitioner``,
-    ``batch_size`` and null-key seed, partitions led as in ``layout`` (default
-    :func:`layout_for`). See :mod:`kpart.report.null_keys`."""
-    t = topology.topic
-    layout = layout or layout_for(topology)
-    return distribute_null_keys(
-        loads.null_key_records, loads.null_key_bytes, t.partitions,
-        strategy=t.null_key_strategy, partitioner=t.partitioner,
-        leaders=[layout.replicas[p][0] for p in range(t.partitions)],
-        batch_size=t.batch_size, seed=t.effective_null_key_seed,
-    )
-
-
-def build_summary(
-    topology: Topology,
-    loads: Loads,
-    layout: Layout | None = None,
-    *,
-    source: dict[str, Any] | None = None,
-    analysed_at: str | None = None,
-) -> dict[str, Any]:
-    """The ``summary.json`` document (see the module docstring for units and null keys).
-
-    ``len(loads.partition_records)`` must equal the topic's partition count. ``layout``
-    defaults to :func:`layout_for` ``(topology)``; ``source`` (e.g. ``{"path", "format"}``) is
-    recorded as ``input``; ``analysed`` says what was analysed (:func:`analysed_section`, with
-    ``analysed_at``, the UTC time of the run, ISO 8601). The result is deterministic when the topology has a seed (or the
-    null-key strategy draws nothing): equal inputs give equal JSON.
-    """
-    t = topology.topic
-    n = t.partitions
-    if len(loads.partition_records) != n:
-        raise ConfigError(
-            f"loads: {len(loads.partition_records)} partitions measured, topology has {n}"
-        )
-    layout = layout or layout_for(topology)
-    nulls = distribute_loads_null_keys(topology, loads, layout)
-    keyed_recs, keyed_byts = loads.partition_records, loads.partition_bytes
-    recs = tuple(a + b for a, b in zip(keyed_recs, nulls.records, strict=True))
-    byts = tuple(a + b for a, b in zip(keyed_byts, nulls.bytes, strict=True))
-    keyed = sum(keyed_recs)
-
-    owner: dict[str, dict[int, str]] = {}
-    for name, ga in layout.assignments:
-        owner[name] = {p: m for m, owned in ga.assignment for _, ps in owned for p in ps}
-
-    partitions = [
+def partition_rows(layout: Layout, placed: PlacedLoads) -> list[PartitionRow]:
+    """The ``partitions`` section: one row per partition, in partition order."""
+    loads, nulls = placed.loads, placed.null_keys
+    owners = {g: layout.owners(g) for g, _ in layout.assignments}
+    return [
         {
             "partition": p,
-            "records": recs[p],
-            "bytes": byts[p],
-            "keyed_records": keyed_recs[p],
-            "keyed_bytes": keyed_byts[p],
+            "records": placed.records[p],
+            "bytes": placed.bytes[p],
+            "keyed_records": loads.partition_records[p],
+            "keyed_bytes": loads.partition_bytes[p],
             "null_key_records": nulls.records[p],
             "null_key_bytes": nulls.bytes[p],
             "keys": loads.partition_keys[p],
-            "leader": layout.replicas[p][0],
-            "replicas": list(layout.replicas[p]),
-            "consumers": {g: owner[g].get(p) for g, _ in layout.assignments},
+            "leader": replicas[0],
+            "replicas": list(replicas),
+            "consumers": {g: owner.get(p) for g, owner in owners.items()},
         }
-        for p in range(n)
+        for p, replicas in enumerate(layout.replicas)
     ]
 
-    brokers = []
+
+def broker_rows(topology: Topology, layout: Layout, placed: PlacedLoads) -> list[BrokerRow]:
+    """The ``brokers`` section: one row per broker, in the topology's order."""
+    rows: list[BrokerRow] = []
     for b in topology.brokers:
-        led = [p for p in range(n) if layout.replicas[p][0] == b.id]
-        held = [p for p in range(n) if b.id in layout.replicas[p]]
-        brokers.append({
+        led = [p for p, r in enumerate(layout.replicas) if r[0] == b.id]
+        held = [p for p, r in enumerate(layout.replicas) if b.id in r]
+        rows.append({
             "broker": b.id,
             "rack": b.rack,
             "leader_partitions": led,
             "replica_partitions": held,
-            "leader_records": sum(recs[p] for p in led),
-            "leader_bytes": sum(byts[p] for p in led),
-            "replica_records": sum(recs[p] for p in held),
-            "replica_bytes": sum(byts[p] for p in held),
+            "leader_records": sum(placed.records[p] for p in led),
+            "leader_bytes": sum(placed.bytes[p] for p in led),
+            "replica_records": sum(placed.records[p] for p in held),
+            "replica_bytes": sum(placed.bytes[p] for p in held),
         })
+    return rows
 
-    racks = []
+
+def rack_rows(topology: Topology, brokers: Sequence[BrokerRow]) -> list[RackRow]:
+    """The ``racks`` section: the broker rows summed per rack (none without racks)."""
+    rows: list[RackRow] = []
     for rack in topology.racks:
         mine = [x for x in brokers if x["rack"] == rack]
-        racks.append({
+        rows.append({
             "rack": rack,
             "brokers": [x["broker"] for x in mine],
-            **{f: sum(x[f] for x in mine) for f in
-               ("leader_records", "leader_bytes", "replica_records", "replica_bytes")},
+            "leader_records": sum(x["leader_records"] for x in mine),
+            "leader_bytes": sum(x["leader_bytes"] for x in mine),
+            "replica_records": sum(x["replica_records"] for x in mine),
+            "replica_bytes": sum(x["replica_bytes"] for x in mine),
         })
+    return rows
 
-    groups = []
+
+def group_rows(topology: Topology, layout: Layout, placed: PlacedLoads) -> list[GroupRow]:
+    """The ``groups`` section: each group's members (in join order) with their partitions."""
+    rows: list[GroupRow] = []
     for (name, ga), cfg in zip(layout.assignments, topology.groups, strict=True):
-        members = []
+        members: list[MemberRow] = []
         for m in cfg.members:
             parts = sorted(p for _, p in ga.partitions_of(m.id))
             members.append({
@@ -293,61 +246,101 @@ def build_summary(
                 "rack": m.rack,
                 "instance_id": m.instance_id,
                 "partitions": parts,
-                "records": sum(recs[p] for p in parts),
-                "bytes": sum(byts[p] for p in parts),
+                "records": sum(placed.records[p] for p in parts),
+                "bytes": sum(placed.bytes[p] for p in parts),
             })
-        groups.append({
-            "group": name,
-            "strategy": cfg.strategy,
-            "members": members,
-            "skew": skew_stats([x["records"] for x in members]),
-        })
+        rows.append({"group": name, "strategy": cfg.strategy, "members": members,
+                     "skew": skew_stats(x["records"] for x in members)})
+    return rows
 
-    total = keyed + loads.null_key_records
-    hot = [
+
+def hot_key_rows(hot_keys: Sequence[HotKey], keyed: int) -> list[HotKeyRow]:
+    """The ``hot_keys`` section, most frequent first (``keyed``: records with a key)."""
+    return [
         {"rank": i + 1, "key": k.key, "records": k.records, "bytes": k.bytes,
-         "partition": k.partition, "share": _round(k.records / keyed) if keyed else 0.0}
-        for i, k in enumerate(loads.hot_keys)
+         "partition": k.partition, "share": round(k.records / keyed, 6) if keyed else 0.0}
+        for i, k in enumerate(hot_keys)
     ]
+
+
+def skew_section(placed: PlacedLoads, brokers: Sequence[BrokerRow],
+                 groups: Sequence[GroupRow]) -> SkewSection:
+    """The ``skew`` section (:func:`kpart._skew.skew_stats` of each load)."""
+    return {
+        "partition_records": skew_stats(placed.records),
+        "partition_bytes": skew_stats(placed.bytes),
+        "broker_leader_records": skew_stats(x["leader_records"] for x in brokers),
+        "broker_replica_records": skew_stats(x["replica_records"] for x in brokers),
+        "consumer_records": {g["group"]: g["skew"] for g in groups},
+    }
+
+
+def null_key_section(resolved: ResolvedTopology, placed: PlacedLoads) -> dict[str, Any]:
+    """The ``null_key_distribution`` section: the rule configured and applied, where the
+    null-key records went, whether the totals include them, the seed and ``batch.size``."""
+    rule = resolved.null_keys
+    return {
+        "configured": rule.configured,
+        **placed.null_keys.to_dict(),
+        "included_in_totals": placed.null_keys.included,
+        "seed": rule.seed,
+        "batch_size": rule.batch_size,
+    }
+
+
+def build_summary(
+    topology: Topology | ResolvedTopology,
+    loads: Loads,
+    *,
+    source: dict[str, Any] | None = None,
+    analysed_at: str | None = None,
+) -> dict[str, Any]:
+    """The ``summary.json`` document (see the module docstring for units and null keys).
+
+    ``topology``: resolved once by the caller (:func:`kpart._layout.resolve_topology`), or
+    resolved here; ``len(loads.partition_records)`` must equal the topic's partition count
+    (``ConfigError`` otherwise). ``source`` (e.g. ``{"path", "format"}``) is recorded as
+    ``input``; ``analysed`` says what was analysed (:func:`analysed_section`, with
+    ``analysed_at``, the UTC time of the run, ISO 8601). The result is deterministic when the
+    topology has a seed (or the null-key strategy draws nothing): equal inputs give equal JSON.
+    """
+    resolved = (topology if isinstance(topology, ResolvedTopology)
+                else resolve_topology(topology))
+    placed = place_loads(resolved, loads)
+    t, layout = resolved.topic, resolved.layout
+    keyed = sum(loads.partition_records)
+    total = keyed + loads.null_key_records
+    brokers = broker_rows(resolved.topology, layout, placed)
+    groups = group_rows(resolved.topology, layout, placed)
+    analysed = analysed_section(resolved.topology, source or {}, total, analysed_at)
+    analysed["partitioner"] = resolved.key_partitioner
     return {
         "format": "kpart-report",  # first: marks a directory kpart may replace (report.output)
         "format_version": 1,
         "topic": t.name,
-        "num_partitions": n,
+        "num_partitions": t.partitions,
         "replication_factor": t.replication_factor,
         "key": t.key,
-        "key_serializer": t.key_serializer,
-        "partitioner": t.partitioner,
+        "key_serializer": resolved.serializer,
+        "partitioner": resolved.key_partitioner,
         "null_key_strategy": t.null_key_strategy,
         "placement_seed": t.placement_seed,
         "input": source or {},
-        "analysed": analysed_section(topology, source or {}, total, analysed_at),
+        "analysed": analysed,
         "records": total,
-        "bytes": sum(keyed_byts) + loads.null_key_bytes,
+        "bytes": sum(loads.partition_bytes) + loads.null_key_bytes,
         "bytes_definition": BYTES_DEFINITION,
         "keyed_records": keyed,
         "null_key_records": loads.null_key_records,
         "null_key_bytes": loads.null_key_bytes,
         "empty_key_records": loads.empty_key_records,
         "invalid_key_records": loads.invalid_key_records,
-        "null_key_distribution": {
-            "configured": t.null_key_strategy,
-            **nulls.to_dict(),
-            "included_in_totals": nulls.included,
-            "seed": t.effective_null_key_seed,
-            "batch_size": t.batch_size,
-        },
+        "null_key_distribution": null_key_section(resolved, placed),
         "distinct_keys": sum(loads.partition_keys),
-        "partitions": partitions,
+        "partitions": partition_rows(layout, placed),
         "brokers": brokers,
-        "racks": racks,
+        "racks": rack_rows(resolved.topology, brokers),
         "groups": groups,
-        "skew": {
-            "partition_records": skew_stats(recs),
-            "partition_bytes": skew_stats(byts),
-            "broker_leader_records": skew_stats([x["leader_records"] for x in brokers]),
-            "broker_replica_records": skew_stats([x["replica_records"] for x in brokers]),
-            "consumer_records": {g["group"]: g["skew"] for g in groups},
-        },
-        "hot_keys": hot,
+        "skew": skew_section(placed, brokers, groups),
+        "hot_keys": hot_key_rows(loads.hot_keys, keyed),
     }

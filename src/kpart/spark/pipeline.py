@@ -10,10 +10,12 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
    loads as hashing every record, at the cost of hashing each key once;
 4. roll up per partition (records, bytes, distinct keys), count the null-key records and their
    bytes (two numbers: they have no key to hash), take the top keys;
-5. in Python: replica placement and group assignment (:func:`kpart.report.summary.layout_for`),
-   the null-key records placed by the topic's ``null_key_strategy`` — a seeded model of the
-   producer over their count and bytes (:mod:`kpart.report.null_keys`; ``separate`` leaves them
-   out of the totals) — then per-broker/rack/consumer loads and skew
+5. in Python, from the topology resolved once before any Spark work
+   (:func:`resolve_report_topology`: replica placement and group assignment, the producer's
+   partitioner and null-key rule, :mod:`kpart._layout`): the null-key records placed by the
+   topic's ``null_key_strategy`` — a seeded model of the producer over their count and bytes
+   (:mod:`kpart.producer.null_keys`; ``separate`` leaves them out of the totals,
+   :mod:`kpart._loads`) — then per-broker/rack/consumer loads and skew
    (:func:`kpart.report.summary.build_summary`).
 
 The topic's ``partitioner`` may be any client's id (``"librdkafka:consistent_random"``,
@@ -28,23 +30,22 @@ Keys are hashed once per distinct key. Where a client's rule is random for *non-
 seeded multinomial over the partitions, seed = the topic's null-key seed), so a key's records
 spread as the client spreads them; their distinct keys are apportioned like their records.
 
-Under ``spark-submit`` run this file as the application (``spark-submit --master URL
-$(python -c 'import kpart.spark.pipeline as m; print(m.__file__)') [DATA] --out DIR``) or
-``python -m kpart.spark.pipeline ...``: the arguments are those of ``kpart report``.
+Under ``spark-submit``, the application is :mod:`kpart.cli._submit` (the arguments of ``kpart
+report``).
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kpart._layout import ResolvedTopology
+from kpart._loads import HotKey, Loads, count_whatif_like_report
 from kpart.errors import ConfigError
-from kpart.report.null_keys import apportion, random_partition_counts
-from kpart.report.phases import phase
-from kpart.report.summary import HotKey, Loads, build_summary
+from kpart.producer.null_keys import apportion, random_partition_counts
+from kpart.report.summary import build_summary
 from kpart.spark._keys import (
     INTEGRAL,
     check_key_type,
@@ -70,16 +71,27 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
 
 __all__ = [
+    "HOT_KEYS",
     "INVALID_KEYS",
     "InputSpec",
     "load_input",
-    "main",
     "measure_loads",
     "pin_placement_seed",
+    "resolve_report_topology",
     "resolve_input",
     "run_report",
 ]
 
+#: Where :func:`run_report` announces its steps (``on_step``): nowhere by default.
+Steps = Callable[[str], None]
+
+
+def _silent(step: str) -> None:
+    """The default ``on_step``: library callers see no output."""
+
+
+#: Hot keys in a report's summary (the most frequent keys, :func:`measure_loads`' ``top_k``).
+HOT_KEYS = 10
 _KEY = "__kpart_key"
 #: What :func:`measure_loads` does with keys the serializer cannot represent.
 INVALID_KEYS = ("error", "count")
@@ -179,7 +191,8 @@ def load_input(
 def _hot_key_value(value: Any) -> str | int:
     if isinstance(value, bytes | bytearray):
         return bytes(value).hex()
-    return value
+    key: str | int = value  # Spark gives a str (text keys) or an int (integral keys)
+    return key
 
 
 def _random_key_column(partitioner: str, serializer: str) -> Column:
@@ -204,6 +217,7 @@ def measure_loads(
     top_k: int = 10,
     method: str = "auto",
     invalid_keys: str = "error",
+    on_step: Steps = _silent,
 ) -> Loads:
     """Records, bytes and distinct keys per partition, null keys and the ``top_k`` hot keys of
     ``df`` for ``topic`` (its ``key`` column, ``key_serializer``, ``partitions``, and its
@@ -215,7 +229,8 @@ def measure_loads(
     ``uuid``, not ``bytes.fromhex`` text under ``hex``; :mod:`kpart.spark._keys`): found by
     the first job, before the second. With
     ``invalid_keys="count"`` those records are counted apart instead
-    (``Loads.invalid_key_records``, in no partition)."""
+    (``Loads.invalid_key_records``, in no partition). ``on_step`` is told the next step
+    (``"hashing 4,043 distinct keys"``) between the two jobs."""
     from pyspark.sql import functions as F
 
     from kpart.spark._keys import bad_key_message, prepared_key, quote
@@ -246,7 +261,8 @@ def measure_loads(
         .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
         .persist()
     )  # the scan runs once, here: the step after says how many keys are hashed
-    phase(f"hashing {aggregated.select(F.count(_KEY)).first()[0]:,} distinct keys")
+    counted = aggregated.select(F.count(_KEY)).first()
+    on_step(f"hashing {counted[0] if counted is not None else 0:,} distinct keys")
     per_key = (
         aggregated
         .transform(with_partition(_KEY, n, serialized, partitioner=chosen, method=method))
@@ -312,15 +328,15 @@ def measure_loads(
 
 
 def run_report(
-    spark: SparkSession,
+    spark: SparkSession | None,
     topology: Topology,
     spec: InputSpec,
     *,
     partitioner: str | None = None,
-    top_k: int = 10,
     whatif: Sequence[int] = (),
     compat: Sequence[str] | str | None = None,
     invalid_keys: str = "error",
+    on_step: Steps = _silent,
 ) -> dict[str, Any]:
     """Run the main job on ``spec``'s data and return the summary document (not written).
 
@@ -330,38 +346,55 @@ def run_report(
     :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner); ``compat``:
     partitioner ids, ``"all"`` or ``"default"`` (adds the ``"compat"`` section,
     :func:`kpart.spark.compat.measure_compat`). Bad values raise ``ConfigError`` before any
-    Spark job.
+    Spark job. ``on_step`` is told each step in kpart's words (``"reading flights.parquet"``;
+    the command line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
+    (:func:`resolve_report_topology`); the job, the null-key model and the summary read that.
+    The summary has the top :data:`HOT_KEYS` keys.
     """
     from datetime import UTC, datetime
 
-    from kpart.producer.clients import PARTITIONERS
-
     analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    resolved = resolve_report_topology(topology, partitioner)
+    compat_ids = check_sections(resolved.topic, whatif, compat)
+    if spec.records == 0:  # nothing to read: no Spark job (``spark`` may be None)
+        loads, sections = _no_records(resolved, spec, whatif, compat_ids)
+    elif spark is None:
+        raise ValueError("run_report: the input has records, a SparkSession is needed")
+    else:
+        loads, sections = _measure(spark, resolved, spec, whatif=whatif, compat_ids=compat_ids,
+                                   invalid_keys=invalid_keys, on_step=on_step)
+    if "whatif" in sections:  # keyed records measured; the others placed as the report does
+        sections["whatif"] = count_whatif_like_report(sections["whatif"], resolved, loads)
+    groups = resolved.topology.groups
+    on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
+                                  if groups else ""))
+    summary = build_summary(resolved, loads, source=spec.source, analysed_at=analysed_at)
+    summary.update(sections)
+    return summary
+
+
+def resolve_report_topology(topology: Topology,
+                            partitioner: str | None = None) -> ResolvedTopology:
+    """``topology`` as :func:`run_report` reads it, resolved once
+    (:func:`kpart._layout.resolve_topology`): ``partitioner``, a client id, replaces the topic's
+    (keys and the ``client`` null-key rule), another id (``"spark:hash"``) hashes the keys only;
+    the placement seed is pinned (:func:`pin_placement_seed`), so the report and its what-if
+    share one draw. ``ConfigError`` for an unknown partitioner or null-key strategy.
+
+    >>> from kpart.topology import default_topology
+    >>> r = resolve_report_topology(default_topology(), "sarama:hash")
+    >>> r.partitioner.id, r.key_partitioner, r.null_keys.strategy
+    ('sarama:hash', 'sarama:hash', 'client:random')
+    >>> resolve_report_topology(default_topology(), "spark:hash").partitioner.id
+    'java:default'
+    """
+    from kpart._layout import resolve_topology
+    from kpart.producer.clients import PARTITIONERS
 
     if partitioner in PARTITIONERS:
         topology = topology.with_topic(partitioner=partitioner)
         partitioner = None
-    topology = pin_placement_seed(topology)  # one draw for the report and its what-if
-    topic = topology.topic
-    compat_ids = check_sections(topic, whatif, compat)
-    sections: dict[str, Any] = {}
-    if spec.records == 0:  # nothing to read: no Spark job (``spark`` may be None)
-        loads, sections = _no_records(topic, spec, whatif, compat_ids)
-    else:
-        loads, sections = _measure(spark, topology, spec, partitioner=partitioner,
-                                   top_k=top_k, whatif=whatif, compat_ids=compat_ids,
-                                   invalid_keys=invalid_keys)
-    if "whatif" in sections:  # keyed records measured; the others placed as the report does
-        from kpart.report.whatif_totals import count_whatif_like_report
-
-        sections["whatif"] = count_whatif_like_report(sections["whatif"], topology, loads)
-    phase("placing replicas" + (f" and assigning {len(topology.groups)} consumer group(s)"
-                                if topology.groups else ""))
-    summary = build_summary(topology, loads, source=spec.source, analysed_at=analysed_at)
-    if partitioner is not None and partitioner != topology.topic.partitioner:
-        summary["partitioner"] = summary["analysed"]["partitioner"] = partitioner
-    summary.update(sections)
-    return summary
+    return resolve_topology(pin_placement_seed(topology), partitioner)
 
 
 def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
@@ -390,37 +423,37 @@ def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
     return topology.with_topic(placement_seed=seed)
 
 
-def _measure(spark: SparkSession, topology: Topology, spec: InputSpec, *,
-             partitioner: str | None, top_k: int, whatif: Sequence[int],
-             compat_ids: tuple[str, ...], invalid_keys: str) -> tuple[Loads, dict[str, Any]]:
+def _measure(spark: SparkSession, resolved: ResolvedTopology, spec: InputSpec, *,
+             whatif: Sequence[int], compat_ids: tuple[str, ...], invalid_keys: str,
+             on_step: Steps) -> tuple[Loads, dict[str, Any]]:
     """Loads and sections of :func:`run_report` measured by Spark (``spec`` has records)."""
     import tempfile
 
-    topic = topology.topic
+    topic = resolved.topic
     sections: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
-        phase(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
+        on_step(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
         df = load_input(spark, spec, workdir, topic.key)
-        loads = measure_loads(df, topic, partitioner=partitioner, top_k=top_k,
-                              invalid_keys=invalid_keys)
+        loads = measure_loads(df, topic, partitioner=resolved.key_partitioner, top_k=HOT_KEYS,
+                              invalid_keys=invalid_keys, on_step=on_step)
         if invalid_keys == "count":  # the sections see the records the serializer can take
             df = _valid_keys_only(df, topic)
         if whatif:
-            phase(f"what-if: {len(whatif)} other partition count(s)")
+            on_step(f"what-if: {len(whatif)} other partition count(s)")
             from kpart.spark.whatif import measure_whatif
 
             # keyed records here; the null-key ones are placed as the report places them
             keyed = df.where(key_column(topic.key).isNotNull())
             sections["whatif"] = measure_whatif(
-                keyed, topic.key, topic.partitions, whatif, topic.partitioner,
-                serializer=topic.key_serializer,
+                keyed, topic.key, topic.partitions, whatif, resolved.partitioner.id,
+                serializer=resolved.serializer,
             ).to_json()
         if compat_ids:
             from kpart.spark.compat import measure_compat
 
-            phase(f"comparing {len(compat_ids)} client partitioners")
+            on_step(f"comparing {len(compat_ids)} client partitioners")
             sections["compat"] = measure_compat(
-                df, topic.key, topic.partitions, compat_ids, serializer=topic.key_serializer
+                df, topic.key, topic.partitions, compat_ids, serializer=resolved.serializer
             ).to_json()
     return loads, sections
 
@@ -434,7 +467,7 @@ def _valid_keys_only(df: DataFrame, topic: TopicConfig) -> DataFrame:
     return df if bad is None else df.where(~bad)
 
 
-def _no_records(topic: TopicConfig, spec: InputSpec, whatif: Sequence[int],
+def _no_records(resolved: ResolvedTopology, spec: InputSpec, whatif: Sequence[int],
                 compat_ids: tuple[str, ...]) -> tuple[Loads, dict[str, Any]]:
     """Loads and sections of an input without records (the cores on zero keys)."""
     import warnings
@@ -444,20 +477,21 @@ def _no_records(topic: TopicConfig, spec: InputSpec, whatif: Sequence[int],
     where = spec.source.get("path", "the input")
     warnings.warn(f"no records in {where}: the report shows no loads", KpartWarning,
                   stacklevel=3)
-    n = topic.partitions
+    n = resolved.topic.partitions
+    serializer = serialized_as(resolved.serializer)
     loads = Loads((0,) * n, (0,) * n, (0,) * n, 0, 0, ())
     sections: dict[str, Any] = {}
     if whatif:
         from kpart.producer.whatif import partition_count_whatif
 
         sections["whatif"] = partition_count_whatif(
-            [], n, tuple(whatif), topic.partitioner, bytes_=[],
-            serializer=serialized_as(topic.key_serializer)).to_json()
+            [], n, tuple(whatif), resolved.partitioner.id, bytes_=[],
+            serializer=serializer).to_json()
     if compat_ids:
         from kpart.producer.compat import compare_partitioners
 
         sections["compat"] = compare_partitioners(
-            [], n, compat_ids, serializer=serialized_as(topic.key_serializer)).to_json()
+            [], n, compat_ids, serializer=serializer).to_json()
     return loads, sections
 
 
@@ -485,13 +519,3 @@ def check_sections(
         return tuple(parse_partitioners(None))
     return tuple(parse_partitioners(compat))
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``spark-submit``/``python -m`` entry: the arguments of ``kpart report``."""
-    from kpart.cli import main as cli_main
-
-    return cli_main(["report", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":  # pragma: no cover - spark-submit / python -m entry
-    sys.exit(main())

@@ -1,11 +1,10 @@
-"""Progress display for long CLI work: Spark stages (polled from the status tracker) and loops.
+"""Progress display for long CLI work: loops, a spinner, and the Spark stages of a status tracker.
 
-Nothing here imports pyspark: :func:`spark_progress` takes the session (anything with
-``sparkContext.statusTracker()``, the ``pyspark.StatusTracker`` API: ``getActiveStageIds()``
-and ``getStageInfo(id)`` with ``name``, ``numTasks``, ``numCompletedTasks``,
-``numActiveTasks``, ``numFailedTasks``). Progress goes to stderr with rich; it is shown only
-when that stream is a terminal and ``quiet`` is false, so piped or redirected output stays
-clean (no thread is started at all then).
+Nothing here imports pyspark: :func:`snapshot` reads anything with the ``pyspark.StatusTracker``
+API (``getActiveStageIds()`` and ``getStageInfo(id)`` with ``name``, ``numTasks``,
+``numCompletedTasks``, ``numActiveTasks``, ``numFailedTasks``; :mod:`kpart.cli._phases` polls
+it). Progress goes to stderr with rich; it is shown only when that stream is a terminal and
+``quiet`` is false, so piped or redirected output stays clean.
 
 >>> with task_progress(3, "planning", quiet=True) as advance:
 ...     for _ in range(3):
@@ -14,7 +13,6 @@ clean (no thread is started at all then).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,16 +23,14 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
-    TaskID,
     TextColumn,
     TimeElapsedColumn,
 )
 
 __all__ = [
-    "SparkProgress",
     "StageSnapshot",
     "busy",
-    "spark_progress",
+    "snapshot",
     "task_progress",
     "track",
 ]
@@ -91,81 +87,6 @@ def _progress(console: Console) -> Progress:
         console=console,
         transient=False,
     )
-
-
-class SparkProgress:
-    """Rich progress bars mirroring the active stages of a status tracker, one bar per stage.
-
-    :meth:`poll` reads the tracker once and updates the bars (a stage that left the active list
-    is shown complete); :func:`spark_progress` calls it from a thread every ``interval`` s.
-    """
-
-    def __init__(self, tracker: Any, progress: Progress, description: str = "spark") -> None:
-        self.tracker = tracker
-        self.progress = progress
-        self.description = description
-        self.tasks: dict[int, TaskID] = {}
-        self._lock = threading.Lock()
-
-    def poll(self) -> list[StageSnapshot]:
-        """Read the tracker once, update the bars, return the active stages seen."""
-        stages = snapshot(self.tracker)
-        with self._lock:
-            active = {s.stage_id for s in stages}
-            for stage in stages:
-                label = f"{self.description} · stage {stage.stage_id} {stage.name[:40]}"
-                if stage.stage_id not in self.tasks:
-                    self.tasks[stage.stage_id] = self.progress.add_task(
-                        label, total=max(stage.num_tasks, 1)
-                    )
-                self.progress.update(
-                    self.tasks[stage.stage_id],
-                    total=max(stage.num_tasks, 1),
-                    completed=stage.num_completed_tasks,
-                )
-            totals = {t.id: t.total for t in self.progress.tasks}
-            for sid, task in self.tasks.items():
-                if sid not in active:
-                    self.progress.update(task, completed=totals[task])
-        return stages
-
-
-@contextmanager
-def spark_progress(
-    session: Any,
-    *,
-    quiet: bool = False,
-    description: str = "spark",
-    interval: float = 0.25,
-    console: Console | None = None,
-) -> Iterator[SparkProgress | None]:
-    """Show Spark stage progress while the ``with`` body runs jobs on ``session``.
-
-    ``session``: a SparkSession (or anything with ``sparkContext.statusTracker()``). Yields the
-    :class:`SparkProgress` (``None`` when nothing is shown: ``quiet`` or stderr not a TTY).
-    """
-    out = _console(console)
-    if quiet or not out.is_terminal:
-        yield None
-        return
-    tracker = session.sparkContext.statusTracker()
-    progress = _progress(out)
-    view = SparkProgress(tracker, progress, description)
-    stop = threading.Event()
-
-    def _loop() -> None:
-        while not stop.wait(interval):
-            view.poll()
-
-    thread = threading.Thread(target=_loop, name="kpart-spark-progress", daemon=True)
-    with progress:
-        thread.start()
-        try:
-            yield view
-        finally:
-            stop.set()
-            thread.join()
-            view.poll()
 
 
 @contextmanager

@@ -1,28 +1,28 @@
 """kpart's steps during long work (``kpart report``), wherever the output goes.
 
-A command opens :func:`phases`; the code doing the work calls :func:`phase` with the next step
-in kpart's words (``"reading flights.parquet"``, ``"hashing 4,043 distinct keys"``), without
+A command opens :func:`phases` and hands its :meth:`Phases.step` to the code doing the work (the
+``on_step`` parameter of :func:`kpart.spark.pipeline.run_report`), which calls it with the next
+step in kpart's words (``"reading flights.parquet"``, ``"hashing 4,043 distinct keys"``) without
 knowing where it goes:
 
 * stderr is not a terminal (CI logs, pipes): one line per step, ``kpart: <step>``, flushed at
   once, so a log never stays silent for the length of a Spark job;
 * stderr is a terminal: one live line per step (spinner, elapsed time) and, while Spark runs,
   a bar of the step's Spark tasks (polled from the status tracker,
-  :func:`kpart.report.progress.snapshot`), labelled by the step, never by Spark's call sites;
+  :func:`kpart.cli._progress.snapshot`), labelled by the step, never by Spark's call sites;
 * ``quiet``: nothing at all (no thread, no Spark call).
 
-:func:`phase` outside :func:`phases` does nothing, so library callers (tests, notebooks) see no
-output. Nothing here imports pyspark.
+Library callers (tests, notebooks) pass no ``on_step`` and see no output. Nothing here imports
+pyspark.
 
 >>> import io
 >>> out = io.StringIO()
 >>> with phases(file=out) as steps:
-...     phase("reading flights.parquet")
-...     phase("hashing 4,043 distinct keys")
+...     steps.step("reading flights.parquet")
+...     steps.step("hashing 4,043 distinct keys")
 >>> print(out.getvalue(), end="")
 kpart: reading flights.parquet
 kpart: hashing 4,043 distinct keys
->>> phase("outside: nothing happens")
 """
 
 from __future__ import annotations
@@ -31,19 +31,9 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import IO, Any
 
-__all__ = ["Phases", "phase", "phases"]
-
-_CURRENT: ContextVar[Phases | None] = ContextVar("kpart_phases", default=None)
-
-
-def phase(text: str) -> None:
-    """Announce kpart's next step to the active :func:`phases` reporter (no-op without one)."""
-    reporter = _CURRENT.get()
-    if reporter is not None:
-        reporter.step(text)
+__all__ = ["Phases", "phases"]
 
 
 class Phases:
@@ -96,7 +86,7 @@ class Phases:
     def poll(self, tracker: Any) -> None:
         """Read the Spark status tracker once: the current step's bar counts the tasks of the
         stages seen during the step (a stage that left the active list counts as done)."""
-        from kpart.report.progress import snapshot
+        from kpart.cli._progress import snapshot
 
         stages = snapshot(tracker)
         with self._lock:
@@ -140,7 +130,7 @@ class Phases:
 @contextmanager
 def phases(*, quiet: bool = False, console: Any = None,
            file: IO[str] | None = None) -> Iterator[Phases]:
-    """Report :func:`phase` steps for the duration of the ``with`` body (see the module
+    """Report :meth:`Phases.step` steps for the duration of the ``with`` body (see the module
     docstring). ``console``: a rich Console (default: stderr); ``file``: where step lines go
     when it is not a terminal (default: ``sys.stderr`` at the time of each step)."""
     if quiet:
@@ -154,16 +144,12 @@ def phases(*, quiet: bool = False, console: Any = None,
         reporter = (Phases("live", console=console) if console.is_terminal
                     else Phases("lines", file=console.file if console.file is not sys.stderr
                                 else None))
-    token = _CURRENT.set(reporter)
-    try:
-        if reporter.mode == "live":
-            with reporter._progress:
-                try:
-                    yield reporter
-                finally:
-                    with reporter._lock:
-                        reporter._finish_task()
-        else:
-            yield reporter
-    finally:
-        _CURRENT.reset(token)
+    if reporter.mode == "live":
+        with reporter._progress:
+            try:
+                yield reporter
+            finally:
+                with reporter._lock:
+                    reporter._finish_task()
+    else:
+        yield reporter

@@ -46,23 +46,32 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
-from kpart.topology import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.producer.clients import ClientPartitioner
 
 __all__ = [
+    "DEFAULT_BATCH_SIZE",
     "EXACT_LIMIT",
     "NULL_KEY_STRATEGIES",
     "NullKeyDistribution",
+    "NullKeyRule",
     "apportion",
     "distribute_null_keys",
     "random_partition_counts",
     "resolve_null_key_strategy",
 ]
 
-#: Simulated strategies (names of :data:`kpart.producer.simulate.STRATEGIES`).
-SIMULATED = tuple(s for s in NULL_KEY_STRATEGIES if s not in ("client", "separate"))
+#: How records without a key are placed: ``client`` = the partitioner's own rule
+#: (``java:default``: ``builtin``, KIP-794); a null-key strategy of :mod:`kpart.producer.simulate`;
+#: or ``separate``: not placed, counted apart.
+NULL_KEY_STRATEGIES = ("client", "builtin", "sticky", "uniform-sticky", "round-robin",
+                       "round-robin-fixed", "legacy", "random", "separate")
+#: Kafka's default ``batch.size`` (bytes), used by the sticky null-key strategies.
+DEFAULT_BATCH_SIZE = 16384
 #: Up to this many null-key records the exact simulation runs (~0.5 s); above, the closed forms.
 EXACT_LIMIT = 20_000
 
@@ -89,10 +98,12 @@ class NullKeyDistribution:
                 "records": list(self.records), "bytes": list(self.bytes)}
 
 
-def resolve_null_key_strategy(strategy: str, partitioner: str = "java:default") -> str:
+def resolve_null_key_strategy(strategy: str,
+                              partitioner: str | ClientPartitioner = "java:default") -> str:
     """The strategy actually applied: ``client`` becomes the partitioner's own rule (``builtin``
     for ``java:default``, else ``"client:<rule>"`` with the rule of
     :class:`~kpart.producer.clients.ClientPartitioner`); other names are returned as is.
+    ``ConfigError`` for a name not in :data:`NULL_KEY_STRATEGIES` or an unknown partitioner.
 
     >>> resolve_null_key_strategy("client"), resolve_null_key_strategy("client", "sarama:hash")
     ('builtin', 'client:random')
@@ -106,6 +117,75 @@ def resolve_null_key_strategy(strategy: str, partitioner: str = "java:default") 
 
     rule = get_partitioner(partitioner).null_key
     return "builtin" if rule == "unkeyed" else f"client:{rule}"
+
+
+def _check_count(name: str, value: object, minimum: int, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{name}: expected {what}, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class NullKeyRule:
+    """A producer's rule for records without key, resolved once: the ``configured`` name (one of
+    :data:`NULL_KEY_STRATEGIES`), the ``strategy`` applied (:func:`resolve_null_key_strategy`),
+    the producer's ``partitioner`` (its :class:`~kpart.producer.clients.ClientPartitioner`),
+    ``batch_size`` (``batch.size``, bytes) and the ``seed`` of every random draw (``None``:
+    random). Build it with :meth:`of`; :meth:`place` applies it to a count of records.
+
+    >>> rule = NullKeyRule.of("client", "librdkafka:consistent")
+    >>> rule.strategy, rule.place(10, 100, (0, 1, 2, 3)).records
+    ('client:hash-empty', (10, 0, 0, 0))
+    """
+
+    configured: str
+    strategy: str
+    partitioner: ClientPartitioner
+    batch_size: int = DEFAULT_BATCH_SIZE
+    seed: int | None = None
+
+    @classmethod
+    def of(cls, strategy: str = "client", partitioner: str | ClientPartitioner = "java:default",
+           *, batch_size: int = DEFAULT_BATCH_SIZE, seed: int | None = None) -> NullKeyRule:
+        """Resolve ``strategy`` for ``partitioner`` (an id of
+        :data:`kpart.producer.clients.PARTITIONERS` or its spec). ``ConfigError`` naming a bad
+        value."""
+        from kpart.producer.clients import get_partitioner
+
+        if strategy not in NULL_KEY_STRATEGIES:
+            resolve_null_key_strategy(strategy)  # the error naming the unknown strategy
+        spec = get_partitioner(partitioner)  # the one look-up of the partitioner
+        resolved = resolve_null_key_strategy(strategy, spec)
+        _check_count("batch_size", batch_size, 1, "a positive integer")
+        return cls(strategy, resolved, spec, batch_size, seed)
+
+    @property
+    def included(self) -> bool:
+        """True when the records are placed on partitions (every strategy but ``separate``)."""
+        return self.strategy != "separate"
+
+    def place(self, records: int, bytes_: int, leaders: Sequence[int]) -> NullKeyDistribution:
+        """Place ``records`` null-key records of ``bytes_`` bytes in total on the partitions led
+        by ``leaders`` (``leaders[p]``: the broker leading partition ``p``; one per partition).
+        The model is described in the module docstring."""
+        for name, v in (("records", records), ("bytes", bytes_)):
+            _check_count(f"null-key {name}", v, 0, "an integer >= 0")
+        leaders = tuple(leaders)
+        n, strategy = len(leaders), self.strategy
+        zeros = (0,) * n
+        if strategy == "separate":
+            return NullKeyDistribution(strategy, "separate", zeros, zeros)
+        if records == 0:
+            return NullKeyDistribution(strategy, "simulation", zeros, zeros)
+        if strategy.startswith("client:"):
+            counts = _client_rule(records, self.partitioner, n, self.seed)
+            return NullKeyDistribution(strategy, "client-rule", counts, apportion(bytes_, counts))
+        if records <= EXACT_LIMIT:
+            recs, byts = _simulate(records, bytes_, strategy, leaders, self.batch_size, self.seed)
+            if bytes_ < records:  # records of 0 bytes were simulated as 1-byte records
+                byts = apportion(bytes_, recs)
+            return NullKeyDistribution(strategy, "simulation", tuple(recs), tuple(byts))
+        counts = _approximate(records, bytes_, strategy, leaders, self.batch_size, self.seed)
+        return NullKeyDistribution(strategy, "approximation", counts, apportion(bytes_, counts))
 
 
 def apportion(total: int, weights: Sequence[int]) -> tuple[int, ...]:
@@ -188,21 +268,21 @@ def _approximate(records: int, bytes_: int, strategy: str, leaders: Sequence[int
     return apportion(records, sample)
 
 
-def _client_rule(records: int, partitioner: str, n: int, seed: int | None) -> tuple[int, ...]:
+def _client_rule(records: int, spec: ClientPartitioner, n: int,
+                 seed: int | None) -> tuple[int, ...]:
     import numpy as np
     import pyarrow as pa
 
-    from kpart.producer.clients import get_partitioner, initial_counter
+    from kpart.producer.clients import initial_counter
     from kpart.producer.kernels import partition_for_keys
 
-    spec = get_partitioner(partitioner)
     rng = np.random.default_rng(seed)
     counter = None if spec.round_robin is None else initial_counter(spec.round_robin, rng)
     counts = np.zeros(n, dtype=np.int64)
     step = 1 << 22  # bounded memory; the generator and the counter carry over between chunks
     for start in range(0, records, step):
         m = min(step, records - start)
-        parts = partition_for_keys(pa.nulls(m, pa.binary()), n, partitioner, seed=rng,
+        parts = partition_for_keys(pa.nulls(m, pa.binary()), n, spec.id, seed=rng,
                                    counter=counter).to_numpy(zero_copy_only=False)
         counts += np.bincount(parts, minlength=n)
         if counter is not None:
@@ -216,7 +296,7 @@ def distribute_null_keys(
     num_partitions: int,
     *,
     strategy: str = "client",
-    partitioner: str = "java:default",
+    partitioner: str | ClientPartitioner = "java:default",
     leaders: Sequence[int] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     seed: int | None = None,
@@ -225,37 +305,19 @@ def distribute_null_keys(
     partitions by ``strategy`` (one of :data:`NULL_KEY_STRATEGIES`) for ``partitioner``'s
     producer; ``leaders[p]``: the broker leading partition ``p`` (default ``p``),
     ``batch_size``: ``batch.size`` in bytes, ``seed``: seeds every random draw. The model is
-    described in the module docstring. ``ConfigError`` naming a bad value.
+    described in the module docstring; :meth:`NullKeyRule.place` with the rule resolved once.
+    ``ConfigError`` naming a bad value.
 
     >>> d = distribute_null_keys(100, 10_000, 3, strategy="random", seed=7)
     >>> sum(d.records), sum(d.bytes), len(d.records)
     (100, 10000, 3)
     """
-    resolved = resolve_null_key_strategy(strategy, partitioner)
-    if isinstance(num_partitions, bool) or not isinstance(num_partitions, int) \
-            or num_partitions < 1:
-        raise ConfigError(f"num_partitions: expected a positive integer, got {num_partitions!r}")
+    resolve_null_key_strategy(strategy, partitioner)
+    _check_count("num_partitions", num_partitions, 1, "a positive integer")
     for name, v in (("records", records), ("bytes", bytes_)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ConfigError(f"null-key {name}: expected an integer >= 0, got {v!r}")
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ConfigError(f"batch_size: expected a positive integer, got {batch_size!r}")
-    n = num_partitions
-    leaders = tuple(range(n)) if leaders is None else tuple(leaders)
-    if len(leaders) != n:
-        raise ConfigError(f"leaders: {len(leaders)} given for {n} partitions")
-    zeros = (0,) * n
-    if resolved == "separate":
-        return NullKeyDistribution(resolved, "separate", zeros, zeros)
-    if records == 0:
-        return NullKeyDistribution(resolved, "simulation", zeros, zeros)
-    if resolved.startswith("client:"):
-        counts = _client_rule(records, partitioner, n, seed)
-        return NullKeyDistribution(resolved, "client-rule", counts, apportion(bytes_, counts))
-    if records <= EXACT_LIMIT:
-        recs, byts = _simulate(records, bytes_, resolved, leaders, batch_size, seed)
-        if bytes_ < records:  # records of 0 bytes were simulated as 1-byte records
-            byts = apportion(bytes_, recs)
-        return NullKeyDistribution(resolved, "simulation", tuple(recs), tuple(byts))
-    counts = _approximate(records, bytes_, resolved, leaders, batch_size, seed)
-    return NullKeyDistribution(resolved, "approximation", counts, apportion(bytes_, counts))
+        _check_count(f"null-key {name}", v, 0, "an integer >= 0")
+    rule = NullKeyRule.of(strategy, partitioner, batch_size=batch_size, seed=seed)
+    leaders = tuple(range(num_partitions)) if leaders is None else tuple(leaders)
+    if len(leaders) != num_partitions:
+        raise ConfigError(f"leaders: {len(leaders)} given for {num_partitions} partitions")
+    return rule.place(records, bytes_, leaders)
