@@ -94,8 +94,9 @@ def _decode(data: bytes, option: str, shown: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ConfigError(f"{option}: cannot read {shown}: not UTF-8 "
-                          f"(byte 0x{data[e.start]:02x} at offset {e.start})") from None
+        raise ConfigError.naming_value(
+            option, "{param}: cannot read {shown}: not UTF-8 (byte 0x{byte:02x} at offset "
+            "{offset})", shown=shown, byte=data[e.start], offset=e.start) from None
     return text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte order mark
 
 
@@ -134,7 +135,7 @@ def read_text(path: PathLike, option: str, *, stdin: bool = False,
         shown = "standard input"
         stream = sys.stdin
         if stream is None or getattr(stream, "closed", False):
-            raise ConfigError(f"{option}: cannot read standard input: it is closed")
+            raise ConfigError.naming_value(option, "{param}: cannot read standard input: it is closed")
         if not hasattr(stream, "buffer"):  # a text stream (tests, embedding processes)
             return stream.read()
         data = _read_capped(stream.buffer, max_bytes)
@@ -144,9 +145,11 @@ def read_text(path: PathLike, option: str, *, stdin: bool = False,
             with open(path, "rb") as f:
                 data = _read_capped(f, max_bytes)
         except OSError as e:
-            raise ConfigError(f"{option}: cannot read {shown}: {_reason(e)}") from None
+            raise ConfigError.naming_value(option, "{param}: cannot read {shown}: {reason}",
+                                             shown=shown, reason=_reason(e)) from None
     if len(data) > max_bytes:
-        raise ConfigError(f"{option}: cannot read {shown}: larger than {max_bytes:,} bytes")
+        raise ConfigError.naming_value(option, "{param}: cannot read {shown}: larger than "
+                                         "{max_bytes:,} bytes", shown=shown, max_bytes=max_bytes)
     return _decode(data, option, shown)
 
 
@@ -245,7 +248,8 @@ def _target(path: PathLike) -> Path:
 
 
 def _write_error(option: str, path: PathLike, reason: str) -> ConfigError:
-    return ConfigError(f"{option}: cannot write {str(path)!r}: {reason}")
+    return ConfigError.naming_value(option, "{param}: cannot write {path!r}: {reason}",
+                                    path=str(path), reason=reason)
 
 
 def check_writable(path: PathLike, option: str, *, directory: bool = False,

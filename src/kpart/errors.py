@@ -31,6 +31,7 @@ has one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Self
 
 
@@ -52,24 +53,60 @@ class KpartError(ValueError):
     def __init__(self, message: str = "", *, parameter: str | None = None) -> None:
         super().__init__(message)
         self.parameter = parameter
+        #: other library parameters the message names (``{param_<name>}`` in the template)
+        self.mentions: tuple[str, ...] = ()
         self._template: tuple[str, dict[str, Any]] | None = None
 
     @classmethod
-    def about(cls, parameter: str, template: str, **values: Any) -> Self:
+    def about(cls, parameter: str, template: str, *, mentions: tuple[str, ...] = (),
+              **values: Any) -> Self:
         """An error about ``parameter``: ``template`` is a :meth:`str.format` template naming it
-        as ``{param}`` and the offending values by keyword (``{value!r}``); the values are never
-        re-read as a template, so braces in a user's value are safe."""
-        error = cls(template.format(param=parameter, **values), parameter=parameter)
+        as ``{param}``, any other parameter in ``mentions`` as ``{param_<name>}``, and the
+        offending values by keyword (``{value!r}``); the values are never re-read as a
+        template, so braces in a user's value are safe.
+
+        >>> e = KpartError.about("out", "{param}: exists: pass {param_force} to replace it",
+        ...                      mentions=("force",))
+        >>> str(e), e.naming("--out", {"force": "--force"})
+        ('out: exists: pass force to replace it', '--out: exists: pass --force to replace it')
+        """
+        error = cls(_render(template, parameter, {m: m for m in mentions}, values),
+                    parameter=parameter)
+        error.mentions = mentions
         error._template = (template, values)
         return error
 
-    def naming(self, name: str | None) -> str:
-        """The message with the parameter called ``name`` (unchanged when ``name`` is ``None`` or
-        the message does not name the parameter)."""
-        if name is None or self._template is None:
+    @classmethod
+    def naming_value(cls, what: str, template: str, **values: Any) -> Self:
+        """An error whose ``template`` names a value as ``{param}``: ``what``, when it is an
+        identifier, is a library parameter the error carries (:meth:`about`); anything else
+        (``--partitions`` passed by the CLI, ``topic.partitions`` in a file, a description) is
+        printed as it is.
+
+        >>> KpartError.naming_value("out", "{param}: no").parameter
+        'out'
+        >>> str(KpartError.naming_value("--out", "{param}: no"))
+        '--out: no'
+        """
+        if what.isidentifier():
+            return cls.about(what, template, **values)
+        return cls(template.format(param=what, **values))
+
+    def naming(self, name: str | None, others: Mapping[str, str | None] | None = None) -> str:
+        """The message with the parameter called ``name`` and each parameter it mentions called
+        ``others[mention]`` (a name left out, or ``None``, stays as the library wrote it); the
+        message unchanged when it was not built by :meth:`about`."""
+        if self._template is None:
             return str(self)
         template, values = self._template
-        return template.format(param=name, **values)
+        renames = {m: (others or {}).get(m) or m for m in self.mentions}
+        return _render(template, name or self.parameter or "", renames, values)
+
+
+def _render(template: str, parameter: str, mentions: Mapping[str, str],
+            values: Mapping[str, Any]) -> str:
+    return template.format(param=parameter, **{f"param_{m}": n for m, n in mentions.items()},
+                           **values)
 
 
 class InvalidPartitionsError(KpartError):

@@ -200,13 +200,9 @@ def _is_int(v: Any) -> bool:
 
 
 def _named(error: type[KpartError], what: str, template: str, **values: Any) -> KpartError:
-    """``error`` whose ``template`` names the value as ``{param}``: ``what``, when it is an
-    identifier, is a library parameter the error carries (:meth:`KpartError.about`: the command
-    line names its flag instead); any other ``what`` (``topic.partitions``, ``--partitions``,
-    ``partition count of topic 't'``) is printed as it is."""
-    if what.isidentifier():
-        return error.about(what, template, **values)
-    return error(template.format(param=what, **values))
+    """``error`` whose ``template`` names the value as ``{param}`` (:meth:`KpartError.naming_value`:
+    an identifier ``what`` is a library parameter, anything else is printed as it is)."""
+    return error.naming_value(what, template, **values)
 
 
 def _kpart(what: str, value: int, limit: int, unit: str, why: str, error: type[KpartError],

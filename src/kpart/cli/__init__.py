@@ -111,7 +111,8 @@ def _main(argv: list[str] | None) -> int:
     except typer.Exit as e:
         return e.exit_code
     except KpartError as e:
-        typer.echo(f"kpart: error: {e.naming(flag_for(e.parameter))}", err=True)
+        flags = {m: flag_for(m) for m in e.mentions}
+        typer.echo(f"kpart: error: {e.naming(flag_for(e.parameter), flags)}", err=True)
         return 2
     except (FileNotFoundError, IsADirectoryError, PermissionError) as e:
         typer.echo(f"kpart: error: {e.strerror}: {e.filename}", err=True)
