@@ -59,6 +59,7 @@ from kpart.limits import (
     check_replication_factor,
 )
 from kpart.placement.spec import Broker
+from kpart.producer.serializers import SERIALIZERS
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -77,7 +78,7 @@ __all__ = [
 
 #: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray;
 #: ``hex``: a text column of hex digits, its decoded bytes sent by ByteArraySerializer).
-KEY_SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
+KEY_SERIALIZERS = SERIALIZERS
 #: How the pipeline places records without a key (:mod:`kpart.report.null_keys`): ``client``
 #: = the partitioner's own rule (``java:default``: ``builtin``, KIP-794); a null-key strategy of
 #: :mod:`kpart.producer.simulate`; or ``separate``: not placed, counted apart.
