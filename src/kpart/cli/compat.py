@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -25,9 +25,6 @@ from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
 from kpart.cli._spark_options import MasterTimeout, check_master_options
 from kpart.errors import ConfigError, InvalidPartitionsError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from pyspark.sql import DataFrame
 
 DEFAULT_KEY = "tailnum"
 R = TypeVar("R")
@@ -156,12 +153,12 @@ def _check_out(out: Path | None, data: Path | None = None) -> None:
         check_writable(out, "--out", inputs={"DATA": data})
 
 
-def _on_spark(source: _Dataset, job: Callable[[DataFrame], R], serializer: str, *,
+def _on_spark(source: _Dataset, job: Callable[[Any], R], serializer: str, *,
               quiet: bool = False, what: str = "hashing keys") -> R:
-    """Run ``job(df)`` on the dataset (checked first: path, format, key column and its type
-    for ``serializer``, records present, master). kpart's steps go to stderr as ``kpart
-    report``'s do (:func:`kpart.report.phases.phases`; ``what``: the job's step), none if
-    ``quiet``."""
+    """Run ``job(df)`` on the dataset (``df``: a Spark ``DataFrame``; ``cli/`` imports no
+    pyspark), checked first: path, format, key column and its type for ``serializer``, records
+    present, master. kpart's steps go to stderr as ``kpart report``'s do
+    (:func:`kpart.report.phases.phases`; ``what``: the job's step), none if ``quiet``."""
     from kpart.spark.pipeline import load_input, resolve_input
 
     master = source.master
