@@ -6,8 +6,8 @@ Aggregate before you hash:
 1. ``groupBy(key)`` natively → one row per distinct key with its records (and bytes, for
    :mod:`kpart.spark.whatif`): :func:`aggregate_keys`;
 2. ``mapInArrow`` over the distinct keys: each Arrow batch is placed by every partitioner with
-   the compiled kernels (:func:`kpart.producer.compat.tally_batch`) and reduced on the executor
-   to a few partial rows (pair counts, per-partition records, the best example keys);
+   the compiled kernels and tallied on the executor (:func:`kpart.producer.compat.tally_batch`:
+   pair counts, per-partition records, the best example keys);
 3. each Spark task merges the tallies of its batches (:meth:`CompatTally.merge
    <kpart.producer.compat.CompatTally.merge>`: counts summed, the best k examples per pair kept)
    and sends that one tally to the driver (:func:`merge_tallies`), which merges them and turns
@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["aggregate_keys", "measure_compat", "merge_tallies"]
 
 
-class Tally(Protocol):
+class _Tally(Protocol):
     """Additive counts over batches of distinct keys (:class:`~kpart.producer.compat.
     CompatTally`, :class:`~kpart.producer.whatif.WhatIfTally`)."""
 
@@ -59,7 +59,7 @@ class Tally(Protocol):
         ...
 
 
-T = TypeVar("T", bound=Tally)
+T = TypeVar("T", bound=_Tally)
 
 
 def aggregate_keys(df: DataFrame, key: str, serializer: str = "string", *,
