@@ -74,14 +74,14 @@ def _check_partitioner(partitioner: str) -> None:
 
     if partitioner not in PARTITIONERS:
         known = ", ".join([*PARTITIONERS, *BASELINE_PARTITIONERS])
-        raise ConfigError(f"partitioner: unknown partitioner {partitioner!r} (known: {known})")
+        raise ConfigError.about("partitioner", "{param}: unknown partitioner {value!r} (known: "
+                                "{known})", value=partitioner, known=known)
 
 
 def _check_num_partitions(n: object) -> int:
     if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
-        raise InvalidPartitionsError(
-            f"num_partitions: expected a positive integer, got {n!r}"
-        )
+        raise InvalidPartitionsError.about(
+            "num_partitions", "{param}: expected a positive integer, got {value!r}", value=n)
     return n
 
 
