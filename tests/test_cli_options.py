@@ -108,6 +108,13 @@ def test_serializer_lists_agree() -> None:
     # one list: the command line, a topology's key_serializer and the Spark layer
     assert set(SERIALIZER_NAMES) == set(SERIALIZERS) == set(KEY_SERIALIZERS) == set(
         SPARK_SERIALIZERS)
+    # ... and one source: producer.serializers (issue 11), which the others import
+    from kpart.producer._keys import KEY_SERIALIZERS as ARROW_SERIALIZERS
+    from kpart.spark._keys import SERIALIZERS as KEY_CONTRACT_SERIALIZERS
+
+    assert SERIALIZER_NAMES is SERIALIZERS is KEY_SERIALIZERS is SPARK_SERIALIZERS
+    assert KEY_CONTRACT_SERIALIZERS is SERIALIZERS
+    assert tuple(s for s in SERIALIZERS if s != "hex") == ARROW_SERIALIZERS
     seen = set()
     for name, cmd in _commands().items():
         for p in _visible(cmd):

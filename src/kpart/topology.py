@@ -60,6 +60,7 @@ from kpart.limits import (
 )
 from kpart.placement.spec import Broker
 from kpart.producer.null_keys import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES
+from kpart.producer.serializers import SERIALIZERS
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -78,7 +79,7 @@ __all__ = [
 
 #: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray;
 #: ``hex``: a text column of hex digits, its decoded bytes sent by ByteArraySerializer).
-KEY_SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
+KEY_SERIALIZERS = SERIALIZERS
 
 DEFAULT_TOPOLOGY_TEXT: str = (
     resources.files("kpart") / "data" / "default_topology.toml"

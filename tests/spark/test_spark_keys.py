@@ -146,9 +146,9 @@ def test_with_partition_compat_and_whatif_never_wrap(spark):
     fails = "key column 'k': the 'int' serializer cannot represent the key -1099486074322"
     with pytest.raises(Exception, match=fails):  # a Spark error: the job fails
         df.transform(with_partition("k", N, "int")).collect()
-    with pytest.raises(ConfigError, match=f"^--key: {fails}$"):
+    with pytest.raises(ConfigError, match=f"^key: {fails}$"):
         measure_compat(df, "k", N, serializer="int")
-    with pytest.raises(ConfigError, match=f"^--key: {fails}$"):
+    with pytest.raises(ConfigError, match=f"^key: {fails}$"):
         measure_whatif(df, "k", N, [16], serializer="int")
     got = df.transform(with_partition("k", N, "long")).collect()
     assert {r["k"]: r["partition"] for r in got}[BIG] == 10
@@ -157,7 +157,7 @@ def test_with_partition_compat_and_whatif_never_wrap(spark):
 @pytest.mark.spark
 def test_a_bigint_key_under_string_gets_the_serializer_to_use(spark):
     df = spark.createDataFrame([(1,)], "k bigint")
-    with pytest.raises(ConfigError, match="use --serializer long"):
+    with pytest.raises(ConfigError, match="use serializer long"):
         measure_loads(df, _topology("k").topic)
 
 
@@ -287,7 +287,7 @@ def test_flights_key_types_are_known_before_spark():
     assert {f.name: flights_key_type(f.name) for f in schema} == {
         f.name: ("timestamp" if f.name == "time_hour" else _spark_type_name(f.type))
         for f in schema}
-    with pytest.raises(ConfigError, match="use --serializer long"):
+    with pytest.raises(ConfigError, match="use serializer long"):
         resolve_input(None, None, "flight", "string")
     assert resolve_input(None, None, "flight", "long").path is None
 
@@ -411,7 +411,7 @@ def test_spark_reads_hex_by_the_rule_of_the_command_line(spark):
 def test_bad_hex_text_is_one_error_naming_it(spark, tmp_path, capsys):
     df = spark.createDataFrame([(v,) for v in ["00ff", "abc", "0x00", None, "abc", "00"]],
                                "k string")
-    with pytest.raises(ConfigError, match=r"^--key: column 'k' holds 3 record\(s\) the hex "
+    with pytest.raises(ConfigError, match=r"^key: column 'k' holds 3 record\(s\) the hex "
                                           r"serializer cannot represent; first bad value: "
                                           r"'0x00' is not hex bytes"):
         measure_loads(df, _topology("k", "hex").topic)

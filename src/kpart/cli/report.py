@@ -210,7 +210,7 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
             steps.step(f"starting Spark ({run.master or 'local[*]'})" if owned
                        else "using the active Spark session")
             spark = get_or_create_session(master=run.master, app_name="kpart-report",
-                                          master_timeout=run.timeout)
+                                          master_timeout=run.timeout, probe=False)
         try:
             with (steps.watch_spark(spark) if spark is not None else nullcontext()):
                 summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,

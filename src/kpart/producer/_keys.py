@@ -20,10 +20,13 @@ import pyarrow.compute as pc
 from kpart.errors import ConfigError
 from kpart.producer.clients import ClientPartitioner
 from kpart.producer.kernels import partition_for_keys
+from kpart.producer.serializers import SERIALIZERS
 
 __all__ = ["KEY_SERIALIZERS", "distinct_keys", "key_partitions", "serialized_keys", "skew"]
 
-KEY_SERIALIZERS = ("string", "bytes", "uuid", "int", "long", "short")
+#: The serializers of key *values* (:data:`kpart.producer.serializers.SERIALIZERS` but ``hex``,
+#: whose text is decoded to its bytes before the keys get here, then hashed as ``bytes``).
+KEY_SERIALIZERS = tuple(s for s in SERIALIZERS if s != "hex")
 _WIDTHS = {"int": 4, "long": 8, "short": 2}
 
 
@@ -80,7 +83,7 @@ def key_partitions(spec: ClientPartitioner, keys: pa.Array, n: int) -> np.ndarra
     if spec.hash == "none":
         return np.full(len(keys), -1, dtype=np.int64)
     parts = partition_for_keys(keys, n, spec.id, seed=0, counter=0)
-    out = pc.fill_null(parts, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    out: np.ndarray = pc.fill_null(parts, -1).to_numpy(zero_copy_only=False).astype(np.int64)
     if keys.null_count and spec.null_key != "hash-empty":
         out[keys.is_null().to_numpy(zero_copy_only=False)] = -1
     if spec.empty_key == "random":

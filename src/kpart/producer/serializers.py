@@ -19,7 +19,11 @@ serializer     Kafka class                      bytes
 =============  ===============================  ================================================
 
 A ``None`` value serializes to ``None`` (a null key), as Kafka's serializers do. The Java class
-names (simple or fully qualified) are accepted as aliases.
+names (simple or fully qualified) are accepted as aliases by :func:`serialize_key`.
+
+:data:`SERIALIZERS` is the one list of serializer names: the command line's ``--serializer``, a
+topology's ``key_serializer`` and the Spark key contract (:mod:`kpart.spark._keys`) import it;
+:func:`check_serializer` is the one check of a name (no aliases).
 
 >>> serialize_key("TT0124", "string")
 b'TT0124'
@@ -37,9 +41,9 @@ from typing import Any
 
 from kpart.errors import ConfigError
 
-__all__ = ["SERIALIZERS", "serialize_key"]
+__all__ = ["SERIALIZERS", "check_serializer", "serialize_key"]
 
-#: Serializer names accepted by :func:`serialize_key` (aliases aside).
+#: Key serializer names, everywhere in kpart (aliases aside: :func:`serialize_key` takes those).
 SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
 
 _ALIASES = {
@@ -71,6 +75,24 @@ UUID_PATTERN = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9
 #: empty key ``b""``.
 HEX_SPACE = r"[ \t\n\r\x0B\f]"
 HEX_PATTERN = rf"(?:{HEX_SPACE}*[0-9A-Fa-f]{{2}})*{HEX_SPACE}*"
+
+
+def check_serializer(serializer: object, parameter: str = "serializer") -> str:
+    """``serializer`` when it is one of :data:`SERIALIZERS` (no aliases); else a
+    ``ConfigError`` about ``parameter`` (the caller's name for it) listing the known names.
+
+    >>> check_serializer("long")
+    'long'
+    >>> check_serializer("IntegerSerializer")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: serializer: unknown key serializer 'IntegerSerializer' \
+(known: string, int, long, short, uuid, bytes, hex)
+    """
+    if not isinstance(serializer, str) or serializer not in SERIALIZERS:
+        raise ConfigError.about(parameter, "{param}: unknown key serializer {value!r} "
+                                "(known: {known})", value=serializer, known=", ".join(SERIALIZERS))
+    return serializer
 
 
 def _canonical(serializer: str) -> str:

@@ -50,6 +50,8 @@ def murmur2_static_invoke(session: SparkSession, data: Column) -> Column | None:
         from pyspark.sql.classic.column import Column as ClassicColumn
 
         jvm = session.sparkContext._jvm
+        if jvm is None:  # no py4j gateway
+            return None
         utils = jvm.org.apache.spark.sql.classic.ExpressionUtils
         args = _scala_seq(
             jvm, [utils.expression(data._jc), utils.expression(F.octet_length(data)._jc)]

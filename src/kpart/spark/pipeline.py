@@ -48,9 +48,12 @@ from kpart.producer.null_keys import apportion, random_partition_counts
 from kpart.report.summary import build_summary
 from kpart.spark._keys import (
     INTEGRAL,
+    KEY_COLUMN,
+    check_key_column,
     check_key_type,
     key_column,
     parse_key_path,
+    record_bytes,
     serialized_as,
     value_problem,
 )
@@ -64,7 +67,7 @@ from kpart.spark.datasets import (
     sample_keys,
     write_flights_parquet,
 )
-from kpart.spark.transforms import check_key_column, key_size_column, with_partition
+from kpart.spark.transforms import with_partition
 from kpart.topology import TopicConfig, Topology
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,7 +95,7 @@ def _silent(step: str) -> None:
 
 #: Hot keys in a report's summary (the most frequent keys, :func:`measure_loads`' ``top_k``).
 HOT_KEYS = 10
-_KEY = "__kpart_key"
+_KEY = KEY_COLUMN
 #: What :func:`measure_loads` does with keys the serializer cannot represent.
 INVALID_KEYS = ("error", "count")
 _BAD = "__kpart_bad_key"
@@ -233,7 +236,7 @@ def measure_loads(
     (``"hashing 4,043 distinct keys"``) between the two jobs."""
     from pyspark.sql import functions as F
 
-    from kpart.spark._keys import bad_key_message, prepared_key, quote
+    from kpart.spark._keys import bad_key_error, prepared_key
 
     if invalid_keys not in INVALID_KEYS:
         raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
@@ -245,10 +248,7 @@ def measure_loads(
     # pass (grouped apart, with the smallest as example) and refused below: never wrapped
     key, bad = prepared_key(key_column(topic.key), dtype, serializer)
     serialized = serialized_as(serializer)  # the prepared key's (hex: its decoded bytes)
-    value = F.to_json(F.struct(*[F.col(quote(c)) for c in df.columns]))
-    columns = [key.alias(_KEY),
-               (key_size_column(key, serialized).cast("bigint")
-                + F.octet_length(value).cast("bigint")).alias("bytes")]
+    columns = [key.alias(_KEY), record_bytes(df, key, serializer).alias("bytes")]
     groups, checks = [_KEY], []
     if bad is not None:
         columns += [bad.alias(_BAD), F.when(bad, key_column(topic.key).cast("string")).alias(_RAW)]
@@ -283,7 +283,7 @@ def measure_loads(
         )
         for r in rows:
             if r["bad_key"] and invalid_keys == "error":
-                raise ConfigError(bad_key_message(topic.key, serializer, r["records"], r[_RAW]))
+                raise bad_key_error(topic.key, serializer, r["records"], r[_RAW])
         hot = (
             per_key.where(F.col(_KEY).isNotNull())
             .orderBy(F.desc("records"), F.asc(_KEY))

@@ -28,38 +28,36 @@ it is Spark's own ``pmod(hash(key), n)``, the baseline of ``benchmarks/bench_rep
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from kpart.errors import ConfigError, InvalidPartitionsError
+from kpart.producer.serializers import SERIALIZERS, check_serializer
 from kpart.spark._fixed_width import FIXED_WIDTHS, murmur2_fixed_width
-from kpart.spark._keys import SERIALIZERS as _SERIALIZERS
 from kpart.spark._keys import (
-    check_key_type,
+    SPARK_TYPES,
+    checked_key,
     failing_on_bad,
-    key_column,
     parse_key_path,
-    prepared_key,
-    schema_key_type,
     serialized_as,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
     from pyspark.sql import Column, DataFrame
+    from pyspark.sql.types import StructType
 
 __all__ = [
     "BASELINE_PARTITIONERS",
     "KAFKA_PARTITIONERS",
     "METHODS",
     "SERIALIZERS",
-    "check_key_column",
-    "key_size_column",
     "map_in_arrow",
     "with_partition",
 ]
 
-#: Key serializers understood by the Spark layer (Kafka's serializer in the table above).
-SERIALIZERS = _SERIALIZERS
+#: Arrow batches in, Arrow batches out: the function :func:`map_in_arrow` runs on executors.
+ArrowBatches = Callable[[Iterator["pa.RecordBatch"]], Iterator["pa.RecordBatch"]]
 #: Partitioner ids with a JVM-side path (every id of ``kpart.producer.clients.PARTITIONERS``
 #: works: the others run the Arrow kernels through ``mapInArrow``).
 KAFKA_PARTITIONERS = ("java:default",)
@@ -68,6 +66,7 @@ BASELINE_PARTITIONERS = ("spark:hash",)
 #: How ``with_partition`` computes the hash.
 METHODS = ("auto", "jvm", "reflect", "sql", "arrow")
 
+
 def _check_partitioner(partitioner: str) -> None:
     if partitioner in BASELINE_PARTITIONERS:
         return
@@ -75,32 +74,15 @@ def _check_partitioner(partitioner: str) -> None:
 
     if partitioner not in PARTITIONERS:
         known = ", ".join([*PARTITIONERS, *BASELINE_PARTITIONERS])
-        raise ConfigError(f"partitioner: unknown partitioner {partitioner!r} (known: {known})")
+        raise ConfigError.about("partitioner", "{param}: unknown partitioner {value!r} (known: "
+                                "{known})", value=partitioner, known=known)
 
 
 def _check_num_partitions(n: object) -> int:
     if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
-        raise InvalidPartitionsError(
-            f"num_partitions: expected a positive integer, got {n!r}"
-        )
+        raise InvalidPartitionsError.about(
+            "num_partitions", "{param}: expected a positive integer, got {value!r}", value=n)
     return n
-
-
-def check_key_column(df: DataFrame, key: str, serializer: str) -> str:
-    """Check that ``df`` has the key ``key`` (a column or a ``struct.field`` path, see
-    :mod:`kpart.spark._keys`) of a type ``serializer`` accepts; returns the key's Spark type
-    name. ``ConfigError`` naming the column, type and serializer."""
-    dtype = _key_type(df, key)
-    _check_serializer(serializer, key, dtype)
-    return dtype
-
-
-def _key_type(df: DataFrame, key: str) -> str:
-    return schema_key_type(df.schema, key)
-
-
-def _check_serializer(serializer: str, key: str, dtype: str) -> None:
-    check_key_type(key, dtype, serializer)
 
 
 def _serialized(col: Column, serializer: str) -> Column:
@@ -112,23 +94,6 @@ def _serialized(col: Column, serializer: str) -> Column:
     return col.cast("binary")
 
 
-def key_size_column(key: str | Column, serializer: str) -> Column:
-    """Serialized key size in bytes (``int``; 0 for a null key) for ``serializer``; ``key``: a
-    key path (:mod:`kpart.spark._keys`) or a column (under ``hex``: the text, whose decoded
-    length is the size — the decoded column of :func:`~kpart.spark._keys.prepared_key` is sized
-    as ``bytes``)."""
-    from pyspark.sql import functions as F
-
-    from kpart.spark._keys import hex_bytes
-
-    col = key_column(key) if isinstance(key, str) else key
-    if serializer == "hex":
-        col = hex_bytes(col)
-    fixed = FIXED_WIDTHS.get(serializer)
-    size = F.octet_length(col) if fixed is None else F.lit(fixed)
-    return F.when(col.isNull(), F.lit(0)).otherwise(size).cast("int")
-
-
 def _to_partition(hash32: Column, n: int) -> Column:
     """Kafka's ``Utils.toPositive(hash) % n`` for a signed-int or unsigned-bigint hash."""
     from pyspark.sql import functions as F
@@ -136,12 +101,11 @@ def _to_partition(hash32: Column, n: int) -> Column:
     return (hash32.bitwiseAND(F.lit(0x7FFFFFFF)) % F.lit(n)).cast("int")
 
 
-_SPARK_INT_TYPES = {"short": "smallint", "int": "int", "long": "bigint"}
 _FIXED_KEY = "__kpart_fixed_key"
 _PREPARED_KEY = "__kpart_prepared_key"
 
 
-def _fixed_width_binary(values, width: int):
+def _fixed_width_binary(values: pa.Array, width: int) -> pa.Array:
     """Arrow binary array of Kafka's big-endian ``width``-byte serialization of ``values``."""
     import numpy as np
     import pyarrow as pa
@@ -169,10 +133,11 @@ def _arrow_transform(
     source = key
     if width is not None:  # cast in Spark: ANSI mode rejects values out of the Java type's range
         source = _FIXED_KEY
-        df = df.withColumn(source, F.col(key).cast(_SPARK_INT_TYPES[serializer]))
+        df = df.withColumn(source, F.col(key).cast(SPARK_TYPES[serializer]))
     kept = len(schema.fields) - 1
 
-    def partition_batches(batches):  # runs on executors: imports there, closes over values only
+    def partition_batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        # runs on executors: imports there, closes over values only
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -196,7 +161,7 @@ def _arrow_transform(
     return map_in_arrow(df, partition_batches, schema)
 
 
-def map_in_arrow(df: DataFrame, fn: Callable, schema: object) -> DataFrame:
+def map_in_arrow(df: DataFrame, fn: ArrowBatches, schema: StructType) -> DataFrame:
     """``df.mapInArrow(fn, schema)`` (``fn``: iterator of Arrow ``RecordBatch`` → iterator of
     batches, run on the executors), without pyspark's "pandas >= 3 is not fully supported"
     ``FutureWarning``: kpart's Arrow functions use no pandas."""
@@ -252,16 +217,10 @@ def with_partition(
     if method not in METHODS:
         raise ConfigError(f"method: unknown method {method!r} (known: {', '.join(METHODS)})")
     _check_partitioner(partitioner)
-    if serializer not in SERIALIZERS:
-        raise ConfigError(
-            f"serializer: unknown key serializer {serializer!r} (known: {', '.join(SERIALIZERS)})"
-        )
+    check_serializer(serializer)
 
     def transform(df: DataFrame) -> DataFrame:
-
-        dtype = _key_type(df, key)
-        _check_serializer(serializer, key, dtype)
-        prepared, bad = prepared_key(key_column(key), dtype, serializer)
+        prepared, bad = checked_key(df, key, serializer)
         if bad is None and parse_key_path(key) == (key,):
             return apply(df, key)
         # never wrap or guess: a value the serializer cannot take fails the job
