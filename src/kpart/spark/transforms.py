@@ -4,7 +4,7 @@
 ``int`` column ``partition`` = ``toPositive(murmur2(serialize(key))) % num_partitions``; a null
 key gives a null partition (Kafka does not hash null keys; another client's ``partitioner``
 applies its null-key rule, see :func:`kpart.producer.kernels.partition_for_keys` — the report
-places null keys by the topology's strategy instead, :mod:`kpart.report.null_keys`). The
+places null keys by the topology's strategy instead, :mod:`kpart.producer.null_keys`). The
 fastest exact path is picked per key type (``method="auto"``):
 
 =================  ===============================  =========================================
