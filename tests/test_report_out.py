@@ -57,8 +57,9 @@ def test_a_directory_kpart_did_not_write_is_refused_unless_forced(summary: dict,
     (precious / "notes.txt").write_text("mine")
     (precious / "summary.json").write_text('{"format": "something else"}')
     before = _tree(tmp_path)
-    with pytest.raises(ConfigError, match=r"--out: '.*precious' exists and is not a kpart "
-                                          r"report .* --force"):
+    # the library names its parameters (the command line names --out and --force: below)
+    with pytest.raises(ConfigError, match=r"^out_dir: '.*precious' exists and is not a kpart "
+                                          r"report .* pass force to"):
         write_report(summary, precious)
     assert _tree(tmp_path) == before
     write_report(summary, precious, force=True)

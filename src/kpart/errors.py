@@ -77,7 +77,8 @@ class KpartError(ValueError):
         return error
 
     @classmethod
-    def naming_value(cls, what: str, template: str, **values: Any) -> Self:
+    def naming_value(cls, what: str, template: str, *, mentions: tuple[str, ...] = (),
+                     **values: Any) -> Self:
         """An error whose ``template`` names a value as ``{param}``: ``what``, when it is an
         identifier, is a library parameter the error carries (:meth:`about`); anything else
         (``--partitions`` passed by the CLI, ``topic.partitions`` in a file, a description) is
@@ -89,8 +90,8 @@ class KpartError(ValueError):
         '--out: no'
         """
         if what.isidentifier():
-            return cls.about(what, template, **values)
-        return cls(template.format(param=what, **values))
+            return cls.about(what, template, mentions=mentions, **values)
+        return cls(_render(template, what, {m: m for m in mentions}, values))
 
     def naming(self, name: str | None, others: Mapping[str, str | None] | None = None) -> str:
         """The message with the parameter called ``name`` and each parameter it mentions called

@@ -400,12 +400,13 @@ def parse_topology(text: str) -> Topology:
     return topology_from_dict(doc)
 
 
-def load_topology(path: str | Path) -> Topology:
-    """Load and validate the topology file at ``path``; errors name the file and the field."""
+def load_topology(path: str | Path, *, option: str = "path") -> Topology:
+    """Load and validate the topology file at ``path``; errors name the file and the field
+    (and ``option``, the name the caller gives ``path``, when the file cannot be read)."""
     from kpart._files import read_text
 
     p = Path(path)
-    text = read_text(p, "--topology")
+    text = read_text(p, option)
     try:
         return parse_topology(text)
     except ConfigError as e:

@@ -78,3 +78,21 @@ def test_the_command_line_names_its_own_flags(tmp_path, capsys, monkeypatch):
         assert main(["compat", *argv, "-p", "3", *([] if "--key" in argv else ["--key", "k"])]
                     ) == 2
         assert capsys.readouterr().err.strip() == f"kpart: error: {line}"
+
+
+def test_resolve_input_names_its_parameters_and_the_cli_its_flags(tmp_path, capsys):
+    from kpart.spark.pipeline import measure_loads, resolve_input
+
+    f = tmp_path / "events.csv"
+    f.write_text("user,n\nu1,1\n")
+    for call, parameter in ((lambda: resolve_input(tmp_path / "nope.csv", None, "user"), "data"),
+                            (lambda: resolve_input(f, None, "missing"), "key"),
+                            (lambda: measure_loads(None, None, invalid_keys="skip"),
+                             "invalid_keys")):
+        with pytest.raises(ConfigError, match=f"^{parameter}: ") as e:
+            call()
+        assert e.value.parameter == parameter
+    assert main(["report", str(tmp_path / "nope.csv"), "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err.startswith("kpart: error: DATA: ")
+    assert main(["report", str(f), "--key", "missing", "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err.startswith("kpart: error: --key: column 'missing' not found")

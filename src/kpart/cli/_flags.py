@@ -13,9 +13,11 @@ from __future__ import annotations
 #: Library parameter names whose flag is not ``--`` + the name with dashes (add one here when a
 #: library function's parameter and the CLI's flag are spelt differently).
 FLAGS: dict[str, str] = {
+    "data": "DATA",
     "fmt": "--format",
     "null_key_strategy": "--null-keys",
     "num_partitions": "--partitions",
+    "out_dir": "--out",
     "path": "DATA",
 }
 

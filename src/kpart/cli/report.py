@@ -95,7 +95,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     from kpart.topology import default_topology, load_topology
 
     timeout = check_master_options(master, master_timeout)  # no JVM, no network
-    topo = default_topology() if topology is None else load_topology(topology)
+    topo = default_topology() if topology is None else load_topology(topology, option="--topology")
     overridden = override_topology(topo, topic=topic, partitions=partitions,
                                    replication_factor=replication_factor, brokers=brokers,
                                    racks=racks)
@@ -221,7 +221,7 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
         steps.step(f"writing {run.out}/")
         write_report(
             summary, run.out,
-            extra=[lambda s, d: write_report_html(s, Path(d) / "report.html")],
+            extra=[lambda s, d: write_report_html(s, Path(d) / "report.html", option="--out")],
             force=run.force, inputs=inputs,
         )
     return summary

@@ -396,13 +396,15 @@ def render_report(summary: Mapping[str, Any]) -> str:
     )
 
 
-def write_report_html(summary: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
+def write_report_html(summary: Mapping[str, Any], path: str | os.PathLike[str], *,
+                      option: str = "path") -> Path:
     """Write :func:`render_report` (``summary``) to ``path`` atomically; return the path.
 
     The page is rendered first, written to a temporary file in the same directory and renamed
-    into place, so a failure leaves no partial ``report.html``.
+    into place, so a failure leaves no partial ``report.html``. ``ConfigError`` naming
+    ``option`` (the name the caller gives ``path``) and the path when it cannot be written.
     """
     page = render_report(summary)
     target = Path(path)
-    write_text(target, page, "--out")
+    write_text(target, page, option)
     return target

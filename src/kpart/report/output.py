@@ -133,10 +133,15 @@ def _inside(path: Path, directory: Path) -> bool:
     return path == directory or directory in path.parents
 
 
+def _refused(option: str, why: str, shown: str, given: str | None = None) -> ConfigError:
+    return ConfigError.naming_value(option, "{param}: refusing to write the report to {shown!r}: "
+                                    + why, shown=shown, given=given)
+
+
 def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, force: bool = False,
-                     option: str = "--out") -> None:
+                     option: str = "out") -> None:
     """Check, before any work, that ``out`` may receive a report; ``ConfigError`` (one line
-    naming ``out``) otherwise.
+    naming ``out``, or ``option``: the name the caller gives it) otherwise.
 
     Always refused, even with ``force``: the working directory or any parent of it (``.``,
     ``..``), the directory of an input or any parent of it, an input itself, and a path inside
@@ -147,38 +152,38 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
     >>> try:
     ...     check_report_out("..", force=True)
     ... except ConfigError as e:
-    ...     print(str(e)[:61])
-    --out: refusing to write the report to '..': it is the workin
+    ...     print(str(e)[:60])
+    out: refusing to write the report to '..': it is the working
     """
     shown = str(out)
     resolved = Path(os.path.realpath(out))
     if _inside(Path.cwd().resolve(), resolved):
-        raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it is the "
-                          "working directory or one of its parents (name a new directory)")
+        raise _refused(option, "it is the working directory or one of its parents (name a new "
+                       "directory)", shown)
     for given in inputs:
         inp = Path(os.path.realpath(given))
         if resolved == inp:
-            raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it is "
-                              "the input")
+            raise _refused(option, "it is the input", shown)
         if _inside(inp.parent, resolved):
-            raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it holds "
-                              f"the input {str(given)!r} (name a new directory)")
+            raise _refused(option, "it holds the input {given!r} (name a new directory)", shown,
+                           given=str(given))
         if inp.is_dir() and _inside(resolved, inp):
-            raise ConfigError(f"{option}: refusing to write the report to {shown!r}: it is "
-                              f"inside the input directory {str(given)!r}")
+            raise _refused(option, "it is inside the input directory {given!r}", shown,
+                           given=str(given))
     check_writable(out, option, directory=True)
     if not resolved.is_dir() or force:
         return
     if not is_kpart_report(resolved):
-        raise ConfigError(f"{option}: {shown!r} exists and is not a kpart report (no "
-                          "summary.json written by kpart): name a new directory, or pass "
-                          "--force to replace it")
+        raise ConfigError.naming_value(option, "{param}: {shown!r} exists and is not a kpart report (no "
+                                "summary.json written by kpart): name a new directory, or pass "
+                                "{param_force} to replace it", mentions=("force",), shown=shown)
     foreign = sorted(p.name for p in resolved.iterdir()
                      if p.name not in REPORT_FILES and not is_kpart_temp(p.name))
     if foreign:
-        raise ConfigError(f"{option}: {shown!r} is a kpart report but also holds "
-                          f"{foreign[0]!r}, which kpart did not write: move it away, or pass "
-                          "--force to replace the directory")
+        raise ConfigError.naming_value(option, "{param}: {shown!r} is a kpart report but also holds "
+                                "{foreign!r}, which kpart did not write: move it away, or pass "
+                                "{param_force} to replace the directory", mentions=("force",),
+                                shown=shown, foreign=foreign[0])
 
 
 def write_report(
@@ -198,7 +203,7 @@ def write_report(
     not be written. Returns ``out_dir``.
     """
     inputs = tuple(inputs)
-    check_report_out(out_dir, inputs, force=force)
+    check_report_out(out_dir, inputs, force=force, option="out_dir")
     # the marker first, where is_kpart_report looks for it
     doc = {"format": REPORT_FORMAT, "format_version": REPORT_FORMAT_VERSION, **summary}
 
@@ -210,4 +215,4 @@ def write_report(
         for writer in extra:
             writer(summary, tmp)
 
-    return write_dir(out_dir, fill, "--out", replace=lambda _: True)  # checked above
+    return write_dir(out_dir, fill, "out_dir", replace=lambda _: True)  # checked above

