@@ -49,7 +49,8 @@ def main() -> None:
     import pyarrow.parquet as pq
 
     from kpart.spark import get_or_create_session
-    from kpart.spark.pipeline import resolve_input, run_report
+    from kpart.spark.inputs import resolve_input
+    from kpart.spark.pipeline import run_report
     from kpart.topology import default_topology
 
     topology = default_topology().with_topic(key="key", name="events")

@@ -114,7 +114,8 @@ def test_a_javascript_error_is_reported(tmp_path, chromium: str) -> None:
 def test_real_pipeline_summary_renders(tmp_path, spark) -> None:
     """The summary of the real Spark pipeline (5,000 flights) renders, in a browser if present."""
     from kpart.spark.datasets import write_flights_parquet
-    from kpart.spark.pipeline import resolve_input, run_report
+    from kpart.spark.inputs import resolve_input
+    from kpart.spark.pipeline import run_report
     from kpart.topology import default_topology
 
     topology = default_topology()

@@ -40,7 +40,8 @@ def test_quiet_prints_nothing_and_never_touches_spark(capsys) -> None:
 
 def test_library_callers_see_nothing(capsys) -> None:
     """Without ``on_step`` (a library caller), the report's steps print nothing."""
-    from kpart.spark.pipeline import InputSpec, run_report
+    from kpart.spark.inputs import InputSpec
+    from kpart.spark.pipeline import run_report
     from kpart.topology import default_topology
 
     spec = InputSpec(None, "csv", {"path": "empty.csv"}, "tailnum", records=0)

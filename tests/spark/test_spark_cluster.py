@@ -23,7 +23,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from kpart.spark.datasets import flights_table
-from kpart.spark.pipeline import resolve_input, run_report
+from kpart.spark.inputs import resolve_input
+from kpart.spark.pipeline import run_report
 from kpart.topology import DEFAULT_TOPOLOGY_TEXT, load_topology
 
 pytestmark = [pytest.mark.spark, pytest.mark.cluster]

@@ -15,7 +15,8 @@ from kpart import partition_for_key
 from kpart.cli import main
 from kpart.errors import ConfigError, KpartWarning
 from kpart.producer.serializers import serialize_key
-from kpart.spark.pipeline import measure_loads, resolve_input, run_report
+from kpart.spark.inputs import resolve_input
+from kpart.spark.pipeline import measure_loads, run_report
 from kpart.topology import default_topology
 
 N = 12
@@ -281,7 +282,7 @@ def test_key_paths_split_as_spark_splits_column_names(key, parts):
 
 def test_flights_key_types_are_known_before_spark():
     from kpart.spark.datasets import _spark_type_name, flights_table
-    from kpart.spark.pipeline import flights_key_type
+    from kpart.spark.inputs import flights_key_type
 
     schema = flights_table(10).schema
     assert {f.name: flights_key_type(f.name) for f in schema} == {

@@ -159,7 +159,7 @@ def _on_spark(source: _Dataset, job: Callable[[Any], R], serializer: str, *,
     pyspark), checked first: path, format, key column and its type for ``serializer``, records
     present, master. kpart's steps go to stderr as ``kpart report``'s do
     (:func:`kpart.cli._phases.phases`; ``what``: the job's step), none if ``quiet``."""
-    from kpart.spark.pipeline import load_input, resolve_input
+    from kpart.spark.inputs import load_input, resolve_input
 
     master = source.master
     timeout = check_master_options(master, source.master_timeout)  # no JVM, no network

@@ -20,7 +20,7 @@ from kpart.cli._options import SERIALIZER_HELP
 from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kpart.spark.pipeline import InputSpec
+    from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
 
 DEFAULT_OUT = Path("kpart-report")
@@ -171,7 +171,8 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
     from kpart.errors import ConfigError
     from kpart.limits import check_report
     from kpart.report.output import check_report_out
-    from kpart.spark.pipeline import INVALID_KEYS, check_sections, resolve_input
+    from kpart.spark.inputs import resolve_input
+    from kpart.spark.pipeline import INVALID_KEYS, check_sections
 
     if invalid_keys not in INVALID_KEYS:
         raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
