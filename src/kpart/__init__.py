@@ -53,11 +53,11 @@ _EXPORTS: dict[str, str] = {
     "GroupAssignment": "kpart.consumer.spec",
     "assign": "kpart.consumer",
     # consumer, KIP-848 server-side assignors
-    "ServerTopic": "kpart.consumer.server_spec",
-    "ServerMember": "kpart.consumer.server_spec",
-    "ServerGroupSpec": "kpart.consumer.server_spec",
+    "ServerTopic": "kpart.consumer.coordinator.server_spec",
+    "ServerMember": "kpart.consumer.coordinator.server_spec",
+    "ServerGroupSpec": "kpart.consumer.coordinator.server_spec",
     "server_assign": "kpart.consumer",
-    "simulate_server_group": "kpart.consumer.server_simulation",
+    "simulate_server_group": "kpart.consumer.coordinator.server_simulation",
     "PartitionAssignorError": "kpart.errors",
     # placement
     "Broker": "kpart.placement.spec",

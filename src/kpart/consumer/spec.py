@@ -92,8 +92,8 @@ def check_subscription(
     member_id: object, topics: Iterable[object], rack: object, instance_id: object
 ) -> None:
     """The checks every member value makes (classic :class:`Member` and KIP-848
-    :class:`~kpart.consumer.server_spec.ServerMember`): a string id, non-empty topic names,
-    ``rack`` and ``group.instance.id`` strings or ``None``. Raises :class:`ConfigError`."""
+    :class:`~kpart.consumer.coordinator.server_spec.ServerMember`): a string id, non-empty topic
+    names, ``rack`` and ``group.instance.id`` strings or ``None``. Raises :class:`ConfigError`."""
     if not isinstance(member_id, str):
         raise ConfigError(f"Invalid member id {member_id!r}: must be a string.")
     for t in topics:
