@@ -50,7 +50,7 @@ _EXPORTS: dict[str, str] = {
     "Member": "kpart.consumer.spec",
     "Topic": "kpart.consumer.spec",
     "GroupSpec": "kpart.consumer.spec",
-    "GroupAssignment": "kpart.consumer.spec",
+    "GroupAssignment": "kpart.consumer.assignment",
     "assign": "kpart.consumer",
     # consumer, KIP-848 server-side assignors
     "ServerTopic": "kpart.consumer.coordinator.server_spec",

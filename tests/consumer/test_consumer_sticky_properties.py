@@ -32,10 +32,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kpart.consumer.classic._general_builder as general
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.classic._sticky_rack import RackInfo
 from kpart.consumer.classic.cooperative_sticky_assignor import assign_cooperative_sticky
 from kpart.consumer.classic.sticky_assignor import assign_sticky
-from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.spec import GroupSpec
 
 IDS = st.text(alphabet="abcAB01-", min_size=1, max_size=4)
 

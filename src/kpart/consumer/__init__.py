@@ -43,7 +43,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
-from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.spec import GroupSpec
 from kpart.errors import ConfigError
 from kpart.limits import check_assignment
 

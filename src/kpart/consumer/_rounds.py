@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kpart.consumer._scenario import StepChange
-from kpart.consumer.spec import GroupAssignment, Member
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.spec import Member
 from kpart.errors import KpartError
 
 __all__ = ["Pair", "Round", "Simulation", "StepReport"]

@@ -53,8 +53,9 @@ from kpart._java.collections import JavaHashMap
 from kpart.consumer import CONSUMER, COOPERATIVE, EAGER, JavaOrder, Strategy, get_strategy
 from kpart.consumer._rounds import Pair, Round, Simulation, StepReport
 from kpart.consumer._scenario import Scenario, as_scenario
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator._server_rebalance import simulate_server_rounds
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, OwnedPartitions
+from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
 from kpart.errors import KpartError
 from kpart.limits import check_assignment
 

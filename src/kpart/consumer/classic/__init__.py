@@ -9,7 +9,7 @@ assignment with the ``ConsumerPartitionAssignor`` named by ``partition.assignmen
 ``AbstractStickyAssignor`` (:mod:`~kpart.consumer.classic.abstract_sticky_assignor`) and its
 private builders (``_constrained_*``, ``_general_builder``, ``_balance_index``,
 ``_partition_movements``, ``_sticky_rack``). Each takes a :class:`~kpart.consumer.spec.GroupSpec`
-and returns a :class:`~kpart.consumer.spec.GroupAssignment`.
+and returns a :class:`~kpart.consumer.assignment.GroupAssignment`.
 
 Nothing is imported here: run an assignor through :func:`kpart.consumer.assign` (which imports
 it on first use), or import its module.

@@ -28,8 +28,9 @@ from operator import itemgetter
 import numpy as np
 
 from kpart._java.strings import java_string_key
+from kpart.consumer.assignment import GroupAssignment, MemberPartitions
 from kpart.consumer.classic.abstract_sticky_assignor import MemberData, subscription_order
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, MemberPartitions
+from kpart.consumer.spec import GroupSpec, Member
 
 __all__ = ["ARRAY_THRESHOLD", "FastConstrained", "fast_constrained", "try_array_form"]
 

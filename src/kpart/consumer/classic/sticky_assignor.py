@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.classic._constrained_arrays import try_array_form
 from kpart.consumer.classic.abstract_sticky_assignor import (
     MemberData,
     assign_partitions,
 )
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.spec import GroupSpec, Member
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
 

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from kpart.consumer import Strategy
 from kpart.consumer._rounds import Pair, Round
 from kpart.consumer._scenario import StepChange
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator.server_simulation import read_back, with_current_assignments
 from kpart.consumer.coordinator.server_spec import (
     DELETED_PREFIX,
@@ -40,7 +41,7 @@ from kpart.consumer.coordinator.server_spec import (
     derived_topic_id,
     server_group,
 )
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.spec import GroupSpec, Member
 from kpart.errors import KpartError
 
 __all__ = ["simulate_server_rounds"]

@@ -27,8 +27,8 @@ from kpart._java.collections import JavaHashMap
 from kpart._java.hashing import presized_capacity
 from kpart._java.strings import java_string_key
 from kpart._java.uuid import uuid_hash_code
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, Target
-from kpart.consumer.spec import GroupAssignment
 
 __all__ = ["RangeAssignor", "assign_range", "range_target"]
 
@@ -105,7 +105,7 @@ def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
     """Assign ``spec``'s partitions as the group coordinator's ``RangeAssignor`` does.
 
     Input: a :class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec`. Output: a
-    :class:`~kpart.consumer.spec.GroupAssignment` listing every member (members in
+    :class:`~kpart.consumer.assignment.GroupAssignment` listing every member (members in
     ``spec.members`` order; topics by name). Pure; no errors beyond those of the spec.
     """
     return spec.to_group_assignment(range_target(spec, java_order=False))

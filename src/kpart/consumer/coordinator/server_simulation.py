@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.uuid import uuid_hash_code
 from kpart.consumer import Strategy, server_target
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, Target
-from kpart.consumer.spec import GroupAssignment
 
 __all__ = [
     "ServerRound",

@@ -31,10 +31,10 @@ effect (Kafka trunk 2024-10-25).
 
 from __future__ import annotations
 
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator._uniform_heterogeneous import build_heterogeneous
 from kpart.consumer.coordinator._uniform_homogeneous import build_homogeneous
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec, Target
-from kpart.consumer.spec import GroupAssignment
 
 __all__ = ["UniformAssignor", "assign_uniform", "uniform_target"]
 
