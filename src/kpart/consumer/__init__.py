@@ -24,6 +24,13 @@ topology files. The entry points that only run KIP-848 assignors on a
 there the family is known and Kafka's golden KIP-848 vectors name the assignor that way.
 Registering an assignor is one line in :data:`ASSIGNORS`.
 
+**Layout**, after Kafka's two subsystems: :mod:`kpart.consumer.classic` holds the client-side
+assignors (``org.apache.kafka.clients.consumer``) and :mod:`kpart.consumer.coordinator` the
+group coordinator's (``org.apache.kafka.coordinator.group.assignor``, KIP-848). What both
+share stays here: the group as input (:mod:`kpart.consumer.spec`), the assignment as output
+(:mod:`kpart.consumer.assignment`), and the rebalance simulator (:mod:`kpart.consumer.rebalance`,
+with its scenarios and round values), which runs either family.
+
 >>> from kpart.consumer.spec import GroupSpec
 >>> g = GroupSpec.from_json({"topics": {"t0": 3, "t1": 3},
 ...                          "members": [{"id": "C0", "topics": ["t0", "t1"]},
