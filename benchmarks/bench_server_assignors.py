@@ -27,8 +27,8 @@ from kafka.coordinator.assignors.sticky.sticky_assignor import StickyPartitionAs
 
 from kpart._java.uuid import uuid_to_string
 from kpart.consumer import server_assign
-from kpart.consumer.server_simulation import simulate_server_group
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
+from kpart.consumer.coordinator.server_simulation import simulate_server_group
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, ServerTopic
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 PEERS = {"uniform": StickyPartitionAssignor, "range": RangePartitionAssignor}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kpart.consumer.spec import GroupAssignment
+from kpart.consumer.assignment import GroupAssignment
 from kpart.producer.null_keys import NullKeyRule
 from kpart.topology import TopicConfig, Topology
 
@@ -36,7 +36,7 @@ __all__ = ["Layout", "ResolvedTopology", "layout_for", "replica_assignment", "re
 class Layout:
     """Placement and assignment of a topology: ``replicas[p]``, the brokers holding partition
     ``p`` (preferred leader first), and each group's
-    :class:`~kpart.consumer.spec.GroupAssignment`, in topology order."""
+    :class:`~kpart.consumer.assignment.GroupAssignment`, in topology order."""
 
     replicas: tuple[tuple[int, ...], ...]
     assignments: tuple[tuple[str, GroupAssignment], ...]

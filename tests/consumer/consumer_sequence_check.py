@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.rebalance import member_input_json, simulate_rounds
-from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.spec import GroupSpec
 
 __all__ = ["check_sequence", "golden_steps", "round_group"]
 

@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from kpart.consumer.spec import GroupAssignment
+from kpart.consumer.assignment import GroupAssignment
 
 EAGER = GroupAssignment.from_pairs(
     ["C1", "C0"], {"C0": [("t1", 0), ("t0", 2), ("t0", 1)]}, {"C1": [("t0", 1)]}

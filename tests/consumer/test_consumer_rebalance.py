@@ -105,7 +105,7 @@ def test_compare_side_by_side() -> None:
 
 
 def _strategy(name: str, protocol: str) -> Strategy:
-    return Strategy(name, "kpart.consumer.range_assignor:assign_range", protocol)
+    return Strategy(name, "kpart.consumer.classic.range_assignor:assign_range", protocol)
 
 
 def test_cooperative_protocol_follow_up_round() -> None:
@@ -147,7 +147,7 @@ def test_cooperative_drops_unsubscribed_topics_before_joining() -> None:
 def test_eager_user_data_strategy_carries_previous_assignment() -> None:
     # An eager strategy with sticky-style user data sends its previous assignment, topics in
     # java.util.HashMap order ("t10" hashes to bucket 0 of 16, "t2" to bucket 2...).
-    strat = Strategy("ud-range", "kpart.consumer.range_assignor:assign_range", EAGER, True)
+    strat = Strategy("ud-range", "kpart.consumer.classic.range_assignor:assign_range", EAGER, True)
     sc = {
         "topics": {"t2": 1, "t10": 1},
         "steps": [

@@ -8,7 +8,7 @@ topic sets keyed by ``Uuid.hashCode``, copy-on-write target maps, ``computeIfAbs
 insertion). No case is skipped or checked on properties only.
 
 Sequences are checked twice: each round on its own (recorded members + the step's topics), and
-by :func:`~kpart.consumer.server_simulation.simulate_server_group`, which carries every
+by :func:`~kpart.consumer.coordinator.server_simulation.simulate_server_group`, which carries every
 member's target from step to step; the member inputs it rebuilds must equal the recorded ones,
 *including* the Java iteration order of topics and partitions.
 """
@@ -19,10 +19,10 @@ import pytest
 
 from golden_vectors import load_golden
 from kpart.consumer import server_assign
-from kpart.consumer.server_range_assignor import RangeAssignor
-from kpart.consumer.server_simulation import simulate_server_group
-from kpart.consumer.server_spec import ServerGroupSpec
-from kpart.consumer.uniform_assignor import UniformAssignor
+from kpart.consumer.coordinator.server_range_assignor import RangeAssignor
+from kpart.consumer.coordinator.server_simulation import simulate_server_group
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec
+from kpart.consumer.coordinator.uniform_assignor import UniformAssignor
 from kpart.errors import KpartError
 
 FILES = {"uniform": "uniform_assignor", "range": "server_range"}

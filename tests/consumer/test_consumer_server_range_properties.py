@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from golden_vectors import load_golden
 from kpart.consumer import server_assign
-from kpart.consumer.server_range_assignor import assign_range
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
+from kpart.consumer.coordinator.server_range_assignor import assign_range
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, ServerTopic
 
 CASES = load_golden("server_range")
 SINGLE = tuple(c for c in CASES if c["kind"] == "single")

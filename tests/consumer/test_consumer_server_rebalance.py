@@ -8,8 +8,8 @@ import pytest
 
 from kpart.consumer import assign, server_assign
 from kpart.consumer._scenario import parse_scenario
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, derived_topic_id, server_group
 from kpart.consumer.rebalance import simulate
-from kpart.consumer.server_spec import ServerGroupSpec, derived_topic_id, server_group
 from kpart.consumer.spec import GroupSpec
 from kpart.errors import ConfigError, KpartWarning
 

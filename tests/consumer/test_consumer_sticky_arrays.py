@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kpart.consumer import cooperative_sticky_assignor as coop
-from kpart.consumer import sticky_assignor as sticky
-from kpart.consumer._constrained_arrays import fast_constrained
-from kpart.consumer.abstract_sticky_assignor import subscription_order
+from kpart.consumer.classic import cooperative_sticky_assignor as coop
+from kpart.consumer.classic import sticky_assignor as sticky
+from kpart.consumer.classic._constrained_arrays import fast_constrained
+from kpart.consumer.classic.abstract_sticky_assignor import subscription_order
 from kpart.consumer.spec import GroupSpec
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from golden_vectors import load_golden
-from kpart.consumer.cooperative_sticky_assignor import assign_cooperative_sticky
+from kpart.consumer.classic.cooperative_sticky_assignor import assign_cooperative_sticky
+from kpart.consumer.classic.sticky_assignor import assign_sticky
 from kpart.consumer.spec import GroupSpec
-from kpart.consumer.sticky_assignor import assign_sticky
 from kpart.errors import KpartError
 
 ASSIGNORS = {

@@ -18,7 +18,7 @@
   at all: issue 10's case (``test_consumer_sticky_unsettled.py``) loops with period 2 in
   Kafka itself (run on the vectors' commit); then only the per-round guarantees hold.
 
-The incremental balance check (:mod:`kpart.consumer._balance_index`) is checked against
+The incremental balance check (:mod:`kpart.consumer.classic._balance_index`) is checked against
 Kafka's verbatim ``isBalanced`` on every call of the fast variants. The two ``slow`` tests
 run 10,000 examples in total (without that cross-check).
 """
@@ -31,11 +31,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import kpart.consumer._general_builder as general
-from kpart.consumer._sticky_rack import RackInfo
-from kpart.consumer.cooperative_sticky_assignor import assign_cooperative_sticky
-from kpart.consumer.spec import GroupAssignment, GroupSpec
-from kpart.consumer.sticky_assignor import assign_sticky
+import kpart.consumer.classic._general_builder as general
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.classic._sticky_rack import RackInfo
+from kpart.consumer.classic.cooperative_sticky_assignor import assign_cooperative_sticky
+from kpart.consumer.classic.sticky_assignor import assign_sticky
+from kpart.consumer.spec import GroupSpec
 
 IDS = st.text(alphabet="abcAB01-", min_size=1, max_size=4)
 

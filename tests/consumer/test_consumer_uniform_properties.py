@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from golden_vectors import load_golden
 from kpart.consumer import server_assign
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, ServerTopic
-from kpart.consumer.uniform_assignor import assign_uniform
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, ServerTopic
+from kpart.consumer.coordinator.uniform_assignor import assign_uniform
 from kpart.errors import ConfigError
 
 CASES = load_golden("uniform_assignor")

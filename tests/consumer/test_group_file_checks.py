@@ -13,7 +13,7 @@ import pytest
 
 from kpart.cli import main
 from kpart.consumer import assign
-from kpart.consumer.server_spec import ServerGroupSpec
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 from kpart.consumer.spec import GroupSpec, Member, Topic
 from kpart.errors import ConfigError, KpartWarning
 

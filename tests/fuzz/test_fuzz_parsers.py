@@ -74,7 +74,7 @@ def test_fuzz_topology_document(doc: object) -> None:
 
 from kpart.cli.consumer import load_group_file  # noqa: E402
 from kpart.consumer import ASSIGNORS, assign, server_assign  # noqa: E402
-from kpart.consumer.server_spec import ServerGroupSpec  # noqa: E402
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec  # noqa: E402
 from kpart.consumer.spec import GroupSpec  # noqa: E402
 
 GROUPS = [

@@ -212,7 +212,7 @@ def server_assign_command(
 ) -> None:
     """Compute a KIP-848 target assignment (group coordinator's Uniform or Range assignor)."""
     from kpart.consumer import server_assign
-    from kpart.consumer.server_spec import ServerGroupSpec
+    from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})

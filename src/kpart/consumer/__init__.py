@@ -18,11 +18,18 @@ across both families; Kafka's two settings share one value, ``range``, which nam
 :class:`Strategy` value itself: :func:`assign`, the rebalance simulator
 (:mod:`kpart.consumer.rebalance`), ``kpart assign``/``kpart rebalance --strategy`` and
 topology files. The entry points that only run KIP-848 assignors on a
-:class:`~kpart.consumer.server_spec.ServerGroupSpec` (:func:`server_assign`,
-:func:`server_target`, :func:`~kpart.consumer.server_simulation.simulate_server_group`,
+:class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec` (:func:`server_assign`,
+:func:`server_target`, :func:`~kpart.consumer.coordinator.server_simulation.simulate_server_group`,
 ``kpart server-assign --assignor``) also accept ``range`` for ``server-range``: an alias, since
 there the family is known and Kafka's golden KIP-848 vectors name the assignor that way.
 Registering an assignor is one line in :data:`ASSIGNORS`.
+
+**Layout**, after Kafka's two subsystems: :mod:`kpart.consumer.classic` holds the client-side
+assignors (``org.apache.kafka.clients.consumer``) and :mod:`kpart.consumer.coordinator` the
+group coordinator's (``org.apache.kafka.coordinator.group.assignor``, KIP-848). What both
+share stays here: the group as input (:mod:`kpart.consumer.spec`), the assignment as output
+(:mod:`kpart.consumer.assignment`), and the rebalance simulator (:mod:`kpart.consumer.rebalance`,
+with its scenarios and round values), which runs either family.
 
 >>> from kpart.consumer.spec import GroupSpec
 >>> g = GroupSpec.from_json({"topics": {"t0": 3, "t1": 3},
@@ -43,12 +50,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
-from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.spec import GroupSpec
 from kpart.errors import ConfigError
 from kpart.limits import check_assignment
 
 if TYPE_CHECKING:
-    from kpart.consumer.server_spec import ServerGroupSpec, Target
+    from kpart.consumer.coordinator.server_spec import ServerGroupSpec, Target
 
 __all__ = [
     "ASSIGNORS",
@@ -101,7 +109,7 @@ class Strategy:
 
     A strategy that is not registered can be passed as a value wherever a name is taken:
 
-    >>> coop_range = Strategy("coop-range", "kpart.consumer.range_assignor:assign_range",
+    >>> coop_range = Strategy("coop-range", "kpart.consumer.classic.range_assignor:assign_range",
     ...                       COOPERATIVE)
     >>> get_strategy(coop_range) is coop_range
     True
@@ -123,12 +131,12 @@ class Strategy:
         """The function assigning a classic :class:`GroupSpec` (imported on first use). A
         ``CONSUMER`` strategy runs on the group as the coordinator sees it: members'
         ``owned_partitions`` are their current targets
-        (:func:`~kpart.consumer.server_spec.server_group`)."""
+        (:func:`~kpart.consumer.coordinator.server_spec.server_group`)."""
         if self.protocol == CONSUMER:
             run = self.load_server()
 
             def on_group(group: GroupSpec) -> GroupAssignment:
-                from kpart.consumer.server_spec import server_group
+                from kpart.consumer.coordinator.server_spec import server_group
 
                 spec = server_group(group)
                 return spec.to_group_assignment(run(spec, False))
@@ -159,26 +167,30 @@ def _resolve(target: str | Callable[..., object]) -> Callable[..., object]:
 
 #: name → :class:`Strategy`. One line per assignor.
 ASSIGNORS: dict[str, Strategy] = {
-    "range": Strategy("range", "kpart.consumer.range_assignor:assign_range"),
-    "roundrobin": Strategy("roundrobin", "kpart.consumer.round_robin_assignor:assign_round_robin"),
+    "range": Strategy("range", "kpart.consumer.classic.range_assignor:assign_range"),
+    "roundrobin": Strategy(
+        "roundrobin", "kpart.consumer.classic.round_robin_assignor:assign_round_robin"
+    ),
     "sticky": Strategy(
         "sticky",
-        "kpart.consumer.sticky_assignor:assign_sticky",
+        "kpart.consumer.classic.sticky_assignor:assign_sticky",
         user_data=True,
-        ordered="kpart.consumer.sticky_assignor:assign_sticky_ordered",
+        ordered="kpart.consumer.classic.sticky_assignor:assign_sticky_ordered",
     ),
     "cooperative-sticky": Strategy(
         "cooperative-sticky",
-        "kpart.consumer.cooperative_sticky_assignor:assign_cooperative_sticky",
+        "kpart.consumer.classic.cooperative_sticky_assignor:assign_cooperative_sticky",
         protocol=COOPERATIVE,
-        ordered="kpart.consumer.cooperative_sticky_assignor:assign_cooperative_sticky_ordered",
+        ordered=(
+            "kpart.consumer.classic.cooperative_sticky_assignor:assign_cooperative_sticky_ordered"
+        ),
     ),
     "uniform": Strategy(
-        "uniform", "kpart.consumer.uniform_assignor:uniform_target", protocol=CONSUMER
+        "uniform", "kpart.consumer.coordinator.uniform_assignor:uniform_target", protocol=CONSUMER
     ),
     "server-range": Strategy(
         "server-range",
-        "kpart.consumer.server_range_assignor:range_target",
+        "kpart.consumer.coordinator.server_range_assignor:range_target",
         protocol=CONSUMER,
         kafka_name="range",
     ),
@@ -247,7 +259,7 @@ def server_assign(spec: ServerGroupSpec, assignor: str | Strategy = "uniform") -
     ``spec``: every member of ``spec`` in order, topics by name, sorted. Errors: see
     :func:`server_target`.
 
-    >>> from kpart.consumer.server_spec import ServerGroupSpec
+    >>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
     >>> g = ServerGroupSpec.from_json({
     ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 4}],
     ...     "members": [{"id": "A", "topics": ["t0"], "assignment": [["t0", [0, 1, 2, 3]]]},

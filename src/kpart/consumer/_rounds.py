@@ -1,9 +1,10 @@
 """The values a rebalance simulation produces: rounds, step reports, a whole run.
 
 Both simulators build them: :mod:`kpart.consumer.rebalance` (the classic protocol's
-JoinGroup/SyncGroup rounds, ``ConsumerCoordinator``) and :mod:`kpart.consumer._server_rebalance`
-(KIP-848: one target assignment per change, ``TargetAssignmentBuilder``). Frozen values,
-built with keywords; :mod:`kpart.consumer.rebalance` documents the simulation rules.
+JoinGroup/SyncGroup rounds, ``ConsumerCoordinator``) and
+:mod:`kpart.consumer.coordinator._server_rebalance` (KIP-848: one target assignment per change,
+``TargetAssignmentBuilder``). Frozen values, built with keywords; :mod:`kpart.consumer.rebalance`
+documents the simulation rules.
 
 >>> from kpart.consumer.spec import Member
 >>> r = Round(step=0, round=0, generation=1, leader="C0",
@@ -17,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kpart.consumer._scenario import StepChange
-from kpart.consumer.spec import GroupAssignment, Member
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.spec import Member
 from kpart.errors import KpartError
 
 __all__ = ["Pair", "Round", "Simulation", "StepReport"]

@@ -19,7 +19,7 @@ Simulation rules (``tests/golden/FORMAT.md``, "Simulation rules"):
   :data:`MAX_ROUNDS_PER_STEP` rounds: a step still revoking then is reported as not settled);
 * ``CONSUMER`` strategies (KIP-848 ``uniform``, ``server-range``): no rounds of joins; each
   change makes the coordinator compute one new target from every member's current one
-  (:mod:`kpart.consumer._server_rebalance`); members give up, as with the cooperative
+  (:mod:`kpart.consumer.coordinator._server_rebalance`); members give up, as with the cooperative
   protocol, only the partitions that move.
 
 The simulator is strategy-generic: it runs the strategy's function and reads the protocol
@@ -53,8 +53,9 @@ from kpart._java.collections import JavaHashMap
 from kpart.consumer import CONSUMER, COOPERATIVE, EAGER, JavaOrder, Strategy, get_strategy
 from kpart.consumer._rounds import Pair, Round, Simulation, StepReport
 from kpart.consumer._scenario import Scenario, as_scenario
-from kpart.consumer._server_rebalance import simulate_server_rounds
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, OwnedPartitions
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.coordinator._server_rebalance import simulate_server_rounds
+from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
 from kpart.errors import KpartError
 from kpart.limits import check_assignment
 

@@ -29,10 +29,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from kpart._java.hashing import hashmap_order
-from kpart.consumer._constrained_builder import ConstrainedBuilder
-from kpart.consumer._general_builder import GeneralBuilder
-from kpart.consumer._member_info import partitions_per_topic
-from kpart.consumer._sticky_rack import RackInfo
+from kpart.consumer.classic._constrained_builder import ConstrainedBuilder
+from kpart.consumer.classic._general_builder import GeneralBuilder
+from kpart.consumer.classic._member_info import partitions_per_topic
+from kpart.consumer.classic._sticky_rack import RackInfo
 from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
 
 __all__ = [

@@ -12,7 +12,7 @@ still in the group give up, and only those (plus a departed member's) pause.
 
 Topic ids: KIP-848 assignors see topics by ``Uuid``. Kafka draws them at random when a topic
 is created; here a topic's id is the one the scenario gives (``topic_ids``), else one derived
-from its name (:func:`~kpart.consumer.server_spec.derived_topic_id`, a version-4-shaped
+from its name (:func:`~kpart.consumer.coordinator.server_spec.derived_topic_id`, a version-4-shaped
 ``Uuid`` from SHA-256), so runs are reproducible. The Uniform assignor's ties can depend on
 the ids, as in Kafka.
 
@@ -32,15 +32,16 @@ from collections.abc import Callable, Mapping, Sequence
 from kpart.consumer import Strategy
 from kpart.consumer._rounds import Pair, Round
 from kpart.consumer._scenario import StepChange
-from kpart.consumer.server_simulation import read_back, with_current_assignments
-from kpart.consumer.server_spec import (
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.coordinator.server_simulation import read_back, with_current_assignments
+from kpart.consumer.coordinator.server_spec import (
     DELETED_PREFIX,
     ServerGroupSpec,
     Target,
     derived_topic_id,
     server_group,
 )
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.spec import GroupSpec, Member
 from kpart.errors import KpartError
 
 __all__ = ["simulate_server_rounds"]
@@ -121,11 +122,11 @@ def simulate_server_rounds(
     """One :class:`~kpart.consumer.rebalance.Round` per step under the KIP-848 ``strategy``:
     the target the coordinator computes from each member's current target (the previous
     step's, read back in Java's iteration order as
-    :func:`~kpart.consumer.server_simulation.simulate_server_group` does). ``revoked``: per
-    member still in the group, the partitions it gives up (of topics it still subscribes to,
-    deleted topics included). ``changes`` (the scenario's) tell when a deleted topic is
-    created again, with a new id. An assignor error is recorded in its round and leaves the
-    targets unchanged."""
+    :func:`~kpart.consumer.coordinator.server_simulation.simulate_server_group` does).
+    ``revoked``: per member still in the group, the partitions it gives up (of topics it still
+    subscribes to, deleted topics included). ``changes`` (the scenario's) tell when a deleted
+    topic is created again, with a new id. An assignor error is recorded in its round and
+    leaves the targets unchanged."""
     run = strategy.load_server()
     current: Target = {}
     names: dict[int, str] = {}  # every topic id seen → its name (deleted topics included)

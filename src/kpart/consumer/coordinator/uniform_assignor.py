@@ -6,9 +6,9 @@ member's current target assignment as balance allows. It dispatches on the subsc
 type:
 
 - ``HOMOGENEOUS`` (every member subscribes to the same topic names):
-  ``UniformHomogeneousAssignmentBuilder`` (:mod:`kpart.consumer._uniform_homogeneous`);
+  ``UniformHomogeneousAssignmentBuilder`` (:mod:`kpart.consumer.coordinator._uniform_homogeneous`);
 - ``HETEROGENEOUS``: ``UniformHeterogeneousAssignmentBuilder``
-  (:mod:`kpart.consumer._uniform_heterogeneous`).
+  (:mod:`kpart.consumer.coordinator._uniform_heterogeneous`).
 
 Java order matters. Member order is ``GroupSpec.memberIds()``: the iteration order of the
 coordinator's ``HashMap`` of members, emulated from the member ids' ``String.hashCode``
@@ -20,7 +20,7 @@ effect (Kafka trunk 2024-10-25).
 
 :func:`kpart.consumer.server_assign` runs it by name (``"uniform"``), like every assignor.
 
->>> from kpart.consumer.server_spec import ServerGroupSpec
+>>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 >>> g = ServerGroupSpec.from_json({
 ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 4}],
 ...     "members": [{"id": "A", "topics": ["t0"], "assignment": [["t0", [0, 1, 2, 3]]]},
@@ -31,10 +31,10 @@ effect (Kafka trunk 2024-10-25).
 
 from __future__ import annotations
 
-from kpart.consumer._uniform_heterogeneous import build_heterogeneous
-from kpart.consumer._uniform_homogeneous import build_homogeneous
-from kpart.consumer.server_spec import ServerGroupSpec, Target
-from kpart.consumer.spec import GroupAssignment
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.coordinator._uniform_heterogeneous import build_heterogeneous
+from kpart.consumer.coordinator._uniform_homogeneous import build_homogeneous
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, Target
 
 __all__ = ["UniformAssignor", "assign_uniform", "uniform_target"]
 

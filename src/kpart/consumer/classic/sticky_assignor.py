@@ -3,7 +3,8 @@ keeps as many previous assignments as balance allows.
 
 Each member's previous assignment and generation come from its sticky user data
 (``Member.owned_partitions`` / ``Member.generation``; ``has_user_data=False`` for a member that
-sent none, e.g. a new consumer). The algorithm is :mod:`kpart.consumer.abstract_sticky_assignor`.
+sent none, e.g. a new consumer). The algorithm is
+:mod:`kpart.consumer.classic.abstract_sticky_assignor`.
 
 Seed 003, example 1 (three consumers, four topics × 2 partitions, C1 leaves). Kafka trunk keeps
 every surviving owner's partitions and gives C0 [t0p0, t0p1, t1p1, t3p0], C2 [t1p0, t2p0, t2p1,
@@ -24,12 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kpart.consumer._constrained_arrays import try_array_form
-from kpart.consumer.abstract_sticky_assignor import (
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.classic._constrained_arrays import try_array_form
+from kpart.consumer.classic.abstract_sticky_assignor import (
     MemberData,
     assign_partitions,
 )
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.spec import GroupSpec, Member
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
 

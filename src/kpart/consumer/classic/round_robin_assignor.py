@@ -28,8 +28,13 @@ subscriptions (``t0``, ``t1``, ``t2`` with 1, 2, 3 partitions), and the same aft
 from __future__ import annotations
 
 from kpart._java.strings import java_sorted
-from kpart.consumer._member_info import canonical_assignment, partitions_per_topic, sort_members
-from kpart.consumer.spec import GroupAssignment, GroupSpec
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.classic._member_info import (
+    canonical_assignment,
+    partitions_per_topic,
+    sort_members,
+)
+from kpart.consumer.spec import GroupSpec
 
 __all__ = ["RoundRobinAssignor", "assign_round_robin"]
 

@@ -33,8 +33,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import islice
 
-from kpart.consumer._member_info import canonical_assignment, partitions_per_topic, sort_members
-from kpart.consumer.spec import GroupAssignment, GroupSpec, TopicDescriber
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.classic._member_info import (
+    canonical_assignment,
+    partitions_per_topic,
+    sort_members,
+)
+from kpart.consumer.spec import GroupSpec, TopicDescriber
 
 __all__ = ["RangeAssignor", "assign_range"]
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from kpart._java.hashing import presized_capacity
 from kpart._java.uuid import uuid_compare_key
-from kpart.consumer._target_maps import TargetMap
-from kpart.consumer.server_spec import ServerGroupSpec
+from kpart.consumer.coordinator._target_maps import TargetMap
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 
 MAX_ITERATION_COUNT = 16
 

@@ -4,7 +4,8 @@ The builders receive each member's current assignment as an immutable map and ne
 unless they alter it; the first alteration takes a deep copy
 (``AssignorHelpers.deepCopyAssignment``: ``new HashMap<>(size)`` filled in iteration order,
 ``new HashSet<>(partitions)`` per topic) which is then changed in place. Kept for its
-iteration order, which the next rebalance sees (:mod:`kpart.consumer.server_simulation`).
+iteration order, which the next rebalance sees
+(:mod:`kpart.consumer.coordinator.server_simulation`).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kpart._java.strings import java_string_key
-from kpart.consumer._sticky_rack import RackInfo
+from kpart.consumer.classic._sticky_rack import RackInfo
 from kpart.errors import AssignmentError
 
 __all__ = ["ConstrainedBuilder"]

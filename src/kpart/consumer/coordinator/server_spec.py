@@ -38,8 +38,8 @@ from typing import Any
 from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart._warnings import kpart_warn
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.spec import (
-    GroupAssignment,
     GroupSpec,
     _no_unknown_fields,
     check_subscription,
@@ -232,7 +232,7 @@ class ServerGroupSpec:
     def to_group_assignment(
         self, target: Mapping[str, Iterable[tuple[int, Iterable[int]]]]
     ) -> GroupAssignment:
-        """Canonical :class:`~kpart.consumer.spec.GroupAssignment` of a raw result (member id
+        """Canonical :class:`~kpart.consumer.assignment.GroupAssignment` of a raw result (member id
         → ``[(topic id, partitions)]``): every member in ``members`` order, topics by name,
         topics and partitions sorted."""
         out = []

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kpart._java.strings import java_string_key
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.spec import GroupSpec, Member
 
 __all__ = ["canonical_assignment", "member_info_key", "partitions_per_topic", "sort_members"]
 

@@ -12,7 +12,7 @@ effect (Kafka trunk 2024-10-25), nor has the rack.
 Subscribed names missing from the metadata are ignored (the coordinator resolves names through
 its metadata image). Members without partitions appear with nothing.
 
->>> from kpart.consumer.server_spec import ServerGroupSpec
+>>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 >>> g = ServerGroupSpec.from_json({
 ...     "topics": [{"name": "t1", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3},
 ...                {"name": "t2", "id": "AAAAAAAAAAAAAAAAAAAAAw", "partitions": 3}],
@@ -27,8 +27,8 @@ from kpart._java.collections import JavaHashMap
 from kpart._java.hashing import presized_capacity
 from kpart._java.strings import java_string_key
 from kpart._java.uuid import uuid_hash_code
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, Target
-from kpart.consumer.spec import GroupAssignment
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, Target
 
 __all__ = ["RangeAssignor", "assign_range", "range_target"]
 
@@ -104,8 +104,8 @@ def range_target(spec: ServerGroupSpec, java_order: bool = True) -> Target:
 def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
     """Assign ``spec``'s partitions as the group coordinator's ``RangeAssignor`` does.
 
-    Input: a :class:`~kpart.consumer.server_spec.ServerGroupSpec`. Output: a
-    :class:`~kpart.consumer.spec.GroupAssignment` listing every member (members in
+    Input: a :class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec`. Output: a
+    :class:`~kpart.consumer.assignment.GroupAssignment` listing every member (members in
     ``spec.members`` order; topics by name). Pure; no errors beyond those of the spec.
     """
     return spec.to_group_assignment(range_target(spec, java_order=False))

@@ -15,9 +15,9 @@ Balance first, then stickiness:
    each taking its remaining quota.
 
 Members are walked in ``GroupSpec.memberIds()`` order
-(:meth:`~kpart.consumer.server_spec.ServerGroupSpec.members_in_map_order`) and their
+(:meth:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec.members_in_map_order`) and their
 ``assignment`` lists are in Java iteration order, so the result is exact. Each member's result
-is a :class:`~kpart.consumer._target_maps.TargetMap` (the input map, or a deep copy when
+is a :class:`~kpart.consumer.coordinator._target_maps.TargetMap` (the input map, or a deep copy when
 altered) so its Java iteration order is known too.
 """
 
@@ -26,8 +26,8 @@ from __future__ import annotations
 from kpart._java.collections import JavaHashSet
 from kpart._java.hashing import hashset_copy_capacity
 from kpart._java.uuid import uuid_hash_code
-from kpart.consumer._target_maps import TargetMap
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember
+from kpart.consumer.coordinator._target_maps import TargetMap
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember
 from kpart.errors import PartitionAssignorError
 
 #: member id → [(topic id, [partition, ...]), ...] in Java iteration order.

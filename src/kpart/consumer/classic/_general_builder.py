@@ -23,9 +23,9 @@ from heapq import heappop, heappush
 from kpart._java.collections import JavaHashSet
 from kpart._java.hashing import hashmap_capacity, hashmap_order
 from kpart._java.strings import java_string_key
-from kpart.consumer._balance_index import BalanceIndex
-from kpart.consumer._partition_movements import PartitionMovements
-from kpart.consumer._sticky_rack import RackInfo
+from kpart.consumer.classic._balance_index import BalanceIndex
+from kpart.consumer.classic._partition_movements import PartitionMovements
+from kpart.consumer.classic._sticky_rack import RackInfo
 
 __all__ = ["GeneralBuilder"]
 

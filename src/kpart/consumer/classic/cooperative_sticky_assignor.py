@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kpart.consumer._constrained_arrays import try_array_form
-from kpart.consumer.abstract_sticky_assignor import (
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.classic._constrained_arrays import try_array_form
+from kpart.consumer.classic.abstract_sticky_assignor import (
     DEFAULT_GENERATION,
     MemberData,
     assign_partitions,
 )
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member
+from kpart.consumer.spec import GroupSpec, Member
 
 __all__ = [
     "CooperativeStickyAssignor",

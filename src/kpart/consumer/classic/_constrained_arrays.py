@@ -1,9 +1,9 @@
 """``AbstractStickyAssignor.ConstrainedAssignmentBuilder`` on numpy arrays, for large groups.
 
-The same decisions as :mod:`kpart.consumer._constrained_builder` (which stays the reference),
-computed on partition indices instead of per-partition Python objects. It covers the common
-case and declines (returns ``None``, the caller then runs the reference builder) whenever a
-rarer rule could apply:
+The same decisions as :mod:`kpart.consumer.classic._constrained_builder` (which stays the
+reference), computed on partition indices instead of per-partition Python objects. It covers
+the common case and declines (returns ``None``, the caller then runs the reference builder)
+whenever a rarer rule could apply:
 
 - subscriptions differ (general path), or some member has a rack (KIP-881 ordering);
 - an owned partition of a topic outside the metadata, a partition number beyond the topic's
@@ -28,8 +28,9 @@ from operator import itemgetter
 import numpy as np
 
 from kpart._java.strings import java_string_key
-from kpart.consumer.abstract_sticky_assignor import MemberData, subscription_order
-from kpart.consumer.spec import GroupAssignment, GroupSpec, Member, MemberPartitions
+from kpart.consumer.assignment import GroupAssignment, MemberPartitions
+from kpart.consumer.classic.abstract_sticky_assignor import MemberData, subscription_order
+from kpart.consumer.spec import GroupSpec, Member
 
 __all__ = ["ARRAY_THRESHOLD", "FastConstrained", "fast_constrained", "try_array_form"]
 

@@ -13,7 +13,7 @@ topic, ``new HashSet<>(partitions)``. The next step's member input lists topics 
 in that emulated iteration order (exact whenever the assignor's own order of colliding keys is
 reproduced; sets are always exact).
 
->>> from kpart.consumer.server_spec import ServerGroupSpec
+>>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 >>> t = [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 4}]
 >>> s1 = ServerGroupSpec.from_json({"topics": t, "members": [{"id": "A", "topics": ["t0"]}]})
 >>> s2 = ServerGroupSpec.from_json({"topics": t, "members": [{"id": "A", "topics": ["t0"]},
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.uuid import uuid_hash_code
 from kpart.consumer import Strategy, server_target
-from kpart.consumer.server_spec import ServerGroupSpec, ServerMember, Target
-from kpart.consumer.spec import GroupAssignment
+from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, Target
 
 __all__ = [
     "ServerRound",

@@ -1,0 +1,15 @@
+"""KIP-848's server-side assignors (``org.apache.kafka.coordinator.group.assignor``).
+
+With ``group.protocol=consumer`` (KIP-848) the group coordinator, a broker, computes each
+member's target assignment with the assignor named by ``group.remote.assignor``:
+``UniformAssignor`` (:mod:`~kpart.consumer.coordinator.uniform_assignor`, with its homogeneous and
+heterogeneous builders) and ``RangeAssignor``
+(:mod:`~kpart.consumer.coordinator.server_range_assignor`), on the coordinator's view of the group
+(:mod:`~kpart.consumer.coordinator.server_spec`: ``GroupSpec``, ``SubscribedTopicDescriber``,
+``GroupAssignment`` of ``org.apache.kafka.coordinator.group.api.assignor``). Successive targets
+(``TargetAssignmentBuilder``) are :mod:`~kpart.consumer.coordinator.server_simulation`; the
+rebalance simulator runs KIP-848 groups through ``_server_rebalance``.
+
+Nothing is imported here: run an assignor through :func:`kpart.consumer.server_assign` or
+:func:`kpart.consumer.assign` (which import it on first use), or import its module.
+"""
