@@ -269,6 +269,23 @@ def test_simulate_counts_an_input_files_records_before_parsing_it(
                    "simulation runs record by record in Python: ~5.5 KB would be needed)")
 
 
+def test_an_input_file_named_like_a_parameter_is_still_named_as_a_file(
+        monkeypatch, tmp_path, capfd) -> None:
+    monkeypatch.setattr(limits, "MAX_SIMULATED_RECORDS", 5)
+    monkeypatch.chdir(tmp_path)
+    Path("records").write_text("timestamp_ms,size\n" + "".join(f"{i},100\n" for i in range(10)))
+    assert main(["simulate", "-i", "records", "-n", "1"]) == 2
+    err = capfd.readouterr().err.strip()
+    assert err.startswith(f"kpart: error: .{os.sep}records: 11 is above kpart's limit"), err
+
+
+def test_a_files_argument_name_is_printed_as_it_is(tmp_path, capfd) -> None:
+    """``FILE``/``SCENARIO_FILE`` are argument names, not library parameters (no ``--FILE``)."""
+    missing = tmp_path / "nope.json"
+    assert main(["assign", str(missing)]) == 2
+    assert capfd.readouterr().err.startswith("kpart: error: FILE: cannot read ")
+
+
 # -- what the errors name (issue 11, point 6) ---------------------------------------------------
 
 

@@ -79,17 +79,17 @@ class KpartError(ValueError):
     @classmethod
     def naming_value(cls, what: str, template: str, *, mentions: tuple[str, ...] = (),
                      **values: Any) -> Self:
-        """An error whose ``template`` names a value as ``{param}``: ``what``, when it is an
-        identifier, is a library parameter the error carries (:meth:`about`); anything else
-        (``--partitions`` passed by the CLI, ``topic.partitions`` in a file, a description) is
-        printed as it is.
+        """An error whose ``template`` names a value as ``{param}``: ``what``, when it is a
+        lower-case identifier (a Python parameter: ``out_dir``), is a library parameter the error
+        carries (:meth:`about`); anything else (``--partitions`` or the ``FILE`` argument passed
+        by the CLI, ``topic.partitions`` in a file, a description) is printed as it is.
 
         >>> KpartError.naming_value("out", "{param}: no").parameter
         'out'
-        >>> str(KpartError.naming_value("--out", "{param}: no"))
-        '--out: no'
+        >>> [str(KpartError.naming_value(w, "{param}: no")) for w in ("--out", "FILE")]
+        ['--out: no', 'FILE: no']
         """
-        if what.isidentifier():
+        if what.isidentifier() and what.islower():
             return cls.about(what, template, mentions=mentions, **values)
         return cls(_render(template, what, {m: m for m in mentions}, values))
 

@@ -201,7 +201,7 @@ def _is_int(v: Any) -> bool:
 
 def _named(error: type[KpartError], what: str, template: str, **values: Any) -> KpartError:
     """``error`` whose ``template`` names the value as ``{param}`` (:meth:`KpartError.naming_value`:
-    an identifier ``what`` is a library parameter, anything else is printed as it is)."""
+    a lower-case identifier ``what`` is a library parameter, anything else is printed as it is)."""
     return error.naming_value(what, template, **values)
 
 
