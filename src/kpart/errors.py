@@ -34,6 +34,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
+__all__ = [
+    "AdminOperationError",
+    "AssignmentError",
+    "ConfigError",
+    "InvalidPartitionError",
+    "InvalidPartitionsError",
+    "InvalidReplicaAssignmentError",
+    "InvalidReplicationFactorError",
+    "KpartError",
+    "KpartWarning",
+    "PartitionAssignorError",
+]
+
 
 class KpartError(ValueError):
     """Base class of every error kpart raises on bad input.

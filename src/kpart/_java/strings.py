@@ -45,6 +45,6 @@ def java_sorted(items: Iterable[T], key: Callable[[T], str] | None = None) -> li
     """``items`` sorted (stably) in ``String.compareTo`` order of ``key(item)`` (default: the
     item itself, which must then be a ``str``)."""
     if key is None:
-        return sorted(items, key=java_string_key)  # type: ignore[arg-type]
+        return sorted(items, key=java_string_key)  # type: ignore[arg-type]  # T is str here
     k = key
     return sorted(items, key=lambda item: java_string_key(k(item)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 #: library function's parameter and the CLI's flag are spelt differently).
 FLAGS: dict[str, str] = {
     "data": "DATA",
+    "fixed_start_index": "--start-index",
     "fmt": "--format",
     "null_key_strategy": "--null-keys",
     "num_partitions": "--partitions",

@@ -13,7 +13,7 @@ it). Progress goes to stderr with rich; it is shown only when that stream is a t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -121,8 +121,8 @@ def track(
     console: Console | None = None,
 ) -> Iterator[T]:
     """Iterate ``items`` with a progress bar (``total`` defaults to ``len(items)`` if known)."""
-    if total is None and hasattr(items, "__len__"):
-        total = len(items)  # type: ignore[arg-type]
+    if total is None and isinstance(items, Sized):
+        total = len(items)
     with task_progress(total, description, quiet=quiet, console=console) as advance:
         for item in items:
             yield item

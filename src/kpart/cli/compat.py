@@ -94,7 +94,7 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
             serialize_key(k, serializer)  # validates: names a non-integer or out-of-range key
         return [int(k.strip(), 10) for k in items]
     if serializer == "uuid":
-        return [serialize_key(k, "uuid").decode() for k in items]  # type: ignore[union-attr]
+        return [serialize_key(k, "uuid").decode() for k in items]  # type: ignore[union-attr]  # str keys: bytes
     from kpart.cli._argv_keys import raw_key, string_key
 
     if serializer == "bytes":  # the argument's own bytes, as the OS passed them

@@ -163,7 +163,7 @@ def rebalance_command(
 
     if out is not None:
         check_writable(out, "--out", inputs={"SCENARIO_FILE": scenario_file})
-    scenario = load_scenario(scenario_file)  # errors name the file, the step and the field
+    scenario = load_scenario(scenario_file, option="SCENARIO_FILE")  # errors name the file, the step and the field
     names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
     for name in names:
         get_strategy(name)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kpart._files import check_writable, write_text
+from kpart.cli._flags import flag_for
 from kpart.cli._options import OutputAlias, either
 from kpart.errors import ConfigError, KpartError
 
@@ -111,9 +112,10 @@ def place(  # noqa: PLR0913
     try:
         assignment = _place(members, placer, partitions, replication_factor, start_index, seed,
                             disable_rack_aware, fenced)
-    except KpartError as e:  # Kafka's message, prefixed with the values it refers to
+    except KpartError as e:  # Kafka's message (naming our flags), prefixed with the values
         raise type(e)(f"cannot place {partitions} partition(s) with replication factor "
-                      f"{replication_factor} on brokers {brokers}: {e}") from None
+                      f"{replication_factor} on brokers {brokers}: "
+                      f"{e.naming(flag_for(e.parameter))}") from None
     _write(format_assignment(assignment, fmt, topic=topic), output)
 
 

@@ -401,14 +401,15 @@ def _check_topic_ids(topic_ids: Mapping[str, str], groups: Sequence[GroupSpec]) 
         owner[uuid] = name
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, *, option: str = "path") -> Scenario:
     """Read a scenario file: TOML when the name ends in ``.toml``, JSON otherwise. Errors
-    (:class:`ConfigError`) start with the file name, then the step and field."""
+    (:class:`ConfigError`) start with the file name, then the step and field; an unreadable file
+    is named as ``option`` (the name the caller gives ``path``; the CLI's is ``SCENARIO_FILE``)."""
     from kpart._files import read_text
 
     p = Path(path)
     toml = p.suffix.lower() == ".toml"
-    text = read_text(p, "SCENARIO_FILE")
+    text = read_text(p, option)
     try:
         doc = tomllib.loads(text) if toml else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:

@@ -365,10 +365,9 @@ def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
             from kpart.placement.manual import read_zk_topic_node
 
             if not topic:
-                raise ConfigError(
-                    "The current assignment is a ZooKeeper topic node, which does not name its "
-                    "topic: pass the topic name (--topic NAME)"
-                )
+                raise ConfigError.about(
+                    "topic", "The current assignment is a ZooKeeper topic node, which does not "
+                    "name its topic: pass the topic name ({param} NAME)")
             node = read_zk_topic_node(text)
             if not node.partitions:
                 raise ConfigError(f"The ZooKeeper topic node of {topic!r} has no partitions")

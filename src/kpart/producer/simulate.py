@@ -267,13 +267,15 @@ def generate_records(
     _at_least("size", size, 1, int)
     if not 0 <= size_jitter < 1:
         raise ConfigError(f"size jitter must be in [0, 1), got {size_jitter!r}")
-    rng = make_random(seed)
+    from kpart._java.random import JavaRandom
+
+    rng = JavaRandom(seed)  # nextDouble too, not only the partitioners' IntSource
     spread = int(size * size_jitter)
     out = []
     t = float(start_ms)
     for i in range(count):
         if poisson:
-            t += -math.log(1.0 - rng.next_double()) * 1000.0 / rate_per_sec  # type: ignore[attr-defined]
+            t += -math.log(1.0 - rng.next_double()) * 1000.0 / rate_per_sec
             ts = math.floor(t)
         else:
             ts = math.floor(start_ms + i * 1000.0 / rate_per_sec + 1e-9)
