@@ -109,7 +109,7 @@ def test_serializer_lists_agree() -> None:
     assert set(SERIALIZER_NAMES) == set(SERIALIZERS) == set(KEY_SERIALIZERS) == set(
         SPARK_SERIALIZERS)
     # ... and one source: producer.serializers (issue 11), which the others import
-    from kpart.producer._keys import KEY_SERIALIZERS as ARROW_SERIALIZERS
+    from kpart.producer._keys import VALUE_SERIALIZERS as ARROW_SERIALIZERS
     from kpart.spark._keys import SERIALIZERS as KEY_CONTRACT_SERIALIZERS
 
     assert SERIALIZER_NAMES is SERIALIZERS is KEY_SERIALIZERS is SPARK_SERIALIZERS

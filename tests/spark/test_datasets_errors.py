@@ -43,8 +43,10 @@ def test_library_errors_name_parameters(tmp_path):
     with pytest.raises(ConfigError, match="^fmt: unknown format 'xml'") as e:
         detect_format("x.csv", "xml")
     assert e.value.parameter == "fmt"
-    with pytest.raises(ConfigError, match="^fmt: cannot tell the format of 'x.dat'"):
+    with pytest.raises(ConfigError, match="^path: cannot tell the format of 'x.dat' from its "
+                                          r"name; pass fmt \(") as e:
         detect_format("x.dat")
+    assert (e.value.parameter, e.value.mentions) == ("path", ("fmt",))
     with pytest.raises(ConfigError, match=r"^path: '.*nope.csv' does not exist$"):
         dataset_columns(tmp_path / "nope.csv", "csv")
     bad = tmp_path / "bad.jsonl"
@@ -69,7 +71,7 @@ def test_the_command_line_names_its_own_flags(tmp_path, capsys, monkeypatch):
     for argv, line in [
         (["e.csv", "--format", "xml"],
          "--format: unknown format 'xml' (expected one of parquet, csv, json)"),
-        (["x.dat"], "--format: cannot tell the format of 'x.dat' from its name; pass --format "
+        (["x.dat"], "DATA: cannot tell the format of 'x.dat' from its name; pass --format "
                     "(parquet, csv, json)"),
         (["empty", "--format", "csv"], "DATA: directory 'empty' holds no data files"),
         (["nope.csv"], "DATA: 'nope.csv' does not exist"),

@@ -131,17 +131,14 @@ def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | No
     """The topology with ``--key``, ``--serializer``, ``--partitioner`` and ``--null-keys``
     applied (errors name the option: :meth:`Topology.with_topic` names the parameter)."""
     from kpart.errors import ConfigError
-    from kpart.topology import KEY_SERIALIZERS
+    from kpart.producer.serializers import check_serializer
 
     if key is not None:
         if not key:
             raise ConfigError("--key: expected a column name, got ''")
         topo = topo.with_topic(key=key)
     if serializer is not None:
-        if serializer not in KEY_SERIALIZERS:
-            raise ConfigError(f"--serializer: unknown key serializer {serializer!r} "
-                              f"(expected one of {', '.join(KEY_SERIALIZERS)})")
-        topo = topo.with_topic(key_serializer=serializer)
+        topo = topo.with_topic(key_serializer=check_serializer(serializer))
     if partitioner is not None:
         topo = topo.with_topic(partitioner=partitioner)
     if null_keys is not None:

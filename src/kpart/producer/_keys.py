@@ -22,11 +22,11 @@ from kpart.producer.clients import ClientPartitioner
 from kpart.producer.kernels import partition_for_keys
 from kpart.producer.serializers import SERIALIZERS
 
-__all__ = ["KEY_SERIALIZERS", "distinct_keys", "key_partitions", "serialized_keys", "skew"]
+__all__ = ["VALUE_SERIALIZERS", "distinct_keys", "key_partitions", "serialized_keys", "skew"]
 
 #: The serializers of key *values* (:data:`kpart.producer.serializers.SERIALIZERS` but ``hex``,
 #: whose text is decoded to its bytes before the keys get here, then hashed as ``bytes``).
-KEY_SERIALIZERS = tuple(s for s in SERIALIZERS if s != "hex")
+VALUE_SERIALIZERS = tuple(s for s in SERIALIZERS if s != "hex")
 _WIDTHS = {"int": 4, "long": 8, "short": 2}
 
 
@@ -47,9 +47,9 @@ def serialized_keys(values: pa.Array | pa.ChunkedArray, serializer: str = "strin
     t = values.type
     textual = pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
     binary = pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t)
-    if serializer not in KEY_SERIALIZERS:
+    if serializer not in VALUE_SERIALIZERS:
         raise ConfigError(f"unknown key serializer {serializer!r}; known: "
-                          f"{', '.join(KEY_SERIALIZERS)}")
+                          f"{', '.join(VALUE_SERIALIZERS)}")
     if pa.types.is_null(t):
         return pa.nulls(len(values), pa.binary())
     if serializer in ("string", "bytes") and (textual or binary):

@@ -59,7 +59,7 @@ from numpy.typing import NDArray
 from kpart.errors import ConfigError
 from kpart.limits import check_partitions
 from kpart.producer._keys import (
-    KEY_SERIALIZERS,
+    VALUE_SERIALIZERS,
     distinct_keys,
     key_partitions,
     serialized_keys,
@@ -73,7 +73,7 @@ from kpart.producer.clients import (
 
 __all__ = [
     "DEFAULT_PARTITIONERS",
-    "KEY_SERIALIZERS",
+    "VALUE_SERIALIZERS",
     "CompatReport",
     "CompatTally",
     "PairDisagreement",
@@ -346,7 +346,7 @@ def compare_partitioners(
         partitioners: ids (``kpart partitioners``), ``"id1,id2"``, ``"all"``; default
             :data:`DEFAULT_PARTITIONERS`. The first is the reference of the JSON ``clients``.
         records: records per key (default 1 each); repeated key values are summed.
-        serializer: one of :data:`KEY_SERIALIZERS` (Kafka's serializer of the key).
+        serializer: one of :data:`VALUE_SERIALIZERS` (Kafka's serializer of the key).
         examples: example keys per pair (``>= 0``).
 
     Returns: a :class:`CompatReport`. Raises ConfigError (unknown partitioner, serializer,

@@ -108,14 +108,15 @@ def write_flights_parquet(directory: str | Path, limit: int | None = None) -> Pa
 
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
     """The format of ``path``: ``fmt`` when given (validated), else from the extension; a
-    directory of ``*.parquet`` files is Parquet. ``ConfigError`` about ``fmt`` otherwise.
+    directory of ``*.parquet`` files is Parquet. ``ConfigError`` about ``fmt`` (not a known
+    format) or ``path`` (no format given and none to tell from its name) otherwise.
 
     >>> detect_format("flights.csv.gz"), detect_format("x.data", "json")
     ('csv', 'json')
     >>> detect_format("x.data")
     Traceback (most recent call last):
     ...
-    kpart.errors.ConfigError: fmt: cannot tell the format of 'x.data' from its name; pass fmt \
+    kpart.errors.ConfigError: path: cannot tell the format of 'x.data' from its name; pass fmt \
 (parquet, csv, json)
     """
     if fmt is not None:
@@ -131,8 +132,8 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
     if p.is_dir() and any(p.glob("*.parquet")):
         return "parquet"
     raise ConfigError.about(
-        "fmt", "{param}: cannot tell the format of {path!r} from its name; pass {param} "
-        "({formats})", path=str(p), formats=", ".join(FORMATS))
+        "path", "{param}: cannot tell the format of {path!r} from its name; pass {param_fmt} "
+        "({formats})", mentions=("fmt",), path=str(p), formats=", ".join(FORMATS))
 
 
 def _open_text(path: Path) -> TextIO:
