@@ -68,8 +68,12 @@ def test_optional_fields_have_defaults():
 def test_with_topic_revalidates():
     t = default_topology()
     assert t.with_topic(key="dest").topic.key == "dest"
-    with pytest.raises(ConfigError, match=r"^topic\.partitions: expected a positive integer, got 0$"):
+    # an error about a replaced field names the parameter (with_topic's), not the TOML path
+    with pytest.raises(ConfigError, match=r"^partitions: expected a positive integer, got 0$") as e:
         t.with_topic(partitions=0)
+    assert e.value.parameter == "partitions"
+    with pytest.raises(ConfigError, match=r"^topic\.partitions: expected a positive integer"):
+        topology_from_dict({**_doc(), "topic": {**_doc()["topic"], "partitions": 0}})
 
 
 def _set(path: str, value):

@@ -221,15 +221,17 @@ def _no_unknown(doc: Mapping[str, Any], allowed: tuple[str, ...], where: str) ->
             )
 
 
-def _int(doc: Mapping[str, Any], name: str, where: str, *, minimum: int = 1) -> int:
+_NO_NAMES: Mapping[str, str] = {}
+
+
+def _int(doc: Mapping[str, Any], name: str, where: str, *, minimum: int = 1,
+         names: Mapping[str, str] = _NO_NAMES) -> int:
     v = doc.get(name)
     if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
         what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
-        raise ConfigError(f"{where}.{name}: expected {what}, got {v!r}")
+        raise _field_error(f"{where}.{name}", names, "{param}: expected {what}, got {value!r}",
+                           what=what, value=v)
     return v
-
-
-_NO_NAMES: Mapping[str, str] = {}
 
 
 def _field_error(field: str, names: Mapping[str, str], template: str,
@@ -300,21 +302,21 @@ _TOPIC_FIELDS = TopicConfig.__slots__
 def _topic(doc: Any, num_brokers: int, names: Mapping[str, str] = _NO_NAMES) -> TopicConfig:
     t = _table(doc, "topic")
     _no_unknown(t, _TOPIC_FIELDS, "topic")
-    name = _str(t, "name", "topic")
+    name = _str(t, "name", "topic", names)
     if not _TOPIC_NAME.match(name) or name in (".", ".."):
-        raise ConfigError(
-            f"topic.name: {name!r} is not a legal Kafka topic name "
-            "(ASCII letters, digits, '.', '_', '-'; at most 249 characters)"
-        )
-    partitions = check_partitions(_int(t, "partitions", "topic"), "topic.partitions",
+        raise _field_error("topic.name", names, "{param}: {name!r} is not a legal Kafka topic "
+                           "name (ASCII letters, digits, '.', '_', '-'; at most 249 characters)",
+                           name=name)
+    partitions = check_partitions(_int(t, "partitions", "topic", names=names),
+                                  names.get("topic.partitions", "topic.partitions"),
                                   error=ConfigError)
-    rf = check_replication_factor(_int(t, "replication_factor", "topic"),
-                                  "topic.replication_factor", num_partitions=partitions,
-                                  error=ConfigError)
+    rf = check_replication_factor(
+        _int(t, "replication_factor", "topic", names=names),
+        names.get("topic.replication_factor", "topic.replication_factor"),
+        num_partitions=partitions, error=ConfigError)
     if rf > num_brokers:
-        raise ConfigError(
-            f"topic.replication_factor: {rf} is larger than the number of brokers ({num_brokers})"
-        )
+        raise _field_error("topic.replication_factor", names, "{param}: {rf} is larger than the "
+                           "number of brokers ({brokers})", rf=rf, brokers=num_brokers)
     serializer = _choice(_opt_str(t, "key_serializer", "topic", names) or "string",
                          KEY_SERIALIZERS, "topic.key_serializer", names)
     partitioner = _opt_str(t, "partitioner", "topic", names) or "java:default"

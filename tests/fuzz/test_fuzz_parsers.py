@@ -329,7 +329,7 @@ from kpart.cli.compat import _cli_keys, parse_count, parse_counts, parse_search 
 from kpart.cli.nullkey import _int_list, _pairs  # noqa: E402
 from kpart.cli.placement import _brokers  # noqa: E402
 from kpart.cli.plan import parse_broker_spec  # noqa: E402
-from kpart.producer.compat import KEY_SERIALIZERS  # noqa: E402
+from kpart.producer.compat import VALUE_SERIALIZERS  # noqa: E402
 
 CLI_LISTS = ["12", "16,18,24", "13-48", "a,b,c", "0,1,2", "0:r1,1:r1,2-5", "1=0.5,2=3",
              "e4d1a0a6-5b63-4a55-9e5c-5f9b7c2a1d3e,f47ac10b-58cc-4372-a567-0e02b2c3d479",
@@ -337,7 +337,7 @@ CLI_LISTS = ["12", "16,18,24", "13-48", "a,b,c", "0,1,2", "0:r1,1:r1,2-5", "1=0.
 
 
 @FUZZ
-@given(texts(CLI_LISTS), st.sampled_from(KEY_SERIALIZERS + ("nope",)))
+@given(texts(CLI_LISTS), st.sampled_from(VALUE_SERIALIZERS + ("nope",)))
 @example("0-2147483647", "string")
 def test_fuzz_cli_lists(text: str, serializer: str) -> None:
     refused_or_parsed(parse_count, text, "-n")

@@ -14,7 +14,7 @@ or ``--topology FILE``), so a report on one's own data needs no TOML.
 >>> override_topology(default_topology(), replication_factor=4, brokers="0,1,2")
 Traceback (most recent call last):
 ...
-kpart.errors.ConfigError: --replication-factor: 4 is larger than the number of brokers (3)
+kpart.errors.ConfigError: replication_factor: 4 is larger than the number of brokers (3)
 """
 
 from __future__ import annotations
@@ -27,11 +27,12 @@ from kpart.topology import Topology, topology_from_dict
 
 __all__ = ["override_topology"]
 
-#: topology field → the option that sets it (for messages).
-_OPTIONS = {
-    "topic.name": "--topic",
-    "topic.partitions": "--partitions",
-    "topic.replication_factor": "--replication-factor",
+#: topology field → the parameter of :func:`override_topology` that sets it (errors name it, and
+#: the command line its flag: ``--topic``, ``--partitions``, ``--replication-factor``).
+_PARAMETERS = {
+    "topic.name": "topic",
+    "topic.partitions": "partitions",
+    "topic.replication_factor": "replication_factor",
 }
 
 
@@ -58,7 +59,8 @@ def override_topology(
     ``partitions``, ``replication_factor``: positive integers (or their decimal text, as
     typed); ``brokers``: broker ids in Kafka's order (``"0,1,2"``); ``racks``: their ``broker.rack``,
     same order (needs ``brokers``; every broker gets a rack, or none). Replaces the cluster.
-    Raises ConfigError naming the option (``--replication-factor: 4 is larger than ...``).
+    Raises ConfigError about the parameter (``replication_factor: 4 is larger than ...``; the
+    command line names its flag).
     """
     if racks is not None and brokers is None:
         raise ConfigError(f"--racks {racks!r} needs --brokers (the racks are those of the "
@@ -81,17 +83,12 @@ def override_topology(
                               "others have one (give every broker a rack, or none)")
         doc["cluster"] = {"brokers": [{"id": b.id, **({"rack": b.rack} if b.rack else {})}
                                       for b in members]}
-    try:
-        return topology_from_dict(doc)
-    except ConfigError as e:
-        message = str(e)
-        if (message.startswith("topic.replication_factor: ") and replication_factor is None
-                and brokers is not None):
+    if replication_factor is None and brokers is not None:
+        rf, count = doc["topic"]["replication_factor"], len(doc["cluster"]["brokers"])
+        if isinstance(rf, int) and rf > count:
             raise ConfigError(
-                f"--brokers {brokers!r}: {len(doc['cluster']['brokers'])} broker(s), fewer than "
-                f"the topology's replication factor {doc['topic']['replication_factor']} (lower "
-                "it with --replication-factor)") from None
-        for field, option in _OPTIONS.items():
-            if message.startswith(f"{field}: "):
-                raise ConfigError(option + message[len(field):]) from None
-        raise
+                f"--brokers {brokers!r}: {count} broker(s), fewer than the topology's "
+                f"replication factor {rf} (lower it with --replication-factor)")
+    given = {field: p for field, p in _PARAMETERS.items() if changes[field[len("topic."):]]
+             is not None}
+    return topology_from_dict(doc, parameters=given)
