@@ -60,7 +60,7 @@ from kpart.placement.spec import (
     ReplicaAssignment,
     StaticCluster,
     TopicAssignment,
-    check_index,
+    _check_index,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -195,9 +195,9 @@ def _prepare(
     """The arguments of :func:`assign_replicas_to_brokers` as Kafka's ``PlacementSpec``,
     cluster and ``Random``, then :func:`_plan`."""
     if fixed_start_index is not None:  # the order PlacementSpec checks them in
-        check_index("fixed_start_index", fixed_start_index)
+        _check_index("fixed_start_index", fixed_start_index)
     if start_partition_id is not None:  # named as the caller named it
-        check_index("start_partition_id", start_partition_id)
+        _check_index("start_partition_id", start_partition_id)
     spec = PlacementSpec(num_partitions, replication_factor, start_partition_id or 0,
                          fixed_start_index)
     if seed is not None and random is not None:
