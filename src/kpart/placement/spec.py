@@ -187,7 +187,8 @@ class TopicAssignment:
     >>> a = TopicAssignment(((1, 2), (2, 0)), start_partition=3)
     >>> list(a.partitions), a.replicas(4)
     ([3, 4], (2, 0))
-    >>> a == TopicAssignment([(1, 2), (2, 0)], 3), hash(a) == hash(TopicAssignment(((1, 2), (2, 0)), 3))
+    >>> b = TopicAssignment([(1, 2), (2, 0)], 3)   # a list is stored as a tuple
+    >>> a == b, hash(a) == hash(b)
     (True, True)
     """
 
