@@ -182,7 +182,7 @@ def _plan(spec: PlacementSpec, cluster: ClusterDescriber, random: JavaRandom | N
                  spec.num_partitions, spec.replication_factor)
 
 
-def _prepare(
+def _placement_inputs(
     brokers: Sequence[Broker | int],
     num_partitions: int,
     replication_factor: int,
@@ -191,9 +191,13 @@ def _prepare(
     seed: int | None,
     rack_aware: bool,
     random: JavaRandom | None,
-) -> _Plan:
-    """The arguments of :func:`assign_replicas_to_brokers` as Kafka's ``PlacementSpec``,
-    cluster and ``Random``, then :func:`_plan`."""
+) -> tuple[PlacementSpec, ClusterDescriber, JavaRandom | None]:
+    """The arguments of :func:`assign_replicas_to_brokers` (and of
+    :func:`assign_replicas_to_brokers_array`), written once: Kafka's ``PlacementSpec``, the
+    cluster (``StaticCluster.of(brokers)``, without racks unless ``rack_aware``) and the
+    ``Random`` to draw from (``None`` when ``fixed_start_index`` leaves nothing to draw).
+    Errors: ``ConfigError`` for an index outside ``[0, 2**31 - 1]`` (named as the caller named
+    it), both ``seed`` and ``random``, or a value that is not a broker."""
     if fixed_start_index is not None:  # the order PlacementSpec checks them in
         _check_index("fixed_start_index", fixed_start_index)
     if start_partition_id is not None:  # named as the caller named it
@@ -207,7 +211,7 @@ def _prepare(
         cluster = cluster.without_racks()
     if random is None and spec.fixed_start_index is None:
         random = JavaRandom(seed)
-    return _plan(spec, cluster, random)
+    return spec, cluster, random
 
 
 def _walk(plan: _Plan) -> ReplicaAssignment:
@@ -343,9 +347,9 @@ def assign_replicas_to_brokers(
     >>> b[0], b[6]
     ((0, 3, 1), (0, 4, 2))
     """
-    plan = _prepare(brokers, num_partitions, replication_factor, fixed_start_index,
-                    start_partition_id, seed, rack_aware, random)
-    return _assignment(plan).to_dict()
+    return _assignment(_plan(*_placement_inputs(
+        brokers, num_partitions, replication_factor, fixed_start_index, start_partition_id,
+        seed, rack_aware, random))).to_dict()
 
 
 def assign_replicas_to_brokers_array(
@@ -368,5 +372,6 @@ def assign_replicas_to_brokers_array(
     """
     from kpart.placement._admin_utils_numpy import walk_array
 
-    return walk_array(_prepare(brokers, num_partitions, replication_factor, fixed_start_index,
-                               start_partition_id, seed, rack_aware, random))
+    return walk_array(_plan(*_placement_inputs(
+        brokers, num_partitions, replication_factor, fixed_start_index, start_partition_id,
+        seed, rack_aware, random)))
