@@ -71,7 +71,9 @@ class Plan:
         return tuple(sorted(counts.items()))
 
 
-def _freeze(a: Mapping[str, Mapping[int, Sequence[int]]]) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
+def _freeze(
+    a: Mapping[str, Mapping[int, Sequence[int]]],
+) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
     """A read-only copy of ``{topic: {partition: replicas}}`` with tuple replicas."""
     return MappingProxyType(
         {t: MappingProxyType({p: tuple(r) for p, r in ps.items()}) for t, ps in a.items()}
