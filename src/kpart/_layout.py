@@ -47,7 +47,18 @@ class Layout:
         return tuple(r[0] for r in self.replicas)
 
     def owners(self, group: str) -> dict[int, str]:
-        """Partition → the member of ``group`` it is assigned to (unassigned ones left out)."""
+        """Partition → the member of ``group`` it is assigned to (unassigned ones left out).
+        Errors: ``KeyError`` for a group the topology does not have.
+
+        >>> from kpart.topology import default_topology
+        >>> owners = layout_for(default_topology()).owners("billing")
+        >>> len(owners), owners[0], owners[6]
+        (12, 'billing-1', 'billing-2')
+        >>> layout_for(default_topology()).owners("nobody")
+        Traceback (most recent call last):
+        ...
+        KeyError: 'nobody'
+        """
         ga = dict(self.assignments)[group]
         return {p: m for m, owned in ga.assignment for _, ps in owned for p in ps}
 
@@ -76,7 +87,25 @@ def replica_assignment(topology: Topology,
 def layout_for(topology: Topology) -> Layout:
     """Place the topic's replicas (:func:`replica_assignment`) and assign its partitions to every
     group's members in join order with the group's ``strategy`` (:func:`kpart.consumer.assign`;
-    members and partitions carry their racks when the brokers have racks)."""
+    members and partitions carry their racks when the brokers have racks).
+
+    Shapes: ``replicas`` has one tuple per partition of the topic (``replication_factor``
+    broker ids, preferred leader first); ``assignments`` one ``(group name,
+    GroupAssignment)`` per group, in topology order. Deterministic when the topic has a
+    ``placement_seed``.
+
+    Errors: those of :func:`replica_assignment` (``AdminUtils``':
+    ``InvalidReplicationFactorError`` when the replication factor exceeds the brokers, ...),
+    ``ConfigError`` for an unknown group ``strategy``, and whatever the group's assignor throws
+    as Kafka's would (``PartitionAssignorError``).
+
+    >>> from kpart.topology import default_topology
+    >>> layout = layout_for(default_topology())
+    >>> len(layout.replicas), layout.replicas[1], layout.leaders[1]
+    (12, (5, 3, 4), 5)
+    >>> [(name, ga.assignment[0]) for name, ga in layout.assignments][1]
+    ('billing', ('billing-1', (('flights', (0, 5, 10)),)))
+    """
     from kpart.consumer import assign
     from kpart.consumer.spec import GroupSpec, Member, Topic
 

@@ -96,8 +96,25 @@ class PlacedLoads:
 
 def place_loads(resolved: ResolvedTopology, loads: Loads) -> PlacedLoads:
     """Place ``loads``' null-key records by ``resolved.null_keys`` on the partitions led as in
-    ``resolved.layout`` and add them to the measured keyed loads. ``ConfigError`` when ``loads``
-    has another partition count than the topic.
+    ``resolved.layout`` and add them to the measured keyed loads.
+
+    Shapes: ``loads.partition_*`` and the result's ``records``/``bytes`` have one entry per
+    partition of the topic (``resolved.topic.partitions``); units are records and bytes (see
+    the module docstring). Errors: ``ConfigError`` when ``loads`` has another partition count
+    than the topic.
+
+    >>> from kpart.topology import default_topology
+    >>> resolved = resolve_topology(default_topology())          # 12 partitions
+    >>> loads = Loads(partition_records=(2,) * 12, partition_bytes=(20,) * 12,
+    ...               partition_keys=(1,) * 12, null_key_records=6, null_key_bytes=60,
+    ...               hot_keys=())
+    >>> placed = place_loads(resolved, loads)
+    >>> len(placed.records), sum(placed.records), sum(placed.bytes), sum(placed.null_keys.records)
+    (12, 30, 300, 6)
+    >>> place_loads(resolved, Loads((1,) * 6, (1,) * 6, (1,) * 6, 0, 0, ()))
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: loads: 6 partitions measured, topology has 12
     """
     n = resolved.topic.partitions
     if len(loads.partition_records) != n:
@@ -123,7 +140,34 @@ def count_whatif_like_report(section: dict[str, Any], topology: Topology | Resol
     to_json`, measured over the records *with* a key) with every scenario's records and bytes
     counted as :func:`~kpart.report.summary.build_summary` counts them (``loads``: the report's
     measured loads, for its null-key records and bytes; ``topology`` resolved once, or
-    resolved here). Returns a new dict."""
+    resolved here). Returns a new dict (``section`` is not changed).
+
+    Shapes: ``section["scenarios"]`` and ``section["loads"]`` are parallel lists, one entry
+    per partition count ``M``; ``loads[i]["records"]``/``["bytes"]`` hold ``M`` counts
+    (``bytes`` may be ``None``). In the result, every scenario's ``records``/``bytes`` are the
+    totals (keyed + records placed at random + null-key records), ``keyed_records`` /
+    ``keyed_bytes`` the input's, and each scenario's ``max_over_mean``, ``cv`` and
+    ``bytes_max_over_mean`` and the section's ``best`` are recomputed from the totals;
+    ``null_key_records``, ``null_key_strategy`` and ``null_keys_included`` are added.
+
+    Errors: ``KeyError`` when ``section`` lacks ``scenarios``/``loads`` (or a load its
+    ``num_partitions``/``records``), ``ValueError`` when they differ in length or a load's
+    ``records`` is not ``num_partitions`` long; those of :func:`resolve_topology` when
+    ``topology`` is not resolved yet.
+
+    >>> from kpart.producer.whatif import partition_count_whatif
+    >>> from kpart.topology import default_topology
+    >>> section = partition_count_whatif([f"k{i}" for i in range(24)], 12, [6]).to_json()
+    >>> loads = Loads(partition_records=(1,) * 12, partition_bytes=(10,) * 12,
+    ...               partition_keys=(1,) * 12, null_key_records=12, null_key_bytes=120,
+    ...               hot_keys=())
+    >>> out = count_whatif_like_report(section, default_topology(), loads)
+    >>> [(s["num_partitions"], sum(ld["keyed_records"]), sum(ld["records"]))
+    ...  for s, ld in zip(out["scenarios"], out["loads"])]
+    [(12, 24, 36), (6, 24, 36)]
+    >>> out["best"], out["null_key_records"], out["null_keys_included"]
+    (6, 12, True)
+    """
     resolved = _resolved(topology)
     rule = resolved.null_keys
     seed = rule.seed

@@ -132,11 +132,35 @@ def hashmap_order(
     """Iteration order of a ``java.util.HashMap`` (or ``HashSet``) into which ``keys`` were
     inserted in the given order (duplicates keep their first position).
 
+    Why it exists beside :class:`~kpart._java.collections.JavaHashSet` /
+    :class:`~kpart._java.collections.JavaHashMap`: many of the maps Kafka iterates are
+    filled once with ``put``/``add`` and only then read. For that fill-then-read pattern the
+    order is a pure function of the keys and the final table length, so this stateless
+    shortcut computes it with one stable sort, without building a table (cheaper than
+    filling a ``JavaHashSet``). It is not a third emulation: it uses the same bucket model
+    (``spread(hash) & (capacity - 1)``, insertion order inside a bucket, kept by resizes) and
+    gives the order of a ``JavaHashSet`` filled with ``add`` in the same order, within the
+    limits below.
+
     ``capacity``: the final table length; by default that of a ``new HashMap<>()`` after
-    these inserts (:func:`hashmap_capacity`).
-    For a map that is also read or changed between inserts (removes, re-inserts,
-    ``computeIfAbsent``), use :class:`kpart._java.collections.JavaHashMap` /
-    :class:`~kpart._java.collections.JavaHashSet`.
+    these inserts (:func:`hashmap_capacity`); pass ``hashmap_capacity(n, initial)`` for a
+    ``new HashMap<>(initial)``. ``hash_of``: the keys' ``hashCode`` (default :func:`java_hash`,
+    as for ``JavaHashSet``; :func:`kpart._java.uuid.uuid_hash_code` for ``Uuid`` keys).
+
+    Not emulated: anything but ``put`` (``remove`` and re-insert, ``computeIfAbsent``'s
+    head-of-bucket link, an order read before the last insert: use ``JavaHashMap`` /
+    ``JavaHashSet``); tree bins; and the resize Java does instead of treeifying a bucket that
+    reaches 9 keys in a table under 64 slots (``JavaHashSet`` does it): keys colliding that
+    much need ``JavaHashSet``.
+
+    >>> hashmap_order(["t1", "t0", "t2"]), hashmap_order([3, 17, 1])   # 17 and 1 share bucket 1
+    (['t0', 't1', 't2'], [17, 1, 3])
+    >>> from kpart._java.collections import JavaHashSet
+    >>> s = JavaHashSet()
+    >>> for k in [5, 21, 2, 37]:
+    ...     s.add(k)
+    >>> hashmap_order([5, 21, 2, 37]) == list(s) == [2, 5, 21, 37]
+    True
     """
     unique = list(dict.fromkeys(keys))
     cap = hashmap_capacity(len(unique)) if capacity is None else capacity

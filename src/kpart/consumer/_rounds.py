@@ -39,6 +39,21 @@ class Round:
     (generation, owned partitions, user data flag) in the step's order; ``assignment`` is
     ``None`` when the assignor raised ``error``; ``revoked``: member → partitions it owned when
     joining and lost in this round.
+
+    Shapes: ``members`` one :class:`~kpart.consumer.spec.Member` per member present;
+    ``revoked`` ``((member id, ((topic, partition), ...)), ...)``, only members that lost
+    something, in ``members`` order. Under the cooperative protocol a step whose assignment
+    takes partitions away runs a second round (the follow-up rebalance), as below: round 0
+    revokes ``t-2`` and ``t-3`` from ``A``, round 1 gives them to ``B``.
+
+    >>> from kpart.consumer.rebalance import simulate
+    >>> sim = simulate({"topics": {"t": 4}, "steps": [
+    ...     {"join": [{"id": "A", "topics": ["t"]}]}, {"join": [{"id": "B", "topics": ["t"]}]}]},
+    ...     strategy="cooperative-sticky")
+    >>> [(r.step, r.round, r.generation, r.leader, r.revoked) for r in sim.rounds]
+    [(0, 0, 1, 'A', ()), (1, 0, 2, 'A', (('A', (('t', 2), ('t', 3))),)), (1, 1, 3, 'A', ())]
+    >>> sim.rounds[2].assignment.as_dict()
+    {'A': {'t': [0, 1]}, 'B': {'t': [2, 3]}}
     """
 
     step: int
@@ -69,6 +84,21 @@ class StepReport:
     step repeat (a round's subscriptions equal an earlier follow-up round's, so the
     deterministic assignor answers the same again), their period in rounds: the group would
     rebalance forever.
+
+    Units: ``rounds`` counts the step's rounds (JoinGroup/SyncGroup, or KIP-848 target
+    computations); ``moved``, ``revoked``, ``paused``, ``balance`` and ``pending`` count
+    partitions (``(topic, partition)`` pairs, summed over topics). ``step``: the index into the
+    scenario's steps; ``change``: what the step did (joined, left, crashed, ... members);
+    ``assignment``: the group's assignment after the step (``None`` when the assignor raised
+    ``error``, the members then keep their previous partitions).
+
+    >>> from kpart.consumer.rebalance import simulate
+    >>> sim = simulate({"topics": {"t": 4}, "steps": [
+    ...     {"join": [{"id": "A", "topics": ["t"]}]}, {"join": [{"id": "B", "topics": ["t"]}]}]},
+    ...     strategy="cooperative-sticky")
+    >>> s = sim.steps[1]
+    >>> s.change.joined, s.rounds, s.moved, s.revoked, s.paused, s.balance, s.settled
+    (('B',), 2, 2, 2, 2, 0, True)
     """
 
     step: int
@@ -87,8 +117,18 @@ class StepReport:
 
 @dataclass(frozen=True, slots=True)
 class Simulation:
-    """A whole run under one strategy (``strategy``: its name): every round, and one report
-    per step."""
+    """A whole run under one strategy (``strategy``: its name, e.g. ``"range"``): every
+    round in the order it ran (``rounds``: all steps' rounds, each step's ``round`` 0 first),
+    and one report per step (``steps[i]`` for step ``i``; ``len(steps)`` = the scenario's
+    steps). Built by :func:`kpart.consumer.rebalance.simulate`.
+
+    >>> from kpart.consumer.rebalance import simulate
+    >>> sim = simulate({"topics": {"t": 4}, "steps": [
+    ...     {"join": [{"id": "A", "topics": ["t"]}]}, {"join": [{"id": "B", "topics": ["t"]}]}]},
+    ...     strategy="range")
+    >>> sim.strategy, len(sim.rounds), len(sim.steps), sim.steps[1].paused
+    ('range', 2, 2, 4)
+    """
 
     strategy: str
     rounds: tuple[Round, ...]

@@ -39,9 +39,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec
 
 from kpart._java.random import JavaRandom
 from kpart._java.strings import java_string_key
@@ -60,7 +60,7 @@ from kpart.placement.spec import (
     ReplicaAssignment,
     StaticCluster,
     TopicAssignment,
-    check_index,
+    _check_index,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -182,7 +182,13 @@ def _plan(spec: PlacementSpec, cluster: ClusterDescriber, random: JavaRandom | N
                  spec.num_partitions, spec.replication_factor)
 
 
-def _prepare(
+#: What :func:`_placement_inputs` makes of the arguments: Kafka's ``PlacementSpec``, the
+#: cluster and the ``Random`` to draw from.
+_Inputs = tuple[PlacementSpec, ClusterDescriber, JavaRandom | None]
+_P = ParamSpec("_P")
+
+
+def _placement_inputs(
     brokers: Sequence[Broker | int],
     num_partitions: int,
     replication_factor: int,
@@ -191,13 +197,17 @@ def _prepare(
     seed: int | None,
     rack_aware: bool,
     random: JavaRandom | None,
-) -> _Plan:
-    """The arguments of :func:`assign_replicas_to_brokers` as Kafka's ``PlacementSpec``,
-    cluster and ``Random``, then :func:`_plan`."""
+) -> _Inputs:
+    """The arguments of :func:`assign_replicas_to_brokers` (and of
+    :func:`assign_replicas_to_brokers_array`), written once: Kafka's ``PlacementSpec``, the
+    cluster (``StaticCluster.of(brokers)``, without racks unless ``rack_aware``) and the
+    ``Random`` to draw from (``None`` when ``fixed_start_index`` leaves nothing to draw).
+    Errors: ``ConfigError`` for an index outside ``[0, 2**31 - 1]`` (named as the caller named
+    it), both ``seed`` and ``random``, or a value that is not a broker."""
     if fixed_start_index is not None:  # the order PlacementSpec checks them in
-        check_index("fixed_start_index", fixed_start_index)
+        _check_index("fixed_start_index", fixed_start_index)
     if start_partition_id is not None:  # named as the caller named it
-        check_index("start_partition_id", start_partition_id)
+        _check_index("start_partition_id", start_partition_id)
     spec = PlacementSpec(num_partitions, replication_factor, start_partition_id or 0,
                          fixed_start_index)
     if seed is not None and random is not None:
@@ -207,7 +217,22 @@ def _prepare(
         cluster = cluster.without_racks()
     if random is None and spec.fixed_start_index is None:
         random = JavaRandom(seed)
-    return _plan(spec, cluster, random)
+    return spec, cluster, random
+
+
+def _then_plan(inputs: Callable[_P, _Inputs]) -> Callable[_P, _Plan]:
+    """``inputs`` (same parameters), then :func:`_plan` on what it returns."""
+
+    def prepare(*args: _P.args, **kwargs: _P.kwargs) -> _Plan:
+        return _plan(*inputs(*args, **kwargs))
+
+    return prepare
+
+
+#: :func:`_placement_inputs` then :func:`_plan`: the checked ``_Plan`` of
+#: :func:`assign_replicas_to_brokers`' arguments, walked by both public functions (and by the
+#: vectorised walk's tests and benchmark).
+_prepare = _then_plan(_placement_inputs)
 
 
 def _walk(plan: _Plan) -> ReplicaAssignment:

@@ -30,6 +30,18 @@ class Plan:
     preferred leader changes; ``bytes_to_move``: sum of moved replicas' partition sizes
     (``None`` without sizes); ``hard_violations``: what still breaks a hard goal (empty when
     all hold); ``max_moves_reached``: the soft phase stopped at ``max_moves``.
+
+    Built by :func:`kpart.placement.planner.plan` (and its siblings), never mutated: the same
+    inputs give equal plans, which hash alike (a plan can key a dict or sit in a set).
+
+    >>> from kpart.placement.planner import plan
+    >>> cur = {"t": {0: (0, 1), 1: (1, 0)}}
+    >>> a = plan(cur, [Broker(0), Broker(1)], add_brokers=[Broker(2)])
+    >>> b = plan(cur, [Broker(0), Broker(1)], add_brokers=[Broker(2)])
+    >>> a == b, hash(a) == hash(b), a is b
+    (True, True, False)
+    >>> a.replica_moves, a.replicas_per_broker()
+    (1, ((0, 2), (1, 1), (2, 1)))
     """
 
     current: Mapping[str, Mapping[int, tuple[int, ...]]]
@@ -59,7 +71,9 @@ class Plan:
         return tuple(sorted(counts.items()))
 
 
-def freeze(a: Mapping[str, Mapping[int, Sequence[int]]]) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
+def _freeze(
+    a: Mapping[str, Mapping[int, Sequence[int]]],
+) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
     """A read-only copy of ``{topic: {partition: replicas}}`` with tuple replicas."""
     return MappingProxyType(
         {t: MappingProxyType({p: tuple(r) for p, r in ps.items()}) for t, ps in a.items()}
@@ -70,7 +84,7 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
     """Order ``moves`` into batches where no broker gains or loses a replica in more than
     ``k`` moves (greedy, busiest brokers first); leader-only moves form the last batch.
     ``k=None``: one batch. Errors: ``ConfigError`` when ``k < 1``."""
-    check_at_least_one("k", k)
+    _check_at_least_one("k", k)
     if not moves:
         return ()
     if k is None:
@@ -108,7 +122,7 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
     return tuple(out)
 
 
-def check_at_least_one(parameter: str, value: int | None) -> None:
+def _check_at_least_one(parameter: str, value: int | None) -> None:
     """Refuse ``value < 1`` for ``parameter`` (``None`` means unlimited)."""
     if value is not None and value < 1:
         raise ConfigError.about(parameter, "Invalid {param} {value}: must be >= 1", value=value)

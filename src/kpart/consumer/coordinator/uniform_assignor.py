@@ -46,6 +46,21 @@ class UniformAssignor:
 
     @staticmethod
     def assign(spec: ServerGroupSpec) -> GroupAssignment:
+        """KIP-848's ``UniformAssignor.assign(GroupSpec, SubscribedTopicDescriber)``: here
+        ``spec`` carries both (the members with their subscriptions and current assignment,
+        and the subscribed topics' partition counts). Same as :func:`assign_uniform`: every
+        member of ``spec``, in ``spec.members`` order, with its partitions by topic name.
+        Errors: :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
+        ``PartitionAssignorException``.
+
+        >>> g = ServerGroupSpec.from_json({
+        ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
+        ...     "members": [{"id": "A", "topics": ["t0"]}, {"id": "B", "topics": ["t0"]}]})
+        >>> UniformAssignor.assign(g) == assign_uniform(g)
+        True
+        >>> sorted(len(ps["t0"]) for ps in UniformAssignor.assign(g).as_dict().values())
+        [1, 2]
+        """
         return assign_uniform(spec)
 
 
