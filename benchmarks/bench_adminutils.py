@@ -56,7 +56,7 @@ def main() -> None:
         t_vec, matrix = _best(vectorised, args.repeat)
         t_dict, _ = _best(lambda brokers=brokers, kw=kw: assign_replicas_to_brokers(
             brokers, p, rf, **kw), 1)
-        plan = admin_utils._prepare(brokers, p, rf, 7, None, None, True, None)
+        plan = admin_utils._plan(*admin_utils._placement_inputs(brokers, p, rf, 7, None, None, True, None))
         t_ref, reference = _best(lambda plan=plan: admin_utils._walk(plan), 1)
         same = np.array_equal(matrix, np.array(list(reference.values()), dtype=np.int64))
         target = TARGETS[name]

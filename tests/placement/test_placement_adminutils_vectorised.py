@@ -28,7 +28,7 @@ def plans(draw: st.DrawFn) -> admin_utils._Plan:
     start = draw(st.one_of(st.none(), st.integers(0, 3 * n)))
     fixed = draw(st.one_of(st.none(), st.integers(0, 3 * n)))
     seed = draw(st.integers(-(2**63), 2**63 - 1))
-    return admin_utils._prepare(brokers, partitions, rf, fixed, start, seed, True, None)
+    return admin_utils._plan(*admin_utils._placement_inputs(brokers, partitions, rf, fixed, start, seed, True, None))
 
 
 @settings(max_examples=150, deadline=None)
@@ -45,7 +45,7 @@ def test_large_dict_path_uses_vectorised_walk() -> None:
     brokers = [Broker(i, f"rack{i % 4}") for i in range(12)]
     kw = {"fixed_start_index": 5, "start_partition_id": 7}
     got = admin_utils.assign_replicas_to_brokers(brokers, 5000, 3, **kw)
-    plan = admin_utils._prepare(brokers, 5000, 3, 5, 7, None, True, None)
+    plan = admin_utils._plan(*admin_utils._placement_inputs(brokers, 5000, 3, 5, 7, None, True, None))
     assert got == admin_utils._walk(plan)
     assert min(got) == 7 and max(got) == 5006
 

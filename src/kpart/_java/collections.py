@@ -20,8 +20,8 @@ tree bins (in larger tables) are not emulated.
 The constructors mirror Java's: ``JavaHashSet(n)`` is ``new HashSet<>(n)`` (``n = 0`` gives a
 1-bucket table), ``JavaHashSet.copy_of(c)`` is ``new HashSet<>(c)``
 (``max((int) (size / .75f) + 1, 16)`` buckets, filled in ``c``'s order). Keys hash with
-``hash_of`` (``Integer.hashCode`` by default; :func:`kpart._java.uuid.uuid_hash_code` for
-``Uuid`` keys).
+``hash_of`` (by default :func:`kpart._java.hashing.java_hash`: ``Integer``, ``String`` and
+``TopicPartition`` hash codes; :func:`kpart._java.uuid.uuid_hash_code` for ``Uuid`` keys).
 
 >>> s = JavaHashSet.copy_of([17, 1, 16, 0])
 >>> list(s), s.capacity

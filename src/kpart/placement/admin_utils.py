@@ -39,9 +39,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ParamSpec
+from typing import TYPE_CHECKING
 
 from kpart._java.random import JavaRandom
 from kpart._java.strings import java_string_key
@@ -185,7 +185,6 @@ def _plan(spec: PlacementSpec, cluster: ClusterDescriber, random: JavaRandom | N
 #: What :func:`_placement_inputs` makes of the arguments: Kafka's ``PlacementSpec``, the
 #: cluster and the ``Random`` to draw from.
 _Inputs = tuple[PlacementSpec, ClusterDescriber, JavaRandom | None]
-_P = ParamSpec("_P")
 
 
 def _placement_inputs(
@@ -218,21 +217,6 @@ def _placement_inputs(
     if random is None and spec.fixed_start_index is None:
         random = JavaRandom(seed)
     return spec, cluster, random
-
-
-def _then_plan(inputs: Callable[_P, _Inputs]) -> Callable[_P, _Plan]:
-    """``inputs`` (same parameters), then :func:`_plan` on what it returns."""
-
-    def prepare(*args: _P.args, **kwargs: _P.kwargs) -> _Plan:
-        return _plan(*inputs(*args, **kwargs))
-
-    return prepare
-
-
-#: :func:`_placement_inputs` then :func:`_plan`: the checked ``_Plan`` of
-#: :func:`assign_replicas_to_brokers`' arguments, walked by both public functions (and by the
-#: vectorised walk's tests and benchmark).
-_prepare = _then_plan(_placement_inputs)
 
 
 def _walk(plan: _Plan) -> ReplicaAssignment:
@@ -368,8 +352,9 @@ def assign_replicas_to_brokers(
     >>> b[0], b[6]
     ((0, 3, 1), (0, 4, 2))
     """
-    plan = _prepare(brokers, num_partitions, replication_factor, fixed_start_index,
-                    start_partition_id, seed, rack_aware, random)
+    plan = _plan(*_placement_inputs(brokers, num_partitions, replication_factor,
+                                     fixed_start_index, start_partition_id, seed, rack_aware,
+                                     random))
     return _assignment(plan).to_dict()
 
 
@@ -393,5 +378,6 @@ def assign_replicas_to_brokers_array(
     """
     from kpart.placement._admin_utils_numpy import walk_array
 
-    return walk_array(_prepare(brokers, num_partitions, replication_factor, fixed_start_index,
-                               start_partition_id, seed, rack_aware, random))
+    return walk_array(_plan(*_placement_inputs(brokers, num_partitions, replication_factor,
+                                               fixed_start_index, start_partition_id, seed,
+                                               rack_aware, random)))
