@@ -86,6 +86,21 @@ class Topic:
             )
 
 
+def check_unique_member_ids(member_ids: Iterable[str]) -> None:
+    """``ConfigError`` naming the first member id listed twice (a group's members are unique).
+
+    >>> check_unique_member_ids(["a", "b", "a"])
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: Member id 'a' is listed twice.
+    """
+    seen: set[str] = set()
+    for member_id in member_ids:
+        if member_id in seen:
+            raise ConfigError(f"Member id {member_id!r} is listed twice.")
+        seen.add(member_id)
+
+
 def check_subscription(
     member_id: object, topics: Iterable[object], rack: object, instance_id: object
 ) -> None:
@@ -160,11 +175,7 @@ class GroupSpec:
             if t.name in by_name:
                 raise ConfigError(f"Topic {t.name!r} is listed twice.")
             by_name[t.name] = t
-        seen: set[str] = set()
-        for m in self.members:
-            if m.member_id in seen:
-                raise ConfigError(f"Member id {m.member_id!r} is listed twice.")
-            seen.add(m.member_id)
+        check_unique_member_ids(m.member_id for m in self.members)
         object.__setattr__(self, "_by_name", by_name)
 
     # -- TopicDescriber -------------------------------------------------------------------

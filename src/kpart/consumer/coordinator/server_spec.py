@@ -43,6 +43,7 @@ from kpart.consumer.spec import (
     GroupSpec,
     _no_unknown_fields,
     check_subscription,
+    check_unique_member_ids,
     topic_partitions_from_json,
 )
 from kpart.errors import ConfigError
@@ -177,11 +178,8 @@ class ServerGroupSpec:
                 raise ConfigError(f"Topic id {t.topic_id!r} is listed twice.")
             by_name[t.name] = t
             by_uuid[t.uuid] = t
-        seen: set[str] = set()
+        check_unique_member_ids(m.member_id for m in self.members)
         for m in self.members:
-            if m.member_id in seen:
-                raise ConfigError(f"Member id {m.member_id!r} is listed twice.")
-            seen.add(m.member_id)
             for topic, parts in m.assignment:
                 if topic.startswith(DELETED_PREFIX):
                     uuid_from_string(topic[len(DELETED_PREFIX) :])
