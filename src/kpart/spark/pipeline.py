@@ -38,6 +38,7 @@ report``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kpart._layout import ResolvedTopology
@@ -57,7 +58,7 @@ from kpart.spark.transforms import with_partition
 from kpart.topology import TopicConfig, Topology
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pyspark.sql import Column, DataFrame, SparkSession
+    from pyspark.sql import Column, DataFrame, Row, SparkSession
 
 __all__ = [
     "HOT_KEYS",
@@ -130,75 +131,115 @@ def measure_loads(
     (``"hashing 4,043 distinct keys"``) between the two jobs."""
     from pyspark.sql import functions as F
 
-    from kpart.spark._keys import bad_key_error, prepared_key
+    from kpart.spark._keys import bad_key_error
 
     if invalid_keys not in INVALID_KEYS:
         raise ConfigError.about("invalid_keys", "{param}: expected one of {known}, got {value!r}",
                                 known=", ".join(INVALID_KEYS), value=invalid_keys)
+    keyed = _aggregate_by_key(df, topic)  # the scan runs once, here
+    try:
+        counted = keyed.aggregated.select(F.count(_KEY)).first()
+        on_step(f"hashing {counted[0] if counted is not None else 0:,} distinct keys")
+        rows, hot = _partition_rows(keyed, topic.partitions, partitioner or topic.partitioner,
+                                    method=method, top_k=top_k,
+                                    refuse_invalid=invalid_keys == "error")
+    finally:
+        keyed.aggregated.unpersist()
+    for r in rows:
+        if r["bad_key"] and invalid_keys == "error":
+            raise bad_key_error(topic.key, topic.key_serializer, r["records"], r[_RAW])
+    return _loads_from_rows(rows, hot, topic)
+
+
+@dataclass(frozen=True, slots=True)
+class _KeyedRecords:
+    """Records grouped by their prepared key: ``aggregated`` (persisted) has ``_KEY``,
+    ``records``, ``bytes`` (and ``_BAD``/``_RAW`` when the serializer may refuse some keys);
+    ``serialized``: how the prepared key is hashed (``hex`` keys as their bytes)."""
+
+    aggregated: DataFrame
+    serialized: str
+    checks_bad: bool
+
+
+def _aggregate_by_key(df: DataFrame, topic: TopicConfig) -> _KeyedRecords:
+    """Step 1: per record, the key as the serializer takes it and the record's bytes, grouped by
+    key natively (records, bytes). Values the serializer cannot represent are grouped apart in the
+    same pass, with the smallest as example: never wrapped."""
+    from pyspark.sql import functions as F
+
+    from kpart.spark._keys import prepared_key
+
     serializer = topic.key_serializer
     dtype = check_key_column(df, topic.key, serializer)
-    n = topic.partitions
-    # the key as the serializer takes it; values it cannot represent are counted in the same
-    # pass (grouped apart, with the smallest as example) and refused below: never wrapped
     key, bad = prepared_key(key_column(topic.key), dtype, serializer)
-    serialized = serialized_as(serializer)  # the prepared key's (hex: its decoded bytes)
     columns = [key.alias(_KEY), record_bytes(df, key, serializer).alias("bytes")]
     groups, checks = [_KEY], []
     if bad is not None:
         columns += [bad.alias(_BAD), F.when(bad, key_column(topic.key).cast("string")).alias(_RAW)]
         groups.append(_BAD)
         checks = [F.min(_RAW).alias(_RAW)]
-    sized = df.select(*columns)
-    chosen = partitioner or topic.partitioner
     aggregated = (
-        sized.groupBy(*groups)
+        df.select(*columns).groupBy(*groups)
         .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
         .persist()
-    )  # the scan runs once, here: the step after says how many keys are hashed
-    counted = aggregated.select(F.count(_KEY)).first()
-    on_step(f"hashing {counted[0] if counted is not None else 0:,} distinct keys")
+    )
+    return _KeyedRecords(aggregated, serialized_as(serializer), bad is not None)
+
+
+def _partition_rows(keyed: _KeyedRecords, n: int, partitioner: str, *, method: str,
+                    top_k: int, refuse_invalid: bool) -> tuple[list[Row], list[Row]]:
+    """Step 2: each distinct key's partition (:func:`with_partition`), rolled up per (null,
+    invalid, empty, drawn-at-random key, partition) with keys, records and bytes; and the
+    ``top_k`` keys by records (not looked for when ``refuse_invalid`` and some keys are
+    invalid: the caller refuses them)."""
+    from pyspark.sql import functions as F
+
+    serialized = keyed.serialized
     per_key = (
-        aggregated
-        .transform(with_partition(_KEY, n, serialized, partitioner=chosen, method=method))
+        keyed.aggregated
+        .transform(with_partition(_KEY, n, serialized, partitioner=partitioner, method=method))
         .persist()
     )
-    random_key = _random_key_column(chosen, serialized)
+    checks = [F.min(_RAW).alias(_RAW)] if keyed.checks_bad else []
     empty_key = (F.coalesce(F.octet_length(F.col(_KEY)) == 0, F.lit(False))
                  if serialized in ("string", "bytes") else F.lit(False))
     try:
         rows = (
             per_key.groupBy(F.col(_KEY).isNull().alias("null_key"),
-                            (F.col(_BAD) if bad is not None else F.lit(False)).alias("bad_key"),
+                            (F.col(_BAD) if keyed.checks_bad else F.lit(False)).alias("bad_key"),
                             empty_key.alias("empty_key"),
-                            random_key.alias("random_key"), "partition")
+                            _random_key_column(partitioner, serialized).alias("random_key"),
+                            "partition")
             .agg(F.count(F.lit(1)).alias("keys"), F.sum("records").alias("records"),
                  F.sum("bytes").alias("bytes"), *checks)
             .collect()
         )
-        for r in rows:
-            if r["bad_key"] and invalid_keys == "error":
-                raise bad_key_error(topic.key, serializer, r["records"], r[_RAW])
         hot = (
             per_key.where(F.col(_KEY).isNotNull())
             .orderBy(F.desc("records"), F.asc(_KEY))
             .limit(top_k)
             .collect()
-        ) if top_k > 0 else []
+        ) if top_k > 0 and not (refuse_invalid and any(r["bad_key"] for r in rows)) else []
     finally:
         per_key.unpersist()
-        aggregated.unpersist()
+    return rows, hot
+
+
+def _loads_from_rows(rows: Sequence[Row], hot: Sequence[Row], topic: TopicConfig) -> Loads:
+    """Step 3, in Python: the per-partition loads. Invalid keys (counted apart) and null keys
+    are in no partition; keys the client places at random are drawn again per record (a seeded
+    multinomial, :func:`kpart.producer.null_keys.random_partition_counts`)."""
+    n = topic.partitions
     records, byts, keys = [0] * n, [0] * n, [0] * n
     null_records = null_bytes = random_records = random_bytes = random_keys = 0
-    empty_records = sum(r["records"] for r in rows if r["empty_key"])
-    invalid_records = sum(r["records"] for r in rows if r["bad_key"])
     for r in rows:
         if r["bad_key"]:  # counted apart (invalid_keys="count"): no partition
             continue
         if r["null_key"]:
             null_records += r["records"]
             null_bytes += r["bytes"]
-            continue
-        if r["random_key"]:  # the partition drawn per distinct key is not used
+        elif r["random_key"]:  # the partition drawn per distinct key is not used
             random_records += r["records"]
             random_bytes += r["bytes"]
             random_keys += r["keys"]
@@ -216,8 +257,8 @@ def measure_loads(
         tuple(records), tuple(byts), tuple(keys), null_records, null_bytes,
         tuple(HotKey(_hot_key_value(h[_KEY]), h["records"], h["bytes"], h["partition"])
               for h in hot),
-        empty_key_records=empty_records,
-        invalid_key_records=invalid_records,
+        empty_key_records=sum(r["records"] for r in rows if r["empty_key"]),
+        invalid_key_records=sum(r["records"] for r in rows if r["bad_key"]),
     )
 
 
