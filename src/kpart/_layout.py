@@ -150,10 +150,13 @@ class ResolvedTopology:
         return self.topology.topic
 
 
-def resolve_topology(topology: Topology, key_partitioner: str | None = None) -> ResolvedTopology:
+def resolve_topology(topology: Topology | ResolvedTopology,
+                     key_partitioner: str | None = None) -> ResolvedTopology:
     """Resolve ``topology`` once (see :class:`ResolvedTopology`); ``key_partitioner`` (default:
-    the topic's partitioner) hashes the keys instead, e.g. ``"spark:hash"``. ``ConfigError`` for
-    an unknown partitioner or null-key strategy; ``AdminUtils``' and the assignors' errors.
+    the topic's partitioner) hashes the keys instead, e.g. ``"spark:hash"``. A topology already
+    resolved is returned as it is (nothing is computed twice) unless ``key_partitioner`` asks
+    for another one. ``ConfigError`` for an unknown partitioner or null-key strategy;
+    ``AdminUtils``' and the assignors' errors.
 
     >>> from kpart.topology import default_topology
     >>> r = resolve_topology(default_topology())
@@ -161,7 +164,13 @@ def resolve_topology(topology: Topology, key_partitioner: str | None = None) -> 
     ('java:default', 'java:default', 'string', 'builtin')
     >>> r.layout.leaders == layout_for(default_topology()).leaders
     True
+    >>> resolve_topology(r) is r
+    True
     """
+    if isinstance(topology, ResolvedTopology):
+        if key_partitioner in (None, topology.key_partitioner):
+            return topology
+        topology = topology.topology
     t = topology.topic
     rule = NullKeyRule.of(t.null_key_strategy, t.partitioner, batch_size=t.batch_size,
                           seed=t.effective_null_key_seed)

@@ -130,10 +130,6 @@ def place_loads(resolved: ResolvedTopology, loads: Loads) -> PlacedLoads:
     )
 
 
-def _resolved(topology: Topology | ResolvedTopology) -> ResolvedTopology:
-    return topology if isinstance(topology, ResolvedTopology) else resolve_topology(topology)
-
-
 def count_whatif_like_report(section: dict[str, Any], topology: Topology | ResolvedTopology,
                              loads: Loads) -> dict[str, Any]:
     """``section`` (the ``"whatif"`` JSON of :meth:`~kpart.producer.whatif.WhatIfReport.
@@ -168,7 +164,7 @@ def count_whatif_like_report(section: dict[str, Any], topology: Topology | Resol
     >>> out["best"], out["null_key_records"], out["null_keys_included"]
     (6, 12, True)
     """
-    resolved = _resolved(topology)
+    resolved = resolve_topology(topology)
     rule = resolved.null_keys
     seed = rule.seed
     unkeyed = int(section.get("unkeyed_records") or 0)

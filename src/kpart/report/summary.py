@@ -304,8 +304,7 @@ def build_summary(
     ``analysed_at``, the UTC time of the run, ISO 8601). The result is deterministic when the
     topology has a seed (or the null-key strategy draws nothing): equal inputs give equal JSON.
     """
-    resolved = (topology if isinstance(topology, ResolvedTopology)
-                else resolve_topology(topology))
+    resolved = resolve_topology(topology)
     placed = place_loads(resolved, loads)
     t, layout = resolved.topic, resolved.layout
     keyed = sum(loads.partition_records)
