@@ -79,7 +79,6 @@ def _silent(step: str) -> None:
 
 #: Hot keys in a report's summary (the most frequent keys, :func:`measure_loads`' ``top_k``).
 HOT_KEYS = 10
-_KEY = KEY_COLUMN
 #: What :func:`measure_loads` does with keys the serializer cannot represent.
 INVALID_KEYS = ("error", "count")
 _BAD = "__kpart_bad_key"
@@ -103,7 +102,7 @@ def _random_key_column(partitioner: str, serializer: str) -> Column:
     if spec is not None and spec.hash == "none":
         return F.lit(True)
     if spec is not None and spec.empty_key == "random" and serializer in ("string", "bytes"):
-        return F.coalesce(F.octet_length(F.col(_KEY)) == 0, F.lit(False))
+        return F.coalesce(F.octet_length(F.col(KEY_COLUMN)) == 0, F.lit(False))
     return F.lit(False)
 
 
@@ -138,7 +137,7 @@ def measure_loads(
                                 known=", ".join(INVALID_KEYS), value=invalid_keys)
     keyed = _aggregate_by_key(df, topic)  # the scan runs once, here
     try:
-        counted = keyed.aggregated.select(F.count(_KEY)).first()
+        counted = keyed.aggregated.select(F.count(KEY_COLUMN)).first()
         on_step(f"hashing {counted[0] if counted is not None else 0:,} distinct keys")
         rows, hot = _partition_rows(keyed, topic.partitions, partitioner or topic.partitioner,
                                     method=method, top_k=top_k,
@@ -153,7 +152,7 @@ def measure_loads(
 
 @dataclass(frozen=True, slots=True)
 class _KeyedRecords:
-    """Records grouped by their prepared key: ``aggregated`` (persisted) has ``_KEY``,
+    """Records grouped by their prepared key: ``aggregated`` (persisted) has ``KEY_COLUMN``,
     ``records``, ``bytes`` (and ``_BAD``/``_RAW`` when the serializer may refuse some keys);
     ``serialized``: how the prepared key is hashed (``hex`` keys as their bytes)."""
 
@@ -173,8 +172,8 @@ def _aggregate_by_key(df: DataFrame, topic: TopicConfig) -> _KeyedRecords:
     serializer = topic.key_serializer
     dtype = check_key_column(df, topic.key, serializer)
     key, bad = prepared_key(key_column(topic.key), dtype, serializer)
-    columns = [key.alias(_KEY), record_bytes(df, key, serializer).alias("bytes")]
-    groups, checks = [_KEY], []
+    columns = [key.alias(KEY_COLUMN), record_bytes(df, key, serializer).alias("bytes")]
+    groups, checks = [KEY_COLUMN], []
     if bad is not None:
         columns += [bad.alias(_BAD), F.when(bad, key_column(topic.key).cast("string")).alias(_RAW)]
         groups.append(_BAD)
@@ -198,15 +197,15 @@ def _partition_rows(keyed: _KeyedRecords, n: int, partitioner: str, *, method: s
     serialized = keyed.serialized
     per_key = (
         keyed.aggregated
-        .transform(with_partition(_KEY, n, serialized, partitioner=partitioner, method=method))
+        .transform(with_partition(KEY_COLUMN, n, serialized, partitioner=partitioner, method=method))
         .persist()
     )
     checks = [F.min(_RAW).alias(_RAW)] if keyed.checks_bad else []
-    empty_key = (F.coalesce(F.octet_length(F.col(_KEY)) == 0, F.lit(False))
+    empty_key = (F.coalesce(F.octet_length(F.col(KEY_COLUMN)) == 0, F.lit(False))
                  if serialized in ("string", "bytes") else F.lit(False))
     try:
         rows = (
-            per_key.groupBy(F.col(_KEY).isNull().alias("null_key"),
+            per_key.groupBy(F.col(KEY_COLUMN).isNull().alias("null_key"),
                             (F.col(_BAD) if keyed.checks_bad else F.lit(False)).alias("bad_key"),
                             empty_key.alias("empty_key"),
                             _random_key_column(partitioner, serialized).alias("random_key"),
@@ -216,8 +215,8 @@ def _partition_rows(keyed: _KeyedRecords, n: int, partitioner: str, *, method: s
             .collect()
         )
         hot = (
-            per_key.where(F.col(_KEY).isNotNull())
-            .orderBy(F.desc("records"), F.asc(_KEY))
+            per_key.where(F.col(KEY_COLUMN).isNotNull())
+            .orderBy(F.desc("records"), F.asc(KEY_COLUMN))
             .limit(top_k)
             .collect()
         ) if top_k > 0 and not (refuse_invalid and any(r["bad_key"] for r in rows)) else []
@@ -255,7 +254,7 @@ def _loads_from_rows(rows: Sequence[Row], hot: Sequence[Row], topic: TopicConfig
         keys = [a + b for a, b in zip(keys, apportion(random_keys, drawn), strict=True)]
     return Loads(
         tuple(records), tuple(byts), tuple(keys), null_records, null_bytes,
-        tuple(HotKey(_hot_key_value(h[_KEY]), h["records"], h["bytes"], h["partition"])
+        tuple(HotKey(_hot_key_value(h[KEY_COLUMN]), h["records"], h["bytes"], h["partition"])
               for h in hot),
         empty_key_records=sum(r["records"] for r in rows if r["empty_key"]),
         invalid_key_records=sum(r["records"] for r in rows if r["bad_key"]),
