@@ -276,7 +276,7 @@ def test_an_input_file_named_like_a_parameter_is_still_named_as_a_file(
     Path("records").write_text("timestamp_ms,size\n" + "".join(f"{i},100\n" for i in range(10)))
     assert main(["simulate", "-i", "records", "-n", "1"]) == 2
     err = capfd.readouterr().err.strip()
-    assert err.startswith(f"kpart: error: .{os.sep}records: 11 is above kpart's limit"), err
+    assert err.startswith("kpart: error: records: 11 is above kpart's limit"), err  # not --records
 
 
 def test_a_files_argument_name_is_printed_as_it_is(tmp_path, capfd) -> None:

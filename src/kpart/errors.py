@@ -44,8 +44,22 @@ __all__ = [
     "InvalidReplicationFactorError",
     "KpartError",
     "KpartWarning",
+    "Param",
     "PartitionAssignorError",
 ]
+
+
+class Param(str):
+    """The name of a library parameter, given where a function takes the name its errors use
+    for a value (``what``/``option`` in :mod:`kpart.limits` and :mod:`kpart._files`): errors
+    about it carry the parameter (:meth:`KpartError.naming_value`), so the command line names
+    its flag instead. A plain string there is printed as it is.
+
+    >>> Param("num_partitions") == "num_partitions"
+    True
+    """
+
+    __slots__ = ()
 
 
 class KpartError(ValueError):
@@ -93,17 +107,18 @@ class KpartError(ValueError):
     def naming_value(cls, what: str, template: str, *, mentions: tuple[str, ...] = (),
                      **values: Any) -> Self:
         """An error whose ``template`` names a value as ``{param}``: ``what``, when it is a
-        lower-case identifier (a Python parameter: ``out_dir``), is a library parameter the error
-        carries (:meth:`about`); anything else (``--partitions`` or the ``FILE`` argument passed
-        by the CLI, ``topic.partitions`` in a file, a description) is printed as it is.
+        :class:`Param` (a library parameter: ``Param("out_dir")``), is carried by the error
+        (:meth:`about`), so the command line names its flag; any other string (``--partitions``
+        or a file name passed by the CLI, ``topic.partitions`` in a file, a description) is
+        printed as it is.
 
-        >>> KpartError.naming_value("out", "{param}: no").parameter
+        >>> KpartError.naming_value(Param("out"), "{param}: no").parameter
         'out'
-        >>> [str(KpartError.naming_value(w, "{param}: no")) for w in ("--out", "FILE")]
-        ['--out: no', 'FILE: no']
+        >>> [str(KpartError.naming_value(w, "{param}: no")) for w in ("--out", "records")]
+        ['--out: no', 'records: no']
         """
-        if what.isidentifier() and what.islower():
-            return cls.about(what, template, mentions=mentions, **values)
+        if isinstance(what, Param):
+            return cls.about(str(what), template, mentions=mentions, **values)
         return cls(_render(template, what, {m: m for m in mentions}, values))
 
     def naming(self, name: str | None, others: Mapping[str, str | None] | None = None) -> str:

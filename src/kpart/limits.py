@@ -88,6 +88,7 @@ from kpart.errors import (
     InvalidPartitionsError,
     InvalidReplicationFactorError,
     KpartError,
+    Param,
 )
 
 __all__ = [
@@ -195,13 +196,22 @@ def format_bytes(n: float) -> str:
     return f"{int(n)} B"
 
 
+#: The default names of the checked values: library parameters (the CLI names its flags).
+_NUM_PARTITIONS = Param("num_partitions")
+_REPLICATION_FACTOR = Param("replication_factor")
+_BROKERS = Param("brokers")
+_MEMBERS = Param("members")
+_TOPICS = Param("topics")
+_RECORDS = Param("records")
+
+
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _named(error: type[KpartError], what: str, template: str, **values: Any) -> KpartError:
     """``error`` whose ``template`` names the value as ``{param}`` (:meth:`KpartError.naming_value`:
-    a lower-case identifier ``what`` is a library parameter, anything else is printed as it is)."""
+    a :class:`~kpart.errors.Param` ``what`` is a library parameter, a plain string is printed)."""
     return error.naming_value(what, template, **values)
 
 
@@ -217,7 +227,7 @@ def _kafka(what: str, value: int, limit: int, why: str, error: type[KpartError])
                   value=value, limit=limit, why=why)
 
 
-def check_partitions(n: Any, what: str = "num_partitions", *,
+def check_partitions(n: Any, what: str = _NUM_PARTITIONS, *,
                      error: type[KpartError] = InvalidPartitionsError,
                      bytes_each: int = BYTES_PER_PARTITION) -> Any:
     """``n`` if it is at most :data:`MAX_PARTITIONS_PER_TOPIC` (and Kafka's INT32); otherwise
@@ -251,7 +261,7 @@ def check_total_partitions(total: int, what: str, *,
     return total
 
 
-def check_replication_factor(rf: Any, what: str = "replication_factor", *,
+def check_replication_factor(rf: Any, what: str = _REPLICATION_FACTOR, *,
                              num_partitions: int | None = None,
                              error: type[KpartError] = InvalidReplicationFactorError) -> Any:
     """``rf`` if it fits Kafka's INT16 and, with ``num_partitions``, the replicas
@@ -279,7 +289,7 @@ def check_replication_factor(rf: Any, what: str = "replication_factor", *,
     return rf
 
 
-def check_brokers(count: int, what: str = "brokers") -> int:
+def check_brokers(count: int, what: str = _BROKERS) -> int:
     """``count`` brokers if at most :data:`MAX_BROKERS`, else ``ConfigError``.
 
     >>> check_brokers(215)
@@ -301,7 +311,7 @@ def check_broker_id(broker_id: Any, what: str = "broker id") -> Any:
     return broker_id
 
 
-def check_members(count: int, what: str = "members") -> int:
+def check_members(count: int, what: str = _MEMBERS) -> int:
     """``count`` members of one group if at most :data:`MAX_MEMBERS`, else ``ConfigError``
     (Kafka's ``group.max.size``/``group.consumer.max.size`` default to ``Integer.MAX_VALUE``).
 
@@ -314,7 +324,7 @@ def check_members(count: int, what: str = "members") -> int:
     return count
 
 
-def check_topics(count: int, what: str = "topics") -> int:
+def check_topics(count: int, what: str = _TOPICS) -> int:
     """``count`` topics of one group or scenario if at most :data:`MAX_TOPICS`, else
     ``ConfigError``."""
     if count > MAX_TOPICS:
@@ -323,7 +333,7 @@ def check_topics(count: int, what: str = "topics") -> int:
     return count
 
 
-def check_records(count: Any, what: str = "records") -> Any:
+def check_records(count: Any, what: str = _RECORDS) -> Any:
     """``count`` simulated records if at most :data:`MAX_SIMULATED_RECORDS`, else ``ConfigError``.
 
     >>> check_records(10_000)
@@ -339,8 +349,8 @@ def check_records(count: Any, what: str = "records") -> Any:
 
 
 def check_placement(num_partitions: Any, replication_factor: Any, *,
-                    partitions_what: str = "num_partitions",
-                    rf_what: str = "replication_factor") -> None:
+                    partitions_what: str = _NUM_PARTITIONS,
+                    rf_what: str = _REPLICATION_FACTOR) -> None:
     """The bounds of one placement (``num_partitions`` per topic, replication factor, replicas)
     and its memory estimate; the Kafka checks (> 0, RF ≤ brokers) stay with the placers.
 

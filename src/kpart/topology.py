@@ -50,7 +50,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from kpart.errors import ConfigError
+from kpart.errors import ConfigError, Param
 from kpart.limits import (
     check_broker_id,
     check_brokers,
@@ -234,6 +234,12 @@ def _int(doc: Mapping[str, Any], name: str, where: str, *, minimum: int = 1,
     return v
 
 
+def _what(names: Mapping[str, str], field: str) -> str:
+    """How errors name ``field``: the caller's parameter that set it (``names[field]``), else its
+    TOML path (:mod:`kpart.limits`' ``what``)."""
+    return Param(names[field]) if field in names else field
+
+
 def _field_error(field: str, names: Mapping[str, str], template: str,
                  **values: Any) -> ConfigError:
     """The error about ``field`` (its TOML path, ``topic.partitioner``); ``template`` names it as
@@ -308,11 +314,11 @@ def _topic(doc: Any, num_brokers: int, names: Mapping[str, str] = _NO_NAMES) -> 
                            "name (ASCII letters, digits, '.', '_', '-'; at most 249 characters)",
                            name=name)
     partitions = check_partitions(_int(t, "partitions", "topic", names=names),
-                                  names.get("topic.partitions", "topic.partitions"),
+                                  _what(names, "topic.partitions"),
                                   error=ConfigError)
     rf = check_replication_factor(
         _int(t, "replication_factor", "topic", names=names),
-        names.get("topic.replication_factor", "topic.replication_factor"),
+        _what(names, "topic.replication_factor"),
         num_partitions=partitions, error=ConfigError)
     if rf > num_brokers:
         raise _field_error("topic.replication_factor", names, "{param}: {rf} is larger than the "
@@ -402,7 +408,7 @@ def parse_topology(text: str) -> Topology:
     return topology_from_dict(doc)
 
 
-def load_topology(path: str | Path, *, option: str = "path") -> Topology:
+def load_topology(path: str | Path, *, option: str = Param("path")) -> Topology:
     """Load and validate the topology file at ``path``; errors name the file and the field
     (and ``option``, the name the caller gives ``path``, when the file cannot be read)."""
     from kpart._files import read_text

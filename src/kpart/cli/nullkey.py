@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,9 +88,7 @@ def read_records(path: Path) -> tuple[Record, ...]:
     text = read_text(path, "--input", stdin=True)
     from kpart.limits import check_records
 
-    shown = str(path)  # named as given; a bare lower-case name would read as a library parameter
-    shown = f".{os.sep}{shown}" if shown.isidentifier() and shown.islower() else shown
-    check_records(text.count("\n"), shown)  # an upper bound of its records, before parsing
+    check_records(text.count("\n"), str(path))  # an upper bound of its records, before parsing
     if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
         rows: list[tuple[Any, str]] = []
         for n, line in enumerate(text.splitlines(), 1):

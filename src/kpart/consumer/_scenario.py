@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from kpart.consumer.spec import GroupSpec, Member, Topic
-from kpart.errors import ConfigError, KpartError
+from kpart.errors import ConfigError, KpartError, Param
 
 __all__ = ["Scenario", "StepChange", "as_scenario", "load_scenario", "parse_scenario"]
 
@@ -401,7 +401,7 @@ def _check_topic_ids(topic_ids: Mapping[str, str], groups: Sequence[GroupSpec]) 
         owner[uuid] = name
 
 
-def load_scenario(path: str | Path, *, option: str = "path") -> Scenario:
+def load_scenario(path: str | Path, *, option: str = Param("path")) -> Scenario:
     """Read a scenario file: TOML when the name ends in ``.toml``, JSON otherwise. Errors
     (:class:`ConfigError`) start with the file name, then the step and field; an unreadable file
     is named as ``option`` (the name the caller gives ``path``; the CLI's is ``SCENARIO_FILE``)."""

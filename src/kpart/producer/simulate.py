@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kpart.errors import ConfigError
+from kpart.errors import ConfigError, Param
 from kpart.limits import check_records
 from kpart.producer._accumulator import ABORT, Accumulator
 from kpart.producer._nullkey import IntSource, key_partition, make_random
@@ -261,7 +261,7 @@ def generate_records(
     [(0, 10), (2, 10), (4, 10)]
     """
     _at_least("count", count, 0, int)
-    check_records(count, "count")
+    check_records(count, Param("count"))
     if not rate_per_sec > 0:
         raise ConfigError(f"rate must be positive (records/s), got {rate_per_sec!r}")
     _at_least("size", size, 1, int)

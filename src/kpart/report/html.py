@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from kpart._files import write_text
-from kpart.errors import ConfigError
+from kpart.errors import ConfigError, Param
 from kpart.report._html_parts import (
     _CSS,
     _chart,
@@ -397,7 +397,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
 
 
 def write_report_html(summary: Mapping[str, Any], path: str | os.PathLike[str], *,
-                      option: str = "path") -> Path:
+                      option: str = Param("path")) -> Path:
     """Write :func:`render_report` (``summary``) to ``path`` atomically; return the path.
 
     The page is rendered first, written to a temporary file in the same directory and renamed

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kpart._files import check_writable, is_kpart_temp, write_dir
-from kpart.errors import ConfigError
+from kpart.errors import ConfigError, Param
 
 __all__ = [
     "REPORT_FILES",
@@ -139,7 +139,7 @@ def _refused(option: str, why: str, shown: str, given: str | None = None) -> Con
 
 
 def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, force: bool = False,
-                     option: str = "out") -> None:
+                     option: str = Param("out")) -> None:
     """Check, before any work, that ``out`` may receive a report; ``ConfigError`` (one line
     naming ``out``, or ``option``: the name the caller gives it) otherwise.
 
@@ -203,7 +203,7 @@ def write_report(
     not be written. Returns ``out_dir``.
     """
     inputs = tuple(inputs)
-    check_report_out(out_dir, inputs, force=force, option="out_dir")
+    check_report_out(out_dir, inputs, force=force, option=Param("out_dir"))
     # the marker first, where is_kpart_report looks for it
     doc = {"format": REPORT_FORMAT, "format_version": REPORT_FORMAT_VERSION, **summary}
 
@@ -215,4 +215,4 @@ def write_report(
         for writer in extra:
             writer(summary, tmp)
 
-    return write_dir(out_dir, fill, "out_dir", replace=lambda _: True)  # checked above
+    return write_dir(out_dir, fill, Param("out_dir"), replace=lambda _: True)  # checked above
