@@ -1,6 +1,6 @@
 """``GroupAssignment.to_arrow()``: one row per assigned partition (member, topic, partition), in
 the assignment's order, equal to the tuple view for every assignor, on small and array-form
-(deferred) results."""
+(columnar) results."""
 
 from __future__ import annotations
 
@@ -39,11 +39,12 @@ def test_to_arrow_equals_the_tuple_view(strategy, topics, partitions, members) -
     assert table.num_rows == sum(a.partition_counts().values())
 
 
-def test_a_deferred_array_form_result_converts_without_changing() -> None:
-    group = _group(2, 1500, 7, equal=True)  # the sticky assignors' array form, deferred
+def test_a_columnar_array_form_result_converts_without_changing() -> None:
+    group = _group(2, 1500, 7, equal=True)  # the sticky assignors' array form, columnar
     a = assign(group, "sticky")
-    assert a._deferred is not None, "expected the array form's deferred result"
+    assert a.columns is not None, "expected the array form's columnar result"
     table = a.to_arrow()
+    assert a._assignment is None, "to_arrow built the tuples"
     assert list(zip(*(table.column(c).to_pylist() for c in table.column_names),
                     strict=True)) == _rows(a)
 

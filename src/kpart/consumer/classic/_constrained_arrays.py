@@ -28,7 +28,8 @@ from operator import itemgetter
 import numpy as np
 
 from kpart._java.strings import java_string_key
-from kpart.consumer.assignment import GroupAssignment, MemberPartitions
+from kpart.consumer._columns import AssignmentColumns
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.classic.abstract_sticky_assignor import MemberData, subscription_order
 from kpart.consumer.spec import GroupSpec, Member
 
@@ -63,64 +64,6 @@ def _subscriptions_equal(members: Sequence[Member]) -> bool:
         if not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
             return False
     return True
-
-
-def _group_tuples(
-    names: list[str], ps: np.ndarray, starts: np.ndarray, sizes: np.ndarray
-) -> Sequence[tuple[str, tuple[int, ...]]]:
-    """``(names[g], tuple(ps[starts[g]:starts[g] + sizes[g]]))`` for every group ``g``: groups
-    of one size at a time through C-level ``zip`` (slices for large groups), then put back in
-    order."""
-    present = np.flatnonzero(np.bincount(sizes)).tolist()
-    flat: list[int] | None = ps.tolist() if present[-1] > 8 else None  # once, for slicing
-    if len(present) == 1:  # the common case of large balanced groups: one size, no reorder
-        return _same_size(names, ps, starts, present[0], flat)
-    names_arr = np.array(names, dtype=object)
-    pieces: list[tuple[str, tuple[int, ...]]] = []
-    where: list[np.ndarray] = []
-    for k in present:
-        idx = np.flatnonzero(sizes == k)
-        pieces.extend(_same_size(names_arr[idx].tolist(), ps, starts[idx], k, flat))
-        where.append(idx)
-    inverse = np.argsort(np.concatenate(where)).tolist()
-    return itemgetter(*inverse)(pieces) if len(inverse) > 1 else [pieces[0]]
-
-
-def _same_size(
-    names: list[str], ps: np.ndarray, starts: np.ndarray, k: int, flat: list[int] | None
-) -> list[tuple[str, tuple[int, ...]]]:
-    """``(names[g], tuple(ps[starts[g]:starts[g] + k]))`` for groups all of size ``k``
-    (``flat``: ``ps.tolist()``, needed when ``k > 8``)."""
-    if k == 1:  # one ``(p,)`` per partition number, shared (tuples are immutable)
-        firsts = ps[starts]
-        singles = np.fromiter(((p,) for p in range(int(firsts.max()) + 1)), dtype=object)
-        return list(zip(names, singles[firsts].tolist(), strict=True))
-    if k <= 8:
-        cols = [ps[starts + i].tolist() for i in range(k)]
-        return list(zip(names, zip(*cols, strict=True), strict=True))
-    assert flat is not None
-    return [(t, tuple(flat[a : a + k])) for t, a in zip(names, starts.tolist(), strict=True)]
-
-
-def _grouped(
-    topics: list[str], offsets: np.ndarray, member: np.ndarray, gids: np.ndarray, n: int
-) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
-    """Partition indices sorted by (member, index) → per member ``((topic, (p, ...)), ...)``.
-
-    Tuples are built by C-level ``zip`` where groups have equal sizes (the common case of
-    large balanced groups), by slicing otherwise."""
-    if not len(gids):
-        return [()] * n
-    tid = np.searchsorted(offsets, gids, side="right") - 1
-    ps = gids - offsets[tid]
-    new_group = np.ones(len(gids), dtype=bool)
-    new_group[1:] = (tid[1:] != tid[:-1]) | (member[1:] != member[:-1])
-    starts = np.flatnonzero(new_group)
-    sizes = np.diff(np.append(starts, len(gids)))
-    names = np.array(topics, dtype=object)[tid[starts]].tolist()
-    groups = _group_tuples(names, ps, starts, sizes)
-    cuts = np.searchsorted(member[starts], np.arange(n + 1)).tolist()
-    return [tuple(groups[cuts[i] : cuts[i + 1]]) for i in range(n)]
 
 
 def try_array_form(
@@ -393,58 +336,20 @@ def _fast_constrained(
             rev_mem, rev_gid = claims.mem[lost], claims.gid[lost]
     out_index = {mid: i for i, mid in enumerate(ids)}
     out_order = [out_index[m.member_id] for m in group.members]
-    held = np.bincount(final[final >= 0], minlength=n)
-    result = GroupAssignment.deferred(
-        (ids[i] for i in out_order),
-        held[out_order].tolist(),
-        _Tuples(layout.topics, layout.offsets, final, ids, out_order, rev_mem, rev_gid),
+    position = np.empty(n, dtype=np.int64)  # subscription-map index -> output position
+    position[out_order] = np.arange(n)
+    out_owner = np.where(final >= 0, position[final], -1)
+    out_ids = [ids[i] for i in out_order]
+    revoked = None
+    if rev_mem is not None and rev_gid is not None:
+        rev_owner = np.full(layout.total, -1, dtype=np.int64)
+        rev_owner[rev_gid] = position[rev_mem]
+        revoked = AssignmentColumns(out_ids, layout.topics, layout.counts, rev_owner)
+    result = GroupAssignment.from_columns(
+        AssignmentColumns(out_ids, layout.topics, layout.counts, out_owner), revoked
     )
     lists = None
     if ordered:
         lists = _member_lists(layout, claims, owned, unassigned, event_member,
                               moving if cooperative else None, ids)
     return FastConstrained(result, lists)
-
-
-class _Tuples:
-    """The deferred half of the result: groups the owner array into the canonical tuples."""
-
-    __slots__ = ("final", "ids", "offsets", "out_order", "rev_gid", "rev_mem", "topics")
-
-    def __init__(
-        self,
-        topics: list[str],
-        offsets: np.ndarray,
-        final: np.ndarray,
-        ids: list[str],
-        out_order: list[int],
-        rev_mem: np.ndarray | None,
-        rev_gid: np.ndarray | None,
-    ) -> None:
-        self.topics, self.offsets, self.final, self.ids = topics, offsets, final, ids
-        self.out_order, self.rev_mem, self.rev_gid = out_order, rev_mem, rev_gid
-
-    def __call__(self) -> tuple[MemberPartitions, MemberPartitions]:
-        enabled = gc.isenabled()
-        gc.disable()  # a million small tuples, no cycles: see fast_constrained
-        try:
-            return self._build()
-        finally:
-            if enabled:
-                gc.enable()
-
-    def _build(self) -> tuple[MemberPartitions, MemberPartitions]:
-        topics, offsets, final, ids = self.topics, self.offsets, self.final, self.ids
-        n = len(ids)
-        small = np.int16 if n < 2**15 - 1 else np.int64  # 16-bit keys: numpy's radix sort
-        by_member = np.argsort(final.astype(small), kind="stable")
-        sorted_owner = final[by_member]
-        first = int(np.searchsorted(sorted_owner, 0))  # skip withheld partitions (owner -1)
-        per_member = _grouped(topics, offsets, sorted_owner[first:], by_member[first:], n)
-        assignment = tuple((ids[i], per_member[i]) for i in self.out_order)
-        revoked: MemberPartitions = ()
-        if self.rev_mem is not None and self.rev_gid is not None:
-            o = np.lexsort((self.rev_gid, self.rev_mem))
-            grouped = _grouped(topics, offsets, self.rev_mem[o], self.rev_gid[o], n)
-            revoked = tuple((ids[i], grouped[i]) for i in self.out_order if grouped[i])
-        return assignment, revoked
