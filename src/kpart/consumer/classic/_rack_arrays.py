@@ -35,7 +35,7 @@ def replica_rack_mask(group: GroupSpec, topics: Sequence[str], racks: Sequence[s
     ``True`` at ``r`` when a replica of that partition is on rack ``racks[r]``. A topic
     without replica racks in the metadata, or missing from it, has all-``False`` rows (Kafka:
     no rack information, nothing matches). Never raises."""
-    index = {r: i for i, r in enumerate(racks)}
+    index: dict[str | None, int] = {r: i for i, r in enumerate(racks)}
     counts = [group.num_partitions(t) or 0 for t in topics]
     mask = np.zeros((sum(counts), len(racks)), dtype=bool)
     start = 0
