@@ -13,7 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from kpart.consumer._columns import AssignmentColumns, MemberPartitions
+from kpart.consumer._columns import (
+    AssignmentColumns,
+    MemberPartitions,
+    int32_array,
+    string_array,
+)
 from kpart.consumer.spec import OwnedPartitions
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -229,9 +234,9 @@ def _tuples_to_arrow(assignment: MemberPartitions) -> pa.Table:
             topics.append(t)
             counts.append(len(ps))
             partitions.extend(ps)
-    rows = pa.array(np.repeat(np.arange(len(counts), dtype=np.int64), counts))
+    rows = int32_array(np.repeat(np.arange(len(counts), dtype=np.int32), counts))
     return pa.table({
-        "member": pa.array(members, pa.string()).take(rows),
-        "topic": pa.array(topics, pa.string()).take(rows),
-        "partition": pa.array(partitions, pa.int32()),
+        "member": string_array(members).take(rows),
+        "topic": string_array(topics).take(rows),
+        "partition": int32_array(np.array(partitions, dtype=np.int32)),
     })
