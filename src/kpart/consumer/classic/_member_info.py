@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain
+from operator import attrgetter
+from typing import TypeVar
 
 import numpy as np
 
@@ -38,6 +40,8 @@ __all__ = [
 #: The array view (:func:`subscriber_classes`) keeps a distinct-subscriptions × topics and a
 #: members × subscriber-classes boolean matrix; beyond this many cells it declines.
 MAX_SUBSCRIPTION_CELLS = 1 << 26
+
+_K = TypeVar("_K")
 
 
 def member_info_key(member: Member) -> tuple[int, bytes]:
@@ -128,6 +132,14 @@ class SubscriberClasses:
         return self.members[self.starts[k] : self.starts[k + 1]]
 
 
+class _Numbering(dict[_K, int]):
+    """Key → its number, numbering new keys in the order they are met (C-level lookups)."""
+
+    def __missing__(self, key: _K) -> int:
+        n = self[key] = len(self)
+        return n
+
+
 def subscriber_classes(group: GroupSpec) -> SubscriberClasses | None:
     """:class:`SubscriberClasses` of ``group`` (repeated topics in a subscription count once,
     topics missing from the metadata or without partitions are left out), or ``None`` when
@@ -145,24 +157,27 @@ def subscriber_classes(group: GroupSpec) -> SubscriberClasses | None:
     [[0, 1], [1]]
     """
     order = member_info_order(group.members)
-    by_topics: dict[tuple[str, ...], list[int]] = {}
-    for rank, i in enumerate(order):
-        by_topics.setdefault(group.members[i].topics, []).append(rank)
-    names = [t for t in dict.fromkeys(chain.from_iterable(by_topics)) if group.num_partitions(t)]
-    topics = sorted(names)
-    index = {t: i for i, t in enumerate(topics)}
-    n_topics, n_subs, n_members = len(topics), len(by_topics), len(order)
+    subscriptions = _Numbering[tuple[str, ...]]()  # distinct topic tuples, first-met order
+    sub_of_rank = np.fromiter(
+        map(subscriptions.__getitem__, map(attrgetter("topics"), map(group.members.__getitem__,
+                                                                    order))),
+        np.int64, len(order))
+    names = _Numbering[str]()
+    codes = np.fromiter(map(names.__getitem__, chain.from_iterable(subscriptions)), np.int64)
+    valid = [t for t in names if group.num_partitions(t)]
+    topics = sorted(valid)
+    n_topics, n_subs, n_members = len(topics), len(subscriptions), len(order)
     if n_subs * n_topics > MAX_SUBSCRIPTION_CELLS:
         return None
+    column = np.full(len(names) + 1, -1, dtype=np.int64)  # name code -> topic index
+    column[np.fromiter(map(names.__getitem__, topics), np.int64, n_topics)] = np.arange(n_topics)
     counts = np.fromiter(map(group.num_partitions, topics), np.int64, n_topics)
     offsets = np.zeros(n_topics, dtype=np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
     subscribed = np.zeros((n_subs, n_topics), dtype=bool)
-    sub_of_rank = np.empty(n_members, dtype=np.int64)
-    for s, (sub, ranks) in enumerate(by_topics.items()):
-        cols = np.fromiter(map(index.get, sub, repeat(-1)), np.int64, len(sub))
-        subscribed[s, cols[cols >= 0]] = True
-        sub_of_rank[ranks] = s
+    cols = column[codes]
+    row = np.repeat(np.arange(n_subs), np.fromiter(map(len, subscriptions), np.int64, n_subs))
+    subscribed[row[cols >= 0], cols[cols >= 0]] = True
     if n_subs == 1 or not n_topics:  # equal subscriptions: one class, every member
         topic_class = np.zeros(n_topics, dtype=np.int64)
         members = np.arange(n_members, dtype=np.int64)
@@ -175,7 +190,7 @@ def subscriber_classes(group: GroupSpec) -> SubscriberClasses | None:
         topic_class = topic_class.reshape(-1)
         if n_members * len(first) > MAX_SUBSCRIPTION_CELLS:
             return None
-        k, members = np.nonzero(subscribed[sub_of_rank][:, first].T)
+        k, members = np.nonzero(subscribed[:, first][sub_of_rank].T)
         starts = np.searchsorted(k, np.arange(len(first) + 1))
     return SubscriberClasses(
         topics, counts, offsets, int(counts.sum()), np.array(order, dtype=np.int64),

@@ -80,18 +80,11 @@ def range_columns(group: GroupSpec) -> GroupAssignment | None:
     return GroupAssignment.from_columns(columns)
 
 
-def _range_index(p: np.ndarray, per: np.ndarray, extra: np.ndarray) -> np.ndarray:
-    """Index among its topic's subscribers of the member getting partition ``p`` (arrays of
-    one shape): the first ``extra`` members take ``per + 1``, the others ``per``."""
-    big = extra * (per + 1)
-    tail = extra + (p - big) // np.maximum(per, 1)
-    index: np.ndarray = np.where(p < big, p // (per + 1), tail)
-    return index
-
-
 def _plain_ranks(view: SubscriberClasses) -> np.ndarray:
     """The member rank owning each partition with plain ranges (int64, shape ``(total,)``):
-    one pattern per distinct (subscriber class, partition count)."""
+    one pattern per distinct (subscriber class, partition count), made by one ``repeat`` of
+    the subscribers getting partitions (the first ``extra`` get ``per + 1``, the others
+    ``per``; with fewer partitions than subscribers only the first ``P`` get one)."""
     counts, n_topics = view.counts, len(view.topics)
     if not n_topics:
         return np.zeros(0, dtype=np.int64)
@@ -99,16 +92,17 @@ def _plain_ranks(view: SubscriberClasses) -> np.ndarray:
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     cls, n = view.topic_class[first], counts[first]
     per, extra = np.divmod(n, view.sizes[cls])
-    starts = np.zeros(len(first), dtype=np.int64)
-    np.cumsum(n[:-1], out=starts[1:])
-    which = np.repeat(np.arange(len(first)), n)
-    p = np.arange(int(n.sum())) - starts[which]
-    index = _range_index(p, per[which], extra[which])
-    pattern = view.members[view.starts[cls][which] + index]
+    takers = np.minimum(view.sizes[cls], n)  # subscribers getting at least one partition
+    which = np.repeat(np.arange(len(first)), takers)
+    local = np.arange(len(which)) - np.repeat(np.cumsum(takers) - takers, takers)
+    taker = view.members[view.starts[cls][which] + local]
+    pattern = np.repeat(taker, per[which] + (local < extra[which]))
     if len(first) == 1:
         return np.tile(pattern, n_topics)
+    starts = np.cumsum(n) - n
     shift = np.repeat(starts[inverse.reshape(-1)] - view.offsets, counts)
-    return pattern[shift + np.arange(view.total)]  # type: ignore[no-any-return]
+    shift += np.arange(view.total)
+    return pattern[shift]  # type: ignore[no-any-return]
 
 
 def _rack_matching(group: GroupSpec, view: SubscriberClasses, ranks: np.ndarray) -> bool:
@@ -211,31 +205,30 @@ def _per_topic_pass(
     One pointer per rack into its partitions: those before it are all assigned.
     Returns ``(owner or -1 per partition, count per member, extra quota left)``."""
     n = len(bits)
-    lists: dict[int, list[int]] = {
-        b: (np.flatnonzero(bits & b).tolist() if b else list(range(n)))
-        for b in dict.fromkeys(member_bits)
-    }
-    pointer = dict.fromkeys(lists, 0)
+    slot_of = {b: i for i, b in enumerate(dict.fromkeys(member_bits))}
+    lists = [np.flatnonzero(bits & b).tolist() if b else list(range(n)) for b in slot_of]
+    ends = list(map(len, lists))
+    pointer = [0] * len(lists)
     owner = [-1] * n
     taken = [0] * len(member_bits)
     left = n
-    for i, b in enumerate(member_bits):
-        if not left:
-            break
+    for i, slot in enumerate(map(slot_of.__getitem__, member_bits)):
         limit = per + 1 if extra else per
-        candidates, j, got = lists[b], pointer[b], 0
-        while got < limit and j < len(candidates):
+        candidates, j, end, got = lists[slot], pointer[slot], ends[slot], 0
+        while got < limit and j < end:
             p = candidates[j]
             j += 1
             if owner[p] < 0:
                 owner[p] = i
                 got += 1
-        pointer[b] = j
+        pointer[slot] = j
         if got:
             taken[i] = got
             left -= got
             if got > per:
                 extra -= 1
+            if not left:
+                break
     return owner, taken, extra
 
 

@@ -62,12 +62,19 @@ def round_robin_columns(group: GroupSpec) -> GroupAssignment | None:
     if view is None:
         return None
     first = _first_takers(view)
-    counts = view.counts
-    which = np.repeat(np.arange(len(counts)), counts)
-    p = np.arange(view.total) - view.offsets[which]
-    cls = view.topic_class[which]
-    index = (first[which] + p) % view.sizes[cls]
-    owner = view.order[view.members[view.starts[cls] + index]]
+    counts, sizes, starts = view.counts, view.sizes, view.starts
+    # Partition p of topic t: subscriber (first[t] + p) % C of its class.
+    index = np.repeat(first - view.offsets, counts)
+    index += np.arange(view.total)
+    if len(sizes) == 1:  # one class (equal subscriptions): scalar arithmetic
+        index %= sizes[0]
+        if sizes[0] != len(view.order):
+            index = view.members[index]
+    else:
+        index %= np.repeat(sizes[view.topic_class], counts)
+        index += np.repeat(starts[view.topic_class], counts)
+        index = view.members[index]
+    owner = view.order[index]
     columns = AssignmentColumns(
         [m.member_id for m in group.members], view.topics, counts, owner
     )
@@ -84,9 +91,10 @@ def _first_takers(view: SubscriberClasses) -> np.ndarray:
         order = sorted(order, key=lambda t: java_string_key(topics[t]))
     n_members = len(view.order)
     sizes = view.sizes.tolist()
+    starts = view.starts.tolist()
     cls = view.topic_class.tolist()
     counts = view.counts.tolist()
-    subscribers: dict[int, list[int]] = {}
+    members: list[int] | None = None  # view.members as a list, made when first needed
     first = [0] * len(topics)
     cursor = 0
     for t in order:
@@ -96,12 +104,12 @@ def _first_takers(view: SubscriberClasses) -> np.ndarray:
             first[t] = cursor
             cursor = (cursor + n) % n_members
             continue
-        ranks = subscribers.get(k)
-        if ranks is None:
-            ranks = subscribers[k] = view.class_members(k).tolist()
-        start = bisect_left(ranks, cursor)
+        if members is None:
+            members = view.members.tolist()
+        lo = starts[k]
+        start = bisect_left(members, cursor, lo, lo + size) - lo
         if start == size:
             start = 0
         first[t] = start
-        cursor = (ranks[(start + n - 1) % size] + 1) % n_members
+        cursor = (members[lo + (start + n - 1) % size] + 1) % n_members
     return np.array(first, dtype=np.int64)
