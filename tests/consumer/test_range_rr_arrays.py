@@ -83,6 +83,21 @@ def test_declines_large_subscription_matrices(monkeypatch: pytest.MonkeyPatch) -
     assert range_columns(g) is None and round_robin_columns(g) is None
 
 
+@pytest.mark.parametrize("doc", [
+    {"topics": {"t": 2}, "members": []},
+    {"topics": {"t": 0}, "members": [{"id": "a", "topics": ["t"]}]},
+    {"topics": {"t": 3}, "members": [{"id": "a", "topics": []}, {"id": "b", "topics": ["t"]}]},
+    {"topics": {}, "members": [{"id": "a", "topics": ["gone"]}]},
+], ids=["no members", "zero partitions", "member without topics", "no topics"])
+def test_empty_edges(doc: dict) -> None:
+    group = GroupSpec.from_json(doc)
+    for strategy, run in ARRAYS.items():
+        got = run(group)
+        assert got is not None
+        assert got.assignment == OBJECTS[strategy](group).assignment
+        assert got.to_arrow().num_rows == sum(got.partition_counts().values())
+
+
 RACKS = ["r0", "r1", "r2", "r3"]
 # Topic names whose Java (UTF-16) and Python (code point) orders differ, and plain ones.
 TOPICS = ["t0", "t1", "t2", "t3", "t4", "x\U0001f600", "x\ufffd"]
@@ -117,6 +132,9 @@ def groups(draw: st.DrawFn) -> GroupSpec:
             "topics": subs,
             "instance_id": draw(st.one_of(st.none(), st.just(f"i{9 - i}"), IDS)),
             "rack": draw(st.sampled_from([None, "", *RACKS[:3]])),
+            # read by neither assignor: a previous owner and a generation change nothing
+            "generation": draw(st.integers(-1, 3)),
+            "owned": [[names[0], [0]]] if topics[names[0]] and draw(st.booleans()) else [],
         })
     doc = {"topics": topics, "members": members, "partition_racks": racks}
     return GroupSpec.from_json(doc)
