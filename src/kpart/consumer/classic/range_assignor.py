@@ -18,6 +18,11 @@ per-topic quotas (``P // C``, at most ``P % C`` members with one more):
 
 A member without a rack matches every partition. What is left is handed out as plain ranges.
 
+Groups of at least :data:`~kpart.consumer.classic._range_arrays.ARRAY_THRESHOLD` partitions
+take the array path (:mod:`kpart.consumer.classic._range_arrays`: the same decisions on
+partition indices, a columnar result); ``_assign_range_objects`` is the reference it is
+tested against, and runs whatever the array path declines.
+
 Seed 003 / Kafka's Javadoc example: two members, ``t0`` and ``t1`` with 3 partitions each.
 
 >>> from kpart.consumer.spec import GroupSpec
@@ -39,6 +44,7 @@ from kpart.consumer.classic._member_info import (
     partitions_per_topic,
     sort_members,
 )
+from kpart.consumer.classic._range_arrays import try_range_columns
 from kpart.consumer.spec import GroupSpec, TopicDescriber
 
 __all__ = ["RangeAssignor", "assign_range"]
@@ -203,7 +209,14 @@ def assign_range(group: GroupSpec) -> GroupAssignment:
     Input: the metadata and subscriptions in ``group`` (topics missing from the metadata or
     with no partitions are skipped; ``owned_partitions`` and generations are ignored).
     Output: every member of the group, with ``()`` when it gets nothing. Never raises.
+    Large groups get a columnar result (the array path), others the object path.
     """
+    fast = try_range_columns(group)
+    return fast if fast is not None else _assign_range_objects(group)
+
+
+def _assign_range_objects(group: GroupSpec) -> GroupAssignment:
+    """:func:`assign_range` on Python objects: the reference port of Kafka's class."""
     ppt = partitions_per_topic(group)
     racks = {m.member_id: m.rack for m in group.members if m.rack}
     subscribers: dict[str, list[str]] = {t: [] for t in ppt}

@@ -23,6 +23,11 @@ subscriptions (``t0``, ``t1``, ``t2`` with 1, 2, 3 partitions), and the same aft
 >>> uneven["members"] = uneven["members"][1:]
 >>> assign_round_robin(GroupSpec.from_json(uneven)).as_dict()
 {'C1': {'t0': [0], 't1': [1]}, 'C2': {'t1': [0], 't2': [0, 1, 2]}}
+
+Groups of at least :data:`~kpart.consumer.classic._round_robin_arrays.ARRAY_THRESHOLD`
+partitions take the array path (:mod:`kpart.consumer.classic._round_robin_arrays`: the same
+deal as a closed form per topic, a columnar result); ``_assign_round_robin_objects`` is the
+reference it is tested against, and runs whatever the array path declines.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from kpart.consumer.classic._member_info import (
     partitions_per_topic,
     sort_members,
 )
+from kpart.consumer.classic._round_robin_arrays import try_round_robin_columns
 from kpart.consumer.spec import GroupSpec
 
 __all__ = ["RoundRobinAssignor", "assign_round_robin"]
@@ -45,7 +51,14 @@ def assign_round_robin(group: GroupSpec) -> GroupAssignment:
     Input: the metadata and subscriptions in ``group`` (topics missing from the metadata or
     with no partitions are skipped; ``owned_partitions`` and generations are ignored).
     Output: every member of the group, with ``()`` when it gets nothing. Never raises.
+    Large groups get a columnar result (the array path), others the object path.
     """
+    fast = try_round_robin_columns(group)
+    return fast if fast is not None else _assign_round_robin_objects(group)
+
+
+def _assign_round_robin_objects(group: GroupSpec) -> GroupAssignment:
+    """:func:`assign_round_robin` on Python objects: the reference port of Kafka's class."""
     ppt = partitions_per_topic(group)
     order = sort_members(group.members)
     subscribed = [frozenset(m.topics) for m in order]
