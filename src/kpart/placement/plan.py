@@ -8,11 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
+from kpart._java.strings import java_string_key
 from kpart.errors import ConfigError
 from kpart.placement.reassign import Move
-from kpart.placement.spec import Broker
+from kpart.placement.spec import Broker, _replica_lists
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import pyarrow as pa
 
 __all__ = ["Plan", "batch_moves"]
 
@@ -69,6 +76,92 @@ class Plan:
                 for b in reps:
                     counts[b] = counts.get(b, 0) + 1
         return tuple(sorted(counts.items()))
+
+    def to_arrow(self) -> pa.Table:
+        """The plan as an Arrow table, one row per partition of :attr:`target`, in Kafka's
+        ``compareTopicPartitions`` order (topics by ``String.compareTo``, then partitions: the
+        order of :attr:`moves` and of the reassignment JSON).
+
+        Columns: ``topic`` (string), ``partition`` (int32), ``current_replicas`` and
+        ``target_replicas`` (list<int32>, preferred leader first; ``current_replicas`` is null
+        for a partition :attr:`current` lacks), ``changed`` (bool: the partition is in
+        :attr:`moves`, i.e. in the reassignment JSON), ``replica_moves`` (int32: replicas
+        changing broker, 0 for a leader-only change), ``leader_change`` (bool: the preferred
+        leader changes) and ``batch`` (int32: the 1-based batch of :attr:`batches` moving it,
+        as in ``kpart plan``'s ``<out>.batch-001.json`` files; null when unchanged).
+
+        Shape: one row per partition of the cluster (``sum(len(ps) for ps in
+        target.values())``); the replica lists are read into flat int32 arrays in one pass
+        and the move columns are filled per :class:`Move`: no Python loop over partitions.
+
+        >>> from kpart.placement.planner import plan
+        >>> p = plan({"t": {0: (0, 1), 1: (1, 0)}}, [Broker(0), Broker(1)],
+        ...          add_brokers=[Broker(2)])
+        >>> p.to_arrow().to_pylist()  # doctest: +NORMALIZE_WHITESPACE
+        [{'topic': 't', 'partition': 0, 'current_replicas': [0, 1], 'target_replicas': [0, 2],
+          'changed': True, 'replica_moves': 1, 'leader_change': False, 'batch': 1},
+         {'topic': 't', 'partition': 1, 'current_replicas': [1, 0], 'target_replicas': [1, 0],
+          'changed': False, 'replica_moves': 0, 'leader_change': False, 'batch': None}]
+        """
+        import numpy as np
+        import pyarrow as pa
+
+        topics = sorted(self.target, key=java_string_key)
+        rank = {t: i for i, t in enumerate(topics)}
+        counts = [len(self.target[t]) for t in topics]
+        n = sum(counts)
+        tid = np.repeat(np.arange(len(topics), dtype=np.int64), counts)
+        part = np.fromiter(chain.from_iterable(self.target[t] for t in topics), np.int64, n)
+        targets = list(chain.from_iterable(self.target[t].values() for t in topics))
+        currents = list(chain.from_iterable(_aligned(self.current.get(t), self.target[t])
+                                            for t in topics))
+        width = int(part.max(initial=0)) + 1
+        key = tid * width + part  # (topic rank, partition) as one sortable int
+        order = None if bool(np.all(key[1:] > key[:-1])) else np.argsort(key, kind="stable")
+        sorted_key = key if order is None else key[order]
+
+        def moved(moves: Sequence[Move]) -> np.ndarray:
+            """The row of each move."""
+            mk = np.fromiter((rank[m.topic] * width + m.partition for m in moves), np.int64,
+                             len(moves))
+            return np.searchsorted(sorted_key, mk)
+
+        rows = moved(self.moves)
+        replica_moves = np.zeros(n, np.int32)
+        replica_moves[rows] = np.fromiter((m.replica_moves for m in self.moves), np.int32,
+                                          len(self.moves))
+        leader_change = np.zeros(n, bool)
+        leader_change[rows] = np.fromiter((m.leader_change for m in self.moves), bool,
+                                          len(self.moves))
+        batch = np.zeros(n, np.int32)
+        for b, moves in enumerate(self.batches, start=1):
+            batch[moved(moves)] = b
+        changed = np.zeros(n, bool)
+        changed[rows] = True
+        table = pa.table({
+            "topic": pa.array(topics, pa.string()).take(pa.array(tid)),
+            "partition": pa.array(part.astype(np.int32)),
+            "current_replicas": _replica_lists(currents),
+            "target_replicas": _replica_lists(targets),
+        })
+        if order is not None:
+            table = table.take(pa.array(order))
+        return table.append_column("changed", pa.array(changed)).append_column(
+            "replica_moves", pa.array(replica_moves)).append_column(
+            "leader_change", pa.array(leader_change)).append_column(
+            "batch", pa.array(batch, mask=batch == 0))
+
+
+def _aligned(current: Mapping[int, tuple[int, ...]] | None,
+             target: Mapping[int, tuple[int, ...]]) -> Sequence[tuple[int, ...] | None]:
+    """``current``'s replicas of ``target``'s partitions, in ``target``'s order (``None`` where
+    ``current`` lacks one); read as one list when both list the same partitions in the same
+    order (a planner's plan: the target is the current assignment, updated)."""
+    if current is None:
+        return [None] * len(target)
+    if len(current) == len(target) and list(current) == list(target):
+        return list(current.values())
+    return [current.get(p) for p in target]
 
 
 def _freeze(
