@@ -240,7 +240,7 @@ class TopicAssignment:
         (list<int32>, the broker ids, preferred leader first).
 
         Shape: ``len(assignments)`` rows. The replica lists are read in one pass into flat
-        int32 arrays (no per-partition Python work): about 0.15 s for a million partitions of
+        int32 arrays (no per-partition Python work): about 0.3 s for a million partitions of
         three replicas.
 
         >>> a = TopicAssignment(((0, 1), (1, 2)), start_partition=4)
@@ -267,7 +267,7 @@ def _replica_lists(lists: Sequence[Sequence[int] | None]) -> pa.Array:
     import pyarrow as pa
 
     kind = pa.list_(pa.int32())
-    if any(r is None for r in lists):
+    if None in lists:
         return pa.array(lists, kind)
     present: Sequence[Sequence[int]] = lists  # type: ignore[assignment]  # no None, checked
     lengths = np.fromiter(map(len, present), np.int64, len(present))
