@@ -112,3 +112,23 @@ def test_commands_write_nothing_when_the_disk_fills(capsys, tmp_path, monkeypatc
     assert out == ""
     assert err == f"kpart: error: --out: cannot write {str(target)!r}: no space left on device\n"
     assert listing(tmp_path) == [f"out.{fmt}"] and target.read_bytes() == b"an earlier result"
+
+
+@pytest.mark.parametrize("argv", [
+    ["place", "--brokers", "0,1,2", "--partitions", "6", "--replication-factor", "2", "-o",
+     "p.parquet"],
+    ["plan", "--current", str(EXAMPLES / "topic-test4.describe.txt"), "--add-brokers", "3",
+     "-o", "plan.arrow", "--json"],
+])
+def test_tables_are_built_without_importing_pandas(tmp_path, argv) -> None:
+    # pa.array/pa.scalar import pandas on first use (~0.4 s); kpart._arrow avoids them
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom kpart.cli import main\n"
+            f"assert main({argv!r}) == 0\n"
+            "assert 'pandas' not in sys.modules, 'pandas was imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    assert len(list(tmp_path.iterdir())) == 1

@@ -107,11 +107,13 @@ def assignment_table(result: GroupAssignment) -> pa.Table:
     """
     import pyarrow as pa
 
+    from kpart._arrow import constant
+
     assigned = result.to_arrow()
     revoked = result.revoked_to_arrow()
     return pa.concat_tables([
-        assigned.append_column("revoked", pa.repeat(False, assigned.num_rows)),
-        revoked.append_column("revoked", pa.repeat(True, revoked.num_rows)),
+        assigned.append_column("revoked", constant(False, pa.bool_(), assigned.num_rows)),
+        revoked.append_column("revoked", constant(True, pa.bool_(), revoked.num_rows)),
     ])
 
 
@@ -240,8 +242,11 @@ def rebalance_table(sims: Mapping[str, Simulation], scenario: Scenario) -> pa.Ta
     """
     import pyarrow as pa
 
+    from kpart._arrow import constant
+
     empty = pa.table({"member": pa.nulls(1, pa.string()), "topic": pa.nulls(1, pa.string()),
                       "partition": pa.nulls(1, pa.int32()), "revoked": pa.nulls(1, pa.bool_())})
+    i32, i64 = pa.int32(), pa.int64()
     pieces = []
     for i, change in enumerate(scenario.changes):
         for name, sim in sims.items():
@@ -251,21 +256,21 @@ def rebalance_table(sims: Mapping[str, Simulation], scenario: Scenario) -> pa.Ta
                 rows = empty
             n = rows.num_rows
             error = None if st.error is None else f"{st.error.java_class}: {st.error}"
-            front = {"strategy": pa.scalar(name, pa.string()),
-                     "step": pa.scalar(i, pa.int32()),
-                     "change": pa.scalar(change.describe(), pa.string())}
-            figures = {"step_rounds": pa.scalar(st.rounds, pa.int32()),
-                       "step_moved": pa.scalar(st.moved, pa.int64()),
-                       "step_revoked": pa.scalar(st.revoked, pa.int64()),
-                       "step_paused": pa.scalar(st.paused, pa.int64()),
-                       "step_balance": pa.scalar(st.balance, pa.int64()),
-                       "step_pending": pa.scalar(st.pending, pa.int64()),
-                       "step_settled": pa.scalar(st.settled, pa.bool_()),
-                       "step_cycle": pa.scalar(st.cycle, pa.int32()),
-                       "step_error": pa.scalar(error, pa.string())}
-            columns = {k: pa.repeat(v, n) for k, v in front.items()}
+            columns = {"strategy": constant(name, pa.string(), n),
+                       "step": constant(i, i32, n),
+                       "change": constant(change.describe(), pa.string(), n)}
             columns.update({c: rows.column(c) for c in rows.column_names})
-            columns.update({k: pa.repeat(v, n) for k, v in figures.items()})
+            columns.update({
+                "step_rounds": constant(st.rounds, i32, n),
+                "step_moved": constant(st.moved, i64, n),
+                "step_revoked": constant(st.revoked, i64, n),
+                "step_paused": constant(st.paused, i64, n),
+                "step_balance": constant(st.balance, i64, n),
+                "step_pending": constant(st.pending, i64, n),
+                "step_settled": constant(st.settled, pa.bool_(), n),
+                "step_cycle": constant(st.cycle, i32, n),
+                "step_error": constant(error, pa.string(), n),
+            })
             pieces.append(pa.table(columns))
     table = pa.concat_tables(pieces)
     meta = {"kpart.strategies": json.dumps(list(sims))}

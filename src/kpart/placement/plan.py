@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from kpart._java.strings import java_string_key
 from kpart.errors import ConfigError
 from kpart.placement.reassign import Move
-from kpart.placement.spec import Broker, _replica_lists
+from kpart.placement.spec import Broker
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -107,15 +107,24 @@ class Plan:
         import numpy as np
         import pyarrow as pa
 
+        from kpart._arrow import (
+            bool_array,
+            flatten_lists,
+            int32_array,
+            list_array,
+            numeric_array,
+            string_array,
+        )
+
         topics = sorted(self.target, key=java_string_key)
         rank = {t: i for i, t in enumerate(topics)}
         counts = [len(self.target[t]) for t in topics]
         n = sum(counts)
         tid = np.repeat(np.arange(len(topics), dtype=np.int64), counts)
         part = np.fromiter(chain.from_iterable(self.target[t] for t in topics), np.int64, n)
-        target = _replica_lists(list(chain.from_iterable(self.target[t].values()
-                                                          for t in topics)))
-        current = _replica_lists(list(chain.from_iterable(
+        target = flatten_lists(list(chain.from_iterable(self.target[t].values()
+                                                         for t in topics)))
+        current = flatten_lists(list(chain.from_iterable(
             _aligned(self.current.get(t), self.target[t]) for t in topics)))
         changed, replica_moves, leader_change = _differences(current, target)
         width = int(part.max(initial=0)) + 1
@@ -130,32 +139,30 @@ class Plan:
         batch[rows if order is None else order[rows]] = np.repeat(
             np.arange(1, len(sizes) + 1, dtype=np.int32), sizes)
         table = pa.table({
-            "topic": pa.array(topics, pa.string()).take(pa.array(tid)),
-            "partition": pa.array(part.astype(np.int32)),
-            "current_replicas": current,
-            "target_replicas": target,
-            "changed": pa.array(changed),
-            "replica_moves": pa.array(replica_moves),
-            "leader_change": pa.array(leader_change),
-            "batch": pa.array(batch, mask=batch == 0),
+            "topic": string_array(topics).take(numeric_array(tid)),
+            "partition": int32_array(part),
+            "current_replicas": list_array(*current),
+            "target_replicas": list_array(*target),
+            "changed": bool_array(changed),
+            "replica_moves": int32_array(replica_moves),
+            "leader_change": bool_array(leader_change),
+            "batch": int32_array(batch, null=batch == 0),
         })
-        return table if order is None else table.take(pa.array(order))
+        return table if order is None else table.take(numeric_array(order))
 
 
-def _differences(current: pa.ListArray,
-                 target: pa.ListArray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row of two list<int32> arrays of one length: whether the lists differ (bool), how
-    many of ``target``'s ids ``current`` lacks (int32: replicas moving, as
-    :attr:`Move.replica_moves`) and whether their first ids differ (bool, as
-    :attr:`Move.leader_change`); all three false/0 where ``current`` is null. Vectorised per
+def _differences(current: _Lists, target: _Lists) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of two lists of lists of one length (:func:`kpart._arrow.flatten_lists`' arrays):
+    whether the lists differ (bool), how many of ``target``'s ids ``current`` lacks (int32:
+    replicas moving, as :attr:`Move.replica_moves`) and whether their first ids differ (bool,
+    as :attr:`Move.leader_change`); all three false/0 where ``current`` is null. Vectorised per
     pair of list lengths (one pair in a cluster of one replication factor)."""
     import numpy as np
 
-    n = len(target)
-    c_off, t_off = current.offsets.to_numpy(), target.offsets.to_numpy()
-    c_val, t_val = current.values.to_numpy(), target.values.to_numpy()
+    (c_off, c_val, c_null), (t_off, t_val, _) = current, target
+    n = len(t_off) - 1
     c_len, t_len = np.diff(c_off), np.diff(t_off)
-    present = ~current.is_null().to_numpy(zero_copy_only=False)
+    present = np.ones(n, bool) if c_null is None else ~c_null
     changed, leader = np.zeros(n, bool), np.zeros(n, bool)
     moves = np.zeros(n, np.int32)
     wide = int(t_len.max(initial=0)) + 1
@@ -168,6 +175,10 @@ def _differences(current: pa.ListArray,
         moves[rows] = (~(t2[:, :, None] == c2[:, None, :]).any(axis=2)).sum(axis=1)
         leader[rows] = c2[:, 0] != t2[:, 0] if lc and lt else bool(lc or lt)
     return changed, moves, leader
+
+
+#: A list of lists as :func:`kpart._arrow.flatten_lists` gives it: offsets, values, null mask.
+_Lists = tuple["np.ndarray", "np.ndarray", "np.ndarray | None"]
 
 
 def _aligned(current: Mapping[int, tuple[int, ...]] | None,

@@ -25,9 +25,8 @@ Broker(id=1, rack='rack-a', fenced=False)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain
 from typing import TYPE_CHECKING, Protocol
 
 from kpart.errors import ConfigError
@@ -251,30 +250,15 @@ class TopicAssignment:
         import numpy as np
         import pyarrow as pa
 
+        from kpart._arrow import constant, int32_array, int32_lists
+
         n = len(self.assignments)
+        first = self.start_partition
         return pa.table({
-            "topic": pa.repeat(pa.scalar(topic, pa.string()), n),
-            "partition": pa.array(np.arange(self.start_partition, self.start_partition + n,
-                                            dtype=np.int32)),
-            "replicas": _replica_lists(self.assignments),
+            "topic": constant(topic, pa.string(), n),
+            "partition": int32_array(np.arange(first, first + n, dtype=np.int32)),
+            "replicas": int32_lists(self.assignments),
         })
-
-
-def _replica_lists(lists: Sequence[Sequence[int] | None]) -> pa.Array:
-    """``lists`` (``None``: a null list) as an Arrow list<int32> array, built from flat numpy
-    arrays (lengths, then every broker id in one pass) when no entry is ``None``."""
-    import numpy as np
-    import pyarrow as pa
-
-    kind = pa.list_(pa.int32())
-    if None in lists:
-        return pa.array(lists, kind)
-    present: Sequence[Sequence[int]] = lists  # type: ignore[assignment]  # no None, checked
-    lengths = np.fromiter(map(len, present), np.int64, len(present))
-    offsets = np.zeros(len(present) + 1, np.int32)
-    np.cumsum(lengths, out=offsets[1:])
-    flat = np.fromiter(chain.from_iterable(present), np.int32, int(offsets[-1]))
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat), type=kind)
 
 
 class ReplicaPlacer(Protocol):
