@@ -2,7 +2,9 @@
 
 Every command reads its file inputs with :func:`read_text` and writes its outputs with
 :func:`write_text` (one file), :func:`write_texts` (several files, all checked before any is
-written) or :func:`write_dir` (a directory, e.g. the report). Errors are one-line
+written), :func:`write_binary` (a file a library writes, e.g. pyarrow), :func:`write_table`
+(an Arrow table as Parquet or an Arrow IPC file) or :func:`write_dir` (a directory, e.g. the
+report). Errors are one-line
 :class:`~kpart.errors.ConfigError` messages naming the option and the user's path, never a
 temporary name:
 
@@ -46,9 +48,12 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from kpart.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -56,12 +61,26 @@ __all__ = [
     "clean_stale",
     "is_kpart_temp",
     "read_text",
+    "write_binary",
     "write_dir",
+    "write_table",
     "write_text",
     "write_texts",
 ]
 
 PathLike = str | os.PathLike[str]
+
+#: A writer of a file's bytes: ``fill(f)`` writes them to ``f``, a binary file open for writing
+#: (it must not close it); e.g. ``lambda f: pyarrow.parquet.write_table(table, f)``.
+Fill = Callable[[BinaryIO], object]
+
+#: What :func:`write_texts` writes to a file: text (as UTF-8), bytes, an iterable of chunks
+#: (streamed) or a :data:`Fill`.
+Content = str | bytes | Iterable[str | bytes] | Fill
+
+#: The binary table formats of :func:`write_table`: Apache Parquet and the Arrow IPC file
+#: format (Feather v2, ``.arrow``).
+TABLE_FORMATS = ("parquet", "arrow")
 
 #: The largest file input read (a typo such as ``--current /dev/zero`` must not fill memory).
 MAX_INPUT_BYTES = 1 << 30
@@ -294,16 +313,20 @@ def _chunks(content: str | bytes | Iterable[str | bytes]) -> Iterator[bytes]:
         yield chunk.encode("utf-8") if isinstance(chunk, str) else chunk
 
 
-def _write_temp(target: Path, content: str | bytes | Iterable[str | bytes]) -> Path:
-    """Write ``content`` to a new temporary beside ``target``; fsync'd; removed on error."""
+def _write_temp(target: Path, content: Content) -> Path:
+    """Write ``content`` to a new temporary beside ``target``; fsync'd; removed on error
+    (whatever ``fill`` raises, ``KeyboardInterrupt`` included)."""
     tmp = target.parent / _temp_name(target.name)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # mode as open() gives
     try:
         with contextlib.suppress(OSError):  # open() keeps a file's mode when it replaces it
             os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
         with os.fdopen(fd, "wb") as f:
-            for chunk in _chunks(content):
-                f.write(chunk)
+            if callable(content):
+                content(f)
+            else:
+                for chunk in _chunks(content):
+                    f.write(chunk)
             f.flush()
             os.fsync(f.fileno())
     except BaseException:
@@ -313,7 +336,7 @@ def _write_temp(target: Path, content: str | bytes | Iterable[str | bytes]) -> P
 
 
 def write_texts(
-    files: Mapping[PathLike, str | bytes | Iterable[str | bytes]],
+    files: Mapping[PathLike, Content],
     options: Mapping[PathLike | None, str] | None = None,
     default_option: str = "--out",
     *,
@@ -324,7 +347,10 @@ def write_texts(
     temporary, then all are renamed into place (a failure before the renames leaves every
     previous file as it was and no temporary). ``options`` maps a path to the option that named
     it (errors name both); others are ``default_option``. Returns the written paths.
-    Text is written as UTF-8; ``bytes`` as they are; an iterable of chunks is streamed."""
+    Text is written as UTF-8; ``bytes`` as they are; an iterable of chunks is streamed; a
+    :data:`Fill` writes into the temporary itself (an ``OSError`` it raises, e.g. no space
+    left on device, is reported as this file's write error; anything else it raises goes up
+    unchanged, the temporaries removed)."""
     named = {str(k): v for k, v in (options or {}).items() if k is not None}
     plan = []
     seen: dict[str, str] = {}
@@ -365,6 +391,72 @@ def write_text(path: PathLike, content: str | bytes | Iterable[str | bytes],
     atomically; see the module docstring. Returns ``path``."""
     write_texts({path: content}, default_option=option)
     return Path(path)
+
+
+def write_binary(path: PathLike, fill: Fill, option: str = "--out", *,
+                 inputs: Mapping[str, PathLike | None] | None = None) -> Path:
+    """Write the file ``fill(f)`` writes to ``f`` (a binary file open for writing; ``fill``
+    must not close it) to ``path``, atomically as :func:`write_text` does: ``fill`` writes
+    into the temporary, which becomes ``path`` only once ``fill`` returned and the bytes are
+    on disk. When ``fill`` raises, ``path`` is left as it was and no temporary remains.
+    ``inputs``: ``{option: path}`` of the command's file inputs (never overwritten).
+    ``ConfigError`` naming ``option`` and ``path`` when it cannot be written. Returns ``path``.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> p = write_binary(os.path.join(d, "x.bin"), lambda f: f.write(b"PAR1"))
+    >>> p.read_bytes()
+    b'PAR1'
+    >>> def fail(f):
+    ...     f.write(b"half")
+    ...     raise RuntimeError("the writer failed")
+    >>> write_binary(os.path.join(d, "y.bin"), fail)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: the writer failed
+    >>> sorted(os.listdir(d))
+    ['x.bin']
+    """
+    write_texts({path: fill}, default_option=option, inputs=inputs)
+    return Path(path)
+
+
+def table_fill(table: pa.Table, fmt: str) -> Fill:
+    """The :data:`Fill` writing ``table`` as ``fmt``: ``"parquet"`` (Apache Parquet, pyarrow's
+    defaults: snappy compression, dictionary-encoded columns; Spark's
+    ``spark.read.parquet``, DuckDB and pandas read it) or ``"arrow"`` (the Arrow IPC *file*
+    format, Feather v2: ``pyarrow.ipc.open_file``, ``pyarrow.feather.read_table``, Polars'
+    ``read_ipc``). ``ValueError`` for another ``fmt``."""
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        return lambda f: pq.write_table(table, f)
+    if fmt == "arrow":
+        import pyarrow as pa
+
+        def fill(f: BinaryIO) -> None:
+            with pa.ipc.new_file(f, table.schema) as writer:
+                writer.write_table(table)
+
+        return fill
+    raise ValueError(f"unknown table format {fmt!r} (expected one of {', '.join(TABLE_FORMATS)})")
+
+
+def write_table(path: PathLike, table: pa.Table, fmt: str, option: str = "--out", *,
+                inputs: Mapping[str, PathLike | None] | None = None) -> Path:
+    """Write ``table`` to ``path`` as ``fmt`` (:data:`TABLE_FORMATS`, see :func:`table_fill`),
+    atomically (:func:`write_binary`). Returns ``path``.
+
+    >>> import os, tempfile
+    >>> import pyarrow as pa, pyarrow.parquet as pq
+    >>> d = tempfile.mkdtemp()
+    >>> t = pa.table({"topic": ["t", "t"], "partition": pa.array([0, 1], pa.int32())})
+    >>> pq.read_table(write_table(os.path.join(d, "a.parquet"), t, "parquet")).equals(t)
+    True
+    >>> pa.ipc.open_file(str(write_table(os.path.join(d, "a.arrow"), t, "arrow"))).read_all() == t
+    True
+    """
+    return write_binary(path, table_fill(table, fmt), option, inputs=inputs)
 
 
 _RENAME_EXCHANGE = 2

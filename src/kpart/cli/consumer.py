@@ -1,26 +1,47 @@
-"""``kpart assign`` and ``kpart rebalance``: consumer-group assignment from the command line.
+"""``kpart assign``, ``kpart server-assign`` and ``kpart rebalance``: consumer-group
+assignment from the command line.
 
-``kpart assign FILE --strategy range|roundrobin|sticky|cooperative-sticky [--format json|table]``
+``kpart assign FILE --strategy range|roundrobin|sticky|cooperative-sticky [--format F]``
 reads a group in the golden "member input" JSON (``{"topics", "partition_racks"?, "members"}``,
 see ``tests/golden/FORMAT.md``) and prints ``{"assignment": {member: {topic: [p, ...]}}}`` or
-a table. ``kpart rebalance SCENARIO --strategy S [--strategy T ...] [--json]`` runs a scenario
+a table; ``kpart server-assign`` does the same for a KIP-848 group file.
+``kpart rebalance SCENARIO --strategy S [--strategy T ...] [--format F]`` runs a scenario
 (JSON or TOML, see :mod:`kpart.consumer._scenario`) under each strategy and prints, per step,
 the strategies side by side. The algorithms live in :mod:`kpart.consumer`.
+
+``--format parquet|arrow`` (written to ``--out`` only) writes one row per partition:
+:func:`assignment_table` (``assign``, ``server-assign``) and :func:`rebalance_table`
+(``rebalance``), from the results' Arrow tables (no per-partition Python objects for the
+array-backed results of large groups).
 """
 
 from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kpart._files import check_writable, read_text, write_text
+from kpart._files import check_writable, read_text, write_table, write_text
+from kpart.cli._options import BINARY_FORMATS, output_format
 from kpart.errors import ConfigError, KpartError
 
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+    from kpart.consumer._scenario import Scenario
+    from kpart.consumer.assignment import GroupAssignment
+    from kpart.consumer.rebalance import Simulation
+
 _STRATEGIES = "range, roundrobin, sticky, cooperative-sticky, uniform, server-range (KIP-848)"
+_ASSIGN_FORMATS = ("json", "table", *BINARY_FORMATS)
+_REBALANCE_FORMATS = ("table", "json", *BINARY_FORMATS)
+_FORMAT_HELP = ("json, table, parquet or arrow (parquet and arrow: one row per partition, "
+                "written to --out; see docs/consumer-assignment.md). Default: from --out's "
+                "name (.parquet, .arrow), else json.")
 
 
 def _read_json(path: Path) -> Any:
@@ -65,12 +86,83 @@ def _print_tables(tables: list[Any]) -> None:
         console.print(t)
 
 
+def assignment_table(result: GroupAssignment) -> pa.Table:
+    """``result`` as one Arrow table, one row per partition: ``member`` (string), ``topic``
+    (string), ``partition`` (int32) and ``revoked`` (bool).
+
+    The rows with ``revoked`` false are :meth:`~kpart.consumer.assignment.GroupAssignment.to_arrow`
+    (the assignment, members in group order, topics and partitions sorted); after them, the
+    rows with ``revoked`` true are
+    :meth:`~kpart.consumer.assignment.GroupAssignment.revoked_to_arrow`: under the cooperative
+    protocol, the partitions a member still owns but must give up before a follow-up rebalance
+    hands them out (no member is assigned them yet). Members with no partition have no row.
+
+    >>> from kpart.consumer.assignment import GroupAssignment
+    >>> a = GroupAssignment.from_pairs(["C0", "C1"], {"C0": [("t", 0)], "C1": [("t", 1)]},
+    ...                                revoked={"C0": [("t", 2)]})
+    >>> assignment_table(a).to_pylist()  # doctest: +NORMALIZE_WHITESPACE
+    [{'member': 'C0', 'topic': 't', 'partition': 0, 'revoked': False},
+     {'member': 'C1', 'topic': 't', 'partition': 1, 'revoked': False},
+     {'member': 'C0', 'topic': 't', 'partition': 2, 'revoked': True}]
+    """
+    import pyarrow as pa
+
+    from kpart._arrow import constant
+
+    assigned = result.to_arrow()
+    revoked = result.revoked_to_arrow()
+    return pa.concat_tables([
+        assigned.append_column("revoked", constant(False, pa.bool_(), assigned.num_rows)),
+        revoked.append_column("revoked", constant(True, pa.bool_(), revoked.num_rows)),
+    ])
+
+
+#: ``member id -> (group.instance.id, client.rack)`` of the group's members, for the table.
+_MemberInfo = Mapping[str, tuple[str | None, str | None]]
+
+
+def _write_assignment(result: GroupAssignment, fmt: str, out: Path | None, title: str,
+                      members: _MemberInfo, inputs: dict[str, Path]) -> None:
+    """Print or write ``result`` as ``fmt`` (json, table, parquet, arrow)."""
+    if fmt in BINARY_FORMATS:
+        assert out is not None  # output_format refused a binary format without --out
+        write_table(out, assignment_table(result), fmt, inputs=inputs)
+        return
+    if fmt == "json":
+        _emit(json.dumps(result.to_json(), indent=2), out)
+        return
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in ("member", "instance id", "rack", "partitions", "assignment"):
+        table.add_column(col)
+    for mid, owned in result.assignment:
+        instance, rack = members[mid]
+        n = sum(len(ps) for _, ps in owned)
+        table.add_row(mid, instance or "-", rack or "-", str(n), _compact(owned))
+    _show([table], out)
+
+
+def _show(tables: list[Any], out: Path | None) -> None:
+    """Print rich ``tables``, or write them as text to ``out``."""
+    if out is None:
+        _print_tables(tables)
+        return
+    from rich.console import Console
+
+    console = Console(record=True, width=200, file=io.StringIO(), color_system=None)
+    for t in tables:
+        console.print(t)
+    write_text(out, console.export_text(), "--out")
+
+
 def assign_command(
     file: Annotated[Path, typer.Argument(help="Group file, JSON (docs/formats/group.md).")],
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"One of: {_STRATEGIES}.")
     ] = "range",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="json or table.")] = "json",
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
+                                            show_default=False)] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
     ] = None,
@@ -78,8 +170,7 @@ def assign_command(
     """Assign a consumer group's partitions with a Kafka assignor."""
     from kpart.consumer import assign, get_strategy
 
-    if fmt not in ("json", "table"):
-        raise ConfigError(f"--format: unknown format {fmt!r}: expected json or table")
+    fmt = output_format(fmt, out, _ASSIGN_FORMATS, "json")
     get_strategy(strategy)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
@@ -89,27 +180,9 @@ def assign_command(
     total = sum(t.num_partitions for t in group.topics)
     with busy(f"{strategy}: {total:,} partitions, {len(group.members):,} members"):
         result = assign(group, strategy)
-    if fmt == "json":
-        _emit(json.dumps(result.to_json(), indent=2), out)
-        return
-    from rich.table import Table
-
-    members = {m.member_id: m for m in group.members}
-    table = Table(title=f"{strategy} assignment of {file.name}")
-    for col in ("member", "instance id", "rack", "partitions", "assignment"):
-        table.add_column(col)
-    for mid, owned in result.assignment:
-        m = members[mid]
-        n = sum(len(ps) for _, ps in owned)
-        table.add_row(mid, m.group_instance_id or "-", m.rack or "-", str(n), _compact(owned))
-    if out is not None:
-        from rich.console import Console
-
-        console = Console(record=True, width=200, file=io.StringIO(), color_system=None)
-        console.print(table)
-        write_text(out, console.export_text(), "--out")
-    else:
-        _print_tables([table])
+    members = {m.member_id: (m.group_instance_id, m.rack) for m in group.members}
+    _write_assignment(result, fmt, out, f"{strategy} assignment of {file.name}", members,
+                      {"FILE": file})
 
 
 def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
@@ -148,19 +221,94 @@ def _settled_cell(report: Any) -> str:
     return text
 
 
+def rebalance_table(sims: Mapping[str, Simulation], scenario: Scenario) -> pa.Table:
+    """The rebalance runs as one Arrow table: one row per partition of each step's assignment
+    under each strategy, steps in order, the strategies of a step in ``sims`` order.
+
+    Columns: ``strategy`` (string), ``step`` (int32, from 0), ``change`` (string, what the
+    step did: ``"join C0, C1"``), then the rows of :func:`assignment_table` (``member``,
+    ``topic``, ``partition``, ``revoked``: true for a partition revoked in the step's last
+    round and not yet handed out, a cooperative step that has not settled), then the step's
+    figures, the same on every row of a (strategy, step), as in ``--format json``:
+    ``step_rounds`` (int32), ``step_moved``, ``step_revoked``, ``step_paused``,
+    ``step_balance``, ``step_pending`` (int64, partitions), ``step_settled`` (bool),
+    ``step_cycle`` (int32, null unless the rounds loop) and ``step_error`` (string, the Kafka
+    exception and its message when the assignor failed, else null).
+
+    A (strategy, step) whose assignment holds no partition (the assignor failed, or there is
+    nothing to assign) still has one row, with ``member``, ``topic``, ``partition`` and
+    ``revoked`` null. The schema's metadata holds ``kpart.strategies`` (a JSON list) and, when
+    the scenario has one, ``kpart.scenario`` (its name).
+    """
+    import pyarrow as pa
+
+    from kpart._arrow import constant
+
+    empty = pa.table({"member": pa.nulls(1, pa.string()), "topic": pa.nulls(1, pa.string()),
+                      "partition": pa.nulls(1, pa.int32()), "revoked": pa.nulls(1, pa.bool_())})
+    i32, i64 = pa.int32(), pa.int64()
+    pieces = []
+    for i, change in enumerate(scenario.changes):
+        for name, sim in sims.items():
+            st = sim.steps[i]
+            rows = assignment_table(st.assignment) if st.assignment is not None else empty
+            if rows.num_rows == 0:
+                rows = empty
+            n = rows.num_rows
+            error = None if st.error is None else f"{st.error.java_class}: {st.error}"
+            columns = {"strategy": constant(name, pa.string(), n),
+                       "step": constant(i, i32, n),
+                       "change": constant(change.describe(), pa.string(), n)}
+            columns.update({c: rows.column(c) for c in rows.column_names})
+            columns.update({
+                "step_rounds": constant(st.rounds, i32, n),
+                "step_moved": constant(st.moved, i64, n),
+                "step_revoked": constant(st.revoked, i64, n),
+                "step_paused": constant(st.paused, i64, n),
+                "step_balance": constant(st.balance, i64, n),
+                "step_pending": constant(st.pending, i64, n),
+                "step_settled": constant(st.settled, pa.bool_(), n),
+                "step_cycle": constant(st.cycle, i32, n),
+                "step_error": constant(error, pa.string(), n),
+            })
+            pieces.append(pa.table(columns))
+    table = pa.concat_tables(pieces)
+    meta = {"kpart.strategies": json.dumps(list(sims))}
+    if scenario.name is not None:
+        meta["kpart.scenario"] = scenario.name
+    return table.replace_schema_metadata(meta)
+
+
+def _rebalance_format(fmt: str | None, as_json: bool, out: Path | None) -> str:
+    """``--format`` of ``kpart rebalance``: ``--json`` is ``--format json``; without either,
+    a table on the terminal and JSON in ``--out`` (unless its name says .parquet/.arrow)."""
+    if as_json:
+        if fmt not in (None, "json"):
+            raise ConfigError(f"--json means --format json; it cannot be combined with "
+                              f"--format {fmt}")
+        fmt = "json"
+    return output_format(fmt, out, _REBALANCE_FORMATS, "table" if out is None else "json")
+
+
 def rebalance_command(
     scenario_file: Annotated[Path, typer.Argument(help="Scenario file, JSON or TOML (docs/formats/scenario.md).")],
     strategy: Annotated[
         list[str] | None, typer.Option("--strategy", "-s", help=f"Repeatable: {_STRATEGIES}.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")] = False,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON here.")] = None,
+    fmt: Annotated[str | None, typer.Option(
+        "--format", "-f", show_default=False,
+        help="table, json, parquet or arrow (parquet and arrow: one row per partition and "
+        "step, written to --out; see docs/consumer-assignment.md). Default: table, or with "
+        "--out JSON unless its name ends in .parquet or .arrow.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
 ) -> None:
     """Simulate a consumer group's rebalances, strategies side by side."""
     from kpart.consumer import get_strategy
     from kpart.consumer._scenario import load_scenario
     from kpart.consumer.rebalance import compare
 
+    fmt = _rebalance_format(fmt, as_json, out)
     if out is not None:
         check_writable(out, "--out", inputs={"SCENARIO_FILE": scenario_file})
     scenario = load_scenario(scenario_file, option="SCENARIO_FILE")  # errors name the file, the step and the field
@@ -171,7 +319,12 @@ def rebalance_command(
 
     with task_progress(len(names) * len(scenario.groups), "rebalance steps") as advance:
         sims = compare(scenario, names, on_step=advance)
-    if as_json or out is not None:
+    if fmt in BINARY_FORMATS:
+        assert out is not None
+        write_table(out, rebalance_table(sims, scenario), fmt,
+                    inputs={"SCENARIO_FILE": scenario_file})
+        return
+    if fmt == "json":
         _emit(json.dumps(_results_json(sims, scenario), indent=2), out)
         return
     from rich.table import Table
@@ -196,7 +349,7 @@ def rebalance_command(
                     cells.append(_compact(dict(r.assignment.assignment)[m.member_id]))
             table.add_row(m.member_id, *cells)
         tables.append(table)
-    _print_tables(tables)
+    _show(tables, out)
 
 
 def server_assign_command(
@@ -206,6 +359,8 @@ def server_assign_command(
     assignor: Annotated[
         str, typer.Option("--assignor", "-a", help="uniform or range (server-side).")
     ] = "uniform",
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
+                                            show_default=False)] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
     ] = None,
@@ -214,6 +369,7 @@ def server_assign_command(
     from kpart.consumer import server_assign
     from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 
+    fmt = output_format(fmt, out, _ASSIGN_FORMATS, "json")
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
     doc = _read_json(file)
@@ -223,7 +379,10 @@ def server_assign_command(
         spec = ServerGroupSpec.from_json(doc)
     except KpartError as e:
         raise ConfigError(f"{file}: {e}") from None
-    _emit(json.dumps(server_assign(spec, assignor).to_json(), indent=2), out)
+    result = server_assign(spec, assignor)
+    members = {m.member_id: (m.instance_id, m.rack) for m in spec.members}
+    _write_assignment(result, fmt, out, f"{assignor} (KIP-848) assignment of {file.name}",
+                      members, {"FILE": file})
 
 
 def register(app: typer.Typer) -> None:

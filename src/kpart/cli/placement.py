@@ -1,6 +1,7 @@
 """``kpart place``: replica placement from the command line (AdminUtils or the KRaft striped
 placer), printed in the formats operators know (``--describe``, ``--replica-assignment``,
-reassignment JSON, ZooKeeper node)."""
+reassignment JSON, ZooKeeper node), or written as a table (``--format parquet|arrow``, one row
+per partition: :meth:`~kpart.placement.spec.TopicAssignment.to_arrow`)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kpart._files import check_writable, write_text
+from kpart._files import check_writable, write_table, write_text
 from kpart.cli._flags import flag_for
-from kpart.cli._options import OutputAlias, either
+from kpart.cli._options import BINARY_FORMATS, OutputAlias, either, output_format
 from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kpart.placement.spec import Broker, ReplicaAssignment
+    from kpart.placement.spec import Broker, TopicAssignment
 
 _PLACERS = ("adminutils", "striped")
 
@@ -85,9 +86,12 @@ def place(  # noqa: PLR0913
     topic: Annotated[str, typer.Option(help="Topic name shown in the output.")] = "topic",
     fenced: Annotated[str | None, typer.Option(
         help="Fenced brokers (striped placer: never leaders), e.g. 3,4.")] = None,
-    fmt: Annotated[str, typer.Option(
-        "--format", help="describe, replica-assignment, json (reassignment) or zk.")
-    ] = "describe",
+    fmt: Annotated[str | None, typer.Option(
+        "--format", show_default=False,
+        help="describe (default), replica-assignment, json (reassignment), zk, or parquet or "
+        "arrow (one row per partition, written to --out; docs/replica-placement.md). Left "
+        "out: from --out's name (.parquet, .arrow), else describe.")
+    ] = None,
     output: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write here (atomically) instead of stdout.")] = None,
     output_alias: OutputAlias = None,
@@ -95,13 +99,12 @@ def place(  # noqa: PLR0913
     """Place a topic's replicas exactly as Kafka would and print the assignment."""
     from kpart.placement.formats import FORMATS, format_assignment
 
-    if fmt not in FORMATS:
-        raise ConfigError(f"Invalid --format {fmt!r}: expected one of {', '.join(FORMATS)}.")
+    output = either(output, output_alias, "--out", required=False)
+    fmt = output_format(fmt, output, (*FORMATS, *BINARY_FORMATS), "describe")
     if placer not in _PLACERS:
         raise ConfigError(f"Invalid --placer {placer!r}: expected adminutils or striped.")
     if not topic:
         raise ConfigError("Invalid --topic '': a topic name must not be empty.")
-    output = either(output, output_alias, "--out", required=False)
     from kpart.limits import check_placement
 
     check_placement(partitions, replication_factor, partitions_what="--partitions",
@@ -116,12 +119,16 @@ def place(  # noqa: PLR0913
         raise type(e)(f"cannot place {partitions} partition(s) with replication factor "
                       f"{replication_factor} on brokers {brokers}: "
                       f"{e.naming(flag_for(e.parameter))}") from None
-    _write(format_assignment(assignment, fmt, topic=topic), output)
+    if fmt in BINARY_FORMATS:
+        assert output is not None  # output_format refused a binary format without --out
+        write_table(output, assignment.to_arrow(topic), fmt)
+        return
+    _write(format_assignment(assignment.to_dict(), fmt, topic=topic), output)
 
 
 def _place(members: list[Broker], placer: str, partitions: int, replication_factor: int,
            start_index: int | None, seed: int | None, disable_rack_aware: bool,
-           fenced: str | None) -> ReplicaAssignment:
+           fenced: str | None) -> TopicAssignment:
     from kpart._java.random import JavaRandom
     from kpart.placement.admin_utils import AdminUtilsReplicaPlacer
     from kpart.placement.spec import PlacementSpec, ReplicaPlacer, StaticCluster
@@ -144,7 +151,7 @@ def _place(members: list[Broker], placer: str, partitions: int, replication_fact
     if disable_rack_aware:
         cluster = cluster.without_racks()
     spec = PlacementSpec(partitions, replication_factor, fixed_start_index=start_index)
-    return chosen.place(spec, cluster).to_dict()
+    return chosen.place(spec, cluster)
 
 
 def register(app: typer.Typer) -> None:

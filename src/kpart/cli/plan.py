@@ -2,7 +2,9 @@
 operators already have (``kafka-topics.sh --describe`` output or a reassignment JSON).
 
 Outputs are written atomically (temporary file + rename), all or none; bad input prints one
-line on stderr and exits with code 2, leaving no output file.
+line on stderr and exits with code 2, leaving no output file. ``--out`` holds the
+``kafka-reassign-partitions.sh`` plan JSON, or with ``--format parquet|arrow`` the plan as a
+table, one row per partition (:meth:`~kpart.placement.plan.Plan.to_arrow`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kpart._files import PathLike, check_writable, read_text, write_texts
-from kpart.cli._options import either
+from kpart._files import Content, PathLike, check_writable, read_text, table_fill, write_texts
+from kpart.cli._options import BINARY_FORMATS, either, output_format
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,7 +46,14 @@ _Sizes = Annotated[Path | None, typer.Option(
     "--sizes", help="Partition sizes: kafka-log-dirs.sh JSON (docs/formats/sizes.md).",
     show_default=False)]
 _Out = Annotated[Path | None, typer.Option(
-    "--out", "-o", help="Write the plan JSON here.", show_default=False)]
+    "--out", "-o", help="Write the plan here (reassignment JSON, or see --format).",
+    show_default=False)]
+_Format = Annotated[str | None, typer.Option(
+    "--format", help="Format of --out: json (kafka-reassign-partitions.sh plan, with its "
+    "batch files), parquet or arrow (one row per partition: current and target replicas, "
+    "batch; docs/replica-placement.md). Left out: from --out's name (.parquet, .arrow), "
+    "else json.", show_default=False)]
+_PLAN_FORMATS = ("json", *BINARY_FORMATS)
 _Rollback = Annotated[Path | None, typer.Option(
     "--rollback-out", help="Write the rollback JSON here.", show_default=False)]
 _RollbackAlias = Annotated[Path | None, typer.Option("--rollback", hidden=True,
@@ -55,7 +64,7 @@ _Json = Annotated[bool, typer.Option("--json", help="Print a JSON summary.")]
 
 
 
-def _refuse_stale_batches(out: Path, files: dict[PathLike, str]) -> None:
+def _refuse_stale_batches(out: Path, files: dict[PathLike, Content]) -> None:
     """Refuse to leave batch files of an earlier plan beside a new one: a user applying
     ``<stem>.batch-*`` would apply outdated moves, and kpart deletes nothing it did not just
     write. ``ConfigError`` naming the first such file."""
@@ -121,7 +130,7 @@ def _summary(rows: list[tuple[str, str, str]], title: str) -> None:
 @dataclass(frozen=True, slots=True)
 class _Request:
     """What ``kpart plan`` / ``kpart pools`` were asked: the input files, the cluster change,
-    the planner's options and the outputs (one value for the command's eighteen options)."""
+    the planner's options and the outputs (one value for the command's nineteen options)."""
 
     current_path: Path
     topic: str | None = None
@@ -141,6 +150,7 @@ class _Request:
     describe_out: Path | None = None
     topics_out: Path | None = None
     as_json: bool = False
+    fmt: str = "json"
 
     @property
     def inputs(self) -> dict[str, PathLike | None]:
@@ -213,9 +223,11 @@ def _write_outputs(req: _Request, result: Plan) -> None:
     written all or none."""
     from kpart.placement import reassign
 
-    files: dict[PathLike, str] = {}
+    files: dict[PathLike, Content] = {}
     out = req.out
-    if out is not None:
+    if out is not None and req.fmt in BINARY_FORMATS:
+        files[out] = table_fill(result.to_arrow(), req.fmt)  # the batch column: no batch files
+    elif out is not None:
         files[out] = reassign.reassignment_json(result.moves) + "\n"
         if req.k is not None and result.batches:
             for n, batch in enumerate(result.batches, start=1):
@@ -321,14 +333,17 @@ def plan_command(  # noqa: PLR0913
     topic: _Topic = None,
     as_json: _Json = False,
     rollback_alias: _RollbackAlias = None,
+    fmt: _Format = None,
 ) -> None:
     """Plan a minimal-movement reassignment (add/remove brokers, pools, balance)."""
+    fmt = output_format(fmt, out, _PLAN_FORMATS, "json")
     rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
     _run(_Request(
         current, topic=topic, brokers=brokers, add_brokers=add_brokers,
         remove_brokers=remove_brokers, pools_path=pools_path, sizes_path=sizes,
         max_moves=max_moves, k=k, seed=seed, leaders=leaders, rebalance=rebalance, out=out,
         rollback=rollback, describe_out=describe_out, topics_out=topics_out, as_json=as_json,
+        fmt=fmt,
     ))
 
 
@@ -349,15 +364,17 @@ def pools_command(  # noqa: PLR0913
     topic: _Topic = None,
     as_json: _Json = False,
     rollback_alias: _RollbackAlias = None,
+    fmt: _Format = None,
 ) -> None:
     """Move every topic into its resource pool (brokers reserved for some topics), one plan."""
     if strategy not in ("minimal", "generate"):
         raise ConfigError(f"Unknown --strategy {strategy!r}: expected 'minimal' or 'generate'")
+    fmt = output_format(fmt, out, _PLAN_FORMATS, "json")
     rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
     _run(_Request(
         current, topic=topic, brokers=brokers, pools_path=pools_path, sizes_path=sizes,
         strategy=strategy, k=k, seed=seed, out=out, rollback=rollback,
-        describe_out=describe_out, as_json=as_json,
+        describe_out=describe_out, as_json=as_json, fmt=fmt,
     ))
 
 
