@@ -119,6 +119,9 @@ def test_commands_write_nothing_when_the_disk_fills(capsys, tmp_path, monkeypatc
      "p.parquet"],
     ["plan", "--current", str(EXAMPLES / "topic-test4.describe.txt"), "--add-brokers", "3",
      "-o", "plan.arrow", "--json"],
+    ["assign", str(EXAMPLES / "range-roundrobin.json"), "-s", "cooperative-sticky", "-o",
+     "a.parquet"],
+    ["rebalance", str(EXAMPLES / "sticky-four-topics.json"), "-s", "range", "-o", "r.arrow"],
 ])
 def test_tables_are_built_without_importing_pandas(tmp_path, argv) -> None:
     # pa.array/pa.scalar import pandas on first use (~0.4 s); kpart._arrow avoids them

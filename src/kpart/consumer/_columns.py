@@ -36,13 +36,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kpart._arrow import int32_array, string_array
 from kpart.consumer.spec import OwnedPartitions
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-__all__ = ["AssignmentColumns", "MemberPartitions", "int32_array", "no_gc", "string_array"]
+__all__ = ["AssignmentColumns", "MemberPartitions", "no_gc"]
 
 #: Members with their partitions: ``(("C0", OwnedPartitions), ...)``.
 MemberPartitions = tuple[tuple[str, OwnedPartitions], ...]
@@ -153,38 +154,6 @@ class AssignmentColumns:
             member, tid, partition = self.rows()
             grouped = _grouped(self.topics, member, tid, partition, len(self.member_ids))
             return tuple(zip(self.member_ids, grouped, strict=True))
-
-
-def int32_array(values: np.ndarray) -> pa.Int32Array:
-    """A 1-d numpy integer array as an Arrow ``int32`` array, sharing its buffer when it is
-    already contiguous int32 (``pa.array`` imports pandas on first use, a third of a second).
-
-    >>> int32_array(np.array([3, 1])).to_pylist()
-    [3, 1]
-    """
-    import pyarrow as pa
-
-    data = np.ascontiguousarray(values, dtype=np.int32)
-    return pa.Array.from_buffers(
-        pa.int32(), len(data), [None, pa.py_buffer(data)]
-    )
-
-
-def string_array(values: Sequence[str]) -> pa.StringArray:
-    """``values`` as an Arrow ``string`` array, built from its UTF-8 bytes (without
-    ``pa.array``, which imports pandas on first use).
-
-    >>> string_array(["a", "bc"]).to_pylist()
-    ['a', 'bc']
-    """
-    import pyarrow as pa
-
-    encoded = [v.encode("utf-8") for v in values]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int32)
-    np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)), out=offsets[1:])
-    return pa.StringArray.from_buffers(
-        len(encoded), pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(encoded))
-    )
 
 
 def _grouped(

@@ -13,12 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from kpart.consumer._columns import (
-    AssignmentColumns,
-    MemberPartitions,
-    int32_array,
-    string_array,
-)
+from kpart._arrow import int32_array, string_array
+from kpart.consumer._columns import AssignmentColumns, MemberPartitions
 from kpart.consumer.spec import OwnedPartitions
 
 if TYPE_CHECKING:  # pragma: no cover
