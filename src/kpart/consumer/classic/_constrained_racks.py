@@ -89,10 +89,13 @@ def _partition_codes(
         rr = None if topic is None else topic.replica_racks
         if not rr:
             rr = ((),) * n
-        for key in set(rr).difference(index):
-            index[key] = len(sets)
-            sets.append(frozenset(r for r in key if r is not None))
-        parts.append(np.fromiter(map(index.__getitem__, rr), np.int64, n))
+        try:  # one hash per partition once the sets are known (usually after one topic)
+            parts.append(np.fromiter(map(index.__getitem__, rr), np.int64, n))
+        except KeyError:
+            for key in set(rr).difference(index):
+                index[key] = len(sets)
+                sets.append(frozenset(r for r in key if r is not None))
+            parts.append(np.fromiter(map(index.__getitem__, rr), np.int64, n))
     return (np.concatenate(parts) if parts else np.zeros(0, np.int64)), sets
 
 
@@ -235,13 +238,15 @@ class _Walk:
         self.e_list = list(exact)
         self.e_alive = [True] * len(exact)
         self.e_ptr = [0] * len(self.nxts)
+        #: per rack set: no member below or at ``minQuota`` can ever take its partitions
+        self.gone = [False] * len(self.nxts)
         self.q = q
 
     def run(self, sids: list[int]) -> list[int]:
         """One step per partition (rack set ids ``sids``, in order): its position in the
         ``under`` list, ``-2 - m`` for member ``m`` of the ``minQuota`` list, ``-1`` for
         none."""
-        nxts, live, alive, need = self.nxts, self.live, self.alive, self.need
+        nxts, live, alive, need, gone = self.nxts, self.live, self.alive, self.need, self.gone
         out: list[int] = []
         put = out.append
         c = 0
@@ -256,6 +261,8 @@ class _Walk:
                     self._filled(y)
                 c = y + 1
                 put(y)
+            elif gone[s]:
+                put(-1)
             else:
                 put(self._exact(s))
         return out
@@ -281,7 +288,8 @@ class _Walk:
         while p < ne and not (e_alive[p] and ins[mrack[e_list[p]]]):
             p += 1
         self.e_ptr[s] = p
-        if p == ne:
+        if p == ne:  # nobody below minQuota on these racks either: later members neither
+            self.gone[s] = True
             return -1
         m = e_list[p]
         q = self.q
