@@ -13,7 +13,9 @@ whenever a rarer rule could apply:
 
 Members with racks (KIP-881) take :mod:`kpart.consumer.classic._constrained_racks` for the
 rack parts (owned partitions kept only on a matching rack, unassigned partitions sorted by
-same-rack members, the rack-aware round robin); it declines past 62 member racks.
+same-rack members, the rack-aware round robin); it declines past 62 member racks, or when
+its lookup arrays (distinct replica rack sets × members below ``minQuota``) would pass 8M
+entries.
 
 The steps on arrays are in :mod:`kpart.consumer.classic._constrained_steps`.
 """
@@ -191,23 +193,27 @@ def _fast_constrained(
     mine, owned, unassigned, event_member = built
     owner = owned.owner
     owner[unassigned] = event_member
-    previous = owned.maybe_revoked[unassigned]
-    moving = (previous >= 0) & (previous != event_member)
+    if len(claims):
+        previous = owned.maybe_revoked[unassigned]
+        moving = (previous >= 0) & (previous != event_member)
+    else:  # nothing owned: nothing moves
+        moving = np.zeros(len(unassigned), dtype=bool)
 
     # -- outputs: cooperative assignors withhold partitions changing owner (revoked first) --
     final = owner
     rev_mem = rev_gid = None
-    if cooperative:
-        final = owner.copy()
-        final[unassigned[moving]] = -1
+    if cooperative and len(claims):
+        if moving.any():
+            final = owner.copy()
+            final[unassigned[moving]] = -1
         lost = final[claims.gid] != claims.mem
         if lost.any():
             rev_mem, rev_gid = claims.mem[lost], claims.gid[lost]
     out_index = {mid: i for i, mid in enumerate(ids)}
     out_order = [out_index[m.member_id] for m in group.members]
-    position = np.empty(n, dtype=np.int64)  # subscription-map index -> output position
-    position[out_order] = np.arange(n)
-    out_owner = np.where(final >= 0, position[final], -1)
+    position = np.full(n + 1, -1, dtype=np.int32)  # subscription-map index -> output position
+    position[out_order] = np.arange(n)  # (and -1 -> -1: position[-1] is the extra entry)
+    out_owner = position[final]
     out_ids = [ids[i] for i in out_order]
     revoked = None
     if rev_mem is not None and rev_gid is not None:
