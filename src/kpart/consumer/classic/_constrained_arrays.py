@@ -170,8 +170,9 @@ def _build(  # noqa: PLR0913 - the inputs of Kafka's builder
     rest = assign_round_robin(under, exact, count, len(unassigned), total // n)
     if rest is None:
         return None
-    return (mine, owned, np.concatenate([first[0], unassigned]),
-            np.concatenate([first[1], rest]))
+    if len(first[0]):
+        unassigned, rest = np.concatenate([first[0], unassigned]), np.concatenate([first[1], rest])
+    return mine, owned, unassigned, rest
 
 
 def _fast_constrained(

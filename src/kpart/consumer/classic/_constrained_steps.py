@@ -198,9 +198,9 @@ def assign_owned_partitions(
         kept[o[rank >= keep[mem_o]]] = False
         if ordered:
             by_claim = o
-    owner = np.full(total, -1, dtype=np.int64)
+    owner = np.full(total, -1, dtype=np.int32)
     owner[claims.gid[kept]] = mem[kept]
-    maybe_revoked = np.full(total, -1, dtype=np.int64)
+    maybe_revoked = np.full(total, -1, dtype=np.int32)
     maybe_revoked[claims.gid[~kept]] = mem[~kept]
     return Owned(keep, kept, owner, maybe_revoked, under, exact, by_claim, current_over)
 
