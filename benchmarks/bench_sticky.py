@@ -148,7 +148,7 @@ def build(s: Scenario, scale: float) -> GroupSpec:
     return half_group(50 if s.kind == "half" else 500, parts, members)
 
 
-def _kpart_run(s: Scenario) -> Callable[[GroupSpec], object]:
+def _kpart_run(s: Scenario) -> Callable[[Any], object]:
     import pyarrow  # noqa: F401 - imported beforehand, as the assignor's modules are
 
     from kpart.consumer import assign, get_strategy
@@ -203,8 +203,12 @@ def _child(who: str, key: str, scale: float, repeats: int, out: Any) -> None:
 def _runs(who: str, key: str, scale: float, repeats: int, out: Any) -> None:
     s = SCENARIOS[key]
     group = build(s, scale)
-    run = _kpart_run(s) if who == "kpart" else _peer_run(s)
-    inputs = group if who == "kpart" else _peer_inputs(group)
+    run: Callable[[Any], object]
+    inputs: Any
+    if who == "kpart":
+        run, inputs = _kpart_run(s), group
+    else:
+        run, inputs = _peer_run(s), _peer_inputs(group)
     input_rss = peak_rss_mb()
     out.put(None)  # inputs built
     walls, cpus = [], []

@@ -5,6 +5,9 @@ order — and Kafka's recorded results, with the array form forced on small grou
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,29 +17,34 @@ from golden_vectors import load_golden
 from kpart.consumer.classic import _constrained_arrays as arrays
 from kpart.consumer.classic import cooperative_sticky_assignor as coop
 from kpart.consumer.classic import sticky_assignor as sticky
-from kpart.consumer.classic._constrained_arrays import fast_constrained, try_array_form
+from kpart.consumer.classic._constrained_arrays import (
+    FastConstrained,
+    fast_constrained,
+    try_array_form,
+)
 from kpart.consumer.classic._constrained_racks import rack_view
-from kpart.consumer.classic.abstract_sticky_assignor import subscription_order
-from kpart.consumer.spec import GroupSpec
+from kpart.consumer.classic.abstract_sticky_assignor import MemberData, subscription_order
+from kpart.consumer.spec import GroupSpec, Member
 from kpart.errors import AssignmentError
 
 MODULES = [sticky, coop]
 RACKS = ["r0", "r1", "r2", "r3"]
 
 
-def _member_data(module):  # noqa: ANN001, ANN202
+def _member_data(module: ModuleType) -> Callable[[Member], MemberData]:
     return coop.cooperative_member_data if module is coop else sticky.sticky_member_data
 
 
-def _fast(group: GroupSpec, module, ordered: bool):  # noqa: ANN001, ANN202
+def _fast(group: GroupSpec, module: ModuleType, ordered: bool) -> FastConstrained | None:
     members = subscription_order(group)
     data = [_member_data(module)(m) for m in members]
     return fast_constrained(group, members, data, module is coop, ordered=ordered)
 
 
-def _reference(group: GroupSpec, module):  # noqa: ANN001, ANN202
+def _reference(group: GroupSpec, module: ModuleType) -> tuple[Any, Any] | None:
     try:
-        return module.reference_assign(group)
+        result: tuple[Any, Any] = module.reference_assign(group)
+        return result
     except AssignmentError:
         return None
 
@@ -51,7 +59,7 @@ def rack_groups(draw: st.DrawFn) -> GroupSpec:
     ids = draw(st.lists(st.text("abAB-01", min_size=1, max_size=4), min_size=1, max_size=9,
                         unique=True))
     pool = RACKS[: draw(st.integers(1, 4))]
-    partition_racks = {}
+    partition_racks: dict[str, list[list[str | None]]] = {}
     for t, n in topics.items():
         kind = draw(st.sampled_from(["none", "full", "random", "random"]))
         if kind == "full":
@@ -103,7 +111,7 @@ def test_rack_array_form_equals_reference(group: GroupSpec) -> None:
         assert unordered.assignment.revoked == expected[0].revoked
 
 
-def _golden_runs(name: str) -> list[tuple[str, dict, dict]]:
+def _golden_runs(name: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     runs = []
     for c in load_golden(name):
         if c["kind"] == "single":
@@ -118,7 +126,9 @@ def _golden_runs(name: str) -> list[tuple[str, dict, dict]]:
 
 
 @pytest.mark.parametrize("name", ["assign_sticky", "assign_cooperative_sticky"])
-def test_golden_vectors_through_the_forced_array_form(name: str, monkeypatch) -> None:  # noqa: ANN001
+def test_golden_vectors_through_the_forced_array_form(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every golden case and round, ``exact: false`` ones too, with the array threshold at 0:
     wherever the array form applies (rack-aware cases included) it reproduces Kafka's
     recorded result exactly (elsewhere ``test_consumer_sticky_golden`` checks the reference;
@@ -144,9 +154,9 @@ def _large_rack_group(seed: int) -> GroupSpec:
     first = next(iter(topics))
     topics[first] += max(0, 2048 - sum(topics.values()))
     racks = ["rack-0", "rack-1", "rack-2"]
-    partition_racks = {}
+    partition_racks: dict[str, list[list[str]]] = {}
     for t, n in topics.items():
-        rows = []
+        rows: list[list[str]] = []
         for p in range(n):
             r = rnd.random()
             if r < 0.05:
