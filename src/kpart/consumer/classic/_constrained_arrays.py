@@ -5,31 +5,41 @@ reference), computed on partition indices instead of per-partition Python object
 the common case and declines (returns ``None``, the caller then runs the reference builder)
 whenever a rarer rule could apply:
 
-- subscriptions differ (general path), or some member has a rack (KIP-881 ordering);
+- subscriptions differ (general path);
 - an owned partition of a topic outside the metadata, a partition number beyond the topic's
   count, or a partition claimed twice (generation conflicts);
 - too few partitions to fill every member (Kafka's ``IllegalStateException`` paths);
 - topic names whose Java and Python orders differ.
 
-Partition ``(topic, p)`` is numbered ``offset[topic] + p`` with topics in ``String.compareTo``
-order, so index order is Kafka's ``TreeSet``/two-pointer order. The round robin of Kafka's
-step 3 is "deal one partition per round to each member still under ``minQuota`` (in id order),
-then one each to the members polled from the ``minQuota`` list": both are closed forms here.
+Members with racks (KIP-881) take :mod:`kpart.consumer.classic._constrained_racks` for the
+rack parts (owned partitions kept only on a matching rack, unassigned partitions sorted by
+same-rack members, the rack-aware round robin); it declines past 62 member racks, or when
+its lookup arrays (distinct replica rack sets × members below ``minQuota``) would pass 8M
+entries.
+
+The steps on arrays are in :mod:`kpart.consumer.classic._constrained_steps`.
 """
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from itertools import chain, repeat
-from operator import itemgetter
 
 import numpy as np
 
 from kpart._java.strings import java_string_key
 from kpart.consumer._columns import AssignmentColumns
 from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.classic._constrained_racks import rack_aware_round_robin, rack_view
+from kpart.consumer.classic._constrained_steps import (
+    Claims,
+    Layout,
+    Owned,
+    assign_owned_partitions,
+    assign_round_robin,
+    owned_claims,
+    partition_layout,
+)
 from kpart.consumer.classic.abstract_sticky_assignor import MemberData, subscription_order
 from kpart.consumer.spec import GroupSpec, Member
 
@@ -50,20 +60,6 @@ class FastConstrained:
     def __init__(self, assignment: GroupAssignment, lists: dict[str, list[TP]] | None) -> None:
         self.assignment = assignment
         self.lists = lists
-
-
-def _subscriptions_equal(members: Sequence[Member]) -> bool:
-    """``allSubscriptionsEqual``'s test: every later member's topic list has the first one's
-    set size and is contained in it (a list repeating a topic is therefore not equal)."""
-    first = members[0].topics
-    subscribed = set(first)
-    same_list_is_equal = len(first) == len(subscribed)  # no repeated topic in the first list
-    for m in members[1:]:
-        if same_list_is_equal and m.topics == first:  # the common case: no set to build
-            continue
-        if not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
-            return False
-    return True
 
 
 def try_array_form(
@@ -103,179 +99,10 @@ def fast_constrained(
             gc.enable()
 
 
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    """The subscribed topics (``String.compareTo`` order) and their partitions: partition
-    ``(topics[t], p)`` is index ``offsets[t] + p`` of ``total``."""
-
-    topics: list[str]
-    index: dict[str, int]
-    counts: np.ndarray
-    offsets: np.ndarray
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Claims:
-    """Every owned partition as one claim, member-major in decoded order: topic index
-    ``tid``, partition ``p``, claiming member ``mem`` and partition index ``gid``."""
-
-    tid: np.ndarray
-    p: np.ndarray
-    mem: np.ndarray
-    gid: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.gid)
-
-
-@dataclass(frozen=True, slots=True)
-class _Owned:
-    """``assignOwnedPartitions``' outcome: ``keep`` (per member, how many owned partitions it
-    keeps), which claims are ``kept``, the ``owner`` of every partition (``-1``: unassigned),
-    the member each released partition may be revoked from (``maybe_revoked``, ``-1``: none),
-    the ``under`` (below ``minQuota``) and ``exact`` (at ``minQuota``, may take one more)
-    members, and ``by_claim`` (claims in each member's kept-list order, ``ordered`` only)."""
-
-    keep: np.ndarray
-    kept: np.ndarray
-    owner: np.ndarray
-    maybe_revoked: np.ndarray
-    under: list[int]
-    exact: list[int]
-    by_claim: np.ndarray | None
-
-
-def _partition_layout(group: GroupSpec, members: Sequence[Member]) -> _Layout | None:
-    """``partitionsPerTopic`` of the common subscription, or ``None`` when the array form
-    does not apply (no member, racks, unequal subscriptions, Java and Python orders of the
-    topic names differ)."""
-    if not members or any(m.rack for m in members) or not _subscriptions_equal(members):
-        return None
-    ppt: dict[str, int] = {}
-    for t in members[0].topics:  # every member subscribes to the same topics
-        if t not in ppt:
-            k = group.num_partitions(t)
-            if k:
-                ppt[t] = k
-    topics = sorted(ppt, key=java_string_key)
-    if topics != sorted(ppt):
-        return None
-    counts = np.array([ppt[t] for t in topics], dtype=np.int64)
-    offsets = np.zeros(len(topics), dtype=np.int64)
-    if len(topics) > 1:
-        offsets[1:] = np.cumsum(counts)[:-1]
-    return _Layout(topics, {t: i for i, t in enumerate(topics)}, counts, offsets,
-                   int(counts.sum()))
-
-
-def _owned_claims(layout: _Layout, data: Sequence[MemberData]) -> _Claims | None:
-    """The members' owned partitions (``consumerToOwnedPartitions``) as claims, or ``None``
-    for a topic outside the layout, a partition beyond its topic's count or a partition
-    claimed twice (the reference builder handles those)."""
-    owned = [md.owned for md in data]
-    flat_groups = list(chain.from_iterable(owned))  # C-level passes over the input tuples
-    n_groups = len(flat_groups)
-    grp_ps = list(map(itemgetter(1), flat_groups))
-    grp_t = np.fromiter(
-        map(layout.index.get, map(itemgetter(0), flat_groups), repeat(-1)), np.int64, n_groups
-    )
-    grp_len = np.fromiter(map(len, grp_ps), np.int64, n_groups)
-    n_claims = int(grp_len.sum()) if n_groups else 0
-    p = np.fromiter(chain.from_iterable(grp_ps), np.int64, n_claims)
-    if n_groups and grp_t.min() < 0:
-        return None
-    tid = np.repeat(grp_t, grp_len)
-    group_member = np.repeat(np.arange(len(data)), np.fromiter(map(len, owned), np.int64,
-                                                                len(data)))
-    mem = np.repeat(group_member, grp_len)
-    if n_claims and (p.min() < 0 or np.any(p >= layout.counts[tid])):
-        return None
-    gid = layout.offsets[tid] + p
-    if n_claims and np.bincount(gid, minlength=layout.total).max() > 1:
-        return None
-    return _Claims(tid, p, mem, gid)
-
-
-def _assign_owned_partitions(
-    layout: _Layout, claims: _Claims, n: int, ordered: bool
-) -> _Owned:
-    """Kafka's step 1, ``assignOwnedPartitions``: members (in map order) keep their owned
-    partitions up to ``minQuota``, or ``maxQuota`` while members above ``minQuota`` are still
-    expected; which ones: the first ``keep`` of its partitions sorted by partition, then
-    topic. Only members owning more than they keep need the sort (all, for the lists)."""
-    total, mem = layout.total, claims.mem
-    min_q, max_q = total // n, -(-total // n)
-    expected_over = total % n
-    keep = np.empty(n, dtype=np.int64)
-    current_over = 0
-    under: list[int] = []
-    exact: list[int] = []
-    n_owned = np.bincount(mem, minlength=n)
-    for i, k in enumerate(n_owned.tolist()):
-        if k < min_q:
-            keep[i] = k
-            under.append(i)
-        elif k >= max_q and current_over < expected_over:
-            current_over += 1
-            if current_over == expected_over:
-                exact.clear()
-            keep[i] = max_q
-        else:
-            keep[i] = min_q
-            if current_over < expected_over:
-                exact.append(i)
-    kept = np.ones(len(claims), dtype=bool)
-    excess = n_owned > keep
-    by_claim = None
-    if ordered or excess.any():
-        sel = np.arange(len(claims)) if ordered else np.flatnonzero(excess[mem])
-        o = sel[np.lexsort((claims.tid[sel], claims.p[sel], mem[sel]))]
-        mem_o = mem[o]
-        rank = np.arange(len(o)) - np.searchsorted(mem_o, mem_o, side="left")
-        kept[o[rank >= keep[mem_o]]] = False
-        if ordered:
-            by_claim = o
-    owner = np.full(total, -1, dtype=np.int64)
-    owner[claims.gid[kept]] = mem[kept]
-    maybe_revoked = np.full(total, -1, dtype=np.int64)
-    maybe_revoked[claims.gid[~kept]] = mem[~kept]
-    return _Owned(keep, kept, owner, maybe_revoked, under, exact, by_claim)
-
-
-def _assign_round_robin(
-    owned: _Owned, unassigned: np.ndarray, ids: list[str], min_q: int
-) -> np.ndarray | None:
-    """Kafka's step 3, ``assignRoundRobin`` (no racks: step 2 does nothing): the member
-    each ``unassigned`` partition goes to, or ``None`` where Kafka ends in an
-    ``IllegalStateException`` (the reference builder says which). One partition per round to
-    each member still under ``minQuota`` (in id order), then one each to the members polled
-    from the ``minQuota`` list, both in closed form."""
-    under = sorted(owned.under, key=lambda i: java_string_key(ids[i]))
-    exact = sorted(owned.exact, key=lambda i: java_string_key(ids[i]))
-    under_arr = np.array(under, dtype=np.int64)
-    need = min_q - owned.keep[under_arr] if len(under) else np.zeros(0, dtype=np.int64)
-    dealt = int(need.sum())
-    if dealt > len(unassigned):
-        return None
-    if len(under) and (need == need[0]).all():  # one partition per member per round
-        deal = np.tile(under_arr, int(need[0]))
-    else:
-        pos = np.repeat(np.arange(len(under)), need)
-        rounds = np.arange(dealt) - np.repeat(np.cumsum(need) - need, need)
-        deal = under_arr[pos[np.argsort(rounds, kind="stable")]]
-    reach = under_arr[np.lexsort((np.arange(len(under)), need))]  # order reaching minQuota
-    poll = np.concatenate([np.array(exact, dtype=np.int64), reach])
-    rest = len(unassigned) - dealt
-    if rest > len(poll):
-        return None
-    return np.concatenate([deal, poll[:rest]])
-
-
 def _member_lists(
-    layout: _Layout,
-    claims: _Claims,
-    owned: _Owned,
+    layout: Layout,
+    claims: Claims,
+    owned: Owned,
     unassigned: np.ndarray,
     event_member: np.ndarray,
     withheld: np.ndarray | None,
@@ -302,6 +129,52 @@ def _member_lists(
     return {ids[i]: pairs[lb[i] : lb[i + 1]] for i in range(len(ids))}
 
 
+def _build(  # noqa: PLR0913 - the inputs of Kafka's builder
+    group: GroupSpec,
+    members: Sequence[Member],
+    ids: list[str],
+    layout: Layout,
+    claims: Claims,
+    ordered: bool,
+) -> tuple[Claims, Owned, np.ndarray, np.ndarray] | None:
+    """``ConstrainedAssignmentBuilder.build`` up to the result: the claims considered for
+    keeping (rack-matching ones when rack-aware), step 1's outcome, and every newly assigned
+    partition with its member in Kafka's order (step 2, then step 3); ``None`` to decline."""
+    n, total = len(members), layout.total
+    try:
+        view = rack_view(group, members, layout.topics, total)
+    except ValueError:
+        return None
+    mismatch = None if view is None else view.mismatch(claims.mem, claims.gid)
+    mine = claims if mismatch is None or not mismatch.any() else claims.take(~mismatch)
+    owned = assign_owned_partitions(layout, mine, n, ordered)
+    if mine is not claims and mismatch is not None:
+        owned.maybe_revoked[claims.gid[mismatch]] = claims.mem[mismatch]
+    under = sorted(owned.under, key=lambda i: java_string_key(ids[i]))
+    exact = sorted(owned.exact, key=lambda i: java_string_key(ids[i]))
+    unassigned = np.flatnonzero(owned.owner < 0)
+    count = owned.keep.copy()
+    first = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if view is not None:  # sortPartitionsByRackConsumers (stable; radix sort on small keys)
+        key = view.consumers[unassigned]
+        if len(key) and key.max() < 1 << 16:
+            key = key.astype(np.uint16)
+        unassigned = unassigned[np.argsort(key, kind="stable")]
+        if view.aware:
+            quota = (total // n, -(-total // n), total % n, owned.current_over)
+            try:
+                two = rack_aware_round_robin(view, unassigned, under, exact, count, quota)
+            except ValueError:
+                return None
+            first, unassigned, under, exact = (two.gid, two.mem), two.left, two.under, two.exact
+    rest = assign_round_robin(under, exact, count, len(unassigned), total // n)
+    if rest is None:
+        return None
+    if len(first[0]):
+        unassigned, rest = np.concatenate([first[0], unassigned]), np.concatenate([first[1], rest])
+    return mine, owned, unassigned, rest
+
+
 def _fast_constrained(
     group: GroupSpec,
     members: Sequence[Member],
@@ -309,36 +182,39 @@ def _fast_constrained(
     cooperative: bool,
     ordered: bool = False,
 ) -> FastConstrained | None:
-    layout = _partition_layout(group, members)
-    claims = None if layout is None else _owned_claims(layout, data)
+    layout = partition_layout(group, members)
+    claims = None if layout is None else owned_claims(layout, data)
     if layout is None or claims is None:
         return None
     n = len(members)
-    owned = _assign_owned_partitions(layout, claims, n, ordered)
-    unassigned = np.flatnonzero(owned.owner < 0)
     ids = [m.member_id for m in members]
-    event_member = _assign_round_robin(owned, unassigned, ids, layout.total // n)
-    if event_member is None:
+    built = _build(group, members, ids, layout, claims, ordered)
+    if built is None:
         return None
+    mine, owned, unassigned, event_member = built
     owner = owned.owner
     owner[unassigned] = event_member
-    previous = owned.maybe_revoked[unassigned]
-    moving = (previous >= 0) & (previous != event_member)
+    if len(claims):
+        previous = owned.maybe_revoked[unassigned]
+        moving = (previous >= 0) & (previous != event_member)
+    else:  # nothing owned: nothing moves
+        moving = np.zeros(len(unassigned), dtype=bool)
 
     # -- outputs: cooperative assignors withhold partitions changing owner (revoked first) --
     final = owner
     rev_mem = rev_gid = None
-    if cooperative:
-        final = owner.copy()
-        final[unassigned[moving]] = -1
+    if cooperative and len(claims):
+        if moving.any():
+            final = owner.copy()
+            final[unassigned[moving]] = -1
         lost = final[claims.gid] != claims.mem
         if lost.any():
             rev_mem, rev_gid = claims.mem[lost], claims.gid[lost]
     out_index = {mid: i for i, mid in enumerate(ids)}
     out_order = [out_index[m.member_id] for m in group.members]
-    position = np.empty(n, dtype=np.int64)  # subscription-map index -> output position
-    position[out_order] = np.arange(n)
-    out_owner = np.where(final >= 0, position[final], -1)
+    position = np.full(n + 1, -1, dtype=np.int32)  # subscription-map index -> output position
+    position[out_order] = np.arange(n)  # (and -1 -> -1: position[-1] is the extra entry)
+    out_owner = position[final]
     out_ids = [ids[i] for i in out_order]
     revoked = None
     if rev_mem is not None and rev_gid is not None:
@@ -350,6 +226,6 @@ def _fast_constrained(
     )
     lists = None
     if ordered:
-        lists = _member_lists(layout, claims, owned, unassigned, event_member,
+        lists = _member_lists(layout, mine, owned, unassigned, event_member,
                               moving if cooperative else None, ids)
     return FastConstrained(result, lists)
