@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kpart.consumer.classic._rack_arrays import replica_rack_sets
 from kpart.consumer.spec import GroupSpec, Member
 
 __all__ = ["RackView", "StepTwo", "rack_aware_round_robin", "rack_view"]
@@ -75,30 +76,6 @@ class RackView:
         return out
 
 
-def _partition_codes(
-    group: GroupSpec, topics: Sequence[str], bit: dict[str, int]
-) -> tuple[np.ndarray, list[frozenset[str]]]:
-    """Every partition's index into the distinct replica rack sets (second value; racks of
-    brokers without rack dropped; a topic without replica racks has the empty set)."""
-    index: dict[tuple[str | None, ...], int] = {}
-    sets: list[frozenset[str]] = []
-    parts = []
-    for t in topics:
-        topic = group.topic(t)
-        n = group.num_partitions(t) or 0
-        rr = None if topic is None else topic.replica_racks
-        if not rr:
-            rr = ((),) * n
-        try:  # one hash per partition once the sets are known (usually after one topic)
-            parts.append(np.fromiter(map(index.__getitem__, rr), np.int64, n))
-        except KeyError:
-            for key in set(rr).difference(index):
-                index[key] = len(sets)
-                sets.append(frozenset(r for r in key if r is not None))
-            parts.append(np.fromiter(map(index.__getitem__, rr), np.int64, n))
-    return (np.concatenate(parts) if parts else np.zeros(0, np.int64)), sets
-
-
 def rack_view(
     group: GroupSpec, members: Sequence[Member], topics: Sequence[str], total: int
 ) -> RackView | None:
@@ -114,7 +91,7 @@ def rack_view(
     k = len(bit)
     if k > MAX_RACKS:
         raise ValueError("too many racks for the array form")
-    which, sets = _partition_codes(group, topics, bit)
+    which, sets = replica_rack_sets(group, topics)
     per_rack = np.bincount(member_rack[member_rack >= 0], minlength=k)
     set_code = np.array([sum(1 << bit[r] for r in s if r in bit) for s in sets], dtype=np.int64)
     set_consumers = np.array([sum(int(per_rack[bit[r]]) for r in s if r in bit) for s in sets],
