@@ -1,0 +1,85 @@
+"""Cruise Control's load model: what every replica costs its broker.
+
+As ``com.linkedin.kafka.cruisecontrol.model.Load`` / ``Replica`` compute it (KIP-less; Cruise
+Control's ``ClusterModel``):
+
+- every replica holds the partition's ``size_bytes`` on its broker's disk;
+- the leader takes the partition's ``bytes_in_per_s`` from producers (network in) and serves
+  ``bytes_out_per_s`` to consumers plus ``bytes_in_per_s × (RF − 1)`` to its followers
+  (network out);
+- each follower takes ``bytes_in_per_s`` for replication (network in).
+
+Unknown loads (``NaN``) count as 0; :attr:`BrokerLoad.unknown` says how many of a broker's
+replicas had an unknown size or rate.
+
+>>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
+>>> m = ClusterModel.from_partitions(
+...     [ClusterBroker(1), ClusterBroker(2), ClusterBroker(3)],
+...     [PartitionState("t", 0, (1, 2, 3), leader=1, size_bytes=10.0, bytes_in_per_s=5.0,
+...                     bytes_out_per_s=7.0)])
+>>> load = broker_load(m)
+>>> load.disk_bytes.tolist(), load.network_in.tolist(), load.network_out.tolist()
+([10.0, 10.0, 10.0], [5.0, 5.0, 5.0], [17.0, 0.0, 0.0])
+>>> load.replicas.tolist(), load.leaders.tolist()
+([1, 1, 1], [1, 0, 0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kpart.cluster.model import ClusterModel
+
+__all__ = ["BrokerLoad", "broker_load"]
+
+
+@dataclass(frozen=True, eq=False)
+class BrokerLoad:
+    """Per broker (arrays in :attr:`ClusterModel.brokers` order, shape ``(B,)``): ``replicas``
+    and ``leaders`` (int64 counts), ``disk_bytes`` (bytes), ``network_in`` / ``network_out``
+    (bytes/s), and ``unknown`` (int64: replicas whose size or rates are unknown)."""
+
+    replicas: np.ndarray
+    leaders: np.ndarray
+    disk_bytes: np.ndarray
+    network_in: np.ndarray
+    network_out: np.ndarray
+    unknown: np.ndarray
+
+
+def broker_load(
+    model: ClusterModel, replicas: np.ndarray | None = None, leader: np.ndarray | None = None
+) -> BrokerLoad:
+    """The load of every broker of ``model``. ``replicas`` (int, shape ``(P, R)``, broker ids
+    padded with ``-1``) and ``leader`` (int, shape ``(P,)``, ``-1`` = none) default to the
+    model's own; pass a plan's target (with ``leader = replicas[:, 0]``, the preferred leader)
+    or a failure's surviving leaders to weigh those instead. Never raises for valid shapes."""
+    reps = model.replicas if replicas is None else np.asarray(replicas)
+    lead = model.leader if leader is None else np.asarray(leader)
+    b = len(model.brokers)
+    pos = model.broker_positions(reps)
+    held = pos >= 0
+    rf = held.sum(axis=1)
+    size = np.nan_to_num(model.size_bytes)
+    rate_in = np.nan_to_num(model.bytes_in_per_s)
+    rate_out = np.nan_to_num(model.bytes_out_per_s)
+    unknown_row = (np.isnan(model.size_bytes) | np.isnan(model.bytes_in_per_s)
+                   | np.isnan(model.bytes_out_per_s))
+    rows = np.broadcast_to(np.arange(len(reps))[:, None], reps.shape)[held]
+    where = pos[held]
+    lead_pos = model.broker_positions(lead)
+    led = lead_pos >= 0
+    # leader: bytes-in from producers; follower: the same bytes-in, replicated to it
+    network_in = np.bincount(where, weights=rate_in[rows], minlength=b)
+    network_out = np.bincount(lead_pos[led], minlength=b,
+                              weights=(rate_out + rate_in * np.maximum(rf - 1, 0))[led])
+    return BrokerLoad(
+        replicas=np.bincount(where, minlength=b),
+        leaders=np.bincount(lead_pos[led], minlength=b),
+        disk_bytes=np.bincount(where, weights=size[rows], minlength=b),
+        network_in=network_in,
+        network_out=network_out,
+        unknown=np.bincount(where, weights=unknown_row[rows], minlength=b).astype(np.int64),
+    )
