@@ -23,6 +23,7 @@ to force the array paths on the golden vectors).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -56,7 +57,7 @@ SMALL_MAP = 48
 
 def use_arrays(spec: ServerGroupSpec) -> bool:
     """Whether ``spec`` is large enough for the array paths (``ARRAY_THRESHOLD``)."""
-    return sum(t.num_partitions for t in spec.topics) >= ARRAY_THRESHOLD and bool(spec.members)
+    return bool(spec.members) and sum([t.num_partitions for t in spec.topics]) >= ARRAY_THRESHOLD
 
 
 def string_hash_codes(keys: Sequence[str]) -> np.ndarray:
@@ -97,7 +98,7 @@ def hashmap_key_order(keys: Sequence[str]) -> np.ndarray:
 def java_sorted_positions(keys: Sequence[str]) -> list[int]:
     """Positions of ``keys`` sorted (stably) in ``String.compareTo`` order (code-point order
     unless a key has a character beyond the BMP)."""
-    if all(k.isascii() for k in keys):
+    if "".join(keys).isascii():
         return sorted(range(len(keys)), key=keys.__getitem__)
     return sorted(range(len(keys)), key=lambda i: java_string_key(keys[i]))
 
@@ -110,63 +111,77 @@ class SpecArrays:
     - ``member_class``: int array, each member's subscription class (spec order);
       ``class_names``: each class's topic-name tuple (as its first member lists it);
       ``class_topics``: each class's subscribed topics present in the metadata, as sorted
-      positions in ``topics``;
+      positions in ``topics``; ``holders``: spec positions of the members holding a current
+      assignment;
     - ``uuid_rank``: each topic's rank in ``Uuid.compareTo`` order.
     """
 
     __slots__ = (
         "_map_order",
+        "_uuid_rank",
         "class_names",
         "class_topics",
         "counts",
+        "holders",
         "index",
         "member_class",
         "member_ids",
         "offsets",
         "spec",
         "topics",
-        "uuid_rank",
     )
 
     def __init__(self, spec: ServerGroupSpec) -> None:
         self.spec = spec
-        self.member_ids = tuple(m.member_id for m in spec.members)
+        members = spec.members
+        self.member_ids = tuple([m.member_id for m in members])
+        self.holders = [i for i, m in enumerate(members) if m.assignment]
         by_name = sorted(spec.topics, key=lambda t: t.name)
-        self.topics = tuple(t.name for t in by_name)
+        self.topics = tuple([t.name for t in by_name])
         self.index = {name: i for i, name in enumerate(self.topics)}
         self.counts = np.array([t.num_partitions for t in by_name], dtype=np.int64)
         self.offsets = np.zeros(len(self.topics) + 1, dtype=np.int64)
         np.cumsum(self.counts, out=self.offsets[1:])
-        ranked = sorted(range(len(by_name)), key=lambda i: uuid_compare_key(by_name[i].uuid))
-        self.uuid_rank = np.empty(len(by_name), dtype=np.int64)
-        self.uuid_rank[ranked] = np.arange(len(by_name))
-        self._classes(spec)
+        self._classes([m.topics for m in members])
         self._map_order: np.ndarray | None = None
+        self._uuid_rank: np.ndarray | None = None
 
-    def _classes(self, spec: ServerGroupSpec) -> None:
-        tuples = [m.topics for m in spec.members]
-        objects = np.fromiter(map(id, tuples), dtype=np.uint64, count=len(tuples))
-        distinct, first, inverse = np.unique(objects, return_index=True, return_inverse=True)
-        by_tuple: dict[tuple[str, ...], int] = {}
+    def _classes(self, tuples: list[tuple[str, ...]]) -> None:
+        """Members sharing a tuple object share a class; distinct tuple objects are compared
+        by value. Classes are numbered by their first member (spec order)."""
         names: list[tuple[str, ...]] = []
-        class_of = np.empty(len(distinct), dtype=np.int64)
-        for j, i in enumerate(first.tolist()):  # one tuple object at a time
-            c = by_tuple.setdefault(tuples[i], len(by_tuple))
-            if c == len(names):
-                names.append(tuples[i])
-            class_of[j] = c
-        # Classes numbered by first member (spec order), as a walk over the members would.
-        firsts = np.full(len(names), len(tuples), dtype=np.int64)
-        np.minimum.at(firsts, class_of, first)
-        renumber = np.empty(len(names), dtype=np.int64)
-        renumber[np.argsort(firsts, kind="stable")] = np.arange(len(names))
-        self.member_class = renumber[class_of][inverse.reshape(-1)]
-        self.class_names = [names[c] for c in np.argsort(firsts, kind="stable").tolist()]
+        if len(set(map(id, tuples))) <= 1:  # one tuple object: the usual homogeneous group
+            names = tuples[:1]
+            self.member_class = np.zeros(len(tuples), dtype=np.int64)
+        else:
+            objects = np.fromiter(map(id, tuples), dtype=np.uint64, count=len(tuples))
+            _, first, inverse = np.unique(objects, return_index=True, return_inverse=True)
+            by_tuple: dict[tuple[str, ...], int] = {}
+            class_of = np.empty(len(first), dtype=np.int64)
+            for j in np.argsort(first).tolist():  # one tuple object at a time, in spec order
+                t = tuples[first[j]]
+                c = class_of[j] = by_tuple.setdefault(t, len(by_tuple))
+                if c == len(names):
+                    names.append(t)
+            self.member_class = class_of[inverse.reshape(-1)]
+        self.class_names = names
         index = self.index
         self.class_topics = [
-            np.array(sorted({index[n] for n in ts if n in index}), dtype=np.int64)
-            for ts in self.class_names
+            np.array(sorted({index[n] for n in ts if n in index}), dtype=np.int64) for ts in names
         ]
+        homogeneous = len({frozenset(ts) for ts in names}) <= 1
+        self.spec.memo().setdefault("subscription_type",
+                                    "HOMOGENEOUS" if homogeneous else "HETEROGENEOUS")
+
+    @property
+    def uuid_rank(self) -> np.ndarray:
+        """Each topic's rank in ``Uuid.compareTo`` order (positions as ``topics``)."""
+        if self._uuid_rank is None:
+            by_name = sorted(self.spec.topics, key=lambda t: t.name)
+            ranked = sorted(range(len(by_name)), key=lambda i: uuid_compare_key(by_name[i].uuid))
+            self._uuid_rank = np.empty(len(by_name), dtype=np.int64)
+            self._uuid_rank[ranked] = np.arange(len(by_name))
+        return self._uuid_rank
 
     @property
     def total(self) -> int:
@@ -193,31 +208,37 @@ class SpecArrays:
         array of topic positions; ``None``: every topic of the metadata). ``None`` when the
         arrays cannot hold it exactly: a partition owned twice, or a deleted-topic reference
         (``"id:<uuid>"``) naming a topic of the metadata."""
-        spec, index, offsets = self.spec, self.index, self.offsets
+        spec, index = self.spec, self.index
+        offsets = self.offsets.tolist()
         known = {t.uuid for t in spec.topics}
         sets = None if subscribed is None else [set(s.tolist()) for s in subscribed]
-        members: list[int] = []
-        parts: list[int] = []
-        for pos, m in enumerate(order.tolist()):
+        chunks: list[tuple[int, ...]] = []  # partition tuples kept, in order
+        bases: list[int] = []
+        owners: list[int] = []
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order))
+        walk = sorted(zip(position[self.holders].tolist(), self.holders, strict=True))
+        classes = self.member_class.tolist() if walk else []
+        for pos, m in walk:
             member = spec.members[m]
-            if not member.assignment:
-                continue
-            allowed = None if sets is None else sets[self.member_class[m]]
+            allowed = None if sets is None else sets[classes[m]]
             for topic, ps in member.assignment:
                 t = index.get(topic)
                 if t is None:
                     if topic.startswith(DELETED_PREFIX) and spec.topic_uuid(topic) in known:
                         return None
                     continue
-                if allowed is not None and t not in allowed:
-                    continue
-                base = int(offsets[t])
-                parts.extend(base + p for p in ps)
-                members.extend([pos] * len(ps))
-        owned = np.array(parts, dtype=np.int64)
-        if len(np.unique(owned)) != len(owned):
+                if allowed is None or t in allowed:
+                    chunks.append(ps)
+                    bases.append(offsets[t])
+                    owners.append(pos)
+        lengths = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
+        count = int(lengths.sum())
+        owned = np.fromiter(chain.from_iterable(chunks), dtype=np.int64, count=count)
+        owned += np.repeat(np.array(bases, dtype=np.int64), lengths)
+        if count and int(np.bincount(owned).max()) > 1:
             return None
-        return np.array(members, dtype=np.int64), owned
+        return np.repeat(np.array(owners, dtype=np.int64), lengths), owned
 
 
 def spec_arrays(spec: ServerGroupSpec) -> SpecArrays:

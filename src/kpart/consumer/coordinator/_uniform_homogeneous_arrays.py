@@ -42,8 +42,8 @@ def _subscribed_topics(arrays: SpecArrays, first: ServerMember) -> list[str]:
     if len(unique) <= SMALL_MAP:
         return [spec.topic_name(tid) for tid in _subscribed_topic_ids(spec, first)]
     by_uuid = {t.uuid: t.name for t in spec.topics}
-    ids = [spec.topic_uuid(unique[i]) for i in hashmap_key_order(unique).tolist()
-           if unique[i] in arrays.index]
+    uuid_of = {t.name: t.uuid for t in spec.topics}
+    ids = [uuid_of[unique[i]] for i in hashmap_key_order(unique).tolist() if unique[i] in uuid_of]
     order = uuid_hashset_order(ids, capacity=hashset_copy_capacity(len(unique)))
     return [by_uuid[tid] for tid in order]
 

@@ -27,7 +27,7 @@ from kpart._java.collections import JavaHashMap
 from kpart._java.hashing import presized_capacity
 from kpart._java.strings import java_string_key
 from kpart._java.uuid import uuid_hash_code
-from kpart.consumer._columns import AssignmentColumns
+from kpart.consumer._columns import AssignmentColumns, no_gc
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator import _spec_arrays
 from kpart.consumer.coordinator._server_range_arrays import range_columns
@@ -108,7 +108,8 @@ def server_range_columns(spec: ServerGroupSpec) -> AssignmentColumns:
     """The array path: every partition's owner (members in ``spec.members`` order, topics in
     sorted order, see :class:`~kpart.consumer._columns.AssignmentColumns`), computed without
     a per-partition Python object."""
-    return range_columns(_spec_arrays.spec_arrays(spec))
+    with no_gc():  # no cycles are made; full collections over the input's objects would run
+        return range_columns(_spec_arrays.spec_arrays(spec))
 
 
 def assign_range(spec: ServerGroupSpec) -> GroupAssignment:

@@ -31,7 +31,7 @@ effect (Kafka trunk 2024-10-25).
 
 from __future__ import annotations
 
-from kpart.consumer._columns import AssignmentColumns
+from kpart.consumer._columns import AssignmentColumns, no_gc
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator import _spec_arrays
 from kpart.consumer.coordinator._uniform_heterogeneous import build_heterogeneous
@@ -90,10 +90,11 @@ def uniform_columns(spec: ServerGroupSpec) -> AssignmentColumns | None:
     :func:`assign_uniform`."""
     if not spec.members:
         return None
-    arrays = _spec_arrays.spec_arrays(spec)
-    if spec.subscription_type == "HOMOGENEOUS":
-        return homogeneous_columns(arrays)
-    return heterogeneous_columns(arrays)
+    with no_gc():  # no cycles are made; full collections over the input's objects would run
+        arrays = _spec_arrays.spec_arrays(spec)
+        if spec.subscription_type == "HOMOGENEOUS":
+            return homogeneous_columns(arrays)
+        return heterogeneous_columns(arrays)
 
 
 def assign_uniform(spec: ServerGroupSpec) -> GroupAssignment:
