@@ -100,8 +100,8 @@ def build(shape: Shape, leave: ServerGroupSpec | None = None) -> ServerGroupSpec
     else:
         buckets = min(BUCKETS, shape.members)
         size_t, size_m = -(-shape.topics // buckets), -(-shape.members // buckets)
-        subs = [names[(i // size_m) * size_t : (i // size_m + 1) * size_t]
-                for i in range(shape.members)]
+        bucket_names = [names[b * size_t : (b + 1) * size_t] for b in range(buckets)]
+        subs = [bucket_names[i // size_m] for i in range(shape.members)]  # one list per bucket
     if leave is None:
         members = tuple(ServerMember(f"member{i}", subs[i]) for i in range(shape.members))
         return ServerGroupSpec(topics, members)

@@ -256,8 +256,10 @@ def server_target(
 def server_assign(spec: ServerGroupSpec, assignor: str | Strategy = "uniform") -> GroupAssignment:
     """Run a KIP-848 server-side assignor, ``"uniform"`` (default) or ``"range"``
     (``org.apache.kafka.coordinator.group.assignor.UniformAssignor`` / ``RangeAssignor``) on
-    ``spec``: every member of ``spec`` in order, topics by name, sorted. Errors: see
-    :func:`server_target`.
+    ``spec``: every member of ``spec`` in order, topics by name, sorted. The registered
+    assignors answer large groups from their array paths: a columnar result whose
+    ``to_arrow()`` is read from the arrays (Kafka's JMH shape, 10,000 members and 100,000
+    partitions, in tens of milliseconds). Errors: see :func:`server_target`.
 
     >>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
     >>> g = ServerGroupSpec.from_json({

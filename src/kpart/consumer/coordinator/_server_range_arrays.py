@@ -81,16 +81,22 @@ def _ranges(subs: np.ndarray, n: int) -> np.ndarray:
 
 def range_columns(arrays: SpecArrays) -> AssignmentColumns:
     """The coordinator's range assignment of ``arrays.spec`` as columns."""
-    owner = np.full(arrays.total, -1, dtype=np.int32)
     order = _member_order(arrays).astype(np.int32)
     topics, base, k, flat = _subscriber_lists(arrays, order)
-    offsets = arrays.offsets.tolist()
     counts = arrays.counts.tolist()
     patterns: dict[tuple[int, int, int], np.ndarray] = {}
+    pieces = []
     for t, b, size in zip(topics.tolist(), base.tolist(), k.tolist(), strict=True):
         n = counts[t]
         pattern = patterns.get((n, b, size))
         if pattern is None:
             pattern = patterns[(n, b, size)] = _ranges(flat[b : b + size], n)
-        owner[offsets[t] : offsets[t] + n] = pattern
+        pieces.append(pattern)
+    if len(topics) == len(arrays.topics):  # every topic subscribed: the pieces tile the layout
+        owner = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int32)
+    else:
+        owner = np.full(arrays.total, -1, dtype=np.int32)
+        offsets = arrays.offsets.tolist()
+        for t, pattern in zip(topics.tolist(), pieces, strict=True):
+            owner[offsets[t] : offsets[t] + len(pattern)] = pattern
     return arrays.columns(owner)

@@ -63,7 +63,11 @@ def use_arrays(spec: ServerGroupSpec) -> bool:
 def string_hash_codes(keys: Sequence[str]) -> np.ndarray:
     """``String.hashCode()`` of every key as uint32 values (int64 array): a Horner loop over the
     UTF-16 code units, one column at a time. Keys with a code point beyond the BMP (two UTF-16
-    units) are hashed one by one."""
+    units) are hashed one by one.
+
+    >>> string_hash_codes(["rack-a", ""]).tolist(), -938608917 & 0xFFFFFFFF
+    ([3356358379, 0], 3356358379)
+    """
     n = len(keys)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
@@ -85,7 +89,13 @@ def hashmap_key_order(keys: Sequence[str]) -> np.ndarray:
     """Positions of ``keys`` (distinct, in insertion order) in the iteration order of a default
     ``new HashMap<>()`` / ``HashSet`` they were put into: bucket
     ``spread(hashCode) & (capacity - 1)``, then insertion order. Exact where the object
-    emulation (:class:`~kpart._java.collections.JavaHashSet`) is: small maps use it."""
+    emulation (:class:`~kpart._java.collections.JavaHashSet`) is: small maps use it.
+
+    >>> keys = [f"member{i}" for i in range(60)]
+    >>> order = hashmap_key_order(keys)
+    >>> [keys[i] for i in order[:3]] == list(_set_order(tuple(keys)))[:3]
+    True
+    """
     n = len(keys)
     if n <= SMALL_MAP:
         where = {k: i for i, k in enumerate(keys)}
@@ -97,7 +107,11 @@ def hashmap_key_order(keys: Sequence[str]) -> np.ndarray:
 
 def java_sorted_positions(keys: Sequence[str]) -> list[int]:
     """Positions of ``keys`` sorted (stably) in ``String.compareTo`` order (code-point order
-    unless a key has a character beyond the BMP)."""
+    unless a key has a character beyond the BMP).
+
+    >>> java_sorted_positions(["b", "\U0001F600", "\uffff", "a"])  # UTF-16: U+1F600 < U+FFFF
+    [3, 0, 1, 2]
+    """
     if "".join(keys).isascii():
         return sorted(range(len(keys)), key=keys.__getitem__)
     return sorted(range(len(keys)), key=lambda i: java_string_key(keys[i]))

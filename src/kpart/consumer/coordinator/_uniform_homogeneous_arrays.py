@@ -78,7 +78,7 @@ def homogeneous_columns(arrays: SpecArrays) -> AssignmentColumns | None:
     :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
     order = arrays.map_order()
     n_members = len(order)
-    owner = np.full(arrays.total, -1, dtype=np.int64)
+    owner = np.full(arrays.total, -1, dtype=np.int32)  # spec positions
     topics = _topic_positions(arrays)
     if not len(topics):
         return arrays.columns(owner)
@@ -91,21 +91,22 @@ def homogeneous_columns(arrays: SpecArrays) -> AssignmentColumns | None:
     min_quota, extra = divmod(total, n_members)
     quota = np.full(n_members, min_quota, dtype=np.int64)
     quota[:extra] += 1
-    # maybeRevokePartitions: each member keeps the first `quota` of its flattened partitions.
-    held = np.bincount(member, minlength=n_members)
-    first = np.cumsum(held) - held
-    rank = np.arange(len(owned), dtype=np.int64) - first[member]
-    kept = rank < quota[member]
-    kept_count = np.minimum(held, quota)
     # The unassigned list: unowned partitions (topic order), then the revoked ones.
-    free = _ranges(arrays.offsets[topics], lengths)
-    taken = np.zeros(arrays.total, dtype=bool)
-    taken[owned] = True
-    unassigned = np.concatenate((free[~taken[free]], owned[~kept]))
+    unassigned = _ranges(arrays.offsets[topics], lengths)
+    remaining = quota
+    if len(owned):
+        # maybeRevokePartitions: each member keeps the first `quota` of its flattened list.
+        held = np.bincount(member, minlength=n_members)
+        first = np.cumsum(held) - held
+        kept = np.arange(len(owned), dtype=np.int64) - first[member] < quota[member]
+        remaining = quota - np.minimum(held, quota)
+        taken = np.zeros(arrays.total, dtype=bool)
+        taken[owned] = True
+        unassigned = np.concatenate((unassigned[~taken[unassigned]], owned[~kept]))
+        owner[owned[kept]] = order[member[kept]]
     # assignRemainingPartitions: dealt out in order to the members below quota.
-    receivers = np.repeat(np.arange(n_members, dtype=np.int64), quota - kept_count)
+    receivers = np.repeat(order.astype(np.int32), remaining)
     if len(unassigned) > len(receivers):
         raise PartitionAssignorError("Partitions were left unassigned")
-    owner[owned[kept]] = member[kept]
     owner[unassigned] = receivers[: len(unassigned)]
-    return arrays.columns(np.where(owner >= 0, order[owner], -1))
+    return arrays.columns(owner)

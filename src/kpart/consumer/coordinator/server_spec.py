@@ -305,10 +305,11 @@ class ServerGroupSpec:
 def _subscription_type(members: tuple[ServerMember, ...]) -> str:
     distinct = {id(m.topics): m.topics for m in members}  # members often share one tuple
     first: frozenset[str] | None = None
-    for names in map(frozenset, distinct.values()):
+    for names in set(distinct.values()):  # equal tuples compared once
+        as_set = frozenset(names)
         if first is None:
-            first = names
-        elif names != first:
+            first = as_set
+        elif as_set != first:
             return "HETEROGENEOUS"
     return "HOMOGENEOUS"
 
