@@ -88,7 +88,7 @@ def _check_uniform(spec: ServerGroupSpec) -> None:
     assert got.to_arrow().equals(expected.to_arrow())
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(server_groups(homogeneous=True))
 def test_uniform_homogeneous_arrays_equal_the_object_path(spec: ServerGroupSpec) -> None:
     _check_uniform(spec)

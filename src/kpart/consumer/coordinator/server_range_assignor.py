@@ -10,7 +10,9 @@ co-partitioned (same partition numbers from every topic). The current assignment
 effect (Kafka trunk 2024-10-25), nor has the rack.
 
 Subscribed names missing from the metadata are ignored (the coordinator resolves names through
-its metadata image). Members without partitions appear with nothing.
+its metadata image). Members without partitions appear with nothing. Groups of
+``_spec_arrays.ARRAY_THRESHOLD`` partitions or more take the array form
+(:func:`server_range_columns`, a columnar result); :func:`range_target` stays the reference.
 
 >>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 >>> g = ServerGroupSpec.from_json({

@@ -19,6 +19,9 @@ names); the heterogeneous one breaks ties with the signed ``Uuid.compareTo``. Ra
 effect (Kafka trunk 2024-10-25).
 
 :func:`kpart.consumer.server_assign` runs it by name (``"uniform"``), like every assignor.
+Groups of ``_spec_arrays.ARRAY_THRESHOLD`` partitions or more take the array forms of both
+builders (:func:`uniform_columns`: one owner per partition, a columnar result); the object
+builders stay the reference, and give the raw Java-ordered target (:func:`uniform_target`).
 
 >>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 >>> g = ServerGroupSpec.from_json({
