@@ -10,6 +10,13 @@ heterogeneous builders) and ``RangeAssignor``
 (``TargetAssignmentBuilder``) are :mod:`~kpart.consumer.coordinator.server_simulation`; the
 rebalance simulator runs KIP-848 groups through ``_server_rebalance``.
 
+Large groups (``_spec_arrays.ARRAY_THRESHOLD`` partitions and more) take array paths with the
+same results: ``_uniform_homogeneous_arrays``, ``_uniform_heterogeneous_arrays`` and
+``_server_range_arrays``, on the spec's arrays (``_spec_arrays``: partition layout,
+subscription classes, member ``HashMap`` order), returning a columnar
+:class:`~kpart.consumer.assignment.GroupAssignment` (``to_arrow()`` read from the arrays). The
+object builders stay the reference, and give the raw Java-ordered targets the simulation reads.
+
 Nothing is imported here: run an assignor through :func:`kpart.consumer.server_assign` or
 :func:`kpart.consumer.assign` (which import it on first use), or import its module.
 """

@@ -10,7 +10,9 @@ co-partitioned (same partition numbers from every topic). The current assignment
 effect (Kafka trunk 2024-10-25), nor has the rack.
 
 Subscribed names missing from the metadata are ignored (the coordinator resolves names through
-its metadata image). Members without partitions appear with nothing.
+its metadata image). Members without partitions appear with nothing. Groups of
+``_spec_arrays.ARRAY_THRESHOLD`` partitions or more take the array form
+(:func:`server_range_columns`, a columnar result); :func:`range_target` stays the reference.
 
 >>> from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 >>> g = ServerGroupSpec.from_json({
@@ -27,10 +29,13 @@ from kpart._java.collections import JavaHashMap
 from kpart._java.hashing import presized_capacity
 from kpart._java.strings import java_string_key
 from kpart._java.uuid import uuid_hash_code
+from kpart.consumer._columns import AssignmentColumns, no_gc
 from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.coordinator import _spec_arrays
+from kpart.consumer.coordinator._server_range_arrays import range_columns
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, Target
 
-__all__ = ["RangeAssignor", "assign_range", "range_target"]
+__all__ = ["RangeAssignor", "assign_range", "range_target", "server_range_columns"]
 
 
 class RangeAssignor:
@@ -101,11 +106,24 @@ def range_target(spec: ServerGroupSpec, java_order: bool = True) -> Target:
     return target
 
 
+def server_range_columns(spec: ServerGroupSpec) -> AssignmentColumns:
+    """The array path: every partition's owner (members in ``spec.members`` order, topics in
+    sorted order, see :class:`~kpart.consumer._columns.AssignmentColumns`), computed without
+    a per-partition Python object."""
+    with no_gc():  # no cycles are made; full collections over the input's objects would run
+        return range_columns(_spec_arrays.spec_arrays(spec))
+
+
 def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
     """Assign ``spec``'s partitions as the group coordinator's ``RangeAssignor`` does.
 
     Input: a :class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec`. Output: a
     :class:`~kpart.consumer.assignment.GroupAssignment` listing every member (members in
-    ``spec.members`` order; topics by name). Pure; no errors beyond those of the spec.
+    ``spec.members`` order; topics by name). Groups of ``_spec_arrays.ARRAY_THRESHOLD``
+    partitions or more take the array path (:func:`server_range_columns`, a columnar result),
+    smaller ones the object path; both give the same assignment. Pure; no errors beyond those
+    of the spec.
     """
+    if _spec_arrays.use_arrays(spec):
+        return GroupAssignment.from_columns(server_range_columns(spec))
     return spec.to_group_assignment(range_target(spec, java_order=False))

@@ -166,6 +166,7 @@ class ServerGroupSpec:
     members: tuple[ServerMember, ...]
     _by_name: dict[str, ServerTopic] = field(init=False, repr=False, compare=False)
     _by_uuid: dict[int, ServerTopic] = field(init=False, repr=False, compare=False)
+    _memo: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_group((t.num_partitions for t in self.topics), len(self.members))
@@ -198,6 +199,12 @@ class ServerGroupSpec:
                     )
         object.__setattr__(self, "_by_name", by_name)
         object.__setattr__(self, "_by_uuid", by_uuid)
+        object.__setattr__(self, "_memo", {})
+
+    def memo(self) -> dict[str, Any]:
+        """Values derived from this (frozen) spec, computed once by the assignors that need
+        them (member map order, subscription type, the array paths' layout)."""
+        return self._memo
 
     # -- SubscribedTopicDescriber ---------------------------------------------------------
     def num_partitions(self, topic_id: int) -> int:
@@ -244,21 +251,21 @@ class ServerGroupSpec:
     def members_in_map_order(self) -> tuple[ServerMember, ...]:
         """``GroupSpec.memberIds()`` order: the iteration order of the coordinator's
         ``HashMap<String, ...>`` of members, filled in ``members`` order (emulated from the
-        member ids' ``String.hashCode``)."""
-        by_id = {m.member_id: m for m in self.members}
-        return tuple(by_id[i] for i in _set_order(tuple(by_id)))
+        member ids' ``String.hashCode``). Computed once per spec."""
+        found = self._memo.get("map_order")
+        if found is None:
+            by_id = {m.member_id: m for m in self.members}
+            found = self._memo["map_order"] = tuple(by_id[i] for i in _set_order(tuple(by_id)))
+        return found
 
     @property
     def subscription_type(self) -> str:
-        """``"HOMOGENEOUS"`` iff every member subscribes to the same topic names."""
-        first = None
-        for m in self.members:
-            names = frozenset(m.topics)
-            if first is None:
-                first = names
-            elif names != first:
-                return "HETEROGENEOUS"
-        return "HOMOGENEOUS"
+        """``"HOMOGENEOUS"`` iff every member subscribes to the same topic names (computed
+        once per spec; members sharing one tuple of names are compared once)."""
+        found = self._memo.get("subscription_type")
+        if found is None:
+            found = self._memo["subscription_type"] = _subscription_type(self.members)
+        return found
 
     # -- loading --------------------------------------------------------------------------
     @classmethod
@@ -293,6 +300,18 @@ class ServerGroupSpec:
                                f"topic {t!r}, which the group's topics do not list (the "
                                "coordinator assigns no partition of it)")
         return group
+
+
+def _subscription_type(members: tuple[ServerMember, ...]) -> str:
+    distinct = {id(m.topics): m.topics for m in members}  # members often share one tuple
+    first: frozenset[str] | None = None
+    for names in set(distinct.values()):  # equal tuples compared once
+        as_set = frozenset(names)
+        if first is None:
+            first = as_set
+        elif as_set != first:
+            return "HETEROGENEOUS"
+    return "HOMOGENEOUS"
 
 
 def _member_from_json(m: Any, i: int) -> ServerMember:

@@ -1,0 +1,265 @@
+"""A KIP-848 ``GroupSpec`` as arrays, for the array paths of the server-side assignors.
+
+What the array paths of ``UniformAssignor`` and the coordinator's ``RangeAssignor``
+(``org.apache.kafka.coordinator.group.assignor``) read from a
+:class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec`, computed once per spec and
+kept on it (a spec is frozen):
+
+- the canonical partition layout of
+  :class:`~kpart.consumer._columns.AssignmentColumns` (topic names sorted by code point;
+  partition ``(topics[t], p)`` is index ``offsets[t] + p``);
+- the members grouped into *subscription classes* (members listing the same topic names share
+  one class: a group of 10,000 members has a handful), so that subscriptions are resolved once
+  per class, not once per member;
+- ``GroupSpec.memberIds()`` order: the iteration order of the coordinator's member
+  ``HashMap<String, ...>``, from the member ids' ``String.hashCode`` computed on arrays
+  (:func:`hashmap_key_order`, the same bucket model as
+  :meth:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec.members_in_map_order`).
+
+``ARRAY_THRESHOLD``: groups with fewer partitions take the object paths (tests set it to 0
+to force the array paths on the golden vectors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+
+import numpy as np
+
+from kpart._java.hashing import hashmap_capacity, string_hash_code
+from kpart._java.strings import java_string_key
+from kpart._java.uuid import uuid_compare_key
+from kpart.consumer._columns import AssignmentColumns
+from kpart.consumer.coordinator.server_spec import (
+    DELETED_PREFIX,
+    ServerGroupSpec,
+    _set_order,
+)
+
+__all__ = [
+    "ARRAY_THRESHOLD",
+    "SMALL_MAP",
+    "SpecArrays",
+    "hashmap_key_order",
+    "spec_arrays",
+    "string_hash_codes",
+    "use_arrays",
+]
+
+#: Total partitions from which :func:`use_arrays` picks the array paths.
+ARRAY_THRESHOLD = 2000
+
+#: Below this many keys a ``HashMap`` may have resized to avoid a tree bin (tables under 64
+#: buckets): the object emulation, which models it, gives the order there.
+SMALL_MAP = 48
+
+
+def use_arrays(spec: ServerGroupSpec) -> bool:
+    """Whether ``spec`` is large enough for the array paths (``ARRAY_THRESHOLD``)."""
+    return bool(spec.members) and sum([t.num_partitions for t in spec.topics]) >= ARRAY_THRESHOLD
+
+
+def string_hash_codes(keys: Sequence[str]) -> np.ndarray:
+    """``String.hashCode()`` of every key as uint32 values (int64 array): a Horner loop over the
+    UTF-16 code units, one column at a time. Keys with a code point beyond the BMP (two UTF-16
+    units) are hashed one by one.
+
+    >>> string_hash_codes(["rack-a", ""]).tolist(), -938608917 & 0xFFFFFFFF
+    ([3356358379, 0], 3356358379)
+    """
+    n = len(keys)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    units = np.array(keys, dtype=np.str_)
+    width = units.dtype.itemsize // 4
+    codes = units.view(np.uint32).reshape(n, width) if width else np.zeros((n, 0), np.uint32)
+    if codes.size and int(codes.max()) > 0xFFFF:
+        return np.array([string_hash_code(k) & 0xFFFFFFFF for k in keys], dtype=np.int64)
+    lengths = np.fromiter(map(len, keys), dtype=np.int64, count=n)
+    h = np.zeros(n, dtype=np.uint32)
+    thirty_one = np.uint32(31)
+    for col in range(width):
+        live = lengths > col
+        h = np.where(live, h * thirty_one + codes[:, col], h)
+    return h.astype(np.int64)
+
+
+def hashmap_key_order(keys: Sequence[str]) -> np.ndarray:
+    """Positions of ``keys`` (distinct, in insertion order) in the iteration order of a default
+    ``new HashMap<>()`` / ``HashSet`` they were put into: bucket
+    ``spread(hashCode) & (capacity - 1)``, then insertion order. Exact where the object
+    emulation (:class:`~kpart._java.collections.JavaHashSet`) is: small maps use it.
+
+    >>> keys = [f"member{i}" for i in range(60)]
+    >>> order = hashmap_key_order(keys)
+    >>> [keys[i] for i in order[:3]] == list(_set_order(tuple(keys)))[:3]
+    True
+    """
+    n = len(keys)
+    if n <= SMALL_MAP:
+        where = {k: i for i, k in enumerate(keys)}
+        return np.array([where[k] for k in _set_order(tuple(keys))], dtype=np.int64)
+    h = string_hash_codes(keys)
+    bucket = (h ^ (h >> 16)) & (hashmap_capacity(n) - 1)
+    return np.argsort(bucket, kind="stable")
+
+
+def java_sorted_positions(keys: Sequence[str]) -> list[int]:
+    """Positions of ``keys`` sorted (stably) in ``String.compareTo`` order (code-point order
+    unless a key has a character beyond the BMP).
+
+    >>> java_sorted_positions(["b", "\U0001F600", "\uffff", "a"])  # UTF-16: U+1F600 < U+FFFF
+    [3, 0, 1, 2]
+    """
+    if "".join(keys).isascii():
+        return sorted(range(len(keys)), key=keys.__getitem__)
+    return sorted(range(len(keys)), key=lambda i: java_string_key(keys[i]))
+
+
+class SpecArrays:
+    """The spec-derived arrays of the server-side array paths (see the module docstring).
+
+    - ``member_ids`` (spec order); ``topics``/``counts``/``offsets``/``index``: the canonical
+      layout (``index``: topic name → position in ``topics``);
+    - ``member_class``: int array, each member's subscription class (spec order);
+      ``class_names``: each class's topic-name tuple (as its first member lists it);
+      ``class_topics``: each class's subscribed topics present in the metadata, as sorted
+      positions in ``topics``; ``holders``: spec positions of the members holding a current
+      assignment;
+    - ``uuid_rank``: each topic's rank in ``Uuid.compareTo`` order.
+    """
+
+    __slots__ = (
+        "_map_order",
+        "_uuid_rank",
+        "class_names",
+        "class_topics",
+        "counts",
+        "holders",
+        "index",
+        "member_class",
+        "member_ids",
+        "offsets",
+        "spec",
+        "topics",
+    )
+
+    def __init__(self, spec: ServerGroupSpec) -> None:
+        self.spec = spec
+        members = spec.members
+        self.member_ids = tuple([m.member_id for m in members])
+        self.holders = [i for i, m in enumerate(members) if m.assignment]
+        by_name = sorted(spec.topics, key=lambda t: t.name)
+        self.topics = tuple([t.name for t in by_name])
+        self.index = {name: i for i, name in enumerate(self.topics)}
+        self.counts = np.array([t.num_partitions for t in by_name], dtype=np.int64)
+        self.offsets = np.zeros(len(self.topics) + 1, dtype=np.int64)
+        np.cumsum(self.counts, out=self.offsets[1:])
+        self._classes([m.topics for m in members])
+        self._map_order: np.ndarray | None = None
+        self._uuid_rank: np.ndarray | None = None
+
+    def _classes(self, tuples: list[tuple[str, ...]]) -> None:
+        """Members sharing a tuple object share a class; distinct tuple objects are compared
+        by value. Classes are numbered by their first member (spec order)."""
+        names: list[tuple[str, ...]] = []
+        if len(set(map(id, tuples))) <= 1:  # one tuple object: the usual homogeneous group
+            names = tuples[:1]
+            self.member_class = np.zeros(len(tuples), dtype=np.int64)
+        else:
+            objects = np.fromiter(map(id, tuples), dtype=np.uint64, count=len(tuples))
+            _, first, inverse = np.unique(objects, return_index=True, return_inverse=True)
+            by_tuple: dict[tuple[str, ...], int] = {}
+            class_of = np.empty(len(first), dtype=np.int64)
+            for j in np.argsort(first).tolist():  # one tuple object at a time, in spec order
+                t = tuples[first[j]]
+                c = class_of[j] = by_tuple.setdefault(t, len(by_tuple))
+                if c == len(names):
+                    names.append(t)
+            self.member_class = class_of[inverse.reshape(-1)]
+        self.class_names = names
+        index = self.index
+        self.class_topics = [
+            np.array(sorted({index[n] for n in ts if n in index}), dtype=np.int64) for ts in names
+        ]
+        homogeneous = len({frozenset(ts) for ts in names}) <= 1
+        self.spec.memo().setdefault("subscription_type",
+                                    "HOMOGENEOUS" if homogeneous else "HETEROGENEOUS")
+
+    @property
+    def uuid_rank(self) -> np.ndarray:
+        """Each topic's rank in ``Uuid.compareTo`` order (positions as ``topics``)."""
+        if self._uuid_rank is None:
+            by_name = sorted(self.spec.topics, key=lambda t: t.name)
+            ranked = sorted(range(len(by_name)), key=lambda i: uuid_compare_key(by_name[i].uuid))
+            self._uuid_rank = np.empty(len(by_name), dtype=np.int64)
+            self._uuid_rank[ranked] = np.arange(len(by_name))
+        return self._uuid_rank
+
+    @property
+    def total(self) -> int:
+        """Partitions of the metadata."""
+        return int(self.offsets[-1])
+
+    def map_order(self) -> np.ndarray:
+        """``GroupSpec.memberIds()`` order: spec positions of the members in the iteration
+        order of the coordinator's member ``HashMap``."""
+        if self._map_order is None:
+            self._map_order = hashmap_key_order(self.member_ids)
+        return self._map_order
+
+    def columns(self, owner: np.ndarray) -> AssignmentColumns:
+        """The result: ``owner`` holds spec positions (``-1``: nobody)."""
+        return AssignmentColumns(self.member_ids, self.topics, self.counts, owner)
+
+    def current_owned(
+        self, order: np.ndarray, subscribed: Sequence[np.ndarray] | None
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Every member's current assignment flattened: ``(member, partition index)`` in
+        ``order`` (member positions, and partitions in each member's Java iteration order),
+        keeping topics the member's class subscribes to (``subscribed``: per class, a sorted
+        array of topic positions; ``None``: every topic of the metadata). ``None`` when the
+        arrays cannot hold it exactly: a partition owned twice, or a deleted-topic reference
+        (``"id:<uuid>"``) naming a topic of the metadata."""
+        spec, index = self.spec, self.index
+        offsets = self.offsets.tolist()
+        known = {t.uuid for t in spec.topics}
+        sets = None if subscribed is None else [set(s.tolist()) for s in subscribed]
+        chunks: list[tuple[int, ...]] = []  # partition tuples kept, in order
+        bases: list[int] = []
+        owners: list[int] = []
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order))
+        walk = sorted(zip(position[self.holders].tolist(), self.holders, strict=True))
+        classes = self.member_class.tolist() if walk else []
+        for pos, m in walk:
+            member = spec.members[m]
+            allowed = None if sets is None else sets[classes[m]]
+            for topic, ps in member.assignment:
+                t = index.get(topic)
+                if t is None:
+                    if topic.startswith(DELETED_PREFIX) and spec.topic_uuid(topic) in known:
+                        return None
+                    continue
+                if allowed is None or t in allowed:
+                    chunks.append(ps)
+                    bases.append(offsets[t])
+                    owners.append(pos)
+        lengths = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
+        count = int(lengths.sum())
+        owned = np.fromiter(chain.from_iterable(chunks), dtype=np.int64, count=count)
+        owned += np.repeat(np.array(bases, dtype=np.int64), lengths)
+        if count and int(np.bincount(owned).max()) > 1:
+            return None
+        return np.repeat(np.array(owners, dtype=np.int64), lengths), owned
+
+
+def spec_arrays(spec: ServerGroupSpec) -> SpecArrays:
+    """The :class:`SpecArrays` of ``spec`` (computed once, kept on the spec)."""
+    memo = spec.memo()
+    found = memo.get("arrays")
+    if not isinstance(found, SpecArrays):
+        found = SpecArrays(spec)
+        memo["arrays"] = found
+    return found

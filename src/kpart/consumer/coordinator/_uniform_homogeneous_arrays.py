@@ -1,0 +1,112 @@
+"""``org.apache.kafka.coordinator.group.assignor.UniformHomogeneousAssignmentBuilder`` on arrays (KIP-848).
+
+The array form of :mod:`kpart.consumer.coordinator._uniform_homogeneous` (the reference): the
+same four steps, on one integer per partition.
+
+1. The subscribed topics in ``HashSet<Uuid>`` order; their partitions nobody currently owns,
+   in topic then partition order, start the *unassigned* list.
+2. Quotas: ``total // members`` each, one more for the first ``total % members`` members of
+   ``GroupSpec.memberIds()`` order.
+3. ``maybeRevokePartitions``: walking a member's current topics (its map's order) and their
+   partitions (set order), it keeps whole topics while they fit in its remaining quota and
+   cuts the first one that does not: it keeps exactly the first ``quota`` partitions of that
+   flattened list, and the rest join the unassigned list in that order.
+4. ``assignRemainingPartitions``: the unassigned list is dealt out in order, each member below
+   quota (member order) taking its remaining quota.
+
+Steps 3 and 4 are one ``np.repeat`` each. Declines (``None``: the object path runs) when a
+partition is owned twice or a deleted-topic reference names a topic of the metadata.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kpart._java.hashing import hashset_copy_capacity
+from kpart._java.uuid import uuid_hashset_order
+from kpart.consumer._columns import AssignmentColumns
+from kpart.consumer.coordinator._spec_arrays import SMALL_MAP, SpecArrays, hashmap_key_order
+from kpart.consumer.coordinator._uniform_homogeneous import _subscribed_topic_ids
+from kpart.consumer.coordinator.server_spec import ServerMember
+from kpart.errors import PartitionAssignorError
+
+__all__ = ["homogeneous_columns"]
+
+
+def _subscribed_topics(arrays: SpecArrays, first: ServerMember) -> list[str]:
+    """``_subscribed_topic_ids`` of the reference for member ``first``, as topic names: ``new HashSet<>(subscribedTopicIds())`` in iteration order (the view iterates the
+    member's ``HashSet<String>`` of names; its ``size()``, which presizes the copy, counts
+    names missing from the metadata too)."""
+    spec = arrays.spec
+    unique = list(dict.fromkeys(first.topics))
+    if len(unique) <= SMALL_MAP:
+        return [spec.topic_name(tid) for tid in _subscribed_topic_ids(spec, first)]
+    by_uuid = {t.uuid: t.name for t in spec.topics}
+    uuid_of = {t.name: t.uuid for t in spec.topics}
+    ids = [uuid_of[unique[i]] for i in hashmap_key_order(unique).tolist() if unique[i] in uuid_of]
+    order = uuid_hashset_order(ids, capacity=hashset_copy_capacity(len(unique)))
+    return [by_uuid[tid] for tid in order]
+
+
+def _topic_positions(arrays: SpecArrays) -> np.ndarray:
+    """The subscribed topics (positions in ``arrays.topics``) in ``HashSet<Uuid>`` order,
+    from the first member of ``GroupSpec.memberIds()`` order, as Kafka reads them."""
+    spec = arrays.spec
+    memo = spec.memo()
+    found = memo.get("homogeneous_topics")
+    if not isinstance(found, np.ndarray):
+        first = spec.members[int(arrays.map_order()[0])]
+        index = arrays.index
+        found = np.array([index[name] for name in _subscribed_topics(arrays, first)],
+                         dtype=np.int64)
+        memo["homogeneous_topics"] = found
+    return found
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])``."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    firsts = np.cumsum(lengths) - lengths
+    out: np.ndarray = np.arange(total, dtype=np.int64) + np.repeat(starts - firsts, lengths)
+    return out
+
+
+def homogeneous_columns(arrays: SpecArrays) -> AssignmentColumns | None:
+    """The homogeneous builder's result as columns, or ``None`` to decline. Raises
+    :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
+    order = arrays.map_order()
+    n_members = len(order)
+    owner = np.full(arrays.total, -1, dtype=np.int32)  # spec positions
+    topics = _topic_positions(arrays)
+    if not len(topics):
+        return arrays.columns(owner)
+    current = arrays.current_owned(order, arrays.class_topics)
+    if current is None:
+        return None
+    member, owned = current
+    lengths = arrays.counts[topics]
+    total = int(lengths.sum())
+    min_quota, extra = divmod(total, n_members)
+    quota = np.full(n_members, min_quota, dtype=np.int64)
+    quota[:extra] += 1
+    # The unassigned list: unowned partitions (topic order), then the revoked ones.
+    unassigned = _ranges(arrays.offsets[topics], lengths)
+    remaining = quota
+    if len(owned):
+        # maybeRevokePartitions: each member keeps the first `quota` of its flattened list.
+        held = np.bincount(member, minlength=n_members)
+        first = np.cumsum(held) - held
+        kept = np.arange(len(owned), dtype=np.int64) - first[member] < quota[member]
+        remaining = quota - np.minimum(held, quota)
+        taken = np.zeros(arrays.total, dtype=bool)
+        taken[owned] = True
+        unassigned = np.concatenate((unassigned[~taken[unassigned]], owned[~kept]))
+        owner[owned[kept]] = order[member[kept]]
+    # assignRemainingPartitions: dealt out in order to the members below quota.
+    receivers = np.repeat(order.astype(np.int32), remaining)
+    if len(unassigned) > len(receivers):
+        raise PartitionAssignorError("Partitions were left unassigned")
+    owner[unassigned] = receivers[: len(unassigned)]
+    return arrays.columns(owner)
