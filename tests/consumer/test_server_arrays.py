@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kpart._java.arrays import hashmap_key_order, string_hash_codes
 from kpart._java.hashing import string_hash_code
 from kpart._java.uuid import uuid_to_string
 from kpart.consumer import server_assign
 from kpart.consumer.assignment import GroupAssignment
-from kpart.consumer.coordinator._spec_arrays import hashmap_key_order, string_hash_codes
 from kpart.consumer.coordinator.server_range_assignor import range_target, server_range_columns
 from kpart.consumer.coordinator.server_spec import (
     ServerGroupSpec,

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from kpart._java.arrays import java_sorted_positions
 from kpart.consumer._columns import AssignmentColumns
-from kpart.consumer.coordinator._spec_arrays import SpecArrays, java_sorted_positions
+from kpart.consumer.coordinator._spec_arrays import SpecArrays
 
 __all__ = ["range_columns"]
 

@@ -13,7 +13,7 @@ kept on it (a spec is frozen):
   per class, not once per member;
 - ``GroupSpec.memberIds()`` order: the iteration order of the coordinator's member
   ``HashMap<String, ...>``, from the member ids' ``String.hashCode`` computed on arrays
-  (:func:`hashmap_key_order`, the same bucket model as
+  (:func:`kpart._java.arrays.hashmap_key_order`, the same bucket model as
   :meth:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec.members_in_map_order`).
 
 ``ARRAY_THRESHOLD``: groups with fewer partitions take the object paths (tests set it to 0
@@ -27,94 +27,28 @@ from itertools import chain
 
 import numpy as np
 
-from kpart._java.hashing import hashmap_capacity, string_hash_code
-from kpart._java.strings import java_string_key
+from kpart._java.arrays import hashmap_key_order
 from kpart._java.uuid import uuid_compare_key
 from kpart.consumer._columns import AssignmentColumns
 from kpart.consumer.coordinator.server_spec import (
     DELETED_PREFIX,
     ServerGroupSpec,
-    _set_order,
 )
 
 __all__ = [
     "ARRAY_THRESHOLD",
-    "SMALL_MAP",
     "SpecArrays",
-    "hashmap_key_order",
     "spec_arrays",
-    "string_hash_codes",
     "use_arrays",
 ]
 
 #: Total partitions from which :func:`use_arrays` picks the array paths.
 ARRAY_THRESHOLD = 2000
 
-#: Below this many keys a ``HashMap`` may have resized to avoid a tree bin (tables under 64
-#: buckets): the object emulation, which models it, gives the order there.
-SMALL_MAP = 48
-
 
 def use_arrays(spec: ServerGroupSpec) -> bool:
     """Whether ``spec`` is large enough for the array paths (``ARRAY_THRESHOLD``)."""
     return bool(spec.members) and sum([t.num_partitions for t in spec.topics]) >= ARRAY_THRESHOLD
-
-
-def string_hash_codes(keys: Sequence[str]) -> np.ndarray:
-    """``String.hashCode()`` of every key as uint32 values (int64 array): a Horner loop over the
-    UTF-16 code units, one column at a time. Keys with a code point beyond the BMP (two UTF-16
-    units) are hashed one by one.
-
-    >>> string_hash_codes(["rack-a", ""]).tolist(), -938608917 & 0xFFFFFFFF
-    ([3356358379, 0], 3356358379)
-    """
-    n = len(keys)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    units = np.array(keys, dtype=np.str_)
-    width = units.dtype.itemsize // 4
-    codes = units.view(np.uint32).reshape(n, width) if width else np.zeros((n, 0), np.uint32)
-    if codes.size and int(codes.max()) > 0xFFFF:
-        return np.array([string_hash_code(k) & 0xFFFFFFFF for k in keys], dtype=np.int64)
-    lengths = np.fromiter(map(len, keys), dtype=np.int64, count=n)
-    h = np.zeros(n, dtype=np.uint32)
-    thirty_one = np.uint32(31)
-    for col in range(width):
-        live = lengths > col
-        h = np.where(live, h * thirty_one + codes[:, col], h)
-    return h.astype(np.int64)
-
-
-def hashmap_key_order(keys: Sequence[str]) -> np.ndarray:
-    """Positions of ``keys`` (distinct, in insertion order) in the iteration order of a default
-    ``new HashMap<>()`` / ``HashSet`` they were put into: bucket
-    ``spread(hashCode) & (capacity - 1)``, then insertion order. Exact where the object
-    emulation (:class:`~kpart._java.collections.JavaHashSet`) is: small maps use it.
-
-    >>> keys = [f"member{i}" for i in range(60)]
-    >>> order = hashmap_key_order(keys)
-    >>> [keys[i] for i in order[:3]] == list(_set_order(tuple(keys)))[:3]
-    True
-    """
-    n = len(keys)
-    if n <= SMALL_MAP:
-        where = {k: i for i, k in enumerate(keys)}
-        return np.array([where[k] for k in _set_order(tuple(keys))], dtype=np.int64)
-    h = string_hash_codes(keys)
-    bucket = (h ^ (h >> 16)) & (hashmap_capacity(n) - 1)
-    return np.argsort(bucket, kind="stable")
-
-
-def java_sorted_positions(keys: Sequence[str]) -> list[int]:
-    """Positions of ``keys`` sorted (stably) in ``String.compareTo`` order (code-point order
-    unless a key has a character beyond the BMP).
-
-    >>> java_sorted_positions(["b", "\U0001F600", "\uffff", "a"])  # UTF-16: U+1F600 < U+FFFF
-    [3, 0, 1, 2]
-    """
-    if "".join(keys).isascii():
-        return sorted(range(len(keys)), key=keys.__getitem__)
-    return sorted(range(len(keys)), key=lambda i: java_string_key(keys[i]))
 
 
 class SpecArrays:

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from kpart._java.arrays import SMALL_MAP, hashmap_key_order
 from kpart._java.hashing import hashset_copy_capacity
 from kpart._java.uuid import uuid_hashset_order
 from kpart.consumer._columns import AssignmentColumns
-from kpart.consumer.coordinator._spec_arrays import SMALL_MAP, SpecArrays, hashmap_key_order
+from kpart.consumer.coordinator._spec_arrays import SpecArrays
 from kpart.consumer.coordinator._uniform_homogeneous import _subscribed_topic_ids
 from kpart.consumer.coordinator.server_spec import ServerMember
 from kpart.errors import PartitionAssignorError
