@@ -11,7 +11,7 @@ Per workload, in one run:
   a dict of Python objects): the same median in a forked child with a time cap
   (``benchmarks/_timing.capped_median``); "did not finish" when it does not finish in time.
   kafka-python has no KIP-881 rack awareness: the rack workload has no peer figure.
-- **Java**: Kafka's own assignors, figures from ISSUE12 ("measured on this machine type",
+- **Java**: Kafka's own assignors, figures from kpart issue 12 ("measured on this machine type",
   2 cores, inputs built beforehand, ``assign`` + result): see ``JAVA`` below.
 
 Workloads: ``equal`` (``--topics`` × ``--partitions``, default 500 × 2,000 = 1M partitions,
@@ -67,17 +67,17 @@ ARRAYS = {"range": range_columns, "roundrobin": round_robin_columns}
 OBJECTS = {"range": _assign_range_objects, "roundrobin": _assign_round_robin_objects}
 
 #: Kafka's Java assignors on the equal shape (500 topics × 2,000 partitions, 2,000 members),
-#: ``assign`` + result, inputs built beforehand. Source: ISSUE12 ("Assignors at Kafka's largest
+#: ``assign`` + result, inputs built beforehand. Source: kpart issue 12 ("Assignors at Kafka's largest
 #: shapes"), table row "Range/RoundRobin, 500 topics × 2,000 partitions (1M), 2,000 members,
 #: equal subscriptions": "0.39 s warm, 0.71 s cold (same machine type)" for Range and
 #: "0.39 s warm, 0.47 s cold" for RoundRobin, measured on this machine type (2 cores).
 JAVA = {
-    "range": "0.39 s warm / 0.71 s cold (ISSUE12, measured on this machine type)",
-    "roundrobin": "0.39 s warm / 0.47 s cold (ISSUE12, measured on this machine type)",
+    "range": "0.39 s warm / 0.71 s cold (kpart issue 12, measured on this machine type)",
+    "roundrobin": "0.39 s warm / 0.47 s cold (kpart issue 12, measured on this machine type)",
 }
-#: ISSUE12's target for rack-aware Range at 1M partitions / 2,000 members (3 racks); the
+#: kpart issue 12's target for rack-aware Range at 1M partitions / 2,000 members (3 racks); the
 #: issue gives no Java figure for it.
-RACK_TARGET = "target <= 2 s (ISSUE12); no Java figure published"
+RACK_TARGET = "target <= 2 s (kpart issue 12); no Java figure published"
 
 
 def equal_group(topics: int, partitions: int, consumers: int, racks: bool = False) -> GroupSpec:

@@ -17,7 +17,7 @@ kpart: median of 3 runs, each from a freshly built ``ServerGroupSpec`` (nothing 
 materialized ``server_assign(spec, assignor).to_arrow()`` (an Arrow table, one row per
 partition), modules imported beforehand; wall time, with CPU time beside it (the machine is
 shared). Java: the JMH score (warm, ``ms/op``) published in the PR written beside it, where
-known. ISSUE12's targets are printed with each figure. kafka-python has no KIP-848 assignor: the
+known. kpart issue 12's targets are printed with each figure. kafka-python has no KIP-848 assignor: the
 nearest peers are its client-side ancestors on the same group, ``StickyPartitionAssignor`` for
 ``uniform`` and ``RangePartitionAssignor`` for ``range``, each timed in a child process with a
 cap (``--cap`` seconds; "did not finish" when it is hit). Peak RSS of this process (kpart's
@@ -72,14 +72,14 @@ class Shape:
     ratio: int
     topics: int
     heterogeneous: bool
-    target_ms: float  # ISSUE12's target for uniform (range: <= uniform's time)
+    target_ms: float  # kpart issue 12's target for uniform (range: <= uniform's time)
     java_ms: float | None  # JMH score of UniformAssignor, FULL, no racks (ms/op)
     java_source: str
 
 
 SHAPES = (
     Shape("hom-10000x10x1000", 10_000, 10, 1000, False, 43.0, 4.309,
-          "apache/kafka PR #17133 (ISSUE12: 4.3 ms/op)"),
+          "apache/kafka PR #17133 (kpart issue 12: 4.3 ms/op)"),
     Shape("hom-5000x50x1000", 5_000, 50, 1000, False, 75.0, 7.491,
           "apache/kafka PR #17133"),
     Shape("het-10000x5x1000", 10_000, 5, 1000, True, 2000.0, 202.7,

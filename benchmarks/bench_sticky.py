@@ -4,7 +4,7 @@ Each figure is the median of 3 runs from a built ``GroupSpec`` to a materialized
 ``assign(group, strategy).to_arrow()`` (one row per assigned partition), in a forked child
 process with the modules (numpy, pyarrow, the assignor) imported beforehand; wall and CPU time
 are printed (the 2-core machine may be shared: CPU time is the steadier figure), and the peak
-resident memory of the child (inputs included) for the 1M shapes. Scenarios (ISSUE12 point 3):
+resident memory of the child (inputs included) for the 1M shapes. Scenarios (kpart issue 12 point 3):
 
 - ``equal``: 500 topics × 2,000 partitions (1M), 2,000 consumers, all subscribed to every topic,
   no racks: cooperative fresh (Java cold 0.17 s), cooperative / sticky after one consumer of a
@@ -43,13 +43,13 @@ from kpart.consumer.spec import GroupSpec, Member, Topic
 
 RACKS = ("rack-0", "rack-1", "rack-2")
 
-# Kafka's Java, cold JVM, 2-core machine of this type: ISSUE12.md ("CooperativeSticky fresh ...
+# Kafka's Java, cold JVM, 2-core machine of this type: kpart issue 12 ("CooperativeSticky fresh ...
 # Java cold 0.17 s ... after one member leaves ... Java cold 1.16 s"; targets "one member leaves
-# ≤ 1.16 s (cooperative) and ≤ 1.95 s (sticky)"). Rack-aware: ISSUE12's target, no Java run.
+# ≤ 1.16 s (cooperative) and ≤ 1.95 s (sticky)"). Rack-aware: kpart issue 12's target, no Java run.
 JAVA = {
-    "equal/cooperative fresh": "Java cold 0.17 s (ISSUE12, this machine type)",
-    "equal/cooperative after leave": "Java cold 1.16 s (ISSUE12, this machine type)",
-    "equal/sticky after leave": "Java cold 1.95 s (ISSUE12, this machine type)",
+    "equal/cooperative fresh": "Java cold 0.17 s (kpart issue 12, this machine type)",
+    "equal/cooperative after leave": "Java cold 1.16 s (kpart issue 12, this machine type)",
+    "equal/sticky after leave": "Java cold 1.95 s (kpart issue 12, this machine type)",
 }
 
 

@@ -164,7 +164,7 @@ def test_plan_random(case) -> None:
 
 
 def test_plan_large_shape() -> None:
-    # 100,000 partitions (the size ISSUE12 asks a table for), RF 3 and RF 1 topics mixed, every
+    # 100,000 partitions (the size kpart issue 12 asks a table for), RF 3 and RF 1 topics mixed, every
     # 7th partition of a topic moving a replica to broker 6 (the leader on every 14th)
     cur = {f"t{t:03d}": {p: (p % 6, (p + 1) % 6, (p + 2) % 6)[: 1 if t % 10 == 0 else 3]
                          for p in range(1000)} for t in range(100)}
