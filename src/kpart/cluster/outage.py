@@ -164,17 +164,42 @@ class _Elected:
     live_replicas: np.ndarray  # int32 (k, R): replica positions, dead ones -1
 
 
+def _any(mask: np.ndarray) -> np.ndarray:
+    """``mask.any(axis=1)`` for a (k, few) bool array, column by column (numpy's reduce over
+    a short last axis is several times slower)."""
+    out = mask[:, 0].copy()
+    for j in range(1, mask.shape[1]):
+        out |= mask[:, j]
+    return out
+
+
+def _count(mask: np.ndarray) -> np.ndarray:
+    """``mask.sum(axis=1)`` for a (k, few) bool array (int64), column by column."""
+    out = mask[:, 0].astype(np.int64)
+    for j in range(1, mask.shape[1]):
+        out += mask[:, j]
+    return out
+
+
 def _elect(at: _Positions, rows: np.ndarray | slice, dead: np.ndarray) -> _Elected:
     """Kafka's election (module docstring) on ``rows``, vectorised over (k, R) arrays of
     broker positions; ``dead``: bool (B + 1,), its last entry (padding) ``True``."""
     rp, ip, lp = at.rep[rows], at.isr[rows], at.lead[rows]
     rep_alive = ~dead[rp]
     live_isr = np.where(dead[ip], -2, ip)
-    eligible = rep_alive & (rp[:, :, None] == live_isr[:, None, :]).any(axis=2)
-    keep = (lp >= 0) & (lp[:, None] == live_isr).any(axis=1)
-    first = rp[np.arange(len(rp)), eligible.argmax(axis=1)]
-    new = np.where(keep, lp, np.where(eligible.any(axis=1), first, -1)).astype(np.int32)
-    return _Elected(new, (live_isr >= 0).sum(axis=1), np.where(rep_alive, rp, -1))
+    in_isr = np.zeros(rp.shape, dtype=bool)
+    keep = np.zeros(len(rp), dtype=bool)
+    for j in range(live_isr.shape[1]):
+        col = live_isr[:, j]
+        in_isr |= rp == col[:, None]
+        keep |= lp == col
+    keep &= lp >= 0
+    # the first eligible replica in replica order: scan the columns from the last
+    first = np.full(len(rp), -1, dtype=np.int32)
+    for j in range(rp.shape[1] - 1, -1, -1):
+        first = np.where(rep_alive[:, j] & in_isr[:, j], rp[:, j], first)
+    new = np.where(keep, lp, first).astype(np.int32)
+    return _Elected(new, _count(live_isr >= 0), np.where(rep_alive, rp, -1))
 
 
 def _status(model: ClusterModel, rows: np.ndarray | slice, el: _Elected,
@@ -196,7 +221,7 @@ def outage(model: ClusterModel, down: Iterable[int], *, rack: str | None = None,
     ids, dead = _dead_mask(model, down)
     at = _Positions(model)
     el = _elect(at, slice(None), dead)
-    hit = (dead[at.rep] & (at.rep >= 0)).any(axis=1) | (dead[at.isr] & (at.isr >= 0)).any(axis=1)
+    hit = _any(dead[at.rep] & (at.rep >= 0)) | _any(dead[at.isr] & (at.isr >= 0))
     # partitions the failure does not touch keep their leader
     leader_pos = np.where(hit, el.leader, at.lead)
     leader = at.ids[leader_pos]
@@ -241,7 +266,7 @@ class _Contrib:
                  lpos: np.ndarray) -> np.ndarray:
         b = self.b
         held = pos >= 0
-        rf = held.sum(axis=1)
+        rf = _count(held)
         size, rin, rout = self.size[rows], self.rate_in[rows], self.rate_out[rows]
         led = lpos >= 0
         traffic = held & led[:, None]
