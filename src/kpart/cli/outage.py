@@ -24,6 +24,8 @@ from kpart._files import read_text, write_texts
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from kpart.cluster import ClusterModel
     from kpart.cluster.outage import OutageResult
 
@@ -75,29 +77,36 @@ def _model_from_describe(text: str, brokers: str | None) -> ClusterModel:
     for b in parse_broker_spec(brokers, "--brokers"):
         racks[b.id] = b.rack
     names: dict[str, int] = {}
-    for p in parts:
-        names.setdefault(p.topic, len(names))
-    parts.sort(key=lambda p: (names[p.topic], p.partition))
+    topic = np.array([names.setdefault(p.topic, len(names)) for p in parts], dtype=np.int32)
+    partition = np.array([p.partition for p in parts], dtype=np.int32)
+    order = np.lexsort((partition, topic))
     n = len(parts)
-    width = max(len(p.replicas) for p in parts)
-    iwidth = max(1, max(len(p.isr) for p in parts))
-    replicas = np.full((n, width), -1, dtype=np.int32)
-    isr = np.full((n, iwidth), -1, dtype=np.int32)
-    seen: set[int] = set()
-    for i, p in enumerate(parts):
-        replicas[i, : len(p.replicas)] = p.replicas
-        isr[i, : len(p.isr)] = p.isr
-    seen.update(np.unique(replicas[replicas >= 0]).tolist(), np.unique(isr[isr >= 0]).tolist())
+    replicas = _padded([parts[i].replicas for i in order.tolist()])
+    isr = _padded([parts[i].isr for i in order.tolist()])
     leader = np.array([-1 if p.leader is None else p.leader for p in parts], dtype=np.int32)
-    seen.update(int(b) for b in np.unique(leader[leader >= 0]))
+    leader = leader[order]
+    seen = set(np.unique(replicas[replicas >= 0]).tolist())
+    seen.update(np.unique(isr[isr >= 0]).tolist(), np.unique(leader[leader >= 0]).tolist())
     nan = np.full(n, math.nan)
     return ClusterModel(
         tuple(ClusterBroker(b, racks.get(b)) for b in sorted(seen | set(racks))),
         tuple(TopicInfo(t) for t in names),
-        topic=np.array([names[p.topic] for p in parts], dtype=np.int32),
-        partition=np.array([p.partition for p in parts], dtype=np.int32),
-        replicas=replicas, leader=leader, isr=isr,
+        topic=topic[order], partition=partition[order], replicas=replicas, leader=leader, isr=isr,
         messages=nan, size_bytes=nan, bytes_in_per_s=nan, bytes_out_per_s=nan)
+
+
+def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
+    """Id lists → int32 matrix padded with ``-1`` (one ``np.array`` call when all have the
+    same length, the usual case)."""
+    import numpy as np
+
+    width = max(1, max(len(r) for r in rows))
+    if all(len(r) == width for r in rows):
+        return np.array(rows, dtype=np.int32).reshape(len(rows), width)
+    out = np.full((len(rows), width), -1, dtype=np.int32)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = r
+    return out
 
 
 def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
