@@ -185,6 +185,8 @@ def _rate(x: float, known: bool) -> float | None:
 
 
 def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
+    import numpy as np
+
     m = r.model
     names = [t.name for t in m.topics]
 
@@ -193,9 +195,13 @@ def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
                                               strict=True)]
 
     leaders: dict[str, dict[str, int]] = {}
-    for t, p, b in zip(m.topic[r.moved].tolist(), m.partition[r.moved].tolist(),
-                       r.moved_to.tolist(), strict=True):
-        leaders.setdefault(names[t], {})[str(p)] = b
+    topics = m.topic[r.moved]  # sorted: rows are sorted by topic
+    parts, to = m.partition[r.moved].tolist(), r.moved_to.tolist()
+    cuts = [0, *(np.flatnonzero(np.diff(topics)) + 1).tolist(), len(parts)]
+    for start, end in zip(cuts[:-1], cuts[1:], strict=True):
+        if end > start:
+            leaders[names[int(topics[start])]] = dict(zip(map(str, parts[start:end]),
+                                                          to[start:end], strict=True))
     sized = not _all_nan(m.size_bytes)
     brokers = [
         {"broker": b.id, "rack": b.rack, "leaders": int(r.leaders[i]),
