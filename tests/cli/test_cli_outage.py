@@ -114,6 +114,9 @@ def test_plan_with_an_unknown_partition(tmp_path: Path,
     plan.write_text('{"version":1,"partitions":[{"topic":"nope","partition":0,"replicas":[1]}]}')
     assert main(["outage", "--snapshot", CLUSTER, "--plan", str(plan), "--down", "1"]) == 2
     assert "Partition nope-0 of the plan is not in the cluster" in capsys.readouterr().err
+    plan.write_text("junk")
+    assert main(["outage", "--snapshot", CLUSTER, "--plan", str(plan), "--down", "1"]) == 2
+    assert capsys.readouterr().err.startswith("kpart: error: --plan: Malformed reassignment")
 
 
 def test_out_never_overwrites_an_input(capsys: pytest.CaptureFixture[str],

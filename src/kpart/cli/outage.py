@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kpart._files import read_text, write_texts
-from kpart.errors import ConfigError
+from kpart._files import check_writable, read_text, write_texts
+from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -131,7 +131,11 @@ def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
             raise ConfigError(f"--snapshot: not JSON ({e.msg} at line {e.lineno})") from None
         model = cluster_from_json(doc)
     if plan is not None:
-        model = apply_target(model, parse_reassignment_json(read_text(plan, "--plan")))
+        try:
+            target = parse_reassignment_json(read_text(plan, "--plan"))
+        except KpartError as e:
+            raise ConfigError(f"--plan: {e}") from None
+        model = apply_target(model, target)
     return model
 
 
@@ -308,6 +312,9 @@ def outage_command(  # noqa: PLR0913
     if run_all == (down is not None or down_rack is not None):
         raise ConfigError("Give --down/--down-rack (one failure) or --all (every single broker "
                           "and rack)")
+    inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
+    if out is not None:  # before the long work
+        check_writable(out, "--out", inputs=inputs)
     model = _load(current, snapshot, plan, brokers)
     if run_all:
         results = ranked(outage_all(model, default_min_isr=min_isr))
@@ -316,8 +323,7 @@ def outage_command(  # noqa: PLR0913
         results = [outage(model, ids, rack=rack, default_min_isr=min_isr)]
     text = _report(results, run_all) if (as_json or out is not None) else ""
     if out is not None:
-        write_texts({out: text}, inputs={"--current": current, "--snapshot": snapshot,
-                                         "--plan": plan})
+        write_texts({out: text}, inputs=inputs)
     if as_json:
         typer.echo(text, nl=False)
         return
