@@ -91,7 +91,9 @@ class OutageResult:
 
     def isr_after(self) -> np.ndarray:
         """int32, shape ``(P, I)``: every ISR without the dead brokers (order kept, padded
-        with ``-1``)."""
+        with ``-1``): the live ISR. Kafka's own record differs for an offline partition only:
+        with eligible leader replicas off, ``PartitionChangeBuilder.build`` never writes an
+        empty ISR, so the last member to die stays listed (dead) until it comes back."""
         isr = self.model.isr
         dead = np.isin(isr, np.array(self.down, dtype=np.int32)) & (isr >= 0)
         kept = np.where(dead, -1, isr)
