@@ -1,0 +1,339 @@
+"""``kpart outage``: what happens to leadership, ``min.insync.replicas`` and broker load when
+brokers or a rack go down (:mod:`kpart.cluster.outage`: Kafka's election, unclean election
+off, as KRaft's ``PartitionChangeBuilder``).
+
+The cluster comes from a ``kafka-topics.sh --describe`` dump (``--current``, racks from
+``--brokers ID:RACK,...``), a ``cluster.json`` (``--snapshot``), either with a reassignment
+plan applied (``--plan``: the cluster once the plan has completed). ``--down``/``--down-rack``
+run one failure (their union), ``--all`` every single-broker and single-rack failure, ranked
+worst first by the highest leader bytes-in of a surviving broker after, then its leader
+count. ``--json`` prints the report as JSON, ``--out`` writes it (atomically). Bad input: one
+line, exit code 2, nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from kpart._files import check_writable, read_text, write_texts
+from kpart.errors import ConfigError, KpartError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from kpart.cluster import ClusterModel
+    from kpart.cluster.outage import OutageResult
+
+#: What ``--all`` ranks by (also printed in the JSON report as ``ranked_by``).
+RANKED_BY = "max bytes_in_per_s (leader bytes-in) of a surviving broker, then max leaders"
+
+_Current = Annotated[Path | None, typer.Option(
+    "--current", help="kafka-topics.sh --describe output of the cluster "
+    "(docs/formats/current.md).", show_default=False)]
+_Snapshot = Annotated[Path | None, typer.Option(
+    "--snapshot", help="cluster.json of the cluster (docs/outage.md).", show_default=False)]
+_Plan = Annotated[Path | None, typer.Option(
+    "--plan", help="Reassignment JSON applied first: the cluster once the plan has completed "
+    "(docs/formats/current.md).", show_default=False)]
+_Brokers = Annotated[str | None, typer.Option(
+    "--brokers", help="Brokers and racks as ID[:RACK],... or A-B ranges (a --describe dump has "
+    "no racks).", show_default=False)]
+_Down = Annotated[str | None, typer.Option(
+    "--down", help="Brokers that go down: ID,...", show_default=False)]
+_DownRack = Annotated[str | None, typer.Option(
+    "--down-rack", help="A rack that goes down (all its brokers).", show_default=False)]
+_All = Annotated[bool, typer.Option(
+    "--all", help="Every single-broker and single-rack failure, worst first.")]
+_MinIsr = Annotated[int, typer.Option(
+    "--min-insync-replicas", min=1, help="min.insync.replicas of topics whose value is "
+    "unknown (a --describe dump has none).")]
+_Json = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+_Out = Annotated[Path | None, typer.Option(
+    "--out", "-o", help="Write the JSON report here.", show_default=False)]
+
+
+# -- the cluster ------------------------------------------------------------------------------
+# MERGE NOTE: a minimal describe → ClusterModel loader, for until kpart.cluster.from_files (being
+# written in parallel) lands; switch _model_from_describe to its describe loader then.
+def _model_from_describe(text: str, brokers: str | None) -> ClusterModel:
+    """The model of a ``--describe`` dump: replicas, leader, ISR; no loads, no configs;
+    brokers = those named in the dump plus ``--brokers`` (which gives racks)."""
+    import numpy as np
+
+    from kpart.cli.plan import parse_broker_spec
+    from kpart.cluster import ClusterBroker, ClusterModel, TopicInfo
+    from kpart.placement.formats import parse_describe_partitions
+
+    parts = parse_describe_partitions(text)
+    if not parts:
+        raise ConfigError("--current: no partition lines (expected kafka-topics.sh --describe "
+                          "output)")
+    racks: dict[int, str | None] = {}
+    for b in parse_broker_spec(brokers, "--brokers"):
+        racks[b.id] = b.rack
+    names: dict[str, int] = {}
+    topic = np.array([names.setdefault(p.topic, len(names)) for p in parts], dtype=np.int32)
+    partition = np.array([p.partition for p in parts], dtype=np.int32)
+    order = np.lexsort((partition, topic))
+    n = len(parts)
+    replicas = _padded([parts[i].replicas for i in order.tolist()])
+    isr = _padded([parts[i].isr for i in order.tolist()])
+    leader = np.array([-1 if p.leader is None else p.leader for p in parts], dtype=np.int32)
+    leader = leader[order]
+    seen = set(np.unique(replicas[replicas >= 0]).tolist())
+    seen.update(np.unique(isr[isr >= 0]).tolist(), np.unique(leader[leader >= 0]).tolist())
+    nan = np.full(n, math.nan)
+    return ClusterModel(
+        tuple(ClusterBroker(b, racks.get(b)) for b in sorted(seen | set(racks))),
+        tuple(TopicInfo(t) for t in names),
+        topic=topic[order], partition=partition[order], replicas=replicas, leader=leader, isr=isr,
+        messages=nan, size_bytes=nan, bytes_in_per_s=nan, bytes_out_per_s=nan)
+
+
+def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
+    """Id lists → int32 matrix padded with ``-1`` (one ``np.array`` call when all have the
+    same length, the usual case)."""
+    import numpy as np
+
+    width = max(1, max(len(r) for r in rows))
+    if all(len(r) == width for r in rows):
+        return np.array(rows, dtype=np.int32).reshape(len(rows), width)
+    out = np.full((len(rows), width), -1, dtype=np.int32)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = r
+    return out
+
+
+def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
+          brokers: str | None) -> ClusterModel:
+    from kpart.cluster import cluster_from_json
+    from kpart.cluster.outage import apply_target
+    from kpart.placement.reassign import parse_reassignment_json
+
+    if (current is None) == (snapshot is None):
+        raise ConfigError("Give the cluster as one of --current (a --describe dump) or "
+                          "--snapshot (cluster.json)")
+    if current is not None:
+        model = _model_from_describe(read_text(current, "--current", stdin=True), brokers)
+    else:
+        assert snapshot is not None
+        if brokers is not None:
+            raise ConfigError("--brokers: a --snapshot names its brokers and racks itself")
+        text = read_text(snapshot, "--snapshot")
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"--snapshot: not JSON ({e.msg} at line {e.lineno})") from None
+        model = cluster_from_json(doc)
+    if plan is not None:
+        try:
+            target = parse_reassignment_json(read_text(plan, "--plan"))
+        except KpartError as e:
+            raise ConfigError(f"--plan: {e}") from None
+        model = apply_target(model, target)
+    return model
+
+
+def _failure(model: ClusterModel, down: str | None,
+             down_rack: str | None) -> tuple[tuple[int, ...], str | None]:
+    from kpart.cluster.outage import rack_brokers
+
+    ids: set[int] = set()
+    known = {b.id for b in model.brokers}
+    for item in (s.strip() for s in (down or "").split(",")):
+        if not item:
+            continue
+        if not (item.isascii() and item.isdigit()):
+            raise ConfigError(f"--down: invalid broker id {item!r}: expected ID,...")
+        if int(item) not in known:
+            raise ConfigError(f"--down: unknown broker {int(item)}: the cluster has brokers "
+                              f"{_ranges(sorted(known))}")
+        ids.add(int(item))
+    if down_rack is not None:
+        racks = sorted({b.rack for b in model.brokers if b.rack is not None})
+        if down_rack not in racks:
+            listed = (f"racks {', '.join(racks)}" if racks else
+                      "no racks (give them with --brokers ID:RACK,...)")
+            raise ConfigError(f"--down-rack: unknown rack {down_rack!r}: the cluster has "
+                              f"{listed}")
+        label = None if ids else down_rack  # brokers beyond the rack: no rack label
+        ids.update(rack_brokers(model, down_rack))
+        return tuple(sorted(ids)), label
+    if not ids:
+        raise ConfigError("--down: no broker given")
+    return tuple(sorted(ids)), None
+
+
+def _ranges(ids: list[int]) -> str:
+    """``[0, 1, 2, 5]`` → ``"0-2, 5"``."""
+    out: list[str] = []
+    start = prev = ids[0]
+    for b in [*ids[1:], None]:
+        if b is not None and b == prev + 1:
+            prev = b
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        if b is not None:
+            start = prev = b
+    return ", ".join(out)
+
+
+# -- the report -------------------------------------------------------------------------------
+def _rate(x: float, known: bool) -> float | None:
+    return float(x) if known else None
+
+
+def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
+    import numpy as np
+
+    m = r.model
+    names = [t.name for t in m.topics]
+
+    def pairs(rows: Any) -> list[list[Any]]:
+        return [[names[t], p] for t, p in zip(m.topic[rows].tolist(), m.partition[rows].tolist(),
+                                              strict=True)]
+
+    leaders: dict[str, dict[str, int]] = {}
+    topics = m.topic[r.moved]  # sorted: rows are sorted by topic
+    parts, to = m.partition[r.moved].tolist(), r.moved_to.tolist()
+    cuts = [0, *(np.flatnonzero(np.diff(topics)) + 1).tolist(), len(parts)]
+    for start, end in zip(cuts[:-1], cuts[1:], strict=True):
+        if end > start:
+            leaders[names[int(topics[start])]] = dict(zip(map(str, parts[start:end]),
+                                                          to[start:end], strict=True))
+    sized = not _all_nan(m.size_bytes)
+    brokers = [
+        {"broker": b.id, "rack": b.rack, "leaders": int(r.leaders[i]),
+         "bytes_in_per_s": _rate(r.bytes_in_per_s[i], known),
+         "network_in_per_s": _rate(r.network_in[i], known),
+         "network_out_per_s": _rate(r.network_out[i], known),
+         "disk_bytes": _rate(r.disk_bytes[i], sized)}
+        for i, b in enumerate(m.brokers) if r.alive[i]]
+    max_l, mean_l = r.max_mean_leaders
+    max_b, mean_b = r.max_mean_bytes_in
+    return {"down": list(r.down), "rack": r.rack, "offline_partitions": pairs(r.offline),
+            "under_min_isr": pairs(r.under_min_isr), "leaders": leaders, "brokers": brokers,
+            "max_leaders": int(max_l), "mean_leaders": mean_l,
+            "max_bytes_in_per_s": _rate(max_b, known), "mean_bytes_in_per_s": _rate(mean_b, known)}
+
+
+def _report(results: list[OutageResult], ranked: bool) -> str:
+    model = results[0].model
+    known = not bool(_all_nan(model.bytes_in_per_s))
+    doc = {"format": "kpart-outage", "version": 1,
+           "ranked_by": RANKED_BY if ranked else None,
+           "outages": [_to_json(r, known) for r in results]}
+    return json.dumps(doc, separators=(",", ":")) + "\n"
+
+
+def _all_nan(values: Any) -> bool:
+    import numpy as np
+
+    return bool(np.isnan(values).all())
+
+
+def _mb(x: float, known: bool) -> str:
+    return f"{x / 1e6:,.1f}" if known else "-"
+
+
+def _label(r: OutageResult) -> str:
+    return f"rack {r.rack}" if r.rack is not None else ",".join(str(b) for b in r.down)
+
+
+def _table_all(results: list[OutageResult], known: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(results)} failures, worst first ({RANKED_BY})")
+    for col in ("#", "down", "offline", "under min ISR", "leaders moved", "max leaders (x mean)",
+                "max bytes-in MB/s (x mean)"):
+        table.add_column(col, justify="right")
+    for i, r in enumerate(results, 1):
+        ml, al = r.max_mean_leaders
+        mb, ab = r.max_mean_bytes_in
+        table.add_row(str(i), _label(r), str(len(r.offline)), str(len(r.under_min_isr)),
+                      str(len(r.moved)), f"{ml:.0f} ({ml / al if al else 0:.2f})",
+                      f"{_mb(mb, known)} ({mb / ab if ab else 0:.2f})" if known else "-")
+    Console(width=120).print(table)
+
+
+def _table_one(before: OutageResult, r: OutageResult, known: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    m = r.model
+    console = Console(width=110)
+    table = Table(title=f"down: {_label(r)}: {len(r.offline)} partitions offline, "
+                        f"{len(r.under_min_isr)} under min.insync.replicas, "
+                        f"{len(r.moved)} leaders moved")
+    for col in ("broker", "rack", "leaders before", "after", "bytes-in MB/s before", "after"):
+        table.add_column(col, justify="right")
+    for i, b in enumerate(m.brokers):
+        if not r.alive[i]:
+            continue
+        table.add_row(str(b.id), b.rack or "-", str(before.leaders[i]), str(r.leaders[i]),
+                      _mb(before.bytes_in_per_s[i], known), _mb(r.bytes_in_per_s[i], known))
+    console.print(table)
+    ml, al = r.max_mean_leaders
+    mb, ab = r.max_mean_bytes_in
+    line = f"after: max leaders {ml:.0f} (mean {al:.1f})"
+    if known:
+        line += f", max bytes-in {_mb(mb, known)} MB/s (mean {_mb(ab, known)})"
+    console.print(line)
+    for what, rows in (("offline", r.offline), ("under min.insync.replicas", r.under_min_isr)):
+        if len(rows):
+            shown = ", ".join(f"{m.topics[int(m.topic[x])].name}-{int(m.partition[x])}"
+                              for x in rows[:10])
+            more = f" (+{len(rows) - 10} more)" if len(rows) > 10 else ""
+            console.print(f"{what}: {shown}{more}")
+
+
+def outage_command(  # noqa: PLR0913
+    current: _Current = None,
+    snapshot: _Snapshot = None,
+    plan: _Plan = None,
+    brokers: _Brokers = None,
+    down: _Down = None,
+    down_rack: _DownRack = None,
+    run_all: _All = False,
+    min_isr: _MinIsr = 1,
+    as_json: _Json = False,
+    out: _Out = None,
+) -> None:
+    """Broker- and rack-failure what-ifs: offline partitions, min.insync.replicas, new
+    leaders and broker load after (Kafka's election, unclean election off)."""
+    from kpart.cluster.outage import outage, outage_all, ranked
+
+    if run_all == (down is not None or down_rack is not None):
+        raise ConfigError("Give --down/--down-rack (one failure) or --all (every single broker "
+                          "and rack)")
+    inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
+    if out is not None:  # before the long work
+        check_writable(out, "--out", inputs=inputs)
+    model = _load(current, snapshot, plan, brokers)
+    if run_all:
+        results = ranked(outage_all(model, default_min_isr=min_isr))
+    else:
+        ids, rack = _failure(model, down, down_rack)
+        results = [outage(model, ids, rack=rack, default_min_isr=min_isr)]
+    text = _report(results, run_all) if (as_json or out is not None) else ""
+    if out is not None:
+        write_texts({out: text}, inputs=inputs)
+    if as_json:
+        typer.echo(text, nl=False)
+        return
+    known = not _all_nan(model.bytes_in_per_s)
+    if run_all:
+        _table_all(results, known)
+    else:
+        _table_one(outage(model, (), default_min_isr=min_isr), results[0], known)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``kpart outage`` to the ``kpart`` app."""
+    app.command("outage")(outage_command)
