@@ -32,6 +32,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import TracebackType
+from typing import Any
 
 __all__ = ["MockCluster", "librdkafka_path", "mock_replicas"]
 
@@ -194,7 +195,7 @@ def standard_cluster() -> Iterator[MockCluster]:
         for b in range(1, NUM_BROKERS + 1):
             mc.set_rack(b, rack_of(b))
         mc.set_controller(1)
-        mc.set_initial_rebalance_delay(0)
+        mc.set_initial_rebalance_delay(200)  # 0 stalls a 3-member group ~5 s; 200: ~0.3 s
         for name, (partitions, rf) in TOPICS.items():
             mc.create_topic(name, partitions, rf)
             for p in range(partitions):
@@ -224,6 +225,37 @@ def produce_keyed(bootstrap: str, topic: str, keys: Sequence[bytes],
     if producer.flush(timeout) != 0 or failed:
         raise RuntimeError(f"produce to {topic}: {failed[:1] or 'flush timed out'}")
     return counts
+
+
+def form_group(bootstrap: str, group: str, topics: Sequence[str], members: int,
+               strategy: str = "range", timeout: float = 20.0) -> list[Any]:
+    """``members`` confluent_kafka Consumers (``group.instance.id`` ``inst-{i}``, ``client.id``
+    ``client-{i}``) subscribed to ``topics``, polled until each holds partitions and together
+    all of them; the caller closes them. ``RuntimeError`` if the group is not stable in
+    ``timeout`` seconds."""
+    import time
+
+    from confluent_kafka import Consumer
+
+    total = sum(TOPICS[t][0] for t in topics)
+    consumers = [Consumer({
+        "bootstrap.servers": bootstrap, "group.id": group, "group.instance.id": f"inst-{i}",
+        "client.id": f"client-{i}", "partition.assignment.strategy": strategy,
+        "session.timeout.ms": 6000, "max.poll.interval.ms": 10000,
+        "heartbeat.interval.ms": 100, "enable.auto.commit": False, "log_level": 3,
+    }) for i in range(members)]
+    for c in consumers:
+        c.subscribe(list(topics))
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for c in consumers:
+            c.poll(0.02)
+        held = [len(c.assignment()) for c in consumers]
+        if all(held) and sum(held) == total:
+            return consumers
+    for c in consumers:
+        c.close()
+    raise RuntimeError(f"group {group!r} not stable within {timeout} s")
 
 
 def serve() -> None:  # pragma: no cover - a manual tool (measuring `kpart snapshot`)

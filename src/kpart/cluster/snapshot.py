@@ -20,6 +20,7 @@ cluster/topic description fails within the timeout; :class:`~kpart.errors.Config
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 import time
@@ -151,8 +152,13 @@ class _Clock:
         return max(self.end - time.monotonic(), 0.05)
 
 
+def _module(name: str) -> Any:
+    # confluent_kafka.admin's names are untyped re-exports: reached as Any.
+    return importlib.import_module(name)
+
+
 def _reason(e: BaseException) -> str:
-    err = e.args[0] if e.args else None
+    err: Any = e.args[0] if e.args else None
     text = err.str() if hasattr(err, "str") else str(e)
     return str(text).rstrip(".") or type(e).__name__
 
@@ -196,13 +202,12 @@ def _topics(admin: Admin, clock: _Clock) -> list[Any]:
 
 def _min_isr(admin: Admin, names: list[str], clock: _Clock,
              warn: list[str]) -> dict[str, int | None]:
-    from confluent_kafka.admin import ConfigResource, ResourceType
-
+    ck = _module("confluent_kafka.admin")
     out: dict[str, int | None] = dict.fromkeys(names)
     if not names:
         return out
     try:
-        futures = admin.describe_configs([ConfigResource(ResourceType.TOPIC, n) for n in names],
+        futures = admin.describe_configs([ck.ConfigResource(ck.ResourceType.TOPIC, n) for n in names],
                                          request_timeout=clock.left())
         done, failed = _results(futures, clock)
     except Exception as e:  # noqa: BLE001
@@ -222,11 +227,12 @@ def _min_isr(admin: Admin, names: list[str], clock: _Clock,
 def _messages(admin: Admin, rows: list[PartitionState], clock: _Clock,
               warn: list[str]) -> dict[tuple[str, int], float]:
     from confluent_kafka import TopicPartition
-    from confluent_kafka.admin import OffsetSpec
 
+    ck = _module("confluent_kafka.admin")
     spans: dict[str, dict[tuple[str, int], int]] = {}
     failures: dict[Any, str] = {}
-    for kind, spec in (("earliest", OffsetSpec.earliest()), ("latest", OffsetSpec.latest())):
+    for kind, spec in (("earliest", ck.OffsetSpec.earliest()),
+                       ("latest", ck.OffsetSpec.latest())):
         if not rows:
             break
         try:
