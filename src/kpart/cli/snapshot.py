@@ -48,6 +48,7 @@ def snapshot_command(
     for line in snap.warnings:
         kpart_warn(line)
     doc = cluster_to_json(snap.model, snap.groups)
+    doc.setdefault("groups", None)  # null: not recorded (--no-groups, or the cluster refused)
     write_text(out, json.dumps(doc, indent=1) + "\n", "--out")
     m = snap.model
     groups = "not recorded" if snap.groups is None else f"{len(snap.groups)}"
