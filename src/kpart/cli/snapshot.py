@@ -6,12 +6,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from kpart._files import check_writable, read_text, write_text
 from kpart.errors import ConfigError
+
+
+def _dump(value: Any, levels: int, indent: str = "") -> str:
+    """JSON with the first ``levels`` levels of objects and lists spread over lines and the
+    rest (and anything short) compact: one broker, partition or member per line."""
+    compact = json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+    if levels <= 0 or not isinstance(value, dict | list) or len(compact) <= 96:
+        return compact
+    inner = indent + " "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_dump(v, levels - 1, inner)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    return "[\n" + ",\n".join(f"{inner}{_dump(v, levels - 1, inner)}" for v in value) + \
+        f"\n{indent}]"
 
 
 def snapshot_command(
@@ -49,7 +64,7 @@ def snapshot_command(
         kpart_warn(line)
     doc = cluster_to_json(snap.model, snap.groups)
     doc.setdefault("groups", None)  # null: not recorded (--no-groups, or the cluster refused)
-    write_text(out, json.dumps(doc, indent=1) + "\n", "--out")
+    write_text(out, _dump(doc, 4) + "\n", "--out")
     m = snap.model
     groups = "not recorded" if snap.groups is None else f"{len(snap.groups)}"
     typer.echo(f"{out}: {len(m.brokers)} brokers, {len(m.topics)} topics, "
@@ -100,7 +115,7 @@ def snapshot_group_command(
     whole = {t: r for t, r in racks.items() if len(r) == counts[t]}  # no gaps in numbering
     spec = group_spec_json(found, counts, leave=leave or (),
                            partition_racks=whole if has_racks else None)
-    text_out = json.dumps(spec, indent=1) + "\n"
+    text_out = _dump(spec, 2) + "\n"
     if out is None:
         typer.echo(text_out, nl=False)
     else:
