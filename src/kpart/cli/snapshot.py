@@ -37,7 +37,7 @@ def snapshot_command(
                                       "(atomically).")],
     command_config: Annotated[Path | None, typer.Option(
         "--command-config", help="Client properties (security.protocol, sasl.*, ssl.*), as "
-        "for Kafka's tools.")] = None,
+        "for Kafka's tools (docs/snapshot.md).")] = None,
     timeout: Annotated[float, typer.Option(
         "--timeout", min=0.1, help="Seconds to wait for the whole snapshot.")] = 10.0,
     no_groups: Annotated[bool, typer.Option(
@@ -72,7 +72,8 @@ def snapshot_command(
 
 
 def snapshot_group_command(
-    cluster: Annotated[Path, typer.Argument(help="cluster.json written by kpart snapshot.")],
+    cluster: Annotated[Path, typer.Argument(
+        help="cluster.json written by kpart snapshot (docs/snapshot.md).")],
     group: Annotated[str, typer.Argument(help="The group id.")],
     leave: Annotated[list[str] | None, typer.Option(
         "--leave", help="Drop this member (member id or group.instance.id) first; "
