@@ -66,9 +66,9 @@ def snapshot_command(
     doc.setdefault("groups", None)  # null: not recorded (--no-groups, or the cluster refused)
     write_text(out, _dump(doc, 4) + "\n", "--out")
     m = snap.model
-    groups = "not recorded" if snap.groups is None else f"{len(snap.groups)}"
-    typer.echo(f"{out}: {len(m.brokers)} brokers, {len(m.topics)} topics, "
-               f"{m.num_partitions} partitions, groups: {groups}.", err=True)
+    groups = "not recorded" if snap.groups is None else f"{len(snap.groups):,}"
+    typer.echo(f"{out}: {len(m.brokers):,} brokers, {len(m.topics):,} topics, "
+               f"{m.num_partitions:,} partitions, groups: {groups}.", err=True)
 
 
 def snapshot_group_command(
