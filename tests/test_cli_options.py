@@ -40,6 +40,8 @@ INPUTS = {
     ("outage", "current"): "docs/formats/current.md",
     ("outage", "plan"): "docs/formats/current.md",
     ("outage", "snapshot"): "docs/outage.md",
+    ("snapshot", "command_config"): "docs/snapshot.md",
+    ("snapshot-group", "cluster"): "docs/snapshot.md",
 }
 
 
@@ -74,7 +76,8 @@ def test_every_file_option_is_an_input_or_named_out() -> None:
             writers.add(name)
             assert any("--out" in p.opts and "-o" in p.opts for p in outs), (name, "no -o/--out")
     assert writers == {"compat", "whatif", "simulate", "place", "plan", "pools", "assign",
-                       "server-assign", "rebalance", "report", "outage"}
+                       "server-assign", "rebalance", "report", "outage",
+                       "snapshot", "snapshot-group"}
 
 
 def test_inputs_listed_here_exist() -> None:

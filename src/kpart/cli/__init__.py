@@ -53,9 +53,20 @@ def _register() -> None:
     global _registered
     if _registered:
         return
-    from kpart.cli import compat, consumer, nullkey, outage, placement, plan, producer, report
+    from kpart.cli import (
+        compat,
+        consumer,
+        nullkey,
+        outage,
+        placement,
+        plan,
+        producer,
+        report,
+        snapshot,
+    )
 
-    for module in (producer, compat, nullkey, placement, plan, outage, consumer, report):
+    for module in (producer, compat, nullkey, placement, plan, outage, consumer, report,
+                   snapshot):
         module.register(app)
     _registered = True
 

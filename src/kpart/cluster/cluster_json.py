@@ -8,12 +8,21 @@ Other tools can read it; kpart writes it (``kpart snapshot``) and reads it (``--
      "topics": [{"name": "t", "configs": {"min.insync.replicas": 2},
                  "partitions": [{"partition": 0, "replicas": [1, 2], "leader": 1,
                                  "isr": [1, 2], "messages": 100, "size_bytes": 2048,
-                                 "bytes_in_per_s": null, "bytes_out_per_s": null}]}]}
+                                 "bytes_in_per_s": null, "bytes_out_per_s": null}]}],
+     "groups": [{"group_id": "g", "type": "classic", "state": "STABLE", "assignor": "range",
+                 "simple": false, "coordinator": 1,
+                 "members": [{"member_id": "c-1-5f0e...", "group_instance_id": null,
+                              "client_id": "c-1", "host": "/10.0.0.7", "rack": null,
+                              "assignment": [["t", [0]]]}]}]}
 
 ``rack``, ``capacity`` (and each of its fields), ``configs``, ``leader`` (``null`` = no
 leader), ``isr`` and every load may be ``null`` or left out (unknown); units: bytes and
 bytes/s, capacity as :class:`~kpart.cluster.model.Capacity` (bytes, bytes/s, CPU percent).
-Unknown fields are errors (a misspelling), as is another ``format`` or a ``version`` other than
+``groups`` (optional; ``null`` or absent = not recorded, ``[]`` = none) holds consumer groups
+as Kafka's ``ConsumerGroupDescription`` describes them (:class:`~kpart.cluster.groups.ConsumerGroup`:
+``type`` ``"classic"``/``"consumer"``, ``state`` a ``ConsumerGroupState`` name, ``assignor`` the
+``partitionAssignor``, ``coordinator`` a broker id; each member's ``assignment`` its partitions
+by topic); read them with :func:`groups_from_json`. Unknown fields are errors (a misspelling), as is another ``format`` or a ``version`` other than
 1. Errors: :class:`~kpart.errors.ConfigError` naming the field, e.g.
 ``cluster.topics[0].partitions[3].replicas``.
 
@@ -28,9 +37,10 @@ Unknown fields are errors (a misspelling), as is another ``format`` or a ``versi
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from kpart.cluster.groups import ConsumerGroup, GroupMember
 from kpart.cluster.model import (
     LOADS,
     Capacity,
@@ -41,12 +51,15 @@ from kpart.cluster.model import (
 )
 from kpart.errors import ConfigError
 
-__all__ = ["FORMAT", "VERSION", "cluster_from_json", "cluster_to_json"]
+__all__ = ["FORMAT", "VERSION", "cluster_from_json", "cluster_to_json", "groups_from_json",
+           "groups_to_json"]
 
 FORMAT = "kpart-cluster"
 VERSION = 1
 _CAPACITY = ("disk_bytes", "network_in", "network_out", "cpu")
 _PARTITION = ("partition", "replicas", "leader", "isr", *LOADS)
+_GROUP = ("group_id", "type", "state", "assignor", "simple", "coordinator", "members")
+_MEMBER = ("member_id", "group_instance_id", "client_id", "host", "rack", "assignment")
 
 
 def _fields(doc: object, allowed: tuple[str, ...], where: str) -> Mapping[str, Any]:
@@ -119,7 +132,7 @@ def _partition(topic: str, doc: object, where: str) -> PartitionState:
 def cluster_from_json(doc: object) -> ClusterModel:
     """The :class:`ClusterModel` of a parsed ``cluster.json`` document (see the module
     docstring). Raises :class:`ConfigError` naming the bad field."""
-    top = _fields(doc, ("format", "version", "brokers", "topics"), "cluster")
+    top = _fields(doc, ("format", "version", "brokers", "topics", "groups"), "cluster")
     if top.get("format") != FORMAT:
         raise ConfigError(f"cluster.format: expected {FORMAT!r}, got {top.get('format')!r:.40}.")
     if top.get("version") != VERSION:
@@ -143,7 +156,91 @@ def cluster_from_json(doc: object) -> ClusterModel:
                                 _int(min_isr, f"{where}.configs.min.insync.replicas", minimum=1)))
         partitions.extend(_partition(name, p, f"{where}.partitions[{j}]")
                           for j, p in enumerate(_list(t, "partitions", where)))
+    groups_from_json(top)
     return ClusterModel.from_partitions(brokers, partitions, topics)
+
+
+def _text(doc: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> str | None:
+    value = doc.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or (required and not value):
+        raise ConfigError(f"{where}.{key}: expected a {'non-empty ' if required else ''}string"
+                          f"{'' if required else ' or null'}.")
+    return value
+
+
+def _assignment(value: object, where: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ConfigError(f"{where}: expected [[topic, [partitions]], ...].")
+    out = []
+    for i, entry in enumerate(value):
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
+                and entry[0] and isinstance(entry[1], list)):
+            raise ConfigError(f"{where}[{i}]: expected [topic, [partitions]].")
+        out.append((entry[0], tuple(_int(p, f"{where}[{i}][1][{j}]")
+                                    for j, p in enumerate(entry[1]))))
+    return tuple(out)
+
+
+def _group(doc: object, where: str) -> ConsumerGroup:
+    g = _fields(doc, _GROUP, where)
+    members = []
+    for i, m_doc in enumerate(_list(g, "members", where)):
+        mw = f"{where}.members[{i}]"
+        m = _fields(m_doc, _MEMBER, mw)
+        members.append(GroupMember(
+            str(_text(m, "member_id", mw, required=True)), _text(m, "group_instance_id", mw),
+            _text(m, "client_id", mw), _text(m, "host", mw), _text(m, "rack", mw),
+            _assignment(m.get("assignment"), f"{mw}.assignment")))
+    simple = g.get("simple", False)
+    if not isinstance(simple, bool):
+        raise ConfigError(f"{where}.simple: expected true or false.")
+    coordinator = g.get("coordinator")
+    return ConsumerGroup(
+        str(_text(g, "group_id", where, required=True)), _text(g, "type", where),
+        _text(g, "state", where), _text(g, "assignor", where), simple,
+        None if coordinator is None else _int(coordinator, f"{where}.coordinator"),
+        tuple(members))
+
+
+def groups_from_json(doc: object) -> tuple[ConsumerGroup, ...] | None:
+    """The consumer groups of a parsed ``cluster.json`` document: ``None`` when it has no
+    ``groups`` (or ``null``: not recorded). Raises :class:`ConfigError` naming the bad field,
+    e.g. ``cluster.groups[0].members[1].assignment[0]``, or a group listed twice.
+
+    >>> groups_from_json({"groups": [{"group_id": "g", "members": [
+    ...     {"member_id": "m", "assignment": [["t", [0, 1]]]}]}]})[0].members[0].assignment
+    (('t', (0, 1)),)
+    """
+    if not isinstance(doc, Mapping):
+        raise ConfigError("cluster: expected an object.")
+    raw = doc.get("groups")
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        raise ConfigError("cluster.groups: expected a list or null.")
+    groups = tuple(_group(g, f"cluster.groups[{i}]") for i, g in enumerate(raw))
+    seen: set[str] = set()
+    for i, g in enumerate(groups):
+        if g.group_id in seen:
+            raise ConfigError(f"cluster.groups[{i}].group_id: group {g.group_id!r} is listed "
+                              "twice.")
+        seen.add(g.group_id)
+    return groups
+
+
+def groups_to_json(groups: Iterable[ConsumerGroup]) -> list[dict[str, Any]]:
+    """``groups`` as the ``groups`` section of ``cluster.json``."""
+    return [{"group_id": g.group_id, "type": g.type, "state": g.state, "assignor": g.assignor,
+             "simple": g.simple, "coordinator": g.coordinator,
+             "members": [{"member_id": m.member_id, "group_instance_id": m.group_instance_id,
+                          "client_id": m.client_id, "host": m.host, "rack": m.rack,
+                          "assignment": [[t, list(ps)] for t, ps in m.assignment]}
+                         for m in g.members]}
+            for g in groups]
 
 
 def _number(value: float) -> float | int | None:
@@ -152,9 +249,11 @@ def _number(value: float) -> float | int | None:
     return int(value) if value.is_integer() else value
 
 
-def cluster_to_json(model: ClusterModel) -> dict[str, Any]:
+def cluster_to_json(model: ClusterModel,
+                    groups: Iterable[ConsumerGroup] | None = None) -> dict[str, Any]:
     """``model`` as a ``cluster.json`` document (a dict ready for ``json.dumps``): brokers by
-    id, topics in the model's order, partitions by number; unknown values as ``null``."""
+    id, topics in the model's order, partitions by number; unknown values as ``null``; with
+    ``groups``, a ``groups`` section (see :func:`groups_to_json`)."""
     brokers = []
     for b in model.brokers:
         cap = None if b.capacity is None else {k: getattr(b.capacity, k) for k in _CAPACITY}
@@ -175,4 +274,7 @@ def cluster_to_json(model: ClusterModel) -> dict[str, Any]:
         }
         entry.update({k: _number(loads[k][row]) for k in LOADS})
         topics[t]["partitions"].append(entry)
-    return {"format": FORMAT, "version": VERSION, "brokers": brokers, "topics": topics}
+    doc = {"format": FORMAT, "version": VERSION, "brokers": brokers, "topics": topics}
+    if groups is not None:
+        doc["groups"] = groups_to_json(groups)
+    return doc
