@@ -115,3 +115,35 @@ def test_load_of_a_target_uses_its_preferred_leaders() -> None:
     load = broker_load(m, target, target[:, 0])
     assert load.network_out.tolist() == [0.0, 0.0, 5.0]
     assert load.replicas.tolist() == [0, 1, 1]
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("replicas", [1, True], r"partitions\[1\].replicas\[1\]: expected an integer"),
+    ("replicas", [1, 2**31], r"partitions\[1\].replicas\[1\]: expected an integer from 0 to"),
+    ("partition", -1, r"partitions\[1\].partition: expected an integer"),
+    ("size_bytes", -2, r"partitions\[1\].size_bytes: expected a number >= 0"),
+    ("leader", "2", r"partitions\[1\].leader: expected an integer"),
+])
+def test_the_columnar_reader_leaves_bad_values_to_the_reader_that_names_them(
+        field, value, message) -> None:
+    m = _model(PartitionState("t", 0, (3, 1), leader=3), PartitionState("t", 1, (2, 1)))
+    doc = json.loads(json.dumps(cluster_to_json(m)))
+    assert cluster_to_json(cluster_from_json(doc)) == doc  # the columnar reader took it
+    doc["topics"][0]["partitions"][1][field] = value
+    with pytest.raises(ConfigError, match=message):
+        cluster_from_json(doc)
+
+
+def test_the_columnar_and_entry_readers_agree() -> None:
+    from kpart.cluster._partition_columns import partition_columns
+    from kpart.cluster.cluster_json import _columns_of, _partition
+
+    parts = [{"partition": 2, "replicas": [2, 1, 3], "leader": None, "isr": [2],
+              "messages": 7, "size_bytes": 1.5},
+             {"partition": 0, "replicas": [1], "leader": 1, "bytes_in_per_s": None}]
+    fast = partition_columns(parts)
+    slow = _columns_of([_partition("t", p, "x") for p in parts])
+    assert fast is not None
+    order = np.argsort(fast["partition"])  # the entry reader sorts by partition
+    for name, column in fast.items():
+        assert np.array_equal(column[order], slow[name], equal_nan=column.dtype.kind == "f"), name

@@ -40,6 +40,9 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import numpy as np
+
+from kpart.cluster._partition_columns import INT32_MAX, Columns, partition_columns
 from kpart.cluster.groups import ConsumerGroup, GroupMember
 from kpart.cluster.model import (
     LOADS,
@@ -80,8 +83,10 @@ def _list(doc: Mapping[str, Any], key: str, where: str) -> list[Any]:
 
 
 def _int(value: object, where: str, *, minimum: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise ConfigError(f"{where}: expected an integer >= {minimum}, got {value!r:.40}.")
+    if not isinstance(value, int) or isinstance(value, bool) or not \
+            minimum <= value <= INT32_MAX:
+        raise ConfigError(f"{where}: expected an integer from {minimum} to {INT32_MAX}, got "
+                          f"{value!r:.40}.")
     return value
 
 
@@ -141,7 +146,7 @@ def cluster_from_json(doc: object) -> ClusterModel:
     brokers = [_broker(b, f"cluster.brokers[{i}]")
                for i, b in enumerate(_list(top, "brokers", "cluster"))]
     topics: list[TopicInfo] = []
-    partitions: list[PartitionState] = []
+    columns: list[Columns] = []
     for i, t_doc in enumerate(_list(top, "topics", "cluster")):
         where = f"cluster.topics[{i}]"
         t = _fields(t_doc, ("name", "configs", "partitions"), where)
@@ -154,10 +159,53 @@ def cluster_from_json(doc: object) -> ClusterModel:
         min_isr = configs.get("min.insync.replicas")
         topics.append(TopicInfo(name, None if min_isr is None else
                                 _int(min_isr, f"{where}.configs.min.insync.replicas", minimum=1)))
-        partitions.extend(_partition(name, p, f"{where}.partitions[{j}]")
-                          for j, p in enumerate(_list(t, "partitions", where)))
+        parts = _list(t, "partitions", where)
+        found = partition_columns(parts)
+        if found is None:  # read entry by entry: names the bad field
+            found = _columns_of([_partition(name, p, f"{where}.partitions[{j}]")
+                                 for j, p in enumerate(parts)])
+        columns.append(found)
     groups_from_json(top)
-    return ClusterModel.from_partitions(brokers, partitions, topics)
+    return _model(brokers, topics, columns)
+
+
+def _columns_of(rows: list[PartitionState]) -> Columns:
+    """Checked rows of one topic as the columns :func:`partition_columns` gives."""
+    model = ClusterModel.from_partitions(
+        [ClusterBroker(b) for b in sorted({x for r in rows for x in (*r.replicas, *r.isr)})],
+        rows)
+    return {name: getattr(model, name) for name in ("partition", "replicas", "isr", "leader",
+                                                    *LOADS)}
+
+
+def _model(brokers: list[ClusterBroker], topics: list[TopicInfo],
+           columns: list[Columns]) -> ClusterModel:
+    """The model of every topic's columns (rows sorted by topic, then partition; the model
+    checks the rest and names the partition)."""
+    counts = [len(c["partition"]) for c in columns]
+    topic = np.repeat(np.arange(len(topics), dtype=np.int32), counts)
+
+    def stacked(name: str) -> np.ndarray:
+        if not columns:
+            return np.zeros((0, 1) if name in ("replicas", "isr") else 0)
+        if name not in ("replicas", "isr"):
+            return np.concatenate([c[name] for c in columns])
+        width = max(c[name].shape[1] for c in columns)
+        out = np.full((len(topic), width), -1, dtype=np.int32)
+        start = 0
+        for c in columns:
+            block = c[name]
+            out[start : start + len(block), : block.shape[1]] = block
+            start += len(block)
+        return out
+
+    arrays = {name: stacked(name) for name in ("partition", "replicas", "isr", "leader",
+                                                *LOADS)}
+    order = np.lexsort((arrays["partition"], topic))
+    if len(order) and not (np.diff(order) == 1).all():
+        topic = topic[order]
+        arrays = {k: v[order] for k, v in arrays.items()}
+    return ClusterModel(tuple(brokers), tuple(topics), topic=topic, **arrays)
 
 
 def _text(doc: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> str | None:
