@@ -31,7 +31,7 @@ replicas around the topic's mean (``topic.replica.count.balance.min.gap/max.gap`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -106,6 +106,8 @@ class GoalState:
     allowed: np.ndarray
     topic_count: np.ndarray
     thresholds: Thresholds
+    bands: dict[tuple[str, float], tuple[float, float, np.ndarray]] = field(
+        default_factory=dict)
 
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:
@@ -152,7 +154,7 @@ def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
 def count_band(counts: np.ndarray, allowed: np.ndarray, t: float,
                margin: float = 1.0) -> tuple[float, float]:
     """``(lower, upper)`` of a count balanced within ``t`` over the allowed brokers."""
-    avg = counts[allowed].sum() / max(int(allowed.sum()), 1)
+    avg = counts.sum() / max(int(allowed.sum()), 1)
     return (math.floor(avg * (1 - (t - 1) * margin)), math.ceil(avg * (1 + (t - 1) * margin)))
 
 
@@ -161,7 +163,7 @@ def util_band(load: np.ndarray, cap: np.ndarray, allowed: np.ndarray, t: float,
     """``(lower, upper, capacity)`` of a utilization balanced within ``t``: a broker is in
     the band when ``lower ≤ load / capacity ≤ upper`` (capacity 1 when any is unknown)."""
     c = cap if np.isfinite(cap[allowed]).all() else np.ones_like(cap)
-    avg = load[allowed].sum() / max(float(c[allowed].sum()), 1e-300)
+    avg = load.sum() / max(float(c[allowed].sum()), 1e-300)
     return avg * (1 - (t - 1) * margin), avg * (1 + (t - 1) * margin), c
 
 
@@ -276,13 +278,19 @@ class _DistributionGoal(_Goal):
     def band(self, state: GoalState, margin: float = 1.0) -> tuple[float, float, np.ndarray]:
         """``(lower, upper, divisor)``: broker ``i`` is in band when ``lower ≤ load[i] /
         divisor[i] ≤ upper``."""
+        found = state.bands.get((self.name, margin))
+        if found is not None:
+            return found
         load = getattr(state, self.resource)
         t = getattr(state.thresholds, self.threshold)
         if not self.capacity:
             lo, hi = count_band(load, state.allowed, t, margin)
-            return (-math.inf if self.upper_only else lo), hi, np.ones(len(load))
-        lo, hi, c = util_band(load, getattr(state, self.capacity), state.allowed, t, margin)
-        return (-math.inf if self.upper_only else lo), hi, c
+            c = np.ones(len(load))
+        else:
+            lo, hi, c = util_band(load, getattr(state, self.capacity), state.allowed, t, margin)
+        out = (-math.inf if self.upper_only else lo), hi, c
+        state.bands[(self.name, margin)] = out
+        return out
 
     def violations(self, state: GoalState) -> int:
         lo, hi, c = self.band(state)
@@ -316,7 +324,7 @@ class TopicReplicaDistributionGoal(_Goal):
     def bands(self, state: GoalState) -> tuple[np.ndarray, np.ndarray]:
         """Per topic ``(lower, upper)`` int arrays."""
         th = state.thresholds
-        avg = state.topic_count[:, state.allowed].sum(axis=1) / max(int(state.allowed.sum()), 1)
+        avg = state.topic_count.sum(axis=1) / max(int(state.allowed.sum()), 1)
         t = th.topic_balance
         hi = np.clip(np.ceil(avg * t), np.ceil(avg) + th.topic_min_gap,
                      np.ceil(avg) + th.topic_max_gap)
@@ -331,11 +339,14 @@ class TopicReplicaDistributionGoal(_Goal):
 
     def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
         t = int(state.topic[row])
-        n = state.topic_count[t, state.allowed].sum() / max(int(state.allowed.sum()), 1)
-        th = state.thresholds
-        hi = min(max(math.ceil(n * th.topic_balance), math.ceil(n) + th.topic_min_gap),
-                 math.ceil(n) + th.topic_max_gap)
-        return bool(state.topic_count[t, dst] + 1 <= hi)
+        key = (self.name, 1.0)
+        found = state.bands.get(key)
+        if found is None:
+            lo, hi = self.bands(state)
+            found = (0.0, 0.0, np.stack([lo, hi]))
+            state.bands[key] = found
+        return bool(state.topic_count[t, dst] + 1 <= found[2][1, t]
+                    and (not state.allowed[src] or state.topic_count[t, src] - 1 >= found[2][0, t]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,8 +62,8 @@ class VerifierReport:
         return not self.errors and all(g.ok for g in self.goals)
 
 
-def _band_counts(values: np.ndarray, t: float) -> tuple[float, float]:
-    avg = values.mean() if len(values) else 0.0
+def _band_counts(values: np.ndarray, allowed: np.ndarray, t: float) -> tuple[float, float]:
+    avg = values.sum() / max(int(allowed.sum()), 1)  # what every allowed broker would hold
     return math.floor(avg * (2 - t)), math.ceil(avg * t)
 
 
@@ -86,7 +86,7 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
     def util(values: np.ndarray, field: str) -> int:
         c = cap(field)[allowed]
         c = c if np.isfinite(c).all() else np.ones_like(c)
-        avg = values[allowed].sum() / c.sum()
+        avg = values.sum() / c.sum()
         t = {"disk_bytes": th.disk_balance, "network_in": th.network_in_balance,
              "network_out": th.network_out_balance}[field]
         return _outside(values[allowed] / c, avg * (2 - t), avg * t)
@@ -114,10 +114,10 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
         values, field = capacity_goals[name]
         return int((values > cap(field) * th.capacity * (1 + 1e-12)).sum())
     if name == "ReplicaDistributionGoal":
-        return _outside(load.replicas[allowed], *_band_counts(load.replicas[allowed],
+        return _outside(load.replicas[allowed], *_band_counts(load.replicas, allowed,
                                                               th.replica_balance))
     if name == "LeaderReplicaDistributionGoal":
-        return _outside(load.leaders[allowed], *_band_counts(load.leaders[allowed],
+        return _outside(load.leaders[allowed], *_band_counts(load.leaders, allowed,
                                                              th.leader_balance))
     if name == "DiskUsageDistributionGoal":
         return util(load.disk_bytes, "disk_bytes")
@@ -128,8 +128,9 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
     if name == "LeaderBytesInDistributionGoal":
         lp = model.broker_positions(leader)
         lead_in = np.bincount(lp[lp >= 0], minlength=len(allowed),
-                              weights=np.nan_to_num(model.bytes_in_per_s)[lp >= 0])[allowed]
-        return _outside(lead_in, -math.inf, lead_in.mean() * th.network_in_balance)
+                              weights=np.nan_to_num(model.bytes_in_per_s)[lp >= 0])
+        avg = lead_in.sum() / max(int(allowed.sum()), 1)
+        return _outside(lead_in[allowed], -math.inf, avg * th.network_in_balance)
     if name == "TopicReplicaDistributionGoal":
         return _topic_violations(model, pos, allowed, th)
     if name == "PreferredLeaderElectionGoal":
@@ -143,8 +144,9 @@ def _topic_violations(model: ClusterModel, pos: np.ndarray, allowed: np.ndarray,
     held = pos >= 0
     topic = np.broadcast_to(model.topic[:, None].astype(np.int64), pos.shape)[held]
     counts = np.bincount(topic * b + pos[held], minlength=len(model.topics) * b)
-    counts = counts.reshape(len(model.topics), b)[:, allowed]
-    avg = counts.mean(axis=1)
+    counts = counts.reshape(len(model.topics), b)
+    avg = counts.sum(axis=1) / max(int(allowed.sum()), 1)
+    counts = counts[:, allowed]
     hi = np.minimum(np.maximum(np.ceil(avg * th.topic_balance), np.ceil(avg) + th.topic_min_gap),
                     np.ceil(avg) + th.topic_max_gap)
     lo = np.maximum(np.maximum(np.minimum(np.floor(avg * (2 - th.topic_balance)),

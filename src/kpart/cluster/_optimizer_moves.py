@@ -1,0 +1,277 @@
+"""The optimizer's moves on a :class:`~kpart.cluster.goals.GoalState` (Cruise Control's
+``AbstractGoal.maybeApplyBalancingAction`` / ``ClusterModel.relocateReplica`` /
+``relocateLeadership``, on arrays): applying a replica move or a leadership swap, and the
+greedy passes that fix one goal while every higher-priority goal accepts each move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from kpart.cluster.goals import Goal, GoalState
+
+#: Candidates tried per (giver, receiver) pair before the pair is given up.
+SCAN = 400
+
+
+def move_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
+    """Move partition ``row``'s replica in ``slot`` to broker position ``dst``."""
+    src = int(s.pos[row, slot])
+    size, rin, lout = float(s.size[row]), float(s.rate_in[row]), float(s.lead_out[row])
+    t = int(s.topic[row])
+    for b, sign in ((src, -1), (dst, 1)):
+        s.replicas[b] += sign
+        s.disk[b] += sign * size
+        s.nw_in[b] += sign * rin
+        s.pot_out[b] += sign * lout
+        s.topic_count[t, b] += sign
+        if slot == 0:
+            s.leaders[b] += sign
+            s.nw_out[b] += sign * lout
+            s.lead_in[b] += sign * rin
+    s.pos[row, slot] = dst
+
+
+def swap_leader(s: GoalState, row: int, slot: int) -> None:
+    """Make the replica in ``slot`` of partition ``row`` its leader (slot 0)."""
+    old, new = int(s.pos[row, 0]), int(s.pos[row, slot])
+    lout, rin = float(s.lead_out[row]), float(s.rate_in[row])
+    s.leaders[old] -= 1
+    s.leaders[new] += 1
+    s.nw_out[old] -= lout
+    s.nw_out[new] += lout
+    s.lead_in[old] -= rin
+    s.lead_in[new] += rin
+    s.pos[row, 0], s.pos[row, slot] = new, old
+
+
+def accepted(goals: Sequence[Goal], s: GoalState, row: int, src: int, dst: int) -> bool:
+    """Every goal of ``goals`` accepts moving ``row``'s replica from ``src`` to ``dst``."""
+    if (s.pos[row] == dst).any() or not s.allowed[dst]:
+        return False
+    return all(g.accepts(s, row, src, dst) for g in goals)
+
+
+def by_broker(s: GoalState, weight: np.ndarray, leaders_only: bool = False
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every replica (or leader) as ``(row, slot)`` sorted by broker then ``weight[row]``:
+    ``rows, slots, weights, starts`` (``starts[b]:starts[b+1]`` = broker ``b``'s)."""
+    pos = s.pos[:, :1] if leaders_only else s.pos
+    held = pos >= 0
+    rows, slots = np.nonzero(held)
+    brokers = pos[rows, slots]
+    w = weight[rows]
+    order = np.lexsort((w, brokers))
+    starts = np.searchsorted(brokers[order], np.arange(len(s.replicas) + 1))
+    return rows[order], slots[order].astype(np.int32), w[order], starts
+
+
+def drain(s: GoalState, guards: Sequence[Goal]) -> list[tuple[int, int]]:
+    """Move every replica off brokers that may not hold one (removed brokers), largest first,
+    each to the allowed broker of lowest disk utilization the ``guards`` (the hard goals)
+    accept. Returns the ``(row, slot)`` it could not place."""
+    off = ~s.allowed[np.maximum(s.pos, 0)] & (s.pos >= 0)
+    rows, slots = np.nonzero(off)
+    order = np.argsort(-s.size[rows], kind="stable")
+    failed = []
+    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
+    for row, slot in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
+        src = int(s.pos[row, slot])
+        util = np.where(s.allowed, s.disk / cap, np.inf)
+        util[s.pos[row][s.pos[row] >= 0]] = np.inf
+        for dst in np.argsort(util, kind="stable")[:64].tolist():
+            if util[dst] == np.inf:
+                break
+            if accepted(guards, s, row, src, dst):
+                move_replica(s, row, slot, dst)
+                break
+        else:
+            failed.append((row, slot))
+    return failed
+
+
+def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],
+                disk_target: np.ndarray) -> int:
+    """Bring every allowed broker's replica count into ``[lower, upper]``: brokers under it
+    take replicas from the fullest (by count) brokers, each replica's size chosen near what
+    the receiver still needs to reach ``disk_target`` per replica still missing (so that the
+    disk goal that follows moves few more bytes). Returns the moves made."""
+    rows, slots, w, starts = by_broker(s, s.size)
+    moves = 0
+    for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
+        tried: set[int] = set()
+        while s.replicas[r] < lower:
+            cand = np.where(s.allowed & (s.replicas > lower + 1), s.replicas, -1)
+            cand[list(tried)] = -1
+            if (cand < 0).all():
+                break
+            g = int(np.argmax(cand))
+            need = max(lower - s.replicas[r], 1)
+            want = max(float(disk_target[r] - s.disk[r]), 0.0) / need
+            if _take_near(s, rows, slots, w, starts, g, r, want, guards):
+                moves += 1
+            else:
+                tried.add(g)
+    for g in np.flatnonzero(s.allowed & (s.replicas > upper)).tolist():
+        tried = set()
+        while s.replicas[g] > upper:
+            cand = np.where(s.allowed, -s.replicas.astype(float), -np.inf)
+            cand[list(tried) + [g]] = -np.inf
+            r = int(np.argmax(cand))
+            if cand[r] == -np.inf or s.replicas[r] >= upper:
+                break
+            want = float(disk_target[g] - s.disk[g] + s.size.mean())
+            if _take_near(s, rows, slots, w, starts, g, r, max(want, 0.0), guards):
+                moves += 1
+            else:
+                tried.add(r)
+    return moves
+
+
+def _take_near(s: GoalState, rows: np.ndarray, slots: np.ndarray, w: np.ndarray,
+               starts: np.ndarray, g: int, r: int, want: float, guards: Sequence[Goal]) -> bool:
+    """Move one replica from ``g`` to ``r``, its weight nearest ``want``."""
+    lo, hi = int(starts[g]), int(starts[g + 1])
+    mid = lo + int(np.searchsorted(w[lo:hi], want))
+    for k in range(2 * SCAN):
+        i = mid + (k // 2 if k % 2 == 0 else -(k // 2) - 1)
+        if not lo <= i < hi:
+            continue
+        row, slot = int(rows[i]), int(slots[i])
+        if s.pos[row, slot] != g:
+            continue
+        if accepted(guards, s, row, g, r):
+            move_replica(s, row, slot, r)
+            return True
+    return False
+
+
+def balance(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float, upper: float,
+            weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    """Bring every allowed broker's ``load / cap`` into ``[lower, upper]`` by replica moves
+    (``load`` is one of ``s``'s per-broker arrays, updated by each move; ``weight[row]`` what
+    a move of ``row`` shifts): from the most loaded broker to the least, each time the
+    largest replica that neither pushes the receiver over ``upper`` nor the giver under
+    ``lower`` nor exceeds what is needed — the fewest bytes that fix the violation.
+    Returns the moves made."""
+    rows, slots, w, starts = by_broker(s, weight)
+    moves = 0
+    dead: set[tuple[int, int]] = set()
+    while True:
+        util = np.where(s.allowed, load / cap, np.nan)
+        over = s.allowed & (util > upper)
+        under = s.allowed & (util < lower)
+        if not over.any() and not under.any():
+            break
+        progressed = False
+        givers = np.argsort(-np.nan_to_num(util, nan=-np.inf))
+        receivers = np.argsort(np.nan_to_num(util, nan=np.inf))
+        if over.any():
+            givers = givers[over[givers]]
+        if under.any():
+            receivers = receivers[under[receivers]]
+        for g in givers[:8].tolist():
+            for r in receivers[:8].tolist():
+                if g == r or (g, r) in dead or util[r] >= util[g]:
+                    continue
+                excess = max(load[g] - upper * cap[g], 0.0)
+                need = max(lower * cap[r] - load[r], 0.0)
+                take = min(upper * cap[r] - load[r], max(excess, need), load[g] - lower * cap[g])
+                if take <= 0 or not _take_largest(s, rows, slots, w, starts, g, r, take, guards):
+                    dead.add((g, r))
+                    continue
+                moves += 1
+                progressed = True
+                break
+            if progressed:
+                break
+        if not progressed:
+            break
+    return moves
+
+
+def _take_largest(s: GoalState, rows: np.ndarray, slots: np.ndarray, w: np.ndarray,
+                  starts: np.ndarray, g: int, r: int, take: float,
+                  guards: Sequence[Goal]) -> bool:
+    lo, hi = int(starts[g]), int(starts[g + 1])
+    i = lo + int(np.searchsorted(w[lo:hi], take, side="right")) - 1
+    tried = 0
+    while i >= lo and tried < SCAN:
+        row, slot = int(rows[i]), int(slots[i])
+        i -= 1
+        if s.pos[row, slot] != g:
+            continue
+        tried += 1
+        if accepted(guards, s, row, g, r):
+            move_replica(s, row, slot, r)
+            return True
+    return False
+
+
+def balance_leaders(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float,
+                    upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    """As :func:`balance`, by leadership swaps only (no data moves): a broker over ``upper``
+    hands the leadership of its largest-fitting partition to the follower of lowest
+    ``load / cap``; a broker under ``lower`` takes one from its most loaded leader."""
+    moves = 0
+    for _ in range(4):
+        made = 0
+        rows, slots, w, starts = by_broker(s, weight, leaders_only=True)
+        util = np.where(s.allowed, load / cap, np.nan)
+        for g in np.argsort(-np.nan_to_num(util, nan=-np.inf)).tolist():
+            if not s.allowed[g] or load[g] / cap[g] <= upper:
+                break
+            lo, hi = int(starts[g]), int(starts[g + 1])
+            for i in range(hi - 1, lo - 1, -1):
+                if load[g] / cap[g] <= upper:
+                    break
+                row = int(rows[i])
+                if s.pos[row, 0] != g or weight[row] > (load[g] - lower * cap[g]):
+                    continue
+                made += _hand_over(s, row, g, load, cap, upper, weight, guards)
+        made += _pull_leaders(s, load, cap, lower, upper, weight, guards)
+        moves += made
+        if not made:
+            break
+    return moves
+
+
+def _hand_over(s: GoalState, row: int, g: int, load: np.ndarray, cap: np.ndarray,
+               upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    best, best_util = -1, np.inf
+    for slot in range(1, s.pos.shape[1]):
+        f = int(s.pos[row, slot])
+        if f < 0 or not s.allowed[f]:
+            continue
+        u = (load[f] + weight[row]) / cap[f]
+        if u <= upper and u < best_util and all(x.accepts_leader(s, row, g, f) for x in guards):
+            best, best_util = slot, u
+    if best < 0:
+        return 0
+    swap_leader(s, row, best)
+    return 1
+
+
+def _pull_leaders(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float,
+                  upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    made = 0
+    for r in np.flatnonzero(s.allowed & (load / cap < lower)).tolist():
+        rows, slots = np.nonzero(s.pos[:, 1:] == r)
+        slots = slots + 1
+        leaders = s.pos[rows, 0]
+        order = np.argsort(-(load[leaders] / cap[leaders]), kind="stable")
+        for i in order.tolist():
+            if load[r] / cap[r] >= lower:
+                break
+            row, slot, g = int(rows[i]), int(slots[i]), int(leaders[i])
+            if s.pos[row, 0] != g or s.pos[row, slot] != r:
+                continue
+            if ((load[r] + weight[row]) / cap[r] > upper
+                    or (s.allowed[g] and (load[g] - weight[row]) / cap[g] < lower)):
+                continue
+            if all(x.accepts_leader(s, row, g, r) for x in guards):
+                swap_leader(s, row, slot)
+                made += 1
+    return made
