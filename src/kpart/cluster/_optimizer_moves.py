@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals import Goal, GoalState, TopicReplicaDistributionGoal
 
 #: Candidates tried per (giver, receiver) pair before the pair is given up.
 SCAN = 400
@@ -92,14 +92,23 @@ def drain(s: GoalState, guards: Sequence[Goal]) -> list[tuple[int, int]]:
     return failed
 
 
+def drain_all(s: GoalState, hard: Sequence[Goal], keep: Sequence[Goal]) -> list[tuple[int, int]]:
+    """:func:`drain` keeping ``keep`` (soft goals not to make worse) too where it can, then
+    with the hard goals alone for what is left."""
+    drain(s, [*hard, *keep])
+    return drain(s, hard)
+
+
 def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],
                 disk_target: np.ndarray) -> int:
     """Bring every allowed broker's replica count into ``[lower, upper]``: brokers under it
     take replicas from the fullest (by count) brokers, each replica's size chosen near what
     the receiver still needs to reach ``disk_target`` per replica still missing (so that the
     disk goal that follows moves few more bytes). Returns the moves made."""
-    rows, slots, w, starts = by_broker(s, s.size)
     moves = 0
+    for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
+        moves += _fill_batch(s, r, lower, guards, disk_target)
+    rows, slots, w, starts = by_broker(s, s.size)
     for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
         tried: set[int] = set()
         while s.replicas[r] < lower:
@@ -130,18 +139,93 @@ def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal]
     return moves
 
 
+def _group_rank(keys: np.ndarray) -> np.ndarray:
+    """Per element, how many earlier elements share its key (the rank within its group)."""
+    order = np.argsort(keys, kind="stable")
+    k = keys[order]
+    first = np.r_[0, np.flatnonzero(k[1:] != k[:-1]) + 1]
+    run = np.repeat(first, np.diff(np.r_[first, len(k)]))
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[order] = np.arange(len(k)) - run
+    return rank
+
+
+def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
+                disk_target: np.ndarray) -> int:
+    """Fill receiver ``r`` up to ``lower`` replicas in one vectorised pick: the replicas
+    (rack-compatible, not of a partition ``r`` holds, at most what each giver holds above the
+    mean and what each topic may still place on ``r``) whose sizes are nearest what ``r``
+    still needs per replica; each checked by every guard as it moves."""
+    need = int(lower - s.replicas[r])
+    if need <= 0:
+        return 0
+    want = max(float(disk_target[r] - s.disk[r]), 0.0) / need
+    mean = s.replicas.sum() / max(int(s.allowed.sum()), 1)
+    slack = np.where(s.allowed, s.replicas - np.ceil(mean), 0).astype(np.int64)
+    slack[r] = 0
+    p = s.pos
+    held = p >= 0
+    on_r = (p == r).any(axis=1)
+    rack_hits = (held & (s.rack[np.maximum(p, 0)] == s.rack[r])).sum(axis=1)
+    rows, slots = np.nonzero(held & (slack[np.maximum(p, 0)] > 0) & ~on_r[:, None])
+    src = p[rows, slots]
+    # rack-aware: no other replica of the partition in r's rack (the moving one may be)
+    ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
+    rows, slots, src = rows[ok], slots[ok], src[ok]
+    order = np.argsort(np.abs(s.size[rows] - want), kind="stable")
+    rows, slots, src = rows[order], slots[order], src[order]
+    _, first = np.unique(rows, return_index=True)  # one replica per partition
+    keep = np.zeros(len(rows), dtype=bool)
+    keep[first] = True
+    keep &= _group_rank(np.where(keep, src, -1)) < slack[src]
+    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    if topic is not None:
+        t = s.topic[rows]
+        room = topic.limits(s)[1, t] - s.topic_count[t, r]
+        keep &= _group_rank(np.where(keep, t, -1)) < room
+    moves = 0
+    for i in np.flatnonzero(keep).tolist():
+        if s.replicas[r] >= lower:
+            break
+        row, slot = int(rows[i]), int(slots[i])
+        g = int(p[row, slot])
+        if g >= 0 and accepted(guards, s, row, g, r):
+            move_replica(s, row, slot, r)
+            moves += 1
+    return moves
+
+
 def _take_near(s: GoalState, rows: np.ndarray, slots: np.ndarray, w: np.ndarray,
                starts: np.ndarray, g: int, r: int, want: float, guards: Sequence[Goal]) -> bool:
     """Move one replica from ``g`` to ``r``, its weight nearest ``want``."""
     lo, hi = int(starts[g]), int(starts[g + 1])
     mid = lo + int(np.searchsorted(w[lo:hi], want))
-    for k in range(2 * SCAN):
-        i = mid + (k // 2 if k % 2 == 0 else -(k // 2) - 1)
-        if not lo <= i < hi:
-            continue
+    for width in (16, SCAN):
+        idx = np.arange(max(lo, mid - width), min(hi, mid + width))
+        idx = idx[np.argsort(np.abs(w[idx] - want), kind="stable")]
+        if _first_accepted(s, rows[idx], slots[idx], g, r, guards):
+            return True
+    return False
+
+
+def _first_accepted(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int, r: int,
+                    guards: Sequence[Goal]) -> bool:
+    """Move the first of the candidate replicas ``(rows, slots)`` on ``g`` that every guard
+    accepts to ``r``; the cheap conditions (still on ``g``, not already on ``r``, rack, topic
+    upper limit) are filtered as arrays first."""
+    p = s.pos[rows]
+    ok = (p[np.arange(len(rows)), slots] == g) & ~(p == r).any(axis=1)
+    if not s.allowed[r]:
+        return False
+    others = (p >= 0) & (np.arange(p.shape[1])[None, :] != slots[:, None])
+    if any(x.name == "RackAwareGoal" for x in guards):
+        ok &= ~(others & (s.rack[np.maximum(p, 0)] == s.rack[r])).any(axis=1)
+    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    if topic is not None:
+        t = s.topic[rows]
+        ok &= s.topic_count[t, r] + 1 <= topic.limits(s)[1, t]
+    for i in np.flatnonzero(ok).tolist():
         row, slot = int(rows[i]), int(slots[i])
-        if s.pos[row, slot] != g:
-            continue
         if accepted(guards, s, row, g, r):
             move_replica(s, row, slot, r)
             return True
@@ -196,16 +280,10 @@ def _take_largest(s: GoalState, rows: np.ndarray, slots: np.ndarray, w: np.ndarr
                   starts: np.ndarray, g: int, r: int, take: float,
                   guards: Sequence[Goal]) -> bool:
     lo, hi = int(starts[g]), int(starts[g + 1])
-    i = lo + int(np.searchsorted(w[lo:hi], take, side="right")) - 1
-    tried = 0
-    while i >= lo and tried < SCAN:
-        row, slot = int(rows[i]), int(slots[i])
-        i -= 1
-        if s.pos[row, slot] != g:
-            continue
-        tried += 1
-        if accepted(guards, s, row, g, r):
-            move_replica(s, row, slot, r)
+    i = lo + int(np.searchsorted(w[lo:hi], take, side="right"))
+    for width in (32, 2 * SCAN):
+        idx = np.arange(i - 1, max(lo, i - width) - 1, -1)
+        if _first_accepted(s, rows[idx], slots[idx], g, r, guards):
             return True
     return False
 

@@ -337,16 +337,21 @@ class TopicReplicaDistributionGoal(_Goal):
         tc = state.topic_count[:, state.allowed]
         return int(((tc < lo[:, None]) | (tc > hi[:, None])).sum())
 
-    def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
-        t = int(state.topic[row])
+    def limits(self, state: GoalState) -> np.ndarray:
+        """float64 ``(2, T)``: :meth:`bands` as one array, cached in the state."""
         key = (self.name, 1.0)
         found = state.bands.get(key)
         if found is None:
             lo, hi = self.bands(state)
             found = (0.0, 0.0, np.stack([lo, hi]))
             state.bands[key] = found
-        return bool(state.topic_count[t, dst] + 1 <= found[2][1, t]
-                    and (not state.allowed[src] or state.topic_count[t, src] - 1 >= found[2][0, t]))
+        return found[2]
+
+    def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
+        t = int(state.topic[row])
+        lim = self.limits(state)
+        return bool(state.topic_count[t, dst] + 1 <= lim[1, t]
+                    and (not state.allowed[src] or state.topic_count[t, src] - 1 >= lim[0, t]))
 
 
 @dataclass(frozen=True, slots=True)

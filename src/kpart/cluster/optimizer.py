@@ -32,7 +32,7 @@ import numpy as np
 from kpart.cluster._optimizer_moves import (
     balance,
     balance_leaders,
-    drain,
+    drain_all,
     fill_counts,
 )
 from kpart.cluster.goals import (
@@ -170,7 +170,8 @@ def plan_cluster(
     s = goal_state(model, model.replicas, allowed, thresholds)
     seconds = [("prepare", time.perf_counter() - clock)]
     clock = time.perf_counter()
-    unplaced = drain(s, [g for g in goals if g.hard])
+    unplaced = drain_all(s, [g for g in goals if g.hard],
+                         [g for g in goals if g.name == "TopicReplicaDistributionGoal"])
     seconds.append(("drain", time.perf_counter() - clock))
     for i, g in enumerate(goals):
         clock = time.perf_counter()
