@@ -152,10 +152,12 @@ def _group_rank(keys: np.ndarray) -> np.ndarray:
 
 def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
                 disk_target: np.ndarray) -> int:
-    """Fill receiver ``r`` up to ``lower`` replicas in one vectorised pick: the replicas
-    (rack-compatible, not of a partition ``r`` holds, at most what each giver holds above the
-    mean and what each topic may still place on ``r``) whose sizes are nearest what ``r``
-    still needs per replica; each checked by every guard as it moves."""
+    """Fill receiver ``r`` up to ``lower`` replicas in one vectorised pick: the replicas whose
+    sizes are nearest what ``r`` still needs per replica, among those every guard would accept
+    — checked here as arrays, for the whole batch at once: rack-aware, not of a partition
+    ``r`` holds, one per partition, at most what each giver holds above the mean, each topic's
+    upper limit on ``r`` and lower limit on the giver, and ``r``'s capacity limits (disk,
+    network in/out, replicas) on the running sums. Moves are applied in bulk."""
     need = int(lower - s.replicas[r])
     if need <= 0:
         return 0
@@ -169,30 +171,58 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
     rack_hits = (held & (s.rack[np.maximum(p, 0)] == s.rack[r])).sum(axis=1)
     rows, slots = np.nonzero(held & (slack[np.maximum(p, 0)] > 0) & ~on_r[:, None])
     src = p[rows, slots]
-    # rack-aware: no other replica of the partition in r's rack (the moving one may be)
     ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
     rows, slots, src = rows[ok], slots[ok], src[ok]
-    order = np.argsort(np.abs(s.size[rows] - want), kind="stable")
-    rows, slots, src = rows[order], slots[order], src[order]
+    dist = np.abs(s.size[rows] - want)
+    k = min(len(rows), 8 * need)
+    near = np.argpartition(dist, k - 1)[:k] if 0 < k < len(rows) else np.arange(len(rows))
+    near = near[np.argsort(dist[near], kind="stable")]
+    rows, slots, src = rows[near], slots[near], src[near]
     _, first = np.unique(rows, return_index=True)  # one replica per partition
     keep = np.zeros(len(rows), dtype=bool)
     keep[first] = True
     keep &= _group_rank(np.where(keep, src, -1)) < slack[src]
     topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
     if topic is not None:
-        t = s.topic[rows]
-        room = topic.limits(s)[1, t] - s.topic_count[t, r]
-        keep &= _group_rank(np.where(keep, t, -1)) < room
-    moves = 0
-    for i in np.flatnonzero(keep).tolist():
-        if s.replicas[r] >= lower:
-            break
-        row, slot = int(rows[i]), int(slots[i])
-        g = int(p[row, slot])
-        if g >= 0 and accepted(guards, s, row, g, r):
-            move_replica(s, row, slot, r)
-            moves += 1
-    return moves
+        t = s.topic[rows].astype(np.int64)
+        lim = topic.limits(s)
+        keep &= _group_rank(np.where(keep, t, -1)) < lim[1, t] - s.topic_count[t, r]
+        pair = np.where(keep, t * len(s.replicas) + src, -1)
+        keep &= _group_rank(pair) < s.topic_count[t, src] - lim[0, t]
+    rows, slots, src = rows[keep][:need], slots[keep][:need], src[keep][:need]
+    th = s.thresholds
+    lead = slots == 0
+    fits = ((s.disk[r] + np.cumsum(s.size[rows]) <= th.capacity * s.cap_disk[r])
+            & (s.nw_in[r] + np.cumsum(s.rate_in[rows]) <= th.capacity * s.cap_in[r])
+            & (s.nw_out[r] + np.cumsum(np.where(lead, s.lead_out[rows], 0.0))
+               <= th.capacity * s.cap_out[r])
+            & (s.replicas[r] + np.arange(1, len(rows) + 1) <= th.max_replicas_per_broker))
+    n = int(np.argmin(fits)) if not fits.all() else len(rows)
+    move_many(s, rows[:n], slots[:n], r)
+    return n
+
+
+def move_many(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int) -> None:
+    """:func:`move_replica` for many replicas of distinct partitions, all to ``dst``."""
+    if not len(rows):
+        return
+    src = s.pos[rows, slots]
+    b = len(s.replicas)
+    lead = slots == 0
+    for name, w, only_lead in (("replicas", None, False), ("disk", s.size, False),
+                               ("nw_in", s.rate_in, False), ("pot_out", s.lead_out, False),
+                               ("leaders", None, True), ("nw_out", s.lead_out, True),
+                               ("lead_in", s.rate_in, True)):
+        sel = lead if only_lead else np.ones(len(rows), dtype=bool)
+        weights = None if w is None else w[rows[sel]]
+        delta = np.bincount(src[sel], weights=weights, minlength=b)
+        arr = getattr(s, name)
+        arr -= delta.astype(arr.dtype)
+        arr[dst] += delta.sum()
+    t = s.topic[rows].astype(np.int64)
+    np.subtract.at(s.topic_count, (t, src), 1)
+    np.add.at(s.topic_count, (t, np.full(len(t), dst)), 1)
+    s.pos[rows, slots] = dst
 
 
 def _take_near(s: GoalState, rows: np.ndarray, slots: np.ndarray, w: np.ndarray,

@@ -283,11 +283,12 @@ class _DistributionGoal(_Goal):
             return found
         load = getattr(state, self.resource)
         t = getattr(state.thresholds, self.threshold)
-        if not self.capacity:
+        if self.resource in ("replicas", "leaders"):
             lo, hi = count_band(load, state.allowed, t, margin)
             c = np.ones(len(load))
         else:
-            lo, hi, c = util_band(load, getattr(state, self.capacity), state.allowed, t, margin)
+            cap = getattr(state, self.capacity) if self.capacity else np.ones(len(load))
+            lo, hi, c = util_band(load, cap, state.allowed, t, margin)
         out = (-math.inf if self.upper_only else lo), hi, c
         state.bands[(self.name, margin)] = out
         return out
