@@ -107,7 +107,11 @@ def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal]
     disk goal that follows moves few more bytes). Returns the moves made."""
     moves = 0
     for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
-        moves += _fill_batch(s, r, lower, guards, disk_target)
+        for _ in range(8):  # each batch sees the state the previous one left
+            made = _fill_batch(s, r, lower, guards, disk_target)
+            moves += made
+            if not made or s.replicas[r] >= lower:
+                break
     rows, slots, w, starts = by_broker(s, s.size)
     for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
         tried: set[int] = set()
@@ -172,9 +176,14 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
     rows, slots = np.nonzero(held & (slack[np.maximum(p, 0)] > 0) & ~on_r[:, None])
     src = p[rows, slots]
     ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
+    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    if topic is not None:  # room for the topic on r, and above its lower limit on the giver
+        t = s.topic[rows]
+        lim = topic.limits(s)
+        ok &= (s.topic_count[t, r] < lim[1, t]) & (s.topic_count[t, src] > lim[0, t])
     rows, slots, src = rows[ok], slots[ok], src[ok]
     dist = np.abs(s.size[rows] - want)
-    k = min(len(rows), 8 * need)
+    k = min(len(rows), 16 * need)
     near = np.argpartition(dist, k - 1)[:k] if 0 < k < len(rows) else np.arange(len(rows))
     near = near[np.argsort(dist[near], kind="stable")]
     rows, slots, src = rows[near], slots[near], src[near]
@@ -182,7 +191,6 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
     keep = np.zeros(len(rows), dtype=bool)
     keep[first] = True
     keep &= _group_rank(np.where(keep, src, -1)) < slack[src]
-    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
     if topic is not None:
         t = s.topic[rows].astype(np.int64)
         lim = topic.limits(s)

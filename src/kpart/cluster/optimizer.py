@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kpart.cluster._optimizer_leaders import assign_leaders
 from kpart.cluster._optimizer_moves import (
     balance,
     balance_leaders,
@@ -109,7 +110,7 @@ _LEADER_RESOURCES = {"NetworkOutboundUsageDistributionGoal": ("nw_out", "cap_out
                      "LeaderBytesInDistributionGoal": ("lead_in", "", "rate_in")}
 
 
-def _run_goal(s: GoalState, goals: Sequence[Goal], i: int) -> None:
+def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, refine_leaders: bool = False) -> None:
     g = goals[i]
     th = s.thresholds
     guards = _guards(goals, i)
@@ -123,7 +124,10 @@ def _run_goal(s: GoalState, goals: Sequence[Goal], i: int) -> None:
         t = th.disk_balance if res == "disk" else th.network_in_balance
         lo, hi, c = util_band(getattr(s, res), getattr(s, capname), s.allowed, t, BALANCE_MARGIN)
         balance(s, getattr(s, res), c, lo, hi, getattr(s, wname), guards)
-    elif g.name in _LEADER_RESOURCES:
+    elif g.name in _LEADER_RESOURCES and not any(x.name in _LEADER_RESOURCES
+                                                 for x in goals[:i]):
+        assign_leaders(s)  # one pass for all three leadership goals, then each refines
+    elif g.name in _LEADER_RESOURCES and refine_leaders:
         res, capname, wname = _LEADER_RESOURCES[g.name]
         load = getattr(s, res)
         weight = np.ones(len(s.pos)) if not wname else getattr(s, wname)
