@@ -6,8 +6,10 @@ Only the leader (which replica comes first) changes, so no goal of disk, replica
 in can change. Partitions are taken heaviest first (by leader network out); each is led by the
 replica whose broker, after taking it, has the lowest of its normalised network out, leader
 count and leader bytes-in (each divided by that broker's fair share), never above the
-network-out capacity threshold when another replica can lead — a longest-processing-time
-greedy that balances the heavy partitions by bytes and the many light ones by count.
+network-out capacity threshold nor above 1.09 × the mean leader count when another replica
+can lead, and the current leader kept unless another scores 2 % better — a
+longest-processing-time greedy that balances the heavy partitions by bytes and the many light
+ones by count.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ __all__ = ["assign_leaders"]
 
 @njit(cache=True)
 def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, rate_in: np.ndarray,
-            share_out: np.ndarray, share_lead: np.ndarray, share_in: np.ndarray,
-            limit_out: np.ndarray, allowed: np.ndarray,
-            count_weight: float, lead_cap: float) -> np.ndarray:  # pragma: no cover
+            shares: np.ndarray, limit_out: np.ndarray, allowed: np.ndarray,
+            params: np.ndarray) -> np.ndarray:  # pragma: no cover
+    share_out, share_lead, share_in = shares[0], shares[1], shares[2]
+    count_weight, lead_cap = params[0], params[1]
     b = len(share_out)
     out = np.zeros(b)
     lead = np.zeros(b)
@@ -39,7 +42,9 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, rate_in: n
             over = out[x] + lead_out[i] > limit_out[x] or lead[x] + 1.0 > lead_cap
             score = max((out[x] + lead_out[i]) / share_out[x],
                         count_weight * (lead[x] + 1.0) / share_lead[x],
-                        count_weight * (lin[x] + rate_in[i]) / share_in[x]) + 1e-9 * k
+                        count_weight * (lin[x] + rate_in[i]) / share_in[x])
+            if k > 0:  # keep the current leader unless another is clearly better
+                score = score * params[2] + 1e-9 * k
             if (best_over and not over) or (over == best_over and score < best_score):
                 best, best_score, best_over = k, score, over
         if best < 0:
@@ -73,8 +78,9 @@ def assign_leaders(s: GoalState, count_weight: float = 1.0, lead_slack: float = 
     share_in = share(float(s.rate_in.sum()), ones)
     limit = s.cap_out * s.thresholds.capacity
     order = np.argsort(-s.lead_out, kind="stable")
-    slot = _choose(s.pos, order, s.lead_out, s.rate_in, share_out, share_lead, share_in, limit,
-                   allowed, count_weight, np.floor(len(s.pos) / n_allowed * lead_slack))
+    params = np.array([count_weight, np.floor(len(s.pos) / n_allowed * lead_slack), 1.02])
+    slot = _choose(s.pos, order, s.lead_out, s.rate_in,
+                   np.stack([share_out, share_lead, share_in]), limit, allowed, params)
     rows = np.flatnonzero(slot)
     if len(rows):
         first = s.pos[rows, 0].copy()

@@ -15,6 +15,9 @@ from kpart.cluster.goals import Goal, GoalState, TopicReplicaDistributionGoal
 #: Candidates tried per (giver, receiver) pair before the pair is given up.
 SCAN = 400
 
+#: :func:`by_broker`'s result: rows, slots, weights, per-broker starts.
+_Index = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 def move_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
     """Move partition ``row``'s replica in ``slot`` to broker position ``dst``."""
@@ -54,8 +57,7 @@ def accepted(goals: Sequence[Goal], s: GoalState, row: int, src: int, dst: int) 
     return all(g.accepts(s, row, src, dst) for g in goals)
 
 
-def by_broker(s: GoalState, weight: np.ndarray, leaders_only: bool = False
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def by_broker(s: GoalState, weight: np.ndarray, leaders_only: bool = False) -> _Index:
     """Every replica (or leader) as ``(row, slot)`` sorted by broker then ``weight[row]``:
     ``rows, slots, weights, starts`` (``starts[b]:starts[b+1]`` = broker ``b``'s)."""
     pos = s.pos[:, :1] if leaders_only else s.pos
@@ -112,7 +114,7 @@ def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal]
             moves += made
             if not made or s.replicas[r] >= lower:
                 break
-    rows, slots, w, starts = by_broker(s, s.size)
+    index = by_broker(s, s.size)
     for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
         tried: set[int] = set()
         while s.replicas[r] < lower:
@@ -123,7 +125,7 @@ def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal]
             g = int(np.argmax(cand))
             need = max(lower - s.replicas[r], 1)
             want = max(float(disk_target[r] - s.disk[r]), 0.0) / need
-            if _take_near(s, rows, slots, w, starts, g, r, want, guards):
+            if _take_near(s, index, g, r, want, guards):
                 moves += 1
             else:
                 tried.add(g)
@@ -136,7 +138,7 @@ def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal]
             if cand[r] == -np.inf or s.replicas[r] >= upper:
                 break
             want = float(disk_target[g] - s.disk[g] + s.size.mean())
-            if _take_near(s, rows, slots, w, starts, g, r, max(want, 0.0), guards):
+            if _take_near(s, index, g, r, max(want, 0.0), guards):
                 moves += 1
             else:
                 tried.add(r)
@@ -233,9 +235,10 @@ def move_many(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int) -> No
     s.pos[rows, slots] = dst
 
 
-def _take_near(s: GoalState, rows: np.ndarray, slots: np.ndarray, w: np.ndarray,
-               starts: np.ndarray, g: int, r: int, want: float, guards: Sequence[Goal]) -> bool:
+def _take_near(s: GoalState, index: _Index, g: int, r: int, want: float,
+               guards: Sequence[Goal]) -> bool:
     """Move one replica from ``g`` to ``r``, its weight nearest ``want``."""
+    rows, slots, w, starts = index
     lo, hi = int(starts[g]), int(starts[g + 1])
     mid = lo + int(np.searchsorted(w[lo:hi], want))
     for width in (16, SCAN):
@@ -278,7 +281,7 @@ def balance(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float, upper
     largest replica that neither pushes the receiver over ``upper`` nor the giver under
     ``lower`` nor exceeds what is needed — the fewest bytes that fix the violation.
     Returns the moves made."""
-    rows, slots, w, starts = by_broker(s, weight)
+    index = by_broker(s, weight)
     moves = 0
     dead: set[tuple[int, int]] = set()
     while True:
@@ -301,7 +304,7 @@ def balance(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float, upper
                 excess = max(load[g] - upper * cap[g], 0.0)
                 need = max(lower * cap[r] - load[r], 0.0)
                 take = min(upper * cap[r] - load[r], max(excess, need), load[g] - lower * cap[g])
-                if take <= 0 or not _take_largest(s, rows, slots, w, starts, g, r, take, guards):
+                if take <= 0 or not _take_largest(s, index, g, r, take, guards):
                     dead.add((g, r))
                     continue
                 moves += 1
@@ -314,9 +317,10 @@ def balance(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float, upper
     return moves
 
 
-def _take_largest(s: GoalState, rows: np.ndarray, slots: np.ndarray, w: np.ndarray,
-                  starts: np.ndarray, g: int, r: int, take: float,
+def _take_largest(s: GoalState, index: _Index, g: int, r: int, take: float,
                   guards: Sequence[Goal]) -> bool:
+    """Move one replica from ``g`` to ``r``: the largest with weight ``<= take``."""
+    rows, slots, w, starts = index
     lo, hi = int(starts[g]), int(starts[g + 1])
     i = lo + int(np.searchsorted(w[lo:hi], take, side="right"))
     for width in (32, 2 * SCAN):

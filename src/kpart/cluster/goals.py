@@ -40,6 +40,7 @@ from kpart.errors import ConfigError
 
 __all__ = [
     "DEFAULT_GOALS",
+    "DEFAULT_THRESHOLDS",
     "GOALS",
     "Goal",
     "GoalState",
@@ -74,6 +75,10 @@ class Thresholds:
         if self.max_replicas_per_broker < 1:
             raise ConfigError(f"Invalid max.replicas.per.broker {self.max_replicas_per_broker}"
                               ": must be >= 1.")
+
+
+#: Cruise Control's defaults.
+DEFAULT_THRESHOLDS = Thresholds()
 
 
 @dataclass(eq=False)
@@ -116,7 +121,7 @@ def _capacities(model: ClusterModel, name: str) -> np.ndarray:
 
 
 def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
-               thresholds: Thresholds = Thresholds()) -> GoalState:
+               thresholds: Thresholds = DEFAULT_THRESHOLDS) -> GoalState:
     """The :class:`GoalState` of ``replicas`` (broker ids ``(P, R)``, the leader first) on
     ``model``; ``allowed``: bool ``(B,)``, the brokers that may hold replicas."""
     pos = model.broker_positions(np.asarray(replicas)).astype(np.int32)

@@ -39,6 +39,7 @@ from kpart.cluster._optimizer_moves import (
 from kpart.cluster.goals import (
     BALANCE_MARGIN,
     DEFAULT_GOALS,
+    DEFAULT_THRESHOLDS,
     Goal,
     GoalState,
     Thresholds,
@@ -149,7 +150,7 @@ def plan_cluster(
     add_brokers: Iterable[ClusterBroker] = (),
     remove_brokers: Iterable[int] = (),
     goals: Sequence[Goal] = DEFAULT_GOALS,
-    thresholds: Thresholds = Thresholds(),
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
 ) -> ClusterPlan:
     """Plan the moves that add ``add_brokers`` (new, empty brokers with their racks and
     capacities), empty ``remove_brokers`` (ids of ``model``'s brokers) and meet ``goals`` in

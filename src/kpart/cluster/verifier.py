@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster.goals import Goal, Thresholds
+from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
 from kpart.cluster.load import broker_load
 from kpart.cluster.model import ClusterModel
 
@@ -182,7 +182,7 @@ def _replica_errors(model: ClusterModel, target: np.ndarray, allowed_ids: set[in
 
 def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goal],
            before: np.ndarray | None = None, *, removed: Sequence[int] = (),
-           thresholds: Thresholds = Thresholds()) -> VerifierReport:
+           thresholds: Thresholds = DEFAULT_THRESHOLDS) -> VerifierReport:
     """Check ``target_replicas`` (broker ids, int ``(P, R)`` padded ``-1``, the preferred
     leader first) against ``model`` and ``goals``. ``before``: the replicas to compare soft
     goals with (default: the model's own, led by the model's leaders); ``removed``: broker ids
