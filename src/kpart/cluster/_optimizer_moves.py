@@ -1,0 +1,397 @@
+"""The optimizer's moves on a :class:`~kpart.cluster.goals.GoalState` (Cruise Control's
+``AbstractGoal.maybeApplyBalancingAction`` / ``ClusterModel.relocateReplica`` /
+``relocateLeadership``, on arrays): applying a replica move or a leadership swap, and the
+greedy passes that fix one goal while every higher-priority goal accepts each move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from kpart.cluster.goals import Goal, GoalState, TopicReplicaDistributionGoal
+
+#: Candidates tried per (giver, receiver) pair before the pair is given up.
+SCAN = 400
+
+#: :func:`by_broker`'s result: rows, slots, weights, per-broker starts.
+_Index = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def move_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
+    """Move partition ``row``'s replica in ``slot`` to broker position ``dst``."""
+    src = int(s.pos[row, slot])
+    size, rin, lout = float(s.size[row]), float(s.rate_in[row]), float(s.lead_out[row])
+    t = int(s.topic[row])
+    for b, sign in ((src, -1), (dst, 1)):
+        s.replicas[b] += sign
+        s.disk[b] += sign * size
+        s.nw_in[b] += sign * rin
+        s.pot_out[b] += sign * lout
+        s.topic_count[t, b] += sign
+        if slot == 0:
+            s.leaders[b] += sign
+            s.nw_out[b] += sign * lout
+            s.lead_in[b] += sign * rin
+    s.pos[row, slot] = dst
+
+
+def swap_leader(s: GoalState, row: int, slot: int) -> None:
+    """Make the replica in ``slot`` of partition ``row`` its leader (slot 0)."""
+    old, new = int(s.pos[row, 0]), int(s.pos[row, slot])
+    lout, rin = float(s.lead_out[row]), float(s.rate_in[row])
+    s.leaders[old] -= 1
+    s.leaders[new] += 1
+    s.nw_out[old] -= lout
+    s.nw_out[new] += lout
+    s.lead_in[old] -= rin
+    s.lead_in[new] += rin
+    s.pos[row, 0], s.pos[row, slot] = new, old
+
+
+def accepted(goals: Sequence[Goal], s: GoalState, row: int, src: int, dst: int) -> bool:
+    """Every goal of ``goals`` accepts moving ``row``'s replica from ``src`` to ``dst``."""
+    if (s.pos[row] == dst).any() or not s.allowed[dst]:
+        return False
+    return all(g.accepts(s, row, src, dst) for g in goals)
+
+
+def by_broker(s: GoalState, weight: np.ndarray, leaders_only: bool = False) -> _Index:
+    """Every replica (or leader) as ``(row, slot)`` sorted by broker then ``weight[row]``:
+    ``rows, slots, weights, starts`` (``starts[b]:starts[b+1]`` = broker ``b``'s)."""
+    pos = s.pos[:, :1] if leaders_only else s.pos
+    held = pos >= 0
+    rows, slots = np.nonzero(held)
+    brokers = pos[rows, slots]
+    w = weight[rows]
+    order = np.lexsort((w, brokers))
+    starts = np.searchsorted(brokers[order], np.arange(len(s.replicas) + 1))
+    return rows[order], slots[order].astype(np.int32), w[order], starts
+
+
+def drain(s: GoalState, guards: Sequence[Goal]) -> list[tuple[int, int]]:
+    """Move every replica off brokers that may not hold one (removed brokers), largest first,
+    each to the allowed broker of lowest disk utilization the ``guards`` (the hard goals)
+    accept. Returns the ``(row, slot)`` it could not place."""
+    off = ~s.allowed[np.maximum(s.pos, 0)] & (s.pos >= 0)
+    rows, slots = np.nonzero(off)
+    order = np.argsort(-s.size[rows], kind="stable")
+    failed = []
+    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
+    for row, slot in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
+        src = int(s.pos[row, slot])
+        util = np.where(s.allowed, s.disk / cap, np.inf)
+        util[s.pos[row][s.pos[row] >= 0]] = np.inf
+        for dst in np.argsort(util, kind="stable")[:64].tolist():
+            if util[dst] == np.inf:
+                break
+            if accepted(guards, s, row, src, dst):
+                move_replica(s, row, slot, dst)
+                break
+        else:
+            failed.append((row, slot))
+    return failed
+
+
+def drain_all(s: GoalState, hard: Sequence[Goal], keep: Sequence[Goal]) -> list[tuple[int, int]]:
+    """:func:`drain` keeping ``keep`` (soft goals not to make worse) too where it can, then
+    with the hard goals alone for what is left."""
+    drain(s, [*hard, *keep])
+    return drain(s, hard)
+
+
+def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],
+                disk_target: np.ndarray) -> int:
+    """Bring every allowed broker's replica count into ``[lower, upper]``: brokers under it
+    take replicas from the fullest (by count) brokers, each replica's size chosen near what
+    the receiver still needs to reach ``disk_target`` per replica still missing (so that the
+    disk goal that follows moves few more bytes). Returns the moves made."""
+    moves = 0
+    for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
+        for _ in range(8):  # each batch sees the state the previous one left
+            made = _fill_batch(s, r, lower, guards, disk_target)
+            moves += made
+            if not made or s.replicas[r] >= lower:
+                break
+    index = by_broker(s, s.size)
+    for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
+        tried: set[int] = set()
+        while s.replicas[r] < lower:
+            cand = np.where(s.allowed & (s.replicas > lower + 1), s.replicas, -1)
+            cand[list(tried)] = -1
+            if (cand < 0).all():
+                break
+            g = int(np.argmax(cand))
+            need = max(lower - s.replicas[r], 1)
+            want = max(float(disk_target[r] - s.disk[r]), 0.0) / need
+            if _take_near(s, index, g, r, want, guards):
+                moves += 1
+            else:
+                tried.add(g)
+    for g in np.flatnonzero(s.allowed & (s.replicas > upper)).tolist():
+        tried = set()
+        while s.replicas[g] > upper:
+            cand = np.where(s.allowed, -s.replicas.astype(float), -np.inf)
+            cand[list(tried) + [g]] = -np.inf
+            r = int(np.argmax(cand))
+            if cand[r] == -np.inf or s.replicas[r] >= upper:
+                break
+            want = float(disk_target[g] - s.disk[g] + s.size.mean())
+            if _take_near(s, index, g, r, max(want, 0.0), guards):
+                moves += 1
+            else:
+                tried.add(r)
+    return moves
+
+
+def _group_rank(keys: np.ndarray) -> np.ndarray:
+    """Per element, how many earlier elements share its key (the rank within its group)."""
+    order = np.argsort(keys, kind="stable")
+    k = keys[order]
+    first = np.r_[0, np.flatnonzero(k[1:] != k[:-1]) + 1]
+    run = np.repeat(first, np.diff(np.r_[first, len(k)]))
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[order] = np.arange(len(k)) - run
+    return rank
+
+
+def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
+                disk_target: np.ndarray) -> int:
+    """Fill receiver ``r`` up to ``lower`` replicas in one vectorised pick: the replicas whose
+    sizes are nearest what ``r`` still needs per replica, among those every guard would accept
+    — checked here as arrays, for the whole batch at once: rack-aware, not of a partition
+    ``r`` holds, one per partition, at most what each giver holds above the mean, each topic's
+    upper limit on ``r`` and lower limit on the giver, and ``r``'s capacity limits (disk,
+    network in/out, replicas) on the running sums. Moves are applied in bulk."""
+    need = int(lower - s.replicas[r])
+    if need <= 0:
+        return 0
+    want = max(float(disk_target[r] - s.disk[r]), 0.0) / need
+    mean = s.replicas.sum() / max(int(s.allowed.sum()), 1)
+    slack = np.where(s.allowed, s.replicas - np.ceil(mean), 0).astype(np.int64)
+    slack[r] = 0
+    p = s.pos
+    held = p >= 0
+    on_r = (p == r).any(axis=1)
+    rack_hits = (held & (s.rack[np.maximum(p, 0)] == s.rack[r])).sum(axis=1)
+    rows, slots = np.nonzero(held & (slack[np.maximum(p, 0)] > 0) & ~on_r[:, None])
+    src = p[rows, slots]
+    ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
+    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    if topic is not None:  # room for the topic on r, and above its lower limit on the giver
+        t = s.topic[rows]
+        lim = topic.limits(s)
+        ok &= (s.topic_count[t, r] < lim[1, t]) & (s.topic_count[t, src] > lim[0, t])
+    rows, slots, src = rows[ok], slots[ok], src[ok]
+    dist = np.abs(s.size[rows] - want)
+    k = min(len(rows), 16 * need)
+    near = np.argpartition(dist, k - 1)[:k] if 0 < k < len(rows) else np.arange(len(rows))
+    near = near[np.argsort(dist[near], kind="stable")]
+    rows, slots, src = rows[near], slots[near], src[near]
+    _, first = np.unique(rows, return_index=True)  # one replica per partition
+    keep = np.zeros(len(rows), dtype=bool)
+    keep[first] = True
+    keep &= _group_rank(np.where(keep, src, -1)) < slack[src]
+    if topic is not None:
+        t = s.topic[rows].astype(np.int64)
+        lim = topic.limits(s)
+        keep &= _group_rank(np.where(keep, t, -1)) < lim[1, t] - s.topic_count[t, r]
+        pair = np.where(keep, t * len(s.replicas) + src, -1)
+        keep &= _group_rank(pair) < s.topic_count[t, src] - lim[0, t]
+    rows, slots, src = rows[keep][:need], slots[keep][:need], src[keep][:need]
+    th = s.thresholds
+    lead = slots == 0
+    fits = ((s.disk[r] + np.cumsum(s.size[rows]) <= th.capacity * s.cap_disk[r])
+            & (s.nw_in[r] + np.cumsum(s.rate_in[rows]) <= th.capacity * s.cap_in[r])
+            & (s.nw_out[r] + np.cumsum(np.where(lead, s.lead_out[rows], 0.0))
+               <= th.capacity * s.cap_out[r])
+            & (s.replicas[r] + np.arange(1, len(rows) + 1) <= th.max_replicas_per_broker))
+    n = int(np.argmin(fits)) if not fits.all() else len(rows)
+    move_many(s, rows[:n], slots[:n], r)
+    return n
+
+
+def move_many(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int) -> None:
+    """:func:`move_replica` for many replicas of distinct partitions, all to ``dst``."""
+    if not len(rows):
+        return
+    src = s.pos[rows, slots]
+    b = len(s.replicas)
+    lead = slots == 0
+    for name, w, only_lead in (("replicas", None, False), ("disk", s.size, False),
+                               ("nw_in", s.rate_in, False), ("pot_out", s.lead_out, False),
+                               ("leaders", None, True), ("nw_out", s.lead_out, True),
+                               ("lead_in", s.rate_in, True)):
+        sel = lead if only_lead else np.ones(len(rows), dtype=bool)
+        weights = None if w is None else w[rows[sel]]
+        delta = np.bincount(src[sel], weights=weights, minlength=b)
+        arr = getattr(s, name)
+        arr -= delta.astype(arr.dtype)
+        arr[dst] += delta.sum()
+    t = s.topic[rows].astype(np.int64)
+    np.subtract.at(s.topic_count, (t, src), 1)
+    np.add.at(s.topic_count, (t, np.full(len(t), dst)), 1)
+    s.pos[rows, slots] = dst
+
+
+def _take_near(s: GoalState, index: _Index, g: int, r: int, want: float,
+               guards: Sequence[Goal]) -> bool:
+    """Move one replica from ``g`` to ``r``, its weight nearest ``want``."""
+    rows, slots, w, starts = index
+    lo, hi = int(starts[g]), int(starts[g + 1])
+    mid = lo + int(np.searchsorted(w[lo:hi], want))
+    for width in (16, SCAN):
+        idx = np.arange(max(lo, mid - width), min(hi, mid + width))
+        idx = idx[np.argsort(np.abs(w[idx] - want), kind="stable")]
+        if _first_accepted(s, rows[idx], slots[idx], g, r, guards):
+            return True
+    return False
+
+
+def _first_accepted(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int, r: int,
+                    guards: Sequence[Goal]) -> bool:
+    """Move the first of the candidate replicas ``(rows, slots)`` on ``g`` that every guard
+    accepts to ``r``; the cheap conditions (still on ``g``, not already on ``r``, rack, topic
+    upper limit) are filtered as arrays first."""
+    p = s.pos[rows]
+    ok = (p[np.arange(len(rows)), slots] == g) & ~(p == r).any(axis=1)
+    if not s.allowed[r]:
+        return False
+    others = (p >= 0) & (np.arange(p.shape[1])[None, :] != slots[:, None])
+    if any(x.name == "RackAwareGoal" for x in guards):
+        ok &= ~(others & (s.rack[np.maximum(p, 0)] == s.rack[r])).any(axis=1)
+    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    if topic is not None:
+        t = s.topic[rows]
+        ok &= s.topic_count[t, r] + 1 <= topic.limits(s)[1, t]
+    for i in np.flatnonzero(ok).tolist():
+        row, slot = int(rows[i]), int(slots[i])
+        if accepted(guards, s, row, g, r):
+            move_replica(s, row, slot, r)
+            return True
+    return False
+
+
+def balance(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float, upper: float,
+            weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    """Bring every allowed broker's ``load / cap`` into ``[lower, upper]`` by replica moves
+    (``load`` is one of ``s``'s per-broker arrays, updated by each move; ``weight[row]`` what
+    a move of ``row`` shifts): from the most loaded broker to the least, each time the
+    largest replica that neither pushes the receiver over ``upper`` nor the giver under
+    ``lower`` nor exceeds what is needed — the fewest bytes that fix the violation.
+    Returns the moves made."""
+    index = by_broker(s, weight)
+    moves = 0
+    dead: set[tuple[int, int]] = set()
+    while True:
+        util = np.where(s.allowed, load / cap, np.nan)
+        over = s.allowed & (util > upper)
+        under = s.allowed & (util < lower)
+        if not over.any() and not under.any():
+            break
+        progressed = False
+        givers = np.argsort(-np.nan_to_num(util, nan=-np.inf))
+        receivers = np.argsort(np.nan_to_num(util, nan=np.inf))
+        if over.any():
+            givers = givers[over[givers]]
+        if under.any():
+            receivers = receivers[under[receivers]]
+        for g in givers[:8].tolist():
+            for r in receivers[:8].tolist():
+                if g == r or (g, r) in dead or util[r] >= util[g]:
+                    continue
+                excess = max(load[g] - upper * cap[g], 0.0)
+                need = max(lower * cap[r] - load[r], 0.0)
+                take = min(upper * cap[r] - load[r], max(excess, need), load[g] - lower * cap[g])
+                if take <= 0 or not _take_largest(s, index, g, r, take, guards):
+                    dead.add((g, r))
+                    continue
+                moves += 1
+                progressed = True
+                break
+            if progressed:
+                break
+        if not progressed:
+            break
+    return moves
+
+
+def _take_largest(s: GoalState, index: _Index, g: int, r: int, take: float,
+                  guards: Sequence[Goal]) -> bool:
+    """Move one replica from ``g`` to ``r``: the largest with weight ``<= take``."""
+    rows, slots, w, starts = index
+    lo, hi = int(starts[g]), int(starts[g + 1])
+    i = lo + int(np.searchsorted(w[lo:hi], take, side="right"))
+    for width in (32, 2 * SCAN):
+        idx = np.arange(i - 1, max(lo, i - width) - 1, -1)
+        if _first_accepted(s, rows[idx], slots[idx], g, r, guards):
+            return True
+    return False
+
+
+def balance_leaders(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float,
+                    upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    """As :func:`balance`, by leadership swaps only (no data moves): a broker over ``upper``
+    hands the leadership of its largest-fitting partition to the follower of lowest
+    ``load / cap``; a broker under ``lower`` takes one from its most loaded leader."""
+    moves = 0
+    for _ in range(4):
+        made = 0
+        rows, slots, w, starts = by_broker(s, weight, leaders_only=True)
+        util = np.where(s.allowed, load / cap, np.nan)
+        for g in np.argsort(-np.nan_to_num(util, nan=-np.inf)).tolist():
+            if not s.allowed[g] or load[g] / cap[g] <= upper:
+                break
+            lo, hi = int(starts[g]), int(starts[g + 1])
+            for i in range(hi - 1, lo - 1, -1):
+                if load[g] / cap[g] <= upper:
+                    break
+                row = int(rows[i])
+                if s.pos[row, 0] != g or weight[row] > (load[g] - lower * cap[g]):
+                    continue
+                made += _hand_over(s, row, g, load, cap, upper, weight, guards)
+        made += _pull_leaders(s, load, cap, lower, upper, weight, guards)
+        moves += made
+        if not made:
+            break
+    return moves
+
+
+def _hand_over(s: GoalState, row: int, g: int, load: np.ndarray, cap: np.ndarray,
+               upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    best, best_util = -1, np.inf
+    for slot in range(1, s.pos.shape[1]):
+        f = int(s.pos[row, slot])
+        if f < 0 or not s.allowed[f]:
+            continue
+        u = (load[f] + weight[row]) / cap[f]
+        if u <= upper and u < best_util and all(x.accepts_leader(s, row, g, f) for x in guards):
+            best, best_util = slot, u
+    if best < 0:
+        return 0
+    swap_leader(s, row, best)
+    return 1
+
+
+def _pull_leaders(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float,
+                  upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
+    made = 0
+    for r in np.flatnonzero(s.allowed & (load / cap < lower)).tolist():
+        rows, slots = np.nonzero(s.pos[:, 1:] == r)
+        slots = slots + 1
+        leaders = s.pos[rows, 0]
+        order = np.argsort(-(load[leaders] / cap[leaders]), kind="stable")
+        for i in order.tolist():
+            if load[r] / cap[r] >= lower:
+                break
+            row, slot, g = int(rows[i]), int(slots[i]), int(leaders[i])
+            if s.pos[row, 0] != g or s.pos[row, slot] != r:
+                continue
+            if ((load[r] + weight[row]) / cap[r] > upper
+                    or (s.allowed[g] and (load[g] - weight[row]) / cap[g] < lower)):
+                continue
+            if all(x.accepts_leader(s, row, g, r) for x in guards):
+                swap_leader(s, row, slot)
+                made += 1
+    return made

@@ -1,0 +1,207 @@
+"""An independent check of a plan, as Cruise Control's ``OptimizationVerifier``
+(``com.linkedin.kafka.cruisecontrol.analyzer.OptimizationVerifier``).
+
+Deliberately simple and separate from the optimizer: it shares only the load model
+(:func:`kpart.cluster.broker_load`) and the goals' names, kinds and thresholds
+(:class:`~kpart.cluster.goals.Thresholds`); every violation count is recomputed here with
+plain numpy, so a bug in the optimizer's incremental bookkeeping cannot hide.
+
+:func:`verify` checks (1) every replica set is valid — no broker twice in a partition, the
+replication factor unchanged, only allowed brokers (not removed, known to the model) —,
+(2) every hard goal holds on the target, (3) no soft goal has more violations than before.
+The target's leader is each partition's first replica (the preferred leader).
+
+>>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
+>>> m = ClusterModel.from_partitions([ClusterBroker(i, f"r{i}") for i in range(3)],
+...     [PartitionState("t", 0, (0, 1), leader=0, size_bytes=1.0)])
+>>> from kpart.cluster.goals import goals_by_name
+>>> r = verify(m, np.array([[2, 1]]), goals_by_name("RackAwareGoal"))
+>>> r.ok, r.goals[0].name, r.goals[0].after
+(True, 'RackAwareGoal', 0)
+>>> verify(m, np.array([[1, 1]]), ()).errors
+('partition t-0: broker 1 twice in [1, 1]',)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
+from kpart.cluster.load import broker_load
+from kpart.cluster.model import ClusterModel
+
+__all__ = ["GoalCheck", "VerifierReport", "goal_violations", "verify"]
+
+
+@dataclass(frozen=True, slots=True)
+class GoalCheck:
+    """One goal: violations ``before`` (``None`` without a before) and ``after``; ``ok``: a
+    hard goal has none after, a soft goal no more than before."""
+
+    name: str
+    hard: bool
+    before: int | None
+    after: int
+    ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VerifierReport:
+    """``errors``: invalid replica sets (one line each, at most 20); ``goals``: one
+    :class:`GoalCheck` per goal in the order given; ``ok``: no error and every goal ok."""
+
+    errors: tuple[str, ...]
+    goals: tuple[GoalCheck, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and all(g.ok for g in self.goals)
+
+
+def _band_counts(values: np.ndarray, allowed: np.ndarray, t: float) -> tuple[float, float]:
+    avg = values.sum() / max(int(allowed.sum()), 1)  # what every allowed broker would hold
+    return math.floor(avg * (2 - t)), math.ceil(avg * t)
+
+
+def _outside(values: np.ndarray, lo: float, hi: float) -> int:
+    tol = 1e-9 * max(abs(hi), 1e-300)
+    return int(((values < lo - tol) | (values > hi + tol)).sum())
+
+
+def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
+                    name: str, allowed: np.ndarray, th: Thresholds) -> int:
+    """Violations of goal ``name`` when ``replicas`` (ids ``(P, R)``) are led by ``leader``
+    (ids ``(P,)``), over the ``allowed`` brokers (bool ``(B,)``); recomputed from scratch."""
+    load = broker_load(model, replicas, leader)
+    pos = model.broker_positions(replicas)
+
+    def cap(field: str) -> np.ndarray:
+        return np.array([math.inf if b.capacity is None or getattr(b.capacity, field) is None
+                         else getattr(b.capacity, field) for b in model.brokers])
+
+    def util(values: np.ndarray, field: str) -> int:
+        c = cap(field)[allowed]
+        c = c if np.isfinite(c).all() else np.ones_like(c)
+        avg = values.sum() / c.sum()
+        t = {"disk_bytes": th.disk_balance, "network_in": th.network_in_balance,
+             "network_out": th.network_out_balance}[field]
+        return _outside(values[allowed] / c, avg * (2 - t), avg * t)
+
+    rf = (replicas >= 0).sum(axis=1)
+    lead_out = np.nan_to_num(model.bytes_out_per_s) + np.nan_to_num(
+        model.bytes_in_per_s) * np.maximum(rf - 1, 0)
+    if name == "RackAwareGoal":
+        racks = [b.rack if b.rack is not None else f"\0{b.id}" for b in model.brokers]
+        code = np.array([sorted(set(racks)).index(r) for r in racks])
+        rk = np.where(pos >= 0, code[np.maximum(pos, 0)], -1 - np.arange(pos.shape[1]))
+        rk = np.sort(rk, axis=1)
+        return int((rk[:, 1:] == rk[:, :-1]).any(axis=1).sum())
+    if name == "ReplicaCapacityGoal":
+        return int((load.replicas > th.max_replicas_per_broker).sum())
+    capacity_goals = {"DiskCapacityGoal": (load.disk_bytes, "disk_bytes"),
+                      "NetworkInboundCapacityGoal": (load.network_in, "network_in"),
+                      "NetworkOutboundCapacityGoal": (load.network_out, "network_out")}
+    if name == "PotentialNwOutGoal":
+        held = pos >= 0
+        rows = np.broadcast_to(np.arange(len(pos))[:, None], pos.shape)[held]
+        potential = np.bincount(pos[held], weights=lead_out[rows], minlength=len(allowed))
+        capacity_goals[name] = (potential, "network_out")
+    if name in capacity_goals:
+        values, field = capacity_goals[name]
+        return int((values > cap(field) * th.capacity * (1 + 1e-12)).sum())
+    if name == "ReplicaDistributionGoal":
+        return _outside(load.replicas[allowed], *_band_counts(load.replicas, allowed,
+                                                              th.replica_balance))
+    if name == "LeaderReplicaDistributionGoal":
+        return _outside(load.leaders[allowed], *_band_counts(load.leaders, allowed,
+                                                             th.leader_balance))
+    if name == "DiskUsageDistributionGoal":
+        return util(load.disk_bytes, "disk_bytes")
+    if name == "NetworkInboundUsageDistributionGoal":
+        return util(load.network_in, "network_in")
+    if name == "NetworkOutboundUsageDistributionGoal":
+        return util(load.network_out, "network_out")
+    if name == "LeaderBytesInDistributionGoal":
+        lp = model.broker_positions(leader)
+        lead_in = np.bincount(lp[lp >= 0], minlength=len(allowed),
+                              weights=np.nan_to_num(model.bytes_in_per_s)[lp >= 0])
+        avg = lead_in.sum() / max(int(allowed.sum()), 1)
+        return _outside(lead_in[allowed], -math.inf, avg * th.network_in_balance)
+    if name == "TopicReplicaDistributionGoal":
+        return _topic_violations(model, pos, allowed, th)
+    if name == "PreferredLeaderElectionGoal":
+        return int((leader != replicas[:, 0]).sum())
+    raise ValueError(f"no verifier for goal {name!r}")
+
+
+def _topic_violations(model: ClusterModel, pos: np.ndarray, allowed: np.ndarray,
+                      th: Thresholds) -> int:
+    b = len(allowed)
+    held = pos >= 0
+    topic = np.broadcast_to(model.topic[:, None].astype(np.int64), pos.shape)[held]
+    counts = np.bincount(topic * b + pos[held], minlength=len(model.topics) * b)
+    counts = counts.reshape(len(model.topics), b)
+    avg = counts.sum(axis=1) / max(int(allowed.sum()), 1)
+    counts = counts[:, allowed]
+    hi = np.minimum(np.maximum(np.ceil(avg * th.topic_balance), np.ceil(avg) + th.topic_min_gap),
+                    np.ceil(avg) + th.topic_max_gap)
+    lo = np.maximum(np.maximum(np.minimum(np.floor(avg * (2 - th.topic_balance)),
+                                          np.floor(avg) - th.topic_min_gap),
+                               np.floor(avg) - th.topic_max_gap), 0)
+    return int(((counts < lo[:, None]) | (counts > hi[:, None])).sum())
+
+
+def _replica_errors(model: ClusterModel, target: np.ndarray, allowed_ids: set[int]) -> list[str]:
+    errors: list[str] = []
+    if target.shape[0] != model.num_partitions:
+        return [f"target has {target.shape[0]} partitions, the model {model.num_partitions}"]
+    rf_before = model.replication_factors()
+    rf_after = (target >= 0).sum(axis=1)
+    s = np.sort(np.where(target >= 0, target, -1 - np.arange(target.shape[1])), axis=1)
+    dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
+    gap = (target[:, 1:] >= 0) & (target[:, :-1] < 0)  # padding only at the end
+    bad_broker = (target >= 0) & ~np.isin(target, np.array(sorted(allowed_ids)))
+    for row in np.flatnonzero(dup | (rf_after != rf_before[: len(rf_after)]) | gap.any(axis=1)
+                              | bad_broker.any(axis=1))[:20].tolist():
+        ids = [int(x) for x in target[row] if x >= 0]
+        where = f"partition {model._where(row)}"
+        if dup[row]:
+            twice = next(x for x in ids if ids.count(x) > 1)
+            errors.append(f"{where}: broker {twice} twice in {ids}")
+        elif rf_after[row] != rf_before[row] or gap[row].any():
+            errors.append(f"{where}: replication factor {int(rf_before[row])} became "
+                          f"{int(rf_after[row])} ({ids})")
+        else:
+            errors.append(f"{where}: replicas {ids} use a broker that may not hold replicas")
+    return errors
+
+
+def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goal],
+           before: np.ndarray | None = None, *, removed: Sequence[int] = (),
+           thresholds: Thresholds = DEFAULT_THRESHOLDS) -> VerifierReport:
+    """Check ``target_replicas`` (broker ids, int ``(P, R)`` padded ``-1``, the preferred
+    leader first) against ``model`` and ``goals``. ``before``: the replicas to compare soft
+    goals with (default: the model's own, led by the model's leaders); ``removed``: broker ids
+    that may hold no replica. Brokers must be in ``model.brokers`` (add new brokers to the
+    model before planning). Never raises for a target of the right width."""
+    target = np.asarray(target_replicas)
+    ids = [b.id for b in model.brokers]
+    allowed_ids = set(ids) - set(removed)
+    allowed = np.array([i in allowed_ids for i in ids], dtype=bool)
+    errors = _replica_errors(model, target, allowed_ids)
+    checks = []
+    for g in goals:
+        after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds)
+        if before is None:
+            base = goal_violations(model, model.replicas, model.leader, g.name, allowed,
+                                   thresholds)
+        else:
+            base = goal_violations(model, np.asarray(before), np.asarray(before)[:, 0], g.name,
+                                   allowed, thresholds)
+        ok = after == 0 if g.hard else after <= base
+        checks.append(GoalCheck(g.name, g.hard, base, after, ok))
+    return VerifierReport(tuple(errors), tuple(checks))

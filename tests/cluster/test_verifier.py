@@ -1,0 +1,76 @@
+"""``kpart.cluster.verifier``: the independent check catches invalid replica sets, broken hard
+goals and worse soft goals, and agrees with the goals' own counts (from another code path)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
+from kpart.cluster.goals import GOALS, Thresholds, goal_state, goals_by_name
+from kpart.cluster.verifier import goal_violations, verify
+
+CAP = Capacity(disk_bytes=100.0, network_in=100.0, network_out=100.0)
+
+
+def _model(n_brokers: int = 4, racks: int = 2, sizes: tuple[float, ...] = (10.0, 20.0, 30.0),
+           rf: int = 2) -> ClusterModel:
+    brokers = [ClusterBroker(i, f"r{i % racks}", CAP) for i in range(n_brokers)]
+    parts = [PartitionState("t", p, tuple((p + k) % n_brokers for k in range(rf)),
+                            leader=p % n_brokers, size_bytes=s, bytes_in_per_s=s / 10,
+                            bytes_out_per_s=s / 5) for p, s in enumerate(sizes)]
+    return ClusterModel.from_partitions(brokers, parts)
+
+
+def test_invalid_replica_sets_are_named() -> None:
+    m = _model()
+    assert verify(m, np.array([[0, 0], [1, 2], [2, 3]]), ()).errors == (
+        "partition t-0: broker 0 twice in [0, 0]",)
+    assert verify(m, np.array([[0, -1], [1, 2], [2, 3]]), ()).errors == (
+        "partition t-0: replication factor 2 became 1 ([0])",)
+    report = verify(m, np.array([[0, 1], [1, 2], [2, 3]]), (), removed=[3])
+    assert report.errors == ("partition t-2: replicas [2, 3] use a broker that may not hold "
+                             "replicas",)
+    assert not report.ok
+
+
+def test_hard_goal_broken_after_fails() -> None:
+    m = _model()
+    # brokers 0 and 2 share rack r0: a partition on both breaks RackAwareGoal
+    report = verify(m, np.array([[0, 2], [1, 2], [2, 3]]), goals_by_name("RackAwareGoal"))
+    assert report.goals[0].after == 1 and not report.ok
+
+
+def test_soft_goal_worse_fails_and_better_passes() -> None:
+    m = _model(sizes=(10.0, 10.0, 10.0, 10.0))
+    goals = goals_by_name("ReplicaDistributionGoal")
+    piled = np.array([[0, 1], [0, 1], [0, 1], [0, 1]])
+    assert not verify(m, piled, goals).ok
+    assert verify(m, piled, goals, before=piled).ok  # not worse than itself
+    even = np.array([[0, 1], [2, 3], [0, 1], [2, 3]])
+    assert verify(m, even, goals, before=piled).goals[0].after == 0
+
+
+def test_capacity_goal_counts_brokers_over_the_threshold() -> None:
+    m = _model(sizes=(50.0, 40.0, 1.0))
+    th = Thresholds()
+    allowed = np.ones(4, dtype=bool)
+    # broker 0 holds 50 + 40 = 90 > 0.8 * 100
+    reps = np.array([[0, 1], [0, 3], [2, 3]])
+    assert goal_violations(m, reps, reps[:, 0], "DiskCapacityGoal", allowed, th) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 7), st.integers(1, 3),
+       st.lists(st.floats(0, 1000, allow_nan=False), min_size=1, max_size=30),
+       st.randoms(use_true_random=False))
+def test_verifier_agrees_with_the_goals(n: int, racks: int, sizes: list[float],
+                                        rnd: object) -> None:
+    m = _model(n, racks, tuple(sizes))
+    reps = np.array([rnd.sample(range(n), 2) for _ in sizes], dtype=np.int32)  # type: ignore[attr-defined]
+    allowed = np.ones(n, dtype=bool)
+    th = Thresholds(max_replicas_per_broker=len(sizes) // 2 + 1)
+    s = goal_state(m, reps, allowed, th)
+    for g in GOALS:
+        assert g.violations(s) == goal_violations(m, reps, reps[:, 0], g.name, allowed, th), g.name
