@@ -42,6 +42,7 @@ __all__ = [
     "format_reassignment_json",
     "parse_describe",
     "parse_describe_partitions",
+    "parse_describe_with_configs",
 ]
 
 #: Output formats of :func:`format_assignment` (and ``kpart place --format``).
@@ -132,6 +133,15 @@ def _id_list(value: str, what: str, lineno: int) -> tuple[int, ...]:
 
 
 def parse_describe_partitions(text: str) -> list[DescribedPartition]:
+    """Every partition line of ``kafka-topics.sh --describe`` output, in input order: the
+    partitions of :func:`parse_describe_with_configs` (see it for what is tolerated and the
+    errors)."""
+    return parse_describe_with_configs(text)[0]
+
+
+def parse_describe_with_configs(
+    text: str,
+) -> tuple[list[DescribedPartition], dict[str, tuple[int, str]]]:
     """Every partition line of ``kafka-topics.sh --describe`` output, in input order.
 
     Tolerant of what real output looks like: leading tabs or spaces, tabs or runs of spaces
@@ -142,8 +152,19 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
     Warnings (:class:`~kpart.errors.KpartWarning`; the partitions are still returned as
     written): a leader that is not one of its partition's replicas, and a header whose
     ``PartitionCount`` differs from the number of partition lines of its topic.
+
+    Also returns each topic header's ``Configs`` field as written, ``{topic: (line number,
+    "k=v,...")}`` (topics whose header has none are left out; values are not parsed here:
+    a value may hold commas, e.g. ``cleanup.policy=compact,delete``).
+
+    >>> parts, configs = parse_describe_with_configs(
+    ...     "Topic: t\\tPartitionCount: 1\\tReplicationFactor: 1\\tConfigs: min.insync.replicas=2\\n"
+    ...     "\\tTopic: t\\tPartition: 0\\tLeader: 1\\tReplicas: 1\\tIsr: 1\\n")
+    >>> configs, parts[0].isr
+    ({'t': (1, 'min.insync.replicas=2')}, (1,))
     """
     out: list[DescribedPartition] = []
+    configs: dict[str, tuple[int, str]] = {}
     seen: set[tuple[str, int]] = set()
     declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -151,6 +172,8 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
         count = f.get("PartitionCount", "")
         if f.get("Topic") and count.isascii() and count.isdigit():
             declared.setdefault(f["Topic"], (lineno, int(f["PartitionCount"])))
+            if f.get("Configs"):
+                configs.setdefault(f["Topic"], (lineno, f["Configs"]))
         if "Partition" not in f or "PartitionCount" in f:
             continue  # a header or an unrelated line
         topic = f.get("Topic", "")
@@ -183,7 +206,7 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
         if rows[topic] != declared_count:
             kpart_warn(f"line {lineno}: topic {topic!r} has PartitionCount {declared_count} but "
                        f"{rows[topic]} partition lines")
-    return out
+    return out, configs
 
 
 def parse_describe(text: str) -> dict[str, ReplicaAssignment]:
