@@ -53,9 +53,9 @@ def _register() -> None:
     global _registered
     if _registered:
         return
-    from kpart.cli import compat, consumer, nullkey, placement, plan, producer, report
+    from kpart.cli import cluster, compat, consumer, nullkey, placement, plan, producer, report
 
-    for module in (producer, compat, nullkey, placement, plan, consumer, report):
+    for module in (producer, compat, nullkey, placement, plan, consumer, report, cluster):
         module.register(app)
     _registered = True
 
