@@ -111,7 +111,38 @@ def format_describe(
     return "\n".join(lines) + "\n"
 
 
+_KEY_SET = frozenset(_KEYS)
+
+
+def _tab_fields(line: str) -> dict[str, str] | None:
+    """:func:`_fields` of a tab-separated line whose every field is ``Key: value`` with a known
+    key and no other ``:`` (what ``kafka-topics.sh`` prints), without the regex; ``None`` for
+    any other line (then the regex decides)."""
+    out: dict[str, str] = {}
+    pieces = line.split("\t")
+    for i, piece in enumerate(pieces):
+        key, colon, value = piece.partition(":")
+        key = key.strip()
+        if not colon:
+            if key:
+                return None
+            continue
+        if key not in _KEY_SET:
+            return None
+        if key == "Configs":  # last field of a header; its value may hold anything
+            out[key] = "\t".join([value, *pieces[i + 1:]]).strip()
+            return out
+        if ":" in value or (key != piece.lstrip()[:len(key)]):
+            return None
+        out.setdefault(key, value.strip())
+    return out
+
+
 def _fields(line: str) -> dict[str, str]:
+    if "\t" in line:
+        fast = _tab_fields(line)
+        if fast is not None:
+            return fast
     matches = list(_KEY_RE.finditer(line))
     out: dict[str, str] = {}
     for i, m in enumerate(matches):
