@@ -37,6 +37,9 @@ INPUTS = {
     ("assign", "file"): "docs/formats/group.md",
     ("server-assign", "file"): "docs/formats/kip848-group.md",
     ("rebalance", "scenario_file"): "docs/formats/scenario.md",
+    ("cluster", "current"): "docs/formats/current.md",
+    ("cluster", "sizes"): "docs/formats/sizes.md",
+    ("cluster", "capacity"): "docs/cluster.md",
 }
 
 
@@ -71,7 +74,7 @@ def test_every_file_option_is_an_input_or_named_out() -> None:
             writers.add(name)
             assert any("--out" in p.opts and "-o" in p.opts for p in outs), (name, "no -o/--out")
     assert writers == {"compat", "whatif", "simulate", "place", "plan", "pools", "assign",
-                       "server-assign", "rebalance", "report"}
+                       "server-assign", "rebalance", "report", "cluster"}
 
 
 def test_inputs_listed_here_exist() -> None:

@@ -389,6 +389,10 @@ SHIPPED = {
     "pools-current.json": "reassignment",
     "topic-test4.describe.txt": "describe",
     "flights-sample.csv": None,  # a dataset (kpart report, compat, whatif), not a format
+    "cluster.describe.txt": "describe",
+    "cluster.log-dirs.txt": "sizes",
+    "capacity.json": None,  # kpart cluster --capacity: checked by tests/cluster (docs/cluster.md)
+    "rates.csv": None,  # kpart cluster --loads: checked by tests/cluster (docs/cluster.md)
 }
 
 

@@ -252,3 +252,16 @@ def test_describe_header_configs_are_returned_with_their_line() -> None:
     _, configs = parse_describe_with_configs(DESCRIBE)
     assert configs == {"orders": (2, "min.insync.replicas=2,cleanup.policy=compact,delete,"
                                       "segment.bytes=1073741824")}
+
+
+def test_the_shipped_examples_load_together() -> None:
+    from pathlib import Path
+
+    ex = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    m = cluster_from_files(
+        (ex / "cluster.describe.txt").read_text(), sizes=(ex / "cluster.log-dirs.txt").read_text(),
+        capacity=parse_capacity_json((ex / "capacity.json").read_text()),
+        loads=[parse_rates_csv((ex / "rates.csv").read_text())],
+        brokers=[Broker(1, "a"), Broker(2, "b"), Broker(3, "c"), Broker(4, "a")])
+    assert m.brokers[3].capacity is not None and m.brokers[3].capacity.disk_bytes == 200000 * 2**20
+    assert not np.isnan(m.size_bytes).any() and not np.isnan(m.bytes_in_per_s).any()

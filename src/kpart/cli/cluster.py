@@ -1,7 +1,7 @@
 """``kpart cluster``: the cluster model (``cluster.json`` v1) from the files an operator has.
 
 ``kpart cluster --current DESCRIBE [--sizes LOG_DIRS.json] [--capacity capacity.json]
-[--loads rates.csv|REPORT_DIR ...] [--brokers ID[:RACK],...] --out cluster.json`` reads the
+[--loads rates.csv|REPORT_DIR ...] [--brokers ID[:RACK],...] [--out cluster.json]`` reads the
 assignment, sizes, capacities and loads (:func:`kpart.cluster.from_files.cluster_from_files`),
 writes ``cluster.json`` atomically and prints per broker its replicas, leaders, disk and
 network in/out under Cruise Control's load model (:func:`kpart.cluster.broker_load`) and their
@@ -49,8 +49,9 @@ _Brokers = Annotated[str | None, typer.Option(
 _Topic = Annotated[str | None, typer.Option(
     "--topic", help="Topic name of a ZooKeeper topic node given as --current (the node has "
     "none).", show_default=False)]
-_Out = Annotated[Path, typer.Option("--out", "-o", help="Write cluster.json here.",
-                                    show_default=False)]
+_Out = Annotated[Path | None, typer.Option(
+    "--out", "-o", help="Write cluster.json here (left out: only print the summary).",
+    show_default=False)]
 _Json = Annotated[bool, typer.Option("--json", help="Print the per-broker summary as JSON.")]
 
 
@@ -110,11 +111,12 @@ def _rows(model: ClusterModel, load: BrokerLoad) -> list[dict[str, Any]]:
     return rows
 
 
-def _print(model: ClusterModel, rows: list[dict[str, Any]], out: Path) -> None:
+def _print(model: ClusterModel, rows: list[dict[str, Any]], out: Path | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{out}: {len(model.brokers)} brokers, {len(model.topics)} topics, "
+    name = "cluster" if out is None else out.name
+    table = Table(title=f"{name}: {len(model.brokers)} brokers, {len(model.topics)} topics, "
                         f"{model.num_partitions:,} partitions, "
                         f"{int(model.replication_factors().sum()):,} replicas")
     for col in ("broker", "rack", "replicas", "leaders", "disk", "disk use", "net in",
@@ -137,7 +139,7 @@ def _print(model: ClusterModel, rows: list[dict[str, Any]], out: Path) -> None:
 
 def cluster_command(  # noqa: PLR0913
     current: _Current,
-    out: _Out,
+    out: _Out = None,
     sizes: _Sizes = None,
     capacity: _Capacity = None,
     loads: _Loads = None,
@@ -156,7 +158,8 @@ def cluster_command(  # noqa: PLR0913
                                       "--capacity": capacity}
     for i, path in enumerate(loads or []):
         inputs[f"--loads #{i + 1}"] = path
-    _check_out(out, inputs)
+    if out is not None:
+        _check_out(out, inputs)
     current_text = read_text(current, "--current", stdin=True)
     sizes_text = read_text(sizes, "--sizes") if sizes is not None else None
     config = parse_capacity_json(read_text(capacity, "--capacity")) if capacity else None
@@ -166,10 +169,12 @@ def cluster_command(  # noqa: PLR0913
         model = cluster_from_files(current_text, topic=topic, sizes=sizes_text, capacity=config,
                                    loads=tables, brokers=cluster)
         del current_text, sizes_text
-        doc = cluster_to_json(model)
-        text = json.dumps(doc, separators=(",", ":"), allow_nan=False) + "\n"
-        del doc
-    write_texts({out: text}, default_option="--out", inputs=inputs)
+    if out is not None:
+        with busy("writing cluster.json"):
+            text = json.dumps(cluster_to_json(model), separators=(",", ":"),
+                              allow_nan=False) + "\n"
+            write_texts({out: text}, default_option="--out", inputs=inputs)
+            del text
     rows = _rows(model, broker_load(model))
     if as_json:
         typer.echo(json.dumps({"brokers": [{k: (None if isinstance(v, float) and math.isnan(v)
