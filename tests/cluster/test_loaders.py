@@ -265,3 +265,35 @@ def test_the_shipped_examples_load_together() -> None:
         brokers=[Broker(1, "a"), Broker(2, "b"), Broker(3, "c"), Broker(4, "a")])
     assert m.brokers[3].capacity is not None and m.brokers[3].capacity.disk_bytes == 200000 * 2**20
     assert not np.isnan(m.size_bytes).any() and not np.isnan(m.bytes_in_per_s).any()
+
+
+_IDS = st.lists(st.integers(0, 2000), min_size=0, max_size=4).map(lambda x: ",".join(map(str, x)))
+
+
+@given(st.lists(st.tuples(
+    st.sampled_from(["\t", "", "    "]), st.sampled_from(["t", "a.b-c_9", "x:y", "t t"]),
+    st.integers(0, 5), st.sampled_from(["1", "none", "-1", "", "x", "007"]), _IDS, _IDS,
+    st.sampled_from(["", "\tElr: N/A\tLastKnownElr: N/A", "\tOffline: ", "\tFoo: 1",
+                     "\tAdding Replicas: 3\tRemoving Replicas: 1", "\tElr: a:b", "  "]),
+    st.sampled_from([": ", ":", " : "])), max_size=5))
+def test_canonical_fast_path_equals_the_key_scan(rows) -> None:
+    lines = [f"{lead}Topic{c}{topic}\tPartition{c}{p}\tLeader{c}{leader}\tReplicas{c}{reps}"
+             f"\tIsr{c}{isr}{tail}" for lead, topic, p, leader, reps, isr, tail, c in rows]
+    text = "\n".join(lines) + "\n"
+
+    def run() -> object:
+        try:
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                return parse_describe_with_configs(text), [str(w.message) for w in seen]
+        except ConfigError as e:
+            return str(e)
+
+    fast = run()
+    original = formats._CANONICAL
+    formats._CANONICAL = __import__("re").compile(r"(?!)")  # never matches: the key scan only
+    try:
+        slow = run()
+    finally:
+        formats._CANONICAL = original
+    assert fast == slow

@@ -163,6 +163,30 @@ def _id_list(value: str, what: str, lineno: int) -> tuple[int, ...]:
     return tuple(int(x) for x in value.split(","))
 
 
+#: A partition line exactly as ``kafka-topics.sh`` prints it (tab-separated ``Key: value``,
+#: id lists of digits and commas, optional trailing fields without ``:`` in their values):
+#: :func:`_fields` would read the same topic, partition, leader, replicas and ISR from it.
+_CANONICAL = re.compile(
+    r"[ \t]*Topic: ?([^\s:]+)\tPartition: ?([0-9]+)\tLeader: ?([0-9]+|none|-1)"
+    r"\tReplicas: ?([0-9]+(?:,[0-9]+)*)\tIsr: ?((?:[0-9]+(?:,[0-9]+)*)?)"
+    r"(?:\t(?:Elr|LastKnownElr|Offline|Adding Replicas|Removing Replicas|Directories): ?[^\t:]*)*"
+    r"[ \t]*")
+
+
+def _partition(lineno: int, topic: str, partition: int, leader: int | None,
+               replicas: tuple[int, ...], isr: tuple[int, ...],
+               seen: set[tuple[str, int]]) -> DescribedPartition:
+    """One partition line's row: ConfigError if listed twice; a warning for a leader outside
+    its replicas."""
+    if (topic, partition) in seen:
+        raise ConfigError(f"line {lineno}: partition {topic}-{partition} listed twice")
+    seen.add((topic, partition))
+    if leader is not None and leader not in replicas:
+        kpart_warn(f"line {lineno}: the leader {leader} of partition {topic}-{partition} is "
+                   f"not one of its replicas {_ids(replicas)}")
+    return DescribedPartition(topic, partition, leader, replicas, isr)
+
+
 def parse_describe_partitions(text: str) -> list[DescribedPartition]:
     """Every partition line of ``kafka-topics.sh --describe`` output, in input order: the
     partitions of :func:`parse_describe_with_configs` (see it for what is tolerated and the
@@ -199,6 +223,14 @@ def parse_describe_with_configs(
     seen: set[tuple[str, int]] = set()
     declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
     for lineno, line in enumerate(text.splitlines(), start=1):
+        m = _CANONICAL.fullmatch(line)
+        if m is not None:  # a partition line as kafka-topics.sh prints it: no key scan needed
+            topic, part, leader_text, replica_text, isr_text = m.groups()
+            leader = None if leader_text in ("none", "-1") else int(leader_text)
+            out.append(_partition(lineno, topic, int(part), leader,
+                                  tuple(map(int, replica_text.split(","))),
+                                  tuple(map(int, isr_text.split(","))) if isr_text else (), seen))
+            continue
         f = _fields(line)
         count = f.get("PartitionCount", "")
         if f.get("Topic") and count.isascii() and count.isdigit():
@@ -214,9 +246,6 @@ def parse_describe_with_configs(
         if not (f["Partition"].isascii() and f["Partition"].isdigit()):
             raise ConfigError(f"line {lineno}: invalid partition {f['Partition']!r}")
         partition = int(f["Partition"])
-        if (topic, partition) in seen:
-            raise ConfigError(f"line {lineno}: partition {topic}-{partition} listed twice")
-        seen.add((topic, partition))
         replicas = _id_list(f["Replicas"], "replica list", lineno)
         if not replicas:
             raise ConfigError(f"line {lineno}: partition {topic}-{partition} has no replicas")
@@ -228,10 +257,7 @@ def parse_describe_with_configs(
         else:
             raise ConfigError(f"line {lineno}: invalid leader {leader_text!r}")
         isr = _id_list(f.get("Isr", ""), "ISR", lineno)
-        if leader is not None and leader not in replicas:
-            kpart_warn(f"line {lineno}: the leader {leader} of partition {topic}-{partition} is "
-                       f"not one of its replicas {_ids(replicas)}")
-        out.append(DescribedPartition(topic, partition, leader, replicas, isr))
+        out.append(_partition(lineno, topic, partition, leader, replicas, isr, seen))
     rows = Counter(d.topic for d in out)
     for topic, (lineno, declared_count) in declared.items():
         if rows[topic] != declared_count:
