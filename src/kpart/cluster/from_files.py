@@ -33,10 +33,12 @@ line or field.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -191,22 +193,9 @@ def _brokers(rows: _Rows, brokers: Sequence[Broker] | None,
     return [ClusterBroker(b, rack, caps.get(b)) for b, rack in racks.items()]
 
 
-def cluster_from_files(  # noqa: PLR0913
-    current: str,
-    *,
-    topic: str | None = None,
-    sizes: str | None = None,
-    capacity: CapacityConfig | None = None,
-    loads: Sequence[PartitionLoads] = (),
-    brokers: Sequence[Broker] | None = None,
-) -> ClusterModel:
-    """The cluster of ``current`` (the text of a describe dump, reassignment JSON or ZooKeeper
-    topic node with ``topic``), weighed by ``sizes`` (the text of a ``kafka-log-dirs.sh`` JSON),
-    ``capacity`` and ``loads``, on ``brokers`` (see the module docstring). Errors:
-    :class:`ConfigError` naming the first bad partition, broker, line or field."""
-    described, configs = _described(current, topic)
-    rows = _Rows(described)
-    del described
+def _columns(rows: _Rows, sizes: str | None,
+             loads: Sequence[PartitionLoads]) -> dict[str, np.ndarray]:
+    """The load columns: ``loads`` in order, then measured ``sizes``."""
     n = len(rows.key)
     columns = {name: np.full(n, np.nan) for name in ("messages", "size_bytes", "bytes_in_per_s",
                                                       "bytes_out_per_s")}
@@ -221,6 +210,40 @@ def cluster_from_files(  # noqa: PLR0913
 
         log_dirs_errors(sizes)
         columns["size_bytes"] = _apply_sizes(rows, parse_partition_sizes(sizes))
+    return columns
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while millions of acyclic rows (tuples, dicts,
+    strings) are built: its full collections would rescan them again and again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def cluster_from_files(  # noqa: PLR0913
+    current: str,
+    *,
+    topic: str | None = None,
+    sizes: str | None = None,
+    capacity: CapacityConfig | None = None,
+    loads: Sequence[PartitionLoads] = (),
+    brokers: Sequence[Broker] | None = None,
+) -> ClusterModel:
+    """The cluster of ``current`` (the text of a describe dump, reassignment JSON or ZooKeeper
+    topic node with ``topic``), weighed by ``sizes`` (the text of a ``kafka-log-dirs.sh`` JSON),
+    ``capacity`` and ``loads``, on ``brokers`` (see the module docstring). Errors:
+    :class:`ConfigError` naming the first bad partition, broker, line or field."""
+    with _gc_paused():
+        described, configs = _described(current, topic)
+        rows = _Rows(described)
+        del described
+        columns = _columns(rows, sizes, loads)
     topics = tuple(TopicInfo(t, _min_isr(t, configs)) for t in rows.names)
     return ClusterModel(
         tuple(_brokers(rows, brokers, capacity)), topics, topic=rows.topic,
