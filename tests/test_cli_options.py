@@ -42,6 +42,9 @@ INPUTS = {
     ("outage", "snapshot"): "docs/outage.md",
     ("snapshot", "command_config"): "docs/snapshot.md",
     ("snapshot-group", "cluster"): "docs/snapshot.md",
+    ("cluster", "current"): "docs/formats/current.md",
+    ("cluster", "sizes"): "docs/formats/sizes.md",
+    ("cluster", "capacity"): "docs/cluster.md",
 }
 
 
@@ -77,7 +80,7 @@ def test_every_file_option_is_an_input_or_named_out() -> None:
             assert any("--out" in p.opts and "-o" in p.opts for p in outs), (name, "no -o/--out")
     assert writers == {"compat", "whatif", "simulate", "place", "plan", "pools", "assign",
                        "server-assign", "rebalance", "report", "outage",
-                       "snapshot", "snapshot-group"}
+                       "snapshot", "snapshot-group", "cluster"}
 
 
 def test_inputs_listed_here_exist() -> None:

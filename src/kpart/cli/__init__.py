@@ -54,6 +54,7 @@ def _register() -> None:
     if _registered:
         return
     from kpart.cli import (
+        cluster,
         compat,
         consumer,
         nullkey,
@@ -65,8 +66,8 @@ def _register() -> None:
         snapshot,
     )
 
-    for module in (producer, compat, nullkey, placement, plan, outage, consumer, report,
-                   snapshot):
+    for module in (producer, compat, nullkey, placement, plan, cluster, outage, consumer,
+                   report, snapshot):
         module.register(app)
     _registered = True
 

@@ -14,7 +14,6 @@ line, exit code 2, nothing written.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,7 +23,6 @@ from kpart._files import check_writable, read_text, write_texts
 from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
 
     from kpart.cluster import ClusterModel
     from kpart.cluster.outage import OutageResult
@@ -58,55 +56,18 @@ _Out = Annotated[Path | None, typer.Option(
 
 
 # -- the cluster ------------------------------------------------------------------------------
-# MERGE NOTE: a minimal describe → ClusterModel loader, for until kpart.cluster.from_files (being
-# written in parallel) lands; switch _model_from_describe to its describe loader then.
 def _model_from_describe(text: str, brokers: str | None) -> ClusterModel:
-    """The model of a ``--describe`` dump: replicas, leader, ISR; no loads, no configs;
-    brokers = those named in the dump plus ``--brokers`` (which gives racks)."""
-    import numpy as np
-
+    """The model of a ``--describe`` dump (:func:`kpart.cluster.from_files.cluster_from_files`:
+    replicas, leader, ISR, ``min.insync.replicas`` from the topic headers; no loads); brokers =
+    those named in the dump plus ``--brokers`` (which gives racks)."""
     from kpart.cli.plan import parse_broker_spec
-    from kpart.cluster import ClusterBroker, ClusterModel, TopicInfo
-    from kpart.placement.formats import parse_describe_partitions
+    from kpart.cluster.from_files import cluster_from_files
 
-    parts = parse_describe_partitions(text)
-    if not parts:
+    if text.lstrip().startswith("{"):
         raise ConfigError("--current: no partition lines (expected kafka-topics.sh --describe "
-                          "output)")
-    racks: dict[int, str | None] = {}
-    for b in parse_broker_spec(brokers, "--brokers"):
-        racks[b.id] = b.rack
-    names: dict[str, int] = {}
-    topic = np.array([names.setdefault(p.topic, len(names)) for p in parts], dtype=np.int32)
-    partition = np.array([p.partition for p in parts], dtype=np.int32)
-    order = np.lexsort((partition, topic))
-    n = len(parts)
-    replicas = _padded([parts[i].replicas for i in order.tolist()])
-    isr = _padded([parts[i].isr for i in order.tolist()])
-    leader = np.array([-1 if p.leader is None else p.leader for p in parts], dtype=np.int32)
-    leader = leader[order]
-    seen = set(np.unique(replicas[replicas >= 0]).tolist())
-    seen.update(np.unique(isr[isr >= 0]).tolist(), np.unique(leader[leader >= 0]).tolist())
-    nan = np.full(n, math.nan)
-    return ClusterModel(
-        tuple(ClusterBroker(b, racks.get(b)) for b in sorted(seen | set(racks))),
-        tuple(TopicInfo(t) for t in names),
-        topic=topic[order], partition=partition[order], replicas=replicas, leader=leader, isr=isr,
-        messages=nan, size_bytes=nan, bytes_in_per_s=nan, bytes_out_per_s=nan)
-
-
-def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
-    """Id lists → int32 matrix padded with ``-1`` (one ``np.array`` call when all have the
-    same length, the usual case)."""
-    import numpy as np
-
-    width = max(1, max(len(r) for r in rows))
-    if all(len(r) == width for r in rows):
-        return np.array(rows, dtype=np.int32).reshape(len(rows), width)
-    out = np.full((len(rows), width), -1, dtype=np.int32)
-    for i, r in enumerate(rows):
-        out[i, : len(r)] = r
-    return out
+                          "output; give a cluster.json as --snapshot)")
+    racks = parse_broker_spec(brokers, "--brokers") if brokers else None
+    return cluster_from_files(text, brokers=racks)
 
 
 def _load(current: Path | None, snapshot: Path | None, plan: Path | None,

@@ -175,6 +175,27 @@ def _log_dirs_list(obj: object, key: str) -> list[object]:
     return value
 
 
+def _log_dirs_sizes(brokers: list[object]) -> dict[tuple[str, int], int]:
+    """``kafka-log-dirs.sh`` brokers → the largest non-future replica size per partition."""
+    out: dict[tuple[str, int], int] = {}
+    names: dict[str, tuple[str, int]] = {}  # each partition appears once per replica
+    for broker in brokers:
+        for log_dir in _log_dirs_list(broker, "logDirs"):
+            for row in _log_dirs_list(log_dir, "partitions"):
+                if not isinstance(row, dict) or row.get("isFuture"):
+                    continue
+                name = str(row.get("partition"))
+                tp = names.get(name)
+                if tp is None:
+                    tp = names[name] = _split_tp(name)
+                size = row.get("size")
+                if type(size) is not int or size < 0:
+                    size = _size(size, tp[0])
+                if size > out.get(tp, 0) or tp not in out:
+                    out[tp] = size
+    return out
+
+
 def parse_partition_sizes(text: str) -> dict[tuple[str, int], int]:
     """Partition sizes in bytes, ``{(topic, partition): bytes}``, from either
     ``kafka-log-dirs.sh --describe`` output (its JSON line; a partition's size is the largest
@@ -198,14 +219,7 @@ def parse_partition_sizes(text: str) -> dict[tuple[str, int], int]:
         raise ConfigError("Malformed partition sizes: expected a JSON object")
     out: dict[tuple[str, int], int] = {}
     if isinstance(obj.get("brokers"), list):
-        for broker in obj["brokers"]:
-            for log_dir in _log_dirs_list(broker, "logDirs"):
-                for row in _log_dirs_list(log_dir, "partitions"):
-                    if not isinstance(row, dict) or row.get("isFuture"):
-                        continue
-                    tp = _split_tp(str(row.get("partition")))
-                    out[tp] = max(out.get(tp, 0), _size(row.get("size"), tp[0]))
-        return out
+        return _log_dirs_sizes(obj["brokers"])
     for key, value in obj.items():
         if isinstance(value, dict):
             for p, n in value.items():

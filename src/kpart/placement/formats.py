@@ -42,6 +42,7 @@ __all__ = [
     "format_reassignment_json",
     "parse_describe",
     "parse_describe_partitions",
+    "parse_describe_with_configs",
 ]
 
 #: Output formats of :func:`format_assignment` (and ``kpart place --format``).
@@ -110,7 +111,38 @@ def format_describe(
     return "\n".join(lines) + "\n"
 
 
+_KEY_SET = frozenset(_KEYS)
+
+
+def _tab_fields(line: str) -> dict[str, str] | None:
+    """:func:`_fields` of a tab-separated line whose every field is ``Key: value`` with a known
+    key and no other ``:`` (what ``kafka-topics.sh`` prints), without the regex; ``None`` for
+    any other line (then the regex decides)."""
+    out: dict[str, str] = {}
+    pieces = line.split("\t")
+    for i, piece in enumerate(pieces):
+        key, colon, value = piece.partition(":")
+        key = key.strip()
+        if not colon:
+            if key:
+                return None
+            continue
+        if key not in _KEY_SET:
+            return None
+        if key == "Configs":  # last field of a header; its value may hold anything
+            out[key] = "\t".join([value, *pieces[i + 1:]]).strip()
+            return out
+        if ":" in value or (key != piece.lstrip()[:len(key)]):
+            return None
+        out.setdefault(key, value.strip())
+    return out
+
+
 def _fields(line: str) -> dict[str, str]:
+    if "\t" in line:
+        fast = _tab_fields(line)
+        if fast is not None:
+            return fast
     matches = list(_KEY_RE.finditer(line))
     out: dict[str, str] = {}
     for i, m in enumerate(matches):
@@ -131,7 +163,40 @@ def _id_list(value: str, what: str, lineno: int) -> tuple[int, ...]:
     return tuple(int(x) for x in value.split(","))
 
 
+#: A partition line exactly as ``kafka-topics.sh`` prints it (tab-separated ``Key: value``,
+#: id lists of digits and commas, optional trailing fields without ``:`` in their values):
+#: :func:`_fields` would read the same topic, partition, leader, replicas and ISR from it.
+_CANONICAL = re.compile(
+    r"[ \t]*Topic: ?([^\s:]+)\tPartition: ?([0-9]+)\tLeader: ?([0-9]+|none|-1)"
+    r"\tReplicas: ?([0-9]+(?:,[0-9]+)*)\tIsr: ?((?:[0-9]+(?:,[0-9]+)*)?)"
+    r"(?:\t(?:Elr|LastKnownElr|Offline|Adding Replicas|Removing Replicas|Directories): ?[^\t:]*)*"
+    r"[ \t]*")
+
+
+def _partition(lineno: int, topic: str, partition: int, leader: int | None,
+               replicas: tuple[int, ...], isr: tuple[int, ...],
+               seen: set[tuple[str, int]]) -> DescribedPartition:
+    """One partition line's row: ConfigError if listed twice; a warning for a leader outside
+    its replicas."""
+    if (topic, partition) in seen:
+        raise ConfigError(f"line {lineno}: partition {topic}-{partition} listed twice")
+    seen.add((topic, partition))
+    if leader is not None and leader not in replicas:
+        kpart_warn(f"line {lineno}: the leader {leader} of partition {topic}-{partition} is "
+                   f"not one of its replicas {_ids(replicas)}")
+    return DescribedPartition(topic, partition, leader, replicas, isr)
+
+
 def parse_describe_partitions(text: str) -> list[DescribedPartition]:
+    """Every partition line of ``kafka-topics.sh --describe`` output, in input order: the
+    partitions of :func:`parse_describe_with_configs` (see it for what is tolerated and the
+    errors)."""
+    return parse_describe_with_configs(text)[0]
+
+
+def parse_describe_with_configs(
+    text: str,
+) -> tuple[list[DescribedPartition], dict[str, tuple[int, str]]]:
     """Every partition line of ``kafka-topics.sh --describe`` output, in input order.
 
     Tolerant of what real output looks like: leading tabs or spaces, tabs or runs of spaces
@@ -142,15 +207,36 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
     Warnings (:class:`~kpart.errors.KpartWarning`; the partitions are still returned as
     written): a leader that is not one of its partition's replicas, and a header whose
     ``PartitionCount`` differs from the number of partition lines of its topic.
+
+    Also returns each topic header's ``Configs`` field as written, ``{topic: (line number,
+    "k=v,...")}`` (topics whose header has none are left out; values are not parsed here:
+    a value may hold commas, e.g. ``cleanup.policy=compact,delete``).
+
+    >>> parts, configs = parse_describe_with_configs(
+    ...     "Topic: t\\tPartitionCount: 1\\tReplicationFactor: 1\\tConfigs: min.insync.replicas=2\\n"
+    ...     "\\tTopic: t\\tPartition: 0\\tLeader: 1\\tReplicas: 1\\tIsr: 1\\n")
+    >>> configs, parts[0].isr
+    ({'t': (1, 'min.insync.replicas=2')}, (1,))
     """
     out: list[DescribedPartition] = []
+    configs: dict[str, tuple[int, str]] = {}
     seen: set[tuple[str, int]] = set()
     declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
     for lineno, line in enumerate(text.splitlines(), start=1):
+        m = _CANONICAL.fullmatch(line)
+        if m is not None:  # a partition line as kafka-topics.sh prints it: no key scan needed
+            topic, part, leader_text, replica_text, isr_text = m.groups()
+            leader = None if leader_text in ("none", "-1") else int(leader_text)
+            out.append(_partition(lineno, topic, int(part), leader,
+                                  tuple(map(int, replica_text.split(","))),
+                                  tuple(map(int, isr_text.split(","))) if isr_text else (), seen))
+            continue
         f = _fields(line)
         count = f.get("PartitionCount", "")
         if f.get("Topic") and count.isascii() and count.isdigit():
             declared.setdefault(f["Topic"], (lineno, int(f["PartitionCount"])))
+            if f.get("Configs"):
+                configs.setdefault(f["Topic"], (lineno, f["Configs"]))
         if "Partition" not in f or "PartitionCount" in f:
             continue  # a header or an unrelated line
         topic = f.get("Topic", "")
@@ -160,9 +246,6 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
         if not (f["Partition"].isascii() and f["Partition"].isdigit()):
             raise ConfigError(f"line {lineno}: invalid partition {f['Partition']!r}")
         partition = int(f["Partition"])
-        if (topic, partition) in seen:
-            raise ConfigError(f"line {lineno}: partition {topic}-{partition} listed twice")
-        seen.add((topic, partition))
         replicas = _id_list(f["Replicas"], "replica list", lineno)
         if not replicas:
             raise ConfigError(f"line {lineno}: partition {topic}-{partition} has no replicas")
@@ -174,16 +257,13 @@ def parse_describe_partitions(text: str) -> list[DescribedPartition]:
         else:
             raise ConfigError(f"line {lineno}: invalid leader {leader_text!r}")
         isr = _id_list(f.get("Isr", ""), "ISR", lineno)
-        if leader is not None and leader not in replicas:
-            kpart_warn(f"line {lineno}: the leader {leader} of partition {topic}-{partition} is "
-                       f"not one of its replicas {_ids(replicas)}")
-        out.append(DescribedPartition(topic, partition, leader, replicas, isr))
+        out.append(_partition(lineno, topic, partition, leader, replicas, isr, seen))
     rows = Counter(d.topic for d in out)
     for topic, (lineno, declared_count) in declared.items():
         if rows[topic] != declared_count:
             kpart_warn(f"line {lineno}: topic {topic!r} has PartitionCount {declared_count} but "
                        f"{rows[topic]} partition lines")
-    return out
+    return out, configs
 
 
 def parse_describe(text: str) -> dict[str, ReplicaAssignment]:

@@ -1,0 +1,189 @@
+"""``kpart cluster``: the cluster model (``cluster.json`` v1) from the files an operator has.
+
+``kpart cluster --current DESCRIBE [--sizes LOG_DIRS.json] [--capacity capacity.json]
+[--loads rates.csv|REPORT_DIR ...] [--brokers ID[:RACK],...] [--out cluster.json]`` reads the
+assignment, sizes, capacities and loads (:func:`kpart.cluster.from_files.cluster_from_files`),
+writes ``cluster.json`` atomically and prints per broker its replicas, leaders, disk and
+network in/out under Cruise Control's load model (:func:`kpart.cluster.broker_load`) and their
+share of its capacity. ``--out`` replaces only a ``cluster.json`` kpart wrote (one starting with
+``{"format": "kpart-cluster"``); bad input prints one line and exits with code 2, writing
+nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from kpart._files import check_writable, read_text, write_texts
+from kpart.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.cluster.load import BrokerLoad
+    from kpart.cluster.model import ClusterModel
+    from kpart.cluster.rates import PartitionLoads
+
+_MARKER = re.compile(rb'\s*\{\s*"format"\s*:\s*"kpart-cluster"')
+
+_Current = Annotated[Path, typer.Option(
+    "--current", help="--describe output of all topics, reassignment JSON or ZooKeeper topic "
+    "node (with --topic); see docs/formats/current.md.", show_default=False)]
+_Sizes = Annotated[Path | None, typer.Option(
+    "--sizes", help="Partition sizes: kafka-log-dirs.sh JSON (docs/formats/sizes.md).",
+    show_default=False)]
+_Capacity = Annotated[Path | None, typer.Option(
+    "--capacity", help="Broker capacities: Cruise Control's capacity.json (DISK in MB, NW_IN/"
+    "NW_OUT in KB/s, brokerId -1 the default); see docs/cluster.md.", show_default=False)]
+_Loads = Annotated[list[Path] | None, typer.Option(
+    "--loads", help="Per-partition loads: a CSV topic,partition,bytes_in_per_s,bytes_out_per_s,"
+    "messages_in_per_s, or a kpart report directory (records, bytes); repeatable.",
+    show_default=False)]
+_Brokers = Annotated[str | None, typer.Option(
+    "--brokers", help="Cluster brokers as ID[:RACK],... or A-B ranges (default: those in "
+    "--current, no racks).", show_default=False)]
+_Topic = Annotated[str | None, typer.Option(
+    "--topic", help="Topic name of a ZooKeeper topic node given as --current (the node has "
+    "none).", show_default=False)]
+_Out = Annotated[Path | None, typer.Option(
+    "--out", "-o", help="Write cluster.json here (left out: only print the summary).",
+    show_default=False)]
+_Json = Annotated[bool, typer.Option("--json", help="Print the per-broker summary as JSON.")]
+
+
+def _loads(path: Path) -> PartitionLoads:
+    """A rates CSV, or a kpart report (its directory or its ``summary.json``)."""
+    from kpart.cluster.rates import parse_rates_csv, parse_report_loads
+
+    if path.is_dir():
+        return parse_report_loads(read_text(path / "summary.json", "--loads"))
+    text = read_text(path, "--loads")
+    if text.lstrip().startswith("{"):
+        return parse_report_loads(text)
+    return parse_rates_csv(text)
+
+
+def _check_out(out: Path, inputs: dict[str, Path | None]) -> None:
+    """``--out`` may be written and replaces no file kpart did not write."""
+    check_writable(out, "--out", inputs=dict(inputs))
+    if out.exists():
+        try:
+            with out.open("rb") as f:
+                head = f.read(256)
+        except OSError:
+            head = b""
+        if not _MARKER.match(head):
+            raise ConfigError(f"--out: {str(out)!r} exists and is not a cluster.json kpart "
+                              "wrote: remove it or choose another --out")
+
+
+def _share(used: float, capacity: float | None) -> str:
+    if capacity is None:
+        return "-"
+    return f"{used / capacity:.0%}"
+
+
+def _amount(value: float, unit: str) -> str:
+    for prefix in ("", "K", "M", "G", "T", "P"):
+        if abs(value) < 1024 or prefix == "P":
+            return f"{value:,.0f} {prefix}{unit}" if not prefix else f"{value:,.1f} {prefix}i{unit}"
+        value /= 1024
+    return f"{value} {unit}"  # pragma: no cover
+
+
+def _rows(model: ClusterModel, load: BrokerLoad) -> list[dict[str, Any]]:
+    rows = []
+    for i, b in enumerate(model.brokers):
+        cap = b.capacity
+        rows.append({
+            "broker": b.id, "rack": b.rack, "replicas": int(load.replicas[i]),
+            "leaders": int(load.leaders[i]), "disk_bytes": float(load.disk_bytes[i]),
+            "network_in": float(load.network_in[i]), "network_out": float(load.network_out[i]),
+            "disk_capacity": None if cap is None else cap.disk_bytes,
+            "network_in_capacity": None if cap is None else cap.network_in,
+            "network_out_capacity": None if cap is None else cap.network_out,
+            "unknown_loads": int(load.unknown[i]),
+        })
+    return rows
+
+
+def _print(model: ClusterModel, rows: list[dict[str, Any]], out: Path | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    name = "cluster" if out is None else out.name
+    table = Table(title=f"{name}: {len(model.brokers)} brokers, {len(model.topics)} topics, "
+                        f"{model.num_partitions:,} partitions, "
+                        f"{int(model.replication_factors().sum()):,} replicas")
+    for col in ("broker", "rack", "replicas", "leaders", "disk", "disk use", "net in",
+                "in use", "net out", "out use"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        disk, nin, nout = (float(r[k]) for k in ("disk_bytes", "network_in", "network_out"))
+        table.add_row(
+            str(r["broker"]), str(r["rack"] or "-"), f"{r['replicas']:,}", f"{r['leaders']:,}",
+            _amount(disk, "B"), _share(disk, r["disk_capacity"]),
+            _amount(nin, "B/s"), _share(nin, r["network_in_capacity"]),
+            _amount(nout, "B/s"), _share(nout, r["network_out_capacity"]),
+        )
+    console = Console(width=130)
+    console.print(table)
+    unknown = sum(int(r["unknown_loads"]) for r in rows)
+    if unknown:
+        console.print(f"{unknown:,} replicas have an unknown size or rate (counted as 0).")
+
+
+def cluster_command(  # noqa: PLR0913
+    current: _Current,
+    out: _Out = None,
+    sizes: _Sizes = None,
+    capacity: _Capacity = None,
+    loads: _Loads = None,
+    brokers: _Brokers = None,
+    topic: _Topic = None,
+    as_json: _Json = False,
+) -> None:
+    """Write the cluster model (cluster.json) from a describe dump, sizes, capacities and loads."""
+    from kpart.cli._progress import busy
+    from kpart.cli.plan import parse_broker_spec
+    from kpart.cluster import broker_load, cluster_to_json
+    from kpart.cluster.capacity import parse_capacity_json
+    from kpart.cluster.from_files import cluster_from_files
+
+    inputs: dict[str, Path | None] = {"--current": current, "--sizes": sizes,
+                                      "--capacity": capacity}
+    for i, path in enumerate(loads or []):
+        inputs[f"--loads #{i + 1}"] = path
+    if out is not None:
+        _check_out(out, inputs)
+    current_text = read_text(current, "--current", stdin=True)
+    sizes_text = read_text(sizes, "--sizes") if sizes is not None else None
+    config = parse_capacity_json(read_text(capacity, "--capacity")) if capacity else None
+    tables = [_loads(p) for p in loads or []]
+    cluster = parse_broker_spec(brokers, "--brokers") or None
+    with busy("loading the cluster"):
+        model = cluster_from_files(current_text, topic=topic, sizes=sizes_text, capacity=config,
+                                   loads=tables, brokers=cluster)
+        del current_text, sizes_text
+    if out is not None:
+        with busy("writing cluster.json"):
+            text = json.dumps(cluster_to_json(model), separators=(",", ":"),
+                              allow_nan=False) + "\n"
+            write_texts({out: text}, default_option="--out", inputs=inputs)
+            del text
+    rows = _rows(model, broker_load(model))
+    if as_json:
+        typer.echo(json.dumps({"brokers": [{k: (None if isinstance(v, float) and math.isnan(v)
+                                                else v) for k, v in r.items()} for r in rows]},
+                              indent=2))
+        return
+    _print(model, rows, out)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``kpart cluster`` to the ``kpart`` app."""
+    app.command("cluster")(cluster_command)

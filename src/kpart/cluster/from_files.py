@@ -1,0 +1,252 @@
+"""A :class:`~kpart.cluster.model.ClusterModel` from the files an operator already has.
+
+What Cruise Control's ``LoadMonitor.clusterModel`` assembles from Kafka's metadata, its
+``BrokerCapacityConfigResolver`` and its partition metric samples, from files instead:
+
+- the current assignment: ``kafka-topics.sh --describe`` output of all topics (brokers seen in
+  replicas, ISR and leaders; each topic's ``min.insync.replicas`` from its header's
+  ``Configs:`` field when printed), or a ``kafka-reassign-partitions.sh`` JSON / ZooKeeper topic
+  node (:func:`kpart.placement.reassign.read_current`), which hold no leader or ISR: the model
+  then takes the preferred leader (first replica) as leader and every replica as in sync —
+  the steady state a preferred-leader election reaches;
+- ``sizes``: ``kafka-log-dirs.sh --describe`` JSON (:func:`kpart.placement.balance.
+  parse_partition_sizes`: a partition's size is its largest non-future replica's); it must
+  cover exactly the partitions of the assignment, and a log dir reported with an ``error``
+  is refused (its sizes are missing);
+- ``capacity``: Cruise Control's ``capacity.json`` (:mod:`kpart.cluster.capacity`);
+- ``loads``: rates CSVs and ``kpart report`` outputs (:mod:`kpart.cluster.rates`), applied in
+  order (a later file's known value replaces an earlier one's; measured sizes from ``sizes``
+  always win over a report's estimate);
+- ``brokers``: the cluster's brokers with racks (``--brokers ID[:RACK],...``); brokers the
+  assignment uses must be among them; without it, the brokers the assignment uses, no racks.
+
+Errors: :class:`~kpart.errors.ConfigError`, one line naming the first bad partition, broker,
+line or field.
+
+>>> text = ("Topic: t\\tPartitionCount: 2\\tReplicationFactor: 2\\tConfigs: min.insync.replicas=2\\n"
+...         "\\tTopic: t\\tPartition: 0\\tLeader: 1\\tReplicas: 1,2\\tIsr: 1,2\\n"
+...         "\\tTopic: t\\tPartition: 1\\tLeader: 2\\tReplicas: 2,1\\tIsr: 2\\n")
+>>> m = cluster_from_files(text, sizes='{"t-0": 10, "t-1": 20}')
+>>> [b.id for b in m.brokers], m.topics[0].min_insync_replicas, m.size_bytes.tolist()
+([1, 2], 2, [10.0, 20.0])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import itertools
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+
+import numpy as np
+
+from kpart.cluster.capacity import CapacityConfig, capacities_for
+from kpart.cluster.model import ClusterBroker, ClusterModel, TopicInfo
+from kpart.cluster.rates import PartitionLoads
+from kpart.errors import ConfigError
+from kpart.placement.formats import DescribedPartition, parse_describe_with_configs
+from kpart.placement.spec import Broker
+
+__all__ = ["cluster_from_files", "log_dirs_errors"]
+
+_MIN_ISR = re.compile(r"(?:^|,)\s*min\.insync\.replicas\s*=\s*([^,\s]*)")
+_ERROR = re.compile(r'"error"\s*:\s*(?!null\b)')
+
+
+def log_dirs_errors(text: str) -> None:
+    """:class:`ConfigError` naming the first broker and log dir that ``kafka-log-dirs.sh``
+    reported with an ``error`` (e.g. ``KafkaStorageException``): its partitions' sizes are
+    missing from the file. A quick scan; the JSON is parsed only when an error is present."""
+    if not _ERROR.search(text):
+        return
+    body = next((ln for ln in text.splitlines() if ln.lstrip().startswith("{")), "")
+    try:
+        doc = json.loads(body)
+    except json.JSONDecodeError:
+        return  # the sizes parser reports malformed JSON
+    for broker in doc.get("brokers", []) if isinstance(doc, dict) else []:
+        if not isinstance(broker, dict):
+            continue
+        for log_dir in broker.get("logDirs") or []:
+            if isinstance(log_dir, dict) and log_dir.get("error") is not None:
+                raise ConfigError(
+                    f"log-dirs JSON: broker {broker.get('broker')!r:.20} reports error "
+                    f"{log_dir['error']!r:.60} for log dir {log_dir.get('logDir')!r:.80}: its "
+                    "partition sizes are missing (fix the broker or leave it out of --sizes)")
+
+
+def _described(current: str, topic: str | None) -> tuple[list[DescribedPartition],
+                                                          dict[str, tuple[int, str]]]:
+    """Partition rows and topic configs of a describe dump, reassignment JSON or ZK node."""
+    if current.lstrip().startswith("{"):
+        from kpart.placement.reassign import read_current
+
+        assignment = read_current(current, topic)
+        rows = [DescribedPartition(t, p, r[0], tuple(r), tuple(r))
+                for t, parts in assignment.items() for p, r in sorted(parts.items())]
+        return rows, {}
+    if topic:
+        raise ConfigError(f"A topic name ({topic!r}) only goes with a ZooKeeper topic node; "
+                          "this input names its topics itself")
+    rows, configs = parse_describe_with_configs(current)
+    if not rows:
+        raise ConfigError("No partitions found in the --describe output")
+    return rows, configs
+
+
+def _min_isr(topic: str, configs: Mapping[str, tuple[int, str]]) -> int | None:
+    found = configs.get(topic)
+    match = _MIN_ISR.search(found[1]) if found else None
+    if found is None or match is None:
+        return None
+    value = match.group(1)
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise ConfigError(f"line {found[0]}: invalid min.insync.replicas {value!r:.20} of topic "
+                          f"{topic!r}: must be an integer >= 1")
+    return int(value)
+
+
+def _padded(lists: Sequence[tuple[int, ...]]) -> np.ndarray:
+    """Ragged id tuples → int32 ``(P, W)`` padded with ``-1``, without a per-row numpy call."""
+    lens = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
+    width = int(lens.max(initial=0)) or 1
+    out = np.full((len(lists), width), -1, dtype=np.int32)
+    total = int(lens.sum())
+    flat = np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=total)
+    if total and (flat.max() >= 2**31):
+        raise ConfigError(f"Invalid broker id {int(flat.max())}: larger than Kafka's int32")
+    rows = np.repeat(np.arange(len(lists)), lens)
+    starts = np.cumsum(lens) - lens
+    out[rows, np.arange(total) - np.repeat(starts, lens)] = flat
+    return out
+
+
+class _Rows:
+    """The assignment as sorted arrays (topic index, partition, replicas, leader, ISR)."""
+
+    def __init__(self, rows: list[DescribedPartition]) -> None:
+        names = list(dict.fromkeys(d.topic for d in rows))
+        order = {t: i for i, t in enumerate(names)}
+        topic = np.fromiter((order[d.topic] for d in rows), dtype=np.int32, count=len(rows))
+        partition = np.fromiter((d.partition for d in rows), dtype=np.int64, count=len(rows))
+        if len(partition) and partition.max() >= 2**31:
+            raise ConfigError(f"Invalid partition {int(partition.max())}: larger than int32")
+        key = topic.astype(np.int64) << 32 | partition
+        perm = np.argsort(key, kind="stable")
+        self.names = names
+        self.order = order
+        self.key = key[perm]
+        self.topic = topic[perm]
+        self.partition = partition[perm].astype(np.int32)
+        self.replicas = _padded([d.replicas for d in rows])[perm]
+        self.isr = _padded([d.isr for d in rows])[perm]
+        self.leader = np.fromiter((-1 if d.leader is None else d.leader for d in rows),
+                                  dtype=np.int64, count=len(rows))[perm].astype(np.int32)
+
+    def name(self, row: int) -> str:
+        return f"{self.names[int(self.topic[row])]}-{int(self.partition[row])}"
+
+    def locate(self, topics: Sequence[str], partitions: np.ndarray,
+               what: str, where: Sequence[str] | None = None) -> np.ndarray:
+        """Rows of ``(topics[i], partitions[i])``; ConfigError naming the first unknown."""
+        index = np.fromiter((self.order.get(t, -1) for t in topics), dtype=np.int64,
+                            count=len(topics))
+        key = index << 32 | partitions.astype(np.int64)
+        pos = np.minimum(np.searchsorted(self.key, key), len(self.key) - 1)
+        found = (index >= 0) & (self.key[pos] == key)
+        if not found.all():
+            i = int(np.flatnonzero(~found)[0])
+            at = f"{where[i]}: " if where is not None else ""
+            raise ConfigError(f"{what}: {at}partition {topics[i]}-{int(partitions[i])} is not in "
+                              "the cluster's assignment (--current)")
+        return pos
+
+
+def _apply_sizes(rows: _Rows, sizes: Mapping[tuple[str, int], int]) -> np.ndarray:
+    topics = [t for t, _ in sizes]
+    parts = np.fromiter((p for _, p in sizes), dtype=np.int64, count=len(sizes))
+    at = rows.locate(topics, parts, "--sizes")
+    out = np.full(len(rows.key), np.nan)
+    out[at] = np.fromiter(sizes.values(), dtype=np.float64, count=len(sizes))
+    missing = np.isnan(out)
+    if missing.any():
+        raise ConfigError(f"--sizes: no size for partition {rows.name(int(np.flatnonzero(missing)[0]))}"
+                          " of the assignment (--current)")
+    return out
+
+
+def _brokers(rows: _Rows, brokers: Sequence[Broker] | None,
+             capacity: CapacityConfig | None) -> list[ClusterBroker]:
+    racks: dict[int, str | None]
+    if brokers:
+        racks = {}
+        for b in brokers:
+            if b.id in racks:
+                raise ConfigError(f"--brokers: broker {b.id} is listed twice")
+            racks[b.id] = b.rack
+    else:
+        ids = np.concatenate([rows.replicas.ravel(), rows.isr.ravel(), rows.leader])
+        racks = dict.fromkeys(int(b) for b in np.unique(ids[ids >= 0]))
+    caps = capacities_for(capacity, racks) if capacity is not None else {}
+    return [ClusterBroker(b, rack, caps.get(b)) for b, rack in racks.items()]
+
+
+def _columns(rows: _Rows, sizes: str | None,
+             loads: Sequence[PartitionLoads]) -> dict[str, np.ndarray]:
+    """The load columns: ``loads`` in order, then measured ``sizes``."""
+    n = len(rows.key)
+    columns = {name: np.full(n, np.nan) for name in ("messages", "size_bytes", "bytes_in_per_s",
+                                                      "bytes_out_per_s")}
+    for table in loads:
+        at = rows.locate(table.topics, table.partition, table.source, table.where)
+        for name, values in table.columns.items():
+            if name in columns:
+                known = ~np.isnan(values)
+                columns[name][at[known]] = values[known]
+    if sizes is not None:
+        from kpart.placement.balance import parse_partition_sizes
+
+        log_dirs_errors(sizes)
+        columns["size_bytes"] = _apply_sizes(rows, parse_partition_sizes(sizes))
+    return columns
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while millions of acyclic rows (tuples, dicts,
+    strings) are built: its full collections would rescan them again and again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def cluster_from_files(  # noqa: PLR0913
+    current: str,
+    *,
+    topic: str | None = None,
+    sizes: str | None = None,
+    capacity: CapacityConfig | None = None,
+    loads: Sequence[PartitionLoads] = (),
+    brokers: Sequence[Broker] | None = None,
+) -> ClusterModel:
+    """The cluster of ``current`` (the text of a describe dump, reassignment JSON or ZooKeeper
+    topic node with ``topic``), weighed by ``sizes`` (the text of a ``kafka-log-dirs.sh`` JSON),
+    ``capacity`` and ``loads``, on ``brokers`` (see the module docstring). Errors:
+    :class:`ConfigError` naming the first bad partition, broker, line or field."""
+    with _gc_paused():
+        described, configs = _described(current, topic)
+        rows = _Rows(described)
+        del described
+        columns = _columns(rows, sizes, loads)
+    topics = tuple(TopicInfo(t, _min_isr(t, configs)) for t in rows.names)
+    return ClusterModel(
+        tuple(_brokers(rows, brokers, capacity)), topics, topic=rows.topic,
+        partition=rows.partition, replicas=rows.replicas, leader=rows.leader, isr=rows.isr,
+        **columns,
+    )

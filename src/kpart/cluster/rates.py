@@ -1,0 +1,193 @@
+"""Per-partition loads from a rates CSV or from ``kpart report``'s output.
+
+What Cruise Control's ``PartitionMetricSample`` holds per partition (``LEADER_BYTES_IN``,
+``LEADER_BYTES_OUT``, ``MESSAGE_IN_RATE``), from files an operator exports from any metrics
+system:
+
+**Rates CSV**, one row per partition, the header naming the columns (any order)::
+
+    topic,partition,bytes_in_per_s,bytes_out_per_s,messages_in_per_s
+    orders,0,1048576,2097152,1200
+
+``bytes_in_per_s``: bytes/s produced to the partition (Kafka's ``BytesInPerSec``);
+``bytes_out_per_s``: bytes/s consumers fetch from it (``BytesOutPerSec``, without replication);
+``messages_in_per_s``: records/s produced (``MessagesInPerSec``). An empty cell is unknown.
+Lines before the header (a banner) and blank lines are skipped; every cell is read as text and
+converted here (no type guessing): a number is a plain decimal (``12``, ``1.5e6``), ≥ 0.
+The cluster model has no messages-per-second field (its ``messages`` is a count of records):
+``messages_in_per_s`` is checked and kept in :attr:`PartitionLoads.columns` but not applied.
+
+**kpart report output** (a report directory or its ``summary.json``): one topic, per partition
+``records`` and ``bytes`` counted over the analysed data set. It has no time base, so no rate:
+``records`` becomes the partition's ``messages`` and ``bytes`` (serialized key + value, without
+Kafka's record overhead or compression) its ``size_bytes`` — an estimate of size on disk that
+measured sizes (``kafka-log-dirs`` JSON) replace when both are given.
+
+Errors: :class:`~kpart.errors.ConfigError` naming the line and column (or the field), e.g.
+``line 7, column bytes_in_per_s: invalid number '12,5'``; a negative rate; a partition listed
+twice.
+
+>>> loads = parse_rates_csv("topic,partition,bytes_in_per_s,bytes_out_per_s,messages_in_per_s\\n"
+...                         "t,0,100,250.5,\\n")
+>>> loads.topics, loads.partition.tolist(), loads.columns["bytes_out_per_s"].tolist()
+(('t',), [0], [250.5])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from kpart.errors import ConfigError
+
+__all__ = ["RATE_COLUMNS", "PartitionLoads", "parse_rates_csv", "parse_report_loads"]
+
+#: The rates CSV's columns, in the documented order.
+RATE_COLUMNS = ("topic", "partition", "bytes_in_per_s", "bytes_out_per_s", "messages_in_per_s")
+_NUMBER = re.compile(r"[+]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NEGATIVE = re.compile(r"-(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+@dataclass(frozen=True, eq=False)
+class PartitionLoads:
+    """Loads of some partitions, one row each: ``topics`` (per row, the topic name),
+    ``partition`` (int64, shape ``(N,)``), ``columns`` (``{name: float64 (N,)}``, ``NaN`` =
+    unknown; names among :data:`kpart.cluster.LOADS` are applied to the model, others kept
+    for reference), ``where`` (per row, how an error names it: ``"line 7"``) and ``source``
+    (the kind of file, for messages)."""
+
+    topics: tuple[str, ...]
+    partition: np.ndarray
+    columns: Mapping[str, np.ndarray]
+    where: tuple[str, ...]
+    source: str
+
+
+def _number(cell: str, line: int, column: str) -> float:
+    cell = cell.strip()
+    if not cell:
+        return math.nan
+    if _NUMBER.fullmatch(cell):
+        value = float(cell)
+        if math.isfinite(value):
+            return value
+    if _NEGATIVE.fullmatch(cell):
+        raise ConfigError(f"rates CSV line {line}, column {column}: negative rate {cell!r}: "
+                          "must be >= 0")
+    raise ConfigError(f"rates CSV line {line}, column {column}: invalid number {cell!r:.40}")
+
+
+def _header(row: list[str]) -> dict[str, int] | None:
+    cells = [c.strip().lower() for c in row]
+    if "topic" not in cells or "partition" not in cells:
+        return None
+    return {c: i for i, c in enumerate(cells)}
+
+
+def parse_rates_csv(text: str) -> PartitionLoads:
+    """Parse a rates CSV (see the module docstring). Errors: :class:`ConfigError` naming the
+    line and column."""
+    reader = csv.reader(io.StringIO(text))
+    index: dict[str, int] | None = None
+    topics: list[str] = []
+    partitions: list[int] = []
+    lines: list[int] = []
+    values: dict[str, list[float]] = {c: [] for c in RATE_COLUMNS[2:]}
+    seen: dict[tuple[str, int], int] = {}
+    for row in reader:
+        line = reader.line_num
+        if not any(c.strip() for c in row):
+            continue
+        if index is None:
+            index = _header(row)
+            if index is not None:
+                unknown = [c for c in index if c not in RATE_COLUMNS]
+                missing = [c for c in RATE_COLUMNS if c not in index]
+                why = (f"unknown column {unknown[0]!r}" if unknown else
+                       f"missing column {missing[0]!r}" if missing else
+                       "a column twice" if len(index) != len(row) else "")
+                if why:
+                    raise ConfigError(f"rates CSV line {line}: expected the header "
+                                      f"{','.join(RATE_COLUMNS)} ({why})")
+            continue
+        if len(row) != len(index):
+            raise ConfigError(f"rates CSV line {line}: expected {len(index)} cells, got {len(row)}")
+        topic = row[index["topic"]].strip()
+        part = row[index["partition"]].strip()
+        if not topic:
+            raise ConfigError(f"rates CSV line {line}, column topic: empty topic name")
+        if not (part.isascii() and part.isdigit()) or int(part) >= 2**31:
+            raise ConfigError(f"rates CSV line {line}, column partition: invalid partition "
+                              f"{part!r:.40}")
+        key = (topic, int(part))
+        if key in seen:
+            raise ConfigError(f"rates CSV line {line}: partition {topic}-{part} is listed twice "
+                              f"(first on line {seen[key]})")
+        seen[key] = line
+        topics.append(topic)
+        partitions.append(key[1])
+        lines.append(line)
+        for column, out in values.items():
+            out.append(_number(row[index[column]], line, column))
+    if index is None:
+        raise ConfigError(f"rates CSV: no header line {','.join(RATE_COLUMNS)} found")
+    return PartitionLoads(
+        tuple(topics), np.array(partitions, dtype=np.int64),
+        {c: np.array(v, dtype=np.float64) for c, v in values.items()},
+        tuple(f"line {n}" for n in lines), "rates CSV",
+    )
+
+
+def _count(value: object, where: str) -> float:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ConfigError(f"kpart report {where}: expected a count >= 0, got {value!r:.40}")
+    return float(value)
+
+
+def parse_report_loads(text: str) -> PartitionLoads:
+    """The per-partition loads of a ``kpart report`` ``summary.json`` (see the module
+    docstring for the mapping: ``records`` → ``messages``, ``bytes`` → ``size_bytes``; no
+    rates). Errors: :class:`ConfigError` naming the field."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"Malformed kpart report summary.json: {e.msg} at line {e.lineno} "
+                          f"column {e.colno}") from None
+    if not isinstance(doc, Mapping) or doc.get("format") != "kpart-report":
+        raise ConfigError("Not a kpart report: summary.json has no \"format\": \"kpart-report\"")
+    topic = doc.get("topic")
+    rows = doc.get("partitions")
+    if not isinstance(topic, str) or not topic:
+        raise ConfigError("kpart report topic: expected a topic name")
+    if not isinstance(rows, list):
+        raise ConfigError("kpart report partitions: expected a list")
+    partitions: list[int] = []
+    records: list[float] = []
+    sizes: list[float] = []
+    seen: set[int] = set()
+    for i, row in enumerate(rows):
+        where = f"partitions[{i}]"
+        if not isinstance(row, Mapping):
+            raise ConfigError(f"kpart report {where}: expected an object")
+        p = row.get("partition")
+        if not isinstance(p, int) or isinstance(p, bool) or p < 0 or p in seen:
+            raise ConfigError(f"kpart report {where}.partition: invalid or repeated partition "
+                              f"{p!r:.40}")
+        seen.add(p)
+        partitions.append(p)
+        records.append(_count(row.get("records"), f"{where}.records"))
+        size = row.get("bytes")
+        sizes.append(math.nan if size is None else _count(size, f"{where}.bytes"))
+    return PartitionLoads(
+        (topic,) * len(partitions), np.array(partitions, dtype=np.int64),
+        {"messages": np.array(records, dtype=np.float64),
+         "size_bytes": np.array(sizes, dtype=np.float64)},
+        tuple(f"partitions[{i}]" for i in range(len(partitions))), "kpart report",
+    )
