@@ -291,10 +291,22 @@ def groups_to_json(groups: Iterable[ConsumerGroup]) -> list[dict[str, Any]]:
             for g in groups]
 
 
-def _number(value: float) -> float | int | None:
-    if math.isnan(value):
-        return None
-    return int(value) if value.is_integer() else value
+def _id_lists(ids: np.ndarray) -> list[list[int]]:
+    """Rows of broker ids padded with ``-1`` at the end → lists without the padding."""
+    rows: list[list[int]] = ids.tolist()
+    lengths = (ids >= 0).sum(axis=1).tolist() if ids.ndim == 2 else []
+    width = ids.shape[1] if ids.ndim == 2 else 0
+    return [r if k == width else r[:k] for r, k in zip(rows, lengths, strict=True)]
+
+
+def _numbers(values: np.ndarray, *, missing: np.ndarray) -> list[float | int | None]:
+    """Float values as JSON numbers: whole numbers as ints (below 2^53, exact), ``missing``
+    as ``None``."""
+    out = values.astype(object)
+    whole = ~missing & (values == np.floor(values)) & (np.abs(values) < 2.0**53)
+    out[whole] = values[whole].astype(np.int64).astype(object)
+    out[missing] = None
+    return out.tolist()  # type: ignore[no-any-return]
 
 
 def cluster_to_json(model: ClusterModel,
@@ -310,18 +322,16 @@ def cluster_to_json(model: ClusterModel,
         {"name": t.name, "configs": {"min.insync.replicas": t.min_insync_replicas},
          "partitions": []} for t in model.topics
     ]
-    loads = {k: getattr(model, k).tolist() for k in LOADS}
-    replicas, isr = model.replicas.tolist(), model.isr.tolist()
-    leader, partition = model.leader.tolist(), model.partition.tolist()
-    for row, t in enumerate(model.topic.tolist()):
-        entry: dict[str, Any] = {
-            "partition": partition[row],
-            "replicas": [x for x in replicas[row] if x >= 0],
-            "leader": None if leader[row] < 0 else leader[row],
-            "isr": [x for x in isr[row] if x >= 0],
-        }
-        entry.update({k: _number(loads[k][row]) for k in LOADS})
-        topics[t]["partitions"].append(entry)
+    columns = [model.partition.tolist(), _id_lists(model.replicas),
+               _numbers(model.leader.astype(np.float64), missing=model.leader < 0),
+               _id_lists(model.isr),
+               *(_numbers(getattr(model, k), missing=np.isnan(getattr(model, k)))
+                 for k in LOADS)]
+    entries = [dict(zip(_PARTITION, values, strict=True))
+               for values in zip(*columns, strict=True)]
+    ends = np.cumsum(np.bincount(model.topic, minlength=len(topics))).tolist()
+    for t, (start, end) in enumerate(zip([0, *ends[:-1]], ends, strict=True)):
+        topics[t]["partitions"] = entries[start:end]
     doc = {"format": FORMAT, "version": VERSION, "brokers": brokers, "topics": topics}
     if groups is not None:
         doc["groups"] = groups_to_json(groups)
