@@ -46,6 +46,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from kpart._json_fields import json_object
 from kpart.cluster.model import Capacity
 from kpart.errors import ConfigError
 
@@ -121,12 +122,8 @@ def _broker_id(value: object, where: str) -> int:
     return text
 
 
-def _entry(doc: object, where: str) -> tuple[int, Capacity, bool]:
-    if not isinstance(doc, Mapping):
-        raise ConfigError(f"{where}: expected an object")
-    for key in doc:
-        if key not in ("brokerId", "capacity", "doc"):
-            raise ConfigError(f"{where}.{key}: unknown field (expected brokerId, capacity, doc)")
+def _entry(entry: object, where: str) -> tuple[int, Capacity, bool]:
+    doc = json_object(entry, ("brokerId", "capacity", "doc"), where)
     if "brokerId" not in doc:
         raise ConfigError(f"{where}: missing brokerId")
     broker = _broker_id(doc["brokerId"], f"{where}.brokerId")

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from kpart._json_fields import json_object
 from kpart.cluster._partition_columns import INT32_MAX, Columns, partition_columns
 from kpart.cluster.groups import ConsumerGroup, GroupMember
 from kpart.cluster.model import (
@@ -63,16 +64,6 @@ _CAPACITY = ("disk_bytes", "network_in", "network_out", "cpu")
 _PARTITION = ("partition", "replicas", "leader", "isr", *LOADS)
 _GROUP = ("group_id", "type", "state", "assignor", "simple", "coordinator", "members")
 _MEMBER = ("member_id", "group_instance_id", "client_id", "host", "rack", "assignment")
-
-
-def _fields(doc: object, allowed: tuple[str, ...], where: str) -> Mapping[str, Any]:
-    if not isinstance(doc, Mapping):
-        raise ConfigError(f"{where}: expected an object.")
-    for k in doc:
-        if k not in allowed:
-            raise ConfigError(f"{where}.{k}: unknown field (expected one of "
-                              f"{', '.join(allowed)}).")
-    return doc
 
 
 def _list(doc: Mapping[str, Any], key: str, where: str) -> list[Any]:
@@ -106,14 +97,14 @@ def _amount(value: object, where: str) -> float | None:
 
 
 def _broker(doc: object, where: str) -> ClusterBroker:
-    b = _fields(doc, ("id", "rack", "capacity"), where)
+    b = json_object(doc, ("id", "rack", "capacity"), where)
     rack = b.get("rack")
     if rack is not None and not isinstance(rack, str):
         raise ConfigError(f"{where}.rack: expected a string or null.")
     cap_doc = b.get("capacity")
     capacity = None
     if cap_doc is not None:
-        c = _fields(cap_doc, _CAPACITY, f"{where}.capacity")
+        c = json_object(cap_doc, _CAPACITY, f"{where}.capacity")
         try:
             capacity = Capacity(**{k: _amount(c.get(k), f"{where}.capacity.{k}")
                                    for k in _CAPACITY})
@@ -123,7 +114,7 @@ def _broker(doc: object, where: str) -> ClusterBroker:
 
 
 def _partition(topic: str, doc: object, where: str) -> PartitionState:
-    p = _fields(doc, _PARTITION, where)
+    p = json_object(doc, _PARTITION, where)
     leader = p.get("leader")
     return PartitionState(
         topic, _int(p.get("partition"), f"{where}.partition"),
@@ -137,7 +128,7 @@ def _partition(topic: str, doc: object, where: str) -> PartitionState:
 def cluster_from_json(doc: object) -> ClusterModel:
     """The :class:`ClusterModel` of a parsed ``cluster.json`` document (see the module
     docstring). Raises :class:`ConfigError` naming the bad field."""
-    top = _fields(doc, ("format", "version", "brokers", "topics", "groups"), "cluster")
+    top = json_object(doc, ("format", "version", "brokers", "topics", "groups"), "cluster")
     if top.get("format") != FORMAT:
         raise ConfigError(f"cluster.format: expected {FORMAT!r}, got {top.get('format')!r:.40}.")
     if top.get("version") != VERSION:
@@ -149,7 +140,7 @@ def cluster_from_json(doc: object) -> ClusterModel:
     columns: list[Columns] = []
     for i, t_doc in enumerate(_list(top, "topics", "cluster")):
         where = f"cluster.topics[{i}]"
-        t = _fields(t_doc, ("name", "configs", "partitions"), where)
+        t = json_object(t_doc, ("name", "configs", "partitions"), where)
         name = t.get("name")
         if not isinstance(name, str) or not name:
             raise ConfigError(f"{where}.name: expected a non-empty string.")
@@ -234,11 +225,11 @@ def _assignment(value: object, where: str) -> tuple[tuple[str, tuple[int, ...]],
 
 
 def _group(doc: object, where: str) -> ConsumerGroup:
-    g = _fields(doc, _GROUP, where)
+    g = json_object(doc, _GROUP, where)
     members = []
     for i, m_doc in enumerate(_list(g, "members", where)):
         mw = f"{where}.members[{i}]"
-        m = _fields(m_doc, _MEMBER, mw)
+        m = json_object(m_doc, _MEMBER, mw)
         members.append(GroupMember(
             str(_text(m, "member_id", mw, required=True)), _text(m, "group_instance_id", mw),
             _text(m, "client_id", mw), _text(m, "host", mw), _text(m, "rack", mw),

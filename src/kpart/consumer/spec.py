@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from kpart._json_fields import check_fields
 from kpart._warnings import kpart_warn
 from kpart.errors import ConfigError
 from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
@@ -228,7 +229,7 @@ class GroupSpec:
             raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
         if unknown_owned == "error":
             _reject_unknown_owned(doc)
-        _no_unknown_fields(doc, _GROUP_FIELDS, "group")
+        check_fields(doc, _GROUP_FIELDS, "group")
         topics_doc = doc.get("topics")
         if not isinstance(topics_doc, Mapping):
             raise ConfigError("group.topics: expected an object {topic: partition count}.")
@@ -287,13 +288,6 @@ _MEMBER_FIELDS = ("id", "topics", "rack", "instance_id", "generation", "owned",
                   "has_user_data", "user_data_hex")
 
 
-def _no_unknown_fields(doc: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
-    """ConfigError naming the first field of ``doc`` not in ``allowed`` (as topology files)."""
-    for k in doc:
-        if k not in allowed:
-            raise ConfigError(f"{where}.{k}: unknown field (expected one of {', '.join(allowed)})")
-
-
 def _warn(message: str) -> None:
     kpart_warn(message)  # attributed to the caller's line, outside kpart
 
@@ -338,7 +332,7 @@ def member_from_json(m: Any, where: str = "member") -> Member:
     :class:`~kpart.errors.KpartWarning`)."""
     if not isinstance(m, Mapping):
         raise ConfigError(f"{where}: expected an object.")
-    _no_unknown_fields(m, _MEMBER_FIELDS, where)
+    check_fields(m, _MEMBER_FIELDS, where)
     if "id" not in m:
         raise ConfigError(f"{where}.id: missing.")
     topics = m.get("topics", [])

@@ -37,11 +37,11 @@ from typing import Any
 
 from kpart._java.collections import JavaHashSet
 from kpart._java.uuid import uuid_from_string, uuid_to_string
+from kpart._json_fields import check_fields
 from kpart._warnings import kpart_warn
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.spec import (
     GroupSpec,
-    _no_unknown_fields,
     check_subscription,
     check_unique_member_ids,
     topic_partitions_from_json,
@@ -278,14 +278,14 @@ class ServerGroupSpec:
         ``topics`` does not list (the coordinator skips it; the group is still built)."""
         if not isinstance(doc, Mapping):
             raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
-        _no_unknown_fields(doc, ("topics", "members"), "group")
+        check_fields(doc, ("topics", "members"), "group")
         topics_doc = doc.get("topics")
         if not isinstance(topics_doc, list):
             raise ConfigError("group.topics: expected a list of {name, id, partitions}.")
         topics = []
         for i, t in enumerate(topics_doc):
             if isinstance(t, Mapping):
-                _no_unknown_fields(t, ("name", "id", "partitions"), f"group.topics[{i}]")
+                check_fields(t, ("name", "id", "partitions"), f"group.topics[{i}]")
             if not isinstance(t, Mapping) or not {"name", "id", "partitions"} <= set(t):
                 raise ConfigError(f"group.topics[{i}]: expected {{name, id, partitions}}.")
             topics.append(ServerTopic(t["name"], t["id"], t["partitions"]))
@@ -317,7 +317,7 @@ def _subscription_type(members: tuple[ServerMember, ...]) -> str:
 def _member_from_json(m: Any, i: int) -> ServerMember:
     where = f"group.members[{i}]"
     if isinstance(m, Mapping):
-        _no_unknown_fields(m, ("id", "topics", "instance_id", "rack", "assignment"), where)
+        check_fields(m, ("id", "topics", "instance_id", "rack", "assignment"), where)
     if not isinstance(m, Mapping) or "id" not in m:
         raise ConfigError(f"{where}: expected an object with an 'id'.")
     topics = m.get("topics", [])
