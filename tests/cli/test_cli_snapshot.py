@@ -95,6 +95,16 @@ def test_bad_command_config_one_line(capsys: pytest.CaptureFixture[str], tmp_pat
     assert err.count("\n") == 1 and needle in err and str(cfg) in err
 
 
+def test_out_never_overwrites_the_command_config(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    cfg = tmp_path / "client.properties"
+    cfg.write_text("security.protocol=PLAINTEXT\n")
+    code, _, err = run(capsys, "snapshot", "--bootstrap-server", "127.0.0.1:1", "--out",
+                       str(cfg), "--command-config", str(cfg))
+    assert code == 2 and err.count("\n") == 1 and "--command-config" in err
+    assert cfg.read_text() == "security.protocol=PLAINTEXT\n"
+
+
 def _cluster_with_group(path: Path) -> None:
     doc = {"format": "kpart-cluster", "version": 1,
            "brokers": [{"id": 1, "rack": "a"}, {"id": 2, "rack": "b"}],

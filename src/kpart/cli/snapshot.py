@@ -51,7 +51,7 @@ def snapshot_command(
 
     if not bootstrap_server.strip():
         raise ConfigError("--bootstrap-server: expected HOST:PORT, got ''.")
-    check_writable(out, "--out")
+    check_writable(out, "--out", inputs={"--command-config": command_config})
     props = None
     if command_config is not None:
         props = parse_command_config(read_text(command_config, "--command-config"),
