@@ -147,3 +147,11 @@ def test_the_columnar_and_entry_readers_agree() -> None:
     order = np.argsort(fast["partition"])  # the entry reader sorts by partition
     for name, column in fast.items():
         assert np.array_equal(column[order], slow[name], equal_nan=column.dtype.kind == "f"), name
+
+
+def test_a_runaway_replica_list_is_refused_before_the_matrix_is_allocated() -> None:
+    doc = cluster_to_json(_model(PartitionState("t", 0, (3, 1)), PartitionState("t", 1, (2,))))
+    doc["topics"][0]["partitions"][1]["replicas"] = [1] * 1_000_000  # 1M x rows would not fit
+    with pytest.raises(ConfigError, match="A list of 1000000 broker ids .* repeats a broker: "
+                                          "the whole cluster names 3 brokers"):
+        cluster_from_json(doc)

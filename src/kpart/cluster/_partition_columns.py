@@ -50,6 +50,8 @@ def _padded(rows: list[Any], *, allow_empty: bool) -> np.ndarray | None:
     if flat is None:
         return None
     width = int(sizes.max()) if len(sizes) and sizes.max() > 0 else 1
+    if width > 1 and width > len(np.unique(flat)):
+        return None  # a list repeating a broker: model.padded_ids names it
     out = np.full((len(rows), width), -1, dtype=np.int32)
     starts = np.cumsum(sizes) - sizes
     row = np.repeat(np.arange(len(rows)), sizes)

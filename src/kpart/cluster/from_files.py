@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import itertools
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -43,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import numpy as np
 
 from kpart.cluster.capacity import CapacityConfig, capacities_for
-from kpart.cluster.model import ClusterBroker, ClusterModel, TopicInfo
+from kpart.cluster.model import ClusterBroker, ClusterModel, TopicInfo, padded_ids
 from kpart.cluster.rates import PartitionLoads
 from kpart.errors import ConfigError
 from kpart.placement.formats import DescribedPartition, parse_describe_with_configs
@@ -108,21 +107,6 @@ def _min_isr(topic: str, configs: Mapping[str, tuple[int, str]]) -> int | None:
     return int(value)
 
 
-def _padded(lists: Sequence[tuple[int, ...]]) -> np.ndarray:
-    """Ragged id tuples → int32 ``(P, W)`` padded with ``-1``, without a per-row numpy call."""
-    lens = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
-    width = int(lens.max(initial=0)) or 1
-    out = np.full((len(lists), width), -1, dtype=np.int32)
-    total = int(lens.sum())
-    flat = np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=total)
-    if total and (flat.max() >= 2**31):
-        raise ConfigError(f"Invalid broker id {int(flat.max())}: larger than Kafka's int32")
-    rows = np.repeat(np.arange(len(lists)), lens)
-    starts = np.cumsum(lens) - lens
-    out[rows, np.arange(total) - np.repeat(starts, lens)] = flat
-    return out
-
-
 class _Rows:
     """The assignment as sorted arrays (topic index, partition, replicas, leader, ISR)."""
 
@@ -140,8 +124,8 @@ class _Rows:
         self.key = key[perm]
         self.topic = topic[perm]
         self.partition = partition[perm].astype(np.int32)
-        self.replicas = _padded([d.replicas for d in rows])[perm]
-        self.isr = _padded([d.isr for d in rows])[perm]
+        self.replicas = padded_ids([d.replicas for d in rows])[perm]
+        self.isr = padded_ids([d.isr for d in rows])[perm]
         self.leader = np.fromiter((-1 if d.leader is None else d.leader for d in rows),
                                   dtype=np.int64, count=len(rows))[perm].astype(np.int32)
 

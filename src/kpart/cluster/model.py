@@ -31,12 +31,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
 from kpart.errors import ConfigError
 
-__all__ = ["LOADS", "Capacity", "ClusterBroker", "ClusterModel", "PartitionState", "TopicInfo"]
+__all__ = ["LOADS", "Capacity", "ClusterBroker", "ClusterModel", "PartitionState", "TopicInfo",
+           "padded_ids"]
 
 #: The per-partition load fields, in ``cluster.json`` order (float64 arrays, ``NaN`` unknown).
 LOADS = ("messages", "size_bytes", "bytes_in_per_s", "bytes_out_per_s")
@@ -118,12 +120,30 @@ class PartitionState:
     bytes_out_per_s: float | None = None
 
 
-def _padded(rows: Sequence[Sequence[int]]) -> np.ndarray:
-    """Ragged int rows → int32 matrix padded with ``-1`` (at least one column)."""
-    width = max((len(r) for r in rows), default=0) or 1
+def padded_ids(rows: Sequence[Sequence[int]]) -> np.ndarray:
+    """Ragged broker-id lists (replicas, ISR) → int32 matrix of shape ``(len(rows), W)``
+    padded with ``-1``, ``W`` the longest list (at least 1), without a per-row numpy call.
+    Raises :class:`ConfigError` for an id above Kafka's int32, and for a list longer than the
+    number of distinct ids in all lists (it repeats a broker) before allocating ``rows × W``
+    (one runaway list must not size the whole matrix).
+
+    >>> padded_ids([(1, 2), (3,)]).tolist()
+    [[1, 2], [3, -1]]
+    """
+    lens = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    total = int(lens.sum())
+    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=total)
+    if total and (flat.max() > 2**31 - 1 or flat.min() < 0):
+        bad = int(flat.max()) if flat.max() > 2**31 - 1 else int(flat.min())
+        raise ConfigError(f"Invalid broker id {bad}: must be from 0 to 2147483647.")
+    width = int(lens.max(initial=0)) or 1
+    if width > 1 and width > len(np.unique(flat)):
+        row = int(np.argmax(lens))
+        raise ConfigError(f"A list of {width} broker ids {tuple(rows[row])!r:.60} repeats a "
+                          f"broker: the whole cluster names {len(np.unique(flat))} brokers.")
     out = np.full((len(rows), width), -1, dtype=np.int32)
-    for i, r in enumerate(rows):
-        out[i, : len(r)] = r
+    starts = np.cumsum(lens) - lens
+    out[np.repeat(np.arange(len(rows)), lens), np.arange(total) - np.repeat(starts, lens)] = flat
     return out
 
 
@@ -245,9 +265,9 @@ class ClusterModel:
             tuple(brokers), tuple(infos.values()),
             topic=np.array([order[p.topic] for p in rows], dtype=np.int32),
             partition=np.array([p.partition for p in rows], dtype=np.int32),
-            replicas=_padded([p.replicas for p in rows]),
+            replicas=padded_ids([p.replicas for p in rows]),
             leader=np.array([-1 if p.leader is None else p.leader for p in rows], np.int32),
-            isr=_padded([p.isr for p in rows]),
+            isr=padded_ids([p.isr for p in rows]),
             **{name: loads(name) for name in LOADS},
         )
 
