@@ -140,7 +140,7 @@ def padded_ids(rows: Sequence[Sequence[int]]) -> np.ndarray:
     if width > 1 and width > len(np.unique(flat)):
         row = int(np.argmax(lens))
         raise ConfigError(f"A list of {width} broker ids {tuple(rows[row])!r:.60} repeats a "
-                          f"broker: the whole cluster names {len(np.unique(flat))} brokers.")
+                          f"broker: all the lists together name {len(np.unique(flat))} brokers.")
     out = np.full((len(rows), width), -1, dtype=np.int32)
     starts = np.cumsum(lens) - lens
     out[np.repeat(np.arange(len(rows)), lens), np.arange(total) - np.repeat(starts, lens)] = flat
