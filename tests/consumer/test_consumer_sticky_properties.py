@@ -243,15 +243,20 @@ def test_cooperative_sticky_properties(s: dict) -> None:
     _check(s, cooperative=True)
 
 
+# 1,500 examples each keep CI within its budget (5,000 took 70 s apiece); `make fuzz` runs
+# FUZZ_SCALE times as many from a fresh seed.
+MANY = settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+
+
 @pytest.mark.slow
-@settings(max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+@MANY
 @given(scenarios(), st.booleans())
 def test_properties_many(s: dict, cooperative: bool) -> None:
     _check(s, cooperative)
 
 
 @pytest.mark.slow
-@settings(max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+@MANY
 @given(scenarios())
 def test_properties_many_sticky(s: dict) -> None:
     _check(s, cooperative=False)
