@@ -66,7 +66,6 @@ import numpy as np
 from numba import njit
 
 from kpart._java.strings import java_string_key
-from kpart.cluster.load import broker_load
 from kpart.cluster.model import ClusterModel
 from kpart.errors import ConfigError
 
@@ -177,48 +176,62 @@ def _check_throttle(rate: float | None) -> int | None:
 
 # -- the greedy -------------------------------------------------------------------------------
 @njit(cache=True)
+def _free_from(nxt: np.ndarray, b: int, j: int) -> int:  # pragma: no cover
+    """The first batch ``>= j`` where broker ``b`` has a free slot (``nxt[j, b] == j``: free;
+    else a batch further on to look from), halving the paths it walks."""
+    while nxt[j, b] != j:
+        nxt[j, b] = nxt[nxt[j, b], b]
+        j = nxt[j, b]
+    return j
+
+
+@njit(cache=True)
 def _first_fit(inv: np.ndarray, k: int, n_brokers: int) -> np.ndarray:  # pragma: no cover
     """Batch of each row of ``inv`` (broker positions, ``-1`` padded), taken in order: the
-    earliest batch where each of its brokers has fewer than ``k`` rows."""
+    earliest batch where each of its brokers has fewer than ``k`` rows. Full batches are
+    skipped per broker through ``nxt`` (a union-find of "next batch with a free slot"), so a
+    row costs about its width, however many batches its brokers have filled."""
     m, w = inv.shape
     out = np.empty(m, np.int64)
-    ptr = np.zeros(n_brokers, np.int64)  # first batch where the broker has a free slot
     use = np.zeros((64, n_brokers), np.int32)
+    nxt = np.empty((64, n_brokers), np.int32)
+    for j in range(64):
+        nxt[j, :] = j
     for i in range(m):
-        j = 0
-        for c in range(w):
-            b = inv[i, c]
-            if b >= 0 and ptr[b] > j:
-                j = ptr[b]
-        while True:
-            if j >= use.shape[0]:
-                grown = np.zeros((2 * use.shape[0], n_brokers), np.int32)
-                grown[: use.shape[0]] = use
-                use = grown
-            free = True
+        j, moved = 0, True
+        while moved:  # the first batch free for every broker of the row
+            moved = False
             for c in range(w):
                 b = inv[i, c]
-                if b >= 0 and use[j, b] >= k:
-                    free = False
-                    break
-            if free:
-                break
-            j += 1
+                if b >= 0:
+                    f = _free_from(nxt, b, j)
+                    if f > j:
+                        j, moved = f, True
         out[i] = j
+        if j + 1 >= use.shape[0]:  # keep a free row after every batch in use
+            n = use.shape[0]
+            use = np.concatenate((use, np.zeros((n, n_brokers), np.int32)))
+            grown = np.empty((2 * n, n_brokers), np.int32)
+            grown[:n] = nxt
+            for r in range(n, 2 * n):
+                grown[r, :] = r
+            nxt = grown
         for c in range(w):
             b = inv[i, c]
             if b >= 0:
                 use[j, b] += 1
-                p = ptr[b]
-                while p < use.shape[0] and use[p, b] >= k:
-                    p += 1
-                ptr[b] = p
+                if use[j, b] >= k:
+                    nxt[j, b] = j + 1
     return out
 
 
 def _fullness(model: ClusterModel) -> np.ndarray:
-    """Per broker position: disk utilisation (or bytes on disk without every capacity)."""
-    disk = broker_load(model).disk_bytes
+    """Per broker position: disk utilisation (or bytes on disk without every capacity), as
+    :func:`~kpart.cluster.load.broker_load` weighs disk (every replica holds the size)."""
+    pos = model.broker_positions(model.replicas)
+    held = pos >= 0
+    size = np.broadcast_to(np.nan_to_num(model.size_bytes)[:, None], pos.shape)
+    disk = np.bincount(pos[held], weights=size[held], minlength=len(model.brokers))
     caps = [b.capacity.disk_bytes if b.capacity else None for b in model.brokers]
     if all(c is not None for c in caps):
         return cast(np.ndarray, disk / np.array(caps, dtype=np.float64))
@@ -277,8 +290,8 @@ def _row_parts(model: ClusterModel, target: np.ndarray, rows: np.ndarray) -> dic
     """Per reassigned row: adding / removing broker positions (``-1`` padded), number added,
     sender position, size, and every broker taking part (positions)."""
     w = max(target.shape[1], model.replicas.shape[1])
-    cur = model.broker_positions(_widen(model.replicas, w)[rows])
-    tgt = model.broker_positions(_widen(target, w)[rows])
+    cur = model.broker_positions(_widen(model.replicas[rows], w))
+    tgt = model.broker_positions(_widen(target[rows], w))
     add = np.where((tgt[:, :, None] != cur[:, None, :]).all(axis=2), tgt, -1)
     rem = np.where((cur[:, :, None] != tgt[:, None, :]).all(axis=2), cur, -1)
     lead = model.leader[rows]
@@ -311,12 +324,12 @@ def schedule_plan(model: ClusterModel, target: np.ndarray, *,
     """
     k = _check_k(max_moves_per_broker)
     rate = _check_throttle(throttle_bytes_per_s)
-    tgt = _check_target(model, target)
+    tgt = _check_shape(model, target)
     w = max(tgt.shape[1], model.replicas.shape[1])
-    cur_w, tgt_w = _widen(model.replicas, w), _widen(tgt, w)
-    rows = np.flatnonzero((cur_w != tgt_w).any(axis=1))
+    rows = np.flatnonzero((_widen(model.replicas, w) != _widen(tgt, w)).any(axis=1))
     if not len(rows):
         return Schedule((), k, rate, None if rate is None else 0.0)
+    _check_target(model, tgt, rows)  # the unchanged rows are the model's, valid
     parts = _row_parts(model, tgt, rows)
     copies = parts["n_add"] > 0
     if k is None:
@@ -350,7 +363,7 @@ def _check_rows(model: ClusterModel, rows: np.ndarray) -> np.ndarray:
         bad = int(r.min()) if r.min() < 0 else int(r.max())
         raise ConfigError.about("rows", "Invalid {param}: row {value} is not in 0..{last}",
                                 value=bad, last=p - 1)
-    if len(np.unique(r)) != len(r):
+    if len(r) and np.bincount(r, minlength=p).max() > 1:
         raise ConfigError.about("rows", "Invalid {param}: a row is listed twice", value=None)
     return r
 
@@ -358,7 +371,7 @@ def _check_rows(model: ClusterModel, rows: np.ndarray) -> np.ndarray:
 def _json(model: ClusterModel, r: np.ndarray, reps: np.ndarray) -> str:
     """The JSON of rows ``r`` with replicas ``reps`` (one row each, ``-1`` padded): one
     ``%``-format per partition, topics escaped once each, in Kafka's order."""
-    used = np.unique(model.topic[r])
+    used = np.flatnonzero(np.bincount(model.topic[r], minlength=len(model.topics)))
     names = [model.topics[t].name for t in used.tolist()]
     rank = np.zeros(len(model.topics), np.int64)
     rank[used[sorted(range(len(names)), key=lambda i: java_string_key(names[i]))]] = np.arange(
@@ -370,7 +383,7 @@ def _json(model: ClusterModel, r: np.ndarray, reps: np.ndarray) -> str:
                      strict=True))
     width = (reps >= 0).sum(axis=1)
     text = np.empty(len(r), dtype=object)
-    for n in np.unique(width).tolist():
+    for n in np.flatnonzero(np.bincount(width)).tolist():
         sel = np.flatnonzero(width == n)
         tpl = ('%s%d,"replicas":[' + ",".join(["%d"] * n) + '],"log_dirs":['
                + ",".join(['"any"'] * n) + "]}")
