@@ -1,6 +1,6 @@
 """Scheduling a load-aware plan on Cruise Control's #1592 shape (kpart issue 13, point 6).
 
-Plans adding 10 brokers with :func:`kpart.cluster.optimizer.plan_cluster` (as
+Plans adding 10 brokers (``--scenario remove``: removing brokers 0, 10, 20, 30, 40) with :func:`kpart.cluster.optimizer.plan_cluster` (as
 ``bench_cluster_plan.py`` does, not timed here), then times, median of ``--repeats``:
 
 - :func:`kpart.cluster.schedule.schedule_plan` at ``K = --k`` with ``--throttle`` bytes/s (the
@@ -65,16 +65,19 @@ def _lower_bound(model: ClusterModel, target: np.ndarray, k: int) -> int:
     return int(-(-per.max() // k)) if len(per) else 0
 
 
-def run(scale: float, k: int, throttle: float, repeats: int) -> None:
+def run(scale: float, k: int, throttle: float, repeats: int, scenario: str) -> None:
     model = cc1592(scale)
     n = len(model.brokers)
     add = [ClusterBroker(n + i, f"rack-{(n + i) % RACKS}", CAPACITY) for i in range(10)]
+    kwargs: dict[str, object] = ({"add_brokers": add} if scenario == "add"
+                                 else {"remove_brokers": list(range(0, 50, 10))})
     w = time.perf_counter()
-    plan = plan_cluster(model, add_brokers=add, thresholds=THRESHOLDS)
+    plan = plan_cluster(model, thresholds=THRESHOLDS, **kwargs)  # type: ignore[arg-type]
     plan_s = time.perf_counter() - w
     m, target = plan.model, plan.target
     rows = plan.moved_rows()
-    print(f"== cc1592({scale}) + 10 brokers: {m.num_partitions:,} partitions; plan "
+    what = "+ 10 brokers" if scenario == "add" else "- brokers 0,10,20,30,40"
+    print(f"== cc1592({scale}) {what}: {m.num_partitions:,} partitions; plan "
           f"{plan_s:.1f} s (untimed below): {len(rows):,} partitions reassigned, "
           f"{plan.replica_moves:,} replica moves, {plan.bytes_moved / 1e12:.2f} TB")
     sched_w, sched_c, s = _timed(repeats, lambda: schedule_plan(
@@ -82,9 +85,11 @@ def run(scale: float, k: int, throttle: float, repeats: int) -> None:
     bound = _lower_bound(m, target, k)
     total = s.total_seconds or 0.0  # type: ignore[attr-defined]
     batches = s.batches  # type: ignore[attr-defined]
+    copying = sum(1 for b in batches if b.replica_moves)
     print(f"schedule_plan (K={k}, throttle {throttle:,.0f} B/s): {sched_w:.2f} s wall, "
-          f"{sched_c:.2f} s CPU (median of {repeats}); {len(batches):,} batches "
-          f"(lower bound {bound:,}), estimated {total / 3600:.1f} h "
+          f"{sched_c:.2f} s CPU (median of {repeats}); {len(batches):,} batches: {copying:,} "
+          f"copying data (lower bound {bound:,}) + {len(batches) - copying} copy-free; "
+          f"estimated {total / 3600:.1f} h "
           f"({total:,.0f} s); bytes {sum(b.bytes for b in batches) / 1e12:.2f} TB")
     one_w, one_c, text = _timed(repeats, lambda: reassignment_json(m, target, rows))
     print(f"reassignment_json of all {len(rows):,} partitions: {one_w:.2f} s wall, "
@@ -96,7 +101,11 @@ def run(scale: float, k: int, throttle: float, repeats: int) -> None:
     print(f"peak RSS {peak_rss_mb():.0f} MiB")
     peer = capped_median(lambda: _moves(m, target, rows), lambda mv: batch_moves(mv, k),
                          repeats=1, cap=60.0)
-    print(f"peer kpart.placement.plan.batch_moves (Move objects, K={k}): {fmt_seconds(peer)}")
+    count = ""
+    if peer is not None:  # it finished: count its batches (once more, in this process)
+        count = f", {len(batch_moves(_moves(m, target, rows), k)):,} batches"
+    print(f"peer kpart.placement.plan.batch_moves (Move objects, K={k}): {fmt_seconds(peer)}"
+          f"{count}")
 
 
 def main() -> None:
@@ -105,8 +114,9 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--throttle", type=float, default=50e6, help="bytes/s (default 50 MB/s)")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--scenario", choices=("add", "remove"), default="add")
     args = ap.parse_args()
-    run(args.scale, args.k, args.throttle, args.repeats)
+    run(args.scale, args.k, args.throttle, args.repeats, args.scenario)
 
 
 if __name__ == "__main__":

@@ -309,3 +309,13 @@ def test_many_moves_keep_k(seed: int, k: int, n: int) -> None:
             mv = _move(m, target, r)
             if mv.replica_moves:
                 assert all(any(use[e].get(x, 0) == k for x in mv.brokers) for e in range(j))
+
+
+def test_the_guide_page_example_runs() -> None:
+    """docs/schedule.md's Python example, run as a doctest."""
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "schedule.md"
+    result = doctest.testfile(str(page), module_relative=False, verbose=False)
+    assert result.attempted >= 8 and result.failed == 0
