@@ -243,6 +243,7 @@ def test_a_plan_is_scheduled_whole() -> None:
     ({"throttle_bytes_per_s": math.nan}, "Invalid throttle_bytes_per_s nan"),
     ({"throttle_bytes_per_s": math.inf}, "Invalid throttle_bytes_per_s inf"),
     ({"throttle_bytes_per_s": 0.5}, "Invalid throttle_bytes_per_s 0.5"),
+    ({"throttle_bytes_per_s": 2**63}, "Invalid throttle_bytes_per_s 9223372036854775808"),
 ])
 def test_bad_parameters_are_named(kwargs: dict[str, object], message: str) -> None:
     m = _four()

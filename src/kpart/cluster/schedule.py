@@ -168,60 +168,61 @@ def _check_throttle(rate: float | None) -> int | None:
     if rate is None:
         return None
     ok = isinstance(rate, int | float | np.integer | np.floating) and not isinstance(rate, bool)
-    if not ok or not math.isfinite(rate) or rate < 1:
+    if not ok or not math.isfinite(rate) or rate < 1 or rate >= 2.0**63:
         raise ConfigError.about("throttle_bytes_per_s", "Invalid {param} {value!r}: must be a "
-                                "finite number of bytes per second >= 1", value=rate)
+                                "finite number of bytes per second from 1 to 2^63 - 1 (a "
+                                "Java long)", value=rate)
     return int(rate)  # whole bytes/s, as --throttle takes them; rounding down never exceeds it
 
 
 # -- the greedy -------------------------------------------------------------------------------
 @njit(cache=True)
-def _free_from(nxt: np.ndarray, b: int, j: int) -> int:  # pragma: no cover
-    """The first batch ``>= j`` where broker ``b`` has a free slot (``nxt[j, b] == j``: free;
-    else a batch further on to look from), halving the paths it walks."""
-    while nxt[j, b] != j:
-        nxt[j, b] = nxt[nxt[j, b], b]
-        j = nxt[j, b]
-    return j
-
-
-@njit(cache=True)
 def _first_fit(inv: np.ndarray, k: int, n_brokers: int) -> np.ndarray:  # pragma: no cover
     """Batch of each row of ``inv`` (broker positions, ``-1`` padded), taken in order: the
     earliest batch where each of its brokers has fewer than ``k`` rows. Full batches are
-    skipped per broker through ``nxt`` (a union-find of "next batch with a free slot"), so a
-    row costs about its width, however many batches its brokers have filled."""
+    skipped per broker through ``nxt`` (a union-find of "next batch with a free slot":
+    ``nxt[j * n_brokers + b] == j`` when broker ``b`` has a free slot in batch ``j``, else a batch
+    further on to look from; paths halved as walked), so a row costs about its width, however
+    many batches its brokers have filled. Scalar loops only: compiles in about a second."""
     m, w = inv.shape
     out = np.empty(m, np.int64)
-    use = np.zeros((64, n_brokers), np.int32)
-    nxt = np.empty((64, n_brokers), np.int32)
-    for j in range(64):
-        nxt[j, :] = j
+    rows = 64
+    use = np.zeros(rows * n_brokers, np.int32)  # [batch * n_brokers + broker], flat
+    nxt = np.empty(rows * n_brokers, np.int64)
+    for x in range(rows * n_brokers):
+        nxt[x] = x // n_brokers
     for i in range(m):
         j, moved = 0, True
         while moved:  # the first batch free for every broker of the row
             moved = False
             for c in range(w):
                 b = inv[i, c]
-                if b >= 0:
-                    f = _free_from(nxt, b, j)
-                    if f > j:
-                        j, moved = f, True
+                if b < 0:
+                    continue
+                f = j
+                while nxt[f * n_brokers + b] != f:
+                    g = nxt[f * n_brokers + b]
+                    nxt[f * n_brokers + b] = nxt[g * n_brokers + b]
+                    f = nxt[f * n_brokers + b]
+                if f > j:
+                    j, moved = f, True
         out[i] = j
-        if j + 1 >= use.shape[0]:  # keep a free row after every batch in use
-            n = use.shape[0]
-            use = np.concatenate((use, np.zeros((n, n_brokers), np.int32)))
-            grown = np.empty((2 * n, n_brokers), np.int32)
-            grown[:n] = nxt
-            for r in range(n, 2 * n):
-                grown[r, :] = r
-            nxt = grown
+        if j + 1 >= rows:  # keep a free batch after every batch in use
+            more = np.zeros(2 * rows * n_brokers, np.int32)
+            grown = np.empty(2 * rows * n_brokers, np.int64)
+            for x in range(2 * rows * n_brokers):
+                if x < rows * n_brokers:
+                    more[x] = use[x]
+                    grown[x] = nxt[x]
+                else:
+                    grown[x] = x // n_brokers
+            use, nxt, rows = more, grown, 2 * rows
         for c in range(w):
             b = inv[i, c]
             if b >= 0:
-                use[j, b] += 1
-                if use[j, b] >= k:
-                    nxt[j, b] = j + 1
+                use[j * n_brokers + b] += 1
+                if use[j * n_brokers + b] >= k:
+                    nxt[j * n_brokers + b] = j + 1
     return out
 
 
