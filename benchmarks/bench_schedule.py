@@ -9,7 +9,8 @@ Plans adding 10 brokers (``--scenario remove``: removing brokers 0, 10, 20, 30, 
   and of every batch (one file each) plus the rollback file;
 
 and prints the batch count (against the lower bound ``max over brokers of ceil(moves / K)``),
-the estimated duration, peak RSS, and as a peer the existing object batcher
+the estimated duration, peak RSS (and the memory the scheduling and JSON steps allocate at
+their peak, by ``tracemalloc``), and as a peer the existing object batcher
 :func:`kpart.placement.plan.batch_moves` on the same moves (as ``Move`` objects, built untimed
 in a forked child; "did not finish" past 60 s).
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+import tracemalloc
 
 import numpy as np
 from _cluster_shape import CAPACITY, RACKS, cc1592
@@ -74,6 +76,7 @@ def run(scale: float, k: int, throttle: float, repeats: int, scenario: str) -> N
     w = time.perf_counter()
     plan = plan_cluster(model, thresholds=THRESHOLDS, **kwargs)  # type: ignore[arg-type]
     plan_s = time.perf_counter() - w
+    rss_planned = peak_rss_mb()
     m, target = plan.model, plan.target
     rows = plan.moved_rows()
     what = "+ 10 brokers" if scenario == "add" else "- brokers 0,10,20,30,40"
@@ -98,7 +101,16 @@ def run(scale: float, k: int, throttle: float, repeats: int, scenario: str) -> N
         [reassignment_json(m, target, b.rows) for b in batches], rollback_json(m, rows)))
     print(f"one JSON per batch ({len(batches):,}) + rollback: {all_w:.2f} s wall, "
           f"{all_c:.2f} s CPU")
-    print(f"peak RSS {peak_rss_mb():.0f} MiB")
+    tracemalloc.start()
+    schedule_plan(m, target, max_moves_per_broker=k, throttle_bytes_per_s=throttle)
+    sched_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.reset_peak()
+    reassignment_json(m, target, rows)
+    json_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"peak RSS {peak_rss_mb():.0f} MiB (after planning: {rss_planned:.0f} MiB); "
+          f"allocated at peak (tracemalloc): schedule_plan {sched_peak / 2**20:.0f} MiB, "
+          f"reassignment_json {json_peak / 2**20:.0f} MiB")
     peer = capped_median(lambda: _moves(m, target, rows), lambda mv: batch_moves(mv, k),
                          repeats=1, cap=60.0)
     count = ""
