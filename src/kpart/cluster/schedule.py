@@ -320,8 +320,8 @@ def schedule_plan(model: ClusterModel, target: np.ndarray, *,
 
     Errors: :class:`~kpart.errors.ConfigError` naming the value: K < 1, a throttle below 1 or
     not finite, a target of another shape, a target row naming a broker the model lacks or one
-    twice. Time: linear in the reassigned rows plus a compiled first-fit loop (a few seconds
-    for 300,000 reassignments on 2.8M replicas).
+    twice. Time: linear in the reassigned rows plus a compiled first-fit loop (half a second
+    for 227,000 reassignments on 2.8M replicas).
     """
     k = _check_k(max_moves_per_broker)
     rate = _check_throttle(throttle_bytes_per_s)
