@@ -13,6 +13,8 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 ``skew``           every figure of ``skew``, one row per load
 ``whatif``         only when ``summary["whatif"]`` is present (see below)
 ``compat``         only when ``summary["compat"]`` is present (see below)
+``broker-load``    only with ``summary["cluster"]``: load per broker (as on ``plan.html``)
+``failures``       only with ``summary["cluster"]``: broker and rack failures, worst first
 =================  ===========================================================================
 
 Required keys: ``topic``, ``num_partitions``, ``records``, ``partitions`` (``[{"partition",
@@ -37,6 +39,10 @@ Optional sections, keys defined here:
   landing on the same partition as the reference, and each client's load per partition.
   (:meth:`kpart.producer.compat.CompatReport.to_json` and
   :meth:`kpart.producer.whatif.WhatIfReport.to_json` write these two sections.)
+- ``"cluster"``: ``{"brokers": [...], "failures": [...] | null, "capacity_threshold"?}`` — the
+  cluster's brokers and failures as in ``plan.html``'s summary (``docs/plan-html.md``; each
+  broker's ``"before"`` optional: without it one bar per broker, its load now); the very
+  sections of :mod:`kpart.report.plan_html`.
 
 Raises :class:`kpart.errors.ConfigError` naming the missing or malformed field.
 
@@ -345,6 +351,21 @@ def _compat(summary: Mapping[str, Any]) -> str:
     return _section("compat", "Cross-client partitioning", body, note)
 
 
+def _cluster(summary: Mapping[str, Any]) -> list[str]:
+    from kpart.report._cluster_html import brokers_section, failures_section
+
+    doc = summary.get("cluster")
+    if doc is None:
+        return []
+    if not isinstance(doc, Mapping):
+        raise ConfigError(f"summary: field 'cluster' must be an object, got {doc!r:.60}")
+    return [brokers_section(_req(doc, "brokers", "cluster"), "cluster.brokers",
+                            before_required=False,
+                            capacity_threshold=doc.get("capacity_threshold")),
+            failures_section(doc.get("failures"), "cluster.failures",
+                             missing="the report's cluster has no failure what-ifs.")]
+
+
 def _no_records(summary: Mapping[str, Any]) -> str:
     where = (summary.get("input") or {}).get("path", "the input")
     return _section("partitions", "Partitions",
@@ -372,6 +393,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
         _skew(summary),
         _whatif(summary),
         _compat(summary),
+        *_cluster(summary),
     ]
     sections = [s for s in sections if s]
     if not summary["records"]:  # an empty input: a notice instead of empty charts
@@ -381,7 +403,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         for sid, label in (
             ("overview", "Overview"), ("partitions", "Partitions"), ("brokers", "Brokers"),
             ("consumers", "Consumers"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
-            ("whatif", "What-if"), ("compat", "Cross-client"),
+            ("whatif", "What-if"), ("compat", "Cross-client"), ("broker-load", "Broker load"),
+            ("failures", "Failures"),
         )
         if any(s.startswith(f'<section id="{sid}"') for s in sections)
     )
