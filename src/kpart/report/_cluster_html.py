@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kpart.errors import ConfigError
-from kpart.report._html_parts import _chart, _req, _section, _table
+from kpart.report._html_parts import _req, _section, _table
 
 __all__ = ["BrokerLoads", "METRICS", "brokers_section", "failures_section", "opt_num",
            "parse_brokers", "req_list"]
@@ -172,7 +172,7 @@ def _charts(b: BrokerLoads, threshold: float | None) -> tuple[str, list[str]]:
             b.ids, series, _hover(b, metric, unit), title=title, unit=unit,
             added=b.added, removed=b.removed,
             lines={"capacity": cap, "capacity threshold": limit})
-        body += _chart(fig, f"chart-broker-{suffix}")
+        body += _plan_charts.chart_html(fig, f"chart-broker-{suffix}")
     return body, unknown
 
 

@@ -3,22 +3,28 @@
 The figures of a load-aware plan (Cruise Control's ``GoalOptimizer`` result, as ``kpart plan``
 summarises it): per broker before/after bars of one load, and the batch timeline of the
 reassignment (``kafka-reassign-partitions.sh --execute --throttle``, one batch after the other).
-As :mod:`kpart.report._charts`: plain values in, a ``plotly.graph_objects.Figure`` out, one bar
-(one SVG ``g.point``) per datum, so the browser test counts the marks: two bars per broker
-(before, after; one without a before), one bar per batch. Lines (capacity) are scatter traces,
-not bars, and bands (added/removed brokers) are layout shapes: neither counts as a mark.
+As :mod:`kpart.report._charts`: plain values in, a figure out, one bar (one SVG ``g.point``)
+per datum, so the browser test counts the marks: two bars per broker (before, after; one
+without a before), one bar per batch. Lines (capacity) are scatter traces, not bars, and bands
+(added/removed brokers) are layout shapes: neither counts as a mark. The figures are plain
+Plotly JSON dicts, not ``graph_objects`` (whose validation of the template alone costs ~0.2 s
+a chart), written by :func:`chart_html` without validation; the browser test checks them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
-import plotly.graph_objects as go
+from functools import cache
+from typing import Any
 
 from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR
+from kpart.report._html_parts import _PLOT_CONFIG, _POST_SCRIPT
 
-__all__ = ["ADDED_COLOR", "REMOVED_COLOR", "batch_timeline", "before_after_bars", "human",
-           "runs"]
+__all__ = ["ADDED_COLOR", "REMOVED_COLOR", "Figure", "batch_timeline", "before_after_bars",
+           "chart_html", "human", "runs"]
+
+#: A Plotly figure as JSON: ``{"data": [trace, ...], "layout": {...}}``.
+Figure = dict[str, Any]
 
 #: Band behind added brokers (green) and removed brokers (red), faint.
 ADDED_COLOR = "#54A24B"
@@ -60,26 +66,39 @@ def runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
     return out
 
 
-def _band(fig: go.Figure, flags: Sequence[bool], color: str, label: str) -> None:
+@cache
+def _template() -> dict[str, Any]:
+    import plotly.io as pio
+
+    template: dict[str, Any] = pio.templates[_LAYOUT["template"]].to_plotly_json()
+    return template
+
+
+def _layout(**extra: Any) -> dict[str, Any]:
+    """The report's chart layout (:data:`kpart.report._charts._LAYOUT`), template resolved."""
+    return {**_LAYOUT, "template": _template(), **extra}
+
+
+def chart_html(fig: Figure, div_id: str) -> str:
+    """``fig`` as the report's chart div (``div.kpart-chart``, marked rendered once drawn)."""
+    import plotly.io as pio
+
+    inner = pio.to_html(fig, validate=False, full_html=False, include_plotlyjs=False,
+                        div_id=div_id, config=_PLOT_CONFIG, post_script=_POST_SCRIPT)
+    return f'<div class="kpart-chart">{inner}</div>'
+
+
+def _bands(flags: Sequence[bool], color: str, label: str) -> tuple[list[Any], list[Any]]:
     """A faint band behind each run of flagged brokers (category ``i`` spans ``i ± 0.5``),
-    named once in the legend (an empty trace: no mark)."""
+    named once in the legend (an empty trace: no mark): ``(shapes, traces)``."""
     spans = runs(flags)
-    for first, last in spans:
-        fig.add_vrect(x0=first - 0.5, x1=last + 0.5, fillcolor=color, opacity=0.13,
-                      line_width=0, layer="below")
-    if spans:
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=label,
-                                 marker={"symbol": "square", "size": 12, "color": color,
-                                         "opacity": 0.3}, hoverinfo="skip"))
-
-
-def _line(fig: go.Figure, x: list[str], y: Sequence[float | None], name: str, color: str,
-          dash: str) -> None:
-    """A step line over the brokers (one step per broker: capacities may differ), broken
-    where a broker's value is unknown."""
-    fig.add_trace(go.Scatter(x=x, y=list(y), name=name, mode="lines", line_shape="hvh",
-                             line={"color": color, "dash": dash, "width": 1.5},
-                             hoverinfo="skip", connectgaps=False))
+    shapes = [{"type": "rect", "xref": "x", "yref": "paper", "x0": first - 0.5,
+               "x1": last + 0.5, "y0": 0, "y1": 1, "fillcolor": color, "opacity": 0.13,
+               "line": {"width": 0}, "layer": "below"} for first, last in spans]
+    legend = [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": label,
+               "marker": {"symbol": "square", "size": 12, "color": color, "opacity": 0.3},
+               "hoverinfo": "skip"}] if spans else []
+    return shapes, legend
 
 
 def before_after_bars(
@@ -92,36 +111,41 @@ def before_after_bars(
     added: Sequence[bool],
     removed: Sequence[bool],
     lines: Mapping[str, Sequence[float | None] | None] | None = None,
-) -> go.Figure:
+) -> Figure:
     """Grouped bars per broker (x: broker ids in the given order), one trace per ``series``
     (``{"before": ..., "after": ...}``: light then dark; a single series is dark).
     ``hover[i]``: the hover text of broker ``i`` (every bar of it). Added brokers get a green
     band, removed ones a red band. ``lines`` (``{"capacity": ..., "capacity threshold": ...}``,
-    per broker, ``None`` = unknown): a solid then a dashed step line each. ``unit``: ``"B"``,
-    ``"B/s"`` (SI ticks) or ``""`` (a count).
+    per broker, ``None`` = unknown): a solid then a dashed step line each (one step per
+    broker: capacities may differ; broken where unknown). ``unit``: ``"B"``, ``"B/s"`` (SI
+    ticks) or ``""`` (a count).
     """
     x = [str(b) for b in brokers]
-    fig = go.Figure()
     colors = [REPLICA_COLOR, COLOR] if len(series) == 2 else [COLOR] * len(series)
-    for (name, values), color in zip(series.items(), colors, strict=False):
-        fig.add_trace(go.Bar(x=x, y=list(values), name=name, marker_color=color,
-                             hovertext=list(hover), hoverinfo="text"))
+    data: list[Any] = [
+        {"type": "bar", "x": x, "y": list(values), "name": name, "marker": {"color": color},
+         "hovertext": list(hover), "hoverinfo": "text"}
+        for (name, values), color in zip(series.items(), colors, strict=False)]
     styles = ((_CAPACITY_COLOR, "solid"), (_THRESHOLD_COLOR, "dash"))
     for (name, line), (color, dash) in zip((lines or {}).items(), styles, strict=False):
         if line is not None and any(v is not None for v in line):
-            _line(fig, x, line, name, color, dash)
-    _band(fig, added, ADDED_COLOR, "added broker")
-    _band(fig, removed, REMOVED_COLOR, "removed broker")
-    many = len(brokers) > 60  # 225 brokers: thin bars, no gap between a broker's two
-    fig.update_layout(
-        title=title, barmode="group", xaxis_title="broker", yaxis_title=unit or "count",
-        legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
-        **{**_LAYOUT, "bargap": 0.05 if many else 0.15},
-    )
-    fig.update_xaxes(type="category", tickangle=-90 if many else 0)
+            data.append({"type": "scatter", "x": x, "y": list(line), "name": name,
+                         "mode": "lines", "line": {"shape": "hvh", "color": color,
+                                                   "dash": dash, "width": 1.5},
+                         "hoverinfo": "skip", "connectgaps": False})
+    shapes_added, legend_added = _bands(added, ADDED_COLOR, "added broker")
+    shapes_removed, legend_removed = _bands(removed, REMOVED_COLOR, "removed broker")
+    many = len(brokers) > 60  # 225 brokers: thin bars, little gap, labels upright
+    yaxis: dict[str, Any] = {"title": {"text": unit or "count"}}
     if unit:
-        fig.update_yaxes(tickformat="~s", ticksuffix=" " + unit)
-    return fig
+        yaxis.update(tickformat="~s", ticksuffix=" " + unit)
+    layout = _layout(
+        title={"text": title}, barmode="group", bargap=0.05 if many else 0.15,
+        xaxis={"title": {"text": "broker"}, "type": "category", "tickangle": -90 if many else 0},
+        yaxis=yaxis, shapes=shapes_added + shapes_removed,
+        legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
+    )
+    return {"data": data + legend_added + legend_removed, "layout": layout}
 
 
 def batch_timeline(
@@ -133,18 +157,19 @@ def batch_timeline(
     title: str,
     xaxis: str,
     unit: str,
-) -> go.Figure:
+) -> Figure:
     """A Gantt-like chart: one horizontal bar per batch (``labels``, first on top) from
     ``start`` over ``length`` (in ``unit``: time, or bytes ``"B"`` when no throttle gives a
     duration: SI ticks)."""
     n = len(labels)
-    fig = go.Figure(go.Bar(
-        y=list(labels), x=list(length), base=list(start), orientation="h",
-        marker_color=COLOR, hovertext=list(hover), hoverinfo="text", name="batch",
-    ))
-    layout = {**_LAYOUT, "height": min(1600, max(220, 110 + 16 * n)), "bargap": 0.25}
-    fig.update_layout(title=title, xaxis_title=xaxis, showlegend=False, **layout)
-    fig.update_yaxes(type="category", autorange="reversed", showticklabels=n <= 60)
-    fig.update_xaxes(tickformat="~s" if unit == "B" else ",~g", ticksuffix=" " + unit,
-                     rangemode="tozero")
-    return fig
+    bars = {"type": "bar", "y": list(labels), "x": list(length), "base": list(start),
+            "orientation": "h", "marker": {"color": COLOR}, "hovertext": list(hover),
+            "hoverinfo": "text", "name": "batch"}
+    layout = _layout(
+        title={"text": title}, showlegend=False, bargap=0.25,
+        height=min(1600, max(220, 110 + 16 * n)),
+        xaxis={"title": {"text": xaxis}, "tickformat": "~s" if unit == "B" else ",~g",
+               "ticksuffix": " " + unit, "rangemode": "tozero"},
+        yaxis={"type": "category", "autorange": "reversed", "showticklabels": n <= 60},
+    )
+    return {"data": [bars], "layout": layout}

@@ -44,8 +44,14 @@ from typing import Any
 
 from kpart._files import write_texts
 from kpart.errors import ConfigError, Param
-from kpart.report._cluster_html import brokers_section, failures_section, opt_num, req_list
-from kpart.report._html_parts import _CSS, _chart, _esc, _req, _section, _table
+from kpart.report._cluster_html import (
+    brokers_section,
+    failures_section,
+    opt_num,
+    parse_brokers,
+    req_list,
+)
+from kpart.report._html_parts import _CSS, _esc, _req, _section, _table
 
 __all__ = ["FORMAT", "VERSION", "render_plan", "write_plan_html"]
 
@@ -186,7 +192,7 @@ def _timeline(rows: list[dict[str, Any]], timed: bool) -> str:
         hover,
         title="Batches, one after the other" + ("" if timed else " (by bytes: no throttle)"),
         xaxis="time from the start" if timed else "bytes moved from the start", unit=unit)
-    return _chart(fig, "chart-schedule")
+    return _plan_charts.chart_html(fig, "chart-schedule")
 
 
 def _time_unit(total: float) -> tuple[str, float]:
@@ -266,13 +272,15 @@ def render_plan(summary: Mapping[str, Any]) -> str:
 
     _check_format(summary)
     threshold = summary.get("capacity_threshold")
+    brokers = _req(summary, "brokers", _WHERE)
+    parse_brokers(brokers, "brokers", before_required=True)  # every field checked before
+    moves, goals = _moves(summary), _goals(summary)           # any chart is drawn
+    failures = failures_section(summary.get("failures"), "failures", missing=FAILURES_MISSING)
+    schedule = _schedule(summary)
     sections = [
-        _moves(summary),
-        brokers_section(_req(summary, "brokers", _WHERE), "brokers", before_required=True,
-                        capacity_threshold=threshold),
-        _goals(summary),
-        _schedule(summary),
-        failures_section(summary.get("failures"), "failures", missing=FAILURES_MISSING),
+        moves,
+        brokers_section(brokers, "brokers", before_required=True, capacity_threshold=threshold),
+        goals, schedule, failures,
     ]
     nav = "".join(f'<a href="#{sid}">{label}</a>' for sid, label in (
         ("moves", "Moves"), ("broker-load", "Brokers"), ("goals", "Goals"),
