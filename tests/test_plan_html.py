@@ -6,9 +6,10 @@ from __future__ import annotations
 import copy
 import json
 import re
+from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _tools.plan_sample import plan_summary
@@ -189,6 +190,7 @@ def test_failure_table_keeps_the_ranking(page: str, summary: dict) -> None:
         assert row[-1] == f"{f['max_bytes_in_per_s'] / f['mean_bytes_in_per_s']:.2f}"
 
 
+@settings(max_examples=30)
 @given(st.lists(st.tuples(
     st.lists(st.integers(0, 300), min_size=1, max_size=4), st.none() | st.sampled_from("ab"),
     st.integers(0, 9), st.none() | st.floats(0, 1e9), st.none() | st.floats(1, 1e9)),
@@ -207,6 +209,44 @@ def test_failure_rows_any_failures(failures) -> None:
         assert row[1] == (f"rack {r} ({len(d)} brokers)" if r else ", ".join(map(str, d)))
         assert row[2] == f"{o:,}"
         assert row[-1] == ("—" if top is None or not mean else f"{top / mean:.2f}")
+
+
+@settings(max_examples=25)
+@given(brokers=st.integers(1, 30), racks=st.integers(1, 4), added=st.integers(0, 5),
+       removed=st.integers(0, 5), batches=st.integers(0, 12),
+       throttle=st.none() | st.sampled_from([1e6, 5e7]), failures=st.booleans(),
+       verified=st.none() | st.booleans(), seed=st.integers(0, 99))
+def test_any_plan_renders_every_part(brokers, racks, added, removed, batches, throttle,
+                                     failures, verified, seed) -> None:
+    added = min(added, brokers - 1)
+    removed = min(removed, brokers - added - 1)
+    s = plan_summary(brokers, racks=racks, added=added, removed=removed, batches=batches,
+                     throttle=throttle, failures=failures, verified=verified, seed=seed)
+    page = render_plan(s)
+    assert section_ids(page) == ["moves", "broker-load", "goals", "schedule", "failures"]
+    assert chart_ids(page) == BROKER_CHARTS + ["chart-schedule"] * bool(batches)
+    assert len(table_rows(page, "table-broker-load")) == brokers
+    assert len(table_rows(page, "table-goals")) == len(s["goals"])
+    if s["failures"]:  # (one live broker: no failure leaves a survivor to rank)
+        assert len(table_rows(page, "table-failures")) == len(s["failures"])
+    else:
+        assert ("No failure to rank." if failures else "Not computed: pass --failures") in page
+    if batches:
+        (bars,) = figure(page, "chart-schedule")
+        assert len(bars["x"]) == batches and bars["base"][0] == 0
+    assert ("No throttle was given" in page) == (throttle is None and batches > 0)
+    for chart in BROKER_CHARTS:
+        bands = [t["name"] for t in figure(page, chart) if t.get("mode") == "markers"]
+        assert bands == ["added broker"] * bool(added) + ["removed broker"] * bool(removed)
+
+
+def test_the_documented_summary_renders() -> None:
+    """The example of docs/plan-html.md is a summary render_plan reads."""
+    doc = (Path(__file__).parent.parent / "docs" / "plan-html.md").read_text(encoding="utf-8")
+    example = json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1))
+    page = render_plan(example)
+    assert chart_ids(page) == [*BROKER_CHARTS, "chart-schedule"]
+    assert len(table_rows(page, "table-failures")) == 1
 
 
 def test_225_brokers(summary: dict) -> None:

@@ -81,8 +81,10 @@ def _schedule(batches: int, moved: float, brokers: int, throttle: float | None,
 def _failures(rows: list[dict[str, Any]], racks: int, rng: np.random.Generator) -> list[Any]:
     live = [r["broker"] for r in rows if not r["removed"]]
     out = []
-    for down, rack in [([b], None) for b in live] + [
-            ([b for b in live if b % racks == r], f"r{r}") for r in range(racks)]:
+    racked = [([b for b in live if b % racks == r], f"r{r}") for r in range(racks)]
+    for down, rack in [([b], None) for b in live] + [(d, r) for d, r in racked if d]:
+        if len(down) == len(live):
+            continue  # the whole cluster down: no survivor to rank by
         mean = 4e7 * len(live) / (len(live) - len(down))
         out.append({"down": down, "rack": rack,
                     "offline_partitions": 0 if rack is None else int(rng.integers(0, 3)),

@@ -69,7 +69,13 @@ _CSS_PLAN = ".ok{color:#2e7d32;font-weight:600}.bad{color:#c62828;font-weight:60
 
 
 def _duration(seconds: float) -> str:
-    """``3725`` → ``'1 h 02 min'``; ``200`` → ``'3 min 20 s'``; ``42.5`` → ``'42.5 s'``."""
+    """A duration in words, two units at most.
+
+    >>> _duration(200_000), _duration(3725), _duration(200), _duration(42.5)
+    ('2 d 07 h', '1 h 02 min', '3 min 20 s', '42.5 s')
+    """
+    if seconds >= 2 * 86400:
+        return f"{int(seconds // 86400)} d {int(seconds % 86400 // 3600):02d} h"
     if seconds >= 3600:
         return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60):02d} min"
     if seconds >= 60:
