@@ -24,7 +24,8 @@ from typing import Any
 from kpart.errors import ConfigError
 from kpart.report._html_parts import _req, _section, _table
 
-__all__ = ["BrokerLoads", "METRICS", "brokers_section", "failures_section", "opt_num",
+__all__ = ["CSS", "BrokerLoads", "METRICS", "brokers_section", "cluster_sections",
+           "failures_section", "opt_num",
            "parse_brokers", "req_list"]
 
 #: ``(load key, chart id suffix, title, unit)`` of each per-broker chart, in page order; the
@@ -35,6 +36,9 @@ METRICS = (
     ("nw_out_bytes_per_s", "nw-out", "Network out (bytes/s: consume + replication)", "B/s"),
     ("leaders", "leaders", "Leaders (partitions led)", ""),
 )
+#: The styles these sections add to the report's (notices, ✓ and ✗).
+CSS = (".ok{color:#2e7d32;font-weight:600}.bad{color:#c62828;font-weight:600}"
+       ".notice{background:#fff8e1;border:1px solid #f0d58c;padding:6px 10px}")
 _LOADS = ("replicas", "leaders", "disk_bytes", "nw_in_bytes_per_s", "nw_out_bytes_per_s")
 #: Why a load can be unknown for every broker.
 _UNKNOWN = {"disk_bytes": "no partition sizes were given",
@@ -93,6 +97,7 @@ def parse_brokers(rows: Any, where: str, *, before_required: bool) -> BrokerLoad
     if not isinstance(rows, list) or not rows:
         raise ConfigError(f"{where}: expected a non-empty list of brokers, got {rows!r:.60}")
     ids, racks, added, removed = [], [], [], []
+    seen: dict[int, int] = {}
     cap: dict[str, list[float | None]] = {m: [] for m, *_ in METRICS[:3]}
     before: dict[str, list[float | None]] = {m: [] for m in _LOADS}
     after: dict[str, list[float | None]] = {m: [] for m in _LOADS}
@@ -105,6 +110,9 @@ def parse_brokers(rows: Any, where: str, *, before_required: bool) -> BrokerLoad
         rack = row.get("rack")
         if rack is not None and not isinstance(rack, str):
             raise ConfigError(f"{at}.rack: expected a string or null, got {rack!r}")
+        if broker in seen:
+            raise ConfigError(f"{at}.broker: broker {broker} is also {where}[{seen[broker]}]")
+        seen[broker] = i
         ids.append(broker)
         racks.append(rack)
         added.append(_flag(row, "added", at))
@@ -279,3 +287,18 @@ def failures_section(failures: Any, where: str, *, missing: str) -> str:
         note += f" {offline} of these failures take partitions offline."
     return _section("failures", "Broker and rack failures", body, html.escape(note))
 
+
+
+def cluster_sections(doc: Any) -> list[str]:
+    """``report.html``'s cluster sections: ``[]`` for ``None``, else ``summary["cluster"]``
+    (``{"brokers", "failures"?, "capacity_threshold"?}``, brokers' ``before`` optional) as
+    ``broker-load`` and ``failures``."""
+    if doc is None:
+        return []
+    if not isinstance(doc, Mapping):
+        raise ConfigError(f"summary: field 'cluster' must be an object, got {doc!r:.60}")
+    return [brokers_section(_req(doc, "brokers", "cluster"), "cluster.brokers",
+                            before_required=False,
+                            capacity_threshold=doc.get("capacity_threshold")),
+            failures_section(doc.get("failures"), "cluster.failures",
+                             missing="the report's cluster has no failure what-ifs.")]

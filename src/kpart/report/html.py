@@ -62,6 +62,7 @@ from typing import Any
 
 from kpart._files import write_text
 from kpart.errors import ConfigError, Param
+from kpart.report._cluster_html import CSS, cluster_sections
 from kpart.report._html_parts import (
     _CSS,
     _chart,
@@ -351,21 +352,6 @@ def _compat(summary: Mapping[str, Any]) -> str:
     return _section("compat", "Cross-client partitioning", body, note)
 
 
-def _cluster(summary: Mapping[str, Any]) -> list[str]:
-    from kpart.report._cluster_html import brokers_section, failures_section
-
-    doc = summary.get("cluster")
-    if doc is None:
-        return []
-    if not isinstance(doc, Mapping):
-        raise ConfigError(f"summary: field 'cluster' must be an object, got {doc!r:.60}")
-    return [brokers_section(_req(doc, "brokers", "cluster"), "cluster.brokers",
-                            before_required=False,
-                            capacity_threshold=doc.get("capacity_threshold")),
-            failures_section(doc.get("failures"), "cluster.failures",
-                             missing="the report's cluster has no failure what-ifs.")]
-
-
 def _no_records(summary: Mapping[str, Any]) -> str:
     where = (summary.get("input") or {}).get("path", "the input")
     return _section("partitions", "Partitions",
@@ -393,7 +379,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
         _skew(summary),
         _whatif(summary),
         _compat(summary),
-        *_cluster(summary),
+        *cluster_sections(summary.get("cluster")),
     ]
     sections = [s for s in sections if s]
     if not summary["records"]:  # an empty input: a notice instead of empty charts
@@ -412,7 +398,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>kpart report: {topic}</title>"
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style>'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}'
+        f"{CSS if summary.get('cluster') is not None else ''}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
         f"<header><h1>kpart report — topic {topic}</h1></header><nav>{nav}</nav>"
         f"<main>{''.join(sections)}</main></body></html>\n"

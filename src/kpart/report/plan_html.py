@@ -45,6 +45,7 @@ from typing import Any
 from kpart._files import write_texts
 from kpart.errors import ConfigError, Param
 from kpart.report._cluster_html import (
+    CSS,
     brokers_section,
     failures_section,
     opt_num,
@@ -64,8 +65,6 @@ SCHEDULE_MISSING = "pass --throttle BYTES_PER_S (and --max-concurrent-moves-per-
                    "kpart plan for the batches and their durations."
 FAILURES_MISSING = "pass --failures to kpart plan for every broker and rack failure on the " \
                    "plan's target."
-_CSS_PLAN = ".ok{color:#2e7d32;font-weight:600}.bad{color:#c62828;font-weight:600}" \
-            ".notice{background:#fff8e1;border:1px solid #f0d58c;padding:6px 10px}"
 
 
 def _duration(seconds: float) -> str:
@@ -166,11 +165,15 @@ def _goals(summary: Mapping[str, Any]) -> str:
 
 
 def _batches(sched: Mapping[str, Any], timed: bool) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, b in enumerate(req_list(sched, "batches", "schedule")):
         at = f"schedule.batches[{i}]"
         row = {k: opt_num(_req(b, k, at), f"{at}.{k}")
                for k in ("batch", "partitions", "replica_moves", "bytes", "seconds")}
+        batch: Any = row["batch"]  # a number or None (opt_num): an int is wanted
+        if not isinstance(batch, int) or (rows and batch <= rows[-1]["batch"]):
+            raise ConfigError(f"{at}.batch: expected a whole number above the previous "
+                              f"batch's, got {batch!r}")
         if row["bytes"] is None and not timed:
             raise ConfigError(f"{at}.bytes: expected a number (no throttle: bars by bytes)")
         if timed and row["seconds"] is None:
@@ -291,13 +294,14 @@ def render_plan(summary: Mapping[str, Any]) -> str:
     nav = "".join(f'<a href="#{sid}">{label}</a>' for sid, label in (
         ("moves", "Moves"), ("broker-load", "Brokers"), ("goals", "Goals"),
         ("schedule", "Schedule"), ("failures", "Failures")))
-    n = len(summary["brokers"])
-    title = html.escape(f"kpart plan — {n:,} brokers, {summary['partitions']:,} partitions")
+    partitions = opt_num(summary["partitions"], "partitions")
+    title = html.escape(f"kpart plan — {len(brokers):,} brokers"
+                        + ("" if partitions is None else f", {partitions:,.0f} partitions"))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{title}</title>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<style>{_CSS}{_CSS_PLAN}</style>"
+        f"<style>{_CSS}{CSS}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
         f"<header><h1>{title}</h1></header><nav>{nav}</nav>"
         f"<main>{''.join(sections)}</main></body></html>\n"
