@@ -13,6 +13,8 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 ``skew``           every figure of ``skew``, one row per load
 ``whatif``         only when ``summary["whatif"]`` is present (see below)
 ``compat``         only when ``summary["compat"]`` is present (see below)
+``broker-load``    only with ``summary["cluster"]``: load per broker (as on ``plan.html``)
+``failures``       only with ``summary["cluster"]``: broker and rack failures, worst first
 =================  ===========================================================================
 
 Required keys: ``topic``, ``num_partitions``, ``records``, ``partitions`` (``[{"partition",
@@ -37,6 +39,10 @@ Optional sections, keys defined here:
   landing on the same partition as the reference, and each client's load per partition.
   (:meth:`kpart.producer.compat.CompatReport.to_json` and
   :meth:`kpart.producer.whatif.WhatIfReport.to_json` write these two sections.)
+- ``"cluster"``: ``{"brokers": [...], "failures": [...] | null, "capacity_threshold"?}`` — the
+  cluster's brokers and failures as in ``plan.html``'s summary (``docs/plan-html.md``; each
+  broker's ``"before"`` optional: without it one bar per broker, its load now); the very
+  sections of :mod:`kpart.report.plan_html`.
 
 Raises :class:`kpart.errors.ConfigError` naming the missing or malformed field.
 
@@ -56,6 +62,7 @@ from typing import Any
 
 from kpart._files import write_text
 from kpart.errors import ConfigError, Param
+from kpart.report._cluster_html import CSS, cluster_sections
 from kpart.report._html_parts import (
     _CSS,
     _chart,
@@ -372,6 +379,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
         _skew(summary),
         _whatif(summary),
         _compat(summary),
+        *cluster_sections(summary.get("cluster")),
     ]
     sections = [s for s in sections if s]
     if not summary["records"]:  # an empty input: a notice instead of empty charts
@@ -381,7 +389,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         for sid, label in (
             ("overview", "Overview"), ("partitions", "Partitions"), ("brokers", "Brokers"),
             ("consumers", "Consumers"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
-            ("whatif", "What-if"), ("compat", "Cross-client"),
+            ("whatif", "What-if"), ("compat", "Cross-client"), ("broker-load", "Broker load"),
+            ("failures", "Failures"),
         )
         if any(s.startswith(f'<section id="{sid}"') for s in sections)
     )
@@ -389,7 +398,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>kpart report: {topic}</title>"
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style>'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}'
+        f"{CSS if summary.get('cluster') is not None else ''}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
         f"<header><h1>kpart report — topic {topic}</h1></header><nav>{nav}</nav>"
         f"<main>{''.join(sections)}</main></body></html>\n"
