@@ -42,6 +42,7 @@ browser:
 # docs/img/report.png: the demo report (make demo output if present) rendered by the browser test code
 docs-img: install browser
 	$(BIN)/python docs/make_screenshot.py docs/img/report.png $(if $(wildcard kpart-report/summary.json),--summary kpart-report/summary.json)
+	$(BIN)/python docs/make_screenshot.py docs/img/plan.png --plan
 
 bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
