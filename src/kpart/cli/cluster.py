@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kpart._files import check_writable, write_texts
-from kpart.cli._cluster_inputs import CapacityOption, LoadsOption, input_paths, model_from_files
+from kpart.cli._cluster_inputs import (
+    CapacityOption,
+    LoadsOption,
+    input_paths,
+    model_from_files,
+    read_capacity,
+)
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -135,7 +141,8 @@ def cluster_command(  # noqa: PLR0913
     inputs = input_paths(current=current, sizes=sizes, capacity=capacity, loads=loads)
     if out is not None:
         _check_out(out, inputs)
-    model = model_from_files(current, sizes=sizes, capacity=capacity, loads=loads,
+    config = read_capacity(capacity) if capacity is not None else None
+    model = model_from_files(current, sizes=sizes, capacity=config, loads=loads,
                              brokers=brokers, topic=topic)
     if out is not None:
         with busy("writing cluster.json"):

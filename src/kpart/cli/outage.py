@@ -59,7 +59,7 @@ def _model_from_describe(text: str, brokers: str | None) -> ClusterModel:
     """The model of a ``--describe`` dump (:func:`kpart.cluster.from_files.cluster_from_files`:
     replicas, leader, ISR, ``min.insync.replicas`` from the topic headers; no loads); brokers =
     those named in the dump plus ``--brokers`` (which gives racks)."""
-    from kpart.cli.plan import parse_broker_spec
+    from kpart.cli._cluster_inputs import parse_broker_spec
     from kpart.cluster.from_files import cluster_from_files
 
     if text.lstrip().startswith("{"):
