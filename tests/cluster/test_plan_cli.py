@@ -135,7 +135,7 @@ def test_verify_line_of_a_real_bad_plan() -> None:
     assert _verify_line(verify(m, np.array([[0, 2]]), goals_by_name("RackAwareGoal"))) == (
         "--verify: RackAwareGoal (hard goal still violated): 0 -> 1 violations; nothing written")
     assert _verify_line(verify(m, np.array([[1, 1]]), ())).startswith(
-        "--verify: invalid replica set: partition t-0: broker 1 twice")
+        "Invalid plan (the verifier refuses its replica set): partition t-0: broker 1 twice")
 
 
 def test_verified_summary(capsys) -> None:
@@ -314,6 +314,17 @@ def test_bad_requests(argv, message, tmp_path, capsys, monkeypatch) -> None:
     err = _one_line_error(argv, capsys)
     assert message in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_plan_the_cluster_cannot_hold_writes_nothing(tmp_path, capsys) -> None:
+    # RF 3 on the two brokers left: refused (by the optimizer as infeasible, or by the verifier
+    # as an invalid replica set), with or without --verify
+    out = tmp_path / "plan.json"
+    for extra in ([], ["--verify"]):
+        err = _one_line_error([*BASE, "--brokers", "1:a,2:b,3:c,4:d", "--remove-brokers", "2,3",
+                               "--out", str(out), *extra], capsys)
+        assert "Infeasible" in err or "Invalid plan" in err
+        assert not out.exists()
 
 
 def test_infeasible_writes_nothing(tmp_path, capsys) -> None:

@@ -6,7 +6,9 @@ Chosen by :func:`load_aware` when any of ``--goals``, ``--capacity``, ``--loads`
 ``--loads``, ``--brokers``) or a ``cluster.json`` (``--snapshot``), capacities from
 ``--capacity``; :func:`kpart.cluster.optimizer.plan_cluster` plans, the verifier
 (:func:`kpart.cluster.verifier.verify`) counts every goal's violations before and after, and
-with ``--verify`` refuses a plan it does not accept (exit code 2, nothing written).
+with ``--verify`` refuses a plan it does not accept (exit code 2, nothing written); a plan
+with an invalid replica set (a broker twice, a replication factor changed, a removed or
+unknown broker) is refused even without ``--verify``.
 ``--failures`` adds every single-broker and single-rack failure of the target
 (:func:`kpart.cluster.outage.outage_all`, ranked). Outputs (all or none, atomically):
 ``--out`` (the reassignment JSON of the changed partitions, or with ``--format parquet|arrow``
@@ -310,7 +312,8 @@ def summary_json(summary: dict[str, Any]) -> str:
 # -- the run ----------------------------------------------------------------------------------
 def _verify_line(report: VerifierReport) -> str:
     if report.errors:
-        return f"--verify: invalid replica set: {report.errors[0]}; nothing written"
+        return (f"Invalid plan (the verifier refuses its replica set): {report.errors[0]}; "
+                "nothing written")
     bad = next(g for g in report.goals if not g.ok)
     kind = "hard goal still violated" if bad.hard else "soft goal got worse"
     return (f"--verify: {bad.name} ({kind}): {bad.before} -> {bad.after} violations; "
@@ -345,7 +348,7 @@ def run(req: LoadRequest) -> None:
     with busy("verifying the plan"):
         report = verify(plan.model, plan.target, goals, removed=plan.removed,
                         thresholds=thresholds)
-    if req.verify and not report.ok:
+    if report.errors or (req.verify and not report.ok):  # an invalid replica set: never
         raise ConfigError(_verify_line(report))
     failures = None
     if req.failures:
