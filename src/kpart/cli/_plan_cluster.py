@@ -212,6 +212,7 @@ def refuse_stale_batches(out: Path, files: dict[PathLike, Content]) -> None:
             raise ConfigError(f"--out: {str(entry)!r} is a batch of an earlier plan that this "
                               "plan does not replace; remove it (or choose another --out) first")
 
+
 def _lists(a: np.ndarray) -> pa.ListArray:
     import numpy as np
 
@@ -277,8 +278,11 @@ def _describe_text(plan: ClusterPlan) -> str:
 
 def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
                  ) -> dict[PathLike, Content]:
-    """Every file to write, ``{path: content}``: the one place that decides the outputs (a
-    schedule's batch files join here)."""
+    """Every file to write, ``{path: content}``: the one place that decides the outputs.
+    A schedule joins here: its batch files beside ``--out`` (``<stem>.batch-001.json``, ...,
+    as the count-based mode names them; :func:`refuse_stale_batches` already guards them) and
+    its ``to_dict()`` as ``summary["schedule"]`` (passed to
+    :func:`~kpart.cluster.plan_summary.plan_summary` before this call)."""
     from kpart.placement.reassign import reassignment_json_rows, topics_to_move_json
 
     m = plan.model
