@@ -302,6 +302,8 @@ def test_bad_input(files, message, tmp_path, capsys) -> None:
     ([*BASE, "--add-brokers", "5,5"], "--add-brokers: broker 5 is listed twice"),
     ([*BASE, "--add-brokers", "4"], "Invalid broker 4 to add: the cluster already has it"),
     ([*BASE, "--remove-brokers", "1,2,3,4"], "no broker would be left"),
+    ([*BASE, "--remove-brokers", "99"], "--remove-brokers: unknown broker 99: the cluster has "
+                                        "brokers [1, 2, 3, 4]"),
     ([*BASE, "--max-replicas-per-broker", "2", "--goals", "ReplicaCapacityGoal"],
      "Infeasible: ReplicaCapacityGoal"),
     ([*BASE, "--brokers", "1:a,2:a,3:a,4:a"], "Infeasible: RackAwareGoal"),

@@ -324,8 +324,31 @@ def _verify_line(report: VerifierReport) -> str:
             "nothing written")
 
 
+def _change(req: LoadRequest) -> tuple[list[ClusterBroker], list[int]]:
+    """``--add-brokers`` (without capacities yet) and ``--remove-brokers``, parsed."""
+    from kpart.cli._cluster_inputs import parse_broker_spec
+
+    added = _added(req)
+    ids = [b.id for b in added]
+    if len(set(ids)) < len(ids):
+        raise ConfigError(f"--add-brokers: broker {next(b for b in ids if ids.count(b) > 1)} "
+                          "is listed twice")
+    return added, [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
+
+
+def _check_removed(model: ClusterModel, removed: Sequence[int]) -> None:
+    known = {b.id for b in model.brokers}
+    for b in removed:
+        if b not in known:
+            raise ConfigError(f"--remove-brokers: unknown broker {b}: the cluster has brokers "
+                              f"{sorted(known)!r:.80}")
+
+
 def run(req: LoadRequest) -> None:
-    """Read, check the outputs, plan, verify, (failures), write all or none, report."""
+    """Parse the options, check the outputs, read, plan, verify, (failures), write all or
+    none, report."""
+    from dataclasses import replace
+
     from kpart.cli._progress import busy
     from kpart.cluster.optimizer import plan_cluster
     from kpart.cluster.plan_summary import plan_summary, target_model
@@ -333,19 +356,11 @@ def run(req: LoadRequest) -> None:
 
     goals = _goals(req.goals)
     thresholds = _thresholds(req.thresholds)
-    added = _added(req)
-    ids = [b.id for b in added]
-    if len(set(ids)) < len(ids):
-        raise ConfigError(f"--add-brokers: broker {next(b for b in ids if ids.count(b) > 1)} "
-                          "is listed twice")
-    from kpart.cli._cluster_inputs import parse_broker_spec
-
-    removed = [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
-    model, caps = _model(req, ids)
-    from dataclasses import replace
-
+    added, removed = _change(req)
+    _check_outputs(req)  # before the long work
+    model, caps = _model(req, [b.id for b in added])
+    _check_removed(model, removed)
     added = [replace(b, capacity=caps.get(b.id)) for b in added]
-    _check_outputs(req)
     with busy(f"planning {model.num_partitions:,} partitions"):
         plan = plan_cluster(model, add_brokers=added, remove_brokers=removed, goals=goals,
                             thresholds=thresholds)
@@ -360,7 +375,7 @@ def run(req: LoadRequest) -> None:
 
         with busy("failure what-ifs of the target"):
             failures = ranked(outage_all(target_model(plan)))
-    summary = plan_summary(plan, added=ids, checks=report.goals,
+    summary = plan_summary(plan, added=[b.id for b in added], checks=report.goals,
                            verified=report.ok if req.verify else None, errors=report.errors,
                            failures=failures)
     write_texts(output_files(req, plan, summary),
