@@ -184,6 +184,21 @@ def test_snapshot_with_capacity_and_parquet(tmp_path, capsys) -> None:
     assert keys == sorted(keys)
 
 
+def test_snapshot_of_kpart_cluster_plans_as_its_files(tmp_path, capsys) -> None:
+    snap = tmp_path / "cluster.json"
+    argv = ["--current", DESCRIBE, "--sizes", SIZES, "--capacity", CAPACITY, "--loads", RATES,
+            "--brokers", "1:a,2:b,3:c,4:d"]
+    assert main(["cluster", *argv, "--out", str(snap)]) == 0
+    capsys.readouterr()
+    # cluster.json holds the capacities; an added broker needs one too
+    err = _one_line_error(["plan", "--snapshot", str(snap), "--add-brokers", "5:b"], capsys)
+    assert "--add-brokers: broker 5 has no capacity" in err
+    from_snapshot = _summary(["plan", "--snapshot", str(snap), "--capacity", CAPACITY,
+                              "--add-brokers", "5:b"], capsys)
+    from_files = _summary(["plan", *argv, "--add-brokers", "5:b"], capsys)
+    assert from_snapshot == from_files
+
+
 def test_describe_and_topics_outputs(tmp_path, capsys) -> None:
     d, t, plan = tmp_path / "d.txt", tmp_path / "t.json", tmp_path / "p.json"
     assert main([*BASE, "--add-brokers", "5:b", "--describe-out", str(d), "--topics-out",

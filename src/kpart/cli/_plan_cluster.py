@@ -344,6 +344,17 @@ def _check_removed(model: ClusterModel, removed: Sequence[int]) -> None:
                               f"{sorted(known)!r:.80}")
 
 
+def _check_capacities(model: ClusterModel, added: Sequence[ClusterBroker]) -> None:
+    """An added broker without a capacity in a cluster whose brokers have one would make every
+    utilization goal fall back to raw loads: refused, naming the broker."""
+    if any(b.capacity is not None for b in model.brokers):
+        for b in added:
+            if b.capacity is None:
+                raise ConfigError(f"--add-brokers: broker {b.id} has no capacity while the "
+                                  "cluster's brokers have one: give --capacity (its default, "
+                                  f"brokerId -1, or an entry for broker {b.id})")
+
+
 def run(req: LoadRequest) -> None:
     """Parse the options, check the outputs, read, plan, verify, (failures), write all or
     none, report."""
@@ -361,6 +372,7 @@ def run(req: LoadRequest) -> None:
     model, caps = _model(req, [b.id for b in added])
     _check_removed(model, removed)
     added = [replace(b, capacity=caps.get(b.id)) for b in added]
+    _check_capacities(model, added)
     with busy(f"planning {model.num_partitions:,} partitions"):
         plan = plan_cluster(model, add_brokers=added, remove_brokers=removed, goals=goals,
                             thresholds=thresholds)
