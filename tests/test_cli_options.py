@@ -45,6 +45,8 @@ INPUTS = {
     ("cluster", "current"): "docs/formats/current.md",
     ("cluster", "sizes"): "docs/formats/sizes.md",
     ("cluster", "capacity"): "docs/cluster.md",
+    ("plan", "capacity"): "docs/cluster.md",
+    ("plan", "snapshot"): "docs/outage.md",
 }
 
 

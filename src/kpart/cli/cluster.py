@@ -20,13 +20,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kpart._files import check_writable, read_text, write_texts
+from kpart._files import check_writable, write_texts
+from kpart.cli._cluster_inputs import (
+    CapacityOption,
+    LoadsOption,
+    input_paths,
+    model_from_files,
+    read_capacity,
+)
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster.load import BrokerLoad
     from kpart.cluster.model import ClusterModel
-    from kpart.cluster.rates import PartitionLoads
 
 _MARKER = re.compile(rb'\s*\{\s*"format"\s*:\s*"kpart-cluster"')
 
@@ -35,13 +41,6 @@ _Current = Annotated[Path, typer.Option(
     "node (with --topic); see docs/formats/current.md.", show_default=False)]
 _Sizes = Annotated[Path | None, typer.Option(
     "--sizes", help="Partition sizes: kafka-log-dirs.sh JSON (docs/formats/sizes.md).",
-    show_default=False)]
-_Capacity = Annotated[Path | None, typer.Option(
-    "--capacity", help="Broker capacities: Cruise Control's capacity.json (DISK in MB, NW_IN/"
-    "NW_OUT in KB/s, brokerId -1 the default); see docs/cluster.md.", show_default=False)]
-_Loads = Annotated[list[Path] | None, typer.Option(
-    "--loads", help="Per-partition loads: a CSV topic,partition,bytes_in_per_s,bytes_out_per_s,"
-    "messages_in_per_s, or a kpart report directory (records, bytes); repeatable.",
     show_default=False)]
 _Brokers = Annotated[str | None, typer.Option(
     "--brokers", help="Cluster brokers as ID[:RACK],... or A-B ranges (default: those in "
@@ -53,18 +52,6 @@ _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write cluster.json here (left out: only print the summary).",
     show_default=False)]
 _Json = Annotated[bool, typer.Option("--json", help="Print the per-broker summary as JSON.")]
-
-
-def _loads(path: Path) -> PartitionLoads:
-    """A rates CSV, or a kpart report (its directory or its ``summary.json``)."""
-    from kpart.cluster.rates import parse_rates_csv, parse_report_loads
-
-    if path.is_dir():
-        return parse_report_loads(read_text(path / "summary.json", "--loads"))
-    text = read_text(path, "--loads")
-    if text.lstrip().startswith("{"):
-        return parse_report_loads(text)
-    return parse_rates_csv(text)
 
 
 def _check_out(out: Path, inputs: dict[str, Path | None]) -> None:
@@ -141,34 +128,22 @@ def cluster_command(  # noqa: PLR0913
     current: _Current,
     out: _Out = None,
     sizes: _Sizes = None,
-    capacity: _Capacity = None,
-    loads: _Loads = None,
+    capacity: CapacityOption = None,
+    loads: LoadsOption = None,
     brokers: _Brokers = None,
     topic: _Topic = None,
     as_json: _Json = False,
 ) -> None:
     """Write the cluster model (cluster.json) from a describe dump, sizes, capacities and loads."""
     from kpart.cli._progress import busy
-    from kpart.cli.plan import parse_broker_spec
     from kpart.cluster import broker_load, cluster_to_json
-    from kpart.cluster.capacity import parse_capacity_json
-    from kpart.cluster.from_files import cluster_from_files
 
-    inputs: dict[str, Path | None] = {"--current": current, "--sizes": sizes,
-                                      "--capacity": capacity}
-    for i, path in enumerate(loads or []):
-        inputs[f"--loads #{i + 1}"] = path
+    inputs = input_paths(current=current, sizes=sizes, capacity=capacity, loads=loads)
     if out is not None:
         _check_out(out, inputs)
-    current_text = read_text(current, "--current", stdin=True)
-    sizes_text = read_text(sizes, "--sizes") if sizes is not None else None
-    config = parse_capacity_json(read_text(capacity, "--capacity")) if capacity else None
-    tables = [_loads(p) for p in loads or []]
-    cluster = parse_broker_spec(brokers, "--brokers") or None
-    with busy("loading the cluster"):
-        model = cluster_from_files(current_text, topic=topic, sizes=sizes_text, capacity=config,
-                                   loads=tables, brokers=cluster)
-        del current_text, sizes_text
+    config = read_capacity(capacity) if capacity is not None else None
+    model = model_from_files(current, sizes=sizes, capacity=config, loads=loads,
+                             brokers=brokers, topic=topic)
     if out is not None:
         with busy("writing cluster.json"):
             text = json.dumps(cluster_to_json(model), separators=(",", ":"),

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kpart._files import check_writable, read_text, write_texts
+from kpart.cli._cluster_inputs import SnapshotOption, read_snapshot
 from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,8 +34,6 @@ RANKED_BY = "max bytes_in_per_s (leader bytes-in) of a surviving broker, then ma
 _Current = Annotated[Path | None, typer.Option(
     "--current", help="kafka-topics.sh --describe output of the cluster "
     "(docs/formats/current.md).", show_default=False)]
-_Snapshot = Annotated[Path | None, typer.Option(
-    "--snapshot", help="cluster.json of the cluster (docs/outage.md).", show_default=False)]
 _Plan = Annotated[Path | None, typer.Option(
     "--plan", help="Reassignment JSON applied first: the cluster once the plan has completed "
     "(docs/formats/current.md).", show_default=False)]
@@ -60,7 +59,7 @@ def _model_from_describe(text: str, brokers: str | None) -> ClusterModel:
     """The model of a ``--describe`` dump (:func:`kpart.cluster.from_files.cluster_from_files`:
     replicas, leader, ISR, ``min.insync.replicas`` from the topic headers; no loads); brokers =
     those named in the dump plus ``--brokers`` (which gives racks)."""
-    from kpart.cli.plan import parse_broker_spec
+    from kpart.cli._cluster_inputs import parse_broker_spec
     from kpart.cluster.from_files import cluster_from_files
 
     if text.lstrip().startswith("{"):
@@ -72,7 +71,6 @@ def _model_from_describe(text: str, brokers: str | None) -> ClusterModel:
 
 def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
           brokers: str | None) -> ClusterModel:
-    from kpart.cluster import cluster_from_json
     from kpart.cluster.outage import apply_target
     from kpart.placement.reassign import parse_reassignment_json
 
@@ -85,12 +83,7 @@ def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
         assert snapshot is not None
         if brokers is not None:
             raise ConfigError("--brokers: a --snapshot names its brokers and racks itself")
-        text = read_text(snapshot, "--snapshot")
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"--snapshot: not JSON ({e.msg} at line {e.lineno})") from None
-        model = cluster_from_json(doc)
+        model = read_snapshot(snapshot)
     if plan is not None:
         try:
             target = parse_reassignment_json(read_text(plan, "--plan"))
@@ -256,7 +249,7 @@ def _table_one(before: OutageResult, r: OutageResult, known: bool) -> None:
 
 def outage_command(  # noqa: PLR0913
     current: _Current = None,
-    snapshot: _Snapshot = None,
+    snapshot: SnapshotOption = None,
     plan: _Plan = None,
     brokers: _Brokers = None,
     down: _Down = None,

@@ -9,7 +9,6 @@ table, one row per partition (:meth:`~kpart.placement.plan.Plan.to_arrow`).
 
 from __future__ import annotations
 
-import glob
 import json
 import math
 from dataclasses import dataclass
@@ -19,7 +18,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kpart._files import Content, PathLike, check_writable, read_text, table_fill, write_texts
+from kpart.cli._cluster_inputs import (  # parse_broker_spec: kpart.cli.plan's name too
+    CapacityOption,
+    LoadsOption,
+    SnapshotOption,
+    parse_broker_spec,
+)
 from kpart.cli._options import BINARY_FORMATS, either, output_format
+from kpart.cli._plan_cluster import refuse_stale_batches
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,50 +70,8 @@ _Json = Annotated[bool, typer.Option("--json", help="Print a JSON summary.")]
 
 
 
-def _refuse_stale_batches(out: Path, files: dict[PathLike, Content]) -> None:
-    """Refuse to leave batch files of an earlier plan beside a new one: a user applying
-    ``<stem>.batch-*`` would apply outdated moves, and kpart deletes nothing it did not just
-    write. ``ConfigError`` naming the first such file."""
-    suffix = out.suffix or ".json"
-    written = {Path(p).resolve() for p in files}
-    parent = out.parent if str(out.parent) else Path(".")
-    try:
-        entries = sorted(parent.glob(f"{glob.escape(out.stem)}.batch-[0-9][0-9][0-9]*{suffix}"))
-    except OSError:
-        return
-    for entry in entries:
-        if entry.resolve() not in written:
-            raise ConfigError(f"--out: {str(entry)!r} is a batch of an earlier plan that this "
-                              "plan does not replace; remove it (or choose another --out) first")
-
 def _read(path: Path, what: str) -> str:
     return read_text(path, what, stdin=what == "--current")
-
-
-def parse_broker_spec(text: str | None, what: str) -> list[Broker]:
-    """``"0:r1,1:r1,2-5"`` → ``[Broker(0, 'r1'), Broker(1, 'r1'), Broker(2), ...]``."""
-    from kpart.placement.spec import Broker
-
-    if text is None:
-        return []
-    out: list[Broker] = []
-    for item in (s.strip() for s in text.split(",")):
-        if not item:
-            continue
-        ident, _, rack = item.partition(":")
-        lo, dash, hi = ident.partition("-")
-        try:
-            ids = range(int(lo), int(hi) + 1) if dash else [int(ident)]
-            if dash and int(hi) < int(lo):
-                raise ValueError
-        except ValueError:
-            raise ConfigError(f"Invalid broker {item!r} in {what}: expected ID[:RACK]") from None
-        from kpart.limits import check_brokers
-
-        check_brokers(len(out) + len(ids), what)  # before a range like 0-2000000000 expands
-        for b in ids:
-            out.append(Broker(b, rack or None))
-    return out
 
 
 def _fmt_ratio(x: float) -> str:
@@ -234,7 +198,7 @@ def _write_outputs(req: _Request, result: Plan) -> None:
                 files[out.with_name(f"{out.stem}.batch-{n:03d}{out.suffix or '.json'}")] = (
                     reassign.reassignment_json(batch) + "\n"
                 )
-        _refuse_stale_batches(out, files)
+        refuse_stale_batches(out, files)
     if req.rollback is not None:
         files[req.rollback] = reassign.rollback_json(result.moves) + "\n"
     if req.describe_out is not None:
@@ -309,8 +273,37 @@ def _run(req: _Request) -> None:
     _report(req, result, gen_moves, b0, b1)
 
 
+_CurrentOrSnapshot = Annotated[Path | None, typer.Option(
+    "--current", help="--describe output, reassignment JSON or ZooKeeper topic node (with "
+    "--topic); see docs/formats/current.md. Required, except with --snapshot.",
+    show_default=False)]
+_Goals = Annotated[str | None, typer.Option(
+    "--goals", help="Load-aware: Cruise Control's goals to meet, in priority order, by name "
+    "(NAME,...; default: its default.goals); see docs/cluster-plan.md.", show_default=False)]
+_Verify = Annotated[bool, typer.Option(
+    "--verify", help="Load-aware: check the plan independently (every hard goal holds, no soft "
+    "goal gets worse, valid replica sets); exit 2 and write nothing if not.")]
+_Failures = Annotated[bool, typer.Option(
+    "--failures", help="Load-aware: add every single-broker and single-rack failure of the "
+    "target to the summary, worst first (as kpart outage --all; costs seconds).")]
+_SummaryOut = Annotated[Path | None, typer.Option(
+    "--summary-out", help="Load-aware: write the JSON summary here (what --json prints).",
+    show_default=False)]
+_MaxReplicas = Annotated[int | None, typer.Option(
+    "--max-replicas-per-broker", min=1, help="Load-aware: Cruise Control's "
+    "max.replicas.per.broker (ReplicaCapacityGoal) [default: 10000].", show_default=False)]
+_CapacityThreshold = Annotated[float | None, typer.Option(
+    "--capacity-threshold", min=0.0, help="Load-aware: Cruise Control's disk/network.inbound/"
+    "network.outbound.capacity.threshold: the share of capacity the capacity goals allow "
+    "[default: 0.8].", show_default=False)]
+_BalanceThreshold = Annotated[float | None, typer.Option(
+    "--balance-threshold", min=1.0, help="Load-aware: Cruise Control's replica.count/"
+    "leader.replica.count/disk/network.inbound/network.outbound.balance.threshold: every "
+    "broker within [mean x (2 - t), mean x t] [default: 1.10].", show_default=False)]
+
+
 def plan_command(  # noqa: PLR0913
-    current: _Current,
+    current: _CurrentOrSnapshot = None,
     brokers: _Brokers = None,
     add_brokers: str | None = typer.Option(None, "--add-brokers", help="Brokers to add: ID[:RACK],..."),
     remove_brokers: str | None = typer.Option(None, "--remove-brokers", help="Brokers to empty: ID,..."),
@@ -324,7 +317,8 @@ def plan_command(  # noqa: PLR0913
     topics_out: Path | None = typer.Option(None, "--topics-out", help="Write topics-to-move JSON."),  # noqa: B008
     seed: int | None = typer.Option(None, "--seed", help="Seed of the --generate comparison.",
                                        min=-(2**63), max=2**63 - 1),
-    leaders: bool = typer.Option(True, "--leaders/--no-leaders", help="Balance preferred leaders."),
+    leaders: bool | None = typer.Option(None, "--leaders/--no-leaders",
+                                        help="Balance preferred leaders [default: leaders]."),
     rebalance: bool | None = typer.Option(
         None, "--rebalance/--no-rebalance",
         help="Even out replicas across brokers (default: yes, unless the plan only removes "
@@ -334,16 +328,56 @@ def plan_command(  # noqa: PLR0913
     as_json: _Json = False,
     rollback_alias: _RollbackAlias = None,
     fmt: _Format = None,
+    snapshot: SnapshotOption = None,
+    capacity: CapacityOption = None,
+    loads: LoadsOption = None,
+    goals: _Goals = None,
+    verify: _Verify = False,
+    failures: _Failures = False,
+    summary_out: _SummaryOut = None,
+    max_replicas: _MaxReplicas = None,
+    capacity_threshold: _CapacityThreshold = None,
+    balance_threshold: _BalanceThreshold = None,
 ) -> None:
-    """Plan a minimal-movement reassignment (add/remove brokers, pools, balance)."""
+    """Plan a minimal-movement reassignment (add/remove brokers, pools, balance).
+
+    Two modes. Count-based (the default): even out replicas and leaders, moving the fewest
+    replicas. Load-aware, chosen when any of --goals, --capacity, --loads, --snapshot or
+    --verify is given: meet Cruise Control's goals on disk, network and leadership, moving
+    the fewest bytes (docs/cluster-plan.md); it refuses --pools, --max-moves, --seed,
+    --leaders/--no-leaders, --rebalance and (not yet) --max-concurrent-moves-per-broker.
+    """
+    from kpart.cli import _plan_cluster as lp
+
     fmt = output_format(fmt, out, _PLAN_FORMATS, "json")
     rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
+    thresholds = {"max_replicas_per_broker": max_replicas, "capacity": capacity_threshold,
+                  "balance": balance_threshold}
+    if lp.load_aware({"--goals": goals, "--capacity": capacity, "--loads": loads,
+                      "--snapshot": snapshot, "--verify": verify}):
+        lp.load_mode_checks({"--pools": pools_path, "--max-moves": max_moves, "--seed": seed,
+                             "--leaders/--no-leaders": leaders,
+                             "--rebalance/--no-rebalance": rebalance}, k)
+        lp.run(lp.LoadRequest(
+            current=current, snapshot=snapshot, topic=topic, brokers=brokers, sizes=sizes,
+            capacity=capacity, loads=tuple(loads or ()), add_brokers=add_brokers,
+            remove_brokers=remove_brokers, goals=goals, thresholds=thresholds, verify=verify,
+            failures=failures, out=out, fmt=fmt, rollback=rollback, describe_out=describe_out,
+            topics_out=topics_out, summary_out=summary_out, as_json=as_json))
+        return
+    lp.count_mode_checks({"--failures": failures or None, "--summary-out": summary_out,
+                          "--max-replicas-per-broker": max_replicas,
+                          "--capacity-threshold": capacity_threshold,
+                          "--balance-threshold": balance_threshold})
+    if current is None:
+        raise ConfigError("Missing option '--current' (or give --snapshot, for the load-aware "
+                          "mode)")
     _run(_Request(
         current, topic=topic, brokers=brokers, add_brokers=add_brokers,
         remove_brokers=remove_brokers, pools_path=pools_path, sizes_path=sizes,
-        max_moves=max_moves, k=k, seed=seed, leaders=leaders, rebalance=rebalance, out=out,
-        rollback=rollback, describe_out=describe_out, topics_out=topics_out, as_json=as_json,
-        fmt=fmt,
+        max_moves=max_moves, k=k, seed=seed, leaders=True if leaders is None else leaders,
+        rebalance=rebalance, out=out, rollback=rollback, describe_out=describe_out,
+        topics_out=topics_out, as_json=as_json, fmt=fmt,
     ))
 
 

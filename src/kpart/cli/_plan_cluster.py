@@ -1,0 +1,403 @@
+"""``kpart plan`` in load-aware mode: Cruise Control's goals on the cluster weighed by bytes
+(Cruise Control's ``GoalOptimizer`` + ``OptimizationVerifier``, offline).
+
+Chosen by :func:`load_aware` when any of ``--goals``, ``--capacity``, ``--loads``,
+``--snapshot`` or ``--verify`` is given. The cluster comes from ``--current`` (+ ``--sizes``,
+``--loads``, ``--brokers``) or a ``cluster.json`` (``--snapshot``), capacities from
+``--capacity``; :func:`kpart.cluster.optimizer.plan_cluster` plans, the verifier
+(:func:`kpart.cluster.verifier.verify`) counts every goal's violations before and after, and
+with ``--verify`` refuses a plan it does not accept (exit code 2, nothing written); a plan
+with an invalid replica set (a broker twice, a replication factor changed, a removed or
+unknown broker) is refused even without ``--verify``.
+``--failures`` adds every single-broker and single-rack failure of the target
+(:func:`kpart.cluster.outage.outage_all`, ranked). Outputs (all or none, atomically):
+``--out`` (the reassignment JSON of the changed partitions, or with ``--format parquet|arrow``
+one row per partition), ``--rollback-out``, ``--describe-out``, ``--topics-out`` and
+``--summary-out`` (:func:`kpart.cluster.plan_summary.plan_summary`, also printed by
+``--json``); otherwise a summary table: goals, brokers before → after, moves.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kpart._files import Content, PathLike, table_fill, write_texts
+from kpart.cli._options import BINARY_FORMATS
+from kpart.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import pyarrow as pa
+
+    from kpart.cluster.goals import Goal, Thresholds
+    from kpart.cluster.model import ClusterBroker, ClusterModel
+    from kpart.cluster.optimizer import ClusterPlan
+    from kpart.cluster.verifier import VerifierReport
+
+#: The options that choose the load-aware mode (any one of them).
+CHOOSERS = ("--goals", "--capacity", "--loads", "--snapshot", "--verify")
+_CHOSEN = "the load-aware mode (chosen by " + ", ".join(CHOOSERS[:-1]) + " or --verify)"
+
+
+def load_aware(given: dict[str, object]) -> bool:
+    """Whether ``kpart plan`` runs in load-aware mode: ``given`` maps each option of
+    :data:`CHOOSERS` to its value (``None``, ``False`` or an empty list: not given)."""
+    return any(given.get(o) not in (None, False, []) for o in CHOOSERS)
+
+
+def refuse(options: dict[str, object], why: str) -> None:
+    """:class:`ConfigError` naming the first option of ``options`` (``{option: value}``)
+    that was given (not ``None``), with ``why``."""
+    for option, value in options.items():
+        if value is not None:
+            raise ConfigError(f"{option} {why}")
+
+
+def count_mode_checks(extra: dict[str, object]) -> None:
+    """The count-based mode refuses the load-aware mode's own options."""
+    refuse(extra, f"only goes with {_CHOSEN}")
+
+
+def load_mode_checks(counting: dict[str, object], k: int | None) -> None:
+    """The load-aware mode refuses the count-based planner's options and (not yet) batches."""
+    if k is not None:
+        raise ConfigError("--max-concurrent-moves-per-broker: not yet in " + _CHOSEN
+                          + "; plan without it, or use the count-based mode")
+    refuse(counting, f"does not go with {_CHOSEN}")
+
+
+@dataclass(frozen=True, slots=True)
+class LoadRequest:
+    """What ``kpart plan`` was asked in load-aware mode: inputs, the change, goals and
+    thresholds, outputs."""
+
+    current: Path | None = None
+    snapshot: Path | None = None
+    topic: str | None = None
+    brokers: str | None = None
+    sizes: Path | None = None
+    capacity: Path | None = None
+    loads: tuple[Path, ...] = ()
+    add_brokers: str | None = None
+    remove_brokers: str | None = None
+    goals: str | None = None
+    thresholds: dict[str, Any] = field(default_factory=dict)
+    verify: bool = False
+    failures: bool = False
+    out: Path | None = None
+    fmt: str = "json"
+    rollback: Path | None = None
+    describe_out: Path | None = None
+    topics_out: Path | None = None
+    summary_out: Path | None = None
+    as_json: bool = False
+
+    @property
+    def inputs(self) -> dict[str, PathLike | None]:
+        """``{option: path}`` of the file inputs (never overwritten by an output)."""
+        from kpart.cli._cluster_inputs import input_paths
+
+        return dict(input_paths(current=self.current, sizes=self.sizes, capacity=self.capacity,
+                                loads=self.loads, snapshot=self.snapshot))
+
+    @property
+    def outputs(self) -> dict[str, Path | None]:
+        return {"--out": self.out, "--rollback-out": self.rollback,
+                "--describe-out": self.describe_out, "--topics-out": self.topics_out,
+                "--summary-out": self.summary_out}
+
+
+# -- inputs -----------------------------------------------------------------------------------
+def _goals(names: str | None) -> tuple[Goal, ...]:
+    from kpart.cluster.goals import DEFAULT_GOALS, GOALS, goals_by_name
+
+    if names is None:
+        return DEFAULT_GOALS
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    known = [g.name for g in GOALS]
+    for n in wanted:
+        if n not in known:
+            raise ConfigError(f"--goals: unknown goal {n!r}: the goals are {', '.join(known)}")
+    if not wanted:
+        raise ConfigError(f"--goals: no goal given: the goals are {', '.join(known)}")
+    if len(set(wanted)) < len(wanted):
+        twice = next(n for n in wanted if wanted.count(n) > 1)
+        raise ConfigError(f"--goals: {twice} is listed twice")
+    return goals_by_name(wanted)
+
+
+def _thresholds(values: dict[str, Any]) -> Thresholds:
+    from kpart.cluster.goals import Thresholds
+
+    given = {k: v for k, v in values.items() if v is not None}
+    balance = given.pop("balance", None)
+    if balance is not None:
+        for name in ("replica_balance", "leader_balance", "disk_balance", "network_in_balance",
+                     "network_out_balance"):
+            given[name] = balance
+    return Thresholds(**given)
+
+
+def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
+                                                                 dict[int, Any]]:
+    """The cluster, and the capacities of the added brokers (``{id: Capacity}``, empty
+    without ``--capacity``): capacity.json entries of added brokers apply to them only."""
+    from kpart.cli._cluster_inputs import (
+        model_from_files,
+        read_capacity,
+        read_snapshot,
+        with_capacity,
+    )
+    from kpart.cluster.capacity import CapacityConfig, capacities_for
+
+    if (req.current is None) == (req.snapshot is None):
+        raise ConfigError("Give the cluster as one of --current (a --describe dump, with "
+                          "--sizes) or --snapshot (cluster.json)")
+    config = read_capacity(req.capacity) if req.capacity is not None else None
+    own = CapacityConfig(config.default, tuple((b, c) for b, c in config.brokers
+                                               if b not in added_ids)) if config else None
+    extra = capacities_for(CapacityConfig(config.default, tuple(
+        (b, c) for b, c in config.brokers if b in added_ids)), added_ids) if config else {}
+    if req.current is not None:
+        model = model_from_files(req.current, sizes=req.sizes, capacity=own, loads=req.loads,
+                                 brokers=req.brokers, topic=req.topic)
+        return model, extra
+    assert req.snapshot is not None
+    refuse({"--sizes": req.sizes, "--loads": req.loads or None, "--brokers": req.brokers,
+            "--topic": req.topic}, "goes with --current: a --snapshot (cluster.json) holds "
+           "its brokers, racks and loads itself")
+    model = read_snapshot(req.snapshot)
+    return (with_capacity(model, own) if own is not None else model), extra
+
+
+def _added(req: LoadRequest) -> list[ClusterBroker]:
+    from kpart.cli._cluster_inputs import parse_broker_spec
+    from kpart.cluster.model import ClusterBroker
+
+    return [ClusterBroker(b.id, b.rack) for b in parse_broker_spec(req.add_brokers,
+                                                                    "--add-brokers")]
+
+
+def _check_outputs(req: LoadRequest) -> None:
+    from kpart._files import check_writable
+
+    seen: dict[Path, str] = {}
+    for option, path in req.outputs.items():
+        if path is not None:
+            check_writable(path, option, inputs=req.inputs)
+            if seen.setdefault(path.resolve(), option) != option:
+                raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
+                                  f"of {seen[path.resolve()]}")
+
+
+# -- outputs ----------------------------------------------------------------------------------
+def refuse_stale_batches(out: Path, files: dict[PathLike, Content]) -> None:
+    """Refuse to leave batch files of an earlier plan beside a new one: a user applying
+    ``<stem>.batch-*`` would apply outdated moves, and kpart deletes nothing it did not just
+    write. ``ConfigError`` naming the first such file."""
+    suffix = out.suffix or ".json"
+    written = {Path(p).resolve() for p in files}
+    parent = out.parent if str(out.parent) else Path(".")
+    try:
+        entries = sorted(parent.glob(f"{glob.escape(out.stem)}.batch-[0-9][0-9][0-9]*{suffix}"))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.resolve() not in written:
+            raise ConfigError(f"--out: {str(entry)!r} is a batch of an earlier plan that this "
+                              "plan does not replace; remove it (or choose another --out) first")
+
+
+def _lists(a: np.ndarray) -> pa.ListArray:
+    import numpy as np
+
+    from kpart._arrow import list_array
+
+    held = a >= 0
+    offsets = np.zeros(len(a) + 1, dtype=np.int32)
+    np.cumsum(held.sum(axis=1), out=offsets[1:])
+    return list_array(offsets, a[held].astype(np.int32))
+
+
+def _order(model: ClusterModel) -> np.ndarray:
+    """Rows in Kafka's ``compareTopicPartitions`` order (topics by ``String.compareTo``)."""
+    import numpy as np
+
+    from kpart._java.strings import java_string_key
+
+    names = [t.name for t in model.topics]
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=lambda i: java_string_key(names[i]))] = np.arange(
+        len(names))
+    return np.lexsort((model.partition, rank[model.topic]))
+
+
+def plan_table(plan: ClusterPlan) -> pa.Table:
+    """One row per partition, as the count-based plan's table
+    (:meth:`kpart.placement.plan.Plan.to_arrow`): ``topic``, ``partition``,
+    ``current_replicas``, ``target_replicas`` (list<int32>, preferred leader first),
+    ``changed``, ``replica_moves``, ``leader_change``, ``batch`` (null: no schedule yet)."""
+    import numpy as np
+    import pyarrow as pa
+
+    from kpart._arrow import bool_array, int32_array, numeric_array, string_array
+
+    m = plan.model
+    order = _order(m)
+    cur, tgt = m.replicas[order], plan.target[order]
+    moved = (tgt[:, :, None] != cur[:, None, :]).all(axis=2) & (tgt >= 0)
+    n = len(order)
+    return pa.table({
+        "topic": string_array([t.name for t in m.topics]).take(numeric_array(m.topic[order])),
+        "partition": int32_array(m.partition[order]),
+        "current_replicas": _lists(cur),
+        "target_replicas": _lists(tgt),
+        "changed": bool_array((cur != tgt).any(axis=1)),
+        "replica_moves": int32_array(moved.sum(axis=1)),
+        "leader_change": bool_array(cur[:, 0] != tgt[:, 0]),
+        "batch": int32_array(np.zeros(n, np.int32), null=np.ones(n, bool)),
+    })
+
+
+def _describe_text(plan: ClusterPlan) -> str:
+    from kpart.placement.reassign import describe_text
+
+    m = plan.model
+    names = [t.name for t in m.topics]
+    target: dict[str, dict[int, tuple[int, ...]]] = {}
+    for t, p, reps in zip(m.topic.tolist(), m.partition.tolist(), plan.target.tolist(),
+                          strict=True):
+        target.setdefault(names[t], {})[p] = tuple(b for b in reps if b >= 0)
+    return describe_text(target)
+
+
+def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
+                 ) -> dict[PathLike, Content]:
+    """Every file to write, ``{path: content}``: the one place that decides the outputs.
+    A schedule joins here: its batch files beside ``--out`` (``<stem>.batch-001.json``, ...,
+    as the count-based mode names them; :func:`refuse_stale_batches` already guards them) and
+    its ``to_dict()`` as ``summary["schedule"]`` (passed to
+    :func:`~kpart.cluster.plan_summary.plan_summary` before this call)."""
+    from kpart.placement.reassign import reassignment_json_rows, topics_to_move_json
+
+    m = plan.model
+    names = [t.name for t in m.topics]
+    rows = plan.moved_rows()
+    files: dict[PathLike, Content] = {}
+    if req.out is not None and req.fmt in BINARY_FORMATS:
+        files[req.out] = table_fill(plan_table(plan), req.fmt)
+    elif req.out is not None:
+        files[req.out] = reassignment_json_rows(names, m.topic[rows], m.partition[rows],
+                                                plan.target[rows]) + "\n"
+        refuse_stale_batches(req.out, files)
+    if req.rollback is not None:
+        files[req.rollback] = reassignment_json_rows(names, m.topic[rows], m.partition[rows],
+                                                     m.replicas[rows]) + "\n"
+    if req.describe_out is not None:
+        files[req.describe_out] = _describe_text(plan)
+    if req.topics_out is not None:
+        files[req.topics_out] = topics_to_move_json(
+            names[t] for t in set(m.topic[rows].tolist())) + "\n"
+    if req.summary_out is not None:
+        files[req.summary_out] = summary_json(summary)
+    return files
+
+
+def summary_json(summary: dict[str, Any]) -> str:
+    """The summary as JSON text (what ``--json`` prints and ``--summary-out`` writes)."""
+    return json.dumps(summary, indent=2, allow_nan=False) + "\n"
+
+
+# -- the run ----------------------------------------------------------------------------------
+def _verify_line(report: VerifierReport) -> str:
+    if report.errors:
+        return (f"Invalid plan (the verifier refuses its replica set): {report.errors[0]}; "
+                "nothing written")
+    bad = next(g for g in report.goals if not g.ok)
+    kind = "hard goal still violated" if bad.hard else "soft goal got worse"
+    return (f"--verify: {bad.name} ({kind}): {bad.before} -> {bad.after} violations; "
+            "nothing written")
+
+
+def _change(req: LoadRequest) -> tuple[list[ClusterBroker], list[int]]:
+    """``--add-brokers`` (without capacities yet) and ``--remove-brokers``, parsed."""
+    from kpart.cli._cluster_inputs import parse_broker_spec
+
+    added = _added(req)
+    ids = [b.id for b in added]
+    if len(set(ids)) < len(ids):
+        raise ConfigError(f"--add-brokers: broker {next(b for b in ids if ids.count(b) > 1)} "
+                          "is listed twice")
+    return added, [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
+
+
+def _check_removed(model: ClusterModel, removed: Sequence[int]) -> None:
+    known = {b.id for b in model.brokers}
+    for b in removed:
+        if b not in known:
+            raise ConfigError(f"--remove-brokers: unknown broker {b}: the cluster has brokers "
+                              f"{sorted(known)!r:.80}")
+
+
+def _check_capacities(model: ClusterModel, added: Sequence[ClusterBroker]) -> None:
+    """An added broker without a capacity in a cluster whose brokers have one would make every
+    utilization goal fall back to raw loads: refused, naming the broker."""
+    if any(b.capacity is not None for b in model.brokers):
+        for b in added:
+            if b.capacity is None:
+                raise ConfigError(f"--add-brokers: broker {b.id} has no capacity while the "
+                                  "cluster's brokers have one: give --capacity (its default, "
+                                  f"brokerId -1, or an entry for broker {b.id})")
+
+
+def run(req: LoadRequest) -> None:
+    """Parse the options, check the outputs, read, plan, verify, (failures), write all or
+    none, report."""
+    from dataclasses import replace
+
+    from kpart.cli._progress import busy
+    from kpart.cluster.optimizer import plan_cluster
+    from kpart.cluster.plan_summary import plan_summary, target_model
+    from kpart.cluster.verifier import verify
+
+    goals = _goals(req.goals)
+    thresholds = _thresholds(req.thresholds)
+    added, removed = _change(req)
+    _check_outputs(req)  # before the long work
+    model, caps = _model(req, [b.id for b in added])
+    _check_removed(model, removed)
+    added = [replace(b, capacity=caps.get(b.id)) for b in added]
+    _check_capacities(model, added)
+    with busy(f"planning {model.num_partitions:,} partitions"):
+        plan = plan_cluster(model, add_brokers=added, remove_brokers=removed, goals=goals,
+                            thresholds=thresholds)
+    with busy("verifying the plan"):
+        report = verify(plan.model, plan.target, goals, removed=plan.removed,
+                        thresholds=thresholds)
+    if report.errors or (req.verify and not report.ok):  # an invalid replica set: never
+        raise ConfigError(_verify_line(report))
+    failures = None
+    if req.failures:
+        from kpart.cluster.outage import outage_all, ranked
+
+        with busy("failure what-ifs of the target"):
+            failures = ranked(outage_all(target_model(plan)))
+    summary = plan_summary(plan, added=[b.id for b in added], checks=report.goals,
+                           verified=report.ok if req.verify else None, errors=report.errors,
+                           failures=failures)
+    write_texts(output_files(req, plan, summary),
+                {p: o for o, p in req.outputs.items() if p is not None}, "--out",
+                inputs=req.inputs)
+    if req.as_json:
+        import typer
+
+        typer.echo(summary_json(summary), nl=False)
+        return
+    from kpart.cli._plan_cluster_table import print_summary
+
+    print_summary(summary, verified=req.verify)

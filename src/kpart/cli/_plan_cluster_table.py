@@ -1,0 +1,157 @@
+"""The terminal summary of a load-aware ``kpart plan``, printed from the summary dict
+(:func:`kpart.cluster.plan_summary.plan_summary`): per goal its violations before → after
+(hard/soft; ✓/✗ with ``--verify``), per broker replicas, leaders, disk and network in/out
+before → after with their share of capacity, max/mean lines, the moves and (with
+``--failures``) the worst failures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["print_summary"]
+
+_ARROW = " → "
+_UNITS = (("", 1), ("Ki", 2**10), ("Mi", 2**20), ("Gi", 2**30), ("Ti", 2**40), ("Pi", 2**50))
+
+
+def _unit(values: list[float | None]) -> tuple[str, float]:
+    top = max((abs(v) for v in values if v is not None), default=0.0)
+    prefix, scale = _UNITS[0]
+    for p, s in _UNITS:
+        if top >= s:
+            prefix, scale = p, s
+    return prefix, scale
+
+
+def _num(v: float | None, scale: float) -> str:
+    if v is None:
+        return "-"
+    x = v / scale
+    return f"{x:,.0f}" if scale == 1 or abs(x) >= 100 else f"{x:,.1f}"
+
+
+def _share(v: float | None, cap: float | None) -> str:
+    return "-" if v is None or cap is None else f"{v / cap:.0%}"
+
+
+_RESOURCES = (("disk_bytes", "disk", "B"), ("nw_in_bytes_per_s", "net in", "B/s"),
+              ("nw_out_bytes_per_s", "net out", "B/s"))
+
+
+def _goals_table(summary: dict[str, Any], verified: bool) -> Any:
+    from rich.table import Table
+
+    table = Table(title="goals in priority order: violations before → after")
+    for col in ("goal", "kind", "before", "after", *(("ok",) if verified else ())):
+        table.add_column(col, justify="left" if col == "goal" else "right")
+    for g in summary["goals"]:
+        row = [g["goal"], "hard" if g["hard"] else "soft",
+               "-" if g["before"] is None else f"{g['before']:,}",
+               "-" if g["after"] is None else f"{g['after']:,}"]
+        if verified:
+            row.append("✓" if g["ok"] else "✗")
+        table.add_row(*row)
+    return table
+
+
+def _brokers_table(summary: dict[str, Any]) -> Any:
+    from rich.table import Table
+
+    brokers = summary["brokers"]
+    table = Table(title=f"{len(brokers)} brokers, before → after (+ added, - removed)")
+    table.add_column("broker", justify="right")
+    table.add_column("rack", justify="right")
+    scales = {}
+    for key, name, unit in _RESOURCES:
+        prefix, scales[key] = _unit([b[s][key] for b in brokers for s in ("before", "after")])
+        table.add_column(f"{name} {prefix}{unit}", justify="right")
+        table.add_column(f"{name} use", justify="right")
+    table.add_column("replicas", justify="right")
+    table.add_column("leaders", justify="right")
+    for b in brokers:
+        mark = "+" if b["added"] else "-" if b["removed"] else ""
+        cells = [f"{mark}{b['broker']}", b["rack"] or "-"]
+        for key, _, _ in _RESOURCES:
+            cap = b["capacity"][key]
+            cells.append(_num(b["before"][key], scales[key]) + _ARROW
+                         + _num(b["after"][key], scales[key]))
+            cells.append(_share(b["before"][key], cap) + _ARROW + _share(b["after"][key], cap))
+        for key in ("replicas", "leaders"):
+            cells.append(f"{b['before'][key]:,}{_ARROW}{b['after'][key]:,}")
+        table.add_row(*cells)
+    return table
+
+
+def _ratio(values: list[float | None]) -> str:
+    known = [v for v in values if v is not None]
+    if not known:
+        return "-"
+    mean = sum(known) / len(known)
+    return f"{max(known) / mean:.3f}" if mean else "-"
+
+
+def _max_mean_lines(summary: dict[str, Any]) -> list[str]:
+    brokers = summary["brokers"]
+    before = [b["before"] for b in brokers if not b["added"]]
+    after = [b["after"] for b in brokers if not b["removed"]]
+    lines = []
+    for key, name in (("replicas", "replicas"), ("leaders", "leaders"),
+                      *((k, n) for k, n, _ in _RESOURCES)):
+        lines.append(f"  {name:9s} {_ratio([r[key] for r in before])}{_ARROW}"
+                     f"{_ratio([r[key] for r in after])}")
+    return ["max/mean per broker (before: the brokers before the change; after: those left):",
+            *lines]
+
+
+def _bytes(v: float) -> str:
+    prefix, scale = _unit([v])
+    return f"{_num(v, scale)} {prefix}B"
+
+
+def _moves_line(summary: dict[str, Any]) -> str:
+    mv = summary["moves"]
+    line = (f"moves: {mv['partitions']:,} partitions, {mv['replica_moves']:,} replica moves, "
+            f"{mv['leader_changes']:,} leader changes, {_bytes(mv['bytes_moved'])} moved")
+    bound = mv["lower_bound_bytes"]
+    if bound:
+        line += f" ({mv['bytes_moved'] / bound:.2f}x the {_bytes(bound)} to reach the mean)"
+    return line
+
+
+def _failures_table(summary: dict[str, Any]) -> Any:
+    from rich.table import Table
+
+    rows = summary["failures"]
+    shown = rows[:10]
+    table = Table(title=f"failures of the target, worst first ({len(shown)} of {len(rows)})")
+    for col in ("down", "offline", "under min ISR", "max leaders (x mean)",
+                "max bytes-in MiB/s (x mean)"):
+        table.add_column(col, justify="right")
+    for r in shown:
+        label = f"rack {r['rack']}" if r["rack"] is not None else ",".join(map(str, r["down"]))
+        ml, al = r["max_leaders"], r["mean_leaders"]
+        mb, ab = r["max_bytes_in_per_s"], r["mean_bytes_in_per_s"]
+        table.add_row(label, f"{r['offline_partitions']:,}", f"{r['under_min_isr']:,}",
+                      f"{ml:,} ({ml / al if al else 0:.2f})",
+                      "-" if mb is None else f"{mb / 2**20:,.1f} ({mb / ab if ab else 0:.2f})")
+    return table
+
+
+def print_summary(summary: dict[str, Any], *, verified: bool) -> None:
+    """Print the tables and lines of the module docstring (rich, 140 columns)."""
+    from rich.console import Console
+
+    console = Console(width=140)
+    console.print(f"kpart plan (load-aware): {summary['partitions']:,} partitions, "
+                  f"{summary['replicas']:,} replicas")
+    console.print(_goals_table(summary, verified))
+    if summary["errors"]:
+        console.print(f"invalid replica sets: {summary['errors'][0]}")
+    console.print(_brokers_table(summary))
+    for line in _max_mean_lines(summary):
+        console.print(line)
+    console.print(_moves_line(summary))
+    if summary["failures"] is not None:
+        console.print(_failures_table(summary))
+    if verified:
+        console.print("verified: every hard goal holds, no soft goal got worse")
