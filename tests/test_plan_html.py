@@ -323,7 +323,7 @@ def test_untrusted_strings_are_escaped(summary: dict) -> None:
 
 def test_write_is_atomic_and_never_overwrites_an_input(tmp_path, summary: dict,
                                                        page: str) -> None:
-    out = write_plan_html(summary, tmp_path / "plan.html", option="--html")
+    out = write_plan_html(summary, tmp_path / "plan.html", option="--html-out")
     assert out.read_text(encoding="utf-8") == page
     assert out.stat().st_mode & 0o044 == 0o044  # not mkstemp's 0600
     with pytest.raises(ConfigError, match="version"):  # a bad summary writes nothing
@@ -331,12 +331,12 @@ def test_write_is_atomic_and_never_overwrites_an_input(tmp_path, summary: dict,
     summary = plan_summary(brokers=3, added=0, removed=0, batches=0, failures=False)
     current = tmp_path / "describe.txt"
     current.write_text("Topic: t\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\n")
-    with pytest.raises(ConfigError, match=r"--html: cannot write .*it is the input given as "
+    with pytest.raises(ConfigError, match=r"--html-out: cannot write .*it is the input given as "
                                           r"--current"):
-        write_plan_html(summary, current, option="--html", inputs={"--current": current})
+        write_plan_html(summary, current, option="--html-out", inputs={"--current": current})
     assert current.read_text().startswith("Topic: t")
-    with pytest.raises(ConfigError, match="--html: cannot write .*is a directory"):
-        write_plan_html(summary, tmp_path, option="--html")
+    with pytest.raises(ConfigError, match="--html-out: cannot write .*is a directory"):
+        write_plan_html(summary, tmp_path, option="--html-out")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["describe.txt", "plan.html"]
 
 

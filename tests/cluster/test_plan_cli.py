@@ -223,6 +223,8 @@ def test_summary_out_equals_json(tmp_path, capsys) -> None:
     (["--summary-out", "s.json"], "--summary-out"),
     (["--max-replicas-per-broker", "5"], "--max-replicas-per-broker"),
     (["--balance-threshold", "1.2"], "--balance-threshold"),
+    (["--html-out", "plan.html"], "--html-out"),
+    (["--throttle", "1000"], "--throttle"),
 ])
 def test_count_mode_refuses_load_aware_options(extra, named, tmp_path, capsys,
                                                monkeypatch) -> None:
@@ -239,7 +241,7 @@ def test_count_mode_refuses_load_aware_options(extra, named, tmp_path, capsys,
     (["--seed", "3"], "--seed does not go"),
     (["--no-leaders"], "--leaders/--no-leaders does not go"),
     (["--rebalance"], "--rebalance/--no-rebalance does not go"),
-    (["--max-concurrent-moves-per-broker", "2"], "--max-concurrent-moves-per-broker: not yet"),
+    (["--max-concurrent-moves-per-broker", "0"], "Invalid --max-concurrent-moves-per-broker 0"),
 ])
 def test_load_aware_mode_refuses_count_options(extra, named, capsys) -> None:
     err = _one_line_error([*BASE, "--add-brokers", "5", *extra], capsys)
@@ -350,3 +352,62 @@ def test_infeasible_writes_nothing(tmp_path, capsys) -> None:
                      str(tmp_path / "r.json")], capsys)
     assert list(tmp_path.iterdir()) == []
     assert not out.exists()
+
+
+# -- the schedule and the page ----------------------------------------------------------------
+def test_schedule_batches_throttle_and_page(tmp_path: Path, capsys) -> None:
+    """K and --throttle give the summary's schedule, one reassignment JSON per batch (together
+    exactly the plan's partitions, no broker in more than K moves of a batch) and plan.html."""
+    from kpart.placement.reassign import Move
+
+    out, page = tmp_path / "plan.json", tmp_path / "plan.html"
+    s = _summary([*BASE, "--add-brokers", "5:b", "--remove-brokers", "4",
+                  "--max-concurrent-moves-per-broker", "1", "--throttle", "50000000",
+                  "--out", str(out), "--html-out", str(page)], capsys)
+    sched = s["schedule"]
+    assert (sched["max_moves_per_broker"], sched["throttle_bytes_per_s"]) == (1, 50_000_000)
+    batches = sorted(tmp_path.glob("plan.batch-*.json"))
+    assert len(batches) == len(sched["batches"]) > 1
+    current = read_current(Path(DESCRIBE).read_text())
+    whole = parse_reassignment_json(out.read_text())
+    seen: dict[str, dict[int, tuple[int, ...]]] = {}
+    for path, row in zip(batches, sched["batches"], strict=True):
+        batch = parse_reassignment_json(path.read_text())
+        moves = [Move(t, p, current[t][p], tuple(r)) for t, ps in batch.items()
+                 for p, r in ps.items()]
+        assert row["partitions"] == len(moves)
+        takers = [b for m in moves for b in m.brokers]
+        assert all(takers.count(b) <= 1 for b in takers), path.name
+        for t, ps in batch.items():
+            for p, r in ps.items():
+                assert p not in seen.setdefault(t, {})
+                seen[t][p] = tuple(r)
+    assert seen == {t: {p: tuple(r) for p, r in ps.items()} for t, ps in whole.items()}
+    assert sched["total_seconds"] == pytest.approx(sum(b["seconds"] for b in sched["batches"]))
+    assert sum(b["bytes"] for b in sched["batches"]) == s["moves"]["bytes_moved"]
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and 'id="schedule"' in html
+
+
+def test_schedule_in_the_parquet_table(tmp_path: Path, capsys) -> None:
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "plan.parquet"
+    s = _summary([*BASE, "--add-brokers", "5:b", "--max-concurrent-moves-per-broker", "1",
+                  "--out", str(out)], capsys)
+    rows = pq.read_table(out).to_pylist()
+    assert {r["batch"] for r in rows if r["changed"]} == set(
+        range(1, len(s["schedule"]["batches"]) + 1))
+    assert all(r["batch"] is None for r in rows if not r["changed"])
+    assert s["schedule"]["throttle_bytes_per_s"] is None
+    assert s["schedule"]["total_seconds"] is None
+
+
+def test_stale_batch_files_are_refused_in_load_aware_mode(tmp_path: Path, capsys) -> None:
+    stale = tmp_path / "plan.batch-007.json"
+    stale.write_text("{}")
+    out = tmp_path / "plan.json"
+    err = _one_line_error([*BASE, "--add-brokers", "5:b", "--max-concurrent-moves-per-broker",
+                           "1", "--out", str(out)], capsys)
+    assert "plan.batch-007.json" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.batch-007.json"]

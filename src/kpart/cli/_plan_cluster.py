@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import glob
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kpart._files import Content, PathLike, table_fill, write_texts
 from kpart.cli._options import BINARY_FORMATS
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster.goals import Goal, Thresholds
     from kpart.cluster.model import ClusterBroker, ClusterModel
     from kpart.cluster.optimizer import ClusterPlan
+    from kpart.cluster.schedule import Schedule
     from kpart.cluster.verifier import VerifierReport
 
 #: The options that choose the load-aware mode (any one of them).
@@ -63,11 +64,8 @@ def count_mode_checks(extra: dict[str, object]) -> None:
     refuse(extra, f"only goes with {_CHOSEN}")
 
 
-def load_mode_checks(counting: dict[str, object], k: int | None) -> None:
-    """The load-aware mode refuses the count-based planner's options and (not yet) batches."""
-    if k is not None:
-        raise ConfigError("--max-concurrent-moves-per-broker: not yet in " + _CHOSEN
-                          + "; plan without it, or use the count-based mode")
+def load_mode_checks(counting: dict[str, object]) -> None:
+    """The load-aware mode refuses the count-based planner's options."""
     refuse(counting, f"does not go with {_CHOSEN}")
 
 
@@ -95,7 +93,10 @@ class LoadRequest:
     describe_out: Path | None = None
     topics_out: Path | None = None
     summary_out: Path | None = None
+    html: Path | None = None
     as_json: bool = False
+    max_moves_per_broker: int | None = None
+    throttle: int | None = None
 
     @property
     def inputs(self) -> dict[str, PathLike | None]:
@@ -109,7 +110,7 @@ class LoadRequest:
     def outputs(self) -> dict[str, Path | None]:
         return {"--out": self.out, "--rollback-out": self.rollback,
                 "--describe-out": self.describe_out, "--topics-out": self.topics_out,
-                "--summary-out": self.summary_out}
+                "--summary-out": self.summary_out, "--html-out": self.html}
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -237,11 +238,13 @@ def _order(model: ClusterModel) -> np.ndarray:
     return np.lexsort((model.partition, rank[model.topic]))
 
 
-def plan_table(plan: ClusterPlan) -> pa.Table:
+def plan_table(plan: ClusterPlan, batch: np.ndarray | None = None) -> pa.Table:
     """One row per partition, as the count-based plan's table
     (:meth:`kpart.placement.plan.Plan.to_arrow`): ``topic``, ``partition``,
     ``current_replicas``, ``target_replicas`` (list<int32>, preferred leader first),
-    ``changed``, ``replica_moves``, ``leader_change``, ``batch`` (null: no schedule yet)."""
+    ``changed``, ``replica_moves``, ``leader_change``, ``batch`` (``batch``: int32 per model row,
+    the schedule's batch number from 1, 0 for a partition that does not move; null without a
+    schedule)."""
     import numpy as np
     import pyarrow as pa
 
@@ -260,7 +263,8 @@ def plan_table(plan: ClusterPlan) -> pa.Table:
         "changed": bool_array((cur != tgt).any(axis=1)),
         "replica_moves": int32_array(moved.sum(axis=1)),
         "leader_change": bool_array(cur[:, 0] != tgt[:, 0]),
-        "batch": int32_array(np.zeros(n, np.int32), null=np.ones(n, bool)),
+        "batch": (int32_array(np.zeros(n, np.int32), null=np.ones(n, bool)) if batch is None
+                  else int32_array(batch[order], null=batch[order] == 0)),
     })
 
 
@@ -276,13 +280,24 @@ def _describe_text(plan: ClusterPlan) -> str:
     return describe_text(target)
 
 
+def _batch_of_rows(num_rows: int, schedule: Schedule) -> np.ndarray:
+    """int32 per model row: its batch number (from 1), 0 when the row does not move."""
+    import numpy as np
+
+    batch = np.zeros(num_rows, np.int32)
+    for n, b in enumerate(schedule.batches, start=1):
+        batch[b.rows] = n
+    return batch
+
+
 def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
-                 ) -> dict[PathLike, Content]:
+                 schedule: Schedule | None = None) -> dict[PathLike, Content]:
     """Every file to write, ``{path: content}``: the one place that decides the outputs.
-    A schedule joins here: its batch files beside ``--out`` (``<stem>.batch-001.json``, ...,
-    as the count-based mode names them; :func:`refuse_stale_batches` already guards them) and
-    its ``to_dict()`` as ``summary["schedule"]`` (passed to
-    :func:`~kpart.cluster.plan_summary.plan_summary` before this call)."""
+    With a schedule of several batches (``--max-concurrent-moves-per-broker``), its batch
+    files beside a JSON ``--out`` (``<stem>.batch-001.json``, ..., as the count-based mode
+    names them; :func:`refuse_stale_batches` guards them) or the ``batch`` column of a
+    parquet/arrow ``--out``; ``--html-out`` renders ``summary`` (:mod:`kpart.report.plan_html`)."""
+    from kpart.cluster.schedule import reassignment_json
     from kpart.placement.reassign import reassignment_json_rows, topics_to_move_json
 
     m = plan.model
@@ -290,10 +305,16 @@ def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
     rows = plan.moved_rows()
     files: dict[PathLike, Content] = {}
     if req.out is not None and req.fmt in BINARY_FORMATS:
-        files[req.out] = table_fill(plan_table(plan), req.fmt)
+        batch = None if schedule is None else _batch_of_rows(m.num_partitions, schedule)
+        files[req.out] = table_fill(plan_table(plan, batch), req.fmt)
     elif req.out is not None:
         files[req.out] = reassignment_json_rows(names, m.topic[rows], m.partition[rows],
                                                 plan.target[rows]) + "\n"
+        if schedule is not None and req.max_moves_per_broker is not None:
+            suffix = req.out.suffix or ".json"
+            for n, b in enumerate(schedule.batches, start=1):
+                name = req.out.with_name(f"{req.out.stem}.batch-{n:03d}{suffix}")
+                files[name] = reassignment_json(m, plan.target, b.rows) + "\n"
         refuse_stale_batches(req.out, files)
     if req.rollback is not None:
         files[req.rollback] = reassignment_json_rows(names, m.topic[rows], m.partition[rows],
@@ -305,6 +326,10 @@ def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
             names[t] for t in set(m.topic[rows].tolist())) + "\n"
     if req.summary_out is not None:
         files[req.summary_out] = summary_json(summary)
+    if req.html is not None:
+        from kpart.report.plan_html import render_plan
+
+        files[req.html] = render_plan(summary)
     return files
 
 
@@ -355,6 +380,22 @@ def _check_capacities(model: ClusterModel, added: Sequence[ClusterBroker]) -> No
                                   f"brokerId -1, or an entry for broker {b.id})")
 
 
+_T = TypeVar("_T")
+_SCHEDULE_FLAGS = {"max_moves_per_broker": "--max-concurrent-moves-per-broker",
+                   "throttle_bytes_per_s": "--throttle"}
+
+
+def _flagged(make: Callable[[], _T]) -> _T:
+    """``make()``, with a :class:`ConfigError` about a schedule parameter naming its flag."""
+    try:
+        return make()
+    except ConfigError as e:
+        flag = _SCHEDULE_FLAGS.get(str(e.parameter))
+        if flag is None:
+            raise
+        raise ConfigError(e.naming(flag), parameter=None) from None
+
+
 def run(req: LoadRequest) -> None:
     """Parse the options, check the outputs, read, plan, verify, (failures), write all or
     none, report."""
@@ -369,6 +410,10 @@ def run(req: LoadRequest) -> None:
     thresholds = _thresholds(req.thresholds)
     added, removed = _change(req)
     _check_outputs(req)  # before the long work
+    if req.max_moves_per_broker is not None or req.throttle is not None:
+        from kpart.cluster.schedule import check_schedule_options
+
+        _flagged(lambda: check_schedule_options(req.max_moves_per_broker, req.throttle))
     model, caps = _model(req, [b.id for b in added])
     _check_removed(model, removed)
     added = [replace(b, capacity=caps.get(b.id)) for b in added]
@@ -381,6 +426,14 @@ def run(req: LoadRequest) -> None:
                         thresholds=thresholds)
     if report.errors or (req.verify and not report.ok):  # an invalid replica set: never
         raise ConfigError(_verify_line(report))
+    schedule = None
+    if req.max_moves_per_broker is not None or req.throttle is not None:
+        from kpart.cluster.schedule import schedule_plan
+
+        with busy("scheduling the moves"):
+            schedule = _flagged(lambda: schedule_plan(
+                plan.model, plan.target, max_moves_per_broker=req.max_moves_per_broker,
+                throttle_bytes_per_s=req.throttle))
     failures = None
     if req.failures:
         from kpart.cluster.outage import outage_all, ranked
@@ -389,8 +442,9 @@ def run(req: LoadRequest) -> None:
             failures = ranked(outage_all(target_model(plan)))
     summary = plan_summary(plan, added=[b.id for b in added], checks=report.goals,
                            verified=report.ok if req.verify else None, errors=report.errors,
-                           failures=failures)
-    write_texts(output_files(req, plan, summary),
+                           failures=failures,
+                           schedule=None if schedule is None else schedule.to_dict())
+    write_texts(output_files(req, plan, summary, schedule),
                 {p: o for o, p in req.outputs.items() if p is not None}, "--out",
                 inputs=req.inputs)
     if req.as_json:

@@ -289,6 +289,13 @@ _Failures = Annotated[bool, typer.Option(
 _SummaryOut = Annotated[Path | None, typer.Option(
     "--summary-out", help="Load-aware: write the JSON summary here (what --json prints).",
     show_default=False)]
+_Html = Annotated[Path | None, typer.Option(
+    "--html-out", help="Load-aware: write plan.html (brokers before/after, goals, batches, "
+    "failures; docs/plan-html.md).", show_default=False)]
+_Throttle = Annotated[int | None, typer.Option(
+    "--throttle", min=1, max=2**63 - 1, help="Load-aware: the replication throttle in bytes/s "
+    "(kafka-reassign-partitions.sh --execute --throttle): estimate each batch's duration and "
+    "the plan's.", show_default=False)]
 _MaxReplicas = Annotated[int | None, typer.Option(
     "--max-replicas-per-broker", min=1, help="Load-aware: Cruise Control's "
     "max.replicas.per.broker (ReplicaCapacityGoal) [default: 10000].", show_default=False)]
@@ -335,6 +342,8 @@ def plan_command(  # noqa: PLR0913
     verify: _Verify = False,
     failures: _Failures = False,
     summary_out: _SummaryOut = None,
+    html: _Html = None,
+    throttle: _Throttle = None,
     max_replicas: _MaxReplicas = None,
     capacity_threshold: _CapacityThreshold = None,
     balance_threshold: _BalanceThreshold = None,
@@ -345,7 +354,8 @@ def plan_command(  # noqa: PLR0913
     replicas. Load-aware, chosen when any of --goals, --capacity, --loads, --snapshot or
     --verify is given: meet Cruise Control's goals on disk, network and leadership, moving
     the fewest bytes (docs/cluster-plan.md); it refuses --pools, --max-moves, --seed,
-    --leaders/--no-leaders, --rebalance and (not yet) --max-concurrent-moves-per-broker.
+    --leaders/--no-leaders and --rebalance; --max-concurrent-moves-per-broker and --throttle
+    give its schedule (docs/schedule.md).
     """
     from kpart.cli import _plan_cluster as lp
 
@@ -357,15 +367,17 @@ def plan_command(  # noqa: PLR0913
                       "--snapshot": snapshot, "--verify": verify}):
         lp.load_mode_checks({"--pools": pools_path, "--max-moves": max_moves, "--seed": seed,
                              "--leaders/--no-leaders": leaders,
-                             "--rebalance/--no-rebalance": rebalance}, k)
+                             "--rebalance/--no-rebalance": rebalance})
         lp.run(lp.LoadRequest(
             current=current, snapshot=snapshot, topic=topic, brokers=brokers, sizes=sizes,
             capacity=capacity, loads=tuple(loads or ()), add_brokers=add_brokers,
             remove_brokers=remove_brokers, goals=goals, thresholds=thresholds, verify=verify,
             failures=failures, out=out, fmt=fmt, rollback=rollback, describe_out=describe_out,
-            topics_out=topics_out, summary_out=summary_out, as_json=as_json))
+            topics_out=topics_out, summary_out=summary_out, html=html, as_json=as_json,
+            max_moves_per_broker=k, throttle=throttle))
         return
     lp.count_mode_checks({"--failures": failures or None, "--summary-out": summary_out,
+                          "--html-out": html, "--throttle": throttle,
                           "--max-replicas-per-broker": max_replicas,
                           "--capacity-threshold": capacity_threshold,
                           "--balance-threshold": balance_threshold})

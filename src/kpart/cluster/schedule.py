@@ -69,7 +69,8 @@ from kpart._java.strings import java_string_key
 from kpart.cluster.model import ClusterModel
 from kpart.errors import ConfigError
 
-__all__ = ["Batch", "Schedule", "reassignment_json", "rollback_json", "schedule_plan"]
+__all__ = ["Batch", "Schedule", "check_schedule_options", "reassignment_json", "rollback_json",
+           "schedule_plan"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,6 +174,13 @@ def _check_throttle(rate: float | None) -> int | None:
                                 "finite number of bytes per second from 1 to 2^63 - 1 (a "
                                 "Java long)", value=rate)
     return int(rate)  # whole bytes/s, as --throttle takes them; rounding down never exceeds it
+
+
+def check_schedule_options(max_moves_per_broker: int | None,
+                           throttle_bytes_per_s: float | None) -> tuple[int | None, int | None]:
+    """The checks :func:`schedule_plan` makes of its options, to run before a long plan:
+    ``(K, whole bytes/s)``, or :class:`ConfigError` about the parameter."""
+    return _check_k(max_moves_per_broker), _check_throttle(throttle_bytes_per_s)
 
 
 # -- the greedy -------------------------------------------------------------------------------
@@ -323,8 +331,7 @@ def schedule_plan(model: ClusterModel, target: np.ndarray, *,
     twice. Time: linear in the reassigned rows plus a compiled first-fit loop (half a second
     for 227,000 reassignments on 2.8M replicas).
     """
-    k = _check_k(max_moves_per_broker)
-    rate = _check_throttle(throttle_bytes_per_s)
+    k, rate = check_schedule_options(max_moves_per_broker, throttle_bytes_per_s)
     tgt = _check_shape(model, target)
     w = max(tgt.shape[1], model.replicas.shape[1])
     rows = np.flatnonzero((_widen(model.replicas, w) != _widen(tgt, w)).any(axis=1))
