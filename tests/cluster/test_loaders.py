@@ -297,3 +297,21 @@ def test_canonical_fast_path_equals_the_key_scan(rows) -> None:
     finally:
         formats._CANONICAL = original
     assert fast == slow
+
+
+def test_messages_in_per_s_is_stored_and_written(tmp_path) -> None:
+    """The rates CSV's messages_in_per_s reaches the model and cluster.json (and back)."""
+    from kpart.cluster import cluster_from_json, cluster_to_json
+    from kpart.cluster.from_files import cluster_from_files
+    from kpart.cluster.rates import parse_rates_csv
+
+    describe = ("Topic: t\tTopicId: x\tPartitionCount: 2\tReplicationFactor: 1\tConfigs:\n"
+                "\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\n"
+                "\tTopic: t\tPartition: 1\tLeader: 1\tReplicas: 1\tIsr: 1\n")
+    rates = parse_rates_csv("topic,partition,bytes_in_per_s,bytes_out_per_s,messages_in_per_s\n"
+                            "t,0,10,20,7.5\nt,1,1,2,\n")
+    m = cluster_from_files(describe, loads=[rates])
+    assert m.messages_in_per_s[0] == 7.5 and np.isnan(m.messages_in_per_s[1])
+    back = cluster_from_json(cluster_to_json(m))
+    assert back.messages_in_per_s[0] == 7.5 and np.isnan(back.messages_in_per_s[1])
+    assert back.partition_state(0).messages_in_per_s == 7.5

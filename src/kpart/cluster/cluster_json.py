@@ -8,7 +8,8 @@ Other tools can read it; kpart writes it (``kpart snapshot``) and reads it (``--
      "topics": [{"name": "t", "configs": {"min.insync.replicas": 2},
                  "partitions": [{"partition": 0, "replicas": [1, 2], "leader": 1,
                                  "isr": [1, 2], "messages": 100, "size_bytes": 2048,
-                                 "bytes_in_per_s": null, "bytes_out_per_s": null}]}],
+                                 "bytes_in_per_s": null, "bytes_out_per_s": null,
+                                 "messages_in_per_s": null}]}],
      "groups": [{"group_id": "g", "type": "classic", "state": "STABLE", "assignor": "range",
                  "simple": false, "coordinator": 1,
                  "members": [{"member_id": "c-1-5f0e...", "group_instance_id": null,
@@ -17,7 +18,7 @@ Other tools can read it; kpart writes it (``kpart snapshot``) and reads it (``--
 
 ``rack``, ``capacity`` (and each of its fields), ``configs``, ``leader`` (``null`` = no
 leader), ``isr`` and every load may be ``null`` or left out (unknown); units: bytes and
-bytes/s, capacity as :class:`~kpart.cluster.model.Capacity` (bytes, bytes/s, CPU percent).
+bytes/s (``messages``: records; ``messages_in_per_s``: records/s), capacity as :class:`~kpart.cluster.model.Capacity` (bytes, bytes/s, CPU percent).
 ``groups`` (optional; ``null`` or absent = not recorded, ``[]`` = none) holds consumer groups
 as Kafka's ``ConsumerGroupDescription`` describes them (:class:`~kpart.cluster.groups.ConsumerGroup`:
 ``type`` ``"classic"``/``"consumer"``, ``state`` a ``ConsumerGroupState`` name, ``assignor`` the

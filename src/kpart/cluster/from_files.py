@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import numpy as np
 
 from kpart.cluster.capacity import CapacityConfig, capacities_for
-from kpart.cluster.model import ClusterBroker, ClusterModel, TopicInfo, padded_ids
+from kpart.cluster.model import LOADS, ClusterBroker, ClusterModel, TopicInfo, padded_ids
 from kpart.cluster.rates import PartitionLoads
 from kpart.errors import ConfigError
 from kpart.placement.formats import DescribedPartition, parse_describe_with_configs
@@ -181,8 +181,7 @@ def _columns(rows: _Rows, sizes: str | None,
              loads: Sequence[PartitionLoads]) -> dict[str, np.ndarray]:
     """The load columns: ``loads`` in order, then measured ``sizes``."""
     n = len(rows.key)
-    columns = {name: np.full(n, np.nan) for name in ("messages", "size_bytes", "bytes_in_per_s",
-                                                      "bytes_out_per_s")}
+    columns = {name: np.full(n, np.nan) for name in LOADS}
     for table in loads:
         at = rows.locate(table.topics, table.partition, table.source, table.where)
         for name, values in table.columns.items():

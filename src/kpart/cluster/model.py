@@ -12,7 +12,8 @@ replicas with their load), as arrays for scale (2.8M replicas in a few hundred M
   shape ``(P, R)``, broker ids in replica order — the preferred leader first — padded with
   ``-1``), ``leader`` (int32 broker id, ``-1`` = no leader), ``isr`` (int32, shape
   ``(P, I)``, padded with ``-1``) and the loads ``size_bytes``, ``bytes_in_per_s``,
-  ``bytes_out_per_s``, ``messages`` (float64, ``NaN`` = unknown).
+  ``bytes_out_per_s``, ``messages`` (a count of records) and ``messages_in_per_s`` (records/s
+  produced, Kafka's ``MessagesInPerSec``) (float64, ``NaN`` = unknown).
 
 Errors: :class:`~kpart.errors.ConfigError` naming the partition or broker (a replica on a broker
 the cluster does not list, a partition listed twice, a leader outside its replicas, a negative
@@ -41,7 +42,7 @@ __all__ = ["LOADS", "Capacity", "ClusterBroker", "ClusterModel", "PartitionState
            "padded_ids"]
 
 #: The per-partition load fields, in ``cluster.json`` order (float64 arrays, ``NaN`` unknown).
-LOADS = ("messages", "size_bytes", "bytes_in_per_s", "bytes_out_per_s")
+LOADS = ("messages", "size_bytes", "bytes_in_per_s", "bytes_out_per_s", "messages_in_per_s")
 
 
 def _check_amount(value: float | None, what: str) -> None:
@@ -107,7 +108,8 @@ class PartitionState:
     """One partition as a row (the object form of one row of :class:`ClusterModel`):
     ``replicas`` in replica order, ``leader`` (``None`` = no leader), ``isr``, and its loads
     (``None`` = unknown): ``messages``, ``size_bytes`` (bytes on disk, per replica),
-    ``bytes_in_per_s`` (produced), ``bytes_out_per_s`` (consumed)."""
+    ``bytes_in_per_s`` (produced), ``bytes_out_per_s`` (consumed), ``messages_in_per_s``
+    (records/s produced)."""
 
     topic: str
     partition: int
@@ -118,6 +120,7 @@ class PartitionState:
     size_bytes: float | None = None
     bytes_in_per_s: float | None = None
     bytes_out_per_s: float | None = None
+    messages_in_per_s: float | None = None
 
 
 def padded_ids(rows: Sequence[Sequence[int]]) -> np.ndarray:
@@ -170,6 +173,8 @@ class ClusterModel:
     size_bytes: np.ndarray
     bytes_in_per_s: np.ndarray
     bytes_out_per_s: np.ndarray
+    #: records/s produced (``NaN`` = unknown); left out: unknown for every partition
+    messages_in_per_s: np.ndarray | None = None
     _broker_index: dict[int, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -187,6 +192,8 @@ class ClusterModel:
         object.__setattr__(self, "brokers", brokers)
         object.__setattr__(self, "_broker_index", index)
         n = len(self.topic)
+        if self.messages_in_per_s is None:
+            object.__setattr__(self, "messages_in_per_s", np.full(n, np.nan))
         for name, dtype in (("topic", np.int32), ("partition", np.int32), ("replicas", np.int32),
                             ("leader", np.int32), ("isr", np.int32), *((x, np.float64)
                                                                         for x in LOADS)):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -90,11 +90,7 @@ def _with_brokers(model: ClusterModel, add: Sequence[ClusterBroker]) -> ClusterM
     for b in add:
         if b.id in known:
             raise ConfigError(f"Invalid broker {b.id} to add: the cluster already has it.")
-    return ClusterModel(
-        brokers=model.brokers + tuple(add), topics=model.topics, topic=model.topic,
-        partition=model.partition, replicas=model.replicas, leader=model.leader, isr=model.isr,
-        messages=model.messages, size_bytes=model.size_bytes,
-        bytes_in_per_s=model.bytes_in_per_s, bytes_out_per_s=model.bytes_out_per_s)
+    return replace(model, brokers=model.brokers + tuple(add))
 
 
 def _guards(goals: Sequence[Goal], upto: int) -> list[Goal]:

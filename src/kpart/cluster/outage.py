@@ -42,7 +42,7 @@ already offline or under min ISR stays listed).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -401,8 +401,5 @@ def apply_target(model: ClusterModel, target: Mapping[str, Mapping[int, Sequence
     leader[changed] = np.where(stays, leader[changed], replicas[changed, 0])
     known = {b.id for b in model.brokers}
     extra = sorted({b for reps in lists for b in reps} - known)
-    return ClusterModel(
-        model.brokers + tuple(ClusterBroker(b) for b in extra), model.topics,
-        topic=model.topic, partition=model.partition, replicas=replicas, leader=leader,
-        isr=isr, messages=model.messages, size_bytes=model.size_bytes,
-        bytes_in_per_s=model.bytes_in_per_s, bytes_out_per_s=model.bytes_out_per_s)
+    return replace(model, brokers=model.brokers + tuple(ClusterBroker(b) for b in extra),
+                   replicas=replicas, leader=leader, isr=isr)

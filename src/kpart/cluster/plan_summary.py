@@ -77,15 +77,12 @@ def target_model(plan: ClusterPlan) -> ClusterModel:
     """The cluster once the plan has completed: the target replicas, all in sync, each led by
     its preferred (first) replica, on the brokers left (removed ones dropped); loads and
     topic configs kept. What the failure what-ifs run on."""
-    from kpart.cluster.model import ClusterModel
+    from dataclasses import replace
 
     m = plan.model
     target = plan.target
-    return ClusterModel(
-        tuple(b for b in m.brokers if b.id not in plan.removed), m.topics, topic=m.topic,
-        partition=m.partition, replicas=target, leader=target[:, 0], isr=target,
-        messages=m.messages, size_bytes=m.size_bytes, bytes_in_per_s=m.bytes_in_per_s,
-        bytes_out_per_s=m.bytes_out_per_s)
+    return replace(m, brokers=tuple(b for b in m.brokers if b.id not in plan.removed),
+                   replicas=target, leader=target[:, 0], isr=target)
 
 
 def _known(values: np.ndarray) -> bool:

@@ -14,8 +14,8 @@ system:
 ``messages_in_per_s``: records/s produced (``MessagesInPerSec``). An empty cell is unknown.
 Lines before the header (a banner) and blank lines are skipped; every cell is read as text and
 converted here (no type guessing): a number is a plain decimal (``12``, ``1.5e6``), ≥ 0.
-The cluster model has no messages-per-second field (its ``messages`` is a count of records):
-``messages_in_per_s`` is checked and kept in :attr:`PartitionLoads.columns` but not applied.
+``messages_in_per_s`` becomes the model's ``messages_in_per_s`` (records/s; its ``messages``
+is a count of records).
 
 **kpart report output** (a report directory or its ``summary.json``): one topic, per partition
 ``records`` and ``bytes`` counted over the analysed data set. It has no time base, so no rate:
