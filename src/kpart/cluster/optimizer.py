@@ -29,13 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster._optimizer_leaders import assign_leaders
-from kpart.cluster._optimizer_moves import (
-    balance,
-    balance_leaders,
-    drain_all,
-    fill_counts,
-)
+from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders
+from kpart.cluster._optimizer_moves import balance, drain_all, fill_counts
 from kpart.cluster.goals import (
     BALANCE_MARGIN,
     DEFAULT_GOALS,
@@ -106,12 +101,78 @@ def _guards(goals: Sequence[Goal], upto: int) -> list[Goal]:
 
 _REPLICA_RESOURCES = {"DiskUsageDistributionGoal": ("disk", "cap_disk", "size"),
                       "NetworkInboundUsageDistributionGoal": ("nw_in", "cap_in", "rate_in")}
-_LEADER_RESOURCES = {"NetworkOutboundUsageDistributionGoal": ("nw_out", "cap_out", "lead_out"),
-                     "LeaderReplicaDistributionGoal": ("leaders", "", ""),
-                     "LeaderBytesInDistributionGoal": ("lead_in", "", "rate_in")}
+#: The leadership goals, solved together by :mod:`kpart.cluster._optimizer_leaders` (rows of
+#: its ``bands``: network out, leader count, leader bytes-in).
+_LEADER_GOALS = ("NetworkOutboundUsageDistributionGoal", "LeaderReplicaDistributionGoal",
+                 "LeaderBytesInDistributionGoal")
 
 
-def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, refine_leaders: bool = False) -> None:
+def _leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.ndarray]:
+    """``(bands, weights)`` for :func:`refine_leaders`: the three leadership goals' bands
+    (Cruise Control's margin inside the threshold), weights by priority (4, 2, 1 in the
+    order ``goals`` lists them; 0 and no band for a goal not asked for)."""
+    th = s.thresholds
+    b = len(s.allowed)
+    bands = np.tile(np.array([[-math.inf], [math.inf], [1.0]]), (3, b))
+    weights = np.zeros(3)
+    names = [g.name for g in goals if g.name in _LEADER_GOALS]
+    for rank, name in enumerate(names):
+        j = _LEADER_GOALS.index(name)
+        weights[j] = 4.0 ** (len(names) - 1 - rank)
+        if j == 0:
+            lo, hi, c = util_band(s.nw_out, s.cap_out, s.allowed, th.network_out_balance,
+                                  BALANCE_MARGIN)
+        elif j == 1:
+            lo, hi = count_band(s.leaders, s.allowed, th.leader_balance, BALANCE_MARGIN)
+            c = np.ones(b)
+        else:
+            lo, hi, c = util_band(s.lead_in, np.ones(b), s.allowed, th.network_in_balance,
+                                  BALANCE_MARGIN)
+            lo = -math.inf
+        mid = (hi + lo) / 2 if math.isfinite(lo) else hi
+        bands[3 * j: 3 * j + 3] = [lo * c, hi * c, np.maximum(mid * c, 1e-300)]
+    return bands, weights
+
+
+def _leader_violations(s: GoalState, goals: Sequence[Goal]) -> list[int]:
+    s.bands.clear()
+    return [g.violations(s) for g in goals if g.name in _LEADER_GOALS]
+
+
+def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
+    """The leadership goals: a greedy start then the descent (when network out is asked
+    for), kept only when no leadership goal ends worse than the descent from the current
+    leaders alone would leave it."""
+    bands, weights = _leader_bands(s, goals)
+    start = s.pos[:, 0].copy()
+    if weights[0] > 0:
+        c = s.cap_out if np.isfinite(s.cap_out[s.allowed]).all() else np.ones(len(s.allowed))
+        share = np.where(s.allowed, c, 0.0) * s.lead_out.sum() / c[s.allowed].sum()
+        before = _leader_violations(s, goals)
+        assign_leaders(s, share)
+        refine_leaders(s, bands, weights)
+        after = _leader_violations(s, goals)
+        if all(a <= b for a, b in zip(after, before, strict=True)):
+            return
+        _set_leaders(s, start)
+    refine_leaders(s, bands, weights)
+    s.bands.clear()
+
+
+def _set_leaders(s: GoalState, leaders: np.ndarray) -> None:
+    """Make broker position ``leaders[row]`` (one of the row's replicas) slot 0 again."""
+    slot = np.argmax(s.pos == leaders[:, None], axis=1)
+    rows = np.flatnonzero(slot)
+    first = s.pos[rows, 0].copy()
+    s.pos[rows, 0] = s.pos[rows, slot[rows]]
+    s.pos[rows, slot[rows]] = first
+    b = len(s.allowed)
+    s.leaders[:] = np.bincount(s.pos[:, 0], minlength=b)
+    s.nw_out[:] = np.bincount(s.pos[:, 0], weights=s.lead_out, minlength=b)
+    s.lead_in[:] = np.bincount(s.pos[:, 0], weights=s.rate_in, minlength=b)
+
+
+def _run_goal(s: GoalState, goals: Sequence[Goal], i: int) -> None:
     g = goals[i]
     th = s.thresholds
     guards = _guards(goals, i)
@@ -125,23 +186,9 @@ def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, refine_leaders: bool 
         t = th.disk_balance if res == "disk" else th.network_in_balance
         lo, hi, c = util_band(getattr(s, res), getattr(s, capname), s.allowed, t, BALANCE_MARGIN)
         balance(s, getattr(s, res), c, lo, hi, getattr(s, wname), guards)
-    elif g.name in _LEADER_RESOURCES and not any(x.name in _LEADER_RESOURCES
-                                                 for x in goals[:i]):
-        assign_leaders(s)  # one pass for all three leadership goals, then each refines
-    elif g.name in _LEADER_RESOURCES and refine_leaders:
-        res, capname, wname = _LEADER_RESOURCES[g.name]
-        load = getattr(s, res)
-        weight = np.ones(len(s.pos)) if not wname else getattr(s, wname)
-        if res == "leaders":
-            lo, hi = count_band(load, s.allowed, th.leader_balance, BALANCE_MARGIN)
-            c = np.ones(len(load))
-        else:
-            t = th.network_out_balance if res == "nw_out" else th.network_in_balance
-            cap = getattr(s, capname) if capname else np.ones(len(load))
-            lo, hi, c = util_band(load, cap, s.allowed, t, BALANCE_MARGIN)
-            if res == "lead_in":
-                lo = -math.inf
-        balance_leaders(s, load, c, lo, hi, weight, guards)
+    elif g.name in _LEADER_GOALS and not any(x.name in _LEADER_GOALS for x in goals[:i]):
+        # one pass for all three leadership goals: no data moves, so no replica goal changes
+        _lead(s, goals)
 
 
 def plan_cluster(
