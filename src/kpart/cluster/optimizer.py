@@ -31,6 +31,7 @@ import numpy as np
 
 from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders
 from kpart.cluster._optimizer_moves import balance, drain_all, fill_counts
+from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
 from kpart.cluster.goals import (
     BALANCE_MARGIN,
     DEFAULT_GOALS,
@@ -220,11 +221,15 @@ def plan_cluster(
         raise ConfigError("Invalid brokers to remove: no broker would be left.")
     goals = tuple(goals)
     s = goal_state(model, model.replicas, allowed, thresholds)
+    infeasible(s, model, goals)
     seconds = [("prepare", time.perf_counter() - clock)]
     clock = time.perf_counter()
     unplaced = drain_all(s, [g for g in goals if g.hard],
                          [g for g in goals if g.name == "TopicReplicaDistributionGoal"])
     seconds.append(("drain", time.perf_counter() - clock))
+    clock = time.perf_counter()
+    repair(s, goals)
+    seconds.append(("repair", time.perf_counter() - clock))
     for i, g in enumerate(goals):
         clock = time.perf_counter()
         _run_goal(s, goals, i)
@@ -236,11 +241,10 @@ def plan_cluster(
         raise ConfigError(f"Infeasible: no allowed broker can take partition "
                           f"{model._where(row)}'s replica ({len(unplaced)} replicas left on "
                           "removed brokers) without breaking a hard goal.")
-    hard_left = [(g.name, g.violations(s)) for g in goals if g.hard]
-    bad = [(n, v) for n, v in hard_left if v]
-    if bad:
-        raise ConfigError(f"Infeasible: {bad[0][0]} still has {bad[0][1]} violations after "
-                          "planning.")
+    s.bands.clear()
+    error = hard_error(s, model, goals)
+    if error:
+        raise ConfigError(error)
     cur = model.replicas
     moved = (target[:, :, None] != cur[:, None, :]).all(axis=2) & (target >= 0)
     return ClusterPlan(
