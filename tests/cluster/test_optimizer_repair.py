@@ -23,8 +23,9 @@ def _model(racks: list[str], parts: list[tuple[tuple[int, ...], float, float]],
     """``parts``: (replicas, size, bytes-out per s) of topic ``t``; bytes-in 0."""
     return ClusterModel.from_partitions(
         [ClusterBroker(i, r, cap) for i, r in enumerate(racks)],
-        [PartitionState("t", p, reps, leader=reps[0], size_bytes=size, bytes_in_per_s=0.0,
-                        bytes_out_per_s=out) for p, (reps, size, out) in enumerate(parts)])
+        [PartitionState("t", p, reps, leader=reps[0], isr=reps, size_bytes=size,
+                        bytes_in_per_s=0.0, bytes_out_per_s=out)
+         for p, (reps, size, out) in enumerate(parts)])
 
 
 def _verified(plan: ClusterPlan, goals: tuple[Goal, ...] = HARD,
@@ -108,3 +109,29 @@ def test_repairs_then_default_goals_pass_the_verifier() -> None:
     plan = plan_cluster(m)
     _verified(plan, DEFAULT_GOALS)
     assert np.all(plan.load_after.disk_bytes <= 80.0)
+
+
+FAILURE = (*HARD, *goals_by_name("BrokerFailureCapacityGoal"))
+
+
+def test_failover_goal_reorders_followers_without_moving_data() -> None:
+    # broker 0 leads t-0 and t-1 (30 B/s out each), broker 1 leads t-2 (30): when broker 0
+    # (alone in rack a) stops, Kafka hands t-0 and t-1 to their first follower, broker 1:
+    # 90 > 0.8 x 100. Putting the other follower first in t-0 or t-1 keeps everyone <= 60.
+    m = _model(["a", "b", "c", "d"], [((0, 1, 2), 1.0, 30.0), ((0, 1, 3), 1.0, 30.0),
+                                      ((1, 2, 3), 1.0, 30.0)])
+    before = verify(m, m.replicas, FAILURE)
+    assert [g.before for g in before.goals if g.name == "BrokerFailureCapacityGoal"] == [2]
+    plan = _verified(plan_cluster(m, goals=FAILURE), FAILURE)
+    assert plan.bytes_moved == 0.0 and plan.leader_changes == 0
+    reordered = (plan.target != m.replicas).any(axis=1)
+    assert reordered.sum() == 1 and reordered[2] == 0
+    assert (np.sort(plan.target, axis=1) == np.sort(m.replicas, axis=1)).all()
+    assert (plan_cluster(m, goals=HARD).target == m.replicas).all()  # opt-in
+
+
+def test_failover_goal_that_cannot_hold_names_the_failure() -> None:
+    m = _model(["a", "b"], [((0, 1), 1.0, 50.0), ((1, 0), 1.0, 30.0)])
+    with pytest.raises(ConfigError, match=r"Infeasible BrokerFailureCapacityGoal: if broker 0 "
+                                          r"fails, broker 1's network out becomes 80 bytes/s"):
+        plan_cluster(m, goals=FAILURE, thresholds=Thresholds(capacity=0.7))

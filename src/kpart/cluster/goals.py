@@ -36,10 +36,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kpart.cluster.model import ClusterModel
+from kpart.cluster.outage import outage_all
 from kpart.errors import ConfigError
 
 __all__ = [
     "DEFAULT_GOALS",
+    "BrokerFailureCapacityGoal",
     "DEFAULT_THRESHOLDS",
     "GOALS",
     "Goal",
@@ -113,6 +115,9 @@ class GoalState:
     thresholds: Thresholds
     bands: dict[tuple[str, float], tuple[float, float, np.ndarray]] = field(
         default_factory=dict)
+    #: The model ``pos`` indexes (for goals that replay Kafka on it, e.g.
+    #: :class:`BrokerFailureCapacityGoal`); ``None`` when built by hand.
+    model: ClusterModel | None = None
 
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:
@@ -152,6 +157,7 @@ def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
         cap_out=_capacities(model, "network_out"), rack=np.array(codes, dtype=np.int32),
         allowed=np.asarray(allowed, dtype=bool),
         topic_count=tc.reshape(len(model.topics), b).astype(np.int32), thresholds=thresholds,
+        model=model,
     )
 
 
@@ -372,6 +378,75 @@ class PreferredLeaderElectionGoal(_Goal):
         return 0
 
 
+def completed(model: ClusterModel, replicas: np.ndarray) -> ClusterModel:
+    """``model`` once its partitions sit on ``replicas`` (broker ids ``(P, R)``, padded
+    ``-1``), all in sync, each led by its first replica (a completed reassignment followed by
+    a preferred leader election)."""
+    reps = np.asarray(replicas, dtype=np.int32)
+    return ClusterModel(
+        brokers=model.brokers, topics=model.topics, topic=model.topic,
+        partition=model.partition, replicas=reps, leader=reps[:, 0].copy(), isr=reps,
+        messages=model.messages, size_bytes=model.size_bytes,
+        bytes_in_per_s=model.bytes_in_per_s, bytes_out_per_s=model.bytes_out_per_s)
+
+
+def failure_overloads(model: ClusterModel, threshold: float,
+                      ) -> list[tuple[tuple[int, ...], str | None, int, str, float, float]]:
+    """Every surviving broker over ``threshold ×`` its network capacity after a single
+    broker or rack failure of ``model`` (:func:`kpart.cluster.outage.outage_all`: Kafka's
+    election, leaders and loads after): ``(down ids, rack, broker id, "network in" |
+    "network out", load, capacity)``, failures in :func:`outage_all`'s order."""
+    def cap(name: str) -> np.ndarray:
+        return np.array([math.inf if b.capacity is None or getattr(b.capacity, name) is None
+                         else float(getattr(b.capacity, name)) for b in model.brokers])
+
+    caps = (("network in", "network_in", cap("network_in")),
+            ("network out", "network_out", cap("network_out")))
+    out = []
+    for r in outage_all(model):
+        for words, field_name, c in caps:
+            load = getattr(r, field_name)
+            for b in np.flatnonzero(r.alive & (load > threshold * c * (1 + 1e-12))).tolist():
+                out.append((r.down, r.rack, model.brokers[b].id, words, float(load[b]),
+                            float(c[b])))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerFailureCapacityGoal(_Goal):
+    """kpart's goal, not Cruise Control's (opt-in: not in :data:`DEFAULT_GOALS`; hard): the
+    cluster survives any single broker failure and any single rack failure below capacity —
+    after it, with leadership moved as Kafka moves it (the first live in-sync replica in
+    replica order, :mod:`kpart.cluster.outage`; the target all in sync, led by its first
+    replica), every surviving broker's network in and network out stay ≤ the capacity
+    threshold × its capacity. Violations: the (failure, surviving broker) pairs over it.
+    Only the order of followers (who leads after a failure) is the optimizer's lever here."""
+
+    name: str = "BrokerFailureCapacityGoal"
+    hard: bool = True
+
+    def violations(self, state: GoalState) -> int:
+        if state.model is None:
+            raise ValueError("BrokerFailureCapacityGoal needs the state's model")
+        ids = np.array([b.id for b in state.model.brokers], dtype=np.int32)
+        reps = np.where(state.pos >= 0, ids[np.maximum(state.pos, 0)], -1)
+        return len(failure_overloads(completed(state.model, reps), state.thresholds.capacity))
+
+    def explain(self, state: GoalState) -> str:
+        """The first failure that overloads a broker, in words."""
+        assert state.model is not None
+        ids = np.array([b.id for b in state.model.brokers], dtype=np.int32)
+        reps = np.where(state.pos >= 0, ids[np.maximum(state.pos, 0)], -1)
+        found = failure_overloads(completed(state.model, reps), state.thresholds.capacity)
+        if not found:
+            return "no failure overloads a broker"
+        down, rack, b, words, load, c = found[0]
+        what = f"rack {rack}" if rack is not None else f"broker {down[0]}"
+        return (f"if {what} fails, broker {b}'s {words} becomes {load:.4g} bytes/s, over "
+                f"{state.thresholds.capacity} x its {c:.4g} ({len(found)} such (failure, "
+                "broker) pairs)")
+
+
 def _cap(name: str, resource: str, capacity: str) -> _CapacityGoal:
     return _CapacityGoal(name, True, resource, capacity)
 
@@ -397,13 +472,15 @@ GOALS: tuple[_Goal, ...] = (
     _dist("LeaderReplicaDistributionGoal", "leaders", "", "leader_balance"),
     _dist("LeaderBytesInDistributionGoal", "lead_in", "", "network_in_balance", True),
     PreferredLeaderElectionGoal(),
+    BrokerFailureCapacityGoal(),
 )
 # PotentialNwOutGoal is soft in Cruise Control: a capacity-shaped limit, not a hard goal.
 GOALS = tuple(g if g.name != "PotentialNwOutGoal" else
               _CapacityGoal("PotentialNwOutGoal", False, "pot_out", "cap_out") for g in GOALS)
 
-#: Cruise Control's ``default.goals`` (all of :data:`GOALS` but PreferredLeaderElectionGoal).
-DEFAULT_GOALS: tuple[_Goal, ...] = GOALS[:-1]
+#: Cruise Control's ``default.goals`` (all of :data:`GOALS` but PreferredLeaderElectionGoal
+#: and kpart's opt-in BrokerFailureCapacityGoal).
+DEFAULT_GOALS: tuple[_Goal, ...] = GOALS[:-2]
 
 Goal = _Goal
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kpart.cluster._optimizer_failover import order_followers
 from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders
 from kpart.cluster._optimizer_moves import balance, drain_all, fill_counts
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
@@ -234,6 +235,10 @@ def plan_cluster(
         clock = time.perf_counter()
         _run_goal(s, goals, i)
         seconds.append((g.name, time.perf_counter() - clock))
+    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
+        clock = time.perf_counter()
+        order_followers(s)  # the follower order: seen by no other goal
+        seconds.append(("failover order", time.perf_counter() - clock))
     ids = np.array([b.id for b in model.brokers], dtype=np.int32)
     target = np.where(s.pos >= 0, ids[np.maximum(s.pos, 0)], -1).astype(np.int32)
     if unplaced:

@@ -33,6 +33,7 @@ import numpy as np
 from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
 from kpart.cluster.load import broker_load
 from kpart.cluster.model import ClusterModel
+from kpart.cluster.outage import outage_all
 
 __all__ = ["GoalCheck", "VerifierReport", "goal_violations", "verify"]
 
@@ -76,8 +77,14 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
                     name: str, allowed: np.ndarray, th: Thresholds) -> int:
     """Violations of goal ``name`` when ``replicas`` (ids ``(P, R)``) are led by ``leader``
     (ids ``(P,)``), over the ``allowed`` brokers (bool ``(B,)``); recomputed from scratch."""
-    load = broker_load(model, replicas, leader)
+    if name == "PreferredLeaderElectionGoal":
+        return int((leader != replicas[:, 0]).sum())
+    if name == "BrokerFailureCapacityGoal":
+        return _failure_violations(model, replicas, leader, th)
     pos = model.broker_positions(replicas)
+    if name == "TopicReplicaDistributionGoal":
+        return _topic_violations(model, pos, allowed, th)
+    load = broker_load(model, replicas, leader)
 
     def cap(field: str) -> np.ndarray:
         return np.array([math.inf if b.capacity is None or getattr(b.capacity, field) is None
@@ -119,23 +126,38 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
     if name == "LeaderReplicaDistributionGoal":
         return _outside(load.leaders[allowed], *_band_counts(load.leaders, allowed,
                                                              th.leader_balance))
-    if name == "DiskUsageDistributionGoal":
-        return util(load.disk_bytes, "disk_bytes")
-    if name == "NetworkInboundUsageDistributionGoal":
-        return util(load.network_in, "network_in")
-    if name == "NetworkOutboundUsageDistributionGoal":
-        return util(load.network_out, "network_out")
+    usage = {"DiskUsageDistributionGoal": "disk_bytes",
+             "NetworkInboundUsageDistributionGoal": "network_in",
+             "NetworkOutboundUsageDistributionGoal": "network_out"}
+    if name in usage:
+        return util(getattr(load, usage[name]), usage[name])
     if name == "LeaderBytesInDistributionGoal":
         lp = model.broker_positions(leader)
         lead_in = np.bincount(lp[lp >= 0], minlength=len(allowed),
                               weights=np.nan_to_num(model.bytes_in_per_s)[lp >= 0])
         avg = lead_in.sum() / max(int(allowed.sum()), 1)
         return _outside(lead_in[allowed], -math.inf, avg * th.network_in_balance)
-    if name == "TopicReplicaDistributionGoal":
-        return _topic_violations(model, pos, allowed, th)
-    if name == "PreferredLeaderElectionGoal":
-        return int((leader != replicas[:, 0]).sum())
     raise ValueError(f"no verifier for goal {name!r}")
+
+
+def _failure_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
+                        th: Thresholds) -> int:
+    """(failure, surviving broker) pairs over the network capacity threshold after every
+    single broker and rack failure (:func:`kpart.cluster.outage.outage_all`), on the model as
+    it is or, for other replicas, once they are all in sync and led by ``leader``."""
+    same = np.array_equal(replicas, model.replicas) and np.array_equal(leader, model.leader)
+    if not same:
+        reps = np.asarray(replicas, dtype=np.int32)
+        model = ClusterModel(
+            brokers=model.brokers, topics=model.topics, topic=model.topic,
+            partition=model.partition, replicas=reps, leader=np.asarray(leader, np.int32),
+            isr=reps, messages=model.messages, size_bytes=model.size_bytes,
+            bytes_in_per_s=model.bytes_in_per_s, bytes_out_per_s=model.bytes_out_per_s)
+    limit = {f: np.array([math.inf if b.capacity is None or getattr(b.capacity, f) is None
+                          else getattr(b.capacity, f) for b in model.brokers]) * th.capacity
+             for f in ("network_in", "network_out")}
+    return sum(int((r.alive & (getattr(r, f) > lim * (1 + 1e-12))).sum())
+               for r in outage_all(model) for f, lim in limit.items())
 
 
 def _topic_violations(model: ClusterModel, pos: np.ndarray, allowed: np.ndarray,
