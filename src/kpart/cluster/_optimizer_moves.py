@@ -102,13 +102,15 @@ def drain_all(s: GoalState, hard: Sequence[Goal], keep: Sequence[Goal]) -> list[
 
 
 def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],
-                disk_target: np.ndarray) -> int:
+                disk_target: np.ndarray, bulk: bool = True) -> int:
     """Bring every allowed broker's replica count into ``[lower, upper]``: brokers under it
     take replicas from the fullest (by count) brokers, each replica's size chosen near what
     the receiver still needs to reach ``disk_target`` per replica still missing (so that the
-    disk goal that follows moves few more bytes). Returns the moves made."""
+    disk goal that follows moves few more bytes); ``bulk``: first in batches checked against
+    the rack, topic and capacity limits only (else every move by every guard). Returns the
+    moves made."""
     moves = 0
-    for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
+    for r in np.flatnonzero(s.allowed & (s.replicas < lower) & bulk).tolist():
         for _ in range(8):  # each batch sees the state the previous one left
             made = _fill_batch(s, r, lower, guards, disk_target)
             moves += made

@@ -193,21 +193,23 @@ def _spread_replicas(s: GoalState, hard: Sequence[Goal]) -> None:
 
 
 def repair(s: GoalState, goals: Sequence[Goal]) -> None:
-    """Fix the hard goals of ``goals`` broken in ``s`` (module docstring), in their order;
-    what cannot be fixed stays (see :func:`hard_error`)."""
+    """Fix the hard goals of ``goals`` broken in ``s`` (module docstring), in their order,
+    with moves every goal accepts where there are, else moves the hard goals accept; what
+    cannot be fixed stays (see :func:`hard_error`)."""
     hard = [g for g in goals if g.hard]
-    for g in hard:
-        if g.name == "ReplicaCapacityGoal":
-            _spread_replicas(s, hard)
-        elif g.name == "RackAwareGoal":
-            for row in rack_violations(s).tolist():
-                _fix_rack(s, row, hard)
-        elif g.name in _CAPACITY:
-            res, capname = _CAPACITY[g.name][:2]
-            limit = getattr(s, capname) * s.thresholds.capacity
-            over = np.flatnonzero(s.allowed & (getattr(s, res) > limit))
-            for b in over.tolist():
-                _relieve(s, g.name, b, hard)
+    for guards in (list(goals), hard):
+        for g in hard:
+            if g.name == "ReplicaCapacityGoal":
+                _spread_replicas(s, guards)
+            elif g.name == "RackAwareGoal":
+                for row in rack_violations(s).tolist():
+                    _fix_rack(s, row, guards)
+            elif g.name in _CAPACITY:
+                res, capname = _CAPACITY[g.name][:2]
+                limit = getattr(s, capname) * s.thresholds.capacity
+                over = np.flatnonzero(s.allowed & (getattr(s, res) > limit))
+                for b in over.tolist():
+                    _relieve(s, g.name, b, guards)
 
 
 def hard_error(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> str | None:

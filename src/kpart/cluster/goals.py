@@ -118,6 +118,9 @@ class GoalState:
     #: The model ``pos`` indexes (for goals that replay Kafka on it, e.g.
     #: :class:`BrokerFailureCapacityGoal`); ``None`` when built by hand.
     model: ClusterModel | None = None
+    #: Count a broker that may not hold replicas (one being removed) as a distribution
+    #: violation when it is over the band (its load must go): how "before" is weighed.
+    removed_over: bool = False
 
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:
@@ -308,7 +311,11 @@ class _DistributionGoal(_Goal):
         lo, hi, c = self.band(state)
         u = getattr(state, self.resource) / c
         eps = 1e-9 * max(abs(hi), 1e-300)
-        return int((state.allowed & ((u < lo - eps) | (u > hi + eps))).sum())
+        over = u > hi + eps
+        bad = state.allowed & ((u < lo - eps) | over)
+        if state.removed_over:
+            bad |= ~state.allowed & over
+        return int(bad.sum())
 
     def _keeps(self, state: GoalState, src: int, dst: int, d: float) -> bool:
         if d == 0:
@@ -346,8 +353,11 @@ class TopicReplicaDistributionGoal(_Goal):
 
     def violations(self, state: GoalState) -> int:
         lo, hi = self.bands(state)
-        tc = state.topic_count[:, state.allowed]
-        return int(((tc < lo[:, None]) | (tc > hi[:, None])).sum())
+        over = state.topic_count > hi[:, None]
+        bad = state.allowed[None, :] & ((state.topic_count < lo[:, None]) | over)
+        if state.removed_over:
+            bad |= ~state.allowed[None, :] & over
+        return int(bad.sum())
 
     def limits(self, state: GoalState) -> np.ndarray:
         """float64 ``(2, T)``: :meth:`bands` as one array, cached in the state."""
@@ -417,8 +427,8 @@ class BrokerFailureCapacityGoal(_Goal):
     """kpart's goal, not Cruise Control's (opt-in: not in :data:`DEFAULT_GOALS`; hard): the
     cluster survives any single broker failure and any single rack failure below capacity —
     after it, with leadership moved as Kafka moves it (the first live in-sync replica in
-    replica order, :mod:`kpart.cluster.outage`; the target all in sync, led by its first
-    replica), every surviving broker's network in and network out stay ≤ the capacity
+    replica order, :mod:`kpart.cluster.outage`; the replicas all in sync, each partition led
+    by its first replica), every surviving broker's network in and network out stay ≤ the capacity
     threshold × its capacity. Violations: the (failure, surviving broker) pairs over it.
     Only the order of followers (who leads after a failure) is the optimizer's lever here."""
 

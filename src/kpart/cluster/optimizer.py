@@ -174,15 +174,15 @@ def _set_leaders(s: GoalState, leaders: np.ndarray) -> None:
     s.lead_in[:] = np.bincount(s.pos[:, 0], weights=s.rate_in, minlength=b)
 
 
-def _run_goal(s: GoalState, goals: Sequence[Goal], i: int) -> None:
+def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, strict: bool = False) -> None:
     g = goals[i]
     th = s.thresholds
-    guards = _guards(goals, i)
+    guards = list(goals) if strict else _guards(goals, i)
     if g.name == "ReplicaDistributionGoal":
         lo, hi = count_band(s.replicas, s.allowed, th.replica_balance, BALANCE_MARGIN)
         cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
         target = cap * s.disk.sum() / cap[s.allowed].sum()
-        fill_counts(s, lo, hi, guards, target)
+        fill_counts(s, lo, hi, guards, target, bulk=not strict)
     elif g.name in _REPLICA_RESOURCES:
         res, capname, wname = _REPLICA_RESOURCES[g.name]
         t = th.disk_balance if res == "disk" else th.network_in_balance
@@ -191,6 +191,46 @@ def _run_goal(s: GoalState, goals: Sequence[Goal], i: int) -> None:
     elif g.name in _LEADER_GOALS and not any(x.name in _LEADER_GOALS for x in goals[:i]):
         # one pass for all three leadership goals: no data moves, so no replica goal changes
         _lead(s, goals)
+
+
+def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, float]],
+              strict: bool) -> list[tuple[int, int]]:
+    """Drain, repair, then each goal in order, on ``s``; ``strict``: every goal guards every
+    move (so that none gets worse). Returns the replicas it could not drain."""
+    clock = time.perf_counter()
+    soft = [g for g in goals if not g.hard]
+    unplaced = drain_all(s, [g for g in goals if g.hard],
+                         soft if strict else [g for g in soft
+                                              if g.name == "TopicReplicaDistributionGoal"])
+    seconds.append(("drain", time.perf_counter() - clock))
+    clock = time.perf_counter()
+    repair(s, goals)
+    seconds.append(("repair", time.perf_counter() - clock))
+    for i, g in enumerate(goals):
+        clock = time.perf_counter()
+        _run_goal(s, goals, i, strict)
+        seconds.append((g.name, time.perf_counter() - clock))
+    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
+        clock = time.perf_counter()
+        order_followers(s)  # the follower order: seen by no other goal
+        seconds.append(("failover order", time.perf_counter() - clock))
+    return unplaced
+
+
+def _worse_soft(model: ClusterModel, s: GoalState, goals: Sequence[Goal]) -> str:
+    """The first soft goal with more violations in ``s`` than in ``model`` as it is (led by
+    its current leaders), or ``""``."""
+    reps = model.replicas.copy()
+    slot = np.argmax(reps == model.leader[:, None], axis=1)
+    rows = np.flatnonzero((slot > 0) & (model.leader >= 0))
+    reps[rows, 0], reps[rows, slot[rows]] = reps[rows, slot[rows]], reps[rows, 0]
+    start = goal_state(model, reps, s.allowed, s.thresholds)
+    start.removed_over = True
+    s.bands.clear()
+    for g in goals:
+        if not g.hard and g.violations(s) > g.violations(start):
+            return g.name
+    return ""
 
 
 def plan_cluster(
@@ -224,21 +264,13 @@ def plan_cluster(
     s = goal_state(model, model.replicas, allowed, thresholds)
     infeasible(s, model, goals)
     seconds = [("prepare", time.perf_counter() - clock)]
-    clock = time.perf_counter()
-    unplaced = drain_all(s, [g for g in goals if g.hard],
-                         [g for g in goals if g.name == "TopicReplicaDistributionGoal"])
-    seconds.append(("drain", time.perf_counter() - clock))
-    clock = time.perf_counter()
-    repair(s, goals)
-    seconds.append(("repair", time.perf_counter() - clock))
-    for i, g in enumerate(goals):
+    unplaced = _optimize(s, goals, seconds, strict=False)
+    worse = _worse_soft(model, s, goals)
+    if worse:  # a higher goal's moves made a lower one worse: again, every goal guarding
         clock = time.perf_counter()
-        _run_goal(s, goals, i)
-        seconds.append((g.name, time.perf_counter() - clock))
-    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
-        clock = time.perf_counter()
-        order_followers(s)  # the follower order: seen by no other goal
-        seconds.append(("failover order", time.perf_counter() - clock))
+        s = goal_state(model, model.replicas, allowed, thresholds)
+        seconds.append((f"strict ({worse} worse)", time.perf_counter() - clock))
+        unplaced = _optimize(s, goals, seconds, strict=True)
     ids = np.array([b.id for b in model.brokers], dtype=np.int32)
     target = np.where(s.pos >= 0, ids[np.maximum(s.pos, 0)], -1).astype(np.int32)
     if unplaced:
