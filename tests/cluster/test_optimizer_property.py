@@ -52,12 +52,14 @@ def test_plan_passes_the_verifier_or_is_refused(
         plan = plan_cluster(model, add_brokers=add, remove_brokers=remove, goals=goals,
                             thresholds=th)
     except ConfigError as e:
-        assert str(e).startswith(("Infeasible ", "Invalid brokers to remove")), e
+        assert str(e).startswith(("Infeasible", "Invalid brokers to remove")), e
         return
     report = verify(plan.model, plan.target, goals, removed=plan.removed, thresholds=th)
     assert not report.errors, report.errors
     assert all(g.ok for g in report.goals if g.hard), report.goals
-    # a hard goal broken at the start outranks every soft goal: its repair may leave one
-    # worse (e.g. a replica leaving a rack it shared lands where network in was balanced)
-    repaired = any(g.hard and g.before for g in report.goals)
-    assert repaired or report.ok, report.goals
+    # moves forced by a hard requirement outrank every soft goal and may leave one worse on
+    # a lumpy little cluster: a hard goal broken at the start (a replica leaving a rack it
+    # shared lands where network in was balanced) or a removed broker's replicas (rack
+    # awareness may leave them one broker to go to)
+    forced = bool(remove) or any(g.hard and g.before for g in report.goals)
+    assert forced or report.ok, report.goals

@@ -84,9 +84,7 @@ def drain(s: GoalState, guards: Sequence[Goal]) -> list[tuple[int, int]]:
         util = np.where(s.allowed, s.disk / cap, np.inf)
         util[s.pos[row][s.pos[row] >= 0]] = np.inf
         for dst in np.argsort(util, kind="stable")[:64].tolist():
-            if util[dst] == np.inf:
-                break
-            if accepted(guards, s, row, src, dst):
+            if util[dst] != np.inf and accepted(guards, s, row, src, dst):
                 move_replica(s, row, slot, dst)
                 break
         else:

@@ -121,6 +121,10 @@ class GoalState:
     #: Count a broker that may not hold replicas (one being removed) as a distribution
     #: violation when it is over the band (its load must go): how "before" is weighed.
     removed_over: bool = False
+    #: Distribution goals accept any move that takes no broker out of its band (a broker
+    #: already out may go further): no goal's violation count grows, the verifier's measure
+    #: (the optimizer's fallback); by default a move may not take a broker past a limit.
+    count_guard: bool = False
 
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:
@@ -280,6 +284,13 @@ class _CapacityGoal(_Goal):
         return d == 0 or float(getattr(state, self.resource)[dst]) + d <= lim
 
 
+def _leaves(before: float, after: float, lo: float, hi: float) -> bool:
+    """A load inside ``[lo, hi]`` before (with a relative tolerance) is outside after."""
+    tol = 1e-9 * max(abs(hi) if math.isfinite(hi) else 0.0, abs(lo) if math.isfinite(lo)
+                     else 0.0, 1e-300)
+    return bool(lo - tol <= before <= hi + tol and not lo - tol <= after <= hi + tol)
+
+
 @dataclass(frozen=True, slots=True)
 class _DistributionGoal(_Goal):
     """Every allowed broker's ``resource`` within its balance band (soft)."""
@@ -322,6 +333,10 @@ class _DistributionGoal(_Goal):
             return True
         lo, hi, c = self.band(state)
         load = getattr(state, self.resource)
+        if state.count_guard:
+            return not (_leaves(load[dst], load[dst] + d, lo * c[dst], hi * c[dst])
+                        or (state.allowed[src]
+                            and _leaves(load[src], load[src] - d, lo * c[src], hi * c[src])))
         return bool(load[dst] + d <= hi * c[dst] * (1 + 1e-9)
                     and (not state.allowed[src] or load[src] - d >= lo * c[src] * (1 - 1e-9)))
 
@@ -372,6 +387,11 @@ class TopicReplicaDistributionGoal(_Goal):
     def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
         t = int(state.topic[row])
         lim = self.limits(state)
+        if state.count_guard:
+            n_dst, n_src = int(state.topic_count[t, dst]), int(state.topic_count[t, src])
+            return not (_leaves(n_dst, n_dst + 1, lim[0, t], lim[1, t])
+                        or (state.allowed[src] and _leaves(n_src, n_src - 1, lim[0, t],
+                                                           lim[1, t])))
         return bool(state.topic_count[t, dst] + 1 <= lim[1, t]
                     and (not state.allowed[src] or state.topic_count[t, src] - 1 >= lim[0, t]))
 

@@ -269,15 +269,25 @@ def plan_cluster(
     if worse:  # a higher goal's moves made a lower one worse: again, every goal guarding
         clock = time.perf_counter()
         s = goal_state(model, model.replicas, allowed, thresholds)
+        s.count_guard = True
         seconds.append((f"strict ({worse} worse)", time.perf_counter() - clock))
         unplaced = _optimize(s, goals, seconds, strict=True)
     ids = np.array([b.id for b in model.brokers], dtype=np.int32)
     target = np.where(s.pos >= 0, ids[np.maximum(s.pos, 0)], -1).astype(np.int32)
     if unplaced:
-        row, _ = unplaced[0]
-        raise ConfigError(f"Infeasible: no allowed broker can take partition "
-                          f"{model._where(row)}'s replica ({len(unplaced)} replicas left on "
-                          "removed brokers) without breaking a hard goal.")
+        row, slot = unplaced[0]
+        src = int(s.pos[row, slot])
+        names = sorted({next(g.name for g in goals if g.hard and not g.accepts(s, row, src, d))
+                        for d in np.flatnonzero(s.allowed & ~np.isin(np.arange(len(s.allowed)),
+                                                                     s.pos[row])).tolist()
+                        if any(g.hard and not g.accepts(s, row, src, d) for g in goals)})
+        if not names:
+            raise ConfigError(f"Infeasible: partition {model._where(row)} has more replicas "
+                              "than brokers left.")
+        raise ConfigError(f"Infeasible {'/'.join(names)}: no broker left "
+                          f"can take partition {model._where(row)}'s replica on broker "
+                          f"{model.brokers[src].id} ({len(unplaced)} replicas left on removed "
+                          "brokers) without breaking it.")
     s.bands.clear()
     error = hard_error(s, model, goals)
     if error:
