@@ -1,5 +1,5 @@
 """Property: on random small clusters (racks, capacities, sizes, rates, replication factors,
-hard goals broken or not at the start), ``plan_cluster``'s target passes the independent
+hard goals broken or not at the start, a resource pool or none), ``plan_cluster``'s target passes the independent
 verifier, or ``plan_cluster`` refuses with one ``Infeasible <goal>`` line."""
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from kpart.cluster.goals import DEFAULT_GOALS, GOALS, Thresholds
 from kpart.cluster.optimizer import plan_cluster
 from kpart.cluster.verifier import verify
 from kpart.errors import ConfigError
+from kpart.placement.pools import PoolSpec, pools_from_dict
 
 
 @st.composite
-def clusters(draw: st.DrawFn) -> tuple[ClusterModel, list[ClusterBroker], list[int]]:
+def clusters(draw: st.DrawFn) -> tuple[ClusterModel, list[ClusterBroker], list[int],
+                                      PoolSpec | None]:
     n = draw(st.integers(2, 8))
     racks = draw(st.integers(1, 4))
     seed = draw(st.integers(0, 2**16))
@@ -38,23 +40,27 @@ def clusters(draw: st.DrawFn) -> tuple[ClusterModel, list[ClusterBroker], list[i
     add = [ClusterBroker(n + i, f"r{(n + i) % racks}", cap)
            for i in range(draw(st.integers(0, 2)))]
     remove = draw(st.lists(st.integers(0, n - 1), max_size=2, unique=True))
-    return model, add, remove
+    pool = draw(st.lists(st.integers(0, n - 1), max_size=n, unique=True))
+    pools = pools_from_dict({"pools": {"p": pool}, "topics": {"t0": "p"}}) if pool else None
+    return model, add, remove, pools
 
 
 @settings(max_examples=60, deadline=None)
 @given(clusters(), st.sampled_from(["default", "all"]))
 def test_plan_passes_the_verifier_or_is_refused(
-        case: tuple[ClusterModel, list[ClusterBroker], list[int]], which: str) -> None:
-    model, add, remove = case
+        case: tuple[ClusterModel, list[ClusterBroker], list[int], PoolSpec | None],
+        which: str) -> None:
+    model, add, remove, pools = case
     goals = DEFAULT_GOALS if which == "default" else GOALS
     th = Thresholds(max_replicas_per_broker=30)
     try:
         plan = plan_cluster(model, add_brokers=add, remove_brokers=remove, goals=goals,
-                            thresholds=th)
+                            thresholds=th, pools=pools)
     except ConfigError as e:
         assert str(e).startswith(("Infeasible", "Invalid brokers to remove")), e
         return
-    report = verify(plan.model, plan.target, goals, removed=plan.removed, thresholds=th)
+    report = verify(plan.model, plan.target, plan.goals, removed=plan.removed, thresholds=th,
+                    pools=pools)
     assert not report.errors, report.errors
     assert all(g.ok for g in report.goals if g.hard), report.goals
     # moves forced by a hard requirement outrank every soft goal and may leave one worse on

@@ -12,6 +12,7 @@ from kpart.cluster.goals import DEFAULT_GOALS, DEFAULT_THRESHOLDS, Goal, Thresho
 from kpart.cluster.optimizer import ClusterPlan, plan_cluster
 from kpart.cluster.verifier import verify
 from kpart.errors import ConfigError
+from kpart.placement.pools import pools_from_dict
 
 CAP = Capacity(disk_bytes=100.0, network_in=100.0, network_out=100.0)
 HARD = goals_by_name("RackAwareGoal,ReplicaCapacityGoal,DiskCapacityGoal,"
@@ -135,3 +136,34 @@ def test_failover_goal_that_cannot_hold_names_the_failure() -> None:
     with pytest.raises(ConfigError, match=r"Infeasible BrokerFailureCapacityGoal: if broker 0 "
                                           r"fails, broker 1's network out becomes 80 bytes/s"):
         plan_cluster(m, goals=FAILURE, thresholds=Thresholds(capacity=0.7))
+
+
+def test_pools_keep_each_topic_on_its_brokers() -> None:
+    # pool p1 = brokers 0-2 for topic t; topic u of no pool on brokers 3-5. t-0 sits on 3, 4
+    # and u-0 on 0, 1: both move home (the broker-set goal is added after RackAwareGoal)
+    brokers = [ClusterBroker(i, "abc"[i % 3], CAP) for i in range(6)]
+    parts = [PartitionState("t", 0, (3, 4), leader=3, isr=(3, 4), size_bytes=5.0),
+             PartitionState("t", 1, (0, 1), leader=0, isr=(0, 1), size_bytes=5.0),
+             PartitionState("u", 0, (0, 1), leader=0, isr=(0, 1), size_bytes=5.0),
+             PartitionState("u", 1, (4, 5), leader=4, isr=(4, 5), size_bytes=5.0)]
+    m = ClusterModel.from_partitions(brokers, parts)
+    spec = pools_from_dict({"pools": {"p1": [0, 1, 2]}, "topics": {"t": "p1"}})
+    plan = plan_cluster(m, goals=HARD, pools=spec)
+    assert plan.goals[1].name == "BrokerSetAwareGoal"
+    goals = (*HARD, *goals_by_name("BrokerSetAwareGoal"))
+    report = verify(plan.model, plan.target, goals, pools=spec)
+    assert report.ok and report.goals[-1].before == 2 and report.goals[-1].after == 0
+    assert set(plan.target[:2].ravel()) <= {0, 1, 2}
+    assert set(plan.target[2:].ravel()) <= {3, 4, 5}
+    assert plan.replica_moves == 4
+    assert verify(plan.model, m.replicas, goals).goals[-1].after == 0  # no pools: holds
+
+
+def test_a_pool_too_small_names_the_partition() -> None:
+    m = _model(["a", "b", "c"], [((0, 1), 1.0, 0.0)])
+    spec = pools_from_dict({"pools": {"p1": [0]}, "topics": {"t": "p1"}})
+    with pytest.raises(ConfigError, match="Infeasible BrokerSetAwareGoal: partition t-0 keeps a "
+                                          "replica on broker 1, outside its pool"):
+        plan_cluster(m, goals=HARD, pools=spec)
+    with pytest.raises(ConfigError, match="Unknown broker id 9 in pool 'p9'"):
+        plan_cluster(m, pools=pools_from_dict({"pools": {"p9": [9]}}))

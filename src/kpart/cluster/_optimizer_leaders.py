@@ -93,19 +93,17 @@ def assign_leaders(s: GoalState, share_out: np.ndarray, count_weight: float = 10
 @njit(cache=True)
 def _state(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
            flags: np.ndarray) -> float:  # pragma: no cover
-    """Broker ``k``'s weighted squared distance to the bands; ``flags[j]``: -1 under goal
-    ``j``'s band, 1 over it, 0 inside."""
+    """Broker ``k``'s weighted squared distance to the (aimed) bands; ``flags[j]``: -1
+    under goal ``j``'s (threshold) band, 1 over it, 0 inside."""
     total = 0.0
     for j in range(3):
         v = loads[j, k]
-        lo, hi, norm = bands[3 * j, k], bands[3 * j + 1, k], bands[3 * j + 2, k]
-        flags[j] = 0
+        lo, hi, norm = bands[5 * j, k], bands[5 * j + 1, k], bands[5 * j + 2, k]
+        flags[j] = 1 if v > bands[5 * j + 4, k] else (-1 if v < bands[5 * j + 3, k] else 0)
         if v > hi:
             d = (v - hi) / norm
-            flags[j] = 1
         elif v < lo:
             d = (lo - v) / norm
-            flags[j] = -1
         else:
             continue
         total += weights[j] * d * d
@@ -132,7 +130,7 @@ def _worse(before: np.ndarray, after: np.ndarray) -> bool:  # pragma: no cover
 def _outside(k: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
     out = False
     for j in range(3):
-        out = out or loads[j, k] > bands[3 * j + 1, k] or loads[j, k] < bands[3 * j, k]
+        out = out or loads[j, k] > bands[5 * j + 1, k] or loads[j, k] < bands[5 * j, k]
     return out
 
 
@@ -330,9 +328,11 @@ def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
                    sweeps: int = 4, rounds: int = 2) -> int:
     """Improve every partition's leader by step 2 of the module docstring, in place on ``s``.
 
-    ``bands``: float64 ``(9, B)``, per goal (network out, leader count, leader bytes-in) the
-    rows ``lower, upper, norm`` (absolute loads; ``-inf``/``inf`` for no limit, ``norm`` > 0
-    the load the distance is divided by); ``weights``: float64 ``(3,)`` per goal (0 for a goal
+    ``bands``: float64 ``(15, B)``, per goal (network out, leader count, leader bytes-in) the
+    rows ``lower, upper, norm, lower, upper``: the band aimed at (the distance is measured
+    to it, divided by ``norm`` > 0) and the band of the threshold (a broker inside may not
+    leave it; a violation is counted against it); absolute loads, ``-inf``/``inf`` for no
+    limit; ``weights``: float64 ``(3,)`` per goal (0 for a goal
     not asked for: give it an infinite band). Returns the leadership changes made."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
     bands = np.ascontiguousarray(bands)

@@ -178,6 +178,8 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
     rows, slots = np.nonzero(held & (slack[np.maximum(p, 0)] > 0) & ~on_r[:, None])
     src = p[rows, slots]
     ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
+    if s.topic_pool is not None and s.broker_pool is not None:
+        ok &= s.topic_pool[s.topic[rows]] == s.broker_pool[r]
     topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
     if topic is not None:  # room for the topic on r, and above its lower limit on the giver
         t = s.topic[rows]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from kpart.cluster._optimizer_moves import SCAN, accepted, move_replica, swap_leader
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals import Goal, GoalState, pool_violations
 from kpart.cluster.model import ClusterModel
 from kpart.errors import ConfigError
 
@@ -114,15 +114,26 @@ def infeasible(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> None
                     f"{int(s.replicas.max())}).")
 
 
-def _fix_rack(s: GoalState, row: int, hard: Sequence[Goal]) -> bool:
+def _misplaced(s: GoalState, row: int, goal: str) -> list[int]:
+    """Slots of ``row`` breaking ``goal`` (a rack shared, a broker outside the pool),
+    followers first (the leader stays where it can)."""
     p = s.pos[row]
-    held = np.flatnonzero(p >= 0)
-    racks = s.rack[p[held]]
+    held = np.flatnonzero(p >= 0)[::-1]
+    if goal == "RackAwareGoal":
+        racks = s.rack[p[held]]
+        return [k for k in held.tolist() if (racks == s.rack[p[k]]).sum() >= 2]
+    assert s.topic_pool is not None and s.broker_pool is not None
+    want = s.topic_pool[s.topic[row]]
+    return [k for k in held.tolist() if s.broker_pool[p[k]] != want]
+
+
+def _fix_row(s: GoalState, row: int, goal: str, hard: Sequence[Goal]) -> bool:
+    """Move one replica of ``row`` breaking ``goal`` to the least-filled broker every goal of
+    ``hard`` accepts."""
+    p = s.pos[row]
     cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
     util = np.where(s.allowed, s.disk / cap, np.inf)
-    for slot in held[::-1].tolist():  # a follower first: the leader stays
-        if (racks == s.rack[p[slot]]).sum() < 2:
-            continue
+    for slot in _misplaced(s, row, goal):
         src = int(p[slot])
         for dst in np.argsort(util, kind="stable")[:SCAN].tolist():
             if util[dst] == np.inf:
@@ -203,7 +214,11 @@ def repair(s: GoalState, goals: Sequence[Goal]) -> None:
                 _spread_replicas(s, guards)
             elif g.name == "RackAwareGoal":
                 for row in rack_violations(s).tolist():
-                    _fix_rack(s, row, guards)
+                    _fix_row(s, row, g.name, guards)
+            elif g.name == "BrokerSetAwareGoal":
+                for row in pool_violations(s).tolist():
+                    while _misplaced(s, row, g.name) and _fix_row(s, row, g.name, guards):
+                        pass
             elif g.name in _CAPACITY:
                 res, capname = _CAPACITY[g.name][:2]
                 limit = getattr(s, capname) * s.thresholds.capacity
@@ -232,6 +247,12 @@ def hard_error(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> str 
             return (f"Infeasible {g.name}: {_broker(model, b)} keeps {_fmt(float(load[b]))} "
                     f"{unit} of {words}, over {th.capacity} x its {_fmt(float(cap[b]))} "
                     f"({n} brokers do): no replica it holds fits elsewhere.")
+        if g.name == "BrokerSetAwareGoal":
+            row = int(pool_violations(s)[0])
+            slot = _misplaced(s, row, g.name)[0]
+            return (f"Infeasible BrokerSetAwareGoal: partition {model._where(row)} keeps a "
+                    f"replica on {_broker(model, int(s.pos[row, slot]))}, outside its pool "
+                    f"({n} partitions do): its pool has no broker every hard goal accepts.")
         if g.name == "ReplicaCapacityGoal":
             b = int(np.argmax(s.replicas))
             return (f"Infeasible ReplicaCapacityGoal: {_broker(model, b)} keeps "

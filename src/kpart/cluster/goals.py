@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,9 +40,13 @@ from kpart.cluster.model import ClusterModel
 from kpart.cluster.outage import outage_all
 from kpart.errors import ConfigError
 
+if TYPE_CHECKING:
+    from kpart.placement.pools import PoolSpec
+
 __all__ = [
     "DEFAULT_GOALS",
     "BrokerFailureCapacityGoal",
+    "BrokerSetAwareGoal",
     "DEFAULT_THRESHOLDS",
     "GOALS",
     "Goal",
@@ -125,6 +130,11 @@ class GoalState:
     #: already out may go further): no goal's violation count grows, the verifier's measure
     #: (the optimizer's fallback); by default a move may not take a broker past a limit.
     count_guard: bool = False
+    #: Resource pools (:class:`BrokerSetAwareGoal`): int32 pool index per topic and per
+    #: broker (``-1``: the default pool, i.e. topics of no pool on brokers of no pool);
+    #: ``None``: no pools (every broker may hold every topic).
+    topic_pool: np.ndarray | None = None
+    broker_pool: np.ndarray | None = None
 
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:
@@ -219,6 +229,46 @@ class RackAwareGoal(_Goal):
     def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
         rk = state.rack[dst]
         return all(p == src or p < 0 or state.rack[p] != rk for p in state.pos[row].tolist())
+
+
+def pool_arrays(model: ClusterModel, pools: PoolSpec) -> tuple[np.ndarray, np.ndarray]:
+    """``(topic_pool, broker_pool)`` of :class:`GoalState` for ``pools`` (pools by their
+    order in the spec). :class:`ConfigError` naming a pool broker the model lacks."""
+    pools.check_brokers(b.id for b in model.brokers)
+    index = {p.name: i for i, p in enumerate(pools.pools)}
+    topic_pool = np.array([-1 if (p := pools.pool_of(t.name)) is None else index[p.name]
+                           for t in model.topics], dtype=np.int32)
+    owner = {b: index[p.name] for p in pools.pools for b in p.brokers}
+    broker_pool = np.array([owner.get(b.id, -1) for b in model.brokers], dtype=np.int32)
+    return topic_pool, broker_pool
+
+
+def pool_violations(state: GoalState) -> np.ndarray:
+    """Rows (int64) with a replica on a broker outside the topic's pool."""
+    if state.topic_pool is None or state.broker_pool is None:
+        return np.zeros(0, dtype=np.int64)
+    want = state.topic_pool[state.topic][:, None]
+    bad = (state.pos >= 0) & (state.broker_pool[np.maximum(state.pos, 0)] != want)
+    return np.flatnonzero(bad.any(axis=1))
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerSetAwareGoal(_Goal):
+    """``BrokerSetAwareGoal`` (Cruise Control's name; kpart's resource pools,
+    :class:`kpart.placement.pools.PoolSpec`): every replica of a topic on a broker of its
+    pool — a topic of no pool on brokers of no pool (hard). Violations: partitions with a
+    replica outside. Without pools (the state's ``topic_pool`` is ``None``) it always holds."""
+
+    name: str = "BrokerSetAwareGoal"
+    hard: bool = True
+
+    def violations(self, state: GoalState) -> int:
+        return len(pool_violations(state))
+
+    def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
+        if state.topic_pool is None or state.broker_pool is None:
+            return True
+        return bool(state.broker_pool[dst] == state.topic_pool[state.topic[row]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,6 +539,7 @@ def _dist(name: str, resource: str, capacity: str, threshold: str,
 #: Every goal kpart knows, in Cruise Control's default priority order (hard goals first).
 GOALS: tuple[_Goal, ...] = (
     RackAwareGoal(),
+    BrokerSetAwareGoal(),
     ReplicaCapacityGoal(),
     _cap("DiskCapacityGoal", "disk", "cap_disk"),
     _cap("NetworkInboundCapacityGoal", "nw_in", "cap_in"),
@@ -508,9 +559,12 @@ GOALS: tuple[_Goal, ...] = (
 GOALS = tuple(g if g.name != "PotentialNwOutGoal" else
               _CapacityGoal("PotentialNwOutGoal", False, "pot_out", "cap_out") for g in GOALS)
 
-#: Cruise Control's ``default.goals`` (all of :data:`GOALS` but PreferredLeaderElectionGoal
-#: and kpart's opt-in BrokerFailureCapacityGoal).
-DEFAULT_GOALS: tuple[_Goal, ...] = GOALS[:-2]
+#: Cruise Control's ``default.goals``: all of :data:`GOALS` but PreferredLeaderElectionGoal,
+#: BrokerSetAwareGoal (added by :func:`~kpart.cluster.optimizer.plan_cluster` when it is
+#: given pools) and kpart's opt-in BrokerFailureCapacityGoal.
+DEFAULT_GOALS: tuple[_Goal, ...] = tuple(
+    g for g in GOALS if g.name not in ("PreferredLeaderElectionGoal", "BrokerSetAwareGoal",
+                                       "BrokerFailureCapacityGoal"))
 
 Goal = _Goal
 

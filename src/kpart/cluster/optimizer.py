@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,16 +37,19 @@ from kpart.cluster.goals import (
     BALANCE_MARGIN,
     DEFAULT_GOALS,
     DEFAULT_THRESHOLDS,
+    BrokerSetAwareGoal,
     Goal,
     GoalState,
     Thresholds,
     count_band,
     goal_state,
+    pool_arrays,
     util_band,
 )
 from kpart.cluster.load import BrokerLoad, broker_load
 from kpart.cluster.model import ClusterBroker, ClusterModel
 from kpart.errors import ConfigError
+from kpart.placement.pools import PoolSpec
 
 __all__ = ["ClusterPlan", "plan_cluster"]
 
@@ -115,24 +118,30 @@ def _leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.n
     order ``goals`` lists them; 0 and no band for a goal not asked for)."""
     th = s.thresholds
     b = len(s.allowed)
-    bands = np.tile(np.array([[-math.inf], [math.inf], [1.0]]), (3, b))
+    bands = np.tile(np.array([[-math.inf], [math.inf], [1.0], [-math.inf], [math.inf]]),
+                    (3, b))
     weights = np.zeros(3)
     names = [g.name for g in goals if g.name in _LEADER_GOALS]
     for rank, name in enumerate(names):
         j = _LEADER_GOALS.index(name)
         weights[j] = 4.0 ** (len(names) - 1 - rank)
-        if j == 0:
-            lo, hi, c = util_band(s.nw_out, s.cap_out, s.allowed, th.network_out_balance,
-                                  BALANCE_MARGIN)
-        elif j == 1:
-            lo, hi = count_band(s.leaders, s.allowed, th.leader_balance, BALANCE_MARGIN)
-            c = np.ones(b)
-        else:
-            lo, hi, c = util_band(s.lead_in, np.ones(b), s.allowed, th.network_in_balance,
-                                  BALANCE_MARGIN)
-            lo = -math.inf
-        mid = (hi + lo) / 2 if math.isfinite(lo) else hi
-        bands[3 * j: 3 * j + 3] = [lo * c, hi * c, np.maximum(mid * c, 1e-300)]
+        rows = []
+        for margin in (BALANCE_MARGIN, 1.0):
+            if j == 0:
+                lo, hi, c = util_band(s.nw_out, s.cap_out, s.allowed, th.network_out_balance,
+                                      margin)
+            elif j == 1:
+                lo, hi = count_band(s.leaders, s.allowed, th.leader_balance, margin)
+                c = np.ones(b)
+            else:
+                lo, hi, c = util_band(s.lead_in, np.ones(b), s.allowed,
+                                      th.network_in_balance, margin)
+                lo = -math.inf
+            rows.append((lo * c, hi * c))
+        (lo_aim, hi_aim), (lo_th, hi_th) = rows
+        mid = (hi_aim + lo_aim) / 2 if np.isfinite(lo_aim).all() else hi_aim
+        bands[5 * j: 5 * j + 5] = [lo_aim, hi_aim, np.maximum(mid, 1e-300),
+                                   lo_th * (1 - 1e-9), hi_th * (1 + 1e-9)]
     return bands, weights
 
 
@@ -217,14 +226,26 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
     return unplaced
 
 
-def _worse_soft(model: ClusterModel, s: GoalState, goals: Sequence[Goal]) -> str:
-    """The first soft goal with more violations in ``s`` than in ``model`` as it is (led by
-    its current leaders), or ``""``."""
+def _with_pools(goals: tuple[Goal, ...], pools: PoolSpec | None) -> tuple[Goal, ...]:
+    """``goals`` with :class:`BrokerSetAwareGoal` after RackAwareGoal (first without it)
+    when ``pools`` are given and the goals lack it."""
+    if pools is None or any(g.name == "BrokerSetAwareGoal" for g in goals):
+        return goals
+    at = next((i + 1 for i, g in enumerate(goals) if g.name == "RackAwareGoal"), 0)
+    return (*goals[:at], BrokerSetAwareGoal(), *goals[at:])
+
+
+def _worse_soft(state: Callable[[np.ndarray], GoalState], s: GoalState,
+                goals: Sequence[Goal]) -> str:
+    """The first soft goal with more violations in ``s`` than in the model as it is (led by
+    its current leaders; ``state`` makes a state of replicas), or ``""``."""
+    model = s.model
+    assert model is not None
     reps = model.replicas.copy()
     slot = np.argmax(reps == model.leader[:, None], axis=1)
     rows = np.flatnonzero((slot > 0) & (model.leader >= 0))
     reps[rows, 0], reps[rows, slot[rows]] = reps[rows, slot[rows]], reps[rows, 0]
-    start = goal_state(model, reps, s.allowed, s.thresholds)
+    start = state(reps)
     start.removed_over = True
     s.bands.clear()
     for g in goals:
@@ -240,17 +261,27 @@ def plan_cluster(
     remove_brokers: Iterable[int] = (),
     goals: Sequence[Goal] = DEFAULT_GOALS,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    pools: PoolSpec | None = None,
 ) -> ClusterPlan:
     """Plan the moves that add ``add_brokers`` (new, empty brokers with their racks and
     capacities), empty ``remove_brokers`` (ids of ``model``'s brokers) and meet ``goals`` in
     the order given (default: Cruise Control's ``default.goals``), under ``thresholds``.
 
-    Errors (:class:`~kpart.errors.ConfigError`): an added broker the cluster has, a removed
-    broker it lacks, removing every broker, a hard goal the target still violates (naming the
-    goal and the count; e.g. a partition whose replication factor exceeds the racks left for
-    :class:`RackAwareGoal`, or more replicas than ``max.replicas.per.broker`` allows).
-    Shapes: ``model``'s (P, R) replicas; time and memory linear in P (about 2.8M replicas in
-    well under a minute).
+    ``pools`` (:class:`~kpart.placement.pools.PoolSpec`): each topic's replicas stay on its
+    pool's brokers (:class:`~kpart.cluster.goals.BrokerSetAwareGoal`, added after
+    RackAwareGoal when ``goals`` lack it). Hard goals broken at the start are repaired first
+    with the fewest bytes (:mod:`kpart.cluster._optimizer_repair`). A plan that would leave a
+    soft goal with more violations than before is redone with every goal guarding every move.
+
+    Errors (:class:`~kpart.errors.ConfigError`, one line): an added broker the cluster has,
+    a removed broker it lacks, removing every broker, a pool naming an unknown broker, and
+    ``Infeasible <goal>: ...`` for a hard goal no plan can meet or the target still breaks,
+    naming a partition or broker that makes it so (a partition with more replicas than the
+    racks left, a replica or a total load over the capacity threshold of the brokers left,
+    more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
+    survivor).
+    Shapes: ``model``'s (P, R) replicas; time and memory linear in P (2.8M replicas: about
+    15 s and 0.5 GB, see ``benchmarks/bench_cluster_plan.py``).
     """
     clock = time.perf_counter()
     model = _with_brokers(model, tuple(add_brokers))
@@ -260,15 +291,22 @@ def plan_cluster(
     allowed = np.array([b.id not in removed for b in model.brokers], dtype=bool)
     if not allowed.any():
         raise ConfigError("Invalid brokers to remove: no broker would be left.")
-    goals = tuple(goals)
-    s = goal_state(model, model.replicas, allowed, thresholds)
+    goals = _with_pools(tuple(goals), pools)
+    arrays = pool_arrays(model, pools) if pools is not None else (None, None)
+
+    def state(replicas: np.ndarray) -> GoalState:
+        out = goal_state(model, replicas, allowed, thresholds)
+        out.topic_pool, out.broker_pool = arrays
+        return out
+
+    s = state(model.replicas)
     infeasible(s, model, goals)
     seconds = [("prepare", time.perf_counter() - clock)]
     unplaced = _optimize(s, goals, seconds, strict=False)
-    worse = _worse_soft(model, s, goals)
+    worse = _worse_soft(state, s, goals)
     if worse:  # a higher goal's moves made a lower one worse: again, every goal guarding
         clock = time.perf_counter()
-        s = goal_state(model, model.replicas, allowed, thresholds)
+        s = state(model.replicas)
         s.count_guard = True
         seconds.append((f"strict ({worse} worse)", time.perf_counter() - clock))
         unplaced = _optimize(s, goals, seconds, strict=True)

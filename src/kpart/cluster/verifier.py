@@ -34,6 +34,7 @@ from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
 from kpart.cluster.load import broker_load
 from kpart.cluster.model import ClusterModel
 from kpart.cluster.outage import outage_all
+from kpart.placement.pools import PoolSpec
 
 __all__ = ["GoalCheck", "VerifierReport", "goal_violations", "verify"]
 
@@ -79,12 +80,14 @@ def _outside(values: np.ndarray, lo: float, hi: float, over_only: np.ndarray | N
 
 def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
                     name: str, allowed: np.ndarray, th: Thresholds, *,
-                    removed_over: bool = False) -> int:
+                    removed_over: bool = False, pools: PoolSpec | None = None) -> int:
     """Violations of goal ``name`` when ``replicas`` (ids ``(P, R)``) are led by ``leader``
     (ids ``(P,)``), over the ``allowed`` brokers (bool ``(B,)``); recomputed from scratch.
     ``removed_over``: a distribution goal also counts each broker not allowed (being
     removed) that is over the band — its load has to go (how :func:`verify` weighs
-    "before")."""
+    "before"). ``pools``: for BrokerSetAwareGoal (none: it always holds)."""
+    if name == "BrokerSetAwareGoal":
+        return _pool_violations(model, replicas, pools)
     if name == "PreferredLeaderElectionGoal":
         return int((leader != replicas[:, 0]).sum())
     if name == "BrokerFailureCapacityGoal":
@@ -153,6 +156,21 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
     raise ValueError(f"no verifier for goal {name!r}")
 
 
+def _pool_violations(model: ClusterModel, replicas: np.ndarray, pools: PoolSpec | None,
+                     ) -> int:
+    """Partitions with a replica on a broker outside the topic's pool."""
+    if pools is None:
+        return 0
+    ids = [b.id for b in model.brokers]
+    bad = 0
+    allowed = {t: np.array(sorted(pools.allowed(t.name, ids)), dtype=np.int64)
+               for t in model.topics}
+    for ti, t in enumerate(model.topics):
+        reps = replicas[model.topic == ti]
+        bad += int(((reps >= 0) & ~np.isin(reps, allowed[t])).any(axis=1).sum())
+    return bad
+
+
 def _failure_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
                         th: Thresholds) -> int:
     """(failure, surviving broker) pairs over the network capacity threshold after every
@@ -218,12 +236,14 @@ def _replica_errors(model: ClusterModel, target: np.ndarray, allowed_ids: set[in
 
 def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goal],
            before: np.ndarray | None = None, *, removed: Sequence[int] = (),
-           thresholds: Thresholds = DEFAULT_THRESHOLDS) -> VerifierReport:
+           thresholds: Thresholds = DEFAULT_THRESHOLDS,
+           pools: PoolSpec | None = None) -> VerifierReport:
     """Check ``target_replicas`` (broker ids, int ``(P, R)`` padded ``-1``, the preferred
     leader first) against ``model`` and ``goals``. ``before``: the replicas to compare soft
     goals with (default: the model's own, led by the model's leaders); ``removed``: broker ids
-    that may hold no replica. Brokers must be in ``model.brokers`` (add new brokers to the
-    model before planning). Never raises for a target of the right width."""
+    that may hold no replica; ``pools``: the resource pools BrokerSetAwareGoal checks.
+    Brokers must be in ``model.brokers`` (add new brokers to the model before planning).
+    Never raises for a target of the right width."""
     target = np.asarray(target_replicas)
     ids = [b.id for b in model.brokers]
     allowed_ids = set(ids) - set(removed)
@@ -231,13 +251,14 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
     errors = _replica_errors(model, target, allowed_ids)
     checks = []
     for g in goals:
-        after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds)
+        after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds,
+                                pools=pools)
         if before is None:
             base = goal_violations(model, model.replicas, model.leader, g.name, allowed,
-                                   thresholds, removed_over=True)
+                                   thresholds, removed_over=True, pools=pools)
         else:
             base = goal_violations(model, np.asarray(before), np.asarray(before)[:, 0], g.name,
-                                   allowed, thresholds, removed_over=True)
+                                   allowed, thresholds, removed_over=True, pools=pools)
         ok = after == 0 if g.hard else after <= base
         checks.append(GoalCheck(g.name, g.hard, base, after, ok))
     return VerifierReport(tuple(errors), tuple(checks))
