@@ -330,3 +330,47 @@ def _take_largest(s: GoalState, index: _Index, g: int, r: int, take: float,
         if _first_accepted(s, rows[idx], slots[idx], g, r, guards):
             return True
     return False
+
+
+def balance_topics(s: GoalState, goal: TopicReplicaDistributionGoal,
+                   guards: Sequence[Goal]) -> int:
+    """``TopicReplicaDistributionGoal``: each (topic, broker) count outside the topic's band
+    takes (or gives) the topic's smallest follower replicas (leadership stays: the leadership
+    goals are settled by then) from (to) the brokers with the most (the fewest) of it, each
+    move accepted by every guard. Rows of a topic are contiguous (the
+    model sorts them by topic). Returns the moves made."""
+    lim = goal.limits(s)
+    tc = s.topic_count
+    bad = s.allowed[None, :] & ((tc < lim[0][:, None]) | (tc > lim[1][:, None]))
+    if not bad.any():
+        return 0
+    starts = np.searchsorted(s.topic, np.arange(tc.shape[0] + 1))
+    moves = 0
+    for t, b in np.argwhere(bad).tolist():
+        rows = np.arange(starts[t], starts[t + 1])
+        for _ in range(int(tc.shape[1])):
+            under = tc[t, b] < lim[0, t]
+            if not under and tc[t, b] <= lim[1, t]:
+                break
+            others = np.where(s.allowed, tc[t], -1 if under else np.iinfo(np.int32).max)
+            others[b] = -1 if under else np.iinfo(np.int32).max
+            order = np.argsort(-others if under else others, kind="stable")[:8].tolist()
+            if not _topic_move(s, rows, t, b, order, under, guards):
+                break
+            moves += 1
+    return moves
+
+
+def _topic_move(s: GoalState, rows: np.ndarray, t: int, b: int, partners: list[int],
+                under: bool, guards: Sequence[Goal]) -> bool:
+    lim_ok = s.topic_count[t]
+    for x in partners:
+        g, r = (x, b) if under else (b, x)
+        if not s.allowed[r] or g == r or (under and lim_ok[g] <= 0):
+            continue
+        here, slots = np.nonzero(s.pos[rows, 1:] == g)
+        cand, slots = rows[here], slots + 1  # followers: leadership stays where it is
+        order = np.argsort(s.size[cand], kind="stable")[:64]  # the fewest bytes
+        if _first_accepted(s, cand[order], slots[order].astype(np.int32), g, r, guards):
+            return True
+    return False

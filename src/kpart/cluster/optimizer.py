@@ -31,7 +31,7 @@ import numpy as np
 
 from kpart.cluster._optimizer_failover import order_followers
 from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders
-from kpart.cluster._optimizer_moves import balance, drain_all, fill_counts
+from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
 from kpart.cluster.goals import (
     BALANCE_MARGIN,
@@ -41,6 +41,7 @@ from kpart.cluster.goals import (
     Goal,
     GoalState,
     Thresholds,
+    TopicReplicaDistributionGoal,
     count_band,
     goal_state,
     pool_arrays,
@@ -145,6 +146,12 @@ def _leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.n
     return bands, weights
 
 
+def _leadership_at(goals: Sequence[Goal]) -> int:
+    """Where the one leadership pass runs: with the first leadership goal (-1: none).
+    Replica goals after it move followers only or are guarded by it."""
+    return next((i for i, g in enumerate(goals) if g.name in _LEADER_GOALS), -1)
+
+
 def _leader_violations(s: GoalState, goals: Sequence[Goal]) -> list[int]:
     s.bands.clear()
     return [g.violations(s) for g in goals if g.name in _LEADER_GOALS]
@@ -197,9 +204,8 @@ def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, strict: bool = False)
         t = th.disk_balance if res == "disk" else th.network_in_balance
         lo, hi, c = util_band(getattr(s, res), getattr(s, capname), s.allowed, t, BALANCE_MARGIN)
         balance(s, getattr(s, res), c, lo, hi, getattr(s, wname), guards)
-    elif g.name in _LEADER_GOALS and not any(x.name in _LEADER_GOALS for x in goals[:i]):
-        # one pass for all three leadership goals: no data moves, so no replica goal changes
-        _lead(s, goals)
+    elif isinstance(g, TopicReplicaDistributionGoal):
+        balance_topics(s, g, guards)
 
 
 def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, float]],
@@ -215,9 +221,12 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
     clock = time.perf_counter()
     repair(s, goals)
     seconds.append(("repair", time.perf_counter() - clock))
+    lead_at = _leadership_at(goals)
     for i, g in enumerate(goals):
         clock = time.perf_counter()
         _run_goal(s, goals, i, strict)
+        if i == lead_at:
+            _lead(s, goals)
         seconds.append((g.name, time.perf_counter() - clock))
     if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
         clock = time.perf_counter()
