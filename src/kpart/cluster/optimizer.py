@@ -3,13 +3,19 @@
 fixing its own violations with moves every higher-priority goal accepts).
 
 :func:`plan_cluster` adds and removes brokers and evens out replicas, disk, network and
-leadership, moving the fewest bytes it can: a removed broker's replicas go, largest first, to
-the least-filled allowed broker; replica counts are evened with replicas sized to what the
-receiver still needs; then each resource goal moves, from the most loaded broker to the least,
-the largest replica that does not overshoot (the fewest bytes that fix the violation); the
-network-out, leader-count and leader-bytes-in goals move leadership only (no data). The
-target's leader is each partition's first replica. The result is checked by nothing here:
-run :func:`kpart.cluster.verifier.verify` on :attr:`ClusterPlan.target`.
+leadership, moving the fewest bytes it can: hard goals no plan can meet are refused first
+and hard goals broken at the start repaired (:mod:`kpart.cluster._optimizer_repair`); a
+removed broker's replicas go, largest first, to the least-filled allowed broker; replica
+counts are evened with replicas sized to what the receiver still needs; then each resource
+goal moves, from the most loaded broker to the least, the largest replica that does not
+overshoot (the fewest bytes that fix the violation); the network-out, leader-count and
+leader-bytes-in goals move leadership only, together (:mod:`kpart.cluster._optimizer_leaders`,
+no data); the topic goal moves the smallest followers; kpart's
+:class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers
+(:mod:`kpart.cluster._optimizer_failover`). The target's leader is each partition's first
+replica. The result is checked by nothing here: run
+:func:`kpart.cluster.verifier.verify` on :attr:`ClusterPlan.target` (the tests do, on every
+plan they make).
 
 >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState, Capacity
 >>> cap = Capacity(disk_bytes=100.0)
@@ -290,7 +296,7 @@ def plan_cluster(
     more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
     survivor).
     Shapes: ``model``'s (P, R) replicas; time and memory linear in P (2.8M replicas: about
-    15 s and 0.5 GB, see ``benchmarks/bench_cluster_plan.py``).
+    14-22 s and 0.55 GB, see ``benchmarks/bench_cluster_plan.py``).
     """
     clock = time.perf_counter()
     model = _with_brokers(model, tuple(add_brokers))
