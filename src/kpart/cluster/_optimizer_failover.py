@@ -58,7 +58,7 @@ def order_followers(s: GoalState, rounds: int = 4) -> int:
     fl = _Failures(s)
     n_f = fl.b + len(fl.racks)
     limit = np.where(np.isfinite(s.cap_out), s.cap_out * s.thresholds.capacity, np.inf)
-    if not np.isfinite(limit).any():
+    if (s.pot_out <= limit).all():  # no failover can add more than a broker's followers
         return 0
     dead = [fl.dead(f) for f in range(n_f)]
     extra = np.zeros((fl.b, n_f))

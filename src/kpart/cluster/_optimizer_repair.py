@@ -232,9 +232,9 @@ def hard_error(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> str 
     or broker that does; ``None`` when every hard goal holds."""
     th = s.thresholds
     for g in goals:
-        if not g.hard or not g.violations(s):
+        n = g.violations(s) if g.hard else 0
+        if not n:
             continue
-        n = g.violations(s)
         if g.name == "RackAwareGoal":
             row = int(rack_violations(s)[0])
             return (f"Infeasible RackAwareGoal: partition {model._where(row)} keeps two "
