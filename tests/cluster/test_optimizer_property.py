@@ -46,16 +46,16 @@ def clusters(draw: st.DrawFn) -> tuple[ClusterModel, list[ClusterBroker], list[i
 
 
 @settings(max_examples=60, deadline=None)
-@given(clusters(), st.sampled_from(["default", "all"]))
+@given(clusters(), st.sampled_from(["default", "all"]), st.sampled_from([0.0, 0.0025, 0.3]))
 def test_plan_passes_the_verifier_or_is_refused(
         case: tuple[ClusterModel, list[ClusterBroker], list[int], PoolSpec | None],
-        which: str) -> None:
+        which: str, budget: float) -> None:
     model, add, remove, pools = case
     goals = DEFAULT_GOALS if which == "default" else GOALS
     th = Thresholds(max_replicas_per_broker=30)
     try:
         plan = plan_cluster(model, add_brokers=add, remove_brokers=remove, goals=goals,
-                            thresholds=th, pools=pools)
+                            thresholds=th, pools=pools, network_out_budget=budget)
     except ConfigError as e:
         assert str(e).startswith(("Infeasible", "Invalid brokers to remove")), e
         return

@@ -167,3 +167,24 @@ def test_a_pool_too_small_names_the_partition() -> None:
         plan_cluster(m, goals=HARD, pools=spec)
     with pytest.raises(ConfigError, match="Unknown broker id 9 in pool 'p9'"):
         plan_cluster(m, pools=pools_from_dict({"pools": {"p9": [9]}}))
+
+
+def test_network_out_moves_a_follower_where_leadership_alone_cannot() -> None:
+    # broker 0 leads t-0 and t-1 (12 B/s out each), brokers 2 and 3 one each (12), broker 1
+    # none and follows nothing with traffic: mean 12, band [10.8, 13.2]. No leadership swap
+    # helps broker 1; moving a follower of a partition the over broker leads to broker 1 and
+    # passing it the leadership does: one replica, the smallest that fits (t-0 or t-1,
+    # depending on which the leadership pass left on the over broker).
+    m = _model(["a", "b", "c", "d"], [((0, 2), 1.0, 12.0), ((0, 3), 2.0, 12.0),
+                                      ((2, 3), 5.0, 12.0), ((3, 2), 5.0, 12.0),
+                                      ((1, 2), 5.0, 0.0)],
+               cap=Capacity(disk_bytes=1000.0, network_in=1000.0, network_out=1000.0))
+    goals = (*HARD, *goals_by_name("NetworkOutboundUsageDistributionGoal"))
+    plan = _verified(plan_cluster(m, goals=goals, network_out_budget=0.1), goals)
+    check = verify(plan.model, plan.target, goals)
+    assert [(g.before, g.after) for g in check.goals][-1] == (2, 0)
+    assert plan.replica_moves == 1 and plan.bytes_moved <= 2.0
+    assert int(plan.load_after.leaders[1]) == 2 and plan.load_after.network_out[1] == 12.0
+    # no budget: leadership alone, broker 1 stays empty
+    none = _verified(plan_cluster(m, goals=goals, network_out_budget=0.0), goals)
+    assert none.bytes_moved == 0.0

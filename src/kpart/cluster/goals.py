@@ -135,6 +135,8 @@ class GoalState:
     #: ``None``: no pools (every broker may hold every topic).
     topic_pool: np.ndarray | None = None
     broker_pool: np.ndarray | None = None
+    #: Share of all replicas' bytes the optimizer may move for network out after leadership.
+    network_out_budget: float = 0.0
 
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:

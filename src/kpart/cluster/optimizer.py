@@ -38,6 +38,7 @@ import numpy as np
 from kpart.cluster._optimizer_failover import order_followers
 from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders
 from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
+from kpart.cluster._optimizer_netout import relocate_for_network_out
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
 from kpart.cluster.goals import (
     BALANCE_MARGIN,
@@ -177,10 +178,42 @@ def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
         refine_leaders(s, bands, weights)
         after = _leader_violations(s, goals)
         if all(a <= b for a, b in zip(after, before, strict=True)):
+            _relocate(s, goals, bands, weights)
             return
         _set_leaders(s, start)
     refine_leaders(s, bands, weights)
     s.bands.clear()
+
+
+#: The arrays of :class:`GoalState` a move changes.
+_MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
+            "topic_count")
+
+#: Default of :func:`plan_cluster`'s ``network_out_budget``.
+NETWORK_OUT_BUDGET = 0.0025
+
+
+def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
+              weights: np.ndarray) -> None:
+    """Replica moves for the network out leadership could not even out, then leadership
+    again; kept only when no leadership goal ends worse."""
+    i = next(i for i, g in enumerate(goals) if g.name == _LEADER_GOALS[0])
+    before = _leader_violations(s, goals)
+    if not before[0]:
+        return
+    budget = s.network_out_budget * float((s.size * (s.pos >= 0).sum(axis=1)).sum())
+    if budget <= 0:
+        return
+    soft = [g for g in goals if not g.hard and g.name != "BrokerFailureCapacityGoal"]
+    counts = [g.violations(s) for g in soft]
+    saved = {k: getattr(s, k).copy() for k in _MUTABLE}
+    if relocate_for_network_out(s, bands, _guards(goals, i), budget):
+        refine_leaders(s, bands, weights)
+    s.bands.clear()
+    if any(g.violations(s) > c for g, c in zip(soft, counts, strict=True)):
+        for k, v in saved.items():  # a goal got worse: as it was
+            getattr(s, k)[...] = v
+        s.bands.clear()
 
 
 def _set_leaders(s: GoalState, leaders: np.ndarray) -> None:
@@ -277,6 +310,7 @@ def plan_cluster(
     goals: Sequence[Goal] = DEFAULT_GOALS,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     pools: PoolSpec | None = None,
+    network_out_budget: float = NETWORK_OUT_BUDGET,
 ) -> ClusterPlan:
     """Plan the moves that add ``add_brokers`` (new, empty brokers with their racks and
     capacities), empty ``remove_brokers`` (ids of ``model``'s brokers) and meet ``goals`` in
@@ -284,7 +318,9 @@ def plan_cluster(
 
     ``pools`` (:class:`~kpart.placement.pools.PoolSpec`): each topic's replicas stay on its
     pool's brokers (:class:`~kpart.cluster.goals.BrokerSetAwareGoal`, added after
-    RackAwareGoal when ``goals`` lack it). Hard goals broken at the start are repaired first
+    RackAwareGoal when ``goals`` lack it). ``network_out_budget``: the share of all replicas'
+    bytes that replica moves for network out may move where leadership alone cannot even it
+    out (:mod:`kpart.cluster._optimizer_netout`; 0 for none). Hard goals broken at the start are repaired first
     with the fewest bytes (:mod:`kpart.cluster._optimizer_repair`). A plan that would leave a
     soft goal with more violations than before is redone with every goal guarding every move.
 
@@ -312,6 +348,7 @@ def plan_cluster(
     def state(replicas: np.ndarray) -> GoalState:
         out = goal_state(model, replicas, allowed, thresholds)
         out.topic_pool, out.broker_pool = arrays
+        out.network_out_budget = network_out_budget
         return out
 
     s = state(model.replicas)
