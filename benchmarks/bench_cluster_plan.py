@@ -11,7 +11,8 @@ replicas and leaders before → after, and the bytes moved against two lower bou
   the bytes above the band's top and the bytes missing under its bottom (any plan moves them);
 - ``new-mean`` (adding brokers): the bytes the new brokers must hold to reach the mean disk.
 
-Run: ``PYTHONPATH=src:benchmarks python benchmarks/bench_cluster_plan.py [--scale 0.1]``.
+Run: ``PYTHONPATH=src:benchmarks python benchmarks/bench_cluster_plan.py [--scale 0.1]
+[--scenario add|remove|both] [--repeats 3] [--failure-goal]``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from _cluster_shape import CAPACITY, RACKS, cc1592
 from _timing import peak_rss_mb
 
 from kpart.cluster import BrokerLoad, ClusterBroker, ClusterModel
-from kpart.cluster.goals import DEFAULT_GOALS, Thresholds
+from kpart.cluster.goals import DEFAULT_GOALS, Goal, Thresholds, goals_by_name
 from kpart.cluster.optimizer import ClusterPlan, plan_cluster
 from kpart.cluster.verifier import verify
 
@@ -48,7 +49,8 @@ def _ratios(load: BrokerLoad, allowed: np.ndarray, name: str) -> str:
     return f"{v.max() / mean:.3f}/{v.min() / mean:.3f}" if mean else "-"
 
 
-def run(scale: float, scenario: str, repeats: int) -> None:
+def run(scale: float, scenario: str, repeats: int, goals: tuple[Goal, ...] = DEFAULT_GOALS,
+        ) -> None:
     model = cc1592(scale)
     n = len(model.brokers)
     add = [ClusterBroker(n + i, f"rack-{(n + i) % RACKS}", CAPACITY) for i in range(10)]
@@ -57,12 +59,13 @@ def run(scale: float, scenario: str, repeats: int) -> None:
     walls, cpus, plan = [], [], None
     for _ in range(repeats):
         w, c = time.perf_counter(), time.process_time()
-        plan = plan_cluster(model, thresholds=THRESHOLDS, **kwargs)  # type: ignore[arg-type]
+        plan = plan_cluster(model, thresholds=THRESHOLDS, goals=goals,
+                            **kwargs)  # type: ignore[arg-type]
         walls.append(time.perf_counter() - w)
         cpus.append(time.process_time() - c)
     assert plan is not None
     w = time.perf_counter()
-    report = verify(plan.model, plan.target, DEFAULT_GOALS, removed=plan.removed,
+    report = verify(plan.model, plan.target, goals, removed=plan.removed,
                     thresholds=THRESHOLDS)
     verify_s = time.perf_counter() - w
     print(f"\n== {scenario} ({'10 brokers' if scenario == 'add' else 'brokers 0,10,20,30,40'})"
@@ -94,9 +97,14 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--scenario", choices=("add", "remove", "both"), default="both")
+    ap.add_argument("--failure-goal", action="store_true",
+                    help="add kpart's BrokerFailureCapacityGoal (every single broker and rack "
+                         "failure replayed by the optimizer and the verifier)")
     args = ap.parse_args()
+    goals = DEFAULT_GOALS + (goals_by_name("BrokerFailureCapacityGoal")
+                             if args.failure_goal else ())
     for scenario in ("add", "remove") if args.scenario == "both" else (args.scenario,):
-        run(args.scale, scenario, args.repeats)
+        run(args.scale, scenario, args.repeats, goals)
 
 
 if __name__ == "__main__":

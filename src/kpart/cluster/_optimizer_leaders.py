@@ -1,15 +1,20 @@
 """Leadership for the network-out, leader-count and leader-bytes-in goals, without moving
 data (Cruise Control's ``LEADERSHIP_MOVEMENT`` actions of ``NetworkOutboundUsageDistributionGoal``,
-``LeaderReplicaDistributionGoal`` and ``LeaderBytesInDistributionGoal``, as one pass).
+``LeaderReplicaDistributionGoal`` and ``LeaderBytesInDistributionGoal``).
 
 Only the leader (which replica comes first) changes, so no goal of disk, replicas or network
-in can change. Partitions are taken heaviest first (by leader network out); each is led by the
-replica whose broker, after taking it, has the lowest of its normalised network out, leader
-count and leader bytes-in (each divided by that broker's fair share), never above the
-network-out capacity threshold nor above 1.09 × the mean leader count when another replica
-can lead, and the current leader kept unless another scores 2 % better — a
-longest-processing-time greedy that balances the heavy partitions by bytes and the many light
-ones by count.
+in can change, and the network-out capacity limit (a hard goal) is never crossed. Two steps:
+
+1. :func:`assign_leaders`, a longest-processing-time greedy: partitions heaviest first (by
+   leader network out), each led by the replica whose broker scores lowest on
+   ``network out / fair share + count_weight × leaders / fair share`` after taking it — the
+   few heavy partitions (on a heavy-tailed cluster a handful carry most bytes) are spread by
+   bytes, the many light ones by count;
+2. :func:`refine_leaders`, a descent: sweeps over the partitions touching a broker outside a
+   band pass the leadership to the follower that lowers the weighted squared distance to the
+   bands most, never taking a broker out of a band it is in nor into a band's violation it
+   was not in (so no goal's violation count grows: a lower goal never undoes a higher one),
+   until a sweep changes nothing.
 """
 
 from __future__ import annotations
@@ -19,19 +24,16 @@ from numba import njit
 
 from kpart.cluster.goals import GoalState
 
-__all__ = ["assign_leaders"]
+__all__ = ["assign_leaders", "refine_leaders"]
 
 
 @njit(cache=True)
-def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, rate_in: np.ndarray,
-            shares: np.ndarray, limit_out: np.ndarray, allowed: np.ndarray,
-            params: np.ndarray) -> np.ndarray:  # pragma: no cover
-    share_out, share_lead, share_in = shares[0], shares[1], shares[2]
-    count_weight, lead_cap = params[0], params[1]
+def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, share_out: np.ndarray,
+            share_lead: np.ndarray, limit_out: np.ndarray, allowed: np.ndarray,
+            count_weight: float) -> np.ndarray:  # pragma: no cover
     b = len(share_out)
     out = np.zeros(b)
     lead = np.zeros(b)
-    lin = np.zeros(b)
     slot = np.zeros(len(pos), np.int32)
     for i in order:
         best, best_score, best_over = -1, np.inf, True
@@ -39,12 +41,11 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, rate_in: n
             x = pos[i, k]
             if x < 0 or not allowed[x]:
                 continue
-            over = out[x] + lead_out[i] > limit_out[x] or lead[x] + 1.0 > lead_cap
-            score = max((out[x] + lead_out[i]) / share_out[x],
-                        count_weight * (lead[x] + 1.0) / share_lead[x],
-                        count_weight * (lin[x] + rate_in[i]) / share_in[x])
+            over = out[x] + lead_out[i] > limit_out[x]
+            score = ((out[x] + lead_out[i]) / share_out[x]
+                     + count_weight * (lead[x] + 1.0) / share_lead[x])
             if k > 0:  # keep the current leader unless another is clearly better
-                score = score * params[2] + 1e-9 * k
+                score = score * 1.001 + 1e-9 * k
             if (best_over and not over) or (over == best_over and score < best_score):
                 best, best_score, best_over = k, score, over
         if best < 0:
@@ -53,42 +54,298 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, rate_in: n
         x = pos[i, best]
         out[x] += lead_out[i]
         lead[x] += 1.0
-        lin[x] += rate_in[i]
     return slot
 
 
-def assign_leaders(s: GoalState, count_weight: float = 1.0, lead_slack: float = 1.09) -> int:
-    """Choose every partition's leader as the module docstring says and apply it to ``s``
-    (slot 0 of :attr:`GoalState.pos`). Returns the number of partitions whose leader changed."""
+def _recount(s: GoalState) -> None:
+    b = len(s.allowed)
+    led = s.pos[:, 0]
+    s.leaders[:] = np.bincount(led, minlength=b)
+    s.nw_out[:] = np.bincount(led, weights=s.lead_out, minlength=b)
+    s.lead_in[:] = np.bincount(led, weights=s.rate_in, minlength=b)
+
+
+def _limit_out(s: GoalState) -> np.ndarray:
+    out: np.ndarray = np.where(np.isfinite(s.cap_out), s.cap_out * s.thresholds.capacity,
+                               np.inf)
+    return out
+
+
+def assign_leaders(s: GoalState, share_out: np.ndarray, count_weight: float = 10.0) -> int:
+    """Choose every partition's leader by step 1 of the module docstring and apply it to
+    ``s`` (slot 0 of :attr:`GoalState.pos`); ``share_out``: float64 ``(B,)``, each broker's
+    fair network out. Returns the number of partitions whose leader changed."""
     allowed = s.allowed
-    n_allowed = max(int(allowed.sum()), 1)
-    cap = np.where(np.isfinite(s.cap_out), s.cap_out, 1.0)
-    if not np.isfinite(s.cap_out[allowed]).all():
-        cap = np.ones_like(cap)
     tiny = 1e-300
-
-    def share(total: float, weights: np.ndarray) -> np.ndarray:
-        w = np.where(allowed, weights, 0.0)
-        out: np.ndarray = np.maximum(total * w / max(float(w.sum()), tiny), tiny)
-        return out
-
-    ones = np.ones(len(allowed))
-    share_out = share(float(s.lead_out.sum()), cap)
-    share_lead = share(float(len(s.pos)), ones)
-    share_in = share(float(s.rate_in.sum()), ones)
-    limit = s.cap_out * s.thresholds.capacity
+    share_lead = np.full(len(allowed), max(len(s.pos) / max(int(allowed.sum()), 1), tiny))
     order = np.argsort(-s.lead_out, kind="stable")
-    params = np.array([count_weight, np.floor(len(s.pos) / n_allowed * lead_slack), 1.02])
-    slot = _choose(s.pos, order, s.lead_out, s.rate_in,
-                   np.stack([share_out, share_lead, share_in]), limit, allowed, params)
+    slot = _choose(s.pos, order, s.lead_out, np.maximum(share_out, tiny), share_lead,
+                   _limit_out(s), allowed, count_weight)
     rows = np.flatnonzero(slot)
     if len(rows):
         first = s.pos[rows, 0].copy()
         s.pos[rows, 0] = s.pos[rows, slot[rows]]
         s.pos[rows, slot[rows]] = first
-    b = len(allowed)
-    lead = s.pos[:, 0]
-    s.leaders[:] = np.bincount(lead, minlength=b)
-    s.nw_out[:] = np.bincount(lead, weights=s.lead_out, minlength=b)
-    s.lead_in[:] = np.bincount(lead, weights=s.rate_in, minlength=b)
+    _recount(s)
     return len(rows)
+
+
+@njit(cache=True)
+def _state(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+           flags: np.ndarray) -> float:  # pragma: no cover
+    """Broker ``k``'s weighted squared distance to the (aimed) bands; ``flags[j]``: -1
+    under goal ``j``'s (threshold) band, 1 over it, 0 inside."""
+    total = 0.0
+    for j in range(3):
+        v = loads[j, k]
+        lo, hi, norm = bands[5 * j, k], bands[5 * j + 1, k], bands[5 * j + 2, k]
+        flags[j] = 1 if v > bands[5 * j + 4, k] else (-1 if v < bands[5 * j + 3, k] else 0)
+        if v > hi:
+            d = (v - hi) / norm
+        elif v < lo:
+            d = (lo - v) / norm
+        else:
+            continue
+        total += weights[j] * d * d
+    return total
+
+
+@njit(cache=True)
+def _shift(k: int, loads: np.ndarray, wo: float, wi: float, sign: float) -> None:
+    loads[0, k] += sign * wo  # pragma: no cover
+    loads[1, k] += sign  # pragma: no cover
+    loads[2, k] += sign * wi  # pragma: no cover
+
+
+@njit(cache=True)
+def _worse(before: np.ndarray, after: np.ndarray) -> bool:  # pragma: no cover
+    """A broker enters a goal's violation (or crosses from under to over): not allowed."""
+    bad = False
+    for j in range(3):
+        bad = bad or (after[j] != 0 and after[j] != before[j])
+    return bad
+
+
+@njit(cache=True)
+def _outside(k: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
+    out = False
+    for j in range(3):
+        out = out or loads[j, k] > bands[5 * j + 1, k] or loads[j, k] < bands[5 * j, k]
+    return out
+
+
+@njit(cache=True)
+def _near(pos: np.ndarray, i: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
+    """A broker of partition ``i`` is outside a band."""
+    near = False
+    for k in range(pos.shape[1]):
+        near = near or (pos[i, k] >= 0 and _outside(pos[i, k], loads, bands))
+    return near
+
+
+@njit(cache=True)
+def _best_follower(pos: np.ndarray, i: int, part: np.ndarray, brokers: np.ndarray,
+                   loads: np.ndarray, bands: np.ndarray, weights: np.ndarray) -> int:  # pragma: no cover
+    """The slot of ``i``'s follower whose taking the leadership lowers the penalty most
+    without a broker entering a violation; -1 for none. ``brokers``: rows allowed (0/1) and
+    the network-out limit."""
+    a = pos[i, 0]
+    wo, wi = part[0, i], part[1, i]
+    fa, fc, ga, gc = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
+                      np.zeros(3, np.int64))
+    best, best_gain = -1, 1e-15
+    base_a = _state(a, loads, bands, weights, fa)
+    _shift(a, loads, wo, wi, -1.0)
+    after_a = _state(a, loads, bands, weights, ga)
+    if not _worse(fa, ga):
+        for k in range(1, pos.shape[1]):
+            c = pos[i, k]
+            if c < 0 or brokers[0, c] == 0 or loads[0, c] + wo > brokers[1, c]:
+                continue
+            base_c = _state(c, loads, bands, weights, fc)
+            _shift(c, loads, wo, wi, 1.0)
+            gain = base_a + base_c - after_a - _state(c, loads, bands, weights, gc)
+            _shift(c, loads, wo, wi, -1.0)
+            if gain > best_gain * (1 + 1e-9) and not _worse(fc, gc):
+                best, best_gain = k, gain
+    _shift(a, loads, wo, wi, 1.0)
+    return best
+
+
+@njit(cache=True)
+def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.ndarray,
+             bands: np.ndarray, weights: np.ndarray, sweeps: int) -> int:  # pragma: no cover
+    """Single leadership passes (``part``: rows network out and leader bytes-in per
+    partition)."""
+    changed = 0
+    for _ in range(sweeps):
+        made = 0
+        for i in range(pos.shape[0]):
+            if pos[i, 0] < 0 or not _near(pos, i, loads, bands):
+                continue
+            best = _best_follower(pos, i, part, brokers, loads, bands, weights)
+            if best < 0:
+                continue
+            a, c = pos[i, 0], pos[i, best]
+            _shift(a, loads, part[0, i], part[1, i], -1.0)
+            _shift(c, loads, part[0, i], part[1, i], 1.0)
+            pos[i, 0], pos[i, best] = c, a
+            made += 1
+        changed += made
+        if made == 0:
+            break
+    return changed
+
+
+@njit(cache=True)
+def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
+                                                                        np.ndarray]:  # pragma: no cover
+    """Rows by (leader, follower) pair, each pair's rows sorted by ``lead_out``:
+    ``rows, starts`` (pair ``l * b + f`` is ``rows[starts[l*b+f]:starts[l*b+f+1]]``)."""
+    p, r = pos.shape
+    count = np.zeros(b * b + 1, np.int64)
+    for i in range(p):
+        a = pos[i, 0]
+        for k in range(1, r):
+            if a >= 0 and pos[i, k] >= 0:
+                count[a * b + pos[i, k] + 1] += 1
+    starts = np.cumsum(count)
+    fill = starts[:-1].copy()
+    rows = np.zeros(starts[-1], np.int64)
+    order = np.argsort(lead_out)
+    for i in order:
+        a = pos[i, 0]
+        for k in range(1, r):
+            if a >= 0 and pos[i, k] >= 0:
+                key = a * b + pos[i, k]
+                rows[fill[key]] = i
+                fill[key] += 1
+    return rows, starts
+
+
+@njit(cache=True)
+def _carry(a: int, c: int, loads: np.ndarray, w: tuple[float, float],
+           sign: float) -> None:  # pragma: no cover
+    """Shift ``sign × w`` (network out, leader bytes-in) from ``a`` to ``c``."""
+    loads[0, a] -= sign * w[0]
+    loads[2, a] -= sign * w[1]
+    loads[0, c] += sign * w[0]
+    loads[2, c] += sign * w[1]
+
+
+@njit(cache=True)
+def _pair_gain(a: int, c: int, w: tuple[float, float], loads: np.ndarray, bands: np.ndarray,
+               weights: np.ndarray) -> float:  # pragma: no cover
+    """Gain of shifting ``w`` (network out, leader bytes-in) from ``a`` to ``c`` (leader
+    counts unchanged); ``-inf`` when a broker would enter a violation."""
+    fa0, fc0, fa1, fc1 = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
+                          np.zeros(3, np.int64))
+    base = _state(a, loads, bands, weights, fa0) + _state(c, loads, bands, weights, fc0)
+    _carry(a, c, loads, w, 1.0)
+    after = _state(a, loads, bands, weights, fa1) + _state(c, loads, bands, weights, fc1)
+    _carry(a, c, loads, w, -1.0)
+    return -np.inf if _worse(fa0, fa1) or _worse(fc0, fc1) else base - after
+
+
+@njit(cache=True)
+def _first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
+                    want: float) -> int:  # pragma: no cover
+    while lo < hi:
+        m = (lo + hi) // 2
+        if values[rows[m]] < want:
+            lo = m + 1
+        else:
+            hi = m
+    return lo
+
+
+@njit(cache=True)
+def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers: np.ndarray,
+                loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+                index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
+    """For passing ``i``'s leadership to its follower in slot ``k``: the row that follower
+    leads and ``i``'s leader follows whose leadership, passed back, best lowers the
+    penalty; -1 for none."""
+    rows, starts = index
+    i, k = ik
+    a, c = pos[i, 0], pos[i, k]
+    b = loads.shape[1]
+    lo, hi = starts[c * b + a], starts[c * b + a + 1]
+    # what to bring back: what i carries less half the gap between the two
+    want = part[0, i] - (loads[0, a] / bands[2, a] - loads[0, c] / bands[2, c]) / (
+        1.0 / bands[2, a] + 1.0 / bands[2, c])
+    mid = _first_at_least(rows, part[0], lo, hi, want)
+    best, best_gain = -1, 1e-15
+    for m in range(max(lo, mid - 3), min(hi, mid + 3)):
+        j = rows[m]
+        held = False
+        for q in range(1, pos.shape[1]):
+            held = held or pos[j, q] == a
+        if j == i or pos[j, 0] != c or not held:
+            continue
+        wo = part[0, i] - part[0, j]
+        if loads[0, c] + wo > brokers[1, c] or loads[0, a] - wo > brokers[1, a]:
+            continue
+        gain = _pair_gain(a, c, (wo, part[1, i] - part[1, j]), loads, bands, weights)
+        if gain > best_gain:
+            best, best_gain = j, gain
+    return best
+
+
+@njit(cache=True)
+def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.ndarray,
+               bands: np.ndarray, weights: np.ndarray,
+               index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
+    """Count-neutral exchanges: a broker outside its network-out band passes the leadership
+    of one partition to a follower and takes back, from that follower, the leadership of a
+    partition it follows whose network out brings the two closest to their bands."""
+    made = 0
+    for i in range(pos.shape[0]):
+        a = pos[i, 0]
+        if a < 0 or bands[0, a] <= loads[0, a] <= bands[1, a]:
+            continue
+        for k in range(1, pos.shape[1]):
+            c = pos[i, k]
+            if c < 0 or brokers[0, c] == 0:
+                continue
+            j = _return_row(pos, (i, k), part, brokers, loads, bands, weights, index)
+            if j < 0:
+                continue
+            w = (part[0, i] - part[0, j], part[1, i] - part[1, j])
+            _carry(a, c, loads, w, 1.0)
+            for q in range(1, pos.shape[1]):
+                if pos[j, q] == a:
+                    pos[j, q] = c
+            pos[j, 0] = a
+            pos[i, k] = a
+            pos[i, 0] = c
+            made += 2
+            break
+    return made
+
+
+def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
+                   sweeps: int = 4, rounds: int = 2) -> int:
+    """Improve every partition's leader by step 2 of the module docstring, in place on ``s``.
+
+    ``bands``: float64 ``(15, B)``, per goal (network out, leader count, leader bytes-in) the
+    rows ``lower, upper, norm, lower, upper``: the band aimed at (the distance is measured
+    to it, divided by ``norm`` > 0) and the band of the threshold (a broker inside may not
+    leave it; a violation is counted against it); absolute loads, ``-inf``/``inf`` for no
+    limit; ``weights``: float64 ``(3,)`` per goal (0 for a goal
+    not asked for: give it an infinite band). Returns the leadership changes made."""
+    loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
+    bands = np.ascontiguousarray(bands)
+    weights = np.asarray(weights, dtype=np.float64)
+    part = np.stack([s.lead_out, s.rate_in])
+    brokers = np.stack([s.allowed.astype(np.float64), _limit_out(s)])
+    made = 0
+    for _ in range(rounds):
+        step = int(_descend(s.pos, part, brokers, loads, bands, weights, sweeps))
+        index = _pair_index(s.pos, s.lead_out, len(s.allowed))
+        step += int(_swap_pass(s.pos, part, brokers, loads, bands, weights, index))
+        made += step
+        if not step:
+            break
+    _recount(s)
+    return made

@@ -84,9 +84,7 @@ def drain(s: GoalState, guards: Sequence[Goal]) -> list[tuple[int, int]]:
         util = np.where(s.allowed, s.disk / cap, np.inf)
         util[s.pos[row][s.pos[row] >= 0]] = np.inf
         for dst in np.argsort(util, kind="stable")[:64].tolist():
-            if util[dst] == np.inf:
-                break
-            if accepted(guards, s, row, src, dst):
+            if util[dst] != np.inf and accepted(guards, s, row, src, dst):
                 move_replica(s, row, slot, dst)
                 break
         else:
@@ -102,13 +100,15 @@ def drain_all(s: GoalState, hard: Sequence[Goal], keep: Sequence[Goal]) -> list[
 
 
 def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],
-                disk_target: np.ndarray) -> int:
+                disk_target: np.ndarray, bulk: bool = True) -> int:
     """Bring every allowed broker's replica count into ``[lower, upper]``: brokers under it
     take replicas from the fullest (by count) brokers, each replica's size chosen near what
     the receiver still needs to reach ``disk_target`` per replica still missing (so that the
-    disk goal that follows moves few more bytes). Returns the moves made."""
+    disk goal that follows moves few more bytes); ``bulk``: first in batches checked against
+    the rack, topic and capacity limits only (else every move by every guard). Returns the
+    moves made."""
     moves = 0
-    for r in np.flatnonzero(s.allowed & (s.replicas < lower)).tolist():
+    for r in np.flatnonzero(s.allowed & (s.replicas < lower) & bulk).tolist():
         for _ in range(8):  # each batch sees the state the previous one left
             made = _fill_batch(s, r, lower, guards, disk_target)
             moves += made
@@ -178,6 +178,8 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
     rows, slots = np.nonzero(held & (slack[np.maximum(p, 0)] > 0) & ~on_r[:, None])
     src = p[rows, slots]
     ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
+    if s.topic_pool is not None and s.broker_pool is not None:
+        ok &= s.topic_pool[s.topic[rows]] == s.broker_pool[r]
     topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
     if topic is not None:  # room for the topic on r, and above its lower limit on the giver
         t = s.topic[rows]
@@ -330,68 +332,45 @@ def _take_largest(s: GoalState, index: _Index, g: int, r: int, take: float,
     return False
 
 
-def balance_leaders(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float,
-                    upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
-    """As :func:`balance`, by leadership swaps only (no data moves): a broker over ``upper``
-    hands the leadership of its largest-fitting partition to the follower of lowest
-    ``load / cap``; a broker under ``lower`` takes one from its most loaded leader."""
+def balance_topics(s: GoalState, goal: TopicReplicaDistributionGoal,
+                   guards: Sequence[Goal]) -> int:
+    """``TopicReplicaDistributionGoal``: each (topic, broker) count outside the topic's band
+    takes (or gives) the topic's smallest follower replicas (leadership stays: the leadership
+    goals are settled by then) from (to) the brokers with the most (the fewest) of it, each
+    move accepted by every guard. Rows of a topic are contiguous (the
+    model sorts them by topic). Returns the moves made."""
+    lim = goal.limits(s)
+    tc = s.topic_count
+    bad = s.allowed[None, :] & ((tc < lim[0][:, None]) | (tc > lim[1][:, None]))
+    if not bad.any():
+        return 0
+    starts = np.searchsorted(s.topic, np.arange(tc.shape[0] + 1))
     moves = 0
-    for _ in range(4):
-        made = 0
-        rows, slots, w, starts = by_broker(s, weight, leaders_only=True)
-        util = np.where(s.allowed, load / cap, np.nan)
-        for g in np.argsort(-np.nan_to_num(util, nan=-np.inf)).tolist():
-            if not s.allowed[g] or load[g] / cap[g] <= upper:
+    for t, b in np.argwhere(bad).tolist():
+        rows = np.arange(starts[t], starts[t + 1])
+        for _ in range(int(tc.shape[1])):
+            under = tc[t, b] < lim[0, t]
+            if not under and tc[t, b] <= lim[1, t]:
                 break
-            lo, hi = int(starts[g]), int(starts[g + 1])
-            for i in range(hi - 1, lo - 1, -1):
-                if load[g] / cap[g] <= upper:
-                    break
-                row = int(rows[i])
-                if s.pos[row, 0] != g or weight[row] > (load[g] - lower * cap[g]):
-                    continue
-                made += _hand_over(s, row, g, load, cap, upper, weight, guards)
-        made += _pull_leaders(s, load, cap, lower, upper, weight, guards)
-        moves += made
-        if not made:
-            break
+            others = np.where(s.allowed, tc[t], -1 if under else np.iinfo(np.int32).max)
+            others[b] = -1 if under else np.iinfo(np.int32).max
+            order = np.argsort(-others if under else others, kind="stable")[:8].tolist()
+            if not _topic_move(s, rows, t, b, order, under, guards):
+                break
+            moves += 1
     return moves
 
 
-def _hand_over(s: GoalState, row: int, g: int, load: np.ndarray, cap: np.ndarray,
-               upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
-    best, best_util = -1, np.inf
-    for slot in range(1, s.pos.shape[1]):
-        f = int(s.pos[row, slot])
-        if f < 0 or not s.allowed[f]:
+def _topic_move(s: GoalState, rows: np.ndarray, t: int, b: int, partners: list[int],
+                under: bool, guards: Sequence[Goal]) -> bool:
+    lim_ok = s.topic_count[t]
+    for x in partners:
+        g, r = (x, b) if under else (b, x)
+        if not s.allowed[r] or g == r or (under and lim_ok[g] <= 0):
             continue
-        u = (load[f] + weight[row]) / cap[f]
-        if u <= upper and u < best_util and all(x.accepts_leader(s, row, g, f) for x in guards):
-            best, best_util = slot, u
-    if best < 0:
-        return 0
-    swap_leader(s, row, best)
-    return 1
-
-
-def _pull_leaders(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float,
-                  upper: float, weight: np.ndarray, guards: Sequence[Goal]) -> int:
-    made = 0
-    for r in np.flatnonzero(s.allowed & (load / cap < lower)).tolist():
-        rows, slots = np.nonzero(s.pos[:, 1:] == r)
-        slots = slots + 1
-        leaders = s.pos[rows, 0]
-        order = np.argsort(-(load[leaders] / cap[leaders]), kind="stable")
-        for i in order.tolist():
-            if load[r] / cap[r] >= lower:
-                break
-            row, slot, g = int(rows[i]), int(slots[i]), int(leaders[i])
-            if s.pos[row, 0] != g or s.pos[row, slot] != r:
-                continue
-            if ((load[r] + weight[row]) / cap[r] > upper
-                    or (s.allowed[g] and (load[g] - weight[row]) / cap[g] < lower)):
-                continue
-            if all(x.accepts_leader(s, row, g, r) for x in guards):
-                swap_leader(s, row, slot)
-                made += 1
-    return made
+        here, slots = np.nonzero(s.pos[rows, 1:] == g)
+        cand, slots = rows[here], slots + 1  # followers: leadership stays where it is
+        order = np.argsort(s.size[cand], kind="stable")[:64]  # the fewest bytes
+        if _first_accepted(s, cand[order], slots[order].astype(np.int32), g, r, guards):
+            return True
+    return False

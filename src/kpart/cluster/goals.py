@@ -31,15 +31,22 @@ replicas around the topic's mean (``topic.replica.count.balance.min.gap/max.gap`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from kpart.cluster.model import ClusterModel
+from kpart.cluster.outage import outage_all
 from kpart.errors import ConfigError
+
+if TYPE_CHECKING:
+    from kpart.placement.pools import PoolSpec
 
 __all__ = [
     "DEFAULT_GOALS",
+    "BrokerFailureCapacityGoal",
+    "BrokerSetAwareGoal",
     "DEFAULT_THRESHOLDS",
     "GOALS",
     "Goal",
@@ -113,6 +120,23 @@ class GoalState:
     thresholds: Thresholds
     bands: dict[tuple[str, float], tuple[float, float, np.ndarray]] = field(
         default_factory=dict)
+    #: The model ``pos`` indexes (for goals that replay Kafka on it, e.g.
+    #: :class:`BrokerFailureCapacityGoal`); ``None`` when built by hand.
+    model: ClusterModel | None = None
+    #: Count a broker that may not hold replicas (one being removed) as a distribution
+    #: violation when it is over the band (its load must go): how "before" is weighed.
+    removed_over: bool = False
+    #: Distribution goals accept any move that takes no broker out of its band (a broker
+    #: already out may go further): no goal's violation count grows, the verifier's measure
+    #: (the optimizer's fallback); by default a move may not take a broker past a limit.
+    count_guard: bool = False
+    #: Resource pools (:class:`BrokerSetAwareGoal`): int32 pool index per topic and per
+    #: broker (``-1``: the default pool, i.e. topics of no pool on brokers of no pool);
+    #: ``None``: no pools (every broker may hold every topic).
+    topic_pool: np.ndarray | None = None
+    broker_pool: np.ndarray | None = None
+    #: Share of all replicas' bytes the optimizer may move for network out after leadership.
+    network_out_budget: float = 0.0
 
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:
@@ -152,6 +176,7 @@ def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
         cap_out=_capacities(model, "network_out"), rack=np.array(codes, dtype=np.int32),
         allowed=np.asarray(allowed, dtype=bool),
         topic_count=tc.reshape(len(model.topics), b).astype(np.int32), thresholds=thresholds,
+        model=model,
     )
 
 
@@ -206,6 +231,46 @@ class RackAwareGoal(_Goal):
     def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
         rk = state.rack[dst]
         return all(p == src or p < 0 or state.rack[p] != rk for p in state.pos[row].tolist())
+
+
+def pool_arrays(model: ClusterModel, pools: PoolSpec) -> tuple[np.ndarray, np.ndarray]:
+    """``(topic_pool, broker_pool)`` of :class:`GoalState` for ``pools`` (pools by their
+    order in the spec). :class:`ConfigError` naming a pool broker the model lacks."""
+    pools.check_brokers(b.id for b in model.brokers)
+    index = {p.name: i for i, p in enumerate(pools.pools)}
+    topic_pool = np.array([-1 if (p := pools.pool_of(t.name)) is None else index[p.name]
+                           for t in model.topics], dtype=np.int32)
+    owner = {b: index[p.name] for p in pools.pools for b in p.brokers}
+    broker_pool = np.array([owner.get(b.id, -1) for b in model.brokers], dtype=np.int32)
+    return topic_pool, broker_pool
+
+
+def pool_violations(state: GoalState) -> np.ndarray:
+    """Rows (int64) with a replica on a broker outside the topic's pool."""
+    if state.topic_pool is None or state.broker_pool is None:
+        return np.zeros(0, dtype=np.int64)
+    want = state.topic_pool[state.topic][:, None]
+    bad = (state.pos >= 0) & (state.broker_pool[np.maximum(state.pos, 0)] != want)
+    return np.flatnonzero(bad.any(axis=1))
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerSetAwareGoal(_Goal):
+    """``BrokerSetAwareGoal`` (Cruise Control's name; kpart's resource pools,
+    :class:`kpart.placement.pools.PoolSpec`): every replica of a topic on a broker of its
+    pool — a topic of no pool on brokers of no pool (hard). Violations: partitions with a
+    replica outside. Without pools (the state's ``topic_pool`` is ``None``) it always holds."""
+
+    name: str = "BrokerSetAwareGoal"
+    hard: bool = True
+
+    def violations(self, state: GoalState) -> int:
+        return len(pool_violations(state))
+
+    def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
+        if state.topic_pool is None or state.broker_pool is None:
+            return True
+        return bool(state.broker_pool[dst] == state.topic_pool[state.topic[row]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +336,13 @@ class _CapacityGoal(_Goal):
         return d == 0 or float(getattr(state, self.resource)[dst]) + d <= lim
 
 
+def _leaves(before: float, after: float, lo: float, hi: float) -> bool:
+    """A load inside ``[lo, hi]`` before (with a relative tolerance) is outside after."""
+    tol = 1e-9 * max(abs(hi) if math.isfinite(hi) else 0.0, abs(lo) if math.isfinite(lo)
+                     else 0.0, 1e-300)
+    return bool(lo - tol <= before <= hi + tol and not lo - tol <= after <= hi + tol)
+
+
 @dataclass(frozen=True, slots=True)
 class _DistributionGoal(_Goal):
     """Every allowed broker's ``resource`` within its balance band (soft)."""
@@ -302,13 +374,21 @@ class _DistributionGoal(_Goal):
         lo, hi, c = self.band(state)
         u = getattr(state, self.resource) / c
         eps = 1e-9 * max(abs(hi), 1e-300)
-        return int((state.allowed & ((u < lo - eps) | (u > hi + eps))).sum())
+        over = u > hi + eps
+        bad = state.allowed & ((u < lo - eps) | over)
+        if state.removed_over:
+            bad |= ~state.allowed & over
+        return int(bad.sum())
 
     def _keeps(self, state: GoalState, src: int, dst: int, d: float) -> bool:
         if d == 0:
             return True
         lo, hi, c = self.band(state)
         load = getattr(state, self.resource)
+        if state.count_guard:
+            return not (_leaves(load[dst], load[dst] + d, lo * c[dst], hi * c[dst])
+                        or (state.allowed[src]
+                            and _leaves(load[src], load[src] - d, lo * c[src], hi * c[src])))
         return bool(load[dst] + d <= hi * c[dst] * (1 + 1e-9)
                     and (not state.allowed[src] or load[src] - d >= lo * c[src] * (1 - 1e-9)))
 
@@ -340,8 +420,11 @@ class TopicReplicaDistributionGoal(_Goal):
 
     def violations(self, state: GoalState) -> int:
         lo, hi = self.bands(state)
-        tc = state.topic_count[:, state.allowed]
-        return int(((tc < lo[:, None]) | (tc > hi[:, None])).sum())
+        over = state.topic_count > hi[:, None]
+        bad = state.allowed[None, :] & ((state.topic_count < lo[:, None]) | over)
+        if state.removed_over:
+            bad |= ~state.allowed[None, :] & over
+        return int(bad.sum())
 
     def limits(self, state: GoalState) -> np.ndarray:
         """float64 ``(2, T)``: :meth:`bands` as one array, cached in the state."""
@@ -356,6 +439,11 @@ class TopicReplicaDistributionGoal(_Goal):
     def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
         t = int(state.topic[row])
         lim = self.limits(state)
+        if state.count_guard:
+            n_dst, n_src = int(state.topic_count[t, dst]), int(state.topic_count[t, src])
+            return not (_leaves(n_dst, n_dst + 1, lim[0, t], lim[1, t])
+                        or (state.allowed[src] and _leaves(n_src, n_src - 1, lim[0, t],
+                                                           lim[1, t])))
         return bool(state.topic_count[t, dst] + 1 <= lim[1, t]
                     and (not state.allowed[src] or state.topic_count[t, src] - 1 >= lim[0, t]))
 
@@ -372,6 +460,71 @@ class PreferredLeaderElectionGoal(_Goal):
         return 0
 
 
+def completed(model: ClusterModel, replicas: np.ndarray) -> ClusterModel:
+    """``model`` once its partitions sit on ``replicas`` (broker ids ``(P, R)``, padded
+    ``-1``), all in sync, each led by its first replica (a completed reassignment followed by
+    a preferred leader election)."""
+    reps = np.asarray(replicas, dtype=np.int32)
+    return replace(model, replicas=reps, leader=reps[:, 0].copy(), isr=reps)
+
+
+def failure_overloads(model: ClusterModel, threshold: float,
+                      ) -> list[tuple[tuple[int, ...], str | None, int, str, float, float]]:
+    """Every surviving broker over ``threshold ×`` its network capacity after a single
+    broker or rack failure of ``model`` (:func:`kpart.cluster.outage.outage_all`: Kafka's
+    election, leaders and loads after): ``(down ids, rack, broker id, "network in" |
+    "network out", load, capacity)``, failures in :func:`outage_all`'s order."""
+    def cap(name: str) -> np.ndarray:
+        return np.array([math.inf if b.capacity is None or getattr(b.capacity, name) is None
+                         else float(getattr(b.capacity, name)) for b in model.brokers])
+
+    caps = (("network in", "network_in", cap("network_in")),
+            ("network out", "network_out", cap("network_out")))
+    out = []
+    for r in outage_all(model):
+        for words, field_name, c in caps:
+            load = getattr(r, field_name)
+            for b in np.flatnonzero(r.alive & (load > threshold * c * (1 + 1e-12))).tolist():
+                out.append((r.down, r.rack, model.brokers[b].id, words, float(load[b]),
+                            float(c[b])))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerFailureCapacityGoal(_Goal):
+    """kpart's goal, not Cruise Control's (opt-in: not in :data:`DEFAULT_GOALS`; hard): the
+    cluster survives any single broker failure and any single rack failure below capacity —
+    after it, with leadership moved as Kafka moves it (the first live in-sync replica in
+    replica order, :mod:`kpart.cluster.outage`; the replicas all in sync, each partition led
+    by its first replica), every surviving broker's network in and network out stay ≤ the capacity
+    threshold × its capacity. Violations: the (failure, surviving broker) pairs over it.
+    Only the order of followers (who leads after a failure) is the optimizer's lever here."""
+
+    name: str = "BrokerFailureCapacityGoal"
+    hard: bool = True
+
+    def violations(self, state: GoalState) -> int:
+        if state.model is None:
+            raise ValueError("BrokerFailureCapacityGoal needs the state's model")
+        ids = np.array([b.id for b in state.model.brokers], dtype=np.int32)
+        reps = np.where(state.pos >= 0, ids[np.maximum(state.pos, 0)], -1)
+        return len(failure_overloads(completed(state.model, reps), state.thresholds.capacity))
+
+    def explain(self, state: GoalState) -> str:
+        """The first failure that overloads a broker, in words."""
+        assert state.model is not None
+        ids = np.array([b.id for b in state.model.brokers], dtype=np.int32)
+        reps = np.where(state.pos >= 0, ids[np.maximum(state.pos, 0)], -1)
+        found = failure_overloads(completed(state.model, reps), state.thresholds.capacity)
+        if not found:
+            return "no failure overloads a broker"
+        down, rack, b, words, load, c = found[0]
+        what = f"rack {rack}" if rack is not None else f"broker {down[0]}"
+        return (f"if {what} fails, broker {b}'s {words} becomes {load:.4g} bytes/s, over "
+                f"{state.thresholds.capacity} x its {c:.4g} ({len(found)} such (failure, "
+                "broker) pairs)")
+
+
 def _cap(name: str, resource: str, capacity: str) -> _CapacityGoal:
     return _CapacityGoal(name, True, resource, capacity)
 
@@ -384,6 +537,7 @@ def _dist(name: str, resource: str, capacity: str, threshold: str,
 #: Every goal kpart knows, in Cruise Control's default priority order (hard goals first).
 GOALS: tuple[_Goal, ...] = (
     RackAwareGoal(),
+    BrokerSetAwareGoal(),
     ReplicaCapacityGoal(),
     _cap("DiskCapacityGoal", "disk", "cap_disk"),
     _cap("NetworkInboundCapacityGoal", "nw_in", "cap_in"),
@@ -397,13 +551,18 @@ GOALS: tuple[_Goal, ...] = (
     _dist("LeaderReplicaDistributionGoal", "leaders", "", "leader_balance"),
     _dist("LeaderBytesInDistributionGoal", "lead_in", "", "network_in_balance", True),
     PreferredLeaderElectionGoal(),
+    BrokerFailureCapacityGoal(),
 )
 # PotentialNwOutGoal is soft in Cruise Control: a capacity-shaped limit, not a hard goal.
 GOALS = tuple(g if g.name != "PotentialNwOutGoal" else
               _CapacityGoal("PotentialNwOutGoal", False, "pot_out", "cap_out") for g in GOALS)
 
-#: Cruise Control's ``default.goals`` (all of :data:`GOALS` but PreferredLeaderElectionGoal).
-DEFAULT_GOALS: tuple[_Goal, ...] = GOALS[:-1]
+#: Cruise Control's ``default.goals``: all of :data:`GOALS` but PreferredLeaderElectionGoal,
+#: BrokerSetAwareGoal (added by :func:`~kpart.cluster.optimizer.plan_cluster` when it is
+#: given pools) and kpart's opt-in BrokerFailureCapacityGoal.
+DEFAULT_GOALS: tuple[_Goal, ...] = tuple(
+    g for g in GOALS if g.name not in ("PreferredLeaderElectionGoal", "BrokerSetAwareGoal",
+                                       "BrokerFailureCapacityGoal"))
 
 Goal = _Goal
 

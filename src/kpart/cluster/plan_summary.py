@@ -79,10 +79,9 @@ def target_model(plan: ClusterPlan) -> ClusterModel:
     topic configs kept. What the failure what-ifs run on."""
     from dataclasses import replace
 
-    m = plan.model
-    target = plan.target
+    m, t = plan.model, plan.target  # as kpart.cluster.goals.completed, on the brokers left
     return replace(m, brokers=tuple(b for b in m.brokers if b.id not in plan.removed),
-                   replicas=target, leader=target[:, 0], isr=target)
+                   replicas=t, leader=t[:, 0].copy(), isr=t)
 
 
 def _known(values: np.ndarray) -> bool:

@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
 from kpart.cluster.load import broker_load
 from kpart.cluster.model import ClusterModel
+from kpart.cluster.outage import outage_all
+from kpart.placement.pools import PoolSpec
 
 __all__ = ["GoalCheck", "VerifierReport", "goal_violations", "verify"]
 
@@ -67,29 +69,47 @@ def _band_counts(values: np.ndarray, allowed: np.ndarray, t: float) -> tuple[flo
     return math.floor(avg * (2 - t)), math.ceil(avg * t)
 
 
-def _outside(values: np.ndarray, lo: float, hi: float) -> int:
+def _outside(values: np.ndarray, lo: float, hi: float, over_only: np.ndarray | None = None,
+             ) -> int:
+    """Allowed brokers' ``values`` outside ``[lo, hi]``, plus ``over_only`` (values of
+    brokers counted only when over ``hi``)."""
     tol = 1e-9 * max(abs(hi), 1e-300)
-    return int(((values < lo - tol) | (values > hi + tol)).sum())
+    extra = 0 if over_only is None else int((over_only > hi + tol).sum())
+    return int(((values < lo - tol) | (values > hi + tol)).sum()) + extra
 
 
 def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
-                    name: str, allowed: np.ndarray, th: Thresholds) -> int:
+                    name: str, allowed: np.ndarray, th: Thresholds, *,
+                    removed_over: bool = False, pools: PoolSpec | None = None) -> int:
     """Violations of goal ``name`` when ``replicas`` (ids ``(P, R)``) are led by ``leader``
-    (ids ``(P,)``), over the ``allowed`` brokers (bool ``(B,)``); recomputed from scratch."""
-    load = broker_load(model, replicas, leader)
+    (ids ``(P,)``), over the ``allowed`` brokers (bool ``(B,)``); recomputed from scratch.
+    ``removed_over``: a distribution goal also counts each broker not allowed (being
+    removed) that is over the band — its load has to go (how :func:`verify` weighs
+    "before"). ``pools``: for BrokerSetAwareGoal (none: it always holds)."""
+    if name == "BrokerSetAwareGoal":
+        return _pool_violations(model, replicas, pools)
+    if name == "PreferredLeaderElectionGoal":
+        return int((leader != replicas[:, 0]).sum())
+    if name == "BrokerFailureCapacityGoal":
+        return _failure_violations(model, replicas, leader, th)
     pos = model.broker_positions(replicas)
+    if name == "TopicReplicaDistributionGoal":
+        return _topic_violations(model, pos, allowed, th, removed_over)
+    load = broker_load(model, replicas, leader)
+    gone = ~allowed if removed_over else np.zeros(len(allowed), dtype=bool)
 
     def cap(field: str) -> np.ndarray:
         return np.array([math.inf if b.capacity is None or getattr(b.capacity, field) is None
                          else getattr(b.capacity, field) for b in model.brokers])
 
     def util(values: np.ndarray, field: str) -> int:
-        c = cap(field)[allowed]
-        c = c if np.isfinite(c).all() else np.ones_like(c)
+        full = cap(field)
+        full = full if np.isfinite(full[allowed]).all() else np.ones_like(full)
+        c = full[allowed]
         avg = values.sum() / c.sum()
         t = {"disk_bytes": th.disk_balance, "network_in": th.network_in_balance,
              "network_out": th.network_out_balance}[field]
-        return _outside(values[allowed] / c, avg * (2 - t), avg * t)
+        return _outside(values[allowed] / c, avg * (2 - t), avg * t, values[gone] / full[gone])
 
     rf = (replicas >= 0).sum(axis=1)
     lead_out = np.nan_to_num(model.bytes_out_per_s) + np.nan_to_num(
@@ -115,44 +135,74 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
         return int((values > cap(field) * th.capacity * (1 + 1e-12)).sum())
     if name == "ReplicaDistributionGoal":
         return _outside(load.replicas[allowed], *_band_counts(load.replicas, allowed,
-                                                              th.replica_balance))
+                                                              th.replica_balance),
+                        load.replicas[gone])
     if name == "LeaderReplicaDistributionGoal":
         return _outside(load.leaders[allowed], *_band_counts(load.leaders, allowed,
-                                                             th.leader_balance))
-    if name == "DiskUsageDistributionGoal":
-        return util(load.disk_bytes, "disk_bytes")
-    if name == "NetworkInboundUsageDistributionGoal":
-        return util(load.network_in, "network_in")
-    if name == "NetworkOutboundUsageDistributionGoal":
-        return util(load.network_out, "network_out")
+                                                             th.leader_balance),
+                        load.leaders[gone])
+    usage = {"DiskUsageDistributionGoal": "disk_bytes",
+             "NetworkInboundUsageDistributionGoal": "network_in",
+             "NetworkOutboundUsageDistributionGoal": "network_out"}
+    if name in usage:
+        return util(getattr(load, usage[name]), usage[name])
     if name == "LeaderBytesInDistributionGoal":
         lp = model.broker_positions(leader)
         lead_in = np.bincount(lp[lp >= 0], minlength=len(allowed),
                               weights=np.nan_to_num(model.bytes_in_per_s)[lp >= 0])
         avg = lead_in.sum() / max(int(allowed.sum()), 1)
-        return _outside(lead_in[allowed], -math.inf, avg * th.network_in_balance)
-    if name == "TopicReplicaDistributionGoal":
-        return _topic_violations(model, pos, allowed, th)
-    if name == "PreferredLeaderElectionGoal":
-        return int((leader != replicas[:, 0]).sum())
+        return _outside(lead_in[allowed], -math.inf, avg * th.network_in_balance,
+                        lead_in[gone])
     raise ValueError(f"no verifier for goal {name!r}")
 
 
+def _pool_violations(model: ClusterModel, replicas: np.ndarray, pools: PoolSpec | None,
+                     ) -> int:
+    """Partitions with a replica on a broker outside the topic's pool."""
+    if pools is None:
+        return 0
+    ids = [b.id for b in model.brokers]
+    bad = 0
+    allowed = {t: np.array(sorted(pools.allowed(t.name, ids)), dtype=np.int64)
+               for t in model.topics}
+    for ti, t in enumerate(model.topics):
+        reps = replicas[model.topic == ti]
+        bad += int(((reps >= 0) & ~np.isin(reps, allowed[t])).any(axis=1).sum())
+    return bad
+
+
+def _failure_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
+                        th: Thresholds) -> int:
+    """(failure, surviving broker) pairs over the network capacity threshold after every
+    single broker and rack failure (:func:`kpart.cluster.outage.outage_all`), with the
+    replicas all in sync and led by ``leader`` (before and after weighed alike: a replica
+    out of sync today is a transient, not the placement's)."""
+    reps = np.asarray(replicas, dtype=np.int32)
+    model = replace(model, replicas=reps, leader=np.asarray(leader, np.int32), isr=reps)
+    limit = {f: np.array([math.inf if b.capacity is None or getattr(b.capacity, f) is None
+                          else getattr(b.capacity, f) for b in model.brokers]) * th.capacity
+             for f in ("network_in", "network_out")}
+    return sum(int((r.alive & (getattr(r, f) > lim * (1 + 1e-12))).sum())
+               for r in outage_all(model) for f, lim in limit.items())
+
+
 def _topic_violations(model: ClusterModel, pos: np.ndarray, allowed: np.ndarray,
-                      th: Thresholds) -> int:
+                      th: Thresholds, removed_over: bool) -> int:
     b = len(allowed)
     held = pos >= 0
     topic = np.broadcast_to(model.topic[:, None].astype(np.int64), pos.shape)[held]
     counts = np.bincount(topic * b + pos[held], minlength=len(model.topics) * b)
     counts = counts.reshape(len(model.topics), b)
     avg = counts.sum(axis=1) / max(int(allowed.sum()), 1)
+    gone = counts[:, ~allowed] if removed_over else counts[:, :0]
     counts = counts[:, allowed]
     hi = np.minimum(np.maximum(np.ceil(avg * th.topic_balance), np.ceil(avg) + th.topic_min_gap),
                     np.ceil(avg) + th.topic_max_gap)
     lo = np.maximum(np.maximum(np.minimum(np.floor(avg * (2 - th.topic_balance)),
                                           np.floor(avg) - th.topic_min_gap),
                                np.floor(avg) - th.topic_max_gap), 0)
-    return int(((counts < lo[:, None]) | (counts > hi[:, None])).sum())
+    return int(((counts < lo[:, None]) | (counts > hi[:, None])).sum()
+               + (gone > hi[:, None]).sum())
 
 
 def _replica_errors(model: ClusterModel, target: np.ndarray, allowed_ids: set[int]) -> list[str]:
@@ -182,12 +232,14 @@ def _replica_errors(model: ClusterModel, target: np.ndarray, allowed_ids: set[in
 
 def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goal],
            before: np.ndarray | None = None, *, removed: Sequence[int] = (),
-           thresholds: Thresholds = DEFAULT_THRESHOLDS) -> VerifierReport:
+           thresholds: Thresholds = DEFAULT_THRESHOLDS,
+           pools: PoolSpec | None = None) -> VerifierReport:
     """Check ``target_replicas`` (broker ids, int ``(P, R)`` padded ``-1``, the preferred
     leader first) against ``model`` and ``goals``. ``before``: the replicas to compare soft
     goals with (default: the model's own, led by the model's leaders); ``removed``: broker ids
-    that may hold no replica. Brokers must be in ``model.brokers`` (add new brokers to the
-    model before planning). Never raises for a target of the right width."""
+    that may hold no replica; ``pools``: the resource pools BrokerSetAwareGoal checks.
+    Brokers must be in ``model.brokers`` (add new brokers to the model before planning).
+    Never raises for a target of the right width."""
     target = np.asarray(target_replicas)
     ids = [b.id for b in model.brokers]
     allowed_ids = set(ids) - set(removed)
@@ -195,13 +247,14 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
     errors = _replica_errors(model, target, allowed_ids)
     checks = []
     for g in goals:
-        after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds)
+        after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds,
+                                pools=pools)
         if before is None:
             base = goal_violations(model, model.replicas, model.leader, g.name, allowed,
-                                   thresholds)
+                                   thresholds, removed_over=True, pools=pools)
         else:
             base = goal_violations(model, np.asarray(before), np.asarray(before)[:, 0], g.name,
-                                   allowed, thresholds)
+                                   allowed, thresholds, removed_over=True, pools=pools)
         ok = after == 0 if g.hard else after <= base
         checks.append(GoalCheck(g.name, g.hard, base, after, ok))
     return VerifierReport(tuple(errors), tuple(checks))
