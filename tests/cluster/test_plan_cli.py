@@ -236,7 +236,6 @@ def test_count_mode_refuses_load_aware_options(extra, named, tmp_path, capsys,
 
 
 @pytest.mark.parametrize(("extra", "named"), [
-    (["--pools", "p.json"], "--pools does not go"),
     (["--max-moves", "3"], "--max-moves does not go"),
     (["--seed", "3"], "--seed does not go"),
     (["--no-leaders"], "--leaders/--no-leaders does not go"),
@@ -322,8 +321,8 @@ def test_bad_input(files, message, tmp_path, capsys) -> None:
     ([*BASE, "--remove-brokers", "99"], "--remove-brokers: unknown broker 99: the cluster has "
                                         "brokers [1, 2, 3, 4]"),
     ([*BASE, "--max-replicas-per-broker", "2", "--goals", "ReplicaCapacityGoal"],
-     "Infeasible: ReplicaCapacityGoal"),
-    ([*BASE, "--brokers", "1:a,2:a,3:a,4:a"], "Infeasible: RackAwareGoal"),
+     "Infeasible ReplicaCapacityGoal: 13 replicas over 4 brokers"),
+    ([*BASE, "--brokers", "1:a,2:a,3:a,4:a"], "Infeasible RackAwareGoal"),
     ([*BASE, "--capacity-threshold", "1.5"], "Invalid capacity threshold 1.5"),
     ([*BASE, "--out", CAPACITY], "it is the input given as --capacity"),
     ([*BASE, "--goals", ""], "--goals: no goal given"),
@@ -411,3 +410,29 @@ def test_stale_batch_files_are_refused_in_load_aware_mode(tmp_path: Path, capsys
                            "1", "--out", str(out)], capsys)
     assert "plan.batch-007.json" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.batch-007.json"]
+
+
+def test_pools_keep_each_topic_on_its_brokers(tmp_path: Path, capsys) -> None:
+    """--pools in load-aware mode: BrokerSetAwareGoal joins the goals (after RackAwareGoal),
+    the verifier checks it, and every target replica of a pooled topic is in its pool."""
+    pools = tmp_path / "pools.json"
+    pools.write_text(json.dumps({"pools": {"big": [1, 2, 3], "small": [4, 5]},
+                                 "topics": {"orders": "big", "clicks": "small"}}))
+    out = tmp_path / "plan.json"
+    s = _summary([*BASE[:-2], "--brokers", "1:a,2:b,3:c,4:a", "--add-brokers", "5:b",
+                  "--goals", "RackAwareGoal,DiskUsageDistributionGoal", "--pools", str(pools),
+                  "--out", str(out)], capsys)
+    assert [g["goal"] for g in s["goals"]] == ["RackAwareGoal", "BrokerSetAwareGoal",
+                                               "DiskUsageDistributionGoal"]
+    pool_goal = s["goals"][1]
+    assert pool_goal["hard"] and pool_goal["before"] > 0 and pool_goal["after"] == 0
+    current = read_current(Path(DESCRIBE).read_text())
+    target = {t: {**current[t], **parse_reassignment_json(out.read_text()).get(t, {})}
+              for t in current}
+    assert all(set(r) <= {4, 5} for r in target["clicks"].values())
+    assert all(set(r) <= {1, 2, 3} for r in target["orders"].values())
+
+
+def test_broker_set_goal_needs_pools(capsys) -> None:
+    err = _one_line_error([*BASE, "--goals", "BrokerSetAwareGoal"], capsys)
+    assert "BrokerSetAwareGoal needs --pools" in err

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster.optimizer import ClusterPlan
     from kpart.cluster.schedule import Schedule
     from kpart.cluster.verifier import VerifierReport
+    from kpart.placement.pools import PoolSpec
 
 #: The options that choose the load-aware mode (any one of them).
 CHOOSERS = ("--goals", "--capacity", "--loads", "--snapshot", "--verify")
@@ -80,6 +81,7 @@ class LoadRequest:
     brokers: str | None = None
     sizes: Path | None = None
     capacity: Path | None = None
+    pools: Path | None = None
     loads: tuple[Path, ...] = ()
     add_brokers: str | None = None
     remove_brokers: str | None = None
@@ -103,8 +105,8 @@ class LoadRequest:
         """``{option: path}`` of the file inputs (never overwritten by an output)."""
         from kpart.cli._cluster_inputs import input_paths
 
-        return dict(input_paths(current=self.current, sizes=self.sizes, capacity=self.capacity,
-                                loads=self.loads, snapshot=self.snapshot))
+        return {**input_paths(current=self.current, sizes=self.sizes, capacity=self.capacity,
+                              loads=self.loads, snapshot=self.snapshot), "--pools": self.pools}
 
     @property
     def outputs(self) -> dict[str, Path | None]:
@@ -130,6 +132,20 @@ def _goals(names: str | None) -> tuple[Goal, ...]:
         twice = next(n for n in wanted if wanted.count(n) > 1)
         raise ConfigError(f"--goals: {twice} is listed twice")
     return goals_by_name(wanted)
+
+
+def _pools(req: LoadRequest, goals: Sequence[Goal]) -> PoolSpec | None:
+    """``--pools`` (kpart's resource pools: Cruise Control's BrokerSetAwareGoal keeps each
+    topic on its pool's brokers); BrokerSetAwareGoal among ``--goals`` needs it."""
+    if req.pools is None:
+        if any(g.name == "BrokerSetAwareGoal" for g in goals):
+            raise ConfigError("--goals: BrokerSetAwareGoal needs --pools (the brokers each "
+                              "topic may use)")
+        return None
+    from kpart._files import read_text
+    from kpart.placement.pools import parse_pools
+
+    return parse_pools(read_text(req.pools, "--pools"))
 
 
 def _thresholds(values: dict[str, Any]) -> Thresholds:
@@ -407,6 +423,7 @@ def run(req: LoadRequest) -> None:
     from kpart.cluster.verifier import verify
 
     goals = _goals(req.goals)
+    pools = _pools(req, goals)
     thresholds = _thresholds(req.thresholds)
     added, removed = _change(req)
     _check_outputs(req)  # before the long work
@@ -420,10 +437,10 @@ def run(req: LoadRequest) -> None:
     _check_capacities(model, added)
     with busy(f"planning {model.num_partitions:,} partitions"):
         plan = plan_cluster(model, add_brokers=added, remove_brokers=removed, goals=goals,
-                            thresholds=thresholds)
-    with busy("verifying the plan"):
-        report = verify(plan.model, plan.target, goals, removed=plan.removed,
-                        thresholds=thresholds)
+                            thresholds=thresholds, pools=pools)
+    with busy("verifying the plan"):  # plan.goals: BrokerSetAwareGoal joins with --pools
+        report = verify(plan.model, plan.target, plan.goals, removed=plan.removed,
+                        thresholds=thresholds, pools=pools)
     if report.errors or (req.verify and not report.ok):  # an invalid replica set: never
         raise ConfigError(_verify_line(report))
     schedule = None

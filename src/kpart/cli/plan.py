@@ -353,9 +353,9 @@ def plan_command(  # noqa: PLR0913
     Two modes. Count-based (the default): even out replicas and leaders, moving the fewest
     replicas. Load-aware, chosen when any of --goals, --capacity, --loads, --snapshot or
     --verify is given: meet Cruise Control's goals on disk, network and leadership, moving
-    the fewest bytes (docs/cluster-plan.md); it refuses --pools, --max-moves, --seed,
-    --leaders/--no-leaders and --rebalance; --max-concurrent-moves-per-broker and --throttle
-    give its schedule (docs/schedule.md).
+    the fewest bytes (docs/cluster-plan.md; --pools adds BrokerSetAwareGoal); it refuses
+    --max-moves, --seed, --leaders/--no-leaders and --rebalance;
+    --max-concurrent-moves-per-broker and --throttle give its schedule (docs/schedule.md).
     """
     from kpart.cli import _plan_cluster as lp
 
@@ -365,12 +365,12 @@ def plan_command(  # noqa: PLR0913
                   "balance": balance_threshold}
     if lp.load_aware({"--goals": goals, "--capacity": capacity, "--loads": loads,
                       "--snapshot": snapshot, "--verify": verify}):
-        lp.load_mode_checks({"--pools": pools_path, "--max-moves": max_moves, "--seed": seed,
+        lp.load_mode_checks({"--max-moves": max_moves, "--seed": seed,
                              "--leaders/--no-leaders": leaders,
                              "--rebalance/--no-rebalance": rebalance})
         lp.run(lp.LoadRequest(
             current=current, snapshot=snapshot, topic=topic, brokers=brokers, sizes=sizes,
-            capacity=capacity, loads=tuple(loads or ()), add_brokers=add_brokers,
+            capacity=capacity, pools=pools_path, loads=tuple(loads or ()), add_brokers=add_brokers,
             remove_brokers=remove_brokers, goals=goals, thresholds=thresholds, verify=verify,
             failures=failures, out=out, fmt=fmt, rollback=rollback, describe_out=describe_out,
             topics_out=topics_out, summary_out=summary_out, html=html, as_json=as_json,
