@@ -41,6 +41,20 @@ def spark() -> Iterator[object]:
     session.stop()
 
 
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The headless Chromium binary of the browser tests (the Debian package, `make
+    browser`): a failure under CI=true when it is missing, else a skip."""
+    from _tools.browser import find_chromium
+
+    binary = find_chromium()
+    if binary is None:
+        if hypothesis_profile() == "ci":
+            pytest.fail("CI=true but chromium is missing: `make browser` must install it")
+        pytest.skip("chromium not installed: run `make browser` to enable the browser test")
+    return binary
+
+
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")

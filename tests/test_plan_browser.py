@@ -7,28 +7,13 @@ without it, except under ``CI=true``, where a missing browser is a failure. Two 
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
-from _tools.browser import find_chromium, inspect_report
+from _tools.browser import inspect_report
 from _tools.plan_sample import plan_summary
 from kpart.report.html import write_report_html
 from kpart.report.plan_html import write_plan_html
 
-CHROMIUM = find_chromium()
-IN_CI = os.environ.get("CI", "").lower() == "true"
 BROKER_CHARTS = ("chart-broker-disk", "chart-broker-nw-in", "chart-broker-nw-out",
                  "chart-broker-leaders")
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    if CHROMIUM is None:
-        if IN_CI:
-            pytest.fail("CI=true but chromium is missing: `make browser` must install it")
-        pytest.skip("chromium not installed: run `make browser` to enable the browser test")
-    return CHROMIUM
 
 
 def test_plan_page_at_225_brokers(tmp_path, chromium: str) -> None:

@@ -19,15 +19,6 @@ CHROMIUM = find_chromium()
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    if CHROMIUM is None:
-        if IN_CI:
-            pytest.fail("CI=true but chromium is missing: `make browser` must install it")
-        pytest.skip("chromium not installed: run `make browser` to enable the browser test")
-    return CHROMIUM
-
-
 def png_size(path) -> tuple[int, int]:
     head = path.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
