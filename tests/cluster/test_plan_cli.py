@@ -436,3 +436,51 @@ def test_pools_keep_each_topic_on_its_brokers(tmp_path: Path, capsys) -> None:
 def test_broker_set_goal_needs_pools(capsys) -> None:
     err = _one_line_error([*BASE, "--goals", "BrokerSetAwareGoal"], capsys)
     assert "BrokerSetAwareGoal needs --pools" in err
+
+
+@pytest.mark.parametrize("other", ["--rollback-out", "--summary-out", "--html-out",
+                                   "--describe-out", "--topics-out"])
+def test_an_output_named_as_a_batch_file_is_refused(other, tmp_path: Path, capsys) -> None:
+    """Another output named <stem>.batch-NNN.json would silently replace a batch: refused
+    before planning, nothing written."""
+    err = _one_line_error([*BASE, "--add-brokers", "5:b", "--max-concurrent-moves-per-broker",
+                           "1", "--out", str(tmp_path / "z.json"), other,
+                           str(tmp_path / "z.batch-001.json")], capsys)
+    assert f"{other}: cannot write" in err and "batch file of --out" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_count_mode_refuses_an_output_named_as_a_batch_file(tmp_path: Path, capsys) -> None:
+    err = _one_line_error(["plan", "--current", DESCRIBE, "--add-brokers", "5",
+                           "--max-concurrent-moves-per-broker", "1", "--out",
+                           str(tmp_path / "c.json"), "--rollback-out",
+                           str(tmp_path / "c.batch-002.json")], capsys)
+    assert "batch file of --out" in err and list(tmp_path.iterdir()) == []
+
+
+def test_terminal_names_the_schedule(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "w.json"
+    assert main([*BASE, "--add-brokers", "5:b", "--max-concurrent-moves-per-broker", "1",
+                 "--throttle", "50000000", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    n = len(list(tmp_path.glob("w.batch-*.json")))
+    assert f"schedule: {n} batches, at most 1 move per broker each" in text
+    assert "--execute --throttle 50000000" in text and "in all, longest batch" in text
+
+
+def test_summary_carries_the_capacity_threshold(capsys) -> None:
+    s = _summary([*BASE, "--add-brokers", "5:b", "--capacity-threshold", "0.7"], capsys)
+    assert s["capacity_threshold"] == 0.7
+
+
+def test_an_infinite_balance_threshold_is_one_line(capsys) -> None:
+    err = _one_line_error([*BASE, "--balance-threshold", "inf"], capsys)
+    assert "threshold inf" in err
+
+
+def test_a_rate_beyond_a_long_is_one_line(tmp_path: Path, capsys) -> None:
+    rates = tmp_path / "r.csv"
+    rates.write_text("topic,partition,bytes_in_per_s,bytes_out_per_s,messages_in_per_s\n"
+                     "orders,0,1e308,1,1\n")
+    err = _one_line_error(["plan", "--current", DESCRIBE, "--loads", str(rates)], capsys)
+    assert "line 2, column bytes_in_per_s" in err and "2^63 - 1" in err

@@ -200,16 +200,37 @@ def _added(req: LoadRequest) -> list[ClusterBroker]:
                                                                     "--add-brokers")]
 
 
-def _check_outputs(req: LoadRequest) -> None:
+def check_outputs(outputs: dict[str, Path | None], inputs: dict[str, PathLike | None],
+                  batches: bool) -> None:
+    """Before planning (both modes): every output (``{option: path}``, ``--out`` first) can be
+    written, none is an input or another output, and with ``batches`` (a JSON ``--out`` with
+    ``--max-concurrent-moves-per-broker``) none has the name of a batch file of ``--out``
+    (``<stem>.batch-NNN<suffix>``: a batch silently replaced by another file would be run)."""
+    import re
+
     from kpart._files import check_writable
 
     seen: dict[Path, str] = {}
-    for option, path in req.outputs.items():
-        if path is not None:
-            check_writable(path, option, inputs=req.inputs)
-            if seen.setdefault(path.resolve(), option) != option:
-                raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
-                                  f"of {seen[path.resolve()]}")
+    out = outputs.get("--out")
+    batch = (re.compile(re.escape(out.stem) + r"\.batch-\d{3,}" + re.escape(out.suffix or ".json"))
+             if batches and out is not None else None)
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        check_writable(path, option, inputs=inputs)
+        if seen.setdefault(path.resolve(), option) != option:
+            raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
+                              f"of {seen[path.resolve()]}")
+        if (batch is not None and option != "--out" and out is not None
+                and path.resolve().parent == out.resolve().parent
+                and batch.fullmatch(path.name)):
+            raise ConfigError(f"{option}: cannot write {str(path)!r}: it is the name of a batch "
+                              "file of --out")
+
+
+def _check_outputs(req: LoadRequest) -> None:
+    check_outputs(req.outputs, req.inputs,
+                  req.max_moves_per_broker is not None and req.fmt not in BINARY_FORMATS)
 
 
 # -- outputs ----------------------------------------------------------------------------------
@@ -258,9 +279,9 @@ def plan_table(plan: ClusterPlan, batch: np.ndarray | None = None) -> pa.Table:
     """One row per partition, as the count-based plan's table
     (:meth:`kpart.placement.plan.Plan.to_arrow`): ``topic``, ``partition``,
     ``current_replicas``, ``target_replicas`` (list<int32>, preferred leader first),
-    ``changed``, ``replica_moves``, ``leader_change``, ``batch`` (``batch``: int32 per model row,
-    the schedule's batch number from 1, 0 for a partition that does not move; null without a
-    schedule)."""
+    ``changed``, ``replica_moves``, ``leader_change``, ``batch`` (``batch``: int32 per model
+    row, the schedule's batch number from 1, 0 for a partition that does not move, written as
+    null, as every row without a schedule)."""
     import numpy as np
     import pyarrow as pa
 
@@ -460,7 +481,8 @@ def run(req: LoadRequest) -> None:
     summary = plan_summary(plan, added=[b.id for b in added], checks=report.goals,
                            verified=report.ok if req.verify else None, errors=report.errors,
                            failures=failures,
-                           schedule=None if schedule is None else schedule.to_dict())
+                           schedule=None if schedule is None else schedule.to_dict(),
+                           capacity_threshold=thresholds.capacity)
     write_texts(output_files(req, plan, summary, schedule),
                 {p: o for o, p in req.outputs.items() if p is not None}, "--out",
                 inputs=req.inputs)
@@ -471,4 +493,11 @@ def run(req: LoadRequest) -> None:
         return
     from kpart.cli._plan_cluster_table import print_summary
 
-    print_summary(summary, verified=req.verify)
+    files = None
+    if (schedule is not None and req.out is not None and req.max_moves_per_broker is not None
+            and req.fmt not in BINARY_FORMATS):
+        stem, suffix = req.out.with_suffix(""), req.out.suffix or ".json"
+        n = len(schedule.batches)
+        files = (f"{stem}.batch-001{suffix}" if n == 1
+                 else f"{stem}.batch-001{suffix} to .batch-{n:03d}{suffix}")
+    print_summary(summary, verified=req.verify, batch_files=files)

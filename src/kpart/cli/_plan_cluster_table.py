@@ -118,6 +118,41 @@ def _moves_line(summary: dict[str, Any]) -> str:
     return line
 
 
+def _duration(seconds: float) -> str:
+    """``1 h 02 min``, ``3 d 07 h``, ``45 s``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    if s < 48 * 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    return f"{s // 86400} d {s % 86400 // 3600:02d} h"
+
+
+def schedule_lines(summary: dict[str, Any], batch_files: str | None) -> list[str]:
+    """The schedule in words: batches (and their files), the throttle to pass and the
+    estimated durations; no line without a schedule."""
+    sched = summary["schedule"]
+    if sched is None:
+        return []
+    batches = sched["batches"]
+    k = sched["max_moves_per_broker"]
+    line = (f"schedule: {len(batches):,} batch{'es' if len(batches) != 1 else ''}"
+            + (f", at most {k} move{'s' if k != 1 else ''} per broker each" if k is not None
+               else ""))
+    if batch_files:
+        line += f" ({batch_files})"
+    lines = [line]
+    rate = sched["throttle_bytes_per_s"]
+    if rate is not None:
+        longest = max((b["seconds"] for b in batches), default=0.0)
+        lines.append(f"  at {rate:,} bytes/s (kafka-reassign-partitions.sh --execute --throttle "
+                     f"{rate}): about {_duration(sched['total_seconds'])} in all, longest batch "
+                     f"{_duration(longest)}")
+    return lines
+
+
 def _failures_table(summary: dict[str, Any]) -> Any:
     from rich.table import Table
 
@@ -137,7 +172,8 @@ def _failures_table(summary: dict[str, Any]) -> Any:
     return table
 
 
-def print_summary(summary: dict[str, Any], *, verified: bool) -> None:
+def print_summary(summary: dict[str, Any], *, verified: bool,
+                  batch_files: str | None = None) -> None:
     """Print the tables and lines of the module docstring (rich, 140 columns)."""
     from rich.console import Console
 
@@ -151,6 +187,8 @@ def print_summary(summary: dict[str, Any], *, verified: bool) -> None:
     for line in _max_mean_lines(summary):
         console.print(line)
     console.print(_moves_line(summary))
+    for line in schedule_lines(summary, batch_files):
+        console.print(line, highlight=False)
     if summary["failures"] is not None:
         console.print(_failures_table(summary))
     if verified:

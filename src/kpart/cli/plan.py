@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kpart._files import Content, PathLike, check_writable, read_text, table_fill, write_texts
+from kpart._files import Content, PathLike, read_text, table_fill, write_texts
 from kpart.cli._cluster_inputs import (  # parse_broker_spec: kpart.cli.plan's name too
     CapacityOption,
     LoadsOption,
@@ -25,7 +25,7 @@ from kpart.cli._cluster_inputs import (  # parse_broker_spec: kpart.cli.plan's n
     parse_broker_spec,
 )
 from kpart.cli._options import BINARY_FORMATS, either, output_format
-from kpart.cli._plan_cluster import refuse_stale_batches
+from kpart.cli._plan_cluster import check_outputs, refuse_stale_batches
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -151,15 +151,11 @@ def _read_inputs(req: _Request) -> _Inputs:
 
 
 def _check_outputs(req: _Request) -> None:
-    """Before planning: every output can be written, none is an input or another output."""
-    seen: dict[Path, str] = {}
-    for path, option in ((req.out, "--out"), (req.rollback, "--rollback-out"),
-                         (req.describe_out, "--describe-out"), (req.topics_out, "--topics-out")):
-        if path is not None:
-            check_writable(path, option, inputs=req.inputs)
-            if seen.setdefault(path.resolve(), option) != option:
-                raise ConfigError(f"{option}: cannot write {str(path)!r}: it is also the output "
-                                  f"of {seen[path.resolve()]}")
+    """Before planning: every output can be written, none is an input, another output or a
+    batch file of ``--out``."""
+    check_outputs({"--out": req.out, "--rollback-out": req.rollback,
+                   "--describe-out": req.describe_out, "--topics-out": req.topics_out},
+                  req.inputs, req.k is not None and req.fmt not in BINARY_FORMATS)
 
 
 def _plan(req: _Request, given: _Inputs) -> Plan:

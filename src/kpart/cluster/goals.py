@@ -59,6 +59,8 @@ __all__ = [
 #: Cruise Control's ``ResourceDistributionGoal.BALANCE_MARGIN``: the optimizer aims inside
 #: ``avg × (1 ± (t − 1) × margin)`` so that small estimate errors stay within the goal.
 BALANCE_MARGIN = 0.9
+#: The largest balance threshold taken: far beyond any band (a broker within 1,000 × the mean).
+_MAX_BALANCE = 1000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,13 @@ class Thresholds:
         if self.max_replicas_per_broker < 1:
             raise ConfigError(f"Invalid max.replicas.per.broker {self.max_replicas_per_broker}"
                               ": must be >= 1.")
+        for name in ("replica_balance", "leader_balance", "disk_balance", "network_in_balance",
+                     "network_out_balance", "topic_balance"):
+            t = getattr(self, name)
+            if not (math.isfinite(t) and 1 <= t <= _MAX_BALANCE):
+                raise ConfigError(f"Invalid {name.replace('_', ' ')} threshold {t}: must be "
+                                  f"from 1 to {_MAX_BALANCE:g} (1.10 = within 10 % of the "
+                                  "mean).")
 
 
 #: Cruise Control's defaults.

@@ -18,7 +18,8 @@ the verifier's goal checks, the failure what-ifs of the target and a schedule (e
   ``removed``, ``capacity`` (``disk_bytes``, ``nw_in_bytes_per_s``, ``nw_out_bytes_per_s``)
   and ``before`` / ``after`` (``replicas``, ``leaders``, ``disk_bytes``,
   ``nw_in_bytes_per_s``, ``nw_out_bytes_per_s``; a load whose every partition value is
-  unknown is ``None``);
+  unknown is ``None``); ``capacity_threshold``: the share of capacity the capacity goals allow
+  (Cruise Control's ``*.capacity.threshold``; ``None`` when not given);
 - ``schedule``: the schedule's own dict, or ``None``;
 - ``failures``: ranked worst first as ``kpart outage --all`` ranks them (:func:`failure_rows`),
   or ``None``.
@@ -154,6 +155,7 @@ def plan_summary(  # noqa: PLR0913
     errors: Sequence[str] = (),
     failures: Sequence[OutageResult] | None = None,
     schedule: dict[str, Any] | None = None,
+    capacity_threshold: float | None = None,
 ) -> dict[str, Any]:
     """The summary dict of ``plan`` (see the module docstring): ``added`` (ids of the brokers
     the plan adds), ``checks`` (the verifier's :class:`~kpart.cluster.verifier.GoalCheck` per
@@ -163,7 +165,7 @@ def plan_summary(  # noqa: PLR0913
     bools and ``None`` only."""
     m = plan.model
     return {
-        "format": FORMAT, "version": VERSION,
+        "format": FORMAT, "version": VERSION, "capacity_threshold": capacity_threshold,
         "partitions": m.num_partitions, "replicas": int(m.replication_factors().sum()),
         "added_brokers": sorted(int(b) for b in added),
         "removed_brokers": [int(b) for b in plan.removed],

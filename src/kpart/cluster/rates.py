@@ -51,6 +51,9 @@ __all__ = ["RATE_COLUMNS", "PartitionLoads", "parse_rates_csv", "parse_report_lo
 
 #: The rates CSV's columns, in the documented order.
 RATE_COLUMNS = ("topic", "partition", "bytes_in_per_s", "bytes_out_per_s", "messages_in_per_s")
+#: The largest rate taken (2^63 - 1, a Java long: a metric beyond it is a typo; sums of such
+#: rates over millions of partitions stay finite).
+MAX_RATE = float(2**63 - 1)
 _NUMBER = re.compile(r"[+]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _NEGATIVE = re.compile(r"-(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
@@ -76,8 +79,10 @@ def _number(cell: str, line: int, column: str) -> float:
         return math.nan
     if _NUMBER.fullmatch(cell):
         value = float(cell)
-        if math.isfinite(value):
+        if value <= MAX_RATE:
             return value
+        raise ConfigError(f"rates CSV line {line}, column {column}: rate {cell!r:.40} is above "
+                          "2^63 - 1 (a Java long)")
     if _NEGATIVE.fullmatch(cell):
         raise ConfigError(f"rates CSV line {line}, column {column}: negative rate {cell!r}: "
                           "must be >= 0")
