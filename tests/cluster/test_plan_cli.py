@@ -484,3 +484,16 @@ def test_a_rate_beyond_a_long_is_one_line(tmp_path: Path, capsys) -> None:
                      "orders,0,1e308,1,1\n")
     err = _one_line_error(["plan", "--current", DESCRIBE, "--loads", str(rates)], capsys)
     assert "line 2, column bytes_in_per_s" in err and "2^63 - 1" in err
+
+
+def test_a_leaderless_reassigned_partition_is_warned_about(tmp_path: Path, capsys) -> None:
+    describe = tmp_path / "d.txt"
+    describe.write_text(Path(DESCRIBE).read_text().replace(
+        "Partition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3",
+        "Partition: 0\tLeader: none\tReplicas: 1,2,3\tIsr: "))
+    assert main(["plan", "--current", str(describe), "--sizes", SIZES, "--capacity", CAPACITY,
+                 "--brokers", "1:a,2:b,3:c,4:a", "--remove-brokers", "1", "--json"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["kpart: warning: 1 reassigned partition(s) have no leader (first: orders-0): "
+                   "a new replica copies from the leader, so their reassignment cannot complete "
+                   "until one is elected"]

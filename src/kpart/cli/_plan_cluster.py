@@ -417,6 +417,20 @@ def _check_capacities(model: ClusterModel, added: Sequence[ClusterBroker]) -> No
                                   f"brokerId -1, or an entry for broker {b.id})")
 
 
+def _warn_leaderless(plan: ClusterPlan) -> None:
+    """One warning line when the plan reassigns partitions that have no leader now: Kafka
+    copies a new replica from the leader, so their reassignment waits for one to be elected."""
+    from kpart._warnings import kpart_warn
+
+    rows = plan.moved_rows()
+    leaderless = rows[plan.model.leader[rows] < 0]
+    if len(leaderless):
+        first = plan.model.partition_state(int(leaderless[0]))
+        kpart_warn(f"{len(leaderless):,} reassigned partition(s) have no leader (first: "
+                   f"{first.topic}-{first.partition}): a new replica copies from the leader, so "
+                   "their reassignment cannot complete until one is elected")
+
+
 _T = TypeVar("_T")
 _SCHEDULE_FLAGS = {"max_moves_per_broker": "--max-concurrent-moves-per-broker",
                    "throttle_bytes_per_s": "--throttle"}
@@ -464,6 +478,7 @@ def run(req: LoadRequest) -> None:
                         thresholds=thresholds, pools=pools)
     if report.errors or (req.verify and not report.ok):  # an invalid replica set: never
         raise ConfigError(_verify_line(report))
+    _warn_leaderless(plan)
     schedule = None
     if req.max_moves_per_broker is not None or req.throttle is not None:
         from kpart.cluster.schedule import schedule_plan
