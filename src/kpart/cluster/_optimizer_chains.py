@@ -13,7 +13,9 @@ edge the partition whose weight best fits, by binary search in the partitions of
 (leader, follower) pair sorted by weight): the shortest chain whose ends and intermediates
 never enter a violation (nor cross from under to over) and that lowers the weighted squared
 distance to the bands (the measure of :func:`~kpart.cluster._optimizer_leaders.refine_leaders`).
-A broker under its band pulls a chain the other way.
+A broker under its band pulls a chain the other way. When the chain's start may not lose a
+leader (it sits at the bottom of the leader-count band), the chain closes into a cycle: its
+last broker passes a lighter leadership back to the start, and no leader count changes.
 
 Worked example: three brokers, band [9, 11] of network out each (mean 10); ``a`` leads
 ``p`` (4, followed by ``b``) and 9 of light load, so 13; ``b`` leads ``q`` (4, followed by
@@ -95,7 +97,7 @@ def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarr
         if pos[j, 0] != lead or not held:
             continue
         gain = _node_gain(v, 0.0, sign * (wo0 - part[0, j]), sign * (wi0 - part[1, j]), ctx)
-        if gain > best_gain:
+        if best < 0 or gain > best_gain:
             best, best_gain = j, gain
     return best, best_gain
 
@@ -175,12 +177,14 @@ def _apply(end: int, parent: np.ndarray, inrow: np.ndarray, sign: float, pos: np
 
 
 @njit(cache=True)
-def _chain(src: int, sign: float, col: int, pos: np.ndarray, part: np.ndarray,
+def _chain(src: int, how: tuple[float, int, bool], pos: np.ndarray, part: np.ndarray,
            index: tuple[np.ndarray, np.ndarray],
            ctx: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
            depth: int) -> int:  # pragma: no cover
-    """The shortest improving chain from ``src`` (``sign`` 1: it gives, -1: it takes),
-    applied; returns the leaderships passed (0: none found)."""
+    """The shortest improving chain from ``src`` (``how``: ``sign`` 1: it gives, -1: it
+    takes; the column; ``loose``: also through first steps that leave ``src`` worse on its
+    own, for cycles to make up), applied; returns the leaderships passed (0: none found)."""
+    sign, col, loose = how
     loads, brokers = ctx[0], ctx[3]
     b = loads.shape[1]
     parent = np.full(b, -1, np.int64)
@@ -205,7 +209,7 @@ def _chain(src: int, sign: float, col: int, pos: np.ndarray, part: np.ndarray,
                 if seen[w] or brokers[0, w] == 0:
                     continue
                 r, gv = _pick((v, w), inrow[v], sign, col, pos, part, index, ctx)
-                if r < 0 or not np.isfinite(gv):
+                if r < 0 or ((v != src or not loose) and not np.isfinite(gv)):
                     continue
                 seen[w] = True
                 parent[w] = v
@@ -270,7 +274,9 @@ def _chain_pass(col: int, pos: np.ndarray, part: np.ndarray,
                 sign = -1.0
             else:
                 break
-            step = _chain(v, sign, col, pos, part, index, ctx, depth)
+            step = _chain(v, (sign, col, False), pos, part, index, ctx, depth)
+            if step == 0:
+                step = _chain(v, (sign, col, True), pos, part, index, ctx, depth)
             if step == 0:
                 break
             made += step
