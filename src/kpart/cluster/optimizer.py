@@ -188,7 +188,7 @@ def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
 def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
     """Leadership chains (:mod:`kpart.cluster._optimizer_chains`) for what single transfers
     and swaps left outside the network-out and leader-bytes-in bands; kept only when no
-    leadership goal ends worse."""
+    leadership goal ends worse and one ends better."""
     before = _leader_violations(s, goals)
     if not any(before):
         return
@@ -197,8 +197,8 @@ def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
     if chain_leaders(s, bands, weights):
         refine_leaders(s, bands, weights)
     after = _leader_violations(s, goals)
-    if any(a > b for a, b in zip(after, before, strict=True)):
-        _set_leaders(s, start)
+    if after == before or any(a > b for a, b in zip(after, before, strict=True)):
+        _set_leaders(s, start)  # no fewer violations: the leaders as they were
     s.bands.clear()
 
 
