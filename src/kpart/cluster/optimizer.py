@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from kpart.cluster._optimizer_chains import chain_leaders
 from kpart.cluster._optimizer_failover import order_followers
 from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders
 from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
@@ -176,9 +177,28 @@ def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
         after = _leader_violations(s, goals)
         if all(a <= b for a, b in zip(after, before, strict=True)):
             _relocate(s, goals, bands, weights)
+            _chain(s, goals)
             return
         _set_leaders(s, start)
     refine_leaders(s, bands, weights)
+    s.bands.clear()
+    _chain(s, goals)
+
+
+def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
+    """Leadership chains (:mod:`kpart.cluster._optimizer_chains`) for what single transfers
+    and swaps left outside the network-out and leader-bytes-in bands; kept only when no
+    leadership goal ends worse and one ends better."""
+    before = _leader_violations(s, goals)
+    if not any(before):
+        return
+    bands, weights = _leader_bands(s, goals)
+    start = s.pos[:, 0].copy()
+    if chain_leaders(s, bands, weights):
+        refine_leaders(s, bands, weights)
+    after = _leader_violations(s, goals)
+    if after == before or any(a > b for a, b in zip(after, before, strict=True)):
+        _set_leaders(s, start)  # no fewer violations: the leaders as they were
     s.bands.clear()
 
 
