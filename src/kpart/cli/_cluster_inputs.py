@@ -32,7 +32,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster.rates import PartitionLoads
     from kpart.placement.spec import Broker
 
-__all__ = ["CapacityOption", "LoadsOption", "SnapshotOption", "input_paths", "model_from_files",
+__all__ = ["CapacityOption", "LoadsOption", "SizesOption", "SnapshotOption", "TopicOption",
+           "input_paths", "model_from_files",
            "parse_broker_spec",
            "read_capacity", "read_loads", "read_snapshot", "with_capacity"]
 
@@ -43,6 +44,12 @@ LoadsOption = Annotated[list[Path] | None, typer.Option(
     "--loads", help="Per-partition loads: a CSV topic,partition,bytes_in_per_s,bytes_out_per_s,"
     "messages_in_per_s, or a kpart report directory (records, bytes); repeatable.",
     show_default=False)]
+SizesOption = Annotated[Path | None, typer.Option(
+    "--sizes", help="Partition sizes: kafka-log-dirs.sh JSON (docs/formats/sizes.md).",
+    show_default=False)]
+TopicOption = Annotated[str | None, typer.Option(
+    "--topic", help="Topic name of a ZooKeeper topic node given as --current (the node has "
+    "none).", show_default=False)]
 SnapshotOption = Annotated[Path | None, typer.Option(
     "--snapshot", help="cluster.json of the cluster (docs/outage.md).", show_default=False)]
 

@@ -24,6 +24,8 @@ from kpart._files import check_writable, write_texts
 from kpart.cli._cluster_inputs import (
     CapacityOption,
     LoadsOption,
+    SizesOption,
+    TopicOption,
     input_paths,
     model_from_files,
     read_capacity,
@@ -39,15 +41,9 @@ _MARKER = re.compile(rb'\s*\{\s*"format"\s*:\s*"kpart-cluster"')
 _Current = Annotated[Path, typer.Option(
     "--current", help="--describe output of all topics, reassignment JSON or ZooKeeper topic "
     "node (with --topic); see docs/formats/current.md.", show_default=False)]
-_Sizes = Annotated[Path | None, typer.Option(
-    "--sizes", help="Partition sizes: kafka-log-dirs.sh JSON (docs/formats/sizes.md).",
-    show_default=False)]
 _Brokers = Annotated[str | None, typer.Option(
     "--brokers", help="Cluster brokers as ID[:RACK],... or A-B ranges (default: those in "
     "--current, no racks).", show_default=False)]
-_Topic = Annotated[str | None, typer.Option(
-    "--topic", help="Topic name of a ZooKeeper topic node given as --current (the node has "
-    "none).", show_default=False)]
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write cluster.json here (left out: only print the summary).",
     show_default=False)]
@@ -127,11 +123,11 @@ def _print(model: ClusterModel, rows: list[dict[str, Any]], out: Path | None) ->
 def cluster_command(  # noqa: PLR0913
     current: _Current,
     out: _Out = None,
-    sizes: _Sizes = None,
+    sizes: SizesOption = None,
     capacity: CapacityOption = None,
     loads: LoadsOption = None,
     brokers: _Brokers = None,
-    topic: _Topic = None,
+    topic: TopicOption = None,
     as_json: _Json = False,
 ) -> None:
     """Write the cluster model (cluster.json) from a describe dump, sizes, capacities and loads."""

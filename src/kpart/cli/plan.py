@@ -21,7 +21,9 @@ from kpart._files import Content, PathLike, read_text, table_fill, write_texts
 from kpart.cli._cluster_inputs import (  # parse_broker_spec: kpart.cli.plan's name too
     CapacityOption,
     LoadsOption,
+    SizesOption,
     SnapshotOption,
+    TopicOption,
     parse_broker_spec,
 )
 from kpart.cli._options import BINARY_FORMATS, either, output_format
@@ -42,14 +44,8 @@ _Current = Annotated[Path, typer.Option(
 _Brokers = Annotated[str | None, typer.Option(
     "--brokers", help="Cluster brokers as ID[:RACK],... or A-B ranges (default: those in "
     "--current).", show_default=False)]
-_Topic = Annotated[str | None, typer.Option(
-    "--topic", help="Topic name of a ZooKeeper topic node given as --current (the node has "
-    "none).", show_default=False)]
 _K = Annotated[int | None, typer.Option(
     "--max-concurrent-moves-per-broker", help="Batch so no broker has more than K moves.",
-    show_default=False)]
-_Sizes = Annotated[Path | None, typer.Option(
-    "--sizes", help="Partition sizes: kafka-log-dirs.sh JSON (docs/formats/sizes.md).",
     show_default=False)]
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the plan here (reassignment JSON, or see --format).",
@@ -313,7 +309,7 @@ def plan_command(  # noqa: PLR0913
     pools_path: Path | None = typer.Option(None, "--pools", help="Pool file, JSON (docs/formats/pools.md)."),  # noqa: B008
     max_moves: int | None = typer.Option(None, "--max-moves", help="Cap on replica moves."),
     k: _K = None,
-    sizes: _Sizes = None,
+    sizes: SizesOption = None,
     out: _Out = None,
     rollback: _Rollback = None,
     describe_out: _DescribeOut = None,
@@ -327,7 +323,7 @@ def plan_command(  # noqa: PLR0913
         help="Even out replicas across brokers (default: yes, unless the plan only removes "
         "brokers, which then moves just their replicas).",
     ),
-    topic: _Topic = None,
+    topic: TopicOption = None,
     as_json: _Json = False,
     rollback_alias: _RollbackAlias = None,
     fmt: _Format = None,
@@ -397,13 +393,13 @@ def pools_command(  # noqa: PLR0913
         "minimal", "--strategy", help="minimal (planner) or generate (AdminUtils per pool)."
     ),
     k: _K = None,
-    sizes: _Sizes = None,
+    sizes: SizesOption = None,
     out: _Out = None,
     rollback: _Rollback = None,
     describe_out: _DescribeOut = None,
     seed: int | None = typer.Option(None, "--seed", help="Seed of AdminUtils' random start.",
                                        min=-(2**63), max=2**63 - 1),
-    topic: _Topic = None,
+    topic: TopicOption = None,
     as_json: _Json = False,
     rollback_alias: _RollbackAlias = None,
     fmt: _Format = None,
@@ -424,7 +420,7 @@ def describe_command(
     current: _Current,
     brokers: _Brokers = None,
     pools_path: Path | None = typer.Option(None, "--pools", help="Pool file, JSON (docs/formats/pools.md)."),  # noqa: B008
-    topic: _Topic = None,
+    topic: TopicOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Balance report of a current assignment: replicas/leaders per broker and rack."""
