@@ -8,9 +8,13 @@ return a materialized value (an Arrow table, Python objects), never a lazy one.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -65,6 +69,25 @@ def capped_median(
 def fmt_seconds(seconds: float | None) -> str:
     """``"0.123 s"`` or ``"did not finish"``."""
     return "did not finish" if seconds is None else f"{seconds:.3f} s"
+
+
+def run_child(argv: list[str], cwd: Path | None = None) -> dict[str, Any]:
+    """Run ``kpart ARGV`` in a child process (this checkout's ``src`` first on its path) to
+    its end: wall and CPU (user + sys) seconds, that child's own peak RSS (MiB, ``os.wait4``:
+    not the maximum over every child waited for), exit code, the last stderr line."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(Path(__file__).resolve().parents[1] / "src"), os.environ.get("PYTHONPATH", "")]))
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "kpart.cli", *argv], cwd=cwd, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+            "rss_mb": usage.ru_maxrss / 1024, "rc": proc.returncode,
+            "error": err.strip().splitlines()[-1] if err.strip() else ""}
 
 
 def peak_rss_mb() -> float:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
-import resource
 import statistics
 import tempfile
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _timing import peak_rss_mb
 
 RACKS = 6
 
@@ -107,7 +107,7 @@ def _child(directory: Path, with_json: bool, out: Any) -> None:
         result["json_wall"] = time.perf_counter() - wall
         result["json_cpu"] = time.process_time() - cpu
         result["json_mb"] = len(text) / 2**20
-    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["peak_rss_mb"] = peak_rss_mb()
     out.put(result)
 
 

@@ -22,7 +22,7 @@ import statistics
 import time
 
 import numpy as np
-from _cluster_shape import CAPACITY, RACKS, cc1592
+from _cluster_shape import CAPACITY, CC1592_JAVA, RACKS, cc1592
 from _timing import peak_rss_mb
 
 from kpart.cluster import BrokerLoad, ClusterBroker, ClusterModel
@@ -71,7 +71,8 @@ def run(scale: float, scenario: str, repeats: int, goals: tuple[Goal, ...] = DEF
     print(f"\n== {scenario} ({'10 brokers' if scenario == 'add' else 'brokers 0,10,20,30,40'})"
           f" on cc1592({scale}): {model.num_partitions:,} partitions, {n} brokers")
     print(f"plan: {statistics.median(walls):.1f} s wall, {statistics.median(cpus):.1f} s CPU "
-          f"(median of {repeats}); verify {verify_s:.1f} s; peak RSS {peak_rss_mb():.0f} MiB")
+          f"(median of {repeats}); verify {verify_s:.1f} s; peak RSS {peak_rss_mb():.0f} MiB; "
+          f"{CC1592_JAVA}")
     print("phases: " + ", ".join(f"{k} {v:.1f}" for k, v in plan.seconds if v >= 0.05))
     print(f"verifier: {'OK' if report.ok else 'FAILED'} {list(report.errors)[:3]}")
     for g in report.goals:

@@ -30,10 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -41,7 +38,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
-from _cluster_shape import CAPACITY, RACKS, cc1592
+from _cluster_shape import CAPACITY, CC1592_JAVA, RACKS, cc1592
+from _timing import run_child
 from bench_cluster_plan import _bounds
 
 from kpart.cluster import ClusterModel, broker_load
@@ -93,24 +91,6 @@ def write_files(model: ClusterModel, d: Path) -> None:
             f.write(f"{names[t]},{p},{i!r},{o!r},\n")
 
 
-def run_child(argv: list[str], cwd: Path) -> dict[str, Any]:
-    """Run ``kpart`` in a child process: wall, CPU (user + sys), peak RSS (MiB), exit code,
-    the last stderr line."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(Path(__file__).resolve().parents[1] / "src"), os.environ.get("PYTHONPATH", "")]))
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "kpart.cli", *argv], cwd=cwd, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-            "rss_mb": usage.ru_maxrss / 1024, "rc": proc.returncode,
-            "error": err.strip().splitlines()[-1] if err.strip() else ""}
-
-
 def _bound(model: ClusterModel, scenario: str) -> tuple[float, float]:
     """``bench_cluster_plan._bounds``' two lower bounds (``band``, ``new-mean``), from the
     loads before: it reads only ``plan.load_before.disk_bytes``, ``plan.removed`` and
@@ -144,15 +124,24 @@ def scenario_argv(model: ClusterModel, scenario: str, verify: bool, loads: bool)
     return argv
 
 
+def _run(argv: list[str], d: Path) -> dict[str, Any]:
+    """One child run from a directory without the outputs of an earlier one (so a refused run
+    cannot leave its predecessor's summary to be read)."""
+    for old in [*d.glob("plan*.json"), d / "summary.json", d / "plan.html"]:
+        old.unlink(missing_ok=True)
+    return run_child(argv, d)
+
+
 def report(model: ClusterModel, scenario: str, runs: list[dict[str, Any]], d: Path) -> None:
+    if runs[-1]["rc"]:  # refused: no output, so no timing to report
+        print(f"\n== {scenario}: refused (exit {runs[-1]['rc']}), nothing written: "
+              f"{runs[-1]['error']}")
+        return
     walls = ", ".join(f"{r['wall']:.1f}" for r in runs)
     print(f"\n== {scenario}: wall {statistics.median(r['wall'] for r in runs):.1f} s "
           f"(runs {walls}), CPU "
           f"{statistics.median(r['cpu'] for r in runs):.1f} s, peak RSS "
-          f"{max(r['rss_mb'] for r in runs):,.0f} MiB, exit {runs[-1]['rc']}")
-    if runs[-1]["rc"]:
-        print(f"   {runs[-1]['error']}")
-        return
+          f"{max(r['rss_mb'] for r in runs):,.0f} MiB, files written; {CC1592_JAVA}")
     s = json.loads((d / "summary.json").read_text())
     for g in s["goals"]:
         print(f"  {g['goal']:40s} {'hard' if g['hard'] else 'soft'} {g['before']} -> "
@@ -189,12 +178,13 @@ def main() -> None:
               f"{len(model.brokers)} brokers; files written in {time.perf_counter() - start:.1f}"
               f" s ({sum(f.stat().st_size for f in d.iterdir()) / 2**20:,.0f} MiB)")
         for scenario in ("add", "remove") if args.scenario == "both" else (args.scenario,):
-            runs = [run_child(scenario_argv(model, scenario, True, not args.no_loads), d)
+            runs = [_run(scenario_argv(model, scenario, True, not args.no_loads), d)
                     for _ in range(args.repeats)]
+            runs = [r for r in runs if r["rc"] == 0] or runs[-1:]
             report(model, scenario, runs, d)
             if runs[-1]["rc"]:
                 print("   (again without --verify:)")
-                runs = [run_child(scenario_argv(model, scenario, False, not args.no_loads), d)]
+                runs = [_run(scenario_argv(model, scenario, False, not args.no_loads), d)]
                 report(model, scenario, runs, d)
 
 

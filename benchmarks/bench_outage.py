@@ -17,17 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from _cluster_shape import cc1592
-from _timing import peak_rss_mb
+from _timing import peak_rss_mb, run_child
 
 from kpart.cluster import ClusterModel, cluster_to_json
 from kpart.cluster.outage import outage_all, ranked
@@ -50,20 +46,14 @@ def _describe(model: ClusterModel) -> str:
 
 
 def _cli(argv: list[str], repeats: int) -> tuple[float, float, float]:
-    """Median wall and CPU seconds of ``kpart outage ARGV`` in a child, and the children's
-    peak RSS (MiB)."""
-    walls, cpus = [], []
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
-    for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "kpart.cli", "outage", *argv], check=True,
-                       env=env, stdout=subprocess.DEVNULL)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return statistics.median(walls), statistics.median(cpus), peak
+    """Median wall and CPU seconds of ``kpart outage ARGV`` in a child (to its written
+    output), and the largest peak RSS (MiB) of those children."""
+    runs = [run_child(["outage", *argv]) for _ in range(repeats)]
+    for r in runs:
+        if r["rc"]:
+            raise SystemExit(f"kpart outage failed: {r['error']}")
+    return (statistics.median(r["wall"] for r in runs), statistics.median(r["cpu"] for r in runs),
+            max(r["rss_mb"] for r in runs))
 
 
 def main() -> None:
@@ -114,7 +104,7 @@ def main() -> None:
         ):
             wall, cpu, peak = _cli([*argv, "--all", "--json", "--out", str(out)], args.repeats)
             print(f"kpart outage {name} --all --json --out: {wall:.2f} s wall, {cpu:.2f} s CPU "
-                  f"(median of {args.repeats}); children's peak RSS {peak:.0f} MiB; output "
+                  f"(median of {args.repeats}); child's peak RSS {peak:.0f} MiB; output "
                   f"{out.stat().st_size / 2**20:.0f} MiB; target <= {TARGET_S:.0f} s: "
                   f"{'met' if wall <= TARGET_S else 'MISSED'}")
 
