@@ -497,3 +497,14 @@ def test_a_leaderless_reassigned_partition_is_warned_about(tmp_path: Path, capsy
     assert err == ["kpart: warning: 1 reassigned partition(s) have no leader (first: orders-0): "
                    "a new replica copies from the leader, so their reassignment cannot complete "
                    "until one is elected"]
+
+
+def test_summary_out_cannot_overwrite_a_report_read_as_loads(tmp_path: Path, capsys) -> None:
+    """--loads DIR reads DIR/summary.json: no output may replace it."""
+    report = tmp_path / "report"
+    report.mkdir()
+    (report / "summary.json").write_text("{}")
+    err = _one_line_error([*BASE[:-2], "--loads", str(report), "--brokers", "1:a,2:b,3:c,4:a",
+                           "--summary-out", str(report / "summary.json")], capsys)
+    assert "--summary-out" in err and "--loads" in err
+    assert (report / "summary.json").read_text() == "{}"

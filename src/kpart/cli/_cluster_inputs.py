@@ -87,21 +87,21 @@ def input_paths(*, current: Path | None = None, sizes: Path | None = None,
     repeated option): what :func:`kpart._files.check_writable` must never overwrite."""
     inputs: dict[str, Path | None] = {"--current": current, "--sizes": sizes,
                                       "--capacity": capacity, "--snapshot": snapshot}
-    for i, path in enumerate(loads or []):
-        inputs[f"--loads #{i + 1}"] = path
+    for i, path in enumerate(loads or []):  # a report directory: the file read is in it
+        inputs[f"--loads #{i + 1}"] = path / "summary.json" if path.is_dir() else path
     return inputs
 
 
 def read_loads(path: Path) -> PartitionLoads:
-    """A rates CSV, or a kpart report (its directory or its ``summary.json``)."""
+    """A kpart report (its directory, or a ``.json`` file: its ``summary.json``), else a rates
+    CSV: chosen by what the path is, never by guessing from the content."""
     from kpart.cluster.rates import parse_rates_csv, parse_report_loads
 
     if path.is_dir():
         return parse_report_loads(read_text(path / "summary.json", "--loads"))
-    text = read_text(path, "--loads")
-    if text.lstrip().startswith("{"):
-        return parse_report_loads(text)
-    return parse_rates_csv(text)
+    if path.suffix.lower() == ".json":
+        return parse_report_loads(read_text(path, "--loads"))
+    return parse_rates_csv(read_text(path, "--loads"))
 
 
 def read_capacity(path: Path) -> CapacityConfig:
