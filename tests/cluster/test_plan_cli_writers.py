@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from kpart.cluster.model import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster.optimizer import plan_cluster
 from kpart.cluster.plan_summary import lower_bound_bytes, plan_summary, target_model
-from kpart.placement.reassign import reassignment_json, reassignment_json_rows
+from kpart.cluster.schedule import reassignment_json as rows_json
+from kpart.cluster.schedule import rollback_json
+from kpart.placement.reassign import reassignment_json
 
 
 @st.composite
@@ -36,7 +38,13 @@ def test_array_writer_equals_the_object_writer(rows) -> None:
     mapping: dict[str, dict[int, list[int]]] = {}
     for t, p, r in zip(topic.tolist(), part.tolist(), reps.tolist(), strict=True):
         mapping.setdefault(names[t], {})[p] = [b for b in r if b >= 0]
-    assert reassignment_json_rows(names, topic, part, reps) == reassignment_json(mapping)
+    model = ClusterModel.from_partitions(
+        [ClusterBroker(b) for b in range(21)],
+        [PartitionState(names[t], p, tuple(b for b in r if b >= 0))
+         for t, p, r in zip(topic.tolist(), part.tolist(), reps.tolist(), strict=True)])
+    every = np.arange(model.num_partitions)
+    assert rows_json(model, model.replicas, every) == reassignment_json(mapping)
+    assert rollback_json(model, every[::-1]) == reassignment_json(mapping)
 
 
 def _model(n: int, seed: int) -> ClusterModel:

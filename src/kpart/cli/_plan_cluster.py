@@ -334,8 +334,8 @@ def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
     files beside a JSON ``--out`` (``<stem>.batch-001.json``, ..., as the count-based mode
     names them; :func:`refuse_stale_batches` guards them) or the ``batch`` column of a
     parquet/arrow ``--out``; ``--html-out`` renders ``summary`` (:mod:`kpart.report.plan_html`)."""
-    from kpart.cluster.schedule import reassignment_json
-    from kpart.placement.reassign import reassignment_json_rows, topics_to_move_json
+    from kpart.cluster.schedule import reassignment_json, rollback_json
+    from kpart.placement.reassign import topics_to_move_json
 
     m = plan.model
     names = [t.name for t in m.topics]
@@ -345,8 +345,7 @@ def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
         batch = None if schedule is None else _batch_of_rows(m.num_partitions, schedule)
         files[req.out] = table_fill(plan_table(plan, batch), req.fmt)
     elif req.out is not None:
-        files[req.out] = reassignment_json_rows(names, m.topic[rows], m.partition[rows],
-                                                plan.target[rows]) + "\n"
+        files[req.out] = reassignment_json(m, plan.target, rows) + "\n"
         if schedule is not None and req.max_moves_per_broker is not None:
             suffix = req.out.suffix or ".json"
             for n, b in enumerate(schedule.batches, start=1):
@@ -354,8 +353,7 @@ def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
                 files[name] = reassignment_json(m, plan.target, b.rows) + "\n"
         refuse_stale_batches(req.out, files)
     if req.rollback is not None:
-        files[req.rollback] = reassignment_json_rows(names, m.topic[rows], m.partition[rows],
-                                                     m.replicas[rows]) + "\n"
+        files[req.rollback] = rollback_json(m, rows) + "\n"
     if req.describe_out is not None:
         files[req.describe_out] = _describe_text(plan)
     if req.topics_out is not None:
