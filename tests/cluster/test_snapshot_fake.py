@@ -104,3 +104,14 @@ def test_a_topic_the_cluster_cannot_describe_is_an_error() -> None:
     admin: Any = FakeAdmin(topic_error=KafkaError.TOPIC_AUTHORIZATION_FAILED)
     with pytest.raises(AdminOperationError, match="Cannot describe topic 't': .*uthoriz"):
         take_snapshot(admin, timeout=5)
+
+
+def test_command_config_keeps_trailing_blanks_and_reads_odd_backslash_runs() -> None:
+    """As java.util.Properties: a value's trailing blanks are its own (a password may end in
+    one); a line ending in an odd run of backslashes continues, an even run does not."""
+    from kpart.cluster.snapshot import parse_command_config
+
+    got = parse_command_config("sasl.password=pw \na=x\\\\\nb=1\nc=y\\\\\\\n  z\n")
+    assert got["sasl.password"] == (1, "pw ")
+    assert got["b"] == (3, "1") and got["a"][1].startswith("x")
+    assert got["c"] == (4, "y\\\\z")

@@ -90,10 +90,10 @@ def parse_command_config(text: str, source: str = "--command-config") -> dict[st
     lines = text.splitlines()
     i = 0
     while i < len(lines):
-        number, line = i + 1, lines[i].strip()
+        number, line = i + 1, lines[i].lstrip()  # java.util.Properties keeps trailing blanks
         i += 1
-        while line.endswith("\\") and not line.endswith("\\\\") and i < len(lines):
-            line = line[:-1] + lines[i].strip()
+        while (len(line) - len(line.rstrip("\\"))) % 2 == 1 and i < len(lines):
+            line = line[:-1] + lines[i].lstrip()  # an odd run of backslashes continues
             i += 1
         if not line or line[0] in "#!":
             continue
