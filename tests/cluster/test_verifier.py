@@ -94,3 +94,16 @@ def test_failure_goal_counts_overloaded_survivors_with_kafkas_election() -> None
     # t-0 followed by broker 2 instead: broker 2 takes 20 -> fine
     reps = np.array([[0, 2], [1, 2]])
     assert goal_violations(m, reps, reps[:, 0], "BrokerFailureCapacityGoal", allowed, th) == 0
+
+
+def test_a_target_naming_an_unknown_broker_is_an_error_not_an_exception() -> None:
+    """verify never raises for a target of the right width: an unknown broker is reported,
+    and no goal is counted over it."""
+    from kpart.cluster.goals import goals_by_name
+
+    m = ClusterModel.from_partitions([ClusterBroker(i, f"r{i}") for i in range(3)],
+                                     [PartitionState("t", 0, (0, 1)),
+                                      PartitionState("t", 1, (1, 2))])
+    r = verify(m, np.array([[0, 1], [1, 9]]),
+               goals_by_name("RackAwareGoal,ReplicaDistributionGoal"))
+    assert not r.ok and r.goals == () and len(r.errors) == 1 and "9" in r.errors[0]

@@ -239,12 +239,16 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
     goals with (default: the model's own, led by the model's leaders); ``removed``: broker ids
     that may hold no replica; ``pools``: the resource pools BrokerSetAwareGoal checks.
     Brokers must be in ``model.brokers`` (add new brokers to the model before planning).
-    Never raises for a target of the right width."""
+    Never raises for a target of the right width: a target with an invalid replica set (a
+    broker twice, a changed replication factor, a removed or unknown broker) gets its
+    ``errors`` and no goal count (``goals`` empty; counts over unknown brokers mean nothing)."""
     target = np.asarray(target_replicas)
     ids = [b.id for b in model.brokers]
     allowed_ids = set(ids) - set(removed)
     allowed = np.array([i in allowed_ids for i in ids], dtype=bool)
     errors = _replica_errors(model, target, allowed_ids)
+    if errors:
+        return VerifierReport(tuple(errors), ())
     checks = []
     for g in goals:
         after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds,
