@@ -31,6 +31,7 @@ replicas around the topic's mean (``topic.replica.count.balance.min.gap/max.gap`
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -469,12 +470,14 @@ class PreferredLeaderElectionGoal(_Goal):
         return 0
 
 
-def completed(model: ClusterModel, replicas: np.ndarray) -> ClusterModel:
+def completed(model: ClusterModel, replicas: np.ndarray,
+              removed: Sequence[int] = ()) -> ClusterModel:
     """``model`` once its partitions sit on ``replicas`` (broker ids ``(P, R)``, padded
     ``-1``), all in sync, each led by its first replica (a completed reassignment followed by
-    a preferred leader election)."""
+    a preferred leader election), without the ``removed`` brokers (which hold no replica)."""
     reps = np.asarray(replicas, dtype=np.int32)
-    return replace(model, replicas=reps, leader=reps[:, 0].copy(), isr=reps)
+    brokers = tuple(b for b in model.brokers if b.id not in set(removed))
+    return replace(model, brokers=brokers, replicas=reps, leader=reps[:, 0].copy(), isr=reps)
 
 
 def failure_overloads(model: ClusterModel, threshold: float,

@@ -78,11 +78,9 @@ def target_model(plan: ClusterPlan) -> ClusterModel:
     """The cluster once the plan has completed: the target replicas, all in sync, each led by
     its preferred (first) replica, on the brokers left (removed ones dropped); loads and
     topic configs kept. What the failure what-ifs run on."""
-    from dataclasses import replace
+    from kpart.cluster.goals import completed
 
-    m, t = plan.model, plan.target  # as kpart.cluster.goals.completed, on the brokers left
-    return replace(m, brokers=tuple(b for b in m.brokers if b.id not in plan.removed),
-                   replicas=t, leader=t[:, 0].copy(), isr=t)
+    return completed(plan.model, plan.target, plan.removed)
 
 
 def _known(values: np.ndarray) -> bool:
