@@ -1,0 +1,156 @@
+"""What the Spark job of a cluster report measures, per topic: loads, load over time and the
+partition count the topic needs. Pure values (numpy inside), no Spark: the job
+(:mod:`kpart.spark.cluster_job`) builds them, the summary (:mod:`kpart.report.cluster_summary`)
+reads them.
+
+Units: records are counts, bytes as :data:`kpart.report.summary.BYTES_DEFINITION`; times are
+epoch milliseconds (UTC); rates are per second. A window is ``[k * window_ms, (k + 1) *
+window_ms)`` for the integer ``k = floor(timestamp_ms / window_ms)``, so the windows of every
+topic line up on one grid and broker loads add across topics window by window.
+
+>>> import numpy as np
+>>> w = TopicWindows(window_ms=60_000, start_ms=120_000,
+...                  records=np.array([[1, 0, 2], [0, 3, 0]]),
+...                  bytes=np.array([[10, 0, 20], [0, 30, 0]]))
+>>> w.partitions, w.windows, w.window_s, w.span_s
+(2, 3, 60.0, 180.0)
+>>> w.window_starts_ms().tolist()
+[120000, 180000, 240000]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kpart._loads import Loads
+from kpart.errors import ConfigError
+
+__all__ = ["PartitionCountResult", "PartitionLimits", "TopicMeasure", "TopicWindows"]
+
+
+@dataclass(frozen=True, slots=True)
+class TopicWindows:
+    """Records and bytes of every partition in every window of one topic.
+
+    ``records`` and ``bytes``: int64, shape ``(P, W)`` — partition ``p``'s keyed records (and
+    their bytes) whose timestamp falls in window ``w``, window ``0`` starting at ``start_ms``
+    (a multiple of ``window_ms``), ``W`` windows covering the first to the last timestamp.
+    ``null_key_records``/``null_key_bytes``: int64, shape ``(W,)``, the records without key per
+    window (placed by the summary with the topic's null-key rule). ``untimed_records`` /
+    ``untimed_bytes``: records whose timestamp is null (in the totals, in no window)."""
+
+    window_ms: int
+    start_ms: int
+    records: np.ndarray
+    bytes: np.ndarray
+    null_key_records: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    null_key_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    untimed_records: int = 0
+    untimed_bytes: int = 0
+
+    def __post_init__(self) -> None:
+        if self.window_ms <= 0 or self.start_ms % self.window_ms:
+            raise ConfigError(f"windows: start {self.start_ms} ms is not on the "
+                              f"{self.window_ms} ms grid")
+        if self.records.ndim != 2 or self.records.shape != self.bytes.shape:
+            raise ConfigError("windows: records and bytes must have the same (P, W) shape")
+        w = self.records.shape[1]
+        for name in ("null_key_records", "null_key_bytes"):
+            a = getattr(self, name)
+            if a.size == 0:
+                object.__setattr__(self, name, np.zeros(w, np.int64))
+            elif a.shape != (w,):
+                raise ConfigError(f"windows: {name} must have shape ({w},)")
+
+    @property
+    def partitions(self) -> int:
+        """``P``."""
+        return int(self.records.shape[0])
+
+    @property
+    def windows(self) -> int:
+        """``W``."""
+        return int(self.records.shape[1])
+
+    @property
+    def window_s(self) -> float:
+        """The window length in seconds."""
+        return self.window_ms / 1000
+
+    @property
+    def span_s(self) -> float:
+        """Seconds covered by the windows (``W × window_s``): the denominator of mean rates."""
+        return self.windows * self.window_s
+
+    def window_starts_ms(self) -> np.ndarray:
+        """Epoch milliseconds of each window's start, shape ``(W,)``."""
+        return self.start_ms + self.window_ms * np.arange(self.windows, dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionLimits:
+    """What one partition may carry (the user's ``--max-partition-bytes-per-s`` and
+    ``--consumer-records-per-s``; defaults and their sources in docs/partition-count.md), and
+    the largest partition count searched (``max_partitions``)."""
+
+    max_partition_bytes_per_s: float
+    consumer_records_per_s: float
+    max_partitions: int
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionCountResult:
+    """The smallest partition count ``recommended`` for which the busiest partition's peak
+    window stays within both limits (``None`` when no count up to ``limits.max_partitions``
+    works; ``hot_key`` then names the key whose peak window alone exceeds a limit, if any).
+
+    ``peak_bytes_per_s``/``peak_records_per_s``: the busiest partition's peak window at
+    ``recommended`` (at ``current`` when nothing is recommended); ``skew``: records per
+    partition at ``recommended`` (:func:`kpart._skew.skew_stats` JSON); ``moved_keys_share`` /
+    ``moved_records_share``: of the keyed records, what changes partition going from
+    ``current`` to ``recommended`` (``0.0`` when equal); ``current_ok``: the current count
+    already stays within the limits."""
+
+    limits: PartitionLimits
+    current: int
+    current_ok: bool
+    recommended: int | None
+    peak_bytes_per_s: float
+    peak_records_per_s: float
+    skew: dict[str, Any] | None = None
+    moved_keys_share: float | None = None
+    moved_records_share: float | None = None
+    hot_key: dict[str, Any] | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``partition_count`` section of a topic in ``summary.json``."""
+        return {
+            "limits": {"max_partition_bytes_per_s": self.limits.max_partition_bytes_per_s,
+                       "consumer_records_per_s": self.limits.consumer_records_per_s,
+                       "max_partitions": self.limits.max_partitions},
+            "current": self.current, "current_ok": self.current_ok,
+            "recommended": self.recommended,
+            "peak_bytes_per_s": self.peak_bytes_per_s,
+            "peak_records_per_s": self.peak_records_per_s,
+            "skew": self.skew, "moved_keys_share": self.moved_keys_share,
+            "moved_records_share": self.moved_records_share,
+            "hot_key": self.hot_key, "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TopicMeasure:
+    """One topic's measure: its name, the per-partition :class:`~kpart._loads.Loads` (as the
+    single-topic job measures them), its ``windows`` (``None`` without a timestamp column),
+    its ``partition_count`` (``None`` without windows) and the ``source`` it was read from
+    (``{"path", "format"}``)."""
+
+    topic: str
+    loads: Loads
+    windows: TopicWindows | None = None
+    partition_count: PartitionCountResult | None = None
+    source: dict[str, Any] = field(default_factory=dict)
