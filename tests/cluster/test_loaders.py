@@ -153,6 +153,24 @@ def test_rates_csv_and_report_loads_apply_to_their_partitions() -> None:
     assert both.size_bytes[3] == 8.0
 
 
+def test_cluster_report_loads_give_every_topic_and_its_mean_rate() -> None:
+    report = {"format": "kpart-report", "kind": "cluster", "topics": [
+        {"topic": "payments", "partitions": [{"partition": 0, "records": 12, "bytes": 3400,
+                                              "bytes_in_per_s": 2.5}]},
+        {"topic": "other", "partitions": [{"partition": 1, "records": 3, "bytes": 30,
+                                           "bytes_in_per_s": None}]}]}
+    loads = parse_report_loads(json.dumps(report))
+    assert loads.topics == ("payments", "other") and loads.partition.tolist() == [0, 1]
+    assert loads.columns["messages"].tolist() == [12.0, 3.0]
+    assert loads.columns["bytes_in_per_s"][0] == 2.5 and math.isnan(loads.columns["bytes_in_per_s"][1])
+    m = cluster_from_files(DESCRIBE, loads=[parse_report_loads(json.dumps(
+        {**report, "topics": report["topics"][:1]}))])
+    assert m.bytes_in_per_s[3] == 2.5 and m.size_bytes[3] == 3400
+    report["topics"][1]["partitions"][0]["bytes_in_per_s"] = -1
+    with pytest.raises(ConfigError, match=r"^kpart report topics\[1\]\.partitions\[0\]\.bytes_in_per_s: expected a rate >= 0, got -1$"):
+        parse_report_loads(json.dumps(report))
+
+
 def test_rates_csv_tolerates_banner_blank_lines_crlf_and_column_order() -> None:
     text = "exported by metrics-tool v2\r\n\r\nmessages_in_per_s, partition,topic,bytes_out_per_s,bytes_in_per_s\r\n4,0,orders,2,1\r\n\r\n"
     loads = parse_rates_csv(text)

@@ -21,7 +21,9 @@ is a count of records).
 ``records`` and ``bytes`` counted over the analysed data set. It has no time base, so no rate:
 ``records`` becomes the partition's ``messages`` and ``bytes`` (serialized key + value, without
 Kafka's record overhead or compression) its ``size_bytes`` — an estimate of size on disk that
-measured sizes (``kafka-log-dirs`` JSON) replace when both are given.
+measured sizes (``kafka-log-dirs`` JSON) replace when both are given. A cluster report (several
+topics, ``"kind": "cluster"``) gives every topic's partitions; with a timestamp column it has a
+time base, and each partition's mean ``bytes_in_per_s`` is taken too.
 
 Errors: :class:`~kpart.errors.ConfigError` naming the line and column (or the field), e.g.
 ``line 7, column bytes_in_per_s: invalid number '12,5'``; a negative rate; a partition listed
@@ -156,10 +158,31 @@ def _count(value: object, where: str) -> float:
     return float(value)
 
 
+def _rate(value: object, where: str) -> float:
+    if (not isinstance(value, int | float) or isinstance(value, bool)
+            or not 0 <= value <= MAX_RATE):
+        raise ConfigError(f"kpart report {where}: expected a rate >= 0, got {value!r:.40}")
+    return float(value)
+
+
 def parse_report_loads(text: str) -> PartitionLoads:
     """The per-partition loads of a ``kpart report`` ``summary.json`` (see the module
     docstring for the mapping: ``records`` → ``messages``, ``bytes`` → ``size_bytes``; no
-    rates). Errors: :class:`ConfigError` naming the field."""
+    rates). A cluster report (``"kind": "cluster"``, several topics) gives every topic's
+    partitions, and with a timestamp column their mean ``bytes_in_per_s`` too. Errors:
+    :class:`ConfigError` naming the field.
+
+    >>> doc = {"format": "kpart-report", "kind": "cluster", "topics": [
+    ...     {"topic": "a", "partitions": [{"partition": 0, "records": 2, "bytes": 20,
+    ...                                     "bytes_in_per_s": 0.5}]},
+    ...     {"topic": "b", "partitions": [{"partition": 0, "records": 1, "bytes": 9,
+    ...                                     "bytes_in_per_s": None}]}]}
+    >>> loads = parse_report_loads(json.dumps(doc))
+    >>> loads.topics, loads.columns["size_bytes"].tolist(), loads.where
+    (('a', 'b'), [20.0, 9.0], ('topics[0].partitions[0]', 'topics[1].partitions[0]'))
+    >>> loads.columns["bytes_in_per_s"].tolist()
+    [0.5, nan]
+    """
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
@@ -167,18 +190,39 @@ def parse_report_loads(text: str) -> PartitionLoads:
                           f"column {e.colno}") from None
     if not isinstance(doc, Mapping) or doc.get("format") != "kpart-report":
         raise ConfigError("Not a kpart report: summary.json has no \"format\": \"kpart-report\"")
+    if doc.get("kind") == "cluster":
+        entries = doc.get("topics")
+        if not isinstance(entries, list):
+            raise ConfigError("kpart report topics: expected a list")
+        parts = [_report_topic(t, f"topics[{i}].") for i, t in enumerate(entries)]
+    else:
+        parts = [_report_topic(doc, "")]
+    rows = [r for part in parts for r in part]
+    columns = {"messages": np.array([r[2] for r in rows], dtype=np.float64),
+               "size_bytes": np.array([r[3] for r in rows], dtype=np.float64)}
+    if doc.get("kind") == "cluster":
+        columns["bytes_in_per_s"] = np.array([r[4] for r in rows], dtype=np.float64)
+    return PartitionLoads(
+        tuple(r[0] for r in rows), np.array([r[1] for r in rows], dtype=np.int64), columns,
+        tuple(r[5] for r in rows), "kpart report",
+    )
+
+
+def _report_topic(doc: object, prefix: str) -> list[tuple[str, int, float, float, float, str]]:
+    """One topic of a report summary: ``(topic, partition, records, bytes, bytes_in_per_s,
+    where)`` per partition (``NaN`` = unknown)."""
+    if not isinstance(doc, Mapping):
+        raise ConfigError(f"kpart report {prefix.rstrip('.')}: expected an object")
     topic = doc.get("topic")
     rows = doc.get("partitions")
     if not isinstance(topic, str) or not topic:
-        raise ConfigError("kpart report topic: expected a topic name")
+        raise ConfigError(f"kpart report {prefix}topic: expected a topic name")
     if not isinstance(rows, list):
-        raise ConfigError("kpart report partitions: expected a list")
-    partitions: list[int] = []
-    records: list[float] = []
-    sizes: list[float] = []
+        raise ConfigError(f"kpart report {prefix}partitions: expected a list")
+    out: list[tuple[str, int, float, float, float, str]] = []
     seen: set[int] = set()
     for i, row in enumerate(rows):
-        where = f"partitions[{i}]"
+        where = f"{prefix}partitions[{i}]"
         if not isinstance(row, Mapping):
             raise ConfigError(f"kpart report {where}: expected an object")
         p = row.get("partition")
@@ -186,13 +230,9 @@ def parse_report_loads(text: str) -> PartitionLoads:
             raise ConfigError(f"kpart report {where}.partition: invalid or repeated partition "
                               f"{p!r:.40}")
         seen.add(p)
-        partitions.append(p)
-        records.append(_count(row.get("records"), f"{where}.records"))
-        size = row.get("bytes")
-        sizes.append(math.nan if size is None else _count(size, f"{where}.bytes"))
-    return PartitionLoads(
-        (topic,) * len(partitions), np.array(partitions, dtype=np.int64),
-        {"messages": np.array(records, dtype=np.float64),
-         "size_bytes": np.array(sizes, dtype=np.float64)},
-        tuple(f"partitions[{i}]" for i in range(len(partitions))), "kpart report",
-    )
+        size, rate = row.get("bytes"), row.get("bytes_in_per_s")
+        out.append((topic, p, _count(row.get("records"), f"{where}.records"),
+                    math.nan if size is None else _count(size, f"{where}.bytes"),
+                    math.nan if rate is None else _rate(rate, f"{where}.bytes_in_per_s"),
+                    where))
+    return out
