@@ -302,3 +302,27 @@ def test_the_demo_resolves():
     assert len(c.owners("ops")) == 15
     assert {t for t, _ in c.owners("delay-analytics")} == {"flights"}
     assert c.topics[1].null_keys.seed == 20241026  # weather: its placement seed
+
+
+def test_existing_from_a_describe_dump():
+    """The shipped ``--describe`` example (orders 3×3, clicks 2×2 on brokers 1-4), loaded by
+    kpart.cluster's own loader; a third topic the dump lacks is placed."""
+    from pathlib import Path
+
+    from kpart.cluster.from_files import cluster_from_files
+
+    dump = (Path(__file__).resolve().parents[1] / "docs" / "examples"
+            / "cluster.describe.txt").read_text(encoding="utf-8")
+    t = topology_from_dict({
+        "cluster": {"brokers": [1, 2, 3, 4]},
+        "topics": [{"name": "clicks", "key": "u", "partitions": 2, "replication_factor": 2},
+                   {"name": "stock", "key": "s", "partitions": 4, "replication_factor": 2,
+                    "placement_seed": 3},
+                   {"name": "orders", "key": "o", "partitions": 3, "replication_factor": 3}],
+        "groups": [{"name": "g", "strategy": "range", "members": ["a", "b"]}]})
+    c = resolve_cluster(t, existing=cluster_from_files(dump))
+    assert c.topics[0].layout.replicas == ((4, 1), (1, 2)) and c.leaders[0] == (4, 1)
+    assert c.topics[2].layout.replicas == ((1, 2, 3), (2, 3, 4), (3, 4, 1))
+    assert c.leaders[2] == (1, 2, 3)
+    assert c.topics[1].layout.replicas == replica_assignment(t.for_topic("stock"))
+    assert len(c.owners("g")) == 2 + 4 + 3

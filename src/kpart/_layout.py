@@ -1,12 +1,16 @@
-"""A topology resolved once: its replicas placed by ``AdminUtils.assignReplicasToBrokers``, its
-partitions assigned to every consumer group's members by the group's assignor, its producer's
-partitioner and null-key rule.
+"""A topology resolved once: its replicas placed by ``AdminUtils.assignReplicasToBrokers`` (or,
+with ``placer = "kraft"``, by the KRaft controller's ``StripedReplicaPlacer``), its partitions
+assigned to every consumer group's members by the group's assignor (Kafka's
+``ConsumerPartitionAssignor``), its producer's partitioner and null-key rule.
 
 Pure and deterministic once the topology has a ``placement_seed`` (without one, the replicas
 are placed from a random start, like Kafka). :func:`layout_for` is what ``kpart report`` shows
 per broker, rack and consumer; :func:`replica_assignment` alone places another partition count
 (the what-if's leaders). :func:`resolve_topology` looks everything up once into a
 :class:`ResolvedTopology` that the Spark job, the null-key model and the summary read.
+:func:`resolve_cluster` does it for a topology of several topics sharing the brokers: replicas
+placed topic after topic as the cluster would have placed them (or taken from the cluster as it
+is), each group assigned over all the topics it subscribes to (:class:`ResolvedCluster`).
 
 >>> from kpart.topology import default_topology
 >>> t = default_topology()
