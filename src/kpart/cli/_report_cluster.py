@@ -1,0 +1,174 @@
+"""``kpart report`` on a cluster topology (``[[topics]]``, or a topic with a timestamp column):
+the options only it reads, their checks before Spark starts, and the run
+(:func:`kpart.spark.cluster_report.run_cluster_report`) with its outputs.
+
+The report directory holds ``summary.json`` (``"kind": "cluster"``, docs/report-cluster.md),
+the Parquet tables, ``windows.parquet`` (records and bytes per partition per window, when a
+topic has timestamps), ``cluster.json`` (what ``kpart plan --snapshot`` reads) and
+``report.html``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from kpart.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart._cluster_loads import PartitionLimits
+    from kpart.cluster.capacity import Capacity
+    from kpart.cluster.model import ClusterModel
+    from kpart.spark.inputs import InputSpec
+    from kpart.topology import Topology
+
+__all__ = ["ClusterOptions", "check_cluster_report", "single_topic_options"]
+
+#: The window of the load over time when neither ``--window`` nor the topology gives one.
+DEFAULT_WINDOW = "1m"
+
+WindowOption = Annotated[str | None, typer.Option(
+    "--window", help="Load over time: the window of the per-window rates, e.g. 30s, 1m, 1h "
+    "(topics with a timestamp column) [default: the topology's window, else 1m].",
+    show_default=False)]
+MaxPartitionBytesOption = Annotated[float | None, typer.Option(
+    "--max-partition-bytes-per-s", help="Partition count: the bytes/s one partition may take "
+    "at its peak window (docs/partition-count.md for the default and its source).",
+    show_default=False)]
+ConsumerRecordsOption = Annotated[float | None, typer.Option(
+    "--consumer-records-per-s", help="Partition count: the records/s one consumer drains "
+    "(docs/partition-count.md for the default and its source).", show_default=False)]
+CurrentOption = Annotated[Path | None, typer.Option(
+    "--current", help="Cluster topology: topics that already exist keep their replicas and "
+    "leaders from this kafka-topics.sh --describe dump (or reassignment JSON).",
+    show_default=False)]
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterOptions:
+    """The cluster report's own options, as given: ``--window``, the partition-count limits,
+    ``--capacity``, ``--current`` and ``--snapshot``."""
+
+    window: str | None = None
+    max_partition_bytes_per_s: float | None = None
+    consumer_records_per_s: float | None = None
+    capacity: Path | None = None
+    current: Path | None = None
+    snapshot: Path | None = None
+
+    def given(self) -> list[str]:
+        """The options given on the command line (for "only with a cluster topology")."""
+        return ["--" + f.name.replace("_", "-") for f in fields(self)
+                if getattr(self, f.name) is not None]
+
+
+def single_topic_options(**given: Any) -> list[str]:
+    """The single-topic options among ``given`` (``{"--whatif": value, ...}``) that were set."""
+    return [flag for flag, value in given.items() if value not in (None, False)]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedCluster:
+    """What :func:`check_cluster_report` checked: the ``topology`` (datasets set), each topic's
+    input (``specs``), ``window_ms``, the partition-count ``limits``, ``capacity`` per broker,
+    the ``existing`` cluster and the ``inputs`` no output may replace."""
+
+    topology: Topology
+    specs: dict[str, InputSpec]
+    window_ms: int | None
+    limits: PartitionLimits
+    capacity: dict[int, Capacity] | None
+    existing: ClusterModel | None
+    inputs: list[Path]
+
+
+def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path | None,
+                         options: ClusterOptions) -> CheckedCluster:
+    """Every check of a cluster report before Spark starts, in the order a user reads the
+    command line: the dataset argument (one topic only), each topic's input (path, format, key
+    and timestamp columns, :func:`kpart.spark.inputs.resolve_topic_input`), ``--window``, the
+    limits, ``--capacity``, ``--current``/``--snapshot``. One ``ConfigError`` naming the
+    option or the topic and field."""
+    from kpart.producer.partition_count import default_limits
+    from kpart.spark.inputs import resolve_topic_input
+    from kpart.topology import parse_window
+
+    if data is not None:
+        if len(topo.topics) > 1:
+            raise ConfigError(f"data: the topology has {len(topo.topics)} topics; give each its "
+                              "dataset in the topology (data = \"...\" in [[topics]])")
+        topo = topo.with_topic(data=str(data))
+    specs = {t.name: resolve_topic_input(t, i) for i, t in enumerate(topo.topics)}
+    timed = any(t.timestamp is not None for t in topo.topics)
+    if options.window is not None:
+        window_ms: int | None = parse_window(options.window, "--window")
+    else:
+        window_ms = parse_window(topo.window or DEFAULT_WINDOW, "window")
+    if not timed:
+        if options.window is not None:
+            raise ConfigError(f"--window: no topic has a timestamp column (set timestamp = "
+                              f"\"...\" on a topic), got {options.window!r}")
+        window_ms = None
+    limits = _limits(default_limits, options)
+    capacity, existing, read = _cluster_files(topo, options)
+    inputs = [Path(s.source["path"]) for s in specs.values() if s.source.get("path")]
+    inputs += [p for p in (topology_path, *read) if p is not None]
+    return CheckedCluster(topo, specs, window_ms, limits, capacity, existing, inputs)
+
+
+def _limits(default_limits: Callable[..., PartitionLimits],
+            options: ClusterOptions) -> PartitionLimits:
+    try:
+        return default_limits(options.max_partition_bytes_per_s, options.consumer_records_per_s)
+    except ConfigError as e:
+        text = str(e)
+        for name, flag in (("max_partition_bytes_per_s", "--max-partition-bytes-per-s"),
+                           ("consumer_records_per_s", "--consumer-records-per-s")):
+            if text.startswith(name):
+                raise ConfigError(flag + text[len(name):]) from None
+        raise
+
+
+def _cluster_files(topo: Topology, options: ClusterOptions
+                   ) -> tuple[dict[int, Capacity] | None, ClusterModel | None, list[Path]]:
+    """``--capacity`` (every topology broker's capacity), the existing cluster of
+    ``--current`` or ``--snapshot`` (not both) and the files read."""
+    from kpart.cli._cluster_inputs import model_from_files, read_capacity, read_snapshot
+    from kpart.cluster.capacity import capacities_for
+
+    read: list[Path] = []
+    capacity = None
+    if options.capacity is not None:
+        config = read_capacity(options.capacity)
+        try:
+            capacity = capacities_for(config, [b.id for b in topo.brokers])
+        except ConfigError as e:
+            raise ConfigError(f"--capacity: {e}") from None
+        read.append(options.capacity)
+    if options.current is not None and options.snapshot is not None:
+        raise ConfigError("--current and --snapshot: give the existing cluster once")
+    existing = None
+    if options.current is not None:
+        existing = model_from_files(options.current)
+        read.append(options.current)
+    elif options.snapshot is not None:
+        existing = read_snapshot(options.snapshot)
+        read.append(options.snapshot)
+    return capacity, existing, read
+
+
+def cluster_writers(measures: Any, model: ClusterModel
+                    ) -> list[Callable[[dict[str, Any], Path], Any]]:
+    """The report directory's files beyond ``summary.json`` and the tables: ``report.html``,
+    ``windows.parquet`` and ``cluster.json`` (each written once, inside the temporary
+    directory :func:`kpart.report.output.write_report` fills)."""
+    from kpart.report.cluster_summary import write_cluster_json, write_windows
+    from kpart.report.html import write_report_html
+
+    return [lambda s, d: write_report_html(s, Path(d) / "report.html", option="--out"),
+            lambda s, d: write_windows(measures, Path(d)),
+            lambda s, d: write_cluster_json(model, Path(d))]

@@ -1,0 +1,116 @@
+"""The main job of ``kpart report`` for a cluster topology (``[[topics]]``, or a topic with a
+timestamp column): every topic's records partitioned as its producer would, their load over
+time, the partition count each topic needs, and the cluster's brokers, racks and consumer
+groups loaded by all topics at once.
+
+Steps: the topology resolved once (:func:`kpart._layout.resolve_cluster`: replicas topic
+after topic by the topology's placer, or taken from an existing cluster; every group assigned
+over all its topics, as Kafka's assignors do), one Spark job per topic's dataset
+(:func:`kpart.spark.cluster_job.measure_topics`), then in Python the summary
+(:func:`kpart.report.cluster_summary.build_cluster_summary`) and the cluster model that
+``kpart plan --snapshot`` reads (:func:`kpart.report.cluster_summary.report_cluster_model`,
+Cruise Control's load model).
+
+Seedless topics draw their replica placement and null-key model at random, like Kafka; the draw
+is pinned once (:func:`pin_cluster_seeds`) so the summary records the seeds that reproduce it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from kpart._cluster_loads import PartitionLimits, TopicMeasure
+from kpart.topology import Topology
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import SparkSession
+
+    from kpart.cluster.capacity import Capacity
+    from kpart.cluster.model import ClusterModel
+    from kpart.spark.inputs import InputSpec
+
+__all__ = ["ClusterReport", "pin_cluster_seeds", "run_cluster_report"]
+
+Steps = Callable[[str], None]
+
+
+def _silent(step: str) -> None:
+    """The default ``on_step``: library callers see no output."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterReport:
+    """What :func:`run_cluster_report` computed: the ``summary`` document (``summary.json``,
+    ``"kind": "cluster"``), every topic's ``measures`` (their windows feed
+    ``windows.parquet``) and the ``model`` written as ``cluster.json``."""
+
+    summary: dict[str, Any]
+    measures: tuple[TopicMeasure, ...]
+    model: ClusterModel
+
+
+def pin_cluster_seeds(topology: Topology, seed: int | None = None) -> Topology:
+    """``topology`` with a ``placement_seed`` on every topic: its own, else ``seed + i`` for
+    topic ``i``, else one drawn at random (a signed 63-bit integer) per topic.
+
+    >>> from kpart.topology import demo_topology
+    >>> t = demo_topology()
+    >>> pinned = pin_cluster_seeds(replace(t, topics=tuple(
+    ...     replace(x, placement_seed=None) for x in t.topics)), 7)
+    >>> [x.placement_seed for x in pinned.topics]
+    [7, 8]
+    >>> pin_cluster_seeds(t) is t
+    True
+    """
+    if all(t.placement_seed is not None for t in topology.topics):
+        return topology
+    import secrets
+
+    topics = tuple(
+        t if t.placement_seed is not None else replace(
+            t, placement_seed=secrets.randbits(63) if seed is None else seed + i)
+        for i, t in enumerate(topology.topics))
+    return replace(topology, topics=topics)
+
+
+def run_cluster_report(
+    spark: SparkSession | None,
+    topology: Topology,
+    specs: Mapping[str, InputSpec],
+    *,
+    window_ms: int | None,
+    limits: PartitionLimits,
+    capacity: Mapping[int, Capacity] | None = None,
+    existing: ClusterModel | None = None,
+    on_step: Steps = _silent,
+) -> ClusterReport:
+    """Run the cluster report on ``specs`` (topic name → its checked input,
+    :func:`kpart.spark.inputs.resolve_topic_input`) and return it (nothing written).
+
+    ``window_ms``: the load-over-time window (``None``: no windows even for timed topics);
+    ``limits``: what one partition may carry, for the partition count
+    (:func:`kpart.producer.partition_count.default_limits`); ``capacity``: broker id → its
+    capacity (the ``broker-load`` charts and peak bytes-in against network-in capacity);
+    ``existing``: a cluster model whose topics keep their replicas and leaders. Errors:
+    ``ConfigError`` naming the topic and field (a timestamp that does not parse, a window grid
+    too large), and those of :func:`kpart._layout.resolve_cluster`.
+    """
+    from datetime import UTC, datetime
+
+    from kpart._layout import resolve_cluster
+    from kpart.report.cluster_summary import build_cluster_summary, report_cluster_model
+    from kpart.spark.cluster_job import measure_topics
+
+    analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    resolved = resolve_cluster(pin_cluster_seeds(topology), existing=existing)
+    measures = measure_topics(spark, resolved, specs, window_ms=window_ms, limits=limits,
+                              on_step=on_step)
+    groups = resolved.topology.groups
+    on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
+                                  if groups else ""))
+    summary = build_cluster_summary(resolved, measures, capacity=capacity,
+                                    sources={name: spec.source for name, spec in specs.items()},
+                                    analysed_at=analysed_at)
+    return ClusterReport(summary, measures, report_cluster_model(resolved, measures, capacity))
