@@ -447,5 +447,16 @@ def read_cluster_summary(summary: Any) -> ClusterDoc:
         groups=tuple(_group(g, f"groups[{i}]")
                      for i, g in enumerate(_list(s, "groups", "summary", required=False))),
         hot_keys=hot, heatmap=_heatmap(s.get("heatmap"), "heatmap"),
-        cluster=None if cluster is None else _obj(cluster, "cluster"),
+        cluster=None if cluster is None else _cluster(cluster),
     )
+
+
+def _cluster(doc: Any) -> Mapping[str, Any]:
+    """``cluster``, its broker rows objects (the shared reader,
+    :func:`kpart.report._cluster_html.parse_brokers`, checks the rest)."""
+    c = _obj(doc, "cluster")
+    rows = c.get("brokers")
+    if isinstance(rows, list):
+        for i, row in enumerate(rows):
+            _obj(row, f"cluster.brokers[{i}]")
+    return c

@@ -324,23 +324,30 @@ def _count_row(t: TopicDoc, c: CountDoc) -> dict[str, Any]:
             "records moved": _share(c.moved_records_share)}
 
 
+def _fact(name: str, value: float) -> str:
+    """A number of a hot key in words: ``peak_bytes_per_s`` → ``peak 2 MB/s``."""
+    for suffix, unit in (("_bytes_per_s", "B/s"), ("_records_per_s", "records/s"),
+                         ("_bytes", "B")):
+        if name.endswith(suffix):
+            amount = human(value, unit) if unit != "records/s" else f"{human(value, '')} {unit}"
+            return f"{name[:-len(suffix)].replace('_', ' ')} {amount}".strip()
+    return f"{name.replace('_', ' ')} {_fmt(value)}"
+
+
 def _hot_key_sentence(t: TopicDoc, c: CountDoc) -> str:
     upto = f" up to {c.max_partitions:,}" if c.max_partitions is not None else ""
     text = (f"{t.topic}: no partition count{upto} keeps the busiest partition's peak window "
             "under the limits")
     if c.hot_key is not None:
         key = c.hot_key.get("key")
-        facts = [f"{k.replace('_', ' ')} {human(v, 'B/s') if 'bytes_per_s' in k else _fmt(v)}"
-                 for k, v in c.hot_key.items()
+        facts = [_fact(k, v) for k, v in c.hot_key.items()
                  if k != "key" and isinstance(v, int | float) and not isinstance(v, bool)]
         text += (f": the key {_fmt(key)!r} alone exceeds a limit"
                  + (f" ({', '.join(facts)})" if facts else "")
                  + ". The fix is the key (split it, salt it, or give it a topic of its own), "
                    "not the count.")
     else:
-        text += "."
-    if c.reason:
-        text += f" {c.reason}"
+        text += "." + (f" {c.reason}" if c.reason else "")
     return f'<p class="notice hot-key">{html.escape(text)}</p>'
 
 
