@@ -181,13 +181,17 @@ def heatmap(labels: Sequence[str], columns: Sequence[str], z: Sequence[Sequence[
 
 def partition_count(topics: Sequence[str], current: Sequence[int],
                     recommended: Sequence[int | None], hover: Sequence[str]) -> Figure:
-    """Partitions per topic now (grey) and recommended (blue; no bar where no count works)."""
-    data = [{"type": "bar", "x": list(topics), "y": list(v), "name": name,
-             "marker": {"color": color}, "hovertext": list(hover), "hoverinfo": "text",
-             "text": [str(c) if c is not None else "" for c in v], "textposition": "outside",
-             "cliponaxis": False}
-            for name, v, color in (("current", current, ALT_COLOR),
-                                   ("recommended", recommended, COLOR))]
+    """Partitions per topic now (grey) and recommended (blue; no bar where no count works:
+    that trace leaves the topic out, as Plotly draws a blank mark for a null)."""
+    data = []
+    for name, values, color in (("current", current, ALT_COLOR),
+                                ("recommended", recommended, COLOR)):
+        keep = [i for i, v in enumerate(values) if v is not None]
+        data.append({"type": "bar", "x": [topics[i] for i in keep],
+                     "y": [values[i] for i in keep], "name": name, "marker": {"color": color},
+                     "hovertext": [hover[i] for i in keep], "hoverinfo": "text",
+                     "text": [str(values[i]) for i in keep], "textposition": "outside",
+                     "cliponaxis": False})
     layout = _layout(title={"text": "Partition count per topic: current and recommended"},
                      barmode="group", legend=_LEGEND,
                      xaxis={"title": {"text": "topic"}, "type": "category"},
