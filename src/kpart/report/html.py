@@ -44,6 +44,10 @@ Optional sections, keys defined here:
   broker's ``"before"`` optional: without it one bar per broker, its load now); the very
   sections of :mod:`kpart.report.plan_html`.
 
+A summary with ``"kind": "cluster"`` (several topics sharing the brokers, load over time, the
+partition count each topic needs: ``docs/report-html.md``) is rendered by
+:mod:`kpart.report._cluster_report_html` instead; any other ``kind`` is refused.
+
 Raises :class:`kpart.errors.ConfigError` naming the missing or malformed field.
 
 >>> page = render_report({"topic": "t", "num_partitions": 2, "records": 3,
