@@ -157,8 +157,10 @@ def broker_peak(brokers: Sequence[int], peak: Sequence[float | None],
                                        strict=False):
         fig["data"].append({"type": "scatter", "mode": "markers", "x": x, "y": list(values),
                             "name": label, "hoverinfo": "skip",
-                            "marker": {"symbol": symbol, "size": 10, "color": "#333",
-                                       "line": {"width": 2, "color": "#333"}}})
+                            "marker": {"symbol": symbol, "size": 10 if len(x) <= 60 else 5,
+                                       "color": "#333",
+                                       "line": {"width": 2 if len(x) <= 60 else 1,
+                                                "color": "#333"}}})
     return fig
 
 

@@ -280,8 +280,9 @@ def _groups(doc: ClusterDoc) -> str:
     for i, g in enumerate(doc.groups):
         texts = [_topic_partitions(m.partitions) for m in g.members]
         ratio = f" (max/mean {g.max_over_mean:.3g})" if g.max_over_mean is not None else ""
-        title = (f"Group {g.group} — {g.strategy or '?'}, reading "
-                 f"{', '.join(g.topics) or 'no topic'}{ratio}")
+        reads = (", ".join(g.topics) if len(g.topics) <= 4 else f"{len(g.topics)} topics"
+                 ) or "no topic"
+        title = f"Group {g.group} — {g.strategy or '?'}, reading {reads}{ratio}"
         fig = charts.member_bars([m.member for m in g.members],
                                   [m.records for m in g.members], texts, title=title)
         total = sum(m.records for m in g.members)
