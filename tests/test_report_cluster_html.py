@@ -276,3 +276,10 @@ def test_a_large_cluster_renders_in_well_under_a_second() -> None:
     assert time.process_time() - start < 10
     assert len(charts(page)) == 50 + 1 + 3 + 2 + 1 + 4
     assert page.count("heatmap") >= 1
+
+
+def test_a_group_without_topics_reads_its_members_topics() -> None:
+    s = cluster_report_summary(members=(3,))
+    del s["groups"][0]["topics"]
+    assert "Group g0 — cooperative-sticky, reading topic-0, topic-1, topic-2 (max/mean" in (
+        render_report(s))

@@ -368,12 +368,14 @@ def _member(row: Any, where: str) -> MemberDoc:
 
 def _group(row: Any, where: str) -> GroupDoc:
     g = _obj(row, where)
-    topics = _list(g, "topics", where, required=False)
+    topics = [str(t) for t in _list(g, "topics", where, required=False)]
+    members = tuple(_member(m, f"{where}.members[{i}]")
+                    for i, m in enumerate(_list(g, "members", where)))
+    if not topics:  # not given: the topics its members read, in order of appearance
+        topics = list(dict.fromkeys(t for m in members for t, _ in m.partitions))
     return GroupDoc(
         group=str(_req(g, "group", where)), strategy=_ostr(g, "strategy", where),
-        topics=tuple(str(t) for t in topics),
-        members=tuple(_member(m, f"{where}.members[{i}]")
-                      for i, m in enumerate(_list(g, "members", where))),
+        topics=tuple(topics), members=members,
         max_over_mean=_ratio(g.get("skew"), f"{where}.skew"),
     )
 
