@@ -30,75 +30,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from kpart.errors import ConfigError
-from kpart.report._cluster_html import opt_num
+from kpart.report._doc_fields import (
+    check_numbers,
+    count,
+    integer,
+    lst,
+    num,
+    obj,
+    oint,
+    onum,
+    ostr,
+    ratio,
+)
 from kpart.report._html_parts import _req
 
 __all__ = ["BrokerDoc", "ClusterDoc", "CountDoc", "GroupDoc", "HeatmapDoc", "MemberDoc",
            "PartitionDoc", "TopicDoc", "read_cluster_summary"]
-
-
-def _obj(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: expected an object, got {value!r:.60}")
-    return value
-
-
-def _list(doc: Mapping[str, Any], key: str, where: str, *, required: bool = True,
-          nonempty: bool = False) -> list[Any]:
-    value = _req(doc, key, where) if required else doc.get(key)
-    if value is None and not required:
-        return []
-    if not isinstance(value, list) or (nonempty and not value):
-        what = "a non-empty list" if nonempty else "a list"
-        raise ConfigError(f"{where}.{key}: expected {what}, got {value!r:.60}")
-    return value
-
-
-def _num(doc: Mapping[str, Any], key: str, where: str) -> float:
-    """A required, finite number."""
-    value = opt_num(_req(doc, key, where), f"{where}.{key}")
-    if value is None:
-        raise ConfigError(f"{where}.{key}: expected a number, got null")
-    return value
-
-
-def _onum(doc: Mapping[str, Any], key: str, where: str) -> float | None:
-    """An optional number (absent or ``null``: ``None``)."""
-    return opt_num(doc.get(key), f"{where}.{key}")
-
-
-def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{where}: expected an integer, got {value!r:.60}")
-    return value
-
-
-def _oint(doc: Mapping[str, Any], key: str, where: str) -> int | None:
-    value = doc.get(key)
-    return None if value is None else _int(value, f"{where}.{key}")
-
-
-def _ostr(doc: Mapping[str, Any], key: str, where: str) -> str | None:
-    value = doc.get(key)
-    if value is not None and not isinstance(value, str):
-        raise ConfigError(f"{where}.{key}: expected a string or null, got {value!r:.60}")
-    return value
-
-
-def _count(doc: Mapping[str, Any], key: str, where: str) -> int | None:
-    """A count given as an integer or as the list it counts (``leaders``, ``replicas``)."""
-    value = doc.get(key)
-    return len(value) if isinstance(value, list) else _oint(doc, key, where)
-
-
-def _ratio(doc: Any, where: str) -> float | None:
-    """``max_over_mean`` of a skew object (``null`` or absent: ``None``)."""
-    if doc is None:
-        return None
-    return _onum(_obj(doc, where), "max_over_mean", where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,20 +200,20 @@ class ClusterDoc:
 
 
 def _partition(row: Any, where: str) -> PartitionDoc:
-    r = _obj(row, where)
-    replicas = _list(r, "replicas", where, required=False)
+    r = obj(row, where)
+    replicas = lst(r, "replicas", where, required=False)
     consumers = r.get("consumers") or {}
-    _obj(consumers, f"{where}.consumers")
+    obj(consumers, f"{where}.consumers")
     return PartitionDoc(
-        partition=_int(_req(r, "partition", where), f"{where}.partition"),
-        records=_num(r, "records", where), bytes=_num(r, "bytes", where),
-        keys=_oint(r, "keys", where), leader=_oint(r, "leader", where),
-        replicas=tuple(_int(b, f"{where}.replicas[{i}]") for i, b in enumerate(replicas)),
-        null_key_records=_onum(r, "null_key_records", where),
-        mean_in=_onum(r, "bytes_in_per_s", where), peak_in=_onum(r, "peak_bytes_in_per_s", where),
-        p99_in=_onum(r, "p99_bytes_in_per_s", where),
-        peak_records=_onum(r, "peak_records_per_s", where),
-        consumers=tuple((str(g), _ostr(consumers, g, f"{where}.consumers"))
+        partition=integer(_req(r, "partition", where), f"{where}.partition"),
+        records=num(r, "records", where), bytes=num(r, "bytes", where),
+        keys=oint(r, "keys", where), leader=oint(r, "leader", where),
+        replicas=tuple(integer(b, f"{where}.replicas[{i}]") for i, b in enumerate(replicas)),
+        null_key_records=onum(r, "null_key_records", where),
+        mean_in=onum(r, "bytes_in_per_s", where), peak_in=onum(r, "peak_bytes_in_per_s", where),
+        p99_in=onum(r, "p99_bytes_in_per_s", where),
+        peak_records=onum(r, "peak_records_per_s", where),
+        consumers=tuple((str(g), ostr(consumers, g, f"{where}.consumers"))
                         for g in consumers),
     )
 
@@ -273,8 +221,8 @@ def _partition(row: Any, where: str) -> PartitionDoc:
 def _partition_count(doc: Any, where: str) -> CountDoc | None:
     if doc is None:
         return None
-    d = _obj(doc, where)
-    limits = _obj(d.get("limits") or {}, f"{where}.limits")
+    d = obj(doc, where)
+    limits = obj(d.get("limits") or {}, f"{where}.limits")
     ok = _req(d, "current_ok", where)
     if not isinstance(ok, bool):
         raise ConfigError(f"{where}.current_ok: expected true or false, got {ok!r:.60}")
@@ -283,41 +231,41 @@ def _partition_count(doc: Any, where: str) -> CountDoc | None:
     if not isinstance(reason, str):
         raise ConfigError(f"{where}.reason: expected a string, got {reason!r:.60}")
     return CountDoc(
-        current=_int(_req(d, "current", where), f"{where}.current"), current_ok=ok,
-        recommended=_oint(d, "recommended", where),
-        peak_bytes_per_s=_onum(d, "peak_bytes_per_s", where),
-        peak_records_per_s=_onum(d, "peak_records_per_s", where),
-        max_partition_bytes_per_s=_onum(limits, "max_partition_bytes_per_s", f"{where}.limits"),
-        consumer_records_per_s=_onum(limits, "consumer_records_per_s", f"{where}.limits"),
-        max_partitions=_oint(limits, "max_partitions", f"{where}.limits"),
-        max_over_mean=_ratio(d.get("skew"), f"{where}.skew"),
-        moved_keys_share=_onum(d, "moved_keys_share", where),
-        moved_records_share=_onum(d, "moved_records_share", where),
-        hot_key=None if hot is None else _obj(hot, f"{where}.hot_key"), reason=reason,
+        current=integer(_req(d, "current", where), f"{where}.current"), current_ok=ok,
+        recommended=oint(d, "recommended", where),
+        peak_bytes_per_s=onum(d, "peak_bytes_per_s", where),
+        peak_records_per_s=onum(d, "peak_records_per_s", where),
+        max_partition_bytes_per_s=onum(limits, "max_partition_bytes_per_s", f"{where}.limits"),
+        consumer_records_per_s=onum(limits, "consumer_records_per_s", f"{where}.limits"),
+        max_partitions=oint(limits, "max_partitions", f"{where}.limits"),
+        max_over_mean=ratio(d.get("skew"), f"{where}.skew"),
+        moved_keys_share=onum(d, "moved_keys_share", where),
+        moved_records_share=onum(d, "moved_records_share", where),
+        hot_key=None if hot is None else obj(hot, f"{where}.hot_key"), reason=reason,
     )
 
 
 def _topic(row: Any, where: str) -> TopicDoc:
-    t = _obj(row, where)
+    t = obj(row, where)
     name = _req(t, "topic", where)
     if not isinstance(name, str):
         raise ConfigError(f"{where}.topic: expected a string, got {name!r:.60}")
-    parts = _list(t, "partitions", where, nonempty=True)
-    skew = _obj(t.get("skew") or {}, f"{where}.skew")
-    source = _obj(t.get("input") or {}, f"{where}.input")
+    parts = lst(t, "partitions", where, nonempty=True)
+    skew = obj(t.get("skew") or {}, f"{where}.skew")
+    source = obj(t.get("input") or {}, f"{where}.input")
     return TopicDoc(
-        topic=name, records=_num(t, "records", where), bytes=_num(t, "bytes", where),
-        num_partitions=_int(_req(t, "num_partitions", where), f"{where}.num_partitions"),
-        replication_factor=_oint(t, "replication_factor", where),
-        key=_ostr(t, "key", where), key_serializer=_ostr(t, "key_serializer", where),
-        partitioner=_ostr(t, "partitioner", where),
-        null_key_strategy=_ostr(t, "null_key_strategy", where),
-        input_path=_ostr(source, "path", f"{where}.input"),
-        timestamp=_ostr(t, "timestamp", where),
-        null_key_records=_onum(t, "null_key_records", where),
-        distinct_keys=_oint(t, "distinct_keys", where), span_s=_onum(t, "span_s", where),
+        topic=name, records=num(t, "records", where), bytes=num(t, "bytes", where),
+        num_partitions=integer(_req(t, "num_partitions", where), f"{where}.num_partitions"),
+        replication_factor=oint(t, "replication_factor", where),
+        key=ostr(t, "key", where), key_serializer=ostr(t, "key_serializer", where),
+        partitioner=ostr(t, "partitioner", where),
+        null_key_strategy=ostr(t, "null_key_strategy", where),
+        input_path=ostr(source, "path", f"{where}.input"),
+        timestamp=ostr(t, "timestamp", where),
+        null_key_records=onum(t, "null_key_records", where),
+        distinct_keys=oint(t, "distinct_keys", where), span_s=onum(t, "span_s", where),
         partitions=tuple(_partition(p, f"{where}.partitions[{i}]") for i, p in enumerate(parts)),
-        records_max_over_mean=_ratio(skew.get("partition_records"),
+        records_max_over_mean=ratio(skew.get("partition_records"),
                                      f"{where}.skew.partition_records"),
         partition_count=_partition_count(t.get("partition_count"), f"{where}.partition_count"),
     )
@@ -336,92 +284,79 @@ _BROKER_NUMS = (
 
 
 def _broker(row: Any, where: str) -> BrokerDoc:
-    b = _obj(row, where)
-    cap = _obj(b.get("capacity") or {}, f"{where}.capacity")
+    b = obj(row, where)
+    cap = obj(b.get("capacity") or {}, f"{where}.capacity")
     return BrokerDoc(
-        broker=_int(_req(b, "broker", where), f"{where}.broker"), rack=_ostr(b, "rack", where),
-        leaders=_count(b, "leaders", where), replicas=_count(b, "replicas", where),
-        **{attr: _onum(b, key, where) for attr, key in _BROKER_NUMS},
-        capacity_nw_in=_onum(cap, "nw_in_bytes_per_s", f"{where}.capacity"),
-        capacity_nw_out=_onum(cap, "nw_out_bytes_per_s", f"{where}.capacity"),
+        broker=integer(_req(b, "broker", where), f"{where}.broker"), rack=ostr(b, "rack", where),
+        leaders=count(b, "leaders", where), replicas=count(b, "replicas", where),
+        **{attr: onum(b, key, where) for attr, key in _BROKER_NUMS},
+        capacity_nw_in=onum(cap, "nw_in_bytes_per_s", f"{where}.capacity"),
+        capacity_nw_out=onum(cap, "nw_out_bytes_per_s", f"{where}.capacity"),
     )
 
 
 def _member(row: Any, where: str) -> MemberDoc:
-    m = _obj(row, where)
+    m = obj(row, where)
     name = _req(m, "member", where)
     parts = []
-    for i, p in enumerate(_list(m, "partitions", where, required=False)):
+    for i, p in enumerate(lst(m, "partitions", where, required=False)):
         at = f"{where}.partitions[{i}]"
-        tp = _obj(p, at)
+        tp = obj(p, at)
         topic = _req(tp, "topic", at)
         if not isinstance(topic, str):
             raise ConfigError(f"{at}.topic: expected a string, got {topic!r:.60}")
-        parts.append((topic, _int(_req(tp, "partition", at), f"{at}.partition")))
+        parts.append((topic, integer(_req(tp, "partition", at), f"{at}.partition")))
     return MemberDoc(
-        member=str(name), rack=_ostr(m, "rack", where),
-        instance_id=_ostr(m, "instance_id", where), partitions=tuple(parts),
-        records=_num(m, "records", where), bytes=_onum(m, "bytes", where),
-        peak_records=_onum(m, "peak_records_per_s", where),
+        member=str(name), rack=ostr(m, "rack", where),
+        instance_id=ostr(m, "instance_id", where), partitions=tuple(parts),
+        records=num(m, "records", where), bytes=onum(m, "bytes", where),
+        peak_records=onum(m, "peak_records_per_s", where),
     )
 
 
 def _group(row: Any, where: str) -> GroupDoc:
-    g = _obj(row, where)
-    topics = [str(t) for t in _list(g, "topics", where, required=False)]
+    g = obj(row, where)
+    topics = [str(t) for t in lst(g, "topics", where, required=False)]
     members = tuple(_member(m, f"{where}.members[{i}]")
-                    for i, m in enumerate(_list(g, "members", where)))
+                    for i, m in enumerate(lst(g, "members", where)))
     if not topics:  # not given: the topics its members read, in order of appearance
         topics = list(dict.fromkeys(t for m in members for t, _ in m.partitions))
     return GroupDoc(
-        group=str(_req(g, "group", where)), strategy=_ostr(g, "strategy", where),
+        group=str(_req(g, "group", where)), strategy=ostr(g, "strategy", where),
         topics=tuple(topics), members=members,
-        max_over_mean=_ratio(g.get("skew"), f"{where}.skew"),
+        max_over_mean=ratio(g.get("skew"), f"{where}.skew"),
     )
-
-
-_NUMBER_TYPES = frozenset((int, float, type(None)))
-
-
-def _check_row(values: list[Any], where: str) -> None:
-    """Every value a finite number or null (C-speed on the common case: 480 values a row)."""
-    if set(map(type, values)) <= _NUMBER_TYPES:
-        a = np.array(values, dtype=np.float64)  # None -> NaN
-        if np.isfinite(a).sum() + values.count(None) == len(values):
-            return
-    for j, v in enumerate(values):
-        opt_num(v, f"{where}[{j}]")
 
 
 def _heatmap(doc: Any, where: str) -> HeatmapDoc | None:
     if doc is None:
         return None
-    h = _obj(doc, where)
-    columns = _list(h, "columns", where)
+    h = obj(doc, where)
+    columns = lst(h, "columns", where)
     if not all(isinstance(c, str) for c in columns):
         bad = next(c for c in columns if not isinstance(c, str))
         raise ConfigError(f"{where}.columns: expected ISO 8601 times, got {bad!r:.60}")
     labels, z = [], []
-    for i, row in enumerate(_list(h, "rows", where)):
+    for i, row in enumerate(lst(h, "rows", where)):
         at = f"{where}.rows[{i}]"
-        r = _obj(row, at)
+        r = obj(row, at)
         topic = _req(r, "topic", at)
-        values = _list(r, "bytes_per_s", at)
+        values = lst(r, "bytes_per_s", at)
         if len(values) != len(columns):
             raise ConfigError(f"{at}.bytes_per_s: expected {len(columns)} values (one per "
                               f"column), got {len(values)}")
-        _check_row(values, f"{at}.bytes_per_s")
-        labels.append((str(topic), _int(_req(r, "partition", at), f"{at}.partition")))
+        check_numbers(values, f"{at}.bytes_per_s")
+        labels.append((str(topic), integer(_req(r, "partition", at), f"{at}.partition")))
         z.append(values)
-    return HeatmapDoc(window_s=_onum(h, "window_s", where), columns=tuple(columns),
+    return HeatmapDoc(window_s=onum(h, "window_s", where), columns=tuple(columns),
                       labels=tuple(labels), z=tuple(z))
 
 
 def _rows(doc: Mapping[str, Any], key: str, field: str) -> tuple[Mapping[str, Any], ...]:
-    rows = _list(doc, key, "summary", required=False)
+    rows = lst(doc, key, "summary", required=False)
     out = []
     for i, row in enumerate(rows):
-        r = _obj(row, f"{key}[{i}]")
+        r = obj(row, f"{key}[{i}]")
         _req(r, field, f"{key}[{i}]")
         out.append(r)
     return tuple(out)
@@ -430,24 +365,24 @@ def _rows(doc: Mapping[str, Any], key: str, field: str) -> tuple[Mapping[str, An
 def read_cluster_summary(summary: Any) -> ClusterDoc:
     """``summary`` (a ``summary.json`` document with ``"kind": "cluster"``) checked and read;
     :class:`~kpart.errors.ConfigError` naming the first malformed field."""
-    s = _obj(summary, "summary")
-    topics = _list(s, "topics", "summary", nonempty=True)
+    s = obj(summary, "summary")
+    topics = lst(s, "topics", "summary", nonempty=True)
     analysed = s.get("analysed")
     cluster = s.get("cluster")
     hot = _rows(s, "hot_keys", "key")
     for i, h in enumerate(hot):
         for k in ("records", "share"):
-            _onum(h, k, f"hot_keys[{i}]")
+            onum(h, k, f"hot_keys[{i}]")
     return ClusterDoc(
-        records=_onum(s, "records", "summary"), bytes=_onum(s, "bytes", "summary"),
-        window_s=_onum(s, "window_s", "summary"),
-        analysed=None if analysed is None else _obj(analysed, "analysed"),
+        records=onum(s, "records", "summary"), bytes=onum(s, "bytes", "summary"),
+        window_s=onum(s, "window_s", "summary"),
+        analysed=None if analysed is None else obj(analysed, "analysed"),
         topics=tuple(_topic(t, f"topics[{i}]") for i, t in enumerate(topics)),
         brokers=tuple(_broker(b, f"brokers[{i}]")
-                      for i, b in enumerate(_list(s, "brokers", "summary"))),
+                      for i, b in enumerate(lst(s, "brokers", "summary"))),
         racks=_rows(s, "racks", "rack"),
         groups=tuple(_group(g, f"groups[{i}]")
-                     for i, g in enumerate(_list(s, "groups", "summary", required=False))),
+                     for i, g in enumerate(lst(s, "groups", "summary", required=False))),
         hot_keys=hot, heatmap=_heatmap(s.get("heatmap"), "heatmap"),
         cluster=None if cluster is None else _cluster(cluster),
     )
@@ -456,9 +391,9 @@ def read_cluster_summary(summary: Any) -> ClusterDoc:
 def _cluster(doc: Any) -> Mapping[str, Any]:
     """``cluster``, its broker rows objects (the shared reader,
     :func:`kpart.report._cluster_html.parse_brokers`, checks the rest)."""
-    c = _obj(doc, "cluster")
+    c = obj(doc, "cluster")
     rows = c.get("brokers")
     if isinstance(rows, list):
         for i, row in enumerate(rows):
-            _obj(row, f"cluster.brokers[{i}]")
+            obj(row, f"cluster.brokers[{i}]")
     return c
