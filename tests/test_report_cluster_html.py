@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import re
 import time
 from typing import Any
@@ -13,12 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from _tools.cluster_report_sample import cluster_report_summary
 from kpart._loads import HotKey, Loads
 from kpart.errors import ConfigError
 from kpart.report.html import render_report
 from kpart.report.summary import build_summary
+from kpart.report.terminal import print_summary
 from kpart.topology import default_topology
 
 SECTIONS = ["overview", "topics", "partitions", "heatmap", "brokers", "racks", "consumers",
@@ -219,6 +222,7 @@ JUNK = st.sampled_from([None, "x", -1, 0, 1.5, True, [], {}, [1], {"a": 1}, floa
 @given(damage=st.lists(st.tuples(st.sampled_from(PATHS), st.one_of(st.none(), JUNK)),
                        min_size=1, max_size=3))
 def test_any_damage_gives_a_page_or_one_config_error(monkeypatch, damage) -> None:
+    """...and the terminal summary prints, or raises the very same error."""
     import plotly.offline
 
     # plotly.js (4.5 MB) is read per page: left out (the same stub each example)
@@ -236,8 +240,12 @@ def test_any_damage_gives_a_page_or_one_config_error(monkeypatch, damage) -> Non
         page = render_report(s)
     except ConfigError as e:
         assert "\n" not in str(e) and str(e)
+        if s.get("kind") == "cluster":  # the terminal: the same error
+            with pytest.raises(ConfigError, match=re.escape(str(e))):
+                print_summary(s, Console(file=io.StringIO(), width=160))
     else:
         assert page.startswith("<!DOCTYPE html>")
+        print_summary(s, Console(file=io.StringIO(), width=160))
 
 
 # -- the single-topic page: unchanged ------------------------------------------------------

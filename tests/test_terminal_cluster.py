@@ -78,3 +78,8 @@ def test_a_malformed_document_prints_nothing() -> None:
                                                     "got 'many'")):
         print_summary(s, Console(file=buf, width=200))
     assert buf.getvalue() == ""
+
+
+def test_an_unknown_kind_is_refused() -> None:
+    with pytest.raises(ConfigError, match="^summary.kind: expected 'cluster' or no kind, got 7$"):
+        print_summary({"kind": 7}, Console(file=io.StringIO()))

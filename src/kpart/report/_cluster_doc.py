@@ -389,11 +389,15 @@ def read_cluster_summary(summary: Any) -> ClusterDoc:
 
 
 def _cluster(doc: Any) -> Mapping[str, Any]:
-    """``cluster``, its broker rows objects (the shared reader,
-    :func:`kpart.report._cluster_html.parse_brokers`, checks the rest)."""
+    """``cluster``, checked by the readers of ``plan.html``'s sections
+    (:func:`kpart.report._cluster_html.cluster_sections`), so the terminal refuses what the
+    page refuses (its broker rows first checked as objects: ``parse_brokers`` assumes it)."""
+    from kpart.report._cluster_html import cluster_sections
+
     c = obj(doc, "cluster")
     rows = c.get("brokers")
     if isinstance(rows, list):
         for i, row in enumerate(rows):
             obj(row, f"cluster.brokers[{i}]")
+    cluster_sections(c)
     return c

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kpart.errors import ConfigError
 from kpart.report._format import AS_REPLICA, analysed_rows, percent
 from kpart.report._terminal_cluster import print_cluster_summary
 
@@ -130,9 +131,12 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
     """Print ``summary`` (a ``summary.json`` document) on ``console`` (stdout by default); a
     document of several topics (``"kind": "cluster"``) as :func:`print_cluster_summary`."""
     console = console or Console()
-    if summary.get("kind") == "cluster":
+    kind = summary.get("kind")
+    if kind == "cluster":
         print_cluster_summary(summary, console)
         return
+    if kind is not None:
+        raise ConfigError(f"summary.kind: expected 'cluster' or no kind, got {kind!r:.60}")
     analysed = _analysed(summary)
     if analysed is not None:
         console.print(analysed)
