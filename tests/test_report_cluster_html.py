@@ -291,3 +291,17 @@ def test_a_group_without_topics_reads_its_members_topics() -> None:
     del s["groups"][0]["topics"]
     assert "cooperative-sticky, reading topic-0, topic-1, topic-2 (max" in (
         render_report(s))
+
+
+def test_the_heat_map_separates_and_labels_topics() -> None:
+    """Beyond 80 rows each topic is labelled at its first row; a line between topics."""
+    import json
+
+    s = cluster_report_summary(partitions=(40, 30, 20), windows=6)
+    page = render_report(s)
+    layout = json.loads(re.search(r'"chart-heatmap",\s*(\[.*?\]),\s*(\{.*?\}),\s*\{"displaylogo',
+                                  page, re.S).group(2))
+    assert layout["yaxis"]["ticktext"] == ["topic-0", "topic-1", "topic-2"]
+    assert layout["yaxis"]["tickvals"] == ["topic-0 0", "topic-1 0", "topic-2 0"]
+    assert [sh["y0"] for sh in layout["shapes"]] == [39.5, 69.5]
+    assert "(windows of 1 h 00 min; a column covering several windows" in page

@@ -169,7 +169,7 @@ def cluster_report_summary(  # noqa: PLR0913
         "bytes_definition": BYTES_DEFINITION, "window_s": window_s if timed else None,
         "topics": topics, "brokers": broker_rows, "racks": rack_rows, "groups": groups,
         "hot_keys": hot_keys,
-        "heatmap": {"window_s": window_s * max(1, windows // ncols), "start": _iso(start),
+        "heatmap": {"window_s": window_s, "start": _iso(start),
                     "columns": [_iso(start + timedelta(seconds=window_s * c * windows / ncols))
                                 for c in range(ncols)],
                     "rows": heat_rows} if timed else None,

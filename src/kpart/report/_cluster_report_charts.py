@@ -164,20 +164,28 @@ def broker_peak(brokers: Sequence[int], peak: Sequence[float | None],
     return fig
 
 
-def heatmap(labels: Sequence[str], columns: Sequence[str], z: Sequence[Sequence[float | None]],
-            *, title: str) -> Figure:
+def heatmap(rows: Sequence[tuple[str, int]], columns: Sequence[str],
+            z: Sequence[Sequence[float | None]], *, title: str) -> Figure:
     """Bytes per second of each (topic, partition) row in each time column: one heat map trace,
-    first row on top; row labels shown up to 80 rows."""
-    rows = len(labels)
-    height = min(1800, max(320, 110 + (14 if rows <= 80 else 3) * rows))
-    data = [{"type": "heatmap", "x": list(columns), "y": list(labels), "z": list(z),
+    first row on top, a line between topics; every row labelled up to 80 rows, else each
+    topic at its first row (none beyond 80 topics)."""
+    labels = [f"{topic} {p}" for topic, p in rows]
+    firsts = [i for i, (topic, _) in enumerate(rows) if i == 0 or rows[i - 1][0] != topic]
+    n = len(rows)
+    height = min(1800, max(320, 110 + (14 if n <= 80 else 3) * n))
+    data = [{"type": "heatmap", "x": list(columns), "y": labels, "z": list(z),
              "colorscale": "YlOrRd", "reversescale": True, "zmin": 0, "hoverongaps": False,
              "colorbar": {"title": {"text": "B/s"}, "tickformat": "~s"},
              "hovertemplate": "%{y}<br>%{x}<br>%{z:.3s}B/s<extra></extra>"}]
-    layout = _layout(title={"text": title}, height=height,
-                     xaxis={"title": {"text": "time (UTC)"}, "type": "date"},
-                     yaxis={"type": "category", "autorange": "reversed",
-                            "showticklabels": rows <= 80, "title": {"text": "topic partition"}})
+    yaxis: dict[str, Any] = {"type": "category", "autorange": "reversed",
+                             "title": {"text": "topic partition"}}
+    if n > 80:
+        yaxis.update(tickmode="array", tickvals=[labels[i] for i in firsts],
+                     ticktext=[rows[i][0] for i in firsts], showticklabels=len(firsts) <= 80)
+    shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": i - 0.5,
+               "y1": i - 0.5, "line": {"color": "#1f2d3d", "width": 1}} for i in firsts[1:]]
+    layout = _layout(title={"text": title}, height=height, shapes=shapes,
+                     xaxis={"title": {"text": "time (UTC)"}, "type": "date"}, yaxis=yaxis)
     return {"data": data, "layout": layout}
 
 

@@ -150,7 +150,10 @@ def _topic_chart(t: TopicDoc, i: int) -> str:
 
 
 def _partitions(doc: ClusterDoc) -> str:
-    body = "".join(_topic_chart(t, i) for i, t in enumerate(doc.topics))
+    index = ('<p class="note">' + " · ".join(
+        f'<a href="#topic-{i}">{html.escape(t.topic)}</a>' for i, t in enumerate(doc.topics))
+        + "</p>") if len(doc.topics) > 1 else ""
+    body = index + "".join(_topic_chart(t, i) for i, t in enumerate(doc.topics))
     note = (f"Hot partitions (red) carry more than {charts.HOT_FACTOR}× their topic's mean; the "
             "dashed line is the mean. The buttons switch between records, bytes and, with a "
             "timestamp column, the peak window's bytes in per second (open marks: p99 and mean "
@@ -169,12 +172,11 @@ def _heatmap(doc: ClusterDoc) -> str:
     if not h.labels or not h.columns:
         return _section("heatmap", "Load over time",
                         '<p class="notice" id="heatmap-missing">No window holds a record.</p>')
-    labels = [f"{topic} {p}" for topic, p in h.labels]
-    fig = charts.heatmap(labels, h.columns, h.z,
+    fig = charts.heatmap(h.labels, h.columns, h.z,
                          title="Bytes in per second: partition × time")
-    window = f" of {_duration(h.window_s)}" if h.window_s is not None else ""
-    note = (f"One row per partition (topic order), one column per time step{window}; a column "
-            "covering several windows shows the busiest of them.")
+    window = f"windows of {_duration(h.window_s)}; " if h.window_s is not None else ""
+    note = (f"One row per partition (topic order), one column per time step ({window}a column "
+            "covering several windows shows the busiest of them).")
     return _section("heatmap", "Load over time", chart_html(fig, "chart-heatmap"),
                     html.escape(note))
 
