@@ -9,7 +9,8 @@ dispatches here). Sections, each a ``<section id=...>`` (docs/report-html.md):
                      timestamp, span, skew, busiest partition's peak bytes-in)
 ``partitions``       per topic ``chart-topic-{i}``: a bar per partition (records; buttons for
                      bytes and peak bytes-in/s with p99 and mean), ``table-topic-{i}``
-``heatmap``          ``chart-heatmap``: bytes/s per (topic, partition) × time; a note without
+``heatmap``          ``chart-heatmap``: bytes/s per (topic, partition) × time (without a
+                     timestamp column, a note saying one enables it)
 ``brokers``          ``chart-brokers-bytes`` (as leader, as replica), ``chart-brokers-network``
                      (Cruise Control's network in/out), ``chart-brokers-peak`` (peak bytes-in
                      against the network-in capacity), ``table-brokers``
@@ -31,13 +32,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kpart.report import _cluster_report_charts as charts
-from kpart.report._cluster_doc import (
-    BrokerDoc,
-    ClusterDoc,
-    CountDoc,
-    TopicDoc,
-    read_cluster_summary,
-)
+from kpart.report._cluster_count_html import partition_count_section
+from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
 from kpart.report._cluster_html import CSS, cluster_sections
 from kpart.report._html_parts import _CSS, _esc, _fmt, _section, _table
 from kpart.report._plan_charts import chart_html, human
@@ -308,76 +304,6 @@ def _hot_keys(doc: ClusterDoc) -> str:
                     "The most frequent keys of every topic, with the partition they hash to.")
 
 
-def _share(x: float | None) -> str:
-    from kpart.report._format import percent
-
-    return "—" if x is None else percent(x)
-
-
-def _count_row(t: TopicDoc, c: CountDoc) -> dict[str, Any]:
-    return {"topic": t.topic, "current": c.current,
-            "current is enough": "✓" if c.current_ok else "✗",
-            "recommended": c.recommended if c.recommended is not None else "none works",
-            "peak bytes/s (busiest partition)": human(c.peak_bytes_per_s, "B/s"),
-            "peak records/s (busiest partition)": human(c.peak_records_per_s, ""),
-            "limit bytes/s": human(c.max_partition_bytes_per_s, "B/s"),
-            "limit records/s (one consumer)": human(c.consumer_records_per_s, ""),
-            "records max / mean": c.max_over_mean,
-            "keys moved": _share(c.moved_keys_share),
-            "records moved": _share(c.moved_records_share)}
-
-
-def _fact(name: str, value: float) -> str:
-    """A number of a hot key in words: ``peak_bytes_per_s`` → ``peak 2 MB/s``."""
-    for suffix, unit in (("_bytes_per_s", "B/s"), ("_records_per_s", "records/s"),
-                         ("_bytes", "B")):
-        if name.endswith(suffix):
-            amount = human(value, unit) if unit != "records/s" else f"{human(value, '')} {unit}"
-            return f"{name[:-len(suffix)].replace('_', ' ')} {amount}".strip()
-    return f"{name.replace('_', ' ')} {_fmt(value)}"
-
-
-def _hot_key_sentence(t: TopicDoc, c: CountDoc) -> str:
-    upto = f" up to {c.max_partitions:,}" if c.max_partitions is not None else ""
-    text = (f"{t.topic}: no partition count{upto} keeps the busiest partition's peak window "
-            "under the limits")
-    if c.hot_key is not None:
-        key = c.hot_key.get("key")
-        facts = [_fact(k, v) for k, v in c.hot_key.items()
-                 if k != "key" and isinstance(v, int | float) and not isinstance(v, bool)]
-        text += (f": the key {_fmt(key)!r} alone exceeds a limit"
-                 + (f" ({', '.join(facts)})" if facts else "")
-                 + ". The fix is the key (split it, salt it, or give it a topic of its own), "
-                   "not the count.")
-    else:
-        text += "." + (f" {c.reason}" if c.reason else "")
-    return f'<p class="notice hot-key">{html.escape(text)}</p>'
-
-
-def _partition_count(doc: ClusterDoc) -> str:
-    counted = [(t, t.partition_count) for t in doc.topics if t.partition_count is not None]
-    missing = [t.topic for t in doc.topics if t.partition_count is None]
-    body = ""
-    if counted:
-        fig = charts.partition_count(
-            [t.topic for t, _ in counted], [c.current for _, c in counted],
-            [c.recommended for _, c in counted],
-            [f"<b>{html.escape(t.topic)}</b><br>{html.escape(c.reason)}" for t, c in counted])
-        body += chart_html(fig, "chart-partition-count")
-        body += _table([_count_row(t, c) for t, c in counted], "table-partition-count")
-        body += "".join(_hot_key_sentence(t, c) for t, c in counted if c.recommended is None)
-    if missing:
-        body += ('<p class="notice" id="partition-count-missing">Not computed for '
-                 f"{html.escape(', '.join(missing))}: the partition count needs the peak "
-                 "window, so a timestamp column.</p>")
-    note = ("The smallest partition count whose busiest partition stays, in its peak window, "
-            "under both limits (bytes per second a partition may take, records per second one "
-            "consumer drains), for this data and these keys. Moved: the share of keys and "
-            "records whose partition changes from the current count — Kafka never moves "
-            "existing records, so those keys lose their ordering across the change.")
-    return _section("partition-count", "Partition count", body, html.escape(note))
-
-
 def render_cluster_report(summary: Mapping[str, Any]) -> str:
     """The page of a multi-topic ``summary`` (see the module docstring); pure, no I/O.
     :class:`~kpart.errors.ConfigError` naming the first malformed field."""
@@ -385,7 +311,7 @@ def render_cluster_report(summary: Mapping[str, Any]) -> str:
 
     doc = read_cluster_summary(summary)
     sections = [_overview(doc), _topics(doc), _partitions(doc), _heatmap(doc), _brokers(doc),
-                _racks(doc), _groups(doc), _hot_keys(doc), _partition_count(doc),
+                _racks(doc), _groups(doc), _hot_keys(doc), partition_count_section(doc),
                 *cluster_sections(doc.cluster)]
     sections = [s for s in sections if s]
     nav = "".join(f'<a href="#{sid}">{label}</a>' for sid, label in _NAV
