@@ -83,3 +83,13 @@ def test_a_malformed_document_prints_nothing() -> None:
 def test_an_unknown_kind_is_refused() -> None:
     with pytest.raises(ConfigError, match="^summary.kind: expected 'cluster' or no kind, got 7$"):
         print_summary({"kind": 7}, Console(file=io.StringIO()))
+
+
+def test_the_terminal_does_not_import_plotly() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, kpart.report.terminal; print('plotly' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"

@@ -17,7 +17,6 @@ from rich.table import Table
 
 from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
 from kpart.report._format import AS_REPLICA, percent
-from kpart.report._plan_charts import human
 
 __all__ = ["BROKER_ROWS", "print_cluster_summary"]
 
@@ -41,6 +40,8 @@ def _n(x: float | None) -> str:
 
 
 def _rate(x: float | None) -> str:
+    from kpart.report._plan_charts import human  # imports plotly: only when printing
+
     return "-" if x is None else human(x, "B/s")
 
 
