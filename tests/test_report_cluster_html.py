@@ -305,3 +305,13 @@ def test_the_heat_map_separates_and_labels_topics() -> None:
     assert layout["yaxis"]["tickvals"] == ["topic-0 0", "topic-1 0", "topic-2 0"]
     assert [sh["y0"] for sh in layout["shapes"]] == [39.5, 69.5]
     assert "(windows of 1 h 00 min; a column covering several windows" in page
+
+
+def test_capacities_by_cluster_json_names(summary: dict[str, Any]) -> None:
+    """``capacity`` as cluster.json writes it (``network_in``) reads as the plan summary's."""
+    s = copy.deepcopy(summary)
+    for b in s["brokers"]:
+        cap = b["capacity"]
+        b["capacity"] = {"disk_bytes": cap["disk_bytes"], "network_in": cap["nw_in_bytes_per_s"],
+                         "network_out": cap["nw_out_bytes_per_s"], "cpu": None}
+    assert render_report(s) == render_report(summary)

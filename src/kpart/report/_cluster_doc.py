@@ -290,9 +290,16 @@ def _broker(row: Any, where: str) -> BrokerDoc:
         broker=integer(_req(b, "broker", where), f"{where}.broker"), rack=ostr(b, "rack", where),
         leaders=count(b, "leaders", where), replicas=count(b, "replicas", where),
         **{attr: onum(b, key, where) for attr, key in _BROKER_NUMS},
-        capacity_nw_in=onum(cap, "nw_in_bytes_per_s", f"{where}.capacity"),
-        capacity_nw_out=onum(cap, "nw_out_bytes_per_s", f"{where}.capacity"),
+        capacity_nw_in=_capacity(cap, "in", f"{where}.capacity"),
+        capacity_nw_out=_capacity(cap, "out", f"{where}.capacity"),
     )
+
+
+def _capacity(cap: Mapping[str, Any], way: str, where: str) -> float | None:
+    """A network capacity by the plan summary's name (``nw_in_bytes_per_s``) or by
+    ``cluster.json``'s (``network_in``; :class:`kpart.cluster.model.Capacity`), B/s."""
+    key = f"nw_{way}_bytes_per_s"
+    return onum(cap, key if key in cap else f"network_{way}", where)
 
 
 def _member(row: Any, where: str) -> MemberDoc:
