@@ -315,3 +315,19 @@ def test_capacities_by_cluster_json_names(summary: dict[str, Any]) -> None:
         b["capacity"] = {"disk_bytes": cap["disk_bytes"], "network_in": cap["nw_in_bytes_per_s"],
                          "network_out": cap["nw_out_bytes_per_s"], "cpu": None}
     assert render_report(s) == render_report(summary)
+
+
+def test_more_columns_than_the_heat_map_draws_are_pooled() -> None:
+    """A heat map of 1,000 columns (the summary promises 480 at most) is drawn with 334: each
+    the busiest of 3 (ceil(1000 / 480)), so a peak is never averaged away."""
+    from kpart.report._cluster_report_charts import pool_columns
+
+    s = cluster_report_summary(partitions=(2,), windows=1000, columns=1000)
+    row = s["heatmap"]["rows"][1]["bytes_per_s"]
+    row[:] = [0.0] * 1000
+    row[500], row[999] = 7.5, None
+    columns, z = pool_columns(s["heatmap"]["columns"], [r["bytes_per_s"]
+                                                        for r in s["heatmap"]["rows"]])
+    assert len(columns) == 334 and columns[1] == s["heatmap"]["columns"][3]
+    assert z[1][166] == 7.5 and z[1][333] == 0.0 and max(z[1]) == 7.5
+    assert "chart-heatmap" in charts(render_report(s))

@@ -17,8 +17,8 @@ from typing import Any
 from kpart.report._charts import ALT_COLOR, COLOR, COST_COLOR, HOT_COLOR, REPLICA_COLOR
 from kpart.report._plan_charts import Figure, _layout, before_after_bars
 
-__all__ = ["broker_bytes", "broker_network", "broker_peak", "heatmap", "member_bars",
-           "partition_count", "topic_bars"]
+__all__ = ["MAX_COLUMNS", "broker_bytes", "broker_network", "broker_peak", "heatmap",
+           "member_bars", "partition_count", "pool_columns", "topic_bars"]
 
 #: A partition whose load exceeds ``HOT_FACTOR`` × the topic's mean is drawn red (as on the
 #: single-topic page, :data:`kpart.report.html.HOT_FACTOR`).
@@ -164,11 +164,39 @@ def broker_peak(brokers: Sequence[int], peak: Sequence[float | None],
     return fig
 
 
+#: The most time columns the heat map draws (the summary's own bound): beyond, each column
+#: shows the busiest of the columns it covers.
+MAX_COLUMNS = 480
+
+
+def pool_columns(columns: Sequence[str], z: Sequence[Sequence[float | None]],
+                 most: int = MAX_COLUMNS) -> tuple[list[str], list[list[float | None]]]:
+    """At most ``most`` columns: runs of ``ceil(len(columns) / most)`` columns merged into one
+    (its first time, the max of its values; ``None`` where all are ``None``).
+
+    >>> pool_columns(["a", "b", "c"], [[1, None, 3], [None, None, 2]], most=2)
+    (['a', 'c'], [[1.0, 3.0], [None, 2.0]])
+    """
+    import numpy as np
+
+    k = -(-len(columns) // most)
+    if k <= 1:
+        return list(columns), [list(r) for r in z]
+    a = np.array(z, dtype=np.float64)  # None -> NaN
+    pad = (-a.shape[1]) % k
+    a = np.pad(a, ((0, 0), (0, pad)), constant_values=np.nan)
+    pooled = np.fmax.reduce(a.reshape(a.shape[0], -1, k), axis=2)  # NaN only if all NaN
+    out = [[None if v != v else v for v in row] for row in pooled.tolist()]
+    return list(columns[::k]), out
+
+
 def heatmap(rows: Sequence[tuple[str, int]], columns: Sequence[str],
             z: Sequence[Sequence[float | None]], *, title: str) -> Figure:
-    """Bytes per second of each (topic, partition) row in each time column: one heat map trace,
-    first row on top, a line between topics; every row labelled up to 80 rows, else each
+    """Bytes per second of each (topic, partition) row in each time column (at most
+    :data:`MAX_COLUMNS`: :func:`pool_columns`): one heat map trace, first row on top, a line
+    between topics; every row labelled up to 80 rows, else each
     topic at its first row (none beyond 80 topics)."""
+    columns, z = pool_columns(columns, z)
     labels = [f"{topic} {p}" for topic, p in rows]
     firsts = [i for i, (topic, _) in enumerate(rows) if i == 0 or rows[i - 1][0] != topic]
     n = len(rows)
