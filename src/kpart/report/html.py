@@ -44,6 +44,10 @@ Optional sections, keys defined here:
   broker's ``"before"`` optional: without it one bar per broker, its load now); the very
   sections of :mod:`kpart.report.plan_html`.
 
+A summary with ``"kind": "cluster"`` (several topics sharing the brokers, load over time, the
+partition count each topic needs: ``docs/report-html.md``) is rendered by
+:mod:`kpart.report._cluster_report_html` instead; any other ``kind`` is refused.
+
 Raises :class:`kpart.errors.ConfigError` naming the missing or malformed field.
 
 >>> page = render_report({"topic": "t", "num_partitions": 2, "records": 3,
@@ -362,11 +366,20 @@ def _no_records(summary: Mapping[str, Any]) -> str:
 def render_report(summary: Mapping[str, Any]) -> str:
     """Render ``summary`` (the dict of ``summary.json``) as one self-contained HTML page.
 
+    A document with ``"kind": "cluster"`` (several topics, ``kpart report`` of a ``[[topics]]``
+    topology) gets the cluster page instead (docs/report-html.md).
     Returns the page as a string (UTF-8 when written). Pure: no I/O, no network, no clock.
     Raises :class:`~kpart.errors.ConfigError` when a required field is missing or malformed.
     """
     from plotly.offline import get_plotlyjs
 
+    kind = summary.get("kind") if isinstance(summary, Mapping) else None
+    if kind == "cluster":  # several topics (docs/report-html.md)
+        from kpart.report._cluster_report_html import render_cluster_report
+
+        return render_cluster_report(summary)
+    if kind is not None:
+        raise ConfigError(f"summary.kind: expected 'cluster' or no kind, got {kind!r:.60}")
     for key in ("topic", "num_partitions", "records"):
         _req(summary, key)
     partitions, hot = _partitions(summary)

@@ -5,7 +5,9 @@
 factor, brokers and racks, kpart version, time), the headline figures, records and bytes per
 partition with leader/replicas and a bar against the hottest partition, the broker and rack
 loads ("as replica" explained), every group's member → partitions table (racks, instance ids),
-and the hot keys. Percentages are printed as the rest of the CLI prints them (``75.9%``).
+and the hot keys; a document of several topics (``"kind": "cluster"``) its topics, brokers
+and partition counts (:func:`print_cluster_summary`). Percentages are printed as the rest of
+the CLI prints them (``75.9%``).
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kpart.errors import ConfigError
 from kpart.report._format import AS_REPLICA, analysed_rows, percent
+from kpart.report._terminal_cluster import print_cluster_summary
 
-__all__ = ["print_summary"]
+__all__ = ["print_cluster_summary", "print_summary"]
 
 _BAR = 20
 
@@ -124,8 +128,15 @@ def _hot_keys(s: dict[str, Any]) -> Table:
 
 
 def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
-    """Print ``summary`` (a ``summary.json`` document) on ``console`` (stdout by default)."""
+    """Print ``summary`` (a ``summary.json`` document) on ``console`` (stdout by default); a
+    document of several topics (``"kind": "cluster"``) as :func:`print_cluster_summary`."""
     console = console or Console()
+    kind = summary.get("kind")
+    if kind == "cluster":
+        print_cluster_summary(summary, console)
+        return
+    if kind is not None:
+        raise ConfigError(f"summary.kind: expected 'cluster' or no kind, got {kind!r:.60}")
     analysed = _analysed(summary)
     if analysed is not None:
         console.print(analysed)

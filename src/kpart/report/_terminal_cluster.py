@@ -1,0 +1,170 @@
+"""The terminal summary of a report of several topics (``"kind": "cluster"``; private to
+:mod:`kpart.report.terminal`): a headline, one table of topics, the brokers with their loads
+(Cruise Control's network in/out, the peak bytes-in against the network-in capacity), one line
+per group and one line per topic saying the partition count it needs. The document is read by
+:func:`kpart.report._cluster_doc.read_cluster_summary`, as the page reads it (one
+:class:`~kpart.errors.ConfigError` naming a malformed field).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
+from kpart.report._format import AS_REPLICA, percent
+
+__all__ = ["BROKER_ROWS", "print_cluster_summary"]
+
+#: Brokers listed in full up to this many; beyond, the busiest :data:`BROKER_ROWS`.
+BROKER_ROWS = 20
+_ALL_BROKERS = 30
+
+
+def _duration(seconds: float | None) -> str:
+    from kpart.report.plan_html import _duration as words
+
+    return "-" if seconds is None else words(seconds)
+
+
+def _mib(x: float | None) -> str:
+    return "-" if x is None else f"{x / 2**20:,.1f}"
+
+
+def _n(x: float | None) -> str:
+    return "-" if x is None else f"{x:,.0f}"
+
+
+def _rate(x: float | None) -> str:
+    from kpart.report._plan_charts import human  # imports plotly: only when printing
+
+    return "-" if x is None else human(x, "B/s")
+
+
+def _headline(doc: ClusterDoc) -> str:
+    records = doc.records if doc.records is not None else sum(t.records for t in doc.topics)
+    size = doc.bytes if doc.bytes is not None else sum(t.bytes for t in doc.topics)
+    racks = len({b.rack for b in doc.brokers if b.rack is not None})
+    window = (f"load over time in windows of {_duration(doc.window_s)}"
+              if doc.window_s is not None else "no timestamp column: no load over time")
+    n = len(doc.topics)
+    return (f"[bold]{n} topic{'s' * (n != 1)}[/]: {_n(records)} records ({_mib(size)} MiB), "
+            f"{sum(t.num_partitions for t in doc.topics):,} partitions on "
+            f"{len(doc.brokers):,} brokers in {racks} rack{'s' * (racks != 1)}; {window}")
+
+
+def _peak(t: TopicDoc) -> float | None:
+    peaks = [p.peak_in for p in t.partitions if p.peak_in is not None]
+    return max(peaks) if peaks else None
+
+
+def _topics(doc: ClusterDoc) -> Table:
+    t = Table(title="Topics", title_justify="left")
+    for col in ("topic", "records", "MiB", "partitions", "RF", "key", "timestamp", "span",
+                "max/mean", "peak partition in"):
+        t.add_column(col, justify="left" if col in ("topic", "key", "timestamp") else "right")
+    for x in doc.topics:
+        ratio = x.records_max_over_mean
+        t.add_row(escape(x.topic), _n(x.records), _mib(x.bytes), str(x.num_partitions),
+                  str(x.replication_factor or "-"), escape(x.key or "-"),
+                  escape(x.timestamp or "-"), _duration(x.span_s),
+                  "-" if ratio is None else f"{ratio:.3f}", _rate(_peak(x)))
+    return t
+
+
+def _busiest(doc: ClusterDoc) -> tuple[list[BrokerDoc], str | None]:
+    brokers = list(doc.brokers)
+    if len(brokers) <= _ALL_BROKERS:
+        return brokers, None
+
+    def load(b: BrokerDoc) -> float:
+        for v in (b.peak_in, b.nw_in, b.leader_bytes, b.replica_bytes):
+            if v is not None:
+                return v
+        return 0.0
+
+    top = sorted(brokers, key=load, reverse=True)[:BROKER_ROWS]
+    return top, (f"the {BROKER_ROWS} busiest of {len(brokers):,} brokers (every broker: "
+                 "summary.json, report.html)")
+
+
+def _brokers(doc: ClusterDoc) -> Table:
+    shown, note = _busiest(doc)
+    caption = "; ".join(x for x in (note, AS_REPLICA) if x)
+    t = Table(title="Brokers", title_justify="left", caption=caption, caption_justify="left")
+    for col in ("broker", "rack", "leads", "replicas", "MiB as leader", "MiB as replica",
+                "network in", "network out", "peak in", "capacity in", "peak/capacity"):
+        t.add_column(col, justify="left" if col == "rack" else "right")
+    for b in shown:
+        used = (percent(b.peak_in / b.capacity_nw_in)
+                if b.peak_in is not None and b.capacity_nw_in else "-")
+        if b.peak_in is not None and b.capacity_nw_in and b.peak_in > b.capacity_nw_in:
+            used = f"[bold red]{used}[/]"
+        t.add_row(str(b.broker), escape(b.rack or "-"), _n(b.leaders), _n(b.replicas),
+                  _mib(b.leader_bytes), _mib(b.replica_bytes), _rate(b.nw_in), _rate(b.nw_out),
+                  _rate(b.peak_in), _rate(b.capacity_nw_in), used)
+    return t
+
+
+def _hot_key(hot: Mapping[str, Any] | None) -> str:
+    if hot is None:
+        return ""
+    return f": the key {escape(repr(hot.get('key')))} alone exceeds a limit; fix the key, not " \
+           "the count"
+
+
+def partition_count_lines(doc: ClusterDoc) -> list[str]:
+    """One line per topic: the partition count it needs, or why none is given."""
+    lines = []
+    for t in doc.topics:
+        c, name = t.partition_count, f"[bold]{escape(t.topic)}[/]"
+        if c is None:
+            lines.append(f"{name}: no timestamp column, partition count not computed")
+        elif c.recommended is None:
+            upto = f" up to {c.max_partitions:,}" if c.max_partitions is not None else ""
+            lines.append(f"{name}: no partition count{upto} keeps the busiest partition under "
+                         f"the limits{_hot_key(c.hot_key)}"
+                         + (f" ({escape(c.reason)})" if c.reason and c.hot_key is None else ""))
+        else:
+            peak = (f"busiest partition's peak {_rate(c.peak_bytes_per_s)}, "
+                    f"{_n(c.peak_records_per_s)} records/s")
+            if c.recommended == c.current:
+                lines.append(f"{name}: {c.current} partitions are enough ({peak})")
+            else:
+                moved = (f"; {percent(c.moved_keys_share)} of keys and "
+                         f"{percent(c.moved_records_share)} of records change partition"
+                         if c.moved_keys_share is not None and c.moved_records_share is not None
+                         else "")
+                lines.append(f"{name}: {c.current} → {c.recommended} partitions ({peak} at "
+                             f"{c.recommended}){moved}")
+    return lines
+
+
+def _groups(doc: ClusterDoc) -> list[str]:
+    out = []
+    for g in doc.groups:
+        ratio = f", records max/mean {g.max_over_mean:.3f}" if g.max_over_mean is not None else ""
+        out.append(f"group [bold]{escape(g.group)}[/] ({escape(g.strategy or '?')}) reads "
+                   f"{escape(', '.join(g.topics) or 'no topic')}: {len(g.members)} "
+                   f"member{'s' * (len(g.members) != 1)}{ratio}")
+    return out
+
+
+def print_cluster_summary(summary: dict[str, Any], console: Console | None = None) -> None:
+    """Print the multi-topic ``summary`` on ``console`` (stdout by default); ``ConfigError``
+    naming a malformed field, before anything is printed."""
+    doc = read_cluster_summary(summary)
+    console = console or Console()
+    console.print(_headline(doc), soft_wrap=True)
+    console.print(_topics(doc))
+    if doc.brokers:
+        console.print(_brokers(doc))
+    for line in _groups(doc):
+        console.print(line, soft_wrap=True)
+    console.print("[bold]Partition count[/]")
+    for line in partition_count_lines(doc):
+        console.print(line, soft_wrap=True)
