@@ -397,3 +397,12 @@ def test_parse_brokers_columns(summary: dict) -> None:
     assert b.before is not None
     assert b.before["leaders"] == tuple(r["before"]["leaders"] for r in summary["brokers"])
     assert b.capacity["nw_in_bytes_per_s"] == (1e8,) * len(b.ids)
+
+
+@pytest.mark.parametrize("row", [None, 3, "b1", []])
+@pytest.mark.parametrize("before_required", [True, False])
+def test_a_broker_row_that_is_not_an_object_is_one_line(row: object,
+                                                        before_required: bool) -> None:
+    with pytest.raises(ConfigError, match=r"^brokers\[0\]: expected a broker object, got ") as e:
+        parse_brokers([row], "brokers", before_required=before_required)
+    assert "\n" not in str(e.value)

@@ -101,9 +101,11 @@ def parse_brokers(rows: Any, where: str, *, before_required: bool) -> BrokerLoad
     cap: dict[str, list[float | None]] = {m: [] for m, *_ in METRICS[:3]}
     before: dict[str, list[float | None]] = {m: [] for m in _LOADS}
     after: dict[str, list[float | None]] = {m: [] for m in _LOADS}
-    with_before = before_required or "before" in rows[0]
+    with_before = before_required or (isinstance(rows[0], Mapping) and "before" in rows[0])
     for i, row in enumerate(rows):
         at = f"{where}[{i}]"
+        if not isinstance(row, Mapping):
+            raise ConfigError(f"{at}: expected a broker object, got {row!r:.60}")
         broker = _req(row, "broker", at)
         if isinstance(broker, bool) or not isinstance(broker, int):
             raise ConfigError(f"{at}.broker: expected a broker id, got {broker!r}")
