@@ -110,7 +110,8 @@ def null_windows(counts: np.ndarray, weights: Sequence[int]) -> np.ndarray:
     order = np.argsort(-frac, axis=0, kind="stable")
     rank = np.empty(order.shape, dtype=np.int64)
     np.put_along_axis(rank, order, np.arange(len(w))[:, None].repeat(c.size, axis=1), axis=0)
-    return (base.astype(np.int64) + (rank < left[None, :])).astype(np.int64)
+    out: np.ndarray = (base.astype(np.int64) + (rank < left[None, :])).astype(np.int64)
+    return out
 
 
 @dataclass(frozen=True, eq=False)

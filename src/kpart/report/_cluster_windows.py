@@ -98,7 +98,7 @@ def heatmap(placed: PlacedCluster) -> dict[str, Any] | None:
     per = -(-g // HEATMAP_COLUMNS)
     cols = -(-g // per)
     window_s = placed.window_ms / 1000
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, t in enumerate(placed.topics):
         if t.window_bytes is None:
             continue

@@ -230,7 +230,7 @@ def _group_rows(placed: PlacedCluster) -> list[dict[str, Any]]:
         timed = window_s is not None and any(placed.topics[order[t]].windows for t in topics)
         peaks = (rate_stats(member_records(placed, owners, len(ids)), window_s)[0]
                  if timed and window_s is not None and ids else None)
-        members = []
+        members: list[dict[str, Any]] = []
         for k, m in enumerate(cfg.members):
             parts = sorted(ga.partitions_of(m.id), key=lambda tp: (order[tp[0]], tp[1]))
             members.append({
@@ -258,7 +258,7 @@ def _hot_keys(placed: PlacedCluster, topics: list[dict[str, Any]]) -> list[dict[
             for r, (_, topic, h) in enumerate(everything[:top], 1)]
 
 
-def _analysed(placed: PlacedCluster, sources: list[Mapping[str, Any]], records: int,
+def _analysed(placed: PlacedCluster, sources: Sequence[Mapping[str, Any]], records: int,
               analysed_at: str | None) -> dict[str, Any]:
     from kpart import __version__
 
