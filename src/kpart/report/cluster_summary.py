@@ -49,11 +49,14 @@ from kpart.report._cluster_windows import (
 from kpart.report.summary import BYTES_DEFINITION, hot_key_rows
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
     from kpart._cluster_loads import TopicMeasure
     from kpart.cluster.load import BrokerLoad
     from kpart.cluster.model import Capacity, ClusterModel
 
-__all__ = ["build_cluster_summary", "placed_cluster", "report_cluster_model", "windows_table"]
+__all__ = ["build_cluster_summary", "cluster_windows_table", "placed_cluster",
+           "report_cluster_model"]
 
 KIND = "cluster"
 
@@ -359,3 +362,13 @@ def _cluster_section(model: ClusterModel, load: BrokerLoad, capacity_threshold: 
     return {"brokers": rows,
             "failures": failure_rows(ranked(outage_all(model))) if failures else None,
             "capacity_threshold": capacity_threshold}
+
+
+def cluster_windows_table(resolved: ResolvedClusterLike,
+                          measures: Sequence[TopicMeasure] | PlacedCluster) -> pa.Table | None:
+    """``windows.parquet``'s table (one row per non-empty window of a partition, null-key
+    records placed: ``topic``, ``partition``, ``window_start`` timestamp[ms, UTC],
+    ``records``, ``bytes``), for :func:`kpart.report.output.write_report`'s ``windows``;
+    ``None`` when no topic has windows."""
+    placed = placed_cluster(resolved, measures)
+    return None if placed.window_ms is None else windows_table(placed)
