@@ -12,7 +12,8 @@ Control's load model (:func:`kpart.cluster.load.broker_load` on
 per group member the load of its partitions across its group's topics; the peak, p99 and mean
 rates of every partition, broker and member; the heat map; and the ``cluster`` section the
 page shares with ``plan.html`` (broker rows as :func:`kpart.cluster.plan_summary.plan_summary`
-builds them, the ranked broker- and rack-failure what-ifs of ``kpart outage --all``).
+builds them, :func:`kpart.cluster.plan_summary.broker_rows`, the ranked broker- and
+rack-failure what-ifs of ``kpart outage --all``).
 
 Units: records are counts, bytes as :data:`kpart.report.summary.BYTES_DEFINITION`, rates per
 second, times ISO 8601 UTC. Null-key records are placed per topic as the single-topic report
@@ -347,19 +348,14 @@ def build_cluster_summary(  # noqa: PLR0913
 
 def _cluster_section(model: ClusterModel, load: BrokerLoad, capacity_threshold: float, *,
                      failures: bool) -> dict[str, Any]:
-    """``{"brokers", "failures", "capacity_threshold"}``: the broker rows of
-    :func:`~kpart.cluster.plan_summary.plan_summary` for the cluster as it is (a plan of no
-    move, ``before`` left out) and :func:`~kpart.cluster.plan_summary.failure_rows` of the
-    ranked what-ifs (``None`` when not asked)."""
-    from kpart.cluster.optimizer import ClusterPlan
+    """``{"brokers", "failures", "capacity_threshold"}``: the broker rows of ``kpart plan
+    --json`` (:func:`kpart.cluster.plan_summary.broker_rows`) for the cluster as it is (no
+    ``before``) and :func:`~kpart.cluster.plan_summary.failure_rows` of the ranked what-ifs
+    (``None`` when not asked)."""
     from kpart.cluster.outage import outage_all, ranked
-    from kpart.cluster.plan_summary import failure_rows, plan_summary
+    from kpart.cluster.plan_summary import broker_rows, failure_rows
 
-    still = ClusterPlan(model, (), (), model.replicas, load, load, 0, 0, 0.0, (), ())
-    rows = plan_summary(still)["brokers"]
-    for row in rows:
-        del row["before"]
-    return {"brokers": rows,
+    return {"brokers": broker_rows(model, load),
             "failures": failure_rows(ranked(outage_all(model))) if failures else None,
             "capacity_threshold": capacity_threshold}
 
