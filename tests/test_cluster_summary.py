@@ -8,12 +8,15 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kpart._cluster_loads import TopicMeasure
 from kpart._loads import HotKey
-from kpart.cluster.from_report import placed_cluster
+from kpart.cluster.from_report import null_windows, placed_cluster
 from kpart.cluster.model import Capacity
 from kpart.errors import ConfigError
+from kpart.producer.null_keys import apportion
 from kpart.report._cluster_windows import HEATMAP_COLUMNS
 from kpart.report.cluster_summary import build_cluster_summary, report_cluster_model
 from test_cluster_summary_standin import (
@@ -278,3 +281,41 @@ def test_bad_measures() -> None:
     odd = measure("b", windows(np.ones((3, 2), np.int64), window_ms=1000), size=7)
     with pytest.raises(ConfigError, match="1000 ms windows"):
         build_cluster_summary(c, [ms[0], odd])
+
+
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=6),
+       st.lists(st.integers(0, 10**15), min_size=0, max_size=6),
+       st.integers(1, 10**6))
+def test_null_windows_is_apportion_per_window(weights: list[int], counts: list[int],
+                                              scale: int) -> None:
+    w = [x * scale for x in weights]
+    out = null_windows(np.array(counts, dtype=np.int64), w)
+    assert out.shape == (len(w), len(counts))
+    for j, c in enumerate(counts):
+        assert tuple(out[:, j].tolist()) == apportion(c, w)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 4), st.integers(1, 12), st.integers(0, 3),
+       st.integers(0, 2**32 - 1))
+def test_brokers_add_up_whatever_the_windows(pa: int, pb: int, w: int, shift: int,
+                                             seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    c = cluster([topic("a", pa), topic("b", pb, rf=2, seed=3)], [group("g", 2)])
+    ms = [measure("a", windows(rng.integers(0, 9, (pa, w)),
+                               null_records=rng.integers(0, 3, w))),
+          measure("b", windows(rng.integers(0, 9, (pb, w + shift)), start=shift, size=7),
+                  size=7)]
+    s = build_cluster_summary(c, ms, failures=False)
+    placed = placed_cluster(c, ms)
+    grid = placed.grid_windows
+    assert grid == max(w, w + 2 * shift)
+    assert sum(b["leader_bytes"] for b in s["brokers"]) == s["bytes"]
+    assert sum(b["mean_bytes_in_per_s"] for b in s["brokers"]) == pytest.approx(
+        s["bytes"] / (grid * 60))
+    for b in s["brokers"]:
+        assert b["p99_bytes_in_per_s"] <= b["peak_bytes_in_per_s"]
+        assert b["mean_bytes_in_per_s"] <= b["peak_bytes_in_per_s"] + 1e-9
+    peaks = [p["peak_bytes_in_per_s"] for t in s["topics"] for p in t["partitions"]]
+    assert max(peaks) == pytest.approx(max(max(r["bytes_per_s"]) for r in s["heatmap"]["rows"]),
+                                       rel=1e-3)

@@ -89,9 +89,9 @@ def member_records(placed: PlacedCluster, owners: dict[tuple[str, int], int],
 
 
 def heatmap(placed: PlacedCluster) -> dict[str, Any] | None:
-    """The ``heatmap`` section: bytes/s per (topic, partition) × column of the common grid,
-    at most :data:`HEATMAP_COLUMNS` columns (each the max rate of the ``column_windows``
-    windows it covers); ``None`` without windows."""
+    """The ``heatmap`` section: bytes/s per (topic, partition) × column of the common grid
+    (4 significant digits), at most :data:`HEATMAP_COLUMNS` columns (each the max rate of the
+    ``column_windows`` windows it covers); ``None`` without windows."""
     if placed.window_ms is None or placed.start_ms is None:
         return None
     g = placed.grid_windows
@@ -107,7 +107,7 @@ def heatmap(placed: PlacedCluster) -> dict[str, Any] | None:
         grid[:, o:o + t.window_bytes.shape[1]] = t.window_bytes / window_s
         folded = grid.reshape(len(t.records), cols, per).max(axis=2)
         rows.extend({"topic": t.name, "partition": p,
-                     "bytes_per_s": [round(float(x), 3) for x in folded[p]]}
+                     "bytes_per_s": [float(f"{x:.4g}") for x in folded[p].tolist()]}
                     for p in range(len(t.records)))
     starts = placed.start_ms + placed.window_ms * per * np.arange(cols, dtype=np.int64)
     return {"window_s": window_s, "column_windows": per, "column_s": per * window_s,

@@ -63,7 +63,7 @@ KIND = "cluster"
 
 
 def _num(x: float | np.floating[Any]) -> float:
-    return round(float(x), 6)
+    return float(x)
 
 
 def _stats(counts: np.ndarray | None, window_s: float | None, n: int) -> list[tuple[
