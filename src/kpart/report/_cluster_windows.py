@@ -88,9 +88,17 @@ def member_records(placed: PlacedCluster, owners: dict[tuple[str, int], int],
                                             for p in range(len(t.records))], np.int64))
 
 
+def _rounded(row: np.ndarray) -> list[float]:
+    """``row`` to 4 significant digits of its largest value (a heat map cell's precision)."""
+    top = float(row.max(initial=0.0))
+    if top <= 0:
+        return row.tolist()  # type: ignore[no-any-return]
+    return np.round(row, 3 - int(np.floor(np.log10(top)))).tolist()  # type: ignore[no-any-return]
+
+
 def heatmap(placed: PlacedCluster) -> dict[str, Any] | None:
     """The ``heatmap`` section: bytes/s per (topic, partition) × column of the common grid
-    (4 significant digits), at most :data:`HEATMAP_COLUMNS` columns (each the max rate of the
+    (to 4 significant digits of the row's peak), at most :data:`HEATMAP_COLUMNS` columns (each the max rate of the
     ``column_windows`` windows it covers); ``None`` without windows."""
     if placed.window_ms is None or placed.start_ms is None:
         return None
@@ -106,8 +114,7 @@ def heatmap(placed: PlacedCluster) -> dict[str, Any] | None:
         o = placed.offset(i)
         grid[:, o:o + t.window_bytes.shape[1]] = t.window_bytes / window_s
         folded = grid.reshape(len(t.records), cols, per).max(axis=2)
-        rows.extend({"topic": t.name, "partition": p,
-                     "bytes_per_s": [float(f"{x:.4g}") for x in folded[p].tolist()]}
+        rows.extend({"topic": t.name, "partition": p, "bytes_per_s": _rounded(folded[p])}
                     for p in range(len(t.records)))
     starts = placed.start_ms + placed.window_ms * per * np.arange(cols, dtype=np.int64)
     return {"window_s": window_s, "column_windows": per, "column_s": per * window_s,
@@ -122,13 +129,13 @@ def windows_table(placed: PlacedCluster) -> pa.Table:
     windows by time."""
     import pyarrow as pa
 
-    names, parts, starts, recs, byts = [], [], [], [], []
-    for t in placed.topics:
+    index, parts, starts, recs, byts = [], [], [], [], []
+    for i, t in enumerate(placed.topics):
         w = t.windows
         if w is None or t.window_records is None or t.window_bytes is None:
             continue
         p, k = np.nonzero((t.window_records > 0) | (t.window_bytes > 0))
-        names.append(np.full(len(p), t.name, dtype=object))
+        index.append(np.full(len(p), i, dtype=np.int32))
         parts.append(p.astype(np.int32))
         starts.append(w.start_ms + w.window_ms * k.astype(np.int64))
         recs.append(t.window_records[p, k])
@@ -137,10 +144,11 @@ def windows_table(placed: PlacedCluster) -> pa.Table:
     def cat(xs: list[np.ndarray], dtype: Any) -> np.ndarray:
         return np.concatenate(xs) if xs else np.zeros(0, dtype=dtype)
 
+    names = pa.array([t.name for t in placed.topics], pa.string())
     schema = pa.schema([("topic", pa.string()), ("partition", pa.int32()),
                         ("window_start", pa.timestamp("ms", tz="UTC")),
                         ("records", pa.int64()), ("bytes", pa.int64())])
-    return pa.table([pa.array(cat(names, object), pa.string()),
+    return pa.table([names.take(pa.array(cat(index, np.int32))),
                      pa.array(cat(parts, np.int32), pa.int32()),
                      pa.array(cat(starts, np.int64), pa.int64()).cast(schema.field(2).type),
                      pa.array(cat(recs, np.int64), pa.int64()),

@@ -286,7 +286,10 @@ def write_report(
 
     def fill(tmp: Path) -> None:
         with (tmp / "summary.json").open("w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=2, ensure_ascii=False)
+            if doc.get("kind") == "cluster":  # its heat map: compact, C-encoded (8x faster)
+                f.write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False))
+            else:
+                json.dump(doc, f, indent=2, ensure_ascii=False)
             f.write("\n")
         write_tables(summary, tmp, windows=windows)
         if cluster is not None:
