@@ -1,15 +1,18 @@
 """A tiny stand-in of issue 14's ResolvedCluster (CONTRACT14 §1) and measures built by hand,
 for the cluster summary's tests (no Spark): the topics resolved one by one with
 ``resolve_topology`` (AdminUtils with a seed), groups assigned over all their topics with
-``kpart.consumer.assign``."""
+``kpart.consumer.assign``. Once ``kpart._layout.resolve_cluster`` exists (issue 14's topology),
+:func:`cluster` returns the real thing for the same topology instead."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from kpart import _layout
 from kpart._cluster_loads import TopicMeasure, TopicWindows
 from kpart._layout import ResolvedTopology, resolve_topology
 from kpart._loads import HotKey, Loads
@@ -62,9 +65,34 @@ def group(name: str, members: int, strategy: str = "range") -> ConsumerGroupConf
         GroupMemberConfig(f"{name}-{i}", f"r{i % 3}") for i in range(members)))
 
 
+def _real(topics: Sequence[TopicConfig], groups: Sequence[ConsumerGroupConfig],
+          subscriptions: dict[str, tuple[str, ...]],
+          brokers: tuple[Broker, ...]) -> Any:
+    """The real ResolvedCluster of the same topology, once issue 14's topology is merged."""
+    from kpart.topology import topology_from_dict
+
+    doc = {
+        "cluster": {"brokers": [{"id": b.id, "rack": b.rack} for b in brokers]},
+        "topics": [{"name": t.name, "partitions": t.partitions,
+                    "replication_factor": t.replication_factor, "key": t.key,
+                    "placement_seed": t.placement_seed, "null_key_seed": t.null_key_seed,
+                    "null_key_strategy": t.null_key_strategy} for t in topics],
+        "groups": [{"name": g.name, "strategy": g.strategy,
+                    "members": [{"id": m.id, "rack": m.rack} for m in g.members],
+                    **({"topics": list(subscriptions[g.name])}
+                       if g.name in subscriptions else {})} for g in groups],
+    }
+    return _layout.resolve_cluster(topology_from_dict(doc))  # type: ignore[attr-defined]
+
+
 def cluster(topics: Sequence[TopicConfig], groups: Sequence[ConsumerGroupConfig] = (),
             subscriptions: dict[str, tuple[str, ...]] | None = None,
             brokers: tuple[Broker, ...] = BROKERS) -> StandInCluster:
+    """The resolved cluster: kpart._layout.resolve_cluster's when it exists, else the
+    stand-in (each topic resolved alone, groups assigned over their topics)."""
+    if hasattr(_layout, "resolve_cluster"):
+        real: StandInCluster = _real(topics, groups, subscriptions or {}, brokers)
+        return real
     topo = StandInTopology(brokers, tuple(topics), tuple(groups), subscriptions or {})
     resolved = tuple(resolve_topology(Topology(brokers, t, ())) for t in topics)
     leaders = tuple(r.layout.leaders for r in resolved)
