@@ -319,3 +319,17 @@ def test_brokers_add_up_whatever_the_windows(pa: int, pb: int, w: int, shift: in
     peaks = [p["peak_bytes_in_per_s"] for t in s["topics"] for p in t["partitions"]]
     assert max(peaks) == pytest.approx(max(max(r["bytes_per_s"]) for r in s["heatmap"]["rows"]),
                                        rel=1e-3)
+
+
+def test_the_page_reader_takes_the_document() -> None:
+    """Once report.html's cluster reader is merged (issue 14 §4), it takes this document as
+    it is: every field of the format, no ConfigError."""
+    doc_reader = pytest.importorskip("kpart.report._cluster_doc")
+    c, ms = _two_topics()
+    cap = {b.id: Capacity(disk_bytes=1e6, network_in=1e3, network_out=2e3)
+           for b in c.topology.brokers}
+    s = json.loads(json.dumps(build_cluster_summary(c, ms, capacity=cap)))
+    doc = doc_reader.read_cluster_summary(s)
+    assert doc.timed and len(doc.topics) == 2 and len(doc.brokers) == 6
+    assert doc.brokers[0].peak_in == s["brokers"][0]["peak_bytes_in_per_s"]
+    assert doc.heatmap is not None and len(doc.heatmap.labels) == 7
