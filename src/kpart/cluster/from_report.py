@@ -39,7 +39,6 @@ import numpy as np
 
 from kpart._loads import PlacedLoads, place_loads
 from kpart.cluster.model import (
-    LOADS,
     Capacity,
     ClusterBroker,
     ClusterModel,
@@ -56,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.topology import ConsumerGroupConfig
 
 __all__ = ["ClusterTopology", "PlacedCluster", "PlacedTopic", "ResolvedClusterLike",
-           "null_windows", "placed_cluster", "report_cluster_model"]
+           "cluster_model_of", "null_windows", "placed_cluster", "report_cluster_model"]
 
 
 class ClusterTopology(Protocol):
@@ -255,7 +254,6 @@ def cluster_model_of(placed: PlacedCluster,
         "bytes_out_per_s": bytes_in * readers,
         "messages_in_per_s": np.concatenate([r[1] for r in rates]) if topics else np.zeros(0),
     }
-    assert set(loads) == set(LOADS)
     return ClusterModel(
         _brokers(placed.resolved, capacity), tuple(TopicInfo(t.name) for t in topics),
         topic=np.repeat(np.arange(len(topics), dtype=np.int32), sizes),
