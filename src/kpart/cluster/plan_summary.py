@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster.outage import OutageResult
     from kpart.cluster.verifier import GoalCheck
 
-__all__ = ["failure_rows", "lower_bound_bytes", "plan_summary", "target_model"]
+__all__ = ["broker_rows", "failure_rows", "lower_bound_bytes", "plan_summary", "target_model"]
 
 FORMAT = "kpart-plan-summary"
 VERSION = 1
@@ -118,22 +118,33 @@ def _load(load: BrokerLoad, i: int, known: dict[str, bool]) -> dict[str, Any]:
             "nw_out_bytes_per_s": value(load.network_out, "out")}
 
 
-def _brokers(plan: ClusterPlan, added: set[int]) -> list[dict[str, Any]]:
-    m = plan.model
-    known = {"disk": _known(m.size_bytes), "in": _known(m.bytes_in_per_s),
-             "out": _known(m.bytes_in_per_s) or _known(m.bytes_out_per_s)}
+def broker_rows(model: ClusterModel, after: BrokerLoad, before: BrokerLoad | None = None, *,
+                added: Sequence[int] = (), removed: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """The ``brokers`` rows of the summary (see the module docstring), one per broker of
+    ``model`` by id: ``after`` (and ``before``, when given; left out otherwise) weighed by
+    :func:`kpart.cluster.broker_load`; ``added``/``removed``: broker ids. What the report's
+    ``cluster`` section shows for the cluster as it is (``after`` only)."""
+    known = {"disk": _known(model.size_bytes), "in": _known(model.bytes_in_per_s),
+             "out": _known(model.bytes_in_per_s) or _known(model.bytes_out_per_s)}
     rows = []
-    for i, b in enumerate(m.brokers):
+    for i, b in enumerate(model.brokers):
         cap = b.capacity
-        rows.append({
+        row = {
             "broker": b.id, "rack": b.rack, "added": b.id in added,
-            "removed": b.id in plan.removed,
+            "removed": b.id in removed,
             "capacity": {"disk_bytes": None if cap is None else cap.disk_bytes,
                          "nw_in_bytes_per_s": None if cap is None else cap.network_in,
-                         "nw_out_bytes_per_s": None if cap is None else cap.network_out},
-            "before": _load(plan.load_before, i, known),
-            "after": _load(plan.load_after, i, known)})
+                         "nw_out_bytes_per_s": None if cap is None else cap.network_out}}
+        if before is not None:
+            row["before"] = _load(before, i, known)
+        row["after"] = _load(after, i, known)
+        rows.append(row)
     return rows
+
+
+def _brokers(plan: ClusterPlan, added: set[int]) -> list[dict[str, Any]]:
+    return broker_rows(plan.model, plan.load_after, plan.load_before, added=sorted(added),
+                       removed=plan.removed)
 
 
 def _goals(plan: ClusterPlan, checks: Sequence[GoalCheck] | None) -> list[dict[str, Any]]:

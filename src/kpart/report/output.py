@@ -9,7 +9,12 @@ failed run leaves either the old report or nothing, never a partial one.
 
 Files: ``summary.json`` (:func:`kpart.report.summary.build_summary`), ``partitions.parquet``,
 ``brokers.parquet``, ``racks.parquet``, ``consumers.parquet`` (one row per group member) and
-``hot_keys.parquet`` (written with pyarrow; no Spark).
+``hot_keys.parquet`` (written with pyarrow; no Spark). A cluster report (``"kind": "cluster"``,
+:func:`kpart.report.cluster_summary.build_cluster_summary`) has the same tables, one row per
+(topic, partition), broker, rack, group member and hot key, plus ``windows.parquet`` (the
+per-window loads, :func:`kpart.report.cluster_summary.cluster_windows_table`) and
+``cluster.json`` (the cluster model, :func:`kpart.cluster.cluster_json.cluster_to_json` of
+:func:`kpart.cluster.from_report.report_cluster_model`) when given.
 """
 
 from __future__ import annotations
@@ -19,12 +24,18 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kpart._files import check_writable, is_kpart_temp, write_dir
 from kpart.errors import ConfigError, Param
 
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+    from kpart.cluster.model import ClusterModel
+
 __all__ = [
+    "CLUSTER_REPORT_FILES",
     "REPORT_FILES",
     "REPORT_FORMAT",
     "TABLES",
@@ -41,8 +52,48 @@ TABLES = ("partitions", "brokers", "racks", "consumers", "hot_keys")
 REPORT_FORMAT = "kpart-report"
 REPORT_FORMAT_VERSION = 1
 
-#: Every file kpart writes in a report directory; another entry makes it the user's.
+#: Every file kpart writes in a single-topic report directory.
 REPORT_FILES = frozenset({"summary.json", "report.html", *(f"{t}.parquet" for t in TABLES)})
+#: Every file kpart writes in a cluster report directory; an entry in neither set makes a
+#: report directory the user's.
+CLUSTER_REPORT_FILES = REPORT_FILES | {"windows.parquet", "cluster.json"}
+
+_TOPIC_PARTITION = "list<topic_partition>"
+_CLUSTER_SCHEMAS = {
+    "partitions": [("topic", "string"), ("partition", "int32"), ("records", "int64"),
+                   ("bytes", "int64"), ("keys", "int64"), ("null_key_records", "int64"),
+                   ("leader", "int32"), ("replicas", "list<int32>"),
+                   ("bytes_in_per_s", "float64"), ("peak_bytes_in_per_s", "float64"),
+                   ("p99_bytes_in_per_s", "float64"), ("peak_records_per_s", "float64")],
+    "brokers": [("broker", "int32"), ("rack", "string"), ("leaders", "int32"),
+                ("replicas", "int32"), ("leader_records", "int64"), ("leader_bytes", "int64"),
+                ("replica_records", "int64"), ("replica_bytes", "int64"),
+                *((k, "float64") for k in (
+                    "disk_bytes", "produce_bytes_in_per_s", "replication_bytes_in_per_s",
+                    "consumer_bytes_out_per_s", "replication_bytes_out_per_s",
+                    "nw_in_bytes_per_s", "nw_out_bytes_per_s", "peak_bytes_in_per_s",
+                    "p99_bytes_in_per_s", "mean_bytes_in_per_s"))],
+    "racks": [("rack", "string"), ("brokers", "list<int32>"), ("leader_records", "int64"),
+              ("leader_bytes", "int64"), ("replica_records", "int64"), ("replica_bytes", "int64"),
+              ("nw_in_bytes_per_s", "float64"), ("nw_out_bytes_per_s", "float64")],
+    "consumers": [("group", "string"), ("strategy", "string"), ("member", "string"),
+                  ("rack", "string"), ("instance_id", "string"),
+                  ("partitions", _TOPIC_PARTITION), ("records", "int64"), ("bytes", "int64"),
+                  ("peak_records_per_s", "float64")],
+    "hot_keys": [("rank", "int32"), ("topic", "string"), ("key", "string"),
+                 ("records", "int64"), ("bytes", "int64"), ("partition", "int32"),
+                 ("share", "float64")],
+}
+
+
+def _cluster_rows(summary: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    partitions = [{"topic": t["topic"], **p} for t in summary["topics"] for p in t["partitions"]]
+    consumers = [{"group": g["group"], "strategy": g["strategy"], **m}
+                 for g in summary["groups"] for m in g["members"]]
+    hot = [{**h, "key": str(h["key"])} for h in summary["hot_keys"]]
+    return {"partitions": partitions, "brokers": summary["brokers"], "racks": summary["racks"],
+            "consumers": consumers, "hot_keys": hot}
+
 
 _MARKER = re.compile(r'\s*\{\s*"format"\s*:\s*"kpart-report"')
 
@@ -85,23 +136,34 @@ _SCHEMAS = {
 def _arrow_type(name: str) -> Any:
     import pyarrow as pa
 
+    if name == _TOPIC_PARTITION:
+        return pa.list_(pa.struct([("topic", pa.string()), ("partition", pa.int32())]))
     if name.startswith("list<"):
         return pa.list_(_arrow_type(name[5:-1]))
     return {"int32": pa.int32(), "int64": pa.int64(), "string": pa.string(),
             "float64": pa.float64()}[name]
 
 
-def write_tables(summary: dict[str, Any], directory: str | Path) -> list[Path]:
-    """Write the summary's tables as ``<directory>/<table>.parquet``; returns the paths."""
+def write_tables(summary: dict[str, Any], directory: str | Path, *,
+                 windows: pa.Table | None = None) -> list[Path]:
+    """Write the summary's tables as ``<directory>/<table>.parquet`` (a cluster summary's
+    when its ``kind`` is ``"cluster"``) and, when given, ``windows`` as ``windows.parquet``
+    (:func:`kpart.report.cluster_summary.cluster_windows_table`); returns the paths."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    cluster = summary.get("kind") == "cluster"
+    schemas = _CLUSTER_SCHEMAS if cluster else _SCHEMAS
     written = []
-    for name, rows in _rows(summary).items():
-        schema = pa.schema([(col, _arrow_type(t)) for col, t in _SCHEMAS[name]])
+    for name, rows in (_cluster_rows(summary) if cluster else _rows(summary)).items():
+        schema = pa.schema([(col, _arrow_type(t)) for col, t in schemas[name]])
         columns = {col: [r.get(col) for r in rows] for col in schema.names}
         path = Path(directory) / f"{name}.parquet"
         pq.write_table(pa.table(columns, schema=schema), path)
+        written.append(path)
+    if windows is not None:
+        path = Path(directory) / "windows.parquet"
+        pq.write_table(windows, path)
         written.append(path)
     return written
 
@@ -178,12 +240,22 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
                                 "summary.json written by kpart): name a new directory, or pass "
                                 "{param_force} to replace it", mentions=("force",), shown=shown)
     foreign = sorted(p.name for p in resolved.iterdir()
-                     if p.name not in REPORT_FILES and not is_kpart_temp(p.name))
+                     if p.name not in CLUSTER_REPORT_FILES and not is_kpart_temp(p.name))
     if foreign:
         raise ConfigError.naming_value(option, "{param}: {shown!r} is a kpart report but also holds "
                                 "{foreign!r}, which kpart did not write: move it away, or pass "
                                 "{param_force} to replace the directory", mentions=("force",),
                                 shown=shown, foreign=foreign[0])
+
+
+def _write_cluster_json(model: ClusterModel, directory: Path) -> None:
+    """``cluster.json`` of ``model`` in ``directory`` (the report's temporary directory)."""
+    from kpart.cluster.cluster_json import cluster_to_json
+
+    with (directory / "cluster.json").open("w", encoding="utf-8") as f:
+        json.dump(cluster_to_json(model), f, separators=(",", ":"), ensure_ascii=False,
+                  allow_nan=False)
+        f.write("\n")
 
 
 def write_report(
@@ -193,11 +265,16 @@ def write_report(
     *,
     force: bool = False,
     inputs: Iterable[str | Path] = (),
+    windows: pa.Table | None = None,
+    cluster: ClusterModel | None = None,
 ) -> Path:
     """Atomically write ``summary.json`` and the Parquet tables to ``out_dir``.
 
     ``extra``: more writers ``(summary, directory) -> None`` run inside the temporary directory
-    (e.g. an HTML page). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
+    (e.g. an HTML page). A cluster report also passes ``windows`` (written as
+    ``windows.parquet`` by :func:`write_tables`) and ``cluster``, the model written as
+    ``cluster.json`` (:func:`kpart.cluster.cluster_json.cluster_to_json`, what ``kpart plan
+    --snapshot`` reads). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
     ``force``): an existing directory is replaced only if it is a previous kpart report (or
     ``force``), once the new report is complete. ``ConfigError`` naming ``out_dir`` when it may
     not be written. Returns ``out_dir``.
@@ -209,9 +286,14 @@ def write_report(
 
     def fill(tmp: Path) -> None:
         with (tmp / "summary.json").open("w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=2, ensure_ascii=False)
+            if doc.get("kind") == "cluster":  # its heat map: compact, C-encoded (8x faster)
+                f.write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False))
+            else:
+                json.dump(doc, f, indent=2, ensure_ascii=False)
             f.write("\n")
-        write_tables(summary, tmp)
+        write_tables(summary, tmp, windows=windows)
+        if cluster is not None:
+            _write_cluster_json(cluster, tmp)
         for writer in extra:
             writer(summary, tmp)
 

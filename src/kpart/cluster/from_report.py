@@ -1,0 +1,280 @@
+"""The cluster model of a cluster report: every partition's replicas, leader and measured loads.
+
+The ``report`` loader of the cluster model (docs/report-cluster.md): what ``kpart report``
+measures for a topology of several topics (:class:`~kpart._cluster_loads.TopicMeasure`, one per
+topic) laid on its resolved topology (replicas placed topic after topic, the current leaders,
+each group's assignment over all its topics) becomes a :class:`~kpart.cluster.model.
+ClusterModel`, the value ``cluster.json`` holds (Cruise Control's ``ClusterModel``:
+``com.linkedin.kafka.cruisecontrol.model.ClusterModel``, brokers with racks and capacities,
+replicas with their load), so that ``kpart plan --snapshot kpart-report/cluster.json`` plans
+a rebalance from measured loads.
+
+Per partition: ``messages`` = its records, ``size_bytes`` = its bytes (the report's bytes,
+:data:`kpart.report.summary.BYTES_DEFINITION`), ``bytes_in_per_s`` = its timed bytes / the
+topic's span (:attr:`~kpart._cluster_loads.TopicWindows.span_s`), ``messages_in_per_s`` the
+same for records, ``bytes_out_per_s`` = ``bytes_in_per_s`` × the number of consumer groups
+reading the topic (each group reads every record once); ISR = replicas, ``min.insync.replicas``
+unknown. A topic without timestamps has unknown (``NaN``) rates.
+
+Null-key records are placed as the single-topic report places them
+(:func:`kpart._loads.place_loads`, the topic's null-key rule on its leaders); per window, the
+null-key records of the window are split over the partitions in proportion to that placement
+(largest remainder, ties to the lower partition), so every window's total is kept exactly.
+Records whose timestamp is null are in the totals (``messages``, ``size_bytes``) and in no
+window, hence in no rate.
+
+>>> import numpy as np
+>>> null_windows(np.array([10, 3]), [1, 1, 1]).tolist()
+[[4, 1], [3, 1], [3, 1]]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from kpart._loads import PlacedLoads, place_loads
+from kpart.cluster.model import (
+    Capacity,
+    ClusterBroker,
+    ClusterModel,
+    TopicInfo,
+    padded_ids,
+)
+from kpart.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart._cluster_loads import TopicMeasure, TopicWindows
+    from kpart._layout import ResolvedTopology
+    from kpart.consumer.assignment import GroupAssignment
+    from kpart.placement.spec import Broker
+    from kpart.topology import ConsumerGroupConfig
+
+__all__ = ["ClusterTopology", "PlacedCluster", "PlacedTopic", "ResolvedClusterLike",
+           "cluster_model_of", "null_windows", "placed_cluster", "report_cluster_model"]
+
+
+class ClusterTopology(Protocol):
+    """What the report reads of a topology (:class:`kpart.topology.Topology`)."""
+
+    @property
+    def brokers(self) -> Sequence[Broker]: ...  # noqa: D102
+
+    @property
+    def groups(self) -> Sequence[ConsumerGroupConfig]: ...  # noqa: D102
+
+    @property
+    def racks(self) -> tuple[str, ...]: ...  # noqa: D102
+
+    def group_topics(self, group: ConsumerGroupConfig) -> tuple[str, ...]: ...  # noqa: D102
+
+
+class ResolvedClusterLike(Protocol):
+    """What the report reads of a resolved cluster (:class:`kpart._layout.ResolvedCluster`):
+    the topology, per topic its :class:`~kpart._layout.ResolvedTopology` (replicas placed
+    cluster-wide) and current leaders (``-1`` = none), each group's assignment over all its
+    topics."""
+
+    @property
+    def topology(self) -> ClusterTopology: ...  # noqa: D102
+
+    @property
+    def topics(self) -> Sequence[ResolvedTopology]: ...  # noqa: D102
+
+    @property
+    def leaders(self) -> Sequence[Sequence[int]]: ...  # noqa: D102
+
+    @property
+    def assignments(self) -> Sequence[tuple[str, GroupAssignment]]: ...  # noqa: D102
+
+
+def null_windows(counts: np.ndarray, weights: Sequence[int]) -> np.ndarray:
+    """int64 ``(P, W)``: each window's ``counts[w]`` split over ``P`` partitions in proportion to
+    ``weights`` (largest remainder, ties to the lower partition: per window what
+    :func:`kpart.producer.null_keys.apportion` gives); zeros when the weights sum to 0."""
+    w = np.asarray(weights, dtype=np.int64)
+    c = np.asarray(counts, dtype=np.int64)
+    total = int(w.sum())
+    if total == 0 or not c.size:
+        return np.zeros((len(w), c.size), dtype=np.int64)
+    exact = int(c.max(initial=0)) * int(w.max(initial=0)) < 2**62
+    cc, ww = (c, w) if exact else (c.astype(object), w.astype(object))
+    prod = ww[:, None] * cc[None, :]
+    base, frac = prod // total, prod % total
+    left = (cc - base.sum(axis=0)).astype(np.int64)
+    order = np.argsort(-frac, axis=0, kind="stable")
+    rank = np.empty(order.shape, dtype=np.int64)
+    np.put_along_axis(rank, order, np.arange(len(w))[:, None].repeat(c.size, axis=1), axis=0)
+    out: np.ndarray = (base.astype(np.int64) + (rank < left[None, :])).astype(np.int64)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class PlacedTopic:
+    """One topic's measure with its null-key records placed: ``records``/``bytes`` (int64,
+    ``(P,)``, totals), ``window_records``/``window_bytes`` (int64, ``(P, W)``, null-key records
+    of each window included; ``None`` without windows), its ``replicas`` and ``leaders``."""
+
+    measure: TopicMeasure
+    resolved: ResolvedTopology
+    placed: PlacedLoads
+    replicas: tuple[tuple[int, ...], ...]
+    leaders: tuple[int, ...]
+    readers: int
+    records: np.ndarray
+    bytes: np.ndarray
+    window_records: np.ndarray | None
+    window_bytes: np.ndarray | None
+
+    @property
+    def name(self) -> str:
+        """The topic's name."""
+        return self.measure.topic
+
+    @property
+    def windows(self) -> TopicWindows | None:
+        """The measured windows (``None`` without a timestamp, or with no timed record)."""
+        w = self.measure.windows
+        return w if w is not None and w.windows else None
+
+    @property
+    def span_s(self) -> float | None:
+        """Seconds the windows cover (``None`` without windows)."""
+        w = self.windows
+        return None if w is None else w.span_s
+
+    def rates(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(bytes_in_per_s, records_per_s)``, float64 ``(P,)``: the timed load / span;
+        ``NaN`` without windows."""
+        span = self.span_s
+        if span is None or self.window_bytes is None or self.window_records is None:
+            nan = np.full(len(self.records), math.nan)
+            return nan, nan.copy()
+        return self.window_bytes.sum(axis=1) / span, self.window_records.sum(axis=1) / span
+
+
+@dataclass(frozen=True, eq=False)
+class PlacedCluster:
+    """Every topic placed (:class:`PlacedTopic`, topology order) and the common grid of their
+    windows: ``window_ms`` and ``start_ms`` (``None`` when no topic has windows) and
+    ``grid_windows`` (``G``) windows from ``start_ms``."""
+
+    resolved: ResolvedClusterLike
+    topics: tuple[PlacedTopic, ...]
+    window_ms: int | None
+    start_ms: int | None
+    grid_windows: int
+
+    def offset(self, i: int) -> int:
+        """Where topic ``i``'s first window falls on the common grid."""
+        w = self.topics[i].windows
+        if w is None or self.start_ms is None or self.window_ms is None:
+            return 0
+        return (w.start_ms - self.start_ms) // self.window_ms
+
+
+def _place(resolved: ResolvedClusterLike, i: int, measure: TopicMeasure,
+           readers: int) -> PlacedTopic:
+    rt = resolved.topics[i]
+    name = rt.topic.name
+    if measure.topic != name:
+        raise ConfigError(f"measures[{i}]: topic {measure.topic!r}, the topology's topic {i} "
+                          f"is {name!r} (measures must follow the topology's order)")
+    placed = place_loads(rt, measure.loads)
+    win_r = win_b = None
+    w = measure.windows
+    if w is not None and w.windows:
+        if w.partitions != rt.topic.partitions:
+            raise ConfigError(f"measures[{i}] ({name}).windows: {w.partitions} partitions, the "
+                              f"topic has {rt.topic.partitions}")
+        nulls = placed.null_keys
+        win_r = w.records.astype(np.int64)
+        win_b = w.bytes.astype(np.int64)
+        if nulls.included:
+            win_r = win_r + null_windows(w.null_key_records, nulls.records)
+            win_b = win_b + null_windows(w.null_key_bytes, nulls.bytes)
+    return PlacedTopic(measure, rt, placed, tuple(rt.layout.replicas),
+                       tuple(int(x) for x in resolved.leaders[i]), readers,
+                       np.array(placed.records, dtype=np.int64),
+                       np.array(placed.bytes, dtype=np.int64), win_r, win_b)
+
+
+def placed_cluster(resolved: ResolvedClusterLike,
+                   measures: Sequence[TopicMeasure] | PlacedCluster) -> PlacedCluster:
+    """Place every topic's null-key records (see the module docstring) and line the windows
+    up on one grid. ``measures``: one per topic, in the topology's order (an already placed
+    cluster is returned as it is). Errors: ``ConfigError`` when a measure names another topic
+    or has another partition count, or when two topics' windows have different lengths."""
+    if isinstance(measures, PlacedCluster):
+        return measures
+    if len(measures) != len(resolved.topics):
+        raise ConfigError(f"measures: {len(measures)} topics measured, the topology has "
+                          f"{len(resolved.topics)}")
+    topo = resolved.topology
+    subscribed = [topo.group_topics(g) for g in topo.groups]
+    topics = tuple(_place(resolved, i, m, sum(m.topic in s for s in subscribed))
+                   for i, m in enumerate(measures))
+    timed = [t.windows for t in topics if t.windows is not None]
+    if not timed:
+        return PlacedCluster(resolved, topics, None, None, 0)
+    window_ms = timed[0].window_ms
+    for t in topics:
+        if t.windows is not None and t.windows.window_ms != window_ms:
+            raise ConfigError(f"measures ({t.name}).windows: {t.windows.window_ms} ms windows, "
+                              f"the first timed topic has {window_ms} ms")
+    start = min(w.start_ms for w in timed)
+    end = max(w.start_ms + w.windows * window_ms for w in timed)
+    return PlacedCluster(resolved, topics, window_ms, start, (end - start) // window_ms)
+
+
+def _brokers(resolved: ResolvedClusterLike,
+             capacity: Mapping[int, Capacity] | None) -> tuple[ClusterBroker, ...]:
+    caps = capacity or {}
+    return tuple(ClusterBroker(b.id, b.rack, caps.get(b.id)) for b in resolved.topology.brokers)
+
+
+def cluster_model_of(placed: PlacedCluster,
+                     capacity: Mapping[int, Capacity] | None = None) -> ClusterModel:
+    """The :class:`ClusterModel` of an already placed cluster (see
+    :func:`report_cluster_model`)."""
+    topics = placed.topics
+    sizes = [len(t.replicas) for t in topics]
+    replicas = padded_ids([r for t in topics for r in t.replicas])
+    rates = [t.rates() for t in topics]
+    bytes_in = np.concatenate([r[0] for r in rates]) if topics else np.zeros(0)
+    readers = np.repeat(np.array([t.readers for t in topics], dtype=np.float64), sizes)
+    loads = {
+        "messages": np.concatenate([t.records for t in topics]).astype(np.float64),
+        "size_bytes": np.concatenate([t.bytes for t in topics]).astype(np.float64),
+        "bytes_in_per_s": bytes_in,
+        "bytes_out_per_s": bytes_in * readers,
+        "messages_in_per_s": np.concatenate([r[1] for r in rates]) if topics else np.zeros(0),
+    }
+    return ClusterModel(
+        _brokers(placed.resolved, capacity), tuple(TopicInfo(t.name) for t in topics),
+        topic=np.repeat(np.arange(len(topics), dtype=np.int32), sizes),
+        partition=np.concatenate([np.arange(n, dtype=np.int32) for n in sizes]
+                                 or [np.zeros(0, np.int32)]),
+        replicas=replicas,
+        leader=np.array([x for t in topics for x in t.leaders], dtype=np.int32),
+        isr=replicas,
+        **loads,
+    )
+
+
+def report_cluster_model(resolved: ResolvedClusterLike,
+                         measures: Sequence[TopicMeasure] | PlacedCluster,
+                         capacity: Mapping[int, Capacity] | None = None) -> ClusterModel:
+    """The cluster a report measured (see the module docstring for each load): brokers as the
+    topology lists them with ``capacity[id]`` (``None``: unknown), one row per partition of
+    every topic (topology order), its replicas (ISR = replicas), its current leader and its
+    loads. ``measures``: one :class:`~kpart._cluster_loads.TopicMeasure` per topic, topology
+    order (or :func:`placed_cluster`'s result, to place once for the summary too). Errors:
+    those of :func:`placed_cluster`; the model's own checks (``ConfigError``).
+
+    ``cluster_to_json(report_cluster_model(...))`` is the report's ``cluster.json``."""
+    return cluster_model_of(placed_cluster(resolved, measures), capacity)
