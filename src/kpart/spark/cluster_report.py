@@ -25,9 +25,10 @@ from kpart._cluster_loads import PartitionLimits, TopicMeasure
 from kpart.topology import Topology
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
     from pyspark.sql import SparkSession
 
-    from kpart.cluster.capacity import Capacity
+    from kpart.cluster.model import Capacity
     from kpart.cluster.model import ClusterModel
     from kpart.spark.inputs import InputSpec
 
@@ -43,11 +44,13 @@ def _silent(step: str) -> None:
 @dataclass(frozen=True, slots=True)
 class ClusterReport:
     """What :func:`run_cluster_report` computed: the ``summary`` document (``summary.json``,
-    ``"kind": "cluster"``), every topic's ``measures`` (their windows feed
-    ``windows.parquet``) and the ``model`` written as ``cluster.json``."""
+    ``"kind": "cluster"``), every topic's ``measures``, the per-window table written as
+    ``windows.parquet`` (``None`` when no topic has timestamps) and the ``model`` written as
+    ``cluster.json``."""
 
     summary: dict[str, Any]
     measures: tuple[TopicMeasure, ...]
+    windows: pa.Table | None
     model: ClusterModel
 
 
@@ -100,7 +103,12 @@ def run_cluster_report(
     from datetime import UTC, datetime
 
     from kpart._layout import resolve_cluster
-    from kpart.report.cluster_summary import build_cluster_summary, report_cluster_model
+    from kpart.report.cluster_summary import (
+        build_cluster_summary,
+        cluster_windows_table,
+        placed_cluster,
+        report_cluster_model,
+    )
     from kpart.spark.cluster_job import measure_topics
 
     analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -110,7 +118,9 @@ def run_cluster_report(
     groups = resolved.topology.groups
     on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
                                   if groups else ""))
-    summary = build_cluster_summary(resolved, measures, capacity=capacity,
+    placed = placed_cluster(resolved, measures)  # null keys placed once, windows on one grid
+    summary = build_cluster_summary(resolved, placed, capacity=capacity,
                                     sources={name: spec.source for name, spec in specs.items()},
                                     analysed_at=analysed_at)
-    return ClusterReport(summary, measures, report_cluster_model(resolved, measures, capacity))
+    return ClusterReport(summary, measures, cluster_windows_table(resolved, placed),
+                         report_cluster_model(resolved, placed, capacity))
