@@ -153,7 +153,9 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
             ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
             undo: _Undo) -> float:
     """Leader counts back in band after ``gave`` passed a leadership of network out ``w`` to
-    ``took`` (``before``: their counts before; each may hand back at most half of ``w`` in
+    ``took``, for a broker that was inside it (one already outside may go further: the
+    goal's violations do not grow) (``before``: their counts before; each may hand back at
+    most half of ``w`` in
     the repair; ``ctx``: limits, guards, light rows and the (take?, broker) already found
     impossible in this step). Returns the bytes moved, -1 when it cannot (the caller
     undoes)."""
@@ -162,7 +164,7 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
     # leadership to a broker still over its band, which this repair must allow
     guards = [g for g in every if g.name != _NETWORK_OUT]
     spent = 0.0
-    if s.leaders[gave] < lim.clo and s.leaders[gave] < before[0]:
+    if s.leaders[gave] < lim.clo <= before[0]:
         if (True, gave) in failed:
             return -1.0
         limit = max(float(lim.hi_t[gave]), float(s.nw_out[gave]) + w / 2)
@@ -171,7 +173,7 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
             failed.add((True, gave))
             return -1.0
         spent += got
-    if s.leaders[took] > lim.chi and s.leaders[took] > before[1]:
+    if before[1] <= lim.chi < s.leaders[took]:
         floor = min(float(lim.lo_t[took]), float(s.nw_out[took]) - w / 2)
         got = -1.0 if (False, took) in failed else _give_one(s, took, floor, lim, guards,
                                                             undo)
@@ -207,11 +209,37 @@ def _receivers(s: GoalState, w: float, rin: float, lim: _Limits) -> np.ndarray:
     return out
 
 
+def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
+               guards: Sequence[Goal]) -> bool:
+    """Pass the leadership of partitions ``x`` leads (``rows``, the heaviest first) to
+    followers with room for their network out and for one more leader, while ``x`` has
+    leaders to spare (or is already under the leader-count band) and is over its
+    network-out band: many light partitions at once, no data moved. True when any."""
+    spare = len(rows) if s.leaders[x] < lim.clo else int(s.leaders[x] - lim.clo)
+    made = 0
+    for row in rows[: 8 * 1024].tolist():
+        if made >= spare or s.nw_out[x] <= lim.hi[x]:
+            break
+        w = float(s.lead_out[row])
+        if s.nw_out[x] - w < lim.lo_t[x]:
+            continue
+        for k in range(1, s.pos.shape[1]):
+            f = int(s.pos[row, k])
+            if (f >= 0 and s.allowed[f] and s.nw_out[f] + w <= lim.hi[f]
+                    and s.leaders[f] + 1 <= lim.chi
+                    and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
+                    and _lead_ok(s, row, x, f, guards)):
+                swap_leader(s, row, k)
+                made += 1
+                break
+    return made > 0
+
+
 def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
           light: np.ndarray) -> float:
     """One step for ``x`` over its band. Returns the bytes moved, -1 for no step."""
     need = float(s.nw_out[x] - lim.hi[x])
-    most = float(s.nw_out[x] - lim.lo[x])
+    most = float(s.nw_out[x] - lim.lo_t[x] * (1 + 1e-6))
     rows = np.flatnonzero(s.pos[:, 0] == x)
     w = s.lead_out[rows]
     keep = (w > 0) & (w <= most)
@@ -220,6 +248,8 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     before = (int(s.leaders[x]), 0)
     undo: _Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
+    if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
+        return 0.0
     # 1. a leadership to a follower with room (no data moves), the most relief first
     free = np.argsort(-useful, kind="stable")
     for row in rows[free[useful[free] >= need / 8]][:4 * _ROWS].tolist():
