@@ -213,12 +213,13 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
                guards: Sequence[Goal]) -> bool:
     """Pass the leadership of partitions ``x`` leads (``rows``, the heaviest first) to
     followers with room for their network out and for one more leader, while ``x`` has
-    leaders to spare (or is already under the leader-count band) and is over its
-    network-out band: many light partitions at once, no data moved. True when any."""
+    leaders to spare (or is already under the leader-count band): many light partitions at
+    once, no data moved. Kept (True) only when it brings ``x`` into its band (else its spare
+    leaders stay for :func:`_swap_step`)."""
     spare = len(rows) if s.leaders[x] < lim.clo else int(s.leaders[x] - lim.clo)
-    made = 0
+    undo: _Undo = []
     for row in rows[: 8 * 1024].tolist():
-        if made >= spare or s.nw_out[x] <= lim.hi[x]:
+        if len(undo) >= spare or s.nw_out[x] <= lim.hi[x]:
             break
         w = float(s.lead_out[row])
         if s.nw_out[x] - w < lim.lo_t[x]:
@@ -229,10 +230,12 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
                     and s.leaders[f] + 1 <= lim.chi
                     and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
                     and _lead_ok(s, row, x, f, guards)):
-                swap_leader(s, row, k)
-                made += 1
+                _swap(s, row, k, undo)
                 break
-    return made > 0
+    if s.nw_out[x] <= lim.hi_t[x]:
+        return bool(undo)
+    _rollback(undo)
+    return False
 
 
 def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
@@ -288,6 +291,58 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                 got = _counts(s, x, d, took, wr, ctx, undo)
                 if got >= 0 and size + got <= budget:
                     return size + got
+                _rollback(undo)
+    # 3. a swap: the leader replica to a receiver, a follower replica of about its size back
+    return _swap_step(s, x, rows, order, budget, ctx)
+
+
+def _swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
+               ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               ) -> float:
+    """Step 3 of :func:`_shed`: one :func:`_swap_replicas` of the cheapest candidates
+    (``rows[order]``). Returns the bytes moved, -1 for none."""
+    undo: _Undo = []
+    for row in rows[order][:_ROWS // 4].tolist():
+        got = _swap_replicas(s, x, row, budget, ctx, undo)
+        if got >= 0:
+            return got
+    return -1.0
+
+
+def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
+                   ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+                   undo: _Undo) -> float:
+    """``x``'s leader replica of ``row`` goes to a receiver ``d`` and a follower replica of
+    ``d``'s of about the same size comes back (Cruise Control's
+    ``INTER_BROKER_REPLICA_SWAP``): disk and replica counts about unchanged on both, where a
+    single move would take ``x`` (or a follower's broker) under the disk band. Returns the
+    bytes moved, -1 for none."""
+    lim, guards = ctx[0], ctx[1]
+    size, wr = float(s.size[row]), float(s.lead_out[row])
+    for d in _receivers(s, wr, float(s.rate_in[row]), lim)[:4].tolist():
+        if (s.pos[row] == d).any():
+            continue
+        qs, ks = np.nonzero(s.pos[:, 1:] == d)
+        ks = ks + 1
+        fit = ~(s.pos[qs] == x).any(axis=1) & (s.size[qs] <= budget - size)
+        qs, ks = qs[fit], ks[fit]
+        near = np.argsort(np.abs(s.size[qs] - size), kind="stable")[:8]
+        took = (int(s.leaders[x]), int(s.leaders[d]))
+        for q, k in zip(qs[near].tolist(), ks[near].tolist(), strict=True):
+            for first in (True, False):  # which of the two moves goes first
+                steps = [(q, k, d, x), (row, 0, x, d)]
+                if not first:
+                    steps.reverse()
+                done = 0
+                for r, slot, src, dst in steps:
+                    if not accepted(guards, s, r, src, dst):
+                        break
+                    _move(s, r, slot, dst, undo)
+                    done += 1
+                if done == 2:
+                    got = _counts(s, x, d, took, wr, ctx, undo)
+                    if got >= 0 and size + float(s.size[q]) + got <= budget:
+                        return size + float(s.size[q]) + got
                 _rollback(undo)
     return -1.0
 
