@@ -10,8 +10,9 @@ counts are evened with replicas sized to what the receiver still needs; then eac
 goal moves, from the most loaded broker to the least, the largest replica that does not
 overshoot (the fewest bytes that fix the violation); the network-out, leader-count and
 leader-bytes-in goals move leadership, together (:mod:`kpart.cluster._optimizer_leaders`,
-no data), then a few followers where leadership cannot even out network out
-(:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers; kpart's
+no data), then, for each broker still outside the network-out band, leadership handovers,
+replica moves chosen by the fewest bytes per byte/s relieved and replica swaps, leader
+counts kept in their band (:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers; kpart's
 :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers
 (:mod:`kpart.cluster._optimizer_failover`). The target's leader is each partition's first
 replica. The result is checked by nothing here: run
@@ -349,7 +350,7 @@ def plan_cluster(
     more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
     survivor).
     Shapes: ``model``'s (P, R) replicas; time and memory linear in P (2.8M replicas: about
-    16-28 s and 0.55 GB, see ``benchmarks/bench_cluster_plan.py``).
+    18-31 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
     """
     clock = time.perf_counter()
     model = _with_brokers(model, tuple(add_brokers))
