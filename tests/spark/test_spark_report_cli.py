@@ -33,8 +33,9 @@ def _fails(capsys, args, *needles):
     return lines[0]
 
 
-def test_show_topology_prints_the_default(capsys):
-    assert main(["report", "--show-topology"]) == 0
+def test_show_topology_prints_the_single_topic_default(capsys):
+    # a single-topic option picks the flights topic alone (no option: the demo cluster)
+    assert main(["report", "--key", "tailnum", "--show-topology"]) == 0
     out = capsys.readouterr().out
     assert out == DEFAULT_TOPOLOGY_TEXT
     assert parse_topology(out) == default_topology()
