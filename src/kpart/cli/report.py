@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kpart.cli._options import SERIALIZER_HELP
-from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
+from kpart.cli._spark_options import MasterTimeout, Remote, check_master_options, require_spark
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart.spark.inputs import InputSpec
@@ -43,6 +43,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--master", help="Spark master URL (default local[*], or spark-submit's).",
         show_default=False)] = None,
     master_timeout: MasterTimeout = None,
+    remote: Remote = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
@@ -94,7 +95,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     from kpart.cli._report_topology import override_topology
     from kpart.topology import default_topology, load_topology
 
-    timeout = check_master_options(master, master_timeout)  # no JVM, no network
+    timeout = check_master_options(master, master_timeout, remote)  # no JVM, no network
     topo = default_topology() if topology is None else load_topology(topology, option="--topology")
     overridden = override_topology(topo, topic=topic, partitions=partitions,
                                    replication_factor=replication_factor, brokers=brokers,
@@ -105,7 +106,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
     topo = _with_topic_options(overridden, key=key, serializer=serializer,
                                partitioner=partitioner, null_keys=null_keys)
-    run = _Run(out, force, master, timeout, quiet)
+    run = _Run(out, force, master, timeout, quiet, remote)
     counts, spec, inputs = _check_report(topo, data, topology, run, fmt=fmt,
                                          invalid_keys=invalid_keys, whatif=whatif,
                                          compat=compat)
@@ -149,13 +150,14 @@ def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | No
 @dataclass(frozen=True, slots=True)
 class _Run:
     """Where and how the report runs: ``--out``, ``--force``, ``--master`` (its checked
-    timeout) and ``--quiet``."""
+    timeout), ``--quiet`` and ``--remote``."""
 
     out: Path
     force: bool
     master: str | None
     timeout: float
     quiet: bool
+    remote: str | None = None  # --remote: a Spark Connect server instead of --master
 
 
 def _check_report(topo: Topology, data: Path | None, topology: Path | None, run: _Run, *,
@@ -197,6 +199,7 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     from kpart.cli._phases import phases
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
+    from kpart.spark._remote import shown_url
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
@@ -205,10 +208,11 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     with phases(quiet=run.quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
         spark = None
         if not empty:
-            steps.step(f"starting Spark ({run.master or 'local[*]'})" if owned
-                       else "using the active Spark session")
+            steps.step(f"starting Spark ({run.master or shown_url(run.remote or 'local[*]')})"
+                       if owned else "using the active Spark session")
             spark = get_or_create_session(master=run.master, app_name="kpart-report",
-                                          master_timeout=run.timeout, probe=False)
+                                          master_timeout=run.timeout, probe=False,
+                                          remote=run.remote, remote_timeout=run.timeout)
         try:
             with (steps.watch_spark(spark) if spark is not None else nullcontext()):
                 summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
