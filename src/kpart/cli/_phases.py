@@ -9,7 +9,8 @@ knowing where it goes:
   once, so a log never stays silent for the length of a Spark job;
 * stderr is a terminal: one live line per step (spinner, elapsed time) and, while Spark runs,
   a bar of the step's Spark tasks (polled from the status tracker,
-  :func:`kpart.cli._progress.snapshot`), labelled by the step, never by Spark's call sites;
+  :func:`kpart.cli._progress.snapshot`; on Spark Connect, from the progress the server sends
+  with each query), labelled by the step, never by Spark's call sites;
 * ``quiet``: nothing at all (no thread, no Spark call).
 
 Library callers (tests, notebooks) pass no ``on_step`` and see no output. Nothing here imports
@@ -106,9 +107,14 @@ class Phases:
     @contextmanager
     def watch_spark(self, session: Any, interval: float = 0.25) -> Iterator[None]:
         """Poll ``session``'s status tracker every ``interval`` s while the body runs (live
-        mode only; otherwise Spark is not touched)."""
+        mode only; otherwise Spark is not touched). A Spark Connect session has no status
+        tracker: its queries' progress reports update the bar instead."""
         if self.mode != "live":
             yield
+            return
+        if type(session).__module__.startswith("pyspark.sql.connect"):  # no SparkContext
+            with _connect_progress(session, self.poll):
+                yield
             return
         tracker = session.sparkContext.statusTracker()
         stop = threading.Event()
@@ -125,6 +131,46 @@ class Phases:
             stop.set()
             thread.join()
             self.poll(tracker)
+
+
+class _ConnectTracker:
+    """The status-tracker calls :func:`kpart.cli._progress.snapshot` makes, answered from a
+    Spark Connect session's progress reports (``SparkSession.registerProgressHandler``: the
+    server's stages of the running query, sent with its results). Each report is also passed
+    to ``on_report`` (:meth:`Phases.poll`)."""
+
+    def __init__(self, on_report: Any = None) -> None:
+        self._stages: dict[int, Any] = {}
+        self.on_report = on_report
+
+    def __call__(self, stages: Any = None, inflight_tasks: int = 0, operation_id: Any = None,
+                 done: bool = False) -> None:
+        self._stages = {} if done else {int(s.stage_id): s for s in stages or () if not s.done}
+        if self.on_report is not None:
+            self.on_report(self)
+
+    def getActiveStageIds(self) -> list[int]:  # noqa: N802 - pyspark's StatusTracker API
+        return list(self._stages)
+
+    def getStageInfo(self, stage_id: int) -> Any:  # noqa: N802 - pyspark's StatusTracker API
+        from types import SimpleNamespace
+
+        s = self._stages.get(stage_id)
+        if s is None:
+            return None
+        return SimpleNamespace(name=f"stage {stage_id}", numTasks=s.num_tasks,
+                               numCompletedTasks=s.num_completed_tasks)
+
+
+@contextmanager
+def _connect_progress(session: Any, on_report: Any) -> Iterator[_ConnectTracker]:
+    """Feed ``on_report`` the progress of ``session``'s queries (a Spark Connect session)."""
+    tracker = _ConnectTracker(on_report)
+    session.registerProgressHandler(tracker)
+    try:
+        yield tracker
+    finally:
+        session.removeProgressHandler(tracker)
 
 
 @contextmanager

@@ -21,8 +21,7 @@ from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart._cluster_loads import PartitionLimits
-    from kpart.cluster.model import Capacity
-    from kpart.cluster.model import ClusterModel
+    from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
 
@@ -220,15 +219,17 @@ def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
     from kpart.cli._phases import phases
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
+    from kpart.spark._remote import shown_url
     from kpart.spark.cluster_report import run_cluster_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
     owned = not has_active_session()
     with phases(quiet=run.quiet) as steps:
-        steps.step(f"starting Spark ({run.master or 'local[*]'})" if owned
-                   else "using the active Spark session")
+        steps.step(f"starting Spark ({run.master or shown_url(run.remote or 'local[*]')})"
+                   if owned else "using the active Spark session")
         spark = get_or_create_session(master=run.master, app_name="kpart-report",
-                                      master_timeout=run.timeout, probe=False)
+                                      master_timeout=run.timeout, probe=False,
+                                      remote=run.remote, remote_timeout=run.timeout)
         try:
             with steps.watch_spark(spark):
                 report = run_cluster_report(

@@ -1,5 +1,6 @@
 """What the commands that start Spark (``report``, and ``compat``/``whatif`` on a dataset) share:
-the check that Spark is installed, and the ``--master``/``--master-timeout`` options.
+the check that Spark is installed, and the ``--master``/``--master-timeout`` options (and
+``report``'s ``--remote``, a Spark Connect server instead of a master).
 
 Spark is the extra ``kpart[spark]``: ``pip install kpart`` gives every other command. Nothing
 here imports :mod:`kpart.spark` or pyspark at module level: registering the commands must stay
@@ -23,17 +24,34 @@ import typer
 
 from kpart.errors import ConfigError
 
-__all__ = ["MasterTimeout", "check_master_options", "parse_master_timeout", "require_spark"]
+__all__ = [
+    "MasterTimeout",
+    "Remote",
+    "check_master_options",
+    "parse_master_timeout",
+    "require_spark",
+]
 
 #: The default of ``--master-timeout`` as its help shows it (the value itself is
 #: :data:`kpart.spark._master.DEFAULT_MASTER_TIMEOUT`; a test keeps the two equal).
 HELP_DEFAULT = "60"
+#: The default wait for a ``--remote`` as its help shows it
+#: (:data:`kpart.spark._remote.DEFAULT_REMOTE_TIMEOUT`).
+REMOTE_HELP_DEFAULT = "10"
 
 #: ``--master-timeout SECONDS``: how long to wait for a non-local ``--master``.
 MasterTimeout = Annotated[str | None, typer.Option(
     "--master-timeout", metavar="SECONDS",
     help="Seconds to wait for a non-local --master: its port to answer, then the application "
-    f"to be accepted (default {HELP_DEFAULT}).", show_default=False)]
+    f"to be accepted (default {HELP_DEFAULT}); for a --remote, its first answer (default "
+    f"{REMOTE_HELP_DEFAULT}).", show_default=False)]
+
+#: ``--remote sc://HOST:PORT``: a Spark Connect server instead of ``--master``.
+Remote = Annotated[str | None, typer.Option(
+    "--remote", metavar="sc://HOST:PORT",
+    help="Run the job on a Spark Connect server (Spark 4's client/server mode) instead of a "
+    "--master: sc://HOST:PORT[/;token=...]. The server reads the data: it must see the same "
+    "path.", show_default=False)]
 
 #: How to get Spark, in the one line a command that needs it prints without it.
 INSTALL_SPARK = "pip install 'kpart[spark]'"
@@ -66,15 +84,37 @@ def parse_master_timeout(value: str) -> float:
     return seconds
 
 
-def check_master_options(master: str | None, master_timeout: str | None) -> float:
+def check_master_options(master: str | None, master_timeout: str | None,
+                         remote: str | None = None) -> float:
     """Check ``--master-timeout`` and ``--master`` before any other input is read: the URL's
     form, and a standalone master's TCP port within the timeout (also when this process
     already runs a session, which is then reused: the user named that master). No JVM starts
     here; the caller then starts the session with ``probe=False``
     (:func:`kpart.spark.session.get_or_create_session`), so the port is probed once. Returns
-    the timeout in seconds; ConfigError naming the bad value."""
+    the timeout in seconds; ConfigError naming the bad value.
+
+    ``remote`` (``--remote``): a Spark Connect URL, checked the same way (its form, then its
+    TCP port; :mod:`kpart.spark._remote`); with ``--master`` as well, ConfigError. Its
+    timeout is ``--master-timeout`` when given, else
+    :data:`~kpart.spark._remote.DEFAULT_REMOTE_TIMEOUT`.
+
+    >>> check_master_options("local[2]", None, "sc://127.0.0.1:15002")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: --remote: a Spark Connect server runs its own master: give --remote or --master, not both
+    """
     from kpart.spark._master import DEFAULT_MASTER_TIMEOUT, check_master, check_reachable
 
+    if remote is not None:
+        from kpart.spark._remote import DEFAULT_REMOTE_TIMEOUT, check_remote_reachable
+
+        if master is not None:
+            raise ConfigError("--remote: a Spark Connect server runs its own master: give "
+                              "--remote or --master, not both")
+        timeout = (DEFAULT_REMOTE_TIMEOUT if master_timeout is None
+                   else parse_master_timeout(master_timeout))
+        check_remote_reachable(remote, timeout)
+        return timeout
     timeout = (DEFAULT_MASTER_TIMEOUT if master_timeout is None
                else parse_master_timeout(master_timeout))
     if master is not None:

@@ -24,7 +24,7 @@ from kpart.cli._report_cluster import (
     MaxPartitionBytesOption,
     WindowOption,
 )
-from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
+from kpart.cli._spark_options import MasterTimeout, Remote, check_master_options, require_spark
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart.spark.inputs import InputSpec
@@ -50,6 +50,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--master", help="Spark master URL (default local[*], or spark-submit's).",
         show_default=False)] = None,
     master_timeout: MasterTimeout = None,
+    remote: Remote = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
@@ -112,7 +113,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     from kpart.cli._report_topology import override_topology
     from kpart.topology import default_topology, demo_topology, load_topology
 
-    timeout = check_master_options(master, master_timeout)  # no JVM, no network
+    timeout = check_master_options(master, master_timeout, remote)  # no JVM, no network
     single = {"--key": key, "--serializer": serializer, "--partitioner": partitioner,
               "--null-keys": null_keys, "--topic": topic, "--partitions": partitions,
               "--replication-factor": replication_factor, "--brokers": brokers,
@@ -128,7 +129,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     else:
         topo = default_topology()
     refuse_mixed(topo, single, cluster)
-    run = _Run(out, force, master, timeout, quiet)
+    run = _Run(out, force, master, timeout, quiet, remote)
     if topo.is_cluster:
         report_cluster(topo, data, topology, run, cluster, fmt=fmt, show_topology=show_topology)
         return
@@ -184,13 +185,14 @@ def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | No
 @dataclass(frozen=True, slots=True)
 class _Run:
     """Where and how the report runs: ``--out``, ``--force``, ``--master`` (its checked
-    timeout) and ``--quiet``."""
+    timeout), ``--quiet`` and ``--remote``."""
 
     out: Path
     force: bool
     master: str | None
     timeout: float
     quiet: bool
+    remote: str | None = None  # --remote: a Spark Connect server instead of --master
 
 
 def _check_report(topo: Topology, data: Path | None, topology: Path | None, run: _Run, *,
@@ -232,6 +234,7 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     from kpart.cli._phases import phases
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
+    from kpart.spark._remote import shown_url
     from kpart.spark.pipeline import run_report
     from kpart.spark.session import get_or_create_session, has_active_session
 
@@ -240,10 +243,11 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     with phases(quiet=run.quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
         spark = None
         if not empty:
-            steps.step(f"starting Spark ({run.master or 'local[*]'})" if owned
-                       else "using the active Spark session")
+            steps.step(f"starting Spark ({run.master or shown_url(run.remote or 'local[*]')})"
+                       if owned else "using the active Spark session")
             spark = get_or_create_session(master=run.master, app_name="kpart-report",
-                                          master_timeout=run.timeout, probe=False)
+                                          master_timeout=run.timeout, probe=False,
+                                          remote=run.remote, remote_timeout=run.timeout)
         try:
             with (steps.watch_spark(spark) if spark is not None else nullcontext()):
                 summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,

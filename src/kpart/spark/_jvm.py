@@ -9,8 +9,10 @@ local[2]: ~1.5× Spark's native ``xxhash64`` and ~4× ``reflect('...MurmurHash2'
 (which converts every key to a ``java.lang.String`` and its result back to a string).
 
 ``StaticInvoke`` is Catalyst-internal, reached through py4j on a classic (non-Connect) session;
-:func:`murmur2_static_invoke` returns ``None`` when that is not possible and callers fall back
-to ``reflect`` (strings) or the Arrow kernel (bytes).
+:func:`murmur2_static_invoke` returns ``None`` when that is not possible (a Spark Connect
+session, :func:`kpart.spark._remote.is_connect`) and callers fall back to ``reflect``
+(strings: plain SQL, which a Connect server runs like any expression, on the JVM's Commons
+Codec) or the Arrow kernel (bytes).
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ def murmur2_static_invoke(session: SparkSession, data: Column) -> Column | None:
     """
     from pyspark.sql import functions as F
 
+    from kpart.spark._remote import is_connect
+
+    if is_connect(session):  # Spark Connect: no py4j, no Catalyst objects in this process
+        return None
     try:
         from py4j.protocol import Py4JError
         from pyspark.sql.classic.column import Column as ClassicColumn

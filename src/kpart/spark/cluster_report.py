@@ -28,8 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
     from pyspark.sql import SparkSession
 
-    from kpart.cluster.model import Capacity
-    from kpart.cluster.model import ClusterModel
+    from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
 
 __all__ = ["ClusterReport", "pin_cluster_seeds", "run_cluster_report"]

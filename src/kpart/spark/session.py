@@ -13,6 +13,10 @@ rules of DESIGN.md before the JVM starts:
 Under ``spark-submit`` (the driver is started by Spark, ``PYSPARK_GATEWAY_PORT`` is set), a
 ``master`` of ``None`` keeps the master chosen by ``spark-submit``.
 
+``remote="sc://HOST:PORT"`` opens a Spark Connect session instead (:mod:`kpart.spark._remote`):
+no JVM in this process, the driver and its settings are the server's; kpart sets only its SQL
+settings (shuffle partitions, UTC session time zone) on the session.
+
 A bad master costs one line, not a minute of Java stack traces: the URL's form is checked
 before the JVM starts, a standalone master's port must answer within ``master_timeout``
 seconds, the JVM is started on its own, and a non-local master must then accept the
@@ -29,6 +33,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from kpart.errors import ConfigError
 from kpart.spark._master import (
     DEFAULT_MASTER_TIMEOUT,
     check_master,
@@ -37,15 +42,25 @@ from kpart.spark._master import (
     session_start_error,
     start_within,
 )
+from kpart.spark._remote import (
+    DEFAULT_REMOTE_TIMEOUT,
+    check_remote,
+    check_remote_reachable,
+    connect_session,
+    is_connect,
+    shown_url,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
 
 __all__ = [
     "DEFAULT_MASTER_TIMEOUT",
+    "DEFAULT_REMOTE_TIMEOUT",
     "DEFAULT_SHUFFLE_PARTITIONS",
     "get_or_create_session",
     "has_active_session",
+    "is_connect",
     "quiet_log4j_path",
 ]
 
@@ -80,6 +95,8 @@ def get_or_create_session(
     master_timeout: float = DEFAULT_MASTER_TIMEOUT,
     *,
     probe: bool = True,
+    remote: str | None = None,
+    remote_timeout: float = DEFAULT_REMOTE_TIMEOUT,
 ) -> SparkSession:
     """Return the active SparkSession, or start one bound to loopback with the UI off.
 
@@ -94,10 +111,20 @@ def get_or_create_session(
     (and so for the JVM it launches). Starting a local session takes ~5 s and ~400 MiB; an
     existing session is reused as is.
 
+    ``remote``: a Spark Connect URL (``sc://HOST:PORT``, :mod:`kpart.spark._remote`) to run on
+    instead of a master (``master`` must then be left at ``local[*]`` or ``None``); the
+    server must answer within ``remote_timeout`` seconds (its port is probed unless
+    ``probe=False``). Only the SQL settings (``spark.sql.*``, from ``conf`` too) apply to a
+    Connect session.
+
     Raises ConfigError naming the master: a malformed URL (before anything starts), a
     standalone master that does not answer, a JVM or session that does not start, a master
-    that does not accept the application within ``master_timeout``.
+    that does not accept the application within ``master_timeout``. With ``remote``:
+    ConfigError naming ``remote`` and the URL (its form, a server that does not answer, a
+    master given as well, a classic session already active in this process).
     """
+    if remote is not None:
+        return _remote_session(remote, master, conf, remote_timeout, probe=probe)
     if master is not None and probe:  # before pyspark is even imported: seconds count here
         check_reachable(master, check_master(master), master_timeout)
     reuse = has_active_session()
@@ -117,9 +144,7 @@ def get_or_create_session(
         "spark.driver.host": "127.0.0.1",
         "spark.ui.enabled": "false",
         "spark.ui.showConsoleProgress": "false",
-        "spark.sql.shuffle.partitions": str(DEFAULT_SHUFFLE_PARTITIONS),
-        "spark.sql.execution.arrow.pyspark.enabled": "true",
-        "spark.sql.session.timeZone": "UTC",  # to_json of timestamps: same bytes everywhere
+        **_sql_settings(None),
         "spark.pyspark.python": sys.executable,
         "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{log4j}",
         "spark.executor.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{log4j}",
@@ -137,8 +162,34 @@ def get_or_create_session(
             if master is not None:
                 settings["spark.master"] = master
             session = _start(builder, settings, master, master_timeout)
-    session.sparkContext.setLogLevel("ERROR")
+    if not is_connect(session):  # a Connect session (reused) has no SparkContext
+        session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def _sql_settings(conf: Mapping[str, str] | None) -> dict[str, str]:
+    """kpart's session settings that a session (also a Connect one) may change at run time."""
+    return {
+        "spark.sql.shuffle.partitions": str(DEFAULT_SHUFFLE_PARTITIONS),
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.sql.session.timeZone": "UTC",  # to_json of timestamps: same bytes everywhere
+        **{k: v for k, v in (conf or {}).items() if k.startswith("spark.sql.")},
+    }
+
+
+def _remote_session(remote: str, master: str | None, conf: Mapping[str, str] | None,
+                    timeout: float, *, probe: bool) -> SparkSession:
+    """:func:`get_or_create_session` on a Spark Connect server (an active Connect session of
+    this process on the same server is reused)."""
+    if master not in (None, "local[*]"):
+        raise ConfigError.about("remote", "{param} {value!r}: a Spark Connect server runs its "
+                                "own master; give a master or a remote, not both (master "
+                                "{master!r})", value=shown_url(remote), master=master)
+    check_remote(remote)
+    if probe:
+        check_remote_reachable(remote, timeout)
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+    return connect_session(remote, _sql_settings(conf), timeout)
 
 
 def _start(builder: SparkSession.Builder, settings: Mapping[str, str], master: str | None,
