@@ -5,8 +5,8 @@ Forms Spark 4 accepts (``SparkContext.createTaskScheduler`` and its cluster mana
 ``local``, ``local[N]``, ``local[*]``, ``local[N,F]``, ``local[*,F]`` (N threads ≥ 1, F task
 failures ≥ 1), ``local-cluster[N,C,M]``, ``spark://HOST:PORT[,HOST:PORT...]`` (standalone, with
 standby masters), ``yarn`` and ``k8s://[https://]HOST[:PORT]``. Mesos support was removed in
-Spark 4; ``sc://`` is Spark Connect, which has no ``SparkContext`` (kpart needs a classic
-session). No JVM is involved in checking a URL (pure string work, no pyspark import).
+Spark 4; ``sc://`` is Spark Connect, a server rather than a master: ``--remote`` takes it
+(:mod:`kpart.spark._remote`). No JVM is involved in checking a URL (pure string work, no pyspark import).
 
 >>> check_master("local[2]"), check_master("spark://10.0.0.1:7077,10.0.0.2:7077")
 ((), (('10.0.0.1', 7077), ('10.0.0.2', 7077)))
@@ -99,8 +99,8 @@ def check_master(master: str) -> tuple[tuple[str, int], ...]:
     if master.startswith("mesos://"):
         raise _fail(master, "Mesos support was removed in Spark 4")
     if master.startswith("sc://"):
-        raise _fail(master, "Spark Connect (sc://) has no SparkContext; kpart needs a classic "
-                    "session: spark://HOST:PORT, yarn, k8s:// or local")
+        raise _fail(master, "sc:// is a Spark Connect server, not a master: give it as "
+                    "--remote (kpart report --remote sc://HOST:PORT)")
     raise _fail(master, _EXPECTED)
 
 
