@@ -175,8 +175,8 @@ def _ntz_ms(col: Column) -> Column:
     """Milliseconds from 1970-01-01 00:00 to the ``timestamp_ntz`` ``col`` (wall clock as UTC)."""
     from pyspark.sql import functions as F
 
-    epoch = F.lit(datetime(1970, 1, 1)).cast("timestamp_ntz")
-    return F.call_function("timestampdiff", F.lit("MILLISECOND"), epoch, col)
+    epoch = F.expr("TIMESTAMP_NTZ'1970-01-01 00:00:00'")
+    return F.timestamp_diff("MILLISECOND", epoch, col)
 
 
 @contextmanager
