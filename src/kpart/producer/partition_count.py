@@ -46,12 +46,13 @@ limit makes every ``M`` fail: the result says so (``hot_key``) — the fix is th
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from kpart._cluster_loads import PartitionCountResult, PartitionLimits
 from kpart.errors import ConfigError, Param
@@ -61,6 +62,8 @@ __all__ = [
     "DEFAULT_MAX_PARTITIONS",
     "DEFAULT_MAX_PARTITION_BYTES_PER_S",
     "INDEX_RULES",
+    "CountEvaluator",
+    "CountQuestion",
     "HotKeyWindow",
     "Peaks",
     "candidate_batches",
@@ -176,8 +179,10 @@ def key_hashes(keys: pa.Array, hash_name: str) -> np.ndarray:
         return out
     _, offsets_buf, data_buf = keys.buffers()
     window = slice(keys.offset, keys.offset + n + 1)
-    offsets = np.frombuffer(offsets_buf, dtype=np.int64 if pa.types.is_large_binary(keys.type)
-                            else np.int32)[window]
+    offsets: NDArray[np.int32] | NDArray[np.int64] = (
+        np.frombuffer(offsets_buf, dtype=np.int64)[window]
+        if pa.types.is_large_binary(keys.type)
+        else np.frombuffer(offsets_buf, dtype=np.int32)[window])
     data = (np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size
             else np.zeros(1, dtype=np.uint8))
     kernel = KERNELS[hash_name][0]
@@ -266,38 +271,61 @@ def _hot_key_json(hot: HotKeyWindow, window_s: float, limits: PartitionLimits) -
             "bytes_per_s": b, "limit": over}
 
 
-def search_partition_count(
-    *,
-    current: int,
-    limits: PartitionLimits,
-    window_s: float,
-    window_records: np.ndarray,
-    window_bytes: np.ndarray,
-    current_peaks: Peaks,
-    hot: HotKeyWindow | None,
-    peaks: Callable[[tuple[int, ...]], Mapping[int, Peaks]],
-    exact_peaks: Callable[[int], Peaks],
-    moved: Callable[[int], tuple[float, float]],
-    skew_at: Callable[[int], dict[str, Any]],
-) -> PartitionCountResult:
-    """The :class:`PartitionCountResult` of one topic (see the module docstring).
+@dataclass(frozen=True, slots=True)
+class CountQuestion:
+    """What :func:`search_partition_count` knows of a topic without evaluating a count:
+    ``current`` partitions, the ``limits``, ``window_s``, the topic's totals per window
+    (``window_records``/``window_bytes``, keyed and spread, shape ``(W,)``), the peaks at the
+    current count (``current_peaks``) and the heaviest (key, window) (``hot``; ``None`` when no
+    window can exceed a limit)."""
 
-    ``window_records``/``window_bytes``: the topic's totals per window (keyed and spread),
-    shape ``(W,)``; ``current_peaks``: the peaks at ``current`` partitions; ``hot``: the
-    heaviest (key, window) — when it alone is over a limit nothing is searched; ``peaks(batch)``:
-    the peaks of each count of ``batch`` (counted over the windows that can be over a limit:
-    enough to tell which counts fit); ``exact_peaks(M)``: the peaks of ``M`` over every window
-    (for the figures reported); ``moved(M)``: the shares of keyed keys and records whose
-    partition changes from ``current`` to ``M``; ``skew_at(M)``: skew of keyed records per
-    partition at ``M`` (:func:`kpart._skew.skew_stats`)."""
-    current_ok = _fits(current_peaks, window_s, limits)
+    current: int
+    limits: PartitionLimits
+    window_s: float
+    window_records: np.ndarray
+    window_bytes: np.ndarray
+    current_peaks: Peaks
+    hot: HotKeyWindow | None = None
+
+
+class CountEvaluator(Protocol):
+    """Answers :func:`search_partition_count`'s queries about candidate counts (the Spark job's
+    :class:`kpart.spark._partition_count` evaluator; tests pass a numpy one)."""
+
+    def peaks(self, counts: tuple[int, ...]) -> Mapping[int, Peaks]:
+        """The peaks of each count, over the windows that can exceed a limit (enough to tell
+        which counts fit)."""
+        ...
+
+    def exact_peaks(self, m: int) -> Peaks:
+        """The peaks of ``m`` over every window (the figures reported)."""
+        ...
+
+    def moved(self, m: int) -> tuple[float, float]:
+        """Shares of the keys and of their records whose partition changes from the current
+        count to ``m`` (keys deciding their partition only)."""
+        ...
+
+    def skew_at(self, m: int) -> dict[str, Any]:
+        """:func:`kpart._skew.skew_stats` of the keyed records per partition under ``m``."""
+        ...
+
+
+def search_partition_count(q: CountQuestion, evaluate: CountEvaluator) -> PartitionCountResult:
+    """The :class:`PartitionCountResult` of one topic (see the module docstring): the hot-key
+    verdict when ``q.hot`` alone exceeds a limit (nothing is searched), else the smallest count
+    from :func:`lower_bound` up to ``limits.max_partitions`` that fits, in the batches of
+    :func:`candidate_batches`, with its exact peaks, skew and moved shares."""
+    limits, window_s, current = q.limits, q.window_s, q.current
+    current_ok = _fits(q.current_peaks, window_s, limits)
 
     def none(reason: str, hot_key: dict[str, Any] | None = None) -> PartitionCountResult:
         return PartitionCountResult(limits, current, current_ok, None,
-                                    current_peaks.bytes / window_s,
-                                    current_peaks.records / window_s, hot_key=hot_key,
+                                    q.current_peaks.bytes / window_s,
+                                    q.current_peaks.records / window_s, hot_key=hot_key,
                                     reason=reason)
 
+    hot = q.hot
     if hot is not None and not _fits(Peaks(hot.records, hot.bytes), window_s, limits):
         j = _hot_key_json(hot, window_s, limits)
         rate = j["records_per_s"] if j["limit"] == "consumer_records_per_s" else j["bytes_per_s"]
@@ -305,23 +333,24 @@ def search_partition_count(
         return none(f"key {hot.key!r} alone carries {rate:,.0f} {unit} in the window starting "
                     f"{j['window_start']}, over {j['limit']} = {getattr(limits, j['limit']):,.0f}:"
                     " no partition count helps, the fix is the key", j)
-    first = lower_bound(window_records, window_bytes, window_s, limits)
+    first = lower_bound(q.window_records, q.window_bytes, window_s, limits)
     found = None
     for batch in candidate_batches(first, limits.max_partitions):
-        results = peaks(batch)
+        results = evaluate.peaks(batch)
         found = next((m for m in batch if _fits(results[m], window_s, limits)), None)
         if found is not None:
             break
     if found is None:
         return none(f"no partition count from {first} to {limits.max_partitions} keeps the "
                     "busiest partition within the limits")
-    p = current_peaks if found == current else exact_peaks(found)
-    keys_share, records_share = (0.0, 0.0) if found == current else moved(found)
+    p = q.current_peaks if found == current else evaluate.exact_peaks(found)
+    keys_share, records_share = (0.0, 0.0) if found == current else evaluate.moved(found)
     verdict = ("the current count already fits" if current_ok
                else f"{current} partitions exceed the limits")
     return PartitionCountResult(
         limits, current, current_ok, found, p.bytes / window_s, p.records / window_s,
-        skew=skew_at(found), moved_keys_share=keys_share, moved_records_share=records_share,
+        skew=evaluate.skew_at(found), moved_keys_share=keys_share,
+        moved_records_share=records_share,
         reason=f"{found} is the smallest count within the limits (from {first}); {verdict}")
 
 

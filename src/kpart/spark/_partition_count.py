@@ -14,12 +14,14 @@ comes back to the driver. Nothing per key is collected.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from kpart._cluster_loads import PartitionCountResult, PartitionLimits, TopicWindows
 from kpart.producer.partition_count import (
+    CountQuestion,
     HotKeyWindow,
     Peaks,
     index_rule,
@@ -112,23 +114,32 @@ def index_column(hashed: Column, m: Column | int, rule: str) -> Column:
     raise ValueError(f"unknown index rule {rule!r}")
 
 
+@dataclass(slots=True)
 class _Search:
-    """The Spark evaluations :func:`search_partition_count` calls back, over one topic's
-    (key, window) rows ``kw`` (persisted: ``KEY_COLUMN``, :data:`WINDOW_COLUMN`, ``records``,
-    ``bytes``) and distinct keys ``per_key`` (persisted, with ``partition``); ``placed``: the
-    column telling the rows whose key decides the partition. The key hashes are computed once,
-    on first use (a topic whose every window is under the limits needs none)."""
+    """The Spark evaluations :func:`search_partition_count` calls back
+    (:class:`~kpart.producer.partition_count.CountEvaluator`), over one topic's (key, window)
+    rows ``kw`` (persisted: ``KEY_COLUMN``, :data:`WINDOW_COLUMN`, ``records``, ``bytes``) and
+    distinct keys ``per_key`` (persisted, with ``partition``); ``placed``: the column telling
+    the rows whose key decides the partition; ``spread_*``: per window from ``start``, the
+    records spread evenly; ``hot_windows``: the windows whose total can exceed a limit;
+    ``totals_*``: the topic's totals per window. The key
+    hashes are computed once, on first use (a topic whose every window is under the limits
+    needs none)."""
 
-    def __init__(self, kw: DataFrame, per_key: DataFrame, placed: Column, *, serialized: str,
-                 partitioner: str, rule: str, spread: tuple[np.ndarray, np.ndarray],
-                 hot_windows: list[int], start: int) -> None:
-        self.kw, self.per_key, self.placed = kw, per_key, placed
-        self.serialized, self.partitioner, self.rule = serialized, partitioner, rule
-        self.spread_r, self.spread_b = spread
-        self.hot_windows = hot_windows
-        self._start = start
-        self._hashed: DataFrame | None = None
-        self._cached: list[DataFrame] = []
+    kw: DataFrame
+    per_key: DataFrame
+    placed: Column
+    serialized: str
+    partitioner: str
+    rule: str
+    spread_r: np.ndarray
+    spread_b: np.ndarray
+    hot_windows: list[int]
+    start: int
+    totals_r: np.ndarray
+    totals_b: np.ndarray
+    _hashed: DataFrame | None = None
+    _cached: list[DataFrame] = field(default_factory=list)
 
     def hashed_keys(self) -> DataFrame:
         """Distinct placed keys with ``partition``, ``records`` and :data:`HASH_COLUMN`."""
@@ -164,7 +175,7 @@ class _Search:
         )
         if self.spread_r.any() or self.spread_b.any():
             spark = self.kw.sparkSession
-            first = self._start
+            first = self.start
             spread = spark.createDataFrame(
                 [(first + i, int(r), int(b)) for i, (r, b) in
                  enumerate(zip(self.spread_r, self.spread_b, strict=True)) if r or b],
@@ -188,6 +199,8 @@ class _Search:
 
     def exact_peaks(self, m: int) -> Peaks:
         """Peaks of ``m`` over every window."""
+        if m == 1:  # one partition: the busiest window's totals
+            return Peaks(float(self.totals_r.max(initial=0)), float(self.totals_b.max(initial=0)))
         return self._evaluate((m,), None)[m]
 
     def target(self, m: int) -> Column:
@@ -269,21 +282,15 @@ def measure_partition_count(
     hot = (totals_r > limits.consumer_records_per_s * window_s) | (
         totals_b > limits.max_partition_bytes_per_s * window_s)
     start = windows.start_ms // windows.window_ms
-    search = _Search(kw, per_key, placed, serialized=serialized, partitioner=partitioner,
-                     rule=rule, spread=(spread_r, spread_b),
-                     hot_windows=[start + int(i) for i in np.flatnonzero(hot)], start=start)
+    search = _Search(kw, per_key, placed, serialized, partitioner, rule, spread_r, spread_b,
+                     [start + int(i) for i in np.flatnonzero(hot)], start, totals_r, totals_b)
     current_peaks = peaks_with_spread(windows.records.max(axis=0, initial=0),
                                       windows.bytes.max(axis=0, initial=0), spread_r, spread_b,
                                       current)
+    question = CountQuestion(current, limits, window_s, totals_r, totals_b, current_peaks)
     try:
-        hottest = search.hottest(windows.window_ms, limits) if hot.any() else None
-        return search_partition_count(
-            current=current, limits=limits, window_s=window_s, window_records=totals_r,
-            window_bytes=totals_b, current_peaks=current_peaks, hot=hottest,
-            peaks=search.peaks,
-            exact_peaks=lambda m: (Peaks(float(totals_r.max(initial=0)),
-                                         float(totals_b.max(initial=0))) if m == 1
-                                   else search.exact_peaks(m)),
-            moved=search.moved, skew_at=search.skew_at)
+        if hot.any():
+            question = replace(question, hot=search.hottest(windows.window_ms, limits))
+        return search_partition_count(question, search)
     finally:
         search.close()

@@ -99,11 +99,10 @@ def measure_topics(
     for i, rt in enumerate(topics):
         if rt.topic.name not in specs:
             raise ConfigError(f"topics[{i}] ({rt.topic.name}): no input resolved for it")
-    with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
-        return tuple(
-            measure_topic(spark, rt, specs[rt.topic.name], index=i, window_ms=window_ms,
-                          limits=limits, top_k=top_k, on_step=on_step, workdir=workdir)
-            for i, rt in enumerate(topics))
+    return tuple(
+        measure_topic(spark, rt, specs[rt.topic.name], index=i, window_ms=window_ms,
+                      limits=limits, top_k=top_k, on_step=on_step)
+        for i, rt in enumerate(topics))
 
 
 def measure_topic(
@@ -116,10 +115,9 @@ def measure_topic(
     limits: PartitionLimits,
     top_k: int = HOT_KEYS,
     on_step: Steps = _silent,
-    workdir: str | None = None,
 ) -> TopicMeasure:
     """One topic of :func:`measure_topics` (``index``: its place in the topology, for the
-    errors; ``workdir``: where the flights data is staged, a temporary directory by default)."""
+    errors)."""
     topic = resolved.topic
     n = topic.partitions
     if spec.records == 0:  # nothing to read: no Spark job
@@ -127,14 +125,19 @@ def measure_topic(
         return TopicMeasure(topic.name, loads, source=spec.source)
     if spark is None:
         raise ValueError("measure_topics: the input has records, a SparkSession is needed")
-    if workdir is None:
-        with tempfile.TemporaryDirectory(prefix="kpart-input-") as tmp:
-            return measure_topic(spark, resolved, spec, index=index, window_ms=window_ms,
-                                 limits=limits, top_k=top_k, on_step=on_step, workdir=tmp)
-    where = f"topics[{index}] ({topic.name})"
-    on_step(f"{topic.name}: reading "
-            f"{spec.path.name if spec.path is not None else 'the flights data'}")
-    df = load_input(spark, spec, workdir, topic.key)
+    with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:  # the staged flights
+        on_step(f"{topic.name}: reading "
+                f"{spec.path.name if spec.path is not None else 'the flights data'}")
+        df = load_input(spark, spec, workdir, topic.key)
+        return _measure(df, resolved, spec, f"topics[{index}] ({topic.name})",
+                        window_ms=window_ms, limits=limits, top_k=top_k, on_step=on_step)
+
+
+def _measure(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, where: str, *,
+             window_ms: int | None, limits: PartitionLimits, top_k: int,
+             on_step: Steps) -> TopicMeasure:
+    """:func:`measure_topic` of an input with records, read as ``df``."""
+    topic = resolved.topic
     column = getattr(topic, "timestamp", None)
     if column is None or window_ms is None:
         from kpart.spark.pipeline import measure_loads
@@ -146,8 +149,8 @@ def measure_topic(
             raise _about_topic(e, where) from None
         return TopicMeasure(topic.name, loads, source=spec.source)
     with timestamp_errors_as_config_errors(f"{where}.timestamp", column):
-        return _measure_timed(df, resolved, spec, where=where, column=column,
-                              window_ms=window_ms, limits=limits, top_k=top_k, on_step=on_step)
+        return _measure_timed(df, resolved, spec, where=where, window_ms=window_ms,
+                              limits=limits, top_k=top_k, on_step=on_step)
 
 
 def _about_topic(e: ConfigError, where: str) -> ConfigError:
@@ -170,7 +173,7 @@ def _timestamp_ms(df: DataFrame, column: str, where: str) -> Column:
 
 
 def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *, where: str,
-                   column: str, window_ms: int, limits: PartitionLimits, top_k: int,
+                   window_ms: int, limits: PartitionLimits, top_k: int,
                    on_step: Steps) -> TopicMeasure:
     """:func:`measure_topic` of a topic with a timestamp column and a window."""
     from pyspark.sql import functions as F
@@ -178,6 +181,8 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
     from kpart.spark.pipeline import _RAW, _record_columns
 
     topic = resolved.topic
+    column = getattr(topic, "timestamp", None)  # TopicConfig.timestamp (issue 14's contract)
+    assert column is not None
     columns, groups, checks_bad = _record_columns(df, topic)
     stamped = df.select(*columns, _timestamp_ms(df, column, where).alias(_TS))
     window = F.expr(f"({_TS} - pmod({_TS}, {window_ms})) div {window_ms}")
@@ -189,7 +194,10 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
           .persist())
     cached: list[DataFrame] = [kw]
     try:
-        first = kw.agg(F.min(WINDOW_COLUMN).alias("lo"), F.max(WINDOW_COLUMN).alias("hi")).first()
+        keyed = _keyed(kw, groups, checks_bad, serialized_as(topic.key_serializer))
+        cached.append(keyed.aggregated)
+        first = keyed.aggregated.agg(F.count(KEY_COLUMN).alias("keys"),
+                                     F.min("lo").alias("lo"), F.max("hi").alias("hi")).first()
         if first is None or first["lo"] is None:
             raise ConfigError.naming_value(f"{where}.timestamp", "{param}: column {column!r} "
                                            "has no value: no load over time", column=column)
@@ -204,9 +212,7 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
             count = check_window_grid(topic.name, window_ms, first_ms, last_ms, topic.partitions)
         except ConfigError as e:
             raise ConfigError(e.naming("--window")) from None
-        keyed = _keyed(kw, groups, checks_bad, serialized_as(topic.key_serializer))
-        cached.append(keyed.aggregated)
-        loads, per_key = _loads(keyed, resolved, where, top_k, on_step)
+        loads, per_key = _loads(keyed, resolved, where, top_k, int(first["keys"]), on_step)
         cached.append(per_key)
         on_step(f"{topic.name}: load over {count:,} windows")
         placed = _placed(resolved.key_partitioner, keyed.serialized)
@@ -223,30 +229,30 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
 
 
 def _keyed(kw: DataFrame, groups: list[str], checks_bad: bool, serialized: str) -> Any:
-    """The per-key aggregate of the (key, window) rows, as pipeline's step 1 gives it."""
+    """The per-key aggregate of the (key, window) rows, as pipeline's step 1 gives it, with each
+    key's first and last window (``lo``, ``hi``)."""
     from pyspark.sql import functions as F
 
     from kpart.spark.pipeline import _RAW, _KeyedRecords
 
     checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
     aggregated = (kw.groupBy(*groups)
-                  .agg(F.sum("records").alias("records"), F.sum("bytes").alias("bytes"), *checks)
+                  .agg(F.sum("records").alias("records"), F.sum("bytes").alias("bytes"), *checks,
+                       F.min(WINDOW_COLUMN).alias("lo"), F.max(WINDOW_COLUMN).alias("hi"))
                   .persist())
     return _KeyedRecords(aggregated, serialized, checks_bad)
 
 
-def _loads(keyed: Any, resolved: ResolvedTopology, where: str, top_k: int,
+def _loads(keyed: Any, resolved: ResolvedTopology, where: str, top_k: int, distinct: int,
            on_step: Steps) -> tuple[Loads, DataFrame]:
     """Pipeline's step 2 and 3 on ``keyed``: the topic's loads, and its distinct keys with their
     partition (persisted: the caller unpersists)."""
-    from pyspark.sql import functions as F
 
     from kpart.spark._keys import bad_key_error
     from kpart.spark.pipeline import _RAW, _keys_with_partition, _loads_from_rows, _rollup_rows
 
     topic = resolved.topic
-    counted = keyed.aggregated.select(F.count(KEY_COLUMN)).first()
-    on_step(f"{topic.name}: hashing {counted[0] if counted is not None else 0:,} distinct keys")
+    on_step(f"{topic.name}: hashing {distinct:,} distinct keys")
     per_key = _keys_with_partition(keyed, topic.partitions, resolved.key_partitioner,
                                    method="auto").persist()
     try:
