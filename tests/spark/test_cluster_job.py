@@ -38,9 +38,9 @@ class Topic(TopicConfig):
 
 def resolved(path: Path | None, *, partitions: int = 4, partitioner: str = "java:default",
              key_partitioner: str | None = None, timestamp: str | None = "ts",
-             serializer: str = "string", name: str = "clicks") -> ResolvedTopology:
-    topic = Topic(name, partitions, 1, "user", key_serializer=serializer,
-                  partitioner=partitioner, placement_seed=1,
+             null_keys: str = "client", name: str = "clicks") -> ResolvedTopology:
+    topic = Topic(name, partitions, 1, "user", partitioner=partitioner,
+                  null_key_strategy=null_keys, placement_seed=1,
                   data=None if path is None else str(path), timestamp=timestamp)
     return resolve_topology(Topology((Broker(0, None), Broker(1, None)), topic, ()),
                             key_partitioner)
@@ -171,6 +171,17 @@ def test_a_partitioner_ignoring_keys_spreads_the_rate(spark, tmp_path):
     pc = m.partition_count
     assert pc is not None and pc.recommended == 4  # 240 records in a minute: 4/s
     assert "ignores keys" in pc.reason
+
+
+@pytest.mark.parametrize(("null_keys", "recommended"), [("client", 2), ("separate", 1)])
+def test_null_keys_spread_unless_sent_elsewhere(spark, tmp_path, null_keys, recommended):
+    rows = [{"user": None, "ts": T0 + i, "v": i} for i in range(90)]
+    rows += [{"user": f"u{i}", "ts": T0 + WINDOW + i, "v": i} for i in range(30)]
+    m = measure(spark, resolved(write_json(tmp_path, rows), null_keys=null_keys),
+                consumer_records_per_s=1.0)
+    assert m.windows is not None and m.windows.null_key_records.tolist() == [90, 0]
+    pc = m.partition_count
+    assert pc is not None and pc.recommended == recommended
 
 
 def test_text_timestamps_parse_or_fail_naming_topic_column_and_value(spark, tmp_path):

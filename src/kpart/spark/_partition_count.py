@@ -139,6 +139,7 @@ class _Search:
     totals_r: np.ndarray
     totals_b: np.ndarray
     _hashed: DataFrame | None = None
+    _hot_rows: DataFrame | None = None
     _cached: list[DataFrame] = field(default_factory=list)
 
     def hashed_keys(self) -> DataFrame:
@@ -150,17 +151,24 @@ class _Search:
         return self._hashed
 
     def rows(self, windows: list[int] | None) -> DataFrame:
-        """(hash, window, records, bytes) of the placed keys, in ``windows`` (all: ``None``)."""
+        """(hash, window, records, bytes) of the placed keys, in ``windows`` (all: ``None``);
+        the rows of the hot windows are persisted on first use (every batch reads them)."""
         from pyspark.sql import functions as F
 
+        if windows is not None and windows is self.hot_windows and self._hot_rows is not None:
+            return self._hot_rows
         kw = self.kw.where(self.placed)
         if windows is not None:
             spark = self.kw.sparkSession
             wanted = spark.createDataFrame([(w,) for w in windows], f"{WINDOW_COLUMN} bigint")
             kw = kw.join(F.broadcast(wanted), on=WINDOW_COLUMN, how="left_semi")
         hashes = self.hashed_keys().select(KEY_COLUMN, HASH_COLUMN)
-        return kw.join(hashes, on=KEY_COLUMN, how="inner").select(
+        rows = kw.join(hashes, on=KEY_COLUMN, how="inner").select(
             HASH_COLUMN, WINDOW_COLUMN, "records", "bytes")
+        if windows is not None and windows is self.hot_windows:
+            self._hot_rows = rows.persist()
+            self._cached.append(rows)
+        return rows
 
     def _evaluate(self, counts: tuple[int, ...], windows: list[int] | None) -> dict[int, Peaks]:
         from pyspark.sql import functions as F
@@ -261,17 +269,19 @@ class _Search:
 
 
 def measure_partition_count(
-    kw: DataFrame, per_key: DataFrame, placed: Column, windows: TopicWindows, *,
-    current: int, serialized: str, partitioner: str, limits: PartitionLimits,
+    kw: DataFrame, per_key: DataFrame, placed: Column, windows: TopicWindows,
+    spread: tuple[np.ndarray, np.ndarray], *, serialized: str, partitioner: str,
+    limits: PartitionLimits,
 ) -> PartitionCountResult:
     """The :class:`PartitionCountResult` of one timed topic from its persisted (key, window)
-    rows ``kw``, its distinct keys ``per_key`` (with their ``partition`` at ``current``), the
-    column ``placed`` (rows whose key decides the partition: not null, not drawn at random) and
-    its measured ``windows`` at ``current`` (:class:`TopicWindows`; its null-key records —
-    null and random keys — are the records spread evenly)."""
-    window_s = windows.window_s
-    spread_r = windows.null_key_records
-    spread_b = windows.null_key_bytes
+    rows ``kw``, its distinct keys ``per_key`` (with their ``partition`` at the current count,
+    ``windows.partitions``), the
+    column ``placed`` (rows whose key decides the partition: not null, not drawn at random),
+    its measured ``windows`` at ``current`` (:class:`TopicWindows`) and the records and bytes
+    per window spread evenly over the partitions (``spread``: random keys, and null keys
+    unless the topic sends them elsewhere)."""
+    window_s, current = windows.window_s, windows.partitions
+    spread_r, spread_b = spread
     totals_r = windows.records.sum(axis=0) + spread_r
     totals_b = windows.bytes.sum(axis=0) + spread_b
     rule = index_rule(partitioner)

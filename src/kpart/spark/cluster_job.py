@@ -216,11 +216,14 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
         cached.append(per_key)
         on_step(f"{topic.name}: load over {count:,} windows")
         placed = _placed(resolved.key_partitioner, keyed.serialized)
-        windows = _windows(kw, per_key, placed, window_ms=window_ms, lo=lo, count=count,
-                           partitions=topic.partitions)
+        windows, null_r, null_b = _windows(kw, per_key, placed, window_ms=window_ms, lo=lo,
+                                           count=count, partitions=topic.partitions)
+        spread = (windows.null_key_records, windows.null_key_bytes)
+        if not resolved.null_keys.included:  # "separate": null keys are not on this topic
+            spread = (spread[0] - null_r, spread[1] - null_b)
         on_step(f"{topic.name}: partition count")
         result = measure_partition_count(
-            kw, per_key, placed, windows, current=topic.partitions,
+            kw, per_key, placed, windows, spread,
             serialized=keyed.serialized, partitioner=resolved.key_partitioner, limits=limits)
     finally:
         for d in reversed(cached):
@@ -278,15 +281,17 @@ def _placed(partitioner: str, serialized: str) -> Column:
 
 
 def _windows(kw: DataFrame, per_key: DataFrame, placed: Column, *, window_ms: int, lo: int,
-             count: int, partitions: int) -> TopicWindows:
+             count: int, partitions: int) -> tuple[TopicWindows, np.ndarray, np.ndarray]:
     """Step 4: the (key, window) rows joined to their key's partition, rolled up per
-    (partition, window): the dense ``(P, W)`` grid (``-1``: null and random keys)."""
+    (partition, window): the dense ``(P, W)`` grid (``-1``: random keys, ``-2``: null keys),
+    and the null-key records and bytes per window alone."""
     from pyspark.sql import functions as F
 
     part = per_key.select(KEY_COLUMN, "partition")
     rolled = (
         kw.join(part, on=KEY_COLUMN, how="left")
-        .groupBy(F.when(placed, F.col("partition")).otherwise(F.lit(-1)).alias("p"),
+        .groupBy(F.when(placed, F.col("partition"))
+                 .when(F.col(KEY_COLUMN).isNull(), F.lit(-2)).otherwise(F.lit(-1)).alias("p"),
                  WINDOW_COLUMN)
         .agg(F.sum("records").alias("r"), F.sum("bytes").alias("b"))
     )
@@ -308,8 +313,13 @@ def _windows(kw: DataFrame, per_key: DataFrame, placed: Column, *, window_ms: in
     np.add.at(byts, (p[keyed], w[keyed]), b[keyed])
     np.add.at(null_r, w[~keyed], r[~keyed])
     np.add.at(null_b, w[~keyed], b[~keyed])
+    only_r = np.zeros(count, dtype=np.int64)
+    only_b = np.zeros(count, dtype=np.int64)
+    null = p == -2
+    np.add.at(only_r, w[null], r[null])
+    np.add.at(only_b, w[null], b[null])
     return TopicWindows(window_ms, lo * window_ms, records, byts, null_r, null_b,
-                        untimed_r, untimed_b)
+                        untimed_r, untimed_b), only_r, only_b
 
 
 def _to_arrow(df: DataFrame) -> Any:
