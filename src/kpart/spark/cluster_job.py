@@ -32,8 +32,8 @@ timestamp are ``untimed_*``.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from kpart._layout import ResolvedTopology
 
-__all__ = ["measure_topic", "measure_topics"]
+__all__ = ["ClusterTopics", "measure_topic", "measure_topics"]
 
 Steps = Callable[[str], None]
 _TS = "__kpart_ts_ms"
@@ -66,9 +66,19 @@ def _silent(step: str) -> None:
     """The default ``on_step``: library callers see no output."""
 
 
+class ClusterTopics(Protocol):
+    """What :func:`measure_topics` reads of a :class:`kpart._layout.ResolvedCluster`: its
+    per-topic resolutions, in topology order."""
+
+    @property
+    def topics(self) -> Sequence[ResolvedTopology]:
+        """One :class:`~kpart._layout.ResolvedTopology` per topic."""
+        ...
+
+
 def measure_topics(
     spark: SparkSession | None,
-    resolved: Any,
+    resolved: ClusterTopics,
     specs: Mapping[str, InputSpec],
     *,
     window_ms: int | None,
