@@ -10,7 +10,8 @@ NumPy once per shape and cached as Parquet under ``--cache-dir`` (default
 (partition, window) grids and partition counts: Python values and numpy arrays), wall and CPU
 (driver process) seconds; the parent reports the child's peak RSS (``os.wait4``: the Python
 driver) and the JVM's (``VmHWM`` of the driver JVM, read by the child before it stops). Runs
-alternate between the two partitioners; the median of ``--repeats`` each is reported.
+alternate between the two partitioners (the first of a pair alternates too); the median of
+``--repeats`` each is reported. The driver runs with Spark's default memory (1 GiB heap).
 Targets: Kafka's partitioners within 1.25× the ``spark:hash`` job; driver peak ≤ 2 GB.
 
 Usage: ``python benchmarks/bench_cluster_report.py [--records 100000000] [--topics 10]
@@ -115,8 +116,7 @@ def child(args: argparse.Namespace) -> None:
     paths = [Path(p) for p in args.paths]
     partitioner = None if args.child == "kafka" else "spark:hash"
     resolved = resolved_cluster(paths, partitioner)
-    spark = get_or_create_session(master="local[2]", app_name="kpart-bench-cluster",
-                                  conf={"spark.driver.memory": "2g"})
+    spark = get_or_create_session(master="local[2]", app_name="kpart-bench-cluster")
     specs = {rt.topic.name: resolve_topic_input(rt.topic, i)
              for i, rt in enumerate(resolved.topics)}
     wall, cpu = time.perf_counter(), time.process_time()
@@ -175,8 +175,8 @@ def main() -> None:
         return
     paths = dataset(Path(args.cache_dir), args.records, args.topics, args.keys, args.zipf)
     runs: dict[str, list[dict[str, Any]]] = {"kafka": [], "spark": []}
-    for _ in range(args.repeats):
-        for kind in ("kafka", "spark"):
+    for i in range(args.repeats):
+        for kind in ("kafka", "spark") if i % 2 == 0 else ("spark", "kafka"):
             r = run(kind, paths)
             runs[kind].append(r)
             print(f"{kind}: {r['wall']:.1f} s wall, {r['cpu']:.1f} s driver CPU, driver RSS "

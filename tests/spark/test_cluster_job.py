@@ -270,3 +270,27 @@ def test_other_hashes_index_as_their_partitioner(spark, partitioner):
         for r in got:
             if r[KEY_COLUMN] != "" or partitioner != "librdkafka:consistent":
                 assert r["p"] == want[r[KEY_COLUMN]], (r[KEY_COLUMN], m)
+
+
+@pytest.mark.parametrize("partitioner", ["java:default", "sarama:hash"])
+def test_integer_keys_hash_as_their_serializer(spark, partitioner):
+    from pyspark.sql import functions as F
+
+    from kpart.producer.partition_count import index_rule
+    from kpart.spark._keys import KEY_COLUMN
+    from kpart.spark._partition_count import HASH_COLUMN, index_column, with_key_hash
+    from kpart.spark.transforms import with_partition
+
+    keys = [0, 1, -1, 48069, 2**63 - 1, -(2**63), None]
+    df = spark.createDataFrame([(k,) for k in keys], f"{KEY_COLUMN} bigint")
+    rule = index_rule(partitioner)
+    assert rule is not None
+    want = {r[KEY_COLUMN]: r["partition"] for r in df.transform(
+        with_partition(KEY_COLUMN, 12, "long", partitioner=partitioner)).collect()}
+    got = with_key_hash(df, "long", partitioner).select(
+        KEY_COLUMN, HASH_COLUMN, index_column(F.col(HASH_COLUMN), 12, rule).alias("p")).collect()
+    for r in got:
+        if r[KEY_COLUMN] is None:
+            assert r[HASH_COLUMN] is None
+        else:
+            assert r["p"] == want[r[KEY_COLUMN]], r[KEY_COLUMN]
