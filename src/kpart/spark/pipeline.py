@@ -167,23 +167,33 @@ def _aggregate_by_key(df: DataFrame, topic: TopicConfig) -> _KeyedRecords:
     same pass, with the smallest as example: never wrapped."""
     from pyspark.sql import functions as F
 
+    columns, groups, checks_bad = _record_columns(df, topic)
+    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
+    aggregated = (
+        df.select(*columns).groupBy(*groups)
+        .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
+        .persist()
+    )
+    return _KeyedRecords(aggregated, serialized_as(topic.key_serializer), checks_bad)
+
+
+def _record_columns(df: DataFrame, topic: TopicConfig) -> tuple[list[Column], list[str], bool]:
+    """The per-record columns of step 1 (``KEY_COLUMN``, ``bytes``, and ``_BAD``/``_RAW`` when
+    the serializer may refuse some keys), the columns to group by, and whether ``_BAD`` is
+    there (also the first columns of :mod:`kpart.spark.cluster_job`'s (key, window) pass)."""
+    from pyspark.sql import functions as F
+
     from kpart.spark._keys import prepared_key
 
     serializer = topic.key_serializer
     dtype = check_key_column(df, topic.key, serializer)
     key, bad = prepared_key(key_column(topic.key), dtype, serializer)
     columns = [key.alias(KEY_COLUMN), record_bytes(df, key, serializer).alias("bytes")]
-    groups, checks = [KEY_COLUMN], []
+    groups = [KEY_COLUMN]
     if bad is not None:
         columns += [bad.alias(_BAD), F.when(bad, key_column(topic.key).cast("string")).alias(_RAW)]
         groups.append(_BAD)
-        checks = [F.min(_RAW).alias(_RAW)]
-    aggregated = (
-        df.select(*columns).groupBy(*groups)
-        .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
-        .persist()
-    )
-    return _KeyedRecords(aggregated, serialized_as(serializer), bad is not None)
+    return columns, groups, bad is not None
 
 
 def _partition_rows(keyed: _KeyedRecords, n: int, partitioner: str, *, method: str,
@@ -192,36 +202,46 @@ def _partition_rows(keyed: _KeyedRecords, n: int, partitioner: str, *, method: s
     invalid, empty, drawn-at-random key, partition) with keys, records and bytes; and the
     ``top_k`` keys by records (not looked for when ``refuse_invalid`` and some keys are
     invalid: the caller refuses them)."""
+    per_key = _keys_with_partition(keyed, n, partitioner, method=method).persist()
+    try:
+        return _rollup_rows(per_key, keyed, partitioner, top_k=top_k,
+                            refuse_invalid=refuse_invalid)
+    finally:
+        per_key.unpersist()
+
+
+def _keys_with_partition(keyed: _KeyedRecords, n: int, partitioner: str, *,
+                         method: str) -> DataFrame:
+    """The distinct keys of ``keyed`` with their ``partition`` under ``n`` partitions."""
+    return keyed.aggregated.transform(
+        with_partition(KEY_COLUMN, n, keyed.serialized, partitioner=partitioner, method=method))
+
+
+def _rollup_rows(per_key: DataFrame, keyed: _KeyedRecords, partitioner: str, *, top_k: int,
+                 refuse_invalid: bool) -> tuple[list[Row], list[Row]]:
+    """The two collects of step 2 over ``per_key`` (:func:`_keys_with_partition`, persisted)."""
     from pyspark.sql import functions as F
 
     serialized = keyed.serialized
-    per_key = (
-        keyed.aggregated
-        .transform(with_partition(KEY_COLUMN, n, serialized, partitioner=partitioner, method=method))
-        .persist()
-    )
     checks = [F.min(_RAW).alias(_RAW)] if keyed.checks_bad else []
     empty_key = (F.coalesce(F.octet_length(F.col(KEY_COLUMN)) == 0, F.lit(False))
                  if serialized in ("string", "bytes") else F.lit(False))
-    try:
-        rows = (
-            per_key.groupBy(F.col(KEY_COLUMN).isNull().alias("null_key"),
-                            (F.col(_BAD) if keyed.checks_bad else F.lit(False)).alias("bad_key"),
-                            empty_key.alias("empty_key"),
-                            _random_key_column(partitioner, serialized).alias("random_key"),
-                            "partition")
-            .agg(F.count(F.lit(1)).alias("keys"), F.sum("records").alias("records"),
-                 F.sum("bytes").alias("bytes"), *checks)
-            .collect()
-        )
-        hot = (
-            per_key.where(F.col(KEY_COLUMN).isNotNull())
-            .orderBy(F.desc("records"), F.asc(KEY_COLUMN))
-            .limit(top_k)
-            .collect()
-        ) if top_k > 0 and not (refuse_invalid and any(r["bad_key"] for r in rows)) else []
-    finally:
-        per_key.unpersist()
+    rows = (
+        per_key.groupBy(F.col(KEY_COLUMN).isNull().alias("null_key"),
+                        (F.col(_BAD) if keyed.checks_bad else F.lit(False)).alias("bad_key"),
+                        empty_key.alias("empty_key"),
+                        _random_key_column(partitioner, serialized).alias("random_key"),
+                        "partition")
+        .agg(F.count(F.lit(1)).alias("keys"), F.sum("records").alias("records"),
+             F.sum("bytes").alias("bytes"), *checks)
+        .collect()
+    )
+    hot = (
+        per_key.where(F.col(KEY_COLUMN).isNotNull())
+        .orderBy(F.desc("records"), F.asc(KEY_COLUMN))
+        .limit(top_k)
+        .collect()
+    ) if top_k > 0 and not (refuse_invalid and any(r["bad_key"] for r in rows)) else []
     return rows, hot
 
 

@@ -1,0 +1,381 @@
+"""The partition count a topic needs: the smallest count ``M`` whose busiest partition stays,
+in every window, within what one partition may carry (issue 14, point 4). Pure numpy; the Spark
+job (:mod:`kpart.spark._partition_count`) evaluates the candidates natively and hands the
+figures to :func:`search_partition_count`.
+
+Reproduces the key → partition rule of ``org.apache.kafka.clients.producer.internals.
+BuiltInPartitioner#partitionForKey`` (``Utils.toPositive(murmur2(key)) % M``) and of every other
+client of :data:`kpart.producer.clients.PARTITIONERS` (index rules ``to-positive``,
+``unsigned``, ``abs``), plus Spark's ``pmod(hash(key), M)`` baseline (``spark:hash``): under
+``M`` partitions a key goes to ``index(hash(key), M)``, so one 32-bit hash per distinct key
+evaluates every candidate count (:func:`partitions_of_hashes`).
+
+**Limits** (:class:`kpart._cluster_loads.PartitionLimits`, defaults in
+docs/partition-count.md with their sources):
+
+* :data:`DEFAULT_MAX_PARTITION_BYTES_PER_S` = 10 MB/s per partition: Confluent, "How to choose
+  the number of topics/partitions in a Kafka cluster?" (Jun Rao, 2015: a single partition
+  takes "10s of MB/sec" of produce); we take the low end;
+* :data:`DEFAULT_CONSUMER_RECORDS_PER_S` = 10,000 records/s per consumer member: no vendor
+  publishes one figure (Confluent's guidance is to measure your consumer,
+  docs.confluent.io/cloud/current/client-apps/optimizing/throughput.html); kafka's own
+  benchmark reads ~0.9M records/s with no processing (Kreps, "Benchmarking Apache Kafka", 2014),
+  so 10,000 is a consumer spending ~0.1 ms of work per record — pass your measured rate;
+* :data:`DEFAULT_MAX_PARTITIONS` = 4,000, "Kafka's practical limit" searched: KIP-578's
+  recommendation of at most 4,000 partitions per broker (a single topic above it cannot even
+  sit on one broker within the guideline).
+
+**Rule.** With records ``r[p, w]`` and bytes ``b[p, w]`` of partition ``p`` in window ``w``
+(length ``window_s``), ``M`` fits when ``max r / window_s <= consumer_records_per_s`` and
+``max b / window_s <= max_partition_bytes_per_s``. Records whose key does not decide the
+partition (null keys; keys the client places at random) count as spread evenly over the ``M``
+partitions of their window — the long-run behaviour of the sticky/random/round-robin null-key
+rules. The search starts at the lower bound (every partition at least the window's mean,
+:func:`lower_bound`) and goes up to ``max_partitions``. One key whose own peak window is over a
+limit makes every ``M`` fail: the result says so (``hot_key``) — the fix is the key.
+
+>>> import numpy as np
+>>> h = np.array([7, 8, 9, 10], dtype=np.int64)
+>>> partitions_of_hashes(h, 3, "to-positive").tolist(), partitions_of_hashes(h, 3, "abs").tolist()
+([1, 2, 0, 1], [1, 2, 0, 1])
+>>> lower_bound(np.array([120, 30]), np.array([1200, 300]), 60.0,
+...             PartitionLimits(1_000.0, 1.0, 4000))
+2
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+from numpy.typing import NDArray
+
+from kpart._cluster_loads import PartitionCountResult, PartitionLimits
+from kpart.errors import ConfigError, Param
+
+__all__ = [
+    "DEFAULT_CONSUMER_RECORDS_PER_S",
+    "DEFAULT_MAX_PARTITIONS",
+    "DEFAULT_MAX_PARTITION_BYTES_PER_S",
+    "INDEX_RULES",
+    "CountEvaluator",
+    "CountQuestion",
+    "HotKeyWindow",
+    "Peaks",
+    "candidate_batches",
+    "default_limits",
+    "index_rule",
+    "key_hashes",
+    "keyless_partition_count",
+    "lower_bound",
+    "partitions_of_hashes",
+    "peaks_with_spread",
+    "search_partition_count",
+]
+
+#: Bytes per second one partition may take (produce), default of ``--max-partition-bytes-per-s``.
+DEFAULT_MAX_PARTITION_BYTES_PER_S = 10_000_000.0
+#: Records per second one consumer member drains, default of ``--consumer-records-per-s``.
+DEFAULT_CONSUMER_RECORDS_PER_S = 10_000.0
+#: The largest partition count searched (KIP-578: <= 4,000 partitions per broker).
+DEFAULT_MAX_PARTITIONS = 4_000
+#: How a 32-bit hash becomes a partition: the clients' rules and Spark's ``pmod``.
+INDEX_RULES = ("to-positive", "unsigned", "abs", "pmod")
+
+
+def default_limits(max_partition_bytes_per_s: float | None = None,
+                   consumer_records_per_s: float | None = None,
+                   max_partitions: int | None = None) -> PartitionLimits:
+    """:class:`PartitionLimits` with the documented defaults for what is not given, checked:
+    ``ConfigError`` about the parameter (``max_partition_bytes_per_s: expected a positive
+    number, got 0``) when a value is not positive (or ``max_partitions`` not an integer).
+
+    >>> default_limits(consumer_records_per_s=500).consumer_records_per_s
+    500.0
+    >>> default_limits(max_partitions=0)
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: max_partitions: expected a positive integer, got 0
+    """
+    values = {"max_partition_bytes_per_s": (max_partition_bytes_per_s,
+                                            DEFAULT_MAX_PARTITION_BYTES_PER_S),
+              "consumer_records_per_s": (consumer_records_per_s, DEFAULT_CONSUMER_RECORDS_PER_S)}
+    rates: dict[str, float] = {}
+    for name, (value, default) in values.items():
+        v = default if value is None else value
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v <= 0:
+            raise ConfigError.naming_value(Param(name), "{param}: expected a positive number, "
+                                           "got {value!r}", value=v)
+        rates[name] = float(v)
+    m = DEFAULT_MAX_PARTITIONS if max_partitions is None else max_partitions
+    if isinstance(m, bool) or not isinstance(m, int) or m <= 0:
+        raise ConfigError.naming_value(Param("max_partitions"), "{param}: expected a positive "
+                                       "integer, got {value!r}", value=m)
+    return PartitionLimits(rates["max_partition_bytes_per_s"], rates["consumer_records_per_s"], m)
+
+
+def index_rule(partitioner: str) -> str | None:
+    """The index rule of ``partitioner`` (a :data:`kpart.producer.clients.PARTITIONERS` id or
+    ``"spark:hash"``), ``None`` when it ignores keys (``librdkafka:random``).
+
+    >>> index_rule("java:default"), index_rule("sarama:hash"), index_rule("spark:hash")
+    ('to-positive', 'abs', 'pmod')
+    >>> index_rule("librdkafka:random") is None
+    True
+    """
+    if partitioner == "spark:hash":
+        return "pmod"
+    from kpart.producer.clients import get_partitioner
+
+    spec = get_partitioner(partitioner)
+    return None if spec.hash == "none" else spec.index
+
+
+def partitions_of_hashes(hashes: np.ndarray, m: int, rule: str) -> np.ndarray:
+    """int64 partition under ``m`` partitions of each unsigned 32-bit hash in ``hashes``
+    (int64 in ``[0, 2**32)``; Spark's ``hash`` given as its unsigned bits) by ``rule``:
+    ``to-positive`` ``(h & 0x7fffffff) % m``; ``unsigned`` ``h % m``; ``abs``
+    ``abs(int32(h) % m)``; ``pmod`` ``pmod(int32(h), m)``. The reference of the Spark
+    expression :func:`kpart.spark._partition_count.index_column`."""
+    h = np.asarray(hashes, dtype=np.int64)
+    if rule == "to-positive":
+        return (h & 0x7FFFFFFF) % m
+    if rule == "unsigned":
+        return h % m
+    signed = np.where(h >= 1 << 31, h - (1 << 32), h)
+    if rule == "abs":
+        return np.abs(np.fmod(signed, m))
+    if rule == "pmod":
+        return np.mod(signed, m)
+    raise ValueError(f"unknown index rule {rule!r} (known: {', '.join(INDEX_RULES)})")
+
+
+_LO, _HI = 65_536, 65_537  # coprime, product > 2**32
+
+
+def key_hashes(keys: pa.Array, hash_name: str) -> np.ndarray:
+    """The unsigned 32-bit hash (int64; ``-1`` for a null key) of each serialized key of
+    ``keys`` (binary or string Arrow array) under the client hash ``hash_name``
+    (``murmur2``, ``crc32``, ``fnv1a``, ``kafkajs-legacy-murmur2``), from the compiled kernels
+    of :mod:`kpart.producer._client_kernels`: their ``uint32(h) % n`` rule at ``n = 65536``
+    and ``65537`` gives ``h`` exactly (Chinese remainder theorem).
+
+    >>> from kpart.producer.clients import get_partitioner, key_hash
+    >>> key_hashes(pa.array([b"my_key_1", None]), "murmur2").tolist()[0] == key_hash(
+    ...     get_partitioner("java:default"), b"my_key_1")
+    True
+    """
+    from kpart.producer._client_kernels import KERNELS, MODE_UNSIGNED
+    from kpart.producer.kernels import _binary_view
+
+    keys = _binary_view(keys)
+    n = len(keys)
+    out = np.full(n, -1, dtype=np.int64)
+    if n == 0:
+        return out
+    _, offsets_buf, data_buf = keys.buffers()
+    window = slice(keys.offset, keys.offset + n + 1)
+    offsets: NDArray[np.int32] | NDArray[np.int64] = (
+        np.frombuffer(offsets_buf, dtype=np.int64)[window]
+        if pa.types.is_large_binary(keys.type)
+        else np.frombuffer(offsets_buf, dtype=np.int32)[window])
+    data = (np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size
+            else np.zeros(1, dtype=np.uint8))
+    kernel = KERNELS[hash_name][0]
+    lo, hi = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
+    kernel(data, offsets, _LO, MODE_UNSIGNED, lo)
+    kernel(data, offsets, _HI, MODE_UNSIGNED, hi)
+    a, b = lo.astype(np.int64), hi.astype(np.int64)
+    h = a + _LO * np.mod(a - b, _HI)
+    valid = keys.is_valid().to_numpy(zero_copy_only=False)
+    out[valid] = h[valid]
+    return out
+
+
+def lower_bound(window_records: np.ndarray, window_bytes: np.ndarray, window_s: float,
+                limits: PartitionLimits) -> int:
+    """The smallest ``M`` whose *mean* partition stays within both limits in every window
+    (``window_records``/``window_bytes``: a topic's totals per window, shape ``(W,)``): no
+    count below it can work, the busiest partition carrying at least the mean."""
+    peak_r = float(np.max(window_records, initial=0)) / window_s
+    peak_b = float(np.max(window_bytes, initial=0)) / window_s
+    return max(1, math.ceil(peak_r / limits.consumer_records_per_s - 1e-12),
+               math.ceil(peak_b / limits.max_partition_bytes_per_s - 1e-12))
+
+
+def candidate_batches(first: int, last: int, size: int = 8) -> Iterator[tuple[int, ...]]:
+    """Candidate counts ``first..last`` in batches evaluated one Spark job each: ``size``
+    counts, then doubling up to 64 (a count far above the lower bound is rarely needed).
+
+    >>> [len(b) for b in candidate_batches(1, 100)]
+    [8, 16, 32, 44]
+    """
+    m = first
+    while m <= last:
+        batch = tuple(range(m, min(last, m + size - 1) + 1))
+        yield batch
+        m += len(batch)
+        size = min(size * 2, 64)
+
+
+@dataclass(frozen=True, slots=True)
+class Peaks:
+    """The busiest partition's records and bytes in its busiest window under ``M``, as
+    counts in one window (divide by ``window_s`` for rates); each metric its own maximum."""
+
+    records: float
+    bytes: float
+
+
+@dataclass(frozen=True, slots=True)
+class HotKeyWindow:
+    """The key with the largest (key, window) load relative to the limits: ``key`` (str, int
+    or hex), its ``records`` and ``bytes`` in the window starting at ``window_start_ms``."""
+
+    key: str | int
+    records: int
+    bytes: int
+    window_start_ms: int
+
+
+def peaks_with_spread(keyed_records: np.ndarray, keyed_bytes: np.ndarray,
+                      spread_records: np.ndarray, spread_bytes: np.ndarray, m: int) -> Peaks:
+    """:class:`Peaks` under ``m`` from, per window, the busiest partition's keyed records and
+    bytes (``keyed_*``, each its own maximum over partitions) and the records spread evenly
+    (``spread_*``: null keys, random keys), all shape ``(W,)``."""
+    r = np.asarray(keyed_records, dtype=np.float64) + np.asarray(spread_records) / m
+    b = np.asarray(keyed_bytes, dtype=np.float64) + np.asarray(spread_bytes) / m
+    return Peaks(float(np.max(r, initial=0.0)), float(np.max(b, initial=0.0)))
+
+
+def _fits(p: Peaks, window_s: float, limits: PartitionLimits) -> bool:
+    return (p.records / window_s <= limits.consumer_records_per_s
+            and p.bytes / window_s <= limits.max_partition_bytes_per_s)
+
+
+def _iso(ms: int) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat().replace("+00:00", "Z")
+
+
+def _hot_key_json(hot: HotKeyWindow, window_s: float, limits: PartitionLimits) -> dict[str, Any]:
+    r, b = hot.records / window_s, hot.bytes / window_s
+    over = ("consumer_records_per_s" if r > limits.consumer_records_per_s
+            else "max_partition_bytes_per_s")
+    return {"key": hot.key, "window_start": _iso(hot.window_start_ms), "records_per_s": r,
+            "bytes_per_s": b, "limit": over}
+
+
+@dataclass(frozen=True, slots=True)
+class CountQuestion:
+    """What :func:`search_partition_count` knows of a topic without evaluating a count:
+    ``current`` partitions, the ``limits``, ``window_s``, the topic's totals per window
+    (``window_records``/``window_bytes``, keyed and spread, shape ``(W,)``), the peaks at the
+    current count (``current_peaks``) and the heaviest (key, window) (``hot``; ``None`` when no
+    window can exceed a limit)."""
+
+    current: int
+    limits: PartitionLimits
+    window_s: float
+    window_records: np.ndarray
+    window_bytes: np.ndarray
+    current_peaks: Peaks
+    hot: HotKeyWindow | None = None
+
+
+class CountEvaluator(Protocol):
+    """Answers :func:`search_partition_count`'s queries about candidate counts (the Spark job's
+    :class:`kpart.spark._partition_count` evaluator; tests pass a numpy one)."""
+
+    def peaks(self, counts: tuple[int, ...]) -> Mapping[int, Peaks]:
+        """The peaks of each count, over the windows that can exceed a limit (enough to tell
+        which counts fit)."""
+        ...
+
+    def exact_peaks(self, m: int) -> Peaks:
+        """The peaks of ``m`` over every window (the figures reported)."""
+        ...
+
+    def moved(self, m: int) -> tuple[float, float]:
+        """Shares of the keys and of their records whose partition changes from the current
+        count to ``m`` (keys deciding their partition only)."""
+        ...
+
+    def skew_at(self, m: int) -> dict[str, Any]:
+        """:func:`kpart._skew.skew_stats` of the keyed records per partition under ``m``."""
+        ...
+
+
+def search_partition_count(q: CountQuestion, evaluate: CountEvaluator) -> PartitionCountResult:
+    """The :class:`PartitionCountResult` of one topic (see the module docstring): the hot-key
+    verdict when ``q.hot`` alone exceeds a limit (nothing is searched), else the smallest count
+    from :func:`lower_bound` up to ``limits.max_partitions`` that fits, in the batches of
+    :func:`candidate_batches`, with its exact peaks, skew and moved shares."""
+    limits, window_s, current = q.limits, q.window_s, q.current
+    current_ok = _fits(q.current_peaks, window_s, limits)
+
+    def none(reason: str, hot_key: dict[str, Any] | None = None) -> PartitionCountResult:
+        return PartitionCountResult(limits, current, current_ok, None,
+                                    q.current_peaks.bytes / window_s,
+                                    q.current_peaks.records / window_s, hot_key=hot_key,
+                                    reason=reason)
+
+    hot = q.hot
+    if hot is not None and not _fits(Peaks(hot.records, hot.bytes), window_s, limits):
+        j = _hot_key_json(hot, window_s, limits)
+        rate = j["records_per_s"] if j["limit"] == "consumer_records_per_s" else j["bytes_per_s"]
+        unit = "records/s" if j["limit"] == "consumer_records_per_s" else "bytes/s"
+        return none(f"key {hot.key!r} alone carries {rate:,.0f} {unit} in the window starting "
+                    f"{j['window_start']}, over {j['limit']} = {getattr(limits, j['limit']):,.0f}:"
+                    " no partition count helps, the fix is the key", j)
+    first = lower_bound(q.window_records, q.window_bytes, window_s, limits)
+    found = None
+    for batch in candidate_batches(first, limits.max_partitions):
+        results = evaluate.peaks(batch)
+        found = next((m for m in batch if _fits(results[m], window_s, limits)), None)
+        if found is not None:
+            break
+    if found is None:
+        return none(f"no partition count from {first} to {limits.max_partitions} keeps the "
+                    "busiest partition within the limits")
+    p = q.current_peaks if found == current else evaluate.exact_peaks(found)
+    keys_share, records_share = (0.0, 0.0) if found == current else evaluate.moved(found)
+    verdict = ("the current count already fits" if current_ok
+               else f"{current} partitions exceed the limits")
+    return PartitionCountResult(
+        limits, current, current_ok, found, p.bytes / window_s, p.records / window_s,
+        skew=evaluate.skew_at(found), moved_keys_share=keys_share,
+        moved_records_share=records_share,
+        reason=f"{found} is the smallest count within the limits (from {first}); {verdict}")
+
+
+def keyless_partition_count(*, current: int, limits: PartitionLimits, window_s: float,
+                            window_records: np.ndarray, window_bytes: np.ndarray,
+                            partitioner: str) -> PartitionCountResult:
+    """The partition count for a partitioner that ignores keys (``librdkafka:random``): every
+    record is spread evenly, so the lower bound (:func:`lower_bound`) is the answer (``None``
+    above ``max_partitions``); no key moves."""
+    first = lower_bound(window_records, window_bytes, window_s, limits)
+    zeros = np.zeros_like(np.asarray(window_records, dtype=np.float64))
+
+    def at(m: int) -> Peaks:
+        return peaks_with_spread(zeros, zeros, window_records, window_bytes, m)
+
+    now = at(current)
+    ok = _fits(now, window_s, limits)
+    if first > limits.max_partitions:
+        return PartitionCountResult(limits, current, ok, None, now.bytes / window_s,
+                                    now.records / window_s,
+                                    reason=f"{partitioner} ignores keys: the records spread "
+                                    f"evenly need {first} partitions, over {limits.max_partitions}")
+    p = at(first)
+    return PartitionCountResult(
+        limits, current, ok, first, p.bytes / window_s, p.records / window_s, skew=None,
+        moved_keys_share=0.0, moved_records_share=0.0,
+        reason=f"{partitioner} ignores keys: records spread evenly, so the rate over the limits "
+               "alone sets the count")

@@ -1,0 +1,343 @@
+"""One Spark job for every topic of a cluster topology (issue 14, points 2 to 4): per topic its
+loads (as ``kpart report`` measures one topic, :func:`kpart.spark.pipeline.measure_loads`),
+its load over time and the partition count it needs, as :class:`kpart._cluster_loads.
+TopicMeasure` values.
+
+Per topic (:func:`measure_topic`), one scan of its dataset:
+
+1. per record, the key as the serializer takes it, the record's bytes
+   (:func:`kpart.spark._keys.record_bytes`) and, when the topic has a ``timestamp`` column and
+   a window is asked for, the window index ``floor(ms / window_ms)``
+   (:mod:`kpart.spark._windows`; a text timestamp that is not ISO 8601 fails the job naming
+   the topic, the column and the value);
+2. aggregated natively per (key, window) (persisted), then per key;
+3. each *distinct* key's partition under the topic's partitioner
+   (:func:`kpart.spark.with_partition`), rolled up per partition with the hot keys exactly as
+   the single-topic job does (:mod:`kpart.spark.pipeline`'s steps, shared): the same
+   :class:`~kpart._loads.Loads`;
+4. the distinct keys' partitions joined back to the (key, window) rows (``how="left"``) and
+   rolled up per (partition, window) into a dense ``(P, W)`` :class:`TopicWindows` (``W``: the
+   windows from the first to the last timestamp; grids over :data:`kpart.spark._windows.
+   MAX_WINDOWS` windows or :data:`~kpart.spark._windows.MAX_WINDOW_CELLS` cells, and windows
+   longer than the data's span, are refused before anything is allocated);
+5. the partition count (:mod:`kpart.spark._partition_count`).
+
+Only per-partition and per-window figures and the top keys reach the driver, never per-key
+data. Records without key, and those a client places at random (empty keys under
+``librdkafka:consistent_random``, every record under ``librdkafka:random``), are the windows'
+``null_key_*`` (placed by the summary with the topic's null-key rule); records without
+timestamp are ``untimed_*``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from kpart._cluster_loads import PartitionLimits, TopicMeasure, TopicWindows
+from kpart._loads import Loads
+from kpart.errors import ConfigError
+from kpart.spark._keys import KEY_COLUMN, key_column, serialized_as
+from kpart.spark._partition_count import WINDOW_COLUMN, measure_partition_count
+from kpart.spark._windows import (
+    check_timestamp_type,
+    check_window_grid,
+    timestamp_errors_as_config_errors,
+    timestamp_ms_column,
+)
+from kpart.spark.inputs import InputSpec, load_input
+from kpart.spark.pipeline import HOT_KEYS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import Column, DataFrame, SparkSession
+
+    from kpart._layout import ResolvedTopology
+
+__all__ = ["ClusterTopics", "measure_topic", "measure_topics"]
+
+Steps = Callable[[str], None]
+_TS = "__kpart_ts_ms"
+
+
+def _silent(step: str) -> None:
+    """The default ``on_step``: library callers see no output."""
+
+
+class ClusterTopics(Protocol):
+    """What :func:`measure_topics` reads of a :class:`kpart._layout.ResolvedCluster`: its
+    per-topic resolutions, in topology order."""
+
+    @property
+    def topics(self) -> Sequence[ResolvedTopology]:
+        """One :class:`~kpart._layout.ResolvedTopology` per topic."""
+        ...
+
+
+def measure_topics(
+    spark: SparkSession | None,
+    resolved: ClusterTopics,
+    specs: Mapping[str, InputSpec],
+    *,
+    window_ms: int | None,
+    limits: PartitionLimits,
+    top_k: int = HOT_KEYS,
+    on_step: Steps = _silent,
+) -> tuple[TopicMeasure, ...]:
+    """Measure every topic of ``resolved`` (a :class:`kpart._layout.ResolvedCluster`; only its
+    ``topics``, the per-topic :class:`~kpart._layout.ResolvedTopology`, are read) on its input
+    ``specs[topic name]`` (:func:`kpart.spark.inputs.resolve_topic_input`), in topology order.
+
+    ``window_ms``: the window of the load over time (> 0; ``None``: no windows, hence no
+    partition count); topics without ``timestamp`` have neither. ``limits``: what one
+    partition may carry (:func:`kpart.producer.partition_count.default_limits`); ``top_k``
+    hot keys per topic; ``on_step`` is told each step (``"flights: reading flights.parquet"``).
+    ``spark`` may be ``None`` when no input has records.
+
+    Errors: ``ConfigError`` before any Spark job for a missing spec or a window that is not a
+    positive integer; from the jobs, naming the topic: a key the serializer cannot represent,
+    a text timestamp that is not ISO 8601, a window longer than the topic's span or making too
+    many windows (about ``window``, the command line's ``--window``).
+    """
+    topics = tuple(resolved.topics)
+    if window_ms is not None and (isinstance(window_ms, bool) or not isinstance(window_ms, int)
+                                  or window_ms <= 0):
+        raise ConfigError.about("window", "{param}: expected a positive number of "
+                                "milliseconds, got {value!r}", value=window_ms)
+    for i, rt in enumerate(topics):
+        if rt.topic.name not in specs:
+            raise ConfigError(f"topics[{i}] ({rt.topic.name}): no input resolved for it")
+    return tuple(
+        measure_topic(spark, rt, specs[rt.topic.name], index=i, window_ms=window_ms,
+                      limits=limits, top_k=top_k, on_step=on_step)
+        for i, rt in enumerate(topics))
+
+
+def measure_topic(
+    spark: SparkSession | None,
+    resolved: ResolvedTopology,
+    spec: InputSpec,
+    *,
+    index: int = 0,
+    window_ms: int | None,
+    limits: PartitionLimits,
+    top_k: int = HOT_KEYS,
+    on_step: Steps = _silent,
+) -> TopicMeasure:
+    """One topic of :func:`measure_topics` (``index``: its place in the topology, for the
+    errors)."""
+    topic = resolved.topic
+    n = topic.partitions
+    if spec.records == 0:  # nothing to read: no Spark job
+        loads = Loads((0,) * n, (0,) * n, (0,) * n, 0, 0, ())
+        return TopicMeasure(topic.name, loads, source=spec.source)
+    if spark is None:
+        raise ValueError("measure_topics: the input has records, a SparkSession is needed")
+    with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:  # the staged flights
+        on_step(f"{topic.name}: reading "
+                f"{spec.path.name if spec.path is not None else 'the flights data'}")
+        df = load_input(spark, spec, workdir, topic.key)
+        return _measure(df, resolved, spec, f"topics[{index}] ({topic.name})",
+                        window_ms=window_ms, limits=limits, top_k=top_k, on_step=on_step)
+
+
+def _measure(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, where: str, *,
+             window_ms: int | None, limits: PartitionLimits, top_k: int,
+             on_step: Steps) -> TopicMeasure:
+    """:func:`measure_topic` of an input with records, read as ``df``."""
+    topic = resolved.topic
+    column = getattr(topic, "timestamp", None)
+    if column is None or window_ms is None:
+        from kpart.spark.pipeline import measure_loads
+
+        try:
+            loads = measure_loads(df, topic, partitioner=resolved.key_partitioner, top_k=top_k,
+                                  on_step=lambda s: on_step(f"{topic.name}: {s}"))
+        except ConfigError as e:
+            raise _about_topic(e, where) from None
+        return TopicMeasure(topic.name, loads, source=spec.source)
+    with timestamp_errors_as_config_errors(f"{where}.timestamp", column):
+        return _measure_timed(df, resolved, spec, where=where, window_ms=window_ms,
+                              limits=limits, top_k=top_k, on_step=on_step)
+
+
+def _about_topic(e: ConfigError, where: str) -> ConfigError:
+    """``e`` (about a library parameter such as ``key``) naming the topic's field instead."""
+    field = {"serializer": "key_serializer"}.get(e.parameter or "", e.parameter)
+    return ConfigError(e.naming(f"{where}.{field}")) if field else e
+
+
+def _timestamp_ms(df: DataFrame, column: str, where: str) -> Column:
+    """The timestamp column of ``df`` as epoch milliseconds (its type checked)."""
+    from kpart.spark._keys import schema_key_type
+
+    try:
+        dtype = schema_key_type(df.schema, column)
+    except ConfigError as e:
+        raise ConfigError(e.naming(f"{where}.timestamp")) from None
+    kind = check_timestamp_type(f"{where}.timestamp", column, dtype)
+    return timestamp_ms_column(key_column(column), kind, where=f"{where}.timestamp",
+                               column=column)
+
+
+def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *, where: str,
+                   window_ms: int, limits: PartitionLimits, top_k: int,
+                   on_step: Steps) -> TopicMeasure:
+    """:func:`measure_topic` of a topic with a timestamp column and a window."""
+    from pyspark.sql import functions as F
+
+    from kpart.spark.pipeline import _RAW, _record_columns
+
+    topic = resolved.topic
+    column = getattr(topic, "timestamp", None)  # TopicConfig.timestamp (issue 14's contract)
+    assert column is not None
+    columns, groups, checks_bad = _record_columns(df, topic)
+    stamped = df.select(*columns, _timestamp_ms(df, column, where).alias(_TS))
+    window = F.expr(f"({_TS} - pmod({_TS}, {window_ms})) div {window_ms}")
+    names = [c for c in stamped.columns if c != _TS]
+    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
+    kw = (stamped.select(*names, window.alias(WINDOW_COLUMN))
+          .groupBy(*groups, WINDOW_COLUMN)
+          .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
+          .persist())
+    cached: list[DataFrame] = [kw]
+    try:
+        keyed = _keyed(kw, groups, checks_bad, serialized_as(topic.key_serializer))
+        cached.append(keyed.aggregated)
+        first = keyed.aggregated.agg(F.count(KEY_COLUMN).alias("keys"),
+                                     F.min("lo").alias("lo"), F.max("hi").alias("hi")).first()
+        if first is None or first["lo"] is None:
+            raise ConfigError.naming_value(f"{where}.timestamp", "{param}: column {column!r} "
+                                           "has no value: no load over time", column=column)
+        lo, hi = int(first["lo"]), int(first["hi"])
+        if hi - lo <= 1:  # the span may be shorter than a window: its exact ends
+            ends = stamped.agg(F.min(_TS).alias("a"), F.max(_TS).alias("b")).first()
+            assert ends is not None
+            first_ms, last_ms = int(ends["a"]), int(ends["b"])
+        else:
+            first_ms, last_ms = lo * window_ms, (hi + 1) * window_ms - 1
+        try:
+            count = check_window_grid(topic.name, window_ms, first_ms, last_ms, topic.partitions)
+        except ConfigError as e:
+            raise ConfigError(e.naming("--window")) from None
+        loads, per_key = _loads(keyed, resolved, where, top_k, int(first["keys"]), on_step)
+        cached.append(per_key)
+        on_step(f"{topic.name}: load over {count:,} windows")
+        placed = _placed(resolved.key_partitioner, keyed.serialized)
+        windows, null_r, null_b = _windows(kw, per_key, placed, window_ms=window_ms, lo=lo,
+                                           count=count, partitions=topic.partitions)
+        spread = (windows.null_key_records, windows.null_key_bytes)
+        if not resolved.null_keys.included:  # "separate": null keys are not on this topic
+            spread = (spread[0] - null_r, spread[1] - null_b)
+        on_step(f"{topic.name}: partition count")
+        result = measure_partition_count(
+            kw, per_key, placed, windows, spread,
+            serialized=keyed.serialized, partitioner=resolved.key_partitioner, limits=limits)
+    finally:
+        for d in reversed(cached):
+            d.unpersist()
+    return TopicMeasure(topic.name, loads, windows, result, spec.source)
+
+
+def _keyed(kw: DataFrame, groups: list[str], checks_bad: bool, serialized: str) -> Any:
+    """The per-key aggregate of the (key, window) rows, as pipeline's step 1 gives it, with each
+    key's first and last window (``lo``, ``hi``)."""
+    from pyspark.sql import functions as F
+
+    from kpart.spark.pipeline import _RAW, _KeyedRecords
+
+    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
+    aggregated = (kw.groupBy(*groups)
+                  .agg(F.sum("records").alias("records"), F.sum("bytes").alias("bytes"), *checks,
+                       F.min(WINDOW_COLUMN).alias("lo"), F.max(WINDOW_COLUMN).alias("hi"))
+                  .persist())
+    return _KeyedRecords(aggregated, serialized, checks_bad)
+
+
+def _loads(keyed: Any, resolved: ResolvedTopology, where: str, top_k: int, distinct: int,
+           on_step: Steps) -> tuple[Loads, DataFrame]:
+    """Pipeline's step 2 and 3 on ``keyed``: the topic's loads, and its distinct keys with their
+    partition (persisted: the caller unpersists)."""
+
+    from kpart.spark._keys import bad_key_error
+    from kpart.spark.pipeline import _RAW, _keys_with_partition, _loads_from_rows, _rollup_rows
+
+    topic = resolved.topic
+    on_step(f"{topic.name}: hashing {distinct:,} distinct keys")
+    per_key = _keys_with_partition(keyed, topic.partitions, resolved.key_partitioner,
+                                   method="auto").persist()
+    try:
+        rows, hot = _rollup_rows(per_key, keyed, resolved.key_partitioner, top_k=top_k,
+                                 refuse_invalid=True)
+        for r in rows:
+            if r["bad_key"]:
+                raise _about_topic(bad_key_error(topic.key, topic.key_serializer, r["records"],
+                                                 r[_RAW]), where)
+    except BaseException:
+        per_key.unpersist()
+        raise
+    return _loads_from_rows(rows, hot, topic), per_key
+
+
+def _placed(partitioner: str, serialized: str) -> Column:
+    """True for the rows whose key decides the partition (not null, not drawn at random)."""
+    from pyspark.sql import functions as F
+
+    from kpart.spark.pipeline import _random_key_column
+
+    return F.col(KEY_COLUMN).isNotNull() & ~_random_key_column(partitioner, serialized)
+
+
+def _windows(kw: DataFrame, per_key: DataFrame, placed: Column, *, window_ms: int, lo: int,
+             count: int, partitions: int) -> tuple[TopicWindows, np.ndarray, np.ndarray]:
+    """Step 4: the (key, window) rows joined to their key's partition, rolled up per
+    (partition, window): the dense ``(P, W)`` grid (``-1``: random keys, ``-2``: null keys),
+    and the null-key records and bytes per window alone."""
+    from pyspark.sql import functions as F
+
+    part = per_key.select(KEY_COLUMN, "partition")
+    rolled = (
+        kw.join(part, on=KEY_COLUMN, how="left")
+        .groupBy(F.when(placed, F.col("partition"))
+                 .when(F.col(KEY_COLUMN).isNull(), F.lit(-2)).otherwise(F.lit(-1)).alias("p"),
+                 WINDOW_COLUMN)
+        .agg(F.sum("records").alias("r"), F.sum("bytes").alias("b"))
+    )
+    table = _to_arrow(rolled)
+    wcol = table.column(WINDOW_COLUMN)
+    timed = wcol.is_valid().to_numpy(zero_copy_only=False)
+    p = table.column("p").to_numpy(zero_copy_only=False).astype(np.int64)
+    w = wcol.fill_null(lo).to_numpy(zero_copy_only=False).astype(np.int64) - lo
+    r = table.column("r").to_numpy(zero_copy_only=False).astype(np.int64)
+    b = table.column("b").to_numpy(zero_copy_only=False).astype(np.int64)
+    untimed_r, untimed_b = int(r[~timed].sum()), int(b[~timed].sum())
+    p, w, r, b = p[timed], w[timed], r[timed], b[timed]
+    records = np.zeros((partitions, count), dtype=np.int64)
+    byts = np.zeros((partitions, count), dtype=np.int64)
+    null_r = np.zeros(count, dtype=np.int64)
+    null_b = np.zeros(count, dtype=np.int64)
+    keyed = p >= 0
+    np.add.at(records, (p[keyed], w[keyed]), r[keyed])
+    np.add.at(byts, (p[keyed], w[keyed]), b[keyed])
+    np.add.at(null_r, w[~keyed], r[~keyed])
+    np.add.at(null_b, w[~keyed], b[~keyed])
+    only_r = np.zeros(count, dtype=np.int64)
+    only_b = np.zeros(count, dtype=np.int64)
+    null = p == -2
+    np.add.at(only_r, w[null], r[null])
+    np.add.at(only_b, w[null], b[null])
+    return TopicWindows(window_ms, lo * window_ms, records, byts, null_r, null_b,
+                        untimed_r, untimed_b), only_r, only_b
+
+
+def _to_arrow(df: DataFrame) -> Any:
+    """``df`` collected as an Arrow table (``toArrow``; rows through Python as a fallback)."""
+    import pyarrow as pa
+
+    to_arrow = getattr(df, "toArrow", None)
+    if to_arrow is not None:
+        return to_arrow()
+    rows = df.collect()  # pragma: no cover - pyspark < 4
+    return pa.table({c: [row[c] for row in rows] for c in df.columns})
