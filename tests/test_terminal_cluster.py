@@ -93,3 +93,17 @@ def test_the_terminal_does_not_import_plotly() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_piped_output_is_wide_enough_for_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    print_summary(cluster_report_summary())  # stdout captured: not a terminal
+    text = capsys.readouterr().out
+    assert "…" not in text  # no header or cell cut to the 80 columns of a pipe
+    assert max(len(line) for line in text.splitlines()) <= 160
+
+
+def test_slow_rates_keep_three_digits() -> None:
+    from kpart.report._terminal_cluster import _per_s
+
+    assert [_per_s(x) for x in (None, 0.000833, 0.0261, 9.5, 12345.6)] == \
+        ["-", "0.000833", "0.0261", "9.5", "12,346"]

@@ -23,6 +23,8 @@ __all__ = ["BROKER_ROWS", "print_cluster_summary"]
 #: Brokers listed in full up to this many; beyond, the busiest :data:`BROKER_ROWS`.
 BROKER_ROWS = 20
 _ALL_BROKERS = 30
+#: The console width when stdout is not a terminal.
+_PIPED_WIDTH = 160
 
 
 def _duration(seconds: float | None) -> str:
@@ -37,6 +39,11 @@ def _mib(x: float | None) -> str:
 
 def _n(x: float | None) -> str:
     return "-" if x is None else f"{x:,.0f}"
+
+
+def _per_s(x: float | None) -> str:
+    """A count per second: whole numbers from 10 up, three significant digits below."""
+    return "-" if x is None else f"{x:,.0f}" if x >= 10 else f"{x:.3g}"
 
 
 def _rate(x: float | None) -> str:
@@ -131,7 +138,7 @@ def partition_count_lines(doc: ClusterDoc) -> list[str]:
                          + (f" ({escape(c.reason)})" if c.reason and c.hot_key is None else ""))
         else:
             peak = (f"busiest partition's peak {_rate(c.peak_bytes_per_s)}, "
-                    f"{_n(c.peak_records_per_s)} records/s")
+                    f"{_per_s(c.peak_records_per_s)} records/s")
             if c.recommended == c.current:
                 lines.append(f"{name}: {c.current} partitions are enough ({peak})")
             else:
@@ -158,7 +165,10 @@ def print_cluster_summary(summary: dict[str, Any], console: Console | None = Non
     """Print the multi-topic ``summary`` on ``console`` (stdout by default); ``ConfigError``
     naming a malformed field, before anything is printed."""
     doc = read_cluster_summary(summary)
-    console = console or Console()
+    if console is None:  # piped or logged: wide enough for the tables, not the 80 default
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=max(console.width, _PIPED_WIDTH))
     console.print(_headline(doc), soft_wrap=True)
     console.print(_topics(doc))
     if doc.brokers:

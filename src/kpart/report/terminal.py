@@ -130,11 +130,11 @@ def _hot_keys(s: dict[str, Any]) -> Table:
 def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
     """Print ``summary`` (a ``summary.json`` document) on ``console`` (stdout by default); a
     document of several topics (``"kind": "cluster"``) as :func:`print_cluster_summary`."""
-    console = console or Console()
     kind = summary.get("kind")
     if kind == "cluster":
         print_cluster_summary(summary, console)
         return
+    console = console or Console()
     if kind is not None:
         raise ConfigError(f"summary.kind: expected 'cluster' or no kind, got {kind!r:.60}")
     analysed = _analysed(summary)
