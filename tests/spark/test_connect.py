@@ -75,6 +75,28 @@ def test_report_through_connect_equals_local(server, spark, tmp_path):
     assert remote["records"] == 336_776 and "whatif" in remote
 
 
+def test_cluster_report_through_connect_equals_local(server, spark, tmp_path):
+    """A cluster topology (two topics with timestamps, a group reading both) through Connect:
+    loads, windows and partition counts of a classic local session, and the same
+    ``cluster.json``."""
+    from _tools.cluster_datasets import write_cluster
+    from kpart.cli._report_cluster import ClusterOptions, check_cluster_report
+    from kpart.spark.cluster_report import run_cluster_report
+    from kpart.topology import load_topology
+
+    topology = write_cluster(tmp_path)
+    out = tmp_path / "connect-cluster"
+    run = _kpart("report", "--remote", server.url, "--topology", str(topology),
+                 "--out", str(out), "--quiet")
+    assert run.returncode == 0, run.stderr[-3000:]
+    remote = json.loads((out / "summary.json").read_text())
+    checked = check_cluster_report(load_topology(topology), None, topology, ClusterOptions())
+    local = run_cluster_report(spark, checked.topology, checked.specs,
+                               window_ms=checked.window_ms, limits=checked.limits)
+    assert _untimed(remote) == _untimed(json.loads(json.dumps(local.summary)))
+    assert remote["kind"] == "cluster" and [t["records"] for t in remote["topics"]] == [240, 90]
+
+
 _KEYS_SCRIPT = textwrap.dedent("""
     import json, sys, uuid
     from kpart.errors import ConfigError
