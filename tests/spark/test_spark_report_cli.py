@@ -9,7 +9,12 @@ import pytest
 
 from kpart.cli import main
 from kpart.spark.datasets import flights_table
-from kpart.topology import DEFAULT_TOPOLOGY_TEXT, default_topology, parse_topology
+from kpart.topology import (
+    DEFAULT_TOPOLOGY_TEXT,
+    DEMO_TOPOLOGY_TEXT,
+    default_topology,
+    parse_topology,
+)
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +116,8 @@ def test_module_entry_for_spark_submit(capsys):
     from kpart.cli import _submit
 
     assert _submit.main(["--show-topology"]) == 0
+    assert capsys.readouterr().out == DEMO_TOPOLOGY_TEXT
+    assert _submit.main(["--key", "tailnum", "--show-topology"]) == 0
     assert capsys.readouterr().out == DEFAULT_TOPOLOGY_TEXT
     assert _submit.main(["/no/such/data.csv"]) == 2
     assert "/no/such/data.csv" in capsys.readouterr().err

@@ -217,28 +217,17 @@ def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
     """Start Spark (unless a session is active), run the cluster report, stop the session
     kpart started and write the report directory atomically; kpart's steps on stderr."""
     from kpart.cli._phases import phases
+    from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.spark._remote import shown_url
     from kpart.spark.cluster_report import run_cluster_report
-    from kpart.spark.session import get_or_create_session, has_active_session
 
-    owned = not has_active_session()
     with phases(quiet=run.quiet) as steps:
-        steps.step(f"starting Spark ({run.master or shown_url(run.remote or 'local[*]')})"
-                   if owned else "using the active Spark session")
-        spark = get_or_create_session(master=run.master, app_name="kpart-report",
-                                      master_timeout=run.timeout, probe=False,
-                                      remote=run.remote, remote_timeout=run.timeout)
-        try:
-            with steps.watch_spark(spark):
-                report = run_cluster_report(
-                    spark, checked.topology, checked.specs, window_ms=checked.window_ms,
-                    limits=checked.limits, capacity=checked.capacity,
-                    existing=checked.existing, on_step=steps.step)
-        finally:
-            if owned:
-                spark.stop()
+        with report_session(run, steps) as spark:
+            report = run_cluster_report(
+                spark, checked.topology, checked.specs, window_ms=checked.window_ms,
+                limits=checked.limits, capacity=checked.capacity,
+                existing=checked.existing, on_step=steps.step)
         steps.step(f"writing {run.out}/")
         write_report(report.summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import importlib.util
 import math
-from typing import Annotated
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
 
 import typer
 
@@ -120,3 +122,30 @@ def check_master_options(master: str | None, master_timeout: str | None,
     if master is not None:
         check_reachable(master, check_master(master), timeout)
     return timeout
+
+
+@contextmanager
+def report_session(run: Any, steps: Any, *, needed: bool = True) -> Iterator[Any]:
+    """The Spark session of a report, inside kpart's steps (``steps``,
+    :func:`kpart.cli._phases.phases`): the active one (an embedding process keeps its own),
+    else one started for ``run``'s ``--master`` or ``--remote`` (with its checked timeout) and
+    stopped on the way out; ``None`` when ``needed`` is false (an input without records).
+    The job runs inside ``steps.watch_spark`` (a progress bar on a terminal)."""
+    from kpart.spark._remote import shown_url
+    from kpart.spark.session import get_or_create_session, has_active_session
+
+    if not needed:
+        yield None
+        return
+    owned = not has_active_session()
+    steps.step(f"starting Spark ({run.master or shown_url(run.remote or 'local[*]')})"
+               if owned else "using the active Spark session")
+    spark = get_or_create_session(master=run.master, app_name="kpart-report",
+                                  master_timeout=run.timeout, probe=False,
+                                  remote=run.remote, remote_timeout=run.timeout)
+    try:
+        with steps.watch_spark(spark):
+            yield spark
+    finally:
+        if owned:
+            spark.stop()

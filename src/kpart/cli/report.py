@@ -9,7 +9,6 @@ the terminal summary.
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -232,29 +231,16 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     """Start Spark (unless the input is empty or a session is active), run the job, stop the
     session kpart started, and write the report directory atomically; kpart's steps on stderr."""
     from kpart.cli._phases import phases
+    from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.spark._remote import shown_url
     from kpart.spark.pipeline import run_report
-    from kpart.spark.session import get_or_create_session, has_active_session
 
     empty = spec.records == 0  # no records: nothing for Spark to do, no session started
-    owned = not empty and not has_active_session()  # an embedding process keeps its own
     with phases(quiet=run.quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
-        spark = None
-        if not empty:
-            steps.step(f"starting Spark ({run.master or shown_url(run.remote or 'local[*]')})"
-                       if owned else "using the active Spark session")
-            spark = get_or_create_session(master=run.master, app_name="kpart-report",
-                                          master_timeout=run.timeout, probe=False,
-                                          remote=run.remote, remote_timeout=run.timeout)
-        try:
-            with (steps.watch_spark(spark) if spark is not None else nullcontext()):
-                summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
-                                     invalid_keys=invalid_keys, on_step=steps.step)
-        finally:
-            if owned and spark is not None:
-                spark.stop()
+        with report_session(run, steps, needed=not empty) as spark:
+            summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
+                                 invalid_keys=invalid_keys, on_step=steps.step)
         steps.step(f"writing {run.out}/")
         write_report(
             summary, run.out,
