@@ -73,6 +73,18 @@ def test_two_topics_report_and_plan_from_its_cluster_json(
     assert main(["plan", "--snapshot", str(out / "cluster.json"), "--out", str(plan)]) == 0, \
         capsys.readouterr().err
     assert json.loads(plan.read_text())["version"] == 1
+    # the topics now exist: a second report keeps their replicas and leaders from the snapshot
+    again = cluster_dir / "again"
+    other = (cluster_dir / "cluster.toml").read_text().replace("placement_seed = 11",
+                                                               "placement_seed = 99")
+    (cluster_dir / "other.toml").write_text(other)
+    assert main(["report", "--topology", str(cluster_dir / "other.toml"), "--snapshot",
+                 str(out / "cluster.json"), "--out", str(again), "--quiet"]) == 0, \
+        capsys.readouterr().err
+    replicas = [[p["replicas"] for p in t["partitions"]] for t in summary["topics"]]
+    kept = json.loads((again / "summary.json").read_text())["topics"]
+    assert [[p["replicas"] for p in t["partitions"]] for t in kept] == replicas
+    assert replicas[0][0] == [1, 2]  # seed 99 alone would place clicks-0 on [2, 3]
 
 
 def test_the_report_reruns_over_its_own_directory(
