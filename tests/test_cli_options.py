@@ -23,6 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 INPUTS = {
     ("report", "topology"): "docs/formats/topology.md",
     ("report", "data"): None,
+    ("report", "capacity"): "docs/cluster.md",
+    ("report", "current"): "docs/formats/current.md",
+    ("report", "snapshot"): "docs/outage.md",
     ("compat", "data"): None,
     ("whatif", "data"): None,
     ("simulate", "input_path"): None,

@@ -43,7 +43,8 @@ ConsumerRecordsOption = Annotated[float | None, typer.Option(
     "(docs/partition-count.md for the default and its source).", show_default=False)]
 CurrentOption = Annotated[Path | None, typer.Option(
     "--current", help="Cluster topology: topics that already exist keep their replicas and "
-    "leaders from this kafka-topics.sh --describe dump (or reassignment JSON).",
+    "leaders from this kafka-topics.sh --describe dump or reassignment JSON "
+    "(docs/formats/current.md).",
     show_default=False)]
 
 
