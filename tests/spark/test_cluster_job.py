@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,22 +26,13 @@ WINDOW = 60_000
 T0 = 1_700_000_000_000 - 1_700_000_000_000 % WINDOW  # on the grid
 
 
-@dataclass(frozen=True, slots=True)
-class Topic(TopicConfig):
-    """The contract's TopicConfig fields (data, format, timestamp) until topology.py has them."""
-
-    data: str | None = None
-    format: str | None = None
-    timestamp: str | None = None
-
-
 def resolved(path: Path | None, *, partitions: int = 4, partitioner: str = "java:default",
              key_partitioner: str | None = None, timestamp: str | None = "ts",
              null_keys: str = "client", name: str = "clicks") -> ResolvedTopology:
-    topic = Topic(name, partitions, 1, "user", partitioner=partitioner,
+    topic = TopicConfig(name, partitions, 1, "user", partitioner=partitioner,
                   null_key_strategy=null_keys, placement_seed=1,
                   data=None if path is None else str(path), timestamp=timestamp)
-    return resolve_topology(Topology((Broker(0, None), Broker(1, None)), topic, ()),
+    return resolve_topology(Topology((Broker(0, None), Broker(1, None)), (topic,), ()),
                             key_partitioner)
 
 
