@@ -156,7 +156,11 @@ def test_the_check_comes_before_spark_and_after_what_needs_none(
     assert main(["report", "--partitions", "6"]) == 2
     assert capfd.readouterr() == ("", NEEDS_SPARK.format("report", ""))
     assert main(["report", "--show-topology"]) == 0  # prints the topology: no Spark needed
+    assert "[[topics]]" in capfd.readouterr().out  # the demo cluster
+    assert main(["report", "--key", "tailnum", "--show-topology"]) == 0
     assert "[topic]" in capfd.readouterr().out
+    assert main(["report"]) == 2  # the demo cluster needs Spark too, said before anything else
+    assert capfd.readouterr() == ("", NEEDS_SPARK.format("report", ""))
     assert main(["report", "--partitions", "0"]) == 2  # bad input is named first, as with Spark
     assert "needs Spark" not in capfd.readouterr().err
     assert main(["whatif", "--partitions", "12", "--to", "16"]) == 2
