@@ -136,6 +136,12 @@ def test_bad_cluster_inputs_are_one_line_before_spark(
            "--max-partition-bytes-per-s")
     _fails(capsys, ["--topology", good, "--capacity", str(cluster_dir / "none.json"),
                     "--out", str(out)], "--capacity")
+    describe = cluster_dir / "describe.txt"
+    describe.write_text("Topic: clicks\tPartitionCount: 2\tReplicationFactor: 2\tConfigs:\n"
+                        "\tTopic: clicks\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n"
+                        "\tTopic: clicks\tPartition: 1\tLeader: 2\tReplicas: 2,3\tIsr: 2,3\n")
+    _fails(capsys, ["--topology", good, "--current", str(describe), "--out", str(out)],
+           "clicks", "partitions", "existing")
     assert not out.exists()
 
 

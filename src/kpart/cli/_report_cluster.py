@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
 
-__all__ = ["ClusterOptions", "check_cluster_report", "single_topic_options"]
+__all__ = ["CheckedCluster", "ClusterOptions", "check_cluster_report", "refuse_mixed",
+           "report_cluster"]
 
 #: The window of the load over time when neither ``--window`` nor the topology gives one.
 DEFAULT_WINDOW = "1m"
@@ -66,11 +67,6 @@ class ClusterOptions:
                 if getattr(self, f.name) is not None]
 
 
-def single_topic_options(**given: Any) -> list[str]:
-    """The single-topic options among ``given`` (``{"--whatif": value, ...}``) that were set."""
-    return [flag for flag, value in given.items() if value not in (None, False)]
-
-
 @dataclass(frozen=True, slots=True)
 class CheckedCluster:
     """What :func:`check_cluster_report` checked: the ``topology`` (datasets set), each topic's
@@ -93,7 +89,9 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     and timestamp columns, :func:`kpart.spark.inputs.resolve_topic_input`), ``--window``, the
     limits, ``--capacity``, ``--current``/``--snapshot``. One ``ConfigError`` naming the
     option or the topic and field."""
+    from kpart._layout import resolve_cluster
     from kpart.producer.partition_count import default_limits
+    from kpart.spark.cluster_report import pin_cluster_seeds
     from kpart.spark.inputs import resolve_topic_input
     from kpart.topology import parse_window
 
@@ -115,6 +113,8 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
         window_ms = None
     limits = _limits(default_limits, options)
     capacity, existing, read = _cluster_files(topo, options)
+    topo = pin_cluster_seeds(topo)  # placed once: the check here and the run place alike
+    resolve_cluster(topo, existing=existing)  # an existing cluster that disagrees: no Spark
     inputs = [Path(s.source["path"]) for s in specs.values() if s.source.get("path")]
     inputs += [p for p in (topology_path, *read) if p is not None]
     return CheckedCluster(topo, specs, window_ms, limits, capacity, existing, inputs)
