@@ -131,7 +131,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     r = args.repeats
-    print(f"kpart report, default data (flights), local[2]; median of {r}; "
+    print(f"kpart report, the demo cluster (flights + weather), local[2]; median of {r}; "
           f"load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="kpart-bench-connect-") as tmp:
         started = time.perf_counter()
