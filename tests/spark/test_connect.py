@@ -91,7 +91,7 @@ def test_cluster_report_through_connect_equals_local(server, spark, tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     remote = json.loads((out / "summary.json").read_text())
     checked = check_cluster_report(load_topology(topology), None, topology, ClusterOptions())
-    local = run_cluster_report(spark, checked.topology, checked.specs,
+    local = run_cluster_report(spark, checked.resolved, checked.specs,
                                window_ms=checked.window_ms, limits=checked.limits)
     assert _untimed(remote) == _untimed(json.loads(json.dumps(local.summary)))
     assert remote["kind"] == "cluster" and [t["records"] for t in remote["topics"]] == [240, 90]

@@ -21,6 +21,7 @@ from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart._cluster_loads import PartitionLimits
+    from kpart._layout import ResolvedCluster
     from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
@@ -69,16 +70,16 @@ class ClusterOptions:
 
 @dataclass(frozen=True, slots=True)
 class CheckedCluster:
-    """What :func:`check_cluster_report` checked: the ``topology`` (datasets set), each topic's
-    input (``specs``), ``window_ms``, the partition-count ``limits``, ``capacity`` per broker,
-    the ``existing`` cluster and the ``inputs`` no output may replace."""
+    """What :func:`check_cluster_report` checked: the topology (datasets set, seeds pinned)
+    ``resolved`` once with the existing cluster, each topic's input (``specs``),
+    ``window_ms``, the partition-count ``limits``, ``capacity`` per broker and the ``inputs``
+    no output may replace."""
 
-    topology: Topology
+    resolved: ResolvedCluster
     specs: dict[str, InputSpec]
     window_ms: int | None
     limits: PartitionLimits
     capacity: dict[int, Capacity] | None
-    existing: ClusterModel | None
     inputs: list[Path]
 
 
@@ -114,10 +115,10 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     limits = _limits(default_limits, options)
     capacity, existing, read = _cluster_files(topo, options)
     topo = pin_cluster_seeds(topo)  # placed once: the check here and the run place alike
-    resolve_cluster(topo, existing=existing)  # an existing cluster that disagrees: no Spark
+    resolved = resolve_cluster(topo, existing=existing)  # a disagreeing cluster: no Spark
     inputs = [Path(s.source["path"]) for s in specs.values() if s.source.get("path")]
     inputs += [p for p in (topology_path, *read) if p is not None]
-    return CheckedCluster(topo, specs, window_ms, limits, capacity, existing, inputs)
+    return CheckedCluster(resolved, specs, window_ms, limits, capacity, inputs)
 
 
 def _limits(default_limits: Callable[..., PartitionLimits],
@@ -226,9 +227,9 @@ def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
     with phases(quiet=run.quiet) as steps:
         with report_session(run, steps) as spark:
             report = run_cluster_report(
-                spark, checked.topology, checked.specs, window_ms=checked.window_ms,
+                spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
                 limits=checked.limits, capacity=checked.capacity,
-                existing=checked.existing, on_step=steps.step)
+                on_step=steps.step)
         steps.step(f"writing {run.out}/")
         write_report(report.summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
     from pyspark.sql import SparkSession
 
+    from kpart._layout import ResolvedCluster
     from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
 
@@ -79,13 +80,12 @@ def pin_cluster_seeds(topology: Topology, seed: int | None = None) -> Topology:
 
 def run_cluster_report(
     spark: SparkSession | None,
-    topology: Topology,
+    resolved: ResolvedCluster,
     specs: Mapping[str, InputSpec],
     *,
     window_ms: int | None,
     limits: PartitionLimits,
     capacity: Mapping[int, Capacity] | None = None,
-    existing: ClusterModel | None = None,
     on_step: Steps = _silent,
 ) -> ClusterReport:
     """Run the cluster report on ``specs`` (topic name → its checked input,
@@ -94,14 +94,15 @@ def run_cluster_report(
     ``window_ms``: the load-over-time window (``None``: no windows even for timed topics);
     ``limits``: what one partition may carry, for the partition count
     (:func:`kpart.producer.partition_count.default_limits`); ``capacity``: broker id → its
-    capacity (the ``broker-load`` charts and peak bytes-in against network-in capacity);
-    ``existing``: a cluster model whose topics keep their replicas and leaders. Errors:
+    capacity (the ``broker-load`` charts and peak bytes-in against network-in capacity).
+    ``resolved``: the topology resolved once, before Spark starts
+    (:func:`kpart._layout.resolve_cluster` of :func:`pin_cluster_seeds`' topology, with the
+    existing cluster whose topics keep their replicas and leaders). Errors:
     ``ConfigError`` naming the topic and field (a timestamp that does not parse, a window grid
     too large), and those of :func:`kpart._layout.resolve_cluster`.
     """
     from datetime import UTC, datetime
 
-    from kpart._layout import resolve_cluster
     from kpart.report.cluster_summary import (
         build_cluster_summary,
         cluster_windows_table,
@@ -111,7 +112,6 @@ def run_cluster_report(
     from kpart.spark.cluster_job import measure_topics
 
     analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-    resolved = resolve_cluster(pin_cluster_seeds(topology), existing=existing)
     measures = measure_topics(spark, resolved, specs, window_ms=window_ms, limits=limits,
                               on_step=on_step)
     groups = resolved.topology.groups
