@@ -79,29 +79,16 @@ def dataset(cache: Path, records: int, topics: int, keys: int, s: float) -> list
 
 
 def resolved_cluster(paths: list[Path], partitioner: str | None) -> Any:
-    """The topics as the job reads them: ``resolved.topics`` (ResolvedTopology each; the
-    contract's ``TopicConfig.timestamp`` through a local stand-in until topology.py has it)."""
-    from dataclasses import dataclass, fields
-    from types import SimpleNamespace
-
-    from kpart._layout import resolve_topology
+    """The topics as ``kpart report`` resolves them: one ``[[topics]]`` topology (12
+    partitions, RF 3 each, keyed by ``user``, timestamped by ``ts``) on 6 brokers in 3 racks."""
+    from kpart._layout import resolve_cluster
     from kpart.topology import Broker, TopicConfig, Topology
 
-    cls: Any = TopicConfig
-    if "timestamp" not in {f.name for f in fields(TopicConfig)}:
-        @dataclass(frozen=True, slots=True)
-        class Topic(TopicConfig):
-            data: str | None = None
-            format: str | None = None
-            timestamp: str | None = None
-        cls = Topic
     brokers = tuple(Broker(b, f"r{b % 3}") for b in range(6))
-    out = []
-    for i, path in enumerate(paths):
-        topic = cls(f"topic{i}", 12, 3, "user", placement_seed=i, data=str(path),
-                    timestamp="ts")
-        out.append(resolve_topology(Topology(brokers, topic, ()), partitioner))
-    return SimpleNamespace(topics=tuple(out))
+    topics = tuple(TopicConfig(f"topic{i}", 12, 3, "user", placement_seed=i, data=str(path),
+                               timestamp="ts") for i, path in enumerate(paths))
+    return resolve_cluster(Topology(brokers, topics, (), form="topics"),
+                           key_partitioner=partitioner)
 
 
 def child(args: argparse.Namespace) -> None:
