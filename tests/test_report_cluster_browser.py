@@ -8,13 +8,11 @@ without it, except under ``CI=true``, where a missing browser is a failure. Two 
 
 from __future__ import annotations
 
-import json
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from _tools.browser import _PROBE, PageReport, _errors, _Pipe
+from _tools.browser import PageReport, open_page
 from _tools.cluster_report_sample import cluster_report_summary
 from kpart.report.html import write_report_html
 
@@ -45,46 +43,19 @@ _AFTER_CLICK = """(() => {
 })()"""
 
 
-def _evaluate(pipe: _Pipe, sid: str, expression: str) -> Any:
-    res = pipe.send("Runtime.evaluate", {"expression": expression, "returnByValue": True},
-                    session=sid)
-    return json.loads(res["result"]["value"])
-
-
 def inspect(html: Path, binary: str, *, click: bool) -> tuple[PageReport, Any, Any]:
     """As :func:`_tools.browser.inspect_report`, plus the heat map's grid and (``click``) the
     first topic chart after its "bytes" button."""
-    with tempfile.TemporaryDirectory(prefix="kpart-chromium-") as profile:
-        pipe = _Pipe(binary, profile, 1280, 900)
-        try:
-            targets = pipe.send("Target.getTargets")["targetInfos"]
-            page = next(t["targetId"] for t in targets if t["type"] == "page")
-            sid = pipe.send("Target.attachToTarget", {"targetId": page, "flatten": True})[
-                "sessionId"]
-            for domain in ("Page", "Runtime", "Log", "Network"):
-                pipe.send(f"{domain}.enable", session=sid)
-            pipe.send("Page.navigate", {"url": html.resolve().as_uri()}, session=sid)
+    with open_page(html, binary=binary, timeout=90) as page:
+        heat = page.evaluate(_HEATMAP)
+        after = None
+        if click:
             deadline = time.monotonic() + 90
-            while True:
-                state = _evaluate(pipe, sid, _PROBE)
-                if state["ready"] == "complete" and all(c["rendered"] for c in state["charts"]):
-                    break
-                assert time.monotonic() < deadline, f"charts did not render: {state}"
-                time.sleep(0.2)
-            heat = _evaluate(pipe, sid, _HEATMAP)
-            after = None
-            if click:
-                pipe.send("Runtime.evaluate", {"expression": _CLICK_BYTES}, session=sid)
-                while (after := _evaluate(pipe, sid, _AFTER_CLICK))["clicked"] != "1":
-                    assert time.monotonic() < deadline, f"the button did nothing: {after}"
-                    time.sleep(0.1)
-            with pipe._cond:
-                events = list(pipe.events)
-        finally:
-            pipe.close()
-    errors, external = _errors(events)
-    report = PageReport(state["sections"], state["charts"], state["tables"], errors, external)
-    return report, heat, after
+            page.pipe.send("Runtime.evaluate", {"expression": _CLICK_BYTES}, session=page.sid)
+            while (after := page.evaluate(_AFTER_CLICK))["clicked"] != "1":
+                assert time.monotonic() < deadline, f"the button did nothing: {after}"
+                time.sleep(0.1)
+        return page.report(), heat, after
 
 
 BROKER_LOAD = ("chart-broker-disk", "chart-broker-nw-in", "chart-broker-nw-out",

@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,12 +194,33 @@ def _errors(events: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     return errors, external
 
 
-def inspect_report(html_path: str | os.PathLike[str], png_path: str | os.PathLike[str] | None = None,
-                   *, width: int = 1280, timeout: float = 60.0,
-                   binary: str | None = None) -> PageReport:
-    """Open ``html_path`` in headless Chromium, wait for the charts, return what rendered.
+class Page:
+    """A page open in headless Chromium, its charts rendered (:func:`open_page`)."""
 
-    When ``png_path`` is given, a full-page PNG screenshot is written there.
+    def __init__(self, pipe: _Pipe, sid: str) -> None:
+        self.pipe, self.sid = pipe, sid
+        self.state: dict[str, Any] = {}
+
+    def evaluate(self, expression: str) -> Any:
+        """The JSON text ``expression`` returns, parsed."""
+        res = self.pipe.send("Runtime.evaluate",
+                             {"expression": expression, "returnByValue": True}, session=self.sid)
+        return json.loads(res["result"]["value"])
+
+    def report(self) -> PageReport:
+        """What rendered (as of the wait) and every error and external request so far."""
+        with self.pipe._cond:
+            events = list(self.pipe.events)
+        errors, external = _errors(events)
+        return PageReport(self.state["sections"], self.state["charts"], self.state["tables"],
+                          errors, external)
+
+
+@contextlib.contextmanager
+def open_page(html_path: str | os.PathLike[str], *, binary: str | None = None,
+              width: int = 1280, timeout: float = 60.0) -> Iterator[Page]:
+    """Open ``html_path`` in headless Chromium and wait until every Plotly chart rendered.
+
     Raises ``RuntimeError`` when Chromium is missing or the charts do not render in ``timeout``.
     """
     binary = binary or find_chromium()
@@ -209,35 +231,45 @@ def inspect_report(html_path: str | os.PathLike[str], png_path: str | os.PathLik
         pipe = _Pipe(binary, profile, width, 900)
         try:
             targets = pipe.send("Target.getTargets")["targetInfos"]
-            page = next(t["targetId"] for t in targets if t["type"] == "page")
-            sid = pipe.send("Target.attachToTarget", {"targetId": page, "flatten": True})[
+            target = next(t["targetId"] for t in targets if t["type"] == "page")
+            sid = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
                 "sessionId"]
             for domain in ("Page", "Runtime", "Log", "Network"):
                 pipe.send(f"{domain}.enable", session=sid)
             pipe.send("Page.navigate", {"url": url}, session=sid)
+            page = Page(pipe, sid)
             deadline = time.monotonic() + timeout
             while True:
-                res = pipe.send("Runtime.evaluate", {"expression": _PROBE, "returnByValue": True},
-                                session=sid)
-                state = json.loads(res["result"]["value"])
-                if state["ready"] == "complete" and all(c["rendered"] for c in state["charts"]):
+                page.state = page.evaluate(_PROBE)
+                if page.state["ready"] == "complete" and all(
+                        c["rendered"] for c in page.state["charts"]):
                     break
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"charts did not render within {timeout} s: {state}")
+                    raise RuntimeError(f"charts did not render within {timeout} s: "
+                                       f"{page.state}")
                 time.sleep(0.2)
-            if png_path is not None:
-                size = pipe.send("Page.getLayoutMetrics", session=sid)["cssContentSize"]
-                clip = {"x": 0, "y": 0, "width": width, "height": size["height"], "scale": 1}
-                shot = pipe.send("Page.captureScreenshot",
-                                 {"format": "png", "clip": clip, "captureBeyondViewport": True},
-                                 session=sid)
-                Path(png_path).write_bytes(base64.b64decode(shot["data"]))
-            with pipe._cond:
-                events = list(pipe.events)
+            yield page
         finally:
             pipe.close()
-    errors, external = _errors(events)
-    return PageReport(state["sections"], state["charts"], state["tables"], errors, external)
+
+
+def inspect_report(html_path: str | os.PathLike[str], png_path: str | os.PathLike[str] | None = None,
+                   *, width: int = 1280, timeout: float = 60.0,
+                   binary: str | None = None) -> PageReport:
+    """Open ``html_path`` in headless Chromium, wait for the charts, return what rendered.
+
+    When ``png_path`` is given, a full-page PNG screenshot is written there.
+    Raises ``RuntimeError`` when Chromium is missing or the charts do not render in ``timeout``.
+    """
+    with open_page(html_path, binary=binary, width=width, timeout=timeout) as page:
+        if png_path is not None:
+            size = page.pipe.send("Page.getLayoutMetrics", session=page.sid)["cssContentSize"]
+            clip = {"x": 0, "y": 0, "width": width, "height": size["height"], "scale": 1}
+            shot = page.pipe.send("Page.captureScreenshot",
+                                  {"format": "png", "clip": clip, "captureBeyondViewport": True},
+                                  session=page.sid)
+            Path(png_path).write_bytes(base64.b64decode(shot["data"]))
+        return page.report()
 
 
 def screenshot_report(html_path: str | os.PathLike[str], png_path: str | os.PathLike[str],
