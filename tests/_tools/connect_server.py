@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -22,6 +21,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from _tools.processes import free_port, stop_group
 
 #: Seconds the server has to open its port (a cold JVM on a loaded 2-core machine: ~15-40 s).
 START_TIMEOUT = 180.0
@@ -32,25 +33,6 @@ class ConnectServer:
     url: str  # sc://127.0.0.1:PORT
     port: int
     log: Path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)  # the process group we started (launcher + JVM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
 
 
 def _answers(port: int) -> bool:
@@ -116,4 +98,4 @@ def connect_server(workdir: Path, *, cores: int = 2,
             time.sleep(0.5)
         yield ConnectServer(f"sc://127.0.0.1:{port}", port, log)
     finally:
-        _stop(proc)
+        stop_group(proc)

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from _tools.processes import free_port, stop_group
 from kpart.spark.datasets import flights_table
 from kpart.spark.inputs import resolve_input
 from kpart.spark.pipeline import run_report
@@ -31,25 +31,6 @@ pytestmark = [pytest.mark.spark, pytest.mark.cluster]
 
 START_TIMEOUT = 90
 REPORT_TIMEOUT = 180
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)  # the process group we started (launcher + JVM)
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
 
 
 def _master_state(ui_port: int) -> dict:
@@ -66,7 +47,7 @@ def cluster(tmp_path_factory):
     env = {**os.environ, "SPARK_HOME": str(home), "SPARK_LOCAL_IP": "127.0.0.1",
            "PYSPARK_PYTHON": sys.executable, "SPARK_LOG_DIR": str(logs),
            "SPARK_WORKER_DIR": str(logs / "work")}
-    port, ui, worker_ui = _free_port(), _free_port(), _free_port()
+    port, ui, worker_ui = free_port(), free_port(), free_port()
     spark_class = str(home / "bin" / "spark-class")
     procs: list[subprocess.Popen] = []
     try:
@@ -95,7 +76,7 @@ def cluster(tmp_path_factory):
         yield {"url": f"spark://127.0.0.1:{port}", "ui": ui, "logs": logs}
     finally:
         for p in reversed(procs):
-            _stop(p)
+            stop_group(p, grace=15)
 
 
 def _untimed(summary: dict) -> dict:
