@@ -5,13 +5,16 @@ per topic, timestamps over a day, 1-minute windows — vs the identical job with
 
 The data (string key, epoch-ms ``ts`` as a UTC timestamp, two value columns) is generated with
 NumPy once per shape and cached as Parquet under ``--cache-dir`` (default
-``/tmp/kpart-bench-cluster``). Each measured run is a fresh child process: it starts the session
-(not timed), then times ``measure_topics`` over every topic to its materialized result (loads,
-(partition, window) grids and partition counts: Python values and numpy arrays), wall and CPU
-(driver process) seconds; the parent reports the child's peak RSS (``os.wait4``: the Python
-driver) and the JVM's (``VmHWM`` of the driver JVM, read by the child before it stops). Runs
-alternate between the two partitioners (the first of a pair alternates too); the median of
-``--repeats`` each is reported. The driver runs with Spark's default memory (1 GiB heap).
+``/tmp/kpart-bench-cluster``). Each partitioner runs in a child process of its own with its own
+session (started before timing), and both stay up while the parent measures the topics one at
+a time, alternating between the two (the first of a pair alternates too), so that a machine
+busy with something else slows both alike. A topic is timed through
+:func:`kpart.spark.cluster_job.measure_topic` (what ``measure_topics`` runs for each topic) to
+its materialized result (loads, (partition, window) grid and partition count: Python values
+and numpy arrays); a partitioner's figure is the sum over its topics (the median of
+``--repeats`` sums), wall and CPU (driver process) seconds. The parent reports each child's
+peak RSS (``os.wait4``: the Python driver) and its JVM's (``VmHWM`` of the driver JVM, read by
+the child before it stops). The driver runs with Spark's default memory (1 GiB heap).
 Targets: Kafka's partitioners within 1.25× the ``spark:hash`` job; driver peak ≤ 2 GB.
 
 Usage: ``python benchmarks/bench_cluster_report.py [--records 100000000] [--topics 10]
@@ -92,31 +95,37 @@ def resolved_cluster(paths: list[Path], partitioner: str | None) -> Any:
 
 
 def child(args: argparse.Namespace) -> None:
-    """One measured run (``--child``): prints one JSON line."""
+    """One partitioner's session (``--child``): starts Spark (not timed), prints ``ready``,
+    then for each topic index read from stdin measures that topic to its materialized result
+    and prints one JSON line; on ``done`` prints its JVM's peak RSS and stops."""
     import resource
 
     from kpart.producer.partition_count import default_limits
     from kpart.spark import get_or_create_session
-    from kpart.spark.cluster_job import measure_topics
+    from kpart.spark.cluster_job import measure_topic
     from kpart.spark.inputs import resolve_topic_input
 
     paths = [Path(p) for p in args.paths]
     partitioner = None if args.child == "kafka" else "spark:hash"
     resolved = resolved_cluster(paths, partitioner)
     spark = get_or_create_session(master="local[2]", app_name="kpart-bench-cluster")
-    specs = {rt.topic.name: resolve_topic_input(rt.topic, i)
-             for i, rt in enumerate(resolved.topics)}
-    wall, cpu = time.perf_counter(), time.process_time()
-    measures = measure_topics(spark, resolved, specs, window_ms=60_000, limits=default_limits())
-    summary = {
-        "records": sum(sum(m.loads.partition_records) + m.loads.null_key_records
-                       for m in measures),
-        "windows": sum(int(m.windows.records.sum()) for m in measures if m.windows is not None),
-        "recommended": [m.partition_count.recommended for m in measures
-                        if m.partition_count is not None],
-        "hot": [m.loads.hot_keys[0].key for m in measures if m.loads.hot_keys],
-    }
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print("ready", flush=True)
+    for line in sys.stdin:
+        if line.strip() == "done":
+            break
+        i = int(line)
+        rt = resolved.topics[i]
+        spec = resolve_topic_input(rt.topic, i)
+        wall, cpu = time.perf_counter(), time.process_time()
+        m = measure_topic(spark, rt, spec, index=i, window_ms=60_000, limits=default_limits())
+        summary = {
+            "records": sum(m.loads.partition_records) + m.loads.null_key_records,
+            "windows": 0 if m.windows is None else int(m.windows.records.sum()),
+            "recommended": None if m.partition_count is None else m.partition_count.recommended,
+            "hot": m.loads.hot_keys[0].key if m.loads.hot_keys else None,
+        }
+        print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+                          "summary": summary}), flush=True)
     jvm_peak = 0.0
     gateway = getattr(spark.sparkContext, "_gateway", None)
     proc = getattr(gateway, "proc", None)
@@ -125,25 +134,48 @@ def child(args: argparse.Namespace) -> None:
             if line.startswith("VmHWM:"):
                 jvm_peak = int(line.split()[1]) / 1024
     spark.stop()
-    print(json.dumps({"wall": wall, "cpu": cpu, "jvm_peak_mb": jvm_peak, "summary": summary,
-                      "python_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-                      / 1024}), flush=True)
+    print(json.dumps({"jvm_peak_mb": jvm_peak, "python_peak_mb":
+                      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 
 
-def run(kind: str, paths: list[Path]) -> dict[str, Any]:
-    """One child run of ``kind`` (``kafka`` | ``spark``), with its peak RSS (``os.wait4``)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(Path(__file__).resolve().parents[1] / "src"), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.Popen([sys.executable, __file__, "--child", kind, *map(str, paths)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert proc.stdout is not None
-    out = proc.stdout.read().decode()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{kind} run failed (exit {os.waitstatus_to_exitcode(status)})")
-    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    result["driver_rss_mb"] = usage.ru_maxrss / 1024
-    return result
+class Session:
+    """A ``--child`` process of one partitioner, driven a topic at a time."""
+
+    def __init__(self, kind: str, paths: list[Path]) -> None:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(Path(__file__).resolve().parents[1] / "src"), os.environ.get("PYTHONPATH", "")]))
+        self.kind = kind
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--child", kind, *map(str, paths)], env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if self._line() != "ready":
+            raise SystemExit(f"{kind}: the session did not start")
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"{self.kind} run failed (exit {self.proc.wait()})")
+        return line.strip()
+
+    def measure(self, topic: int) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{topic}\n")
+        self.proc.stdin.flush()
+        result: dict[str, Any] = json.loads(self._line())
+        return result
+
+    def close(self) -> dict[str, Any]:
+        """The child's peaks: its JVM's (``VmHWM``) and its Python's (``os.wait4``)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("done\n")
+        self.proc.stdin.flush()
+        result: dict[str, Any] = json.loads(self._line())
+        _, status, usage = os.wait4(self.proc.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"{self.kind} run failed (exit {os.waitstatus_to_exitcode(status)})")
+        result["driver_rss_mb"] = usage.ru_maxrss / 1024
+        return result
 
 
 def main() -> None:
@@ -161,23 +193,29 @@ def main() -> None:
         child(args)
         return
     paths = dataset(Path(args.cache_dir), args.records, args.topics, args.keys, args.zipf)
-    runs: dict[str, list[dict[str, Any]]] = {"kafka": [], "spark": []}
-    for i in range(args.repeats):
-        for kind in ("kafka", "spark") if i % 2 == 0 else ("spark", "kafka"):
-            r = run(kind, paths)
-            runs[kind].append(r)
-            print(f"{kind}: {r['wall']:.1f} s wall, {r['cpu']:.1f} s driver CPU, driver RSS "
-                  f"{r['driver_rss_mb']:.0f} MiB, JVM peak {r['jvm_peak_mb']:.0f} MiB, "
-                  f"{r['summary']['records']:,} records, recommended "
-                  f"{r['summary']['recommended']}", flush=True)
-    kafka = statistics.median(r["wall"] for r in runs["kafka"])
-    spark = statistics.median(r["wall"] for r in runs["spark"])
+    walls: dict[str, list[float]] = {"kafka": [], "spark": []}
+    peaks: list[dict[str, Any]] = []
+    for r in range(args.repeats):
+        sessions = [Session("kafka", paths), Session("spark", paths)]
+        totals = {"kafka": 0.0, "spark": 0.0}
+        for i in range(len(paths)):
+            for s in sessions if (i + r) % 2 == 0 else sessions[::-1]:
+                m = s.measure(i)
+                totals[s.kind] += m["wall"]
+                print(f"topic{i} {s.kind}: {m['wall']:.1f} s wall, {m['cpu']:.1f} s driver CPU, "
+                      f"{m['summary']['records']:,} records, recommended "
+                      f"{m['summary']['recommended']}", flush=True)
+        peaks += [s.close() for s in sessions]
+        for kind, total in totals.items():
+            walls[kind].append(total)
+        print(f"repeat {r + 1}: Kafka's partitioners {totals['kafka']:.1f} s, spark:hash "
+              f"{totals['spark']:.1f} s", flush=True)
+    kafka, spark = statistics.median(walls["kafka"]), statistics.median(walls["spark"])
     print(f"{args.records:,} records, {args.topics} topics, {args.keys:,} keys/topic, local[2]: "
           f"Kafka's partitioners {kafka:.1f} s, spark:hash {spark:.1f} s, ratio "
           f"{kafka / spark:.2f} (target <= 1.25); driver peak "
-          f"{max(r['driver_rss_mb'] for v in runs.values() for r in v):.0f} MiB Python + "
-          f"{max(r['jvm_peak_mb'] for v in runs.values() for r in v):.0f} MiB JVM")
-
+          f"{max(p['driver_rss_mb'] for p in peaks):.0f} MiB Python + "
+          f"{max(p['jvm_peak_mb'] for p in peaks):.0f} MiB JVM")
 
 if __name__ == "__main__":
     main()
