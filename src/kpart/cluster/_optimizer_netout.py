@@ -7,10 +7,21 @@ that helps:
 
 1. a leadership passed between a broker over its band and a follower with room (no data
    moves), the one relieving most of what is needed;
-2. otherwise one replica move: the leadership of a partition goes to a broker outside its
+2. otherwise an exchange (a broker over its band whose load is one or two heavy partitions
+   and many light ones, none of which it can pass alone without falling under the band):
+   it passes a heavy leadership to a follower with room and takes back the leadership of a
+   partition it follows whose network out lands it inside its band;
+3. otherwise one replica move: the leadership of a partition goes to a broker outside its
    replica set (a follower moved there first, or the leader replica itself), the partition
    chosen by the fewest bytes per byte/s of network out that the step needs, the receiving
-   broker by how far under its band it is.
+   broker by how far under its band it is; then a replica swap, then an exchange whose
+   partition taken back first has a follower replica moved to the broker.
+
+Absorbers: a broker leading a partition whose network out alone is above the band's top
+stays over the band in any plan while it leads it (the verifier's floor counts such brokers,
+:func:`kpart.cluster.verifier.goal_floor`), so it may take more without a new violation: it
+has no network-out top here (nor a leader bytes-in limit when it is already over that one),
+and the steps above hand it what others cannot hold.
 
 A broker over its band usually sits at the bottom of the leader-count band (it leads a few
 heavy partitions and few light ones) and one under it at the top, so each step keeps leader
@@ -25,7 +36,7 @@ leader-count repair fails is undone. The bytes moved stay under a budget.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -238,6 +249,29 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
     return False
 
 
+def _pass_one(s: GoalState, x: int, rows: np.ndarray,
+              ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+              ) -> bool:
+    """Step 1 of :func:`_shed`: the leadership of one of ``rows`` (in order) to a follower
+    with room, leader counts repaired (:func:`_counts`)."""
+    lim, guards = ctx[0], ctx[1]
+    undo: _Undo = []
+    for row in rows.tolist():
+        wr = float(s.lead_out[row])
+        for k in range(1, s.pos.shape[1]):
+            f = int(s.pos[row, k])
+            if (f < 0 or not s.allowed[f] or s.nw_out[f] + wr > lim.hi[f]
+                    or s.lead_in[f] + s.rate_in[row] > lim.lin[f]
+                    or not _lead_ok(s, row, x, f, guards)):
+                continue
+            took = (int(s.leaders[x]), int(s.leaders[f]))
+            _swap(s, row, k, undo)
+            if _counts(s, x, f, took, wr, ctx, undo) >= 0:
+                return True
+            _rollback(undo)
+    return False
+
+
 def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
           light: np.ndarray) -> float:
     """One step for ``x`` over its band. Returns the bytes moved, -1 for no step."""
@@ -253,22 +287,13 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     ctx = (lim, guards, light, set[tuple[bool, int]]())
     if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
         return 0.0
-    # 1. a leadership to a follower with room (no data moves), the most relief first
+    # 1. a leadership to a follower with room (no data moves), the most relief first;
+    # 2. else an exchange of leaderships (no data moves)
     free = np.argsort(-useful, kind="stable")
-    for row in rows[free[useful[free] >= need / 8]][:4 * _ROWS].tolist():
-        wr = float(s.lead_out[row])
-        for k in range(1, s.pos.shape[1]):
-            f = int(s.pos[row, k])
-            if (f < 0 or not s.allowed[f] or s.nw_out[f] + wr > lim.hi[f]
-                    or s.lead_in[f] + s.rate_in[row] > lim.lin[f]
-                    or not _lead_ok(s, row, x, f, guards)):
-                continue
-            took = (before[0], int(s.leaders[f]))
-            _swap(s, row, k, undo)
-            if _counts(s, x, f, took, wr, ctx, undo) >= 0:
-                return 0.0
-            _rollback(undo)
-    # 2. a replica move: the fewest bytes per byte/s of the relief needed
+    if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * _ROWS], ctx)
+            or _exchange(s, x, budget, ctx, moves=False) >= 0):
+        return 0.0
+    # 3. a replica move: the fewest bytes per byte/s of the relief needed
     order = _cheapest(s.size[rows], useful, need)
     for row in rows[order][:_ROWS].tolist():
         size, wr = float(s.size[row]), float(s.lead_out[row])
@@ -292,8 +317,86 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                 if got >= 0 and size + got <= budget:
                     return size + got
                 _rollback(undo)
-    # 3. a swap: the leader replica to a receiver, a follower replica of about its size back
-    return _swap_step(s, x, rows, order, budget, ctx)
+    # 4. a swap: the leader replica to a receiver, a follower replica of about its size back
+    got = _swap_step(s, x, rows, order, budget, ctx)
+    # 5. an exchange whose partition taken back first moves a follower replica to ``x``
+    return got if got >= 0 else _exchange(s, x, budget, ctx, moves=True)
+
+
+def _exchange(s: GoalState, x: int, budget: float,
+              ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+              moves: bool) -> float:
+    """``x`` over its band, whose load is one or two heavy partitions and many light ones
+    (no single leadership it passes leaves it inside the band), passes the leadership of
+    one of its heaviest partitions ``p`` to a follower ``f`` with room for it (an absorber —
+    a broker over the band in any plan — has all the room) and takes back the leadership of
+    a partition ``q`` whose network out brings it into its band, from a broker ``z`` that
+    stays inside its own (or was over it); ``x`` keeps its leader count, ``f`` and ``z``
+    are repaired by :func:`_counts`. ``moves``: ``q`` may be one ``x`` does not follow, a
+    follower replica of it moved to ``x`` first (its size within ``budget``), the smallest
+    first. Returns the bytes moved, -1 for none."""
+    lim, guards = ctx[0], ctx[1]
+    free = [g for g in guards if g.name != _NETWORK_OUT]
+    lead = s.pos[:, 0]
+    mine = np.flatnonzero(lead == x)
+    top = mine[np.argsort(-s.lead_out[mine], kind="stable")][:3]
+    if moves:
+        qs = np.flatnonzero((lead >= 0) & (lead != x) & ~(s.pos == x).any(axis=1)
+                            & (s.size <= budget))
+    else:
+        qs = np.nonzero(s.pos[:, 1:] == x)[0]
+    if not len(qs):
+        return -1.0
+    z, wq, rq = lead[qs], s.lead_out[qs], s.rate_in[qs]
+    undo: _Undo = []
+    for p in top.tolist():
+        wp, rp = float(s.lead_out[p]), float(s.rate_in[p])
+        base = float(s.nw_out[x]) - wp
+        for k in range(1, s.pos.shape[1]):
+            f = int(s.pos[p, k])
+            if (f < 0 or not s.allowed[f] or s.lead_in[f] + rp > lim.lin[f]
+                    or not _lead_ok(s, p, x, f, free)):
+                continue
+            after_z = s.nw_out[z] - wq + np.where(z == f, wp, 0.0)
+            ok = ((wq >= lim.lo[x] - base) & (wq <= lim.hi[x] - base) & (qs != p)
+                  & (s.lead_in[x] - rp + rq <= lim.lin[x])
+                  & (after_z >= lim.lo_t[z])
+                  & ((after_z <= lim.hi_t[z]) | (s.nw_out[z] > lim.hi_t[z])))
+            ok &= (z == f) | (s.nw_out[f] + wp <= lim.hi_t[f])
+            cand = np.flatnonzero(ok)
+            if not len(cand):
+                continue
+            mid = (lim.lo[x] + lim.hi[x]) / 2 - base
+            key = s.size[qs[cand]] if moves else np.abs(wq[cand] - mid)
+            for c in cand[np.argsort(key, kind="stable")][:8].tolist():
+                q, zq = int(qs[c]), int(z[c])
+                took = (int(s.leaders[zq]), int(s.leaders[f]))
+                spent = _take_back(s, q, x, guards, undo) if moves else 0.0
+                if spent < 0:
+                    continue
+                _swap(s, p, k, undo)
+                slot = int(np.flatnonzero(s.pos[q] == x)[0])
+                if not _lead_ok(s, q, zq, x, free):
+                    _rollback(undo)
+                    continue
+                _swap(s, q, slot, undo)
+                got = 0.0 if zq == f else _counts(s, zq, f, took, min(wp, float(wq[c])),
+                                                  ctx, undo)
+                if got >= 0 and spent + got <= budget:
+                    return spent + got
+                _rollback(undo)
+    return -1.0
+
+
+def _take_back(s: GoalState, q: int, x: int, guards: Sequence[Goal], undo: _Undo) -> float:
+    """Move a follower replica of ``q`` to ``x`` (the guards accepting). Returns its size, -1
+    for none."""
+    for k in range(1, s.pos.shape[1]):
+        f = int(s.pos[q, k])
+        if f >= 0 and accepted(guards, s, q, f, x):
+            _move(s, q, k, x, undo)
+            return float(s.size[q])
+    return -1.0
 
 
 def _swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
@@ -401,6 +504,18 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     return -1.0
 
 
+def _absorbing(lim: _Limits, absorbers: np.ndarray, s: GoalState) -> _Limits:
+    """``lim`` with no network-out top for the ``absorbers`` (brokers leading a partition
+    heavier than the band's top: over it in any plan while they lead it, so they may take
+    more) and no leader bytes-in limit for those already over it."""
+    hi, hi_t, lin = lim.hi.copy(), lim.hi_t.copy(), lim.lin.copy()
+    hi[absorbers] = np.inf
+    hi_t[absorbers] = np.inf
+    over = absorbers[s.lead_in[absorbers] > lin[absorbers]]
+    lin[over] = np.inf
+    return replace(lim, hi=hi, hi_t=hi_t, lin=lin)
+
+
 def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[Goal],
                              budget: float, rounds: int = 12) -> float:
     """Leadership changes and replica moves that bring brokers into the network-out band
@@ -417,6 +532,7 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
     lead = s.pos[:, 0]
     heavy = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
     stuck: set[int] = set(lead[heavy].tolist())
+    lim = _absorbing(lim, np.array(sorted(stuck), dtype=np.int64), s)
     for _ in range(rounds):
         bad = np.flatnonzero(s.allowed & ((s.nw_out > lim.hi_t) | (s.nw_out < lim.lo_t)))
         bad = np.array([b for b in bad.tolist() if b not in stuck], dtype=np.int64)
