@@ -355,7 +355,7 @@ def plan_cluster(
     more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
     survivor).
     Shapes: ``model``'s (P, R) replicas; time and memory linear in P (2.8M replicas: about
-    18-31 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
+    22-46 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
     """
     clock = time.perf_counter()
     model = _with_brokers(model, tuple(add_brokers))
