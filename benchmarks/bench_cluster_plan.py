@@ -4,7 +4,7 @@ Adds 10 brokers, then separately removes 5, with Cruise Control's default goals
 (``max.replicas.per.broker`` raised to 20,000: the shape holds ~13,000 replicas a broker, over
 Cruise Control's default 10,000, as #1592's operators must have set it). Prints the planning
 time (wall and CPU, median of ``--repeats``), peak RSS, per goal the violations before → after
-(from the independent verifier), per broker max/mean (and min/mean) of disk, network in/out,
+(from the independent verifier, with the floor it proves no plan can go below), per broker max/mean (and min/mean) of disk, network in/out,
 replicas and leaders before → after, and the bytes moved against two lower bounds:
 
 - ``band``: the fewest bytes that bring every broker's disk into the ±10 % band: the larger of
@@ -90,6 +90,7 @@ def run(scale: float, scenario: str, repeats: int, goals: tuple[Goal, ...] = DEF
     print(f"verifier: {'OK' if report.ok else 'FAILED'} {list(report.errors)[:3]}")
     for g in report.goals:
         print(f"  {g.name:40s} {'hard' if g.hard else 'soft'} {g.before} -> {g.after}"
+              f"{'' if g.floor is None else f' (floor {g.floor})'}"
               f"{'' if g.ok else '  WORSE'}")
     allowed = np.array([b.id not in plan.removed for b in plan.model.brokers])
     before_allowed = allowed if scenario == "remove" else allowed & (

@@ -144,8 +144,10 @@ def report(model: ClusterModel, scenario: str, runs: list[dict[str, Any]], d: Pa
           f"{max(r['rss_mb'] for r in runs):,.0f} MiB, files written; {CC1592_JAVA}")
     s = json.loads((d / "summary.json").read_text())
     for g in s["goals"]:
+        floor = g.get("floor")
         print(f"  {g['goal']:40s} {'hard' if g['hard'] else 'soft'} {g['before']} -> "
-              f"{g['after']}{'' if g['ok'] else '  WORSE'}")
+              f"{g['after']}{'' if floor is None else f' (floor {floor})'}"
+              f"{'' if g['ok'] else '  WORSE'}")
     mv = s["moves"]
     band, mean = _bound(model, scenario)
     bound = max(band, mean)  # both hold for any plan meeting the goals: the larger is tighter

@@ -118,8 +118,27 @@ def test_goal_table(page: str, summary: dict) -> None:
     assert [r[1] for r in rows] == [g["goal"] for g in goals]
     assert [r[2] for r in rows] == ["hard" if g["hard"] else "soft" for g in goals]
     assert [r[3] for r in rows] == [f"{g['before']} → {g['after']}" for g in goals]
-    assert [r[4] for r in rows] == ["✓" if g["ok"] else "✗" for g in goals]
+    assert [r[4] for r in rows] == ["—" if g.get("floor") is None else str(g["floor"])
+                                    for g in goals]
+    assert [r[5] for r in rows] == ["✓" if g["ok"] else "✗" for g in goals]
     assert "✓ verified" in page
+
+
+def test_goal_table_shows_the_floor_when_the_summary_has_one(summary: dict) -> None:
+    # version-1 summaries written before the floor existed lack the key: "—" as for null
+    s = copy.deepcopy(summary)
+    for i, g in enumerate(s["goals"]):
+        if i % 3 == 0:
+            g["floor"] = i
+        elif i % 3 == 1:
+            g["floor"] = None
+        else:
+            g.pop("floor", None)
+    rows = table_rows(render_plan(s), "table-goals")
+    assert [r[4] for r in rows] == [str(i) if i % 3 == 0 else "—" for i in range(len(rows))]
+    s["goals"][0]["floor"] = "x"
+    with pytest.raises(ConfigError, match=r"goals\[0\]\.floor: expected a number or null"):
+        render_plan(s)
 
 
 @pytest.mark.parametrize(("verified", "errors", "text"), [

@@ -116,3 +116,27 @@ def _relocate_bands(s: GoalState) -> tuple[np.ndarray, np.ndarray]:
     bands, _ = _leader_bands(s, DEFAULT_GOALS)
     s.bands.clear()
     return bands[3], bands[4]
+
+
+def test_a_heavy_leadership_goes_to_an_absorber_and_a_lighter_one_comes_back() -> None:
+    # ten brokers in ten racks, band [9, 11] of network out (mean 10). Broker 5 leads t-0
+    # (11.2), heavier than the band's top: over it in any plan, an absorber. Broker 0 leads
+    # t-1 (6, followed by 5) and t-2 (5.2): 11.2, over, and passing either alone leaves it
+    # under. Broker 1 leads t-3 (4, followed by 0) and t-4 (9.2): 13.2. No single
+    # leadership helps; the exchange does: t-1 to the absorber, t-3 to broker 0 — both in
+    # band, no byte moved, every leader count within [1, 2].
+    cap = Capacity(disk_bytes=1000.0, network_in=1000.0, network_out=1000.0)
+    brokers = [ClusterBroker(i, f"r{i}", cap) for i in range(10)]
+    spec = [((5, 4), 11.2), ((0, 5), 6.0), ((0, 3), 5.2), ((1, 0), 4.0), ((1, 2), 9.2)]
+    spec += [((b, 2 + (b - 1) % 8), 9.2) for b in range(2, 10) if b != 5]
+    parts = [PartitionState("t", p, reps, leader=reps[0], isr=reps, size_bytes=1.0,
+                            bytes_in_per_s=0.0, bytes_out_per_s=out)
+             for p, (reps, out) in enumerate(spec)]
+    s = _state(ClusterModel.from_partitions(brokers, parts), Thresholds())
+    assert _outside(s.nw_out, *_relocate_bands(s)).tolist() == [
+        True, True, False, False, False, True, False, False, False, False]
+    moved, bands = _relocate(s, 0.0)
+    assert moved == 0.0
+    assert s.pos[1, 0] == 5 and s.pos[3, 0] == 0
+    assert np.flatnonzero(_outside(s.nw_out, bands[3], bands[4])).tolist() == [5]
+    assert s.leaders.min() >= 1 and s.leaders.max() <= 2

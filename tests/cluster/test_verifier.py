@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster.goals import GOALS, Thresholds, goal_state, goals_by_name
-from kpart.cluster.verifier import goal_violations, verify
+from kpart.cluster.verifier import goal_floor, goal_violations, verify
 
 CAP = Capacity(disk_bytes=100.0, network_in=100.0, network_out=100.0)
 
@@ -107,3 +107,74 @@ def test_a_target_naming_an_unknown_broker_is_an_error_not_an_exception() -> Non
     r = verify(m, np.array([[0, 1], [1, 9]]),
                goals_by_name("RackAwareGoal,ReplicaDistributionGoal"))
     assert not r.ok and r.goals == () and len(r.errors) == 1 and "9" in r.errors[0]
+
+
+# -- the floor: violations no plan can go below ---------------------------------------------
+_FLOORED = ("DiskUsageDistributionGoal", "NetworkInboundUsageDistributionGoal",
+            "NetworkOutboundUsageDistributionGoal", "LeaderBytesInDistributionGoal")
+_HARD = ("DiskCapacityGoal", "NetworkInboundCapacityGoal", "NetworkOutboundCapacityGoal")
+
+
+def _heavy_model(sizes: tuple[float, ...], outs: tuple[float, ...], n: int = 6,
+                 disk: float = 100.0) -> ClusterModel:
+    cap = Capacity(disk_bytes=disk, network_in=1e6, network_out=1e6)
+    brokers = [ClusterBroker(i, f"r{i}", cap) for i in range(n)]
+    parts = [PartitionState("t", p, (p % n,), leader=p % n, size_bytes=s, bytes_in_per_s=0.0,
+                            bytes_out_per_s=o) for p, (s, o) in enumerate(zip(sizes, outs,
+                                                                               strict=True))]
+    return ClusterModel.from_partitions(brokers, parts)
+
+
+def test_floor_counts_brokers_that_must_lead_a_partition_over_the_band() -> None:
+    # 6 brokers, total network out 100 + 100 + 10 x 4 = 240, band top 240 / 6 x 1.1 = 44:
+    # the two partitions of 100 put their leaders over it whatever the plan
+    m = _heavy_model((30.0, 30.0, 1, 1, 1, 1), (100.0, 100.0, 10, 10, 10, 10))
+    allowed = np.ones(6, dtype=bool)
+    th = Thresholds()
+    name = "NetworkOutboundUsageDistributionGoal"
+    # one broker may lead both (nothing forbids it): the floor is 1, not 2
+    assert goal_floor(m, name, allowed, th) == 1
+    assert goal_floor(m, name, allowed, th, _HARD) == 1  # 60 bytes fit 0.8 x 100
+    # sized 50 each, they cannot share a broker under DiskCapacityGoal (80 of 100)
+    m2 = _heavy_model((50.0, 50.0, 1, 1, 1, 1), (100.0, 100.0, 10, 10, 10, 10))
+    assert goal_floor(m2, name, allowed, th, _HARD) == 2
+    assert goal_floor(m2, name, allowed, th) == 1
+    assert goal_floor(m2, "DiskUsageDistributionGoal", allowed, th, _HARD) == 2
+    assert goal_floor(m2, "ReplicaDistributionGoal", allowed, th, _HARD) is None
+    even = _heavy_model((1.0,) * 6, (10.0,) * 6)
+    assert goal_floor(even, name, allowed, th, _HARD) == 0
+    report = verify(m2, m2.replicas, goals_by_name(",".join((*_HARD, name,
+                                                             "ReplicaDistributionGoal"))))
+    assert [g.floor for g in report.goals] == [None, None, None, 2, None]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 4), st.lists(st.tuples(st.sampled_from((1.0, 30.0, 45.0)),
+                                             st.sampled_from((0.0, 5.0, 60.0)),
+                                             st.sampled_from((1.0, 40.0, 90.0))),
+                                   min_size=1, max_size=3), st.integers(1, 2))
+def test_floor_is_never_above_the_best_plan(n: int, loads: list[tuple[float, float, float]],
+                                             rf: int) -> None:
+    # every target of the tiny cluster (every ordered replica list per partition) that meets
+    # the hard capacity goals has at least ``floor`` violations of each floored goal
+    import itertools
+
+    rf = min(rf, n)
+    cap = Capacity(disk_bytes=100.0, network_in=100.0, network_out=100.0)
+    brokers = [ClusterBroker(i, f"r{i}", cap) for i in range(n)]
+    parts = [PartitionState("t", p, tuple(range(rf)), leader=0, size_bytes=s,
+                            bytes_in_per_s=i, bytes_out_per_s=o)
+             for p, (s, i, o) in enumerate(loads)]
+    m = ClusterModel.from_partitions(brokers, parts)
+    allowed = np.ones(n, dtype=bool)
+    th = Thresholds()
+    best = dict.fromkeys(_FLOORED, 10**9)
+    for choice in itertools.product(itertools.permutations(range(n), rf), repeat=len(loads)):
+        reps = np.array(choice, dtype=np.int32)
+        if any(goal_violations(m, reps, reps[:, 0], h, allowed, th) for h in _HARD):
+            continue
+        for name in _FLOORED:
+            best[name] = min(best[name], goal_violations(m, reps, reps[:, 0], name, allowed, th))
+    for name in _FLOORED:
+        floor = goal_floor(m, name, allowed, th, _HARD)
+        assert floor is not None and floor <= best[name], (name, floor, best[name])

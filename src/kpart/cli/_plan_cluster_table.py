@@ -1,8 +1,8 @@
 """The terminal summary of a load-aware ``kpart plan``, printed from the summary dict
 (:func:`kpart.cluster.plan_summary.plan_summary`): per goal its violations before → after
-(hard/soft; ✓/✗ with ``--verify``), per broker replicas, leaders, disk and network in/out
-before → after with their share of capacity, max/mean lines, the moves and (with
-``--failures``) the worst failures."""
+and the floor no plan can go below (hard/soft; ✓/✗ with ``--verify``), per broker replicas,
+leaders, disk and network in/out before → after with their share of capacity, max/mean lines,
+the moves and (with ``--failures``) the worst failures."""
 
 from __future__ import annotations
 
@@ -41,13 +41,15 @@ _RESOURCES = (("disk_bytes", "disk", "B"), ("nw_in_bytes_per_s", "net in", "B/s"
 def _goals_table(summary: dict[str, Any], verified: bool) -> Any:
     from rich.table import Table
 
-    table = Table(title="goals in priority order: violations before → after")
-    for col in ("goal", "kind", "before", "after", *(("ok",) if verified else ())):
+    table = Table(title="goals in priority order: violations before → after, floor")
+    for col in ("goal", "kind", "before", "after", "floor", *(("ok",) if verified else ())):
         table.add_column(col, justify="left" if col == "goal" else "right")
     for g in summary["goals"]:
+        floor = g.get("floor")
         row = [g["goal"], "hard" if g["hard"] else "soft",
                "-" if g["before"] is None else f"{g['before']:,}",
-               "-" if g["after"] is None else f"{g['after']:,}"]
+               "-" if g["after"] is None else f"{g['after']:,}",
+               "-" if floor is None else f"{floor:,}"]
         if verified:
             row.append("✓" if g["ok"] else "✗")
         table.add_row(*row)

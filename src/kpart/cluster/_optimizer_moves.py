@@ -99,18 +99,21 @@ def drain_all(s: GoalState, hard: Sequence[Goal], keep: Sequence[Goal]) -> list[
     return drain(s, hard)
 
 
-def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],
-                disk_target: np.ndarray, bulk: bool = True) -> int:
+def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],  # noqa: PLR0913
+                disk_target: np.ndarray, bulk: bool = True,
+                giver_disk: np.ndarray | None = None) -> int:
     """Bring every allowed broker's replica count into ``[lower, upper]``: brokers under it
     take replicas from the fullest (by count) brokers, each replica's size chosen near what
     the receiver still needs to reach ``disk_target`` per replica still missing (so that the
     disk goal that follows moves few more bytes); ``bulk``: first in batches checked against
-    the rack, topic and capacity limits only (else every move by every guard). Returns the
-    moves made."""
+    the rack, topic and capacity limits only (else every move by every guard);
+    ``giver_disk``: the batches take only from brokers whose disk is above it (the bytes the
+    disk goal would move off them anyway; taken from any other broker they would come back)
+    while those can give enough, down to ``lower`` replicas. Returns the moves made."""
     moves = 0
     for r in np.flatnonzero(s.allowed & (s.replicas < lower) & bulk).tolist():
         for _ in range(8):  # each batch sees the state the previous one left
-            made = _fill_batch(s, r, lower, guards, disk_target)
+            made = _fill_batch(s, r, lower, guards, (disk_target, giver_disk))
             moves += made
             if not made or s.replicas[r] >= lower:
                 break
@@ -157,19 +160,27 @@ def _group_rank(keys: np.ndarray) -> np.ndarray:
 
 
 def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
-                disk_target: np.ndarray) -> int:
+                disk: tuple[np.ndarray, np.ndarray | None]) -> int:
     """Fill receiver ``r`` up to ``lower`` replicas in one vectorised pick: the replicas whose
     sizes are nearest what ``r`` still needs per replica, among those every guard would accept
     — checked here as arrays, for the whole batch at once: rack-aware, not of a partition
-    ``r`` holds, one per partition, at most what each giver holds above the mean, each topic's
-    upper limit on ``r`` and lower limit on the giver, and ``r``'s capacity limits (disk,
-    network in/out, replicas) on the running sums. Moves are applied in bulk."""
+    ``r`` holds, one per partition, at most what each giver holds above the mean (or, with
+    ``disk``'s second item, above ``lower``, from the brokers whose disk is above it), each
+    topic's upper limit on ``r`` and lower limit on the giver, and ``r``'s capacity limits
+    (disk, network in/out, replicas) on the running sums. ``disk``: the disk target per
+    broker and :func:`fill_counts`'s ``giver_disk``. Moves are applied in bulk."""
+    disk_target, giver_disk = disk
     need = int(lower - s.replicas[r])
     if need <= 0:
         return 0
     want = max(float(disk_target[r] - s.disk[r]), 0.0) / need
     mean = s.replicas.sum() / max(int(s.allowed.sum()), 1)
     slack = np.where(s.allowed, s.replicas - np.ceil(mean), 0).astype(np.int64)
+    if giver_disk is not None:  # only from brokers whose bytes must go, while they suffice
+        heavy = np.where(s.allowed & (s.disk > giver_disk), s.replicas - lower - 1, 0)
+        heavy[r] = 0
+        if np.maximum(heavy, 0).sum() >= need:
+            slack = heavy.astype(np.int64)
     slack[r] = 0
     p = s.pos
     held = p >= 0

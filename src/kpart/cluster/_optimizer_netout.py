@@ -7,10 +7,24 @@ that helps:
 
 1. a leadership passed between a broker over its band and a follower with room (no data
    moves), the one relieving most of what is needed;
-2. otherwise one replica move: the leadership of a partition goes to a broker outside its
+2. otherwise an exchange (a broker over its band whose load is one or two heavy partitions
+   and many light ones, none of which it can pass alone without falling under the band):
+   it passes a heavy leadership to a follower with room and takes back the leadership of a
+   partition it follows whose network out lands it inside its band;
+3. otherwise one replica move: the leadership of a partition goes to a broker outside its
    replica set (a follower moved there first, or the leader replica itself), the partition
    chosen by the fewest bytes per byte/s of network out that the step needs, the receiving
-   broker by how far under its band it is.
+   broker by how far under its band it is; then a replica swap (disk about unchanged on
+   both brokers), then an exchange whose partition taken back first has a follower replica
+   moved to the broker. A broker under its band takes the mirror steps: a leadership it
+   follows, a replica moved onto it that it then leads, or such a replica swapped for one of
+   its followers.
+
+Absorbers: a broker leading a partition whose network out alone is above the band's top
+stays over the band in any plan while it leads it (the verifier's floor counts such brokers,
+:func:`kpart.cluster.verifier.goal_floor`), so it may take more without a new violation: it
+has no network-out top here (nor a leader bytes-in limit when it is already over that one),
+and the steps above hand it what others cannot hold.
 
 A broker over its band usually sits at the bottom of the leader-count band (it leads a few
 heavy partitions and few light ones) and one under it at the top, so each step keeps leader
@@ -24,189 +38,28 @@ leader-count repair fails is undone. The bytes moved stay under a budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import accepted, move_replica, swap_leader
+from kpart.cluster._optimizer_handover import (
+    _ROWS,
+    _cheapest,
+    _counts,
+    _lead_ok,
+    _Limits,
+    _move,
+    _receivers,
+    _rollback,
+    _swap,
+    _Undo,
+)
+from kpart.cluster._optimizer_moves import accepted
+from kpart.cluster._optimizer_swaps import _exchange, _gain_swap, _swap_step
 from kpart.cluster.goals import Goal, GoalState
 
 __all__ = ["relocate_for_network_out"]
-
-#: Candidates tried per step (partitions) and per partition (receiving brokers).
-_ROWS = 48
-_DSTS = 12
-
-_Undo = list[Callable[[], None]]
-
-_NETWORK_OUT = "NetworkOutboundUsageDistributionGoal"
-
-
-@dataclass(frozen=True)
-class _Limits:
-    """Absolute per-broker limits: network out aimed at ``[lo, hi]``, kept within the
-    threshold band ``[lo_t, hi_t]``; leader count ``[clo, chi]``; leader bytes-in ``≤ lin``."""
-
-    lo: np.ndarray
-    hi: np.ndarray
-    lo_t: np.ndarray
-    hi_t: np.ndarray
-    clo: float
-    chi: float
-    lin: np.ndarray
-
-
-def _swap(s: GoalState, row: int, slot: int, undo: _Undo) -> None:
-    swap_leader(s, row, slot)
-    undo.append(lambda: swap_leader(s, row, slot))
-
-
-def _move(s: GoalState, row: int, slot: int, dst: int, undo: _Undo) -> None:
-    src = int(s.pos[row, slot])
-    move_replica(s, row, slot, dst)
-    undo.append(lambda: move_replica(s, row, slot, src))
-
-
-def _rollback(undo: _Undo) -> None:
-    while undo:
-        undo.pop()()
-
-
-def _lead_ok(s: GoalState, row: int, old: int, new: int, guards: Sequence[Goal]) -> bool:
-    return all(g.accepts_leader(s, row, old, new) for g in guards)
-
-
-def _take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence[Goal],
-              light: np.ndarray, undo: _Undo) -> float:
-    """``x`` takes the leadership of one light partition from a broker with a leader to
-    spare (network out of ``x`` staying ≤ ``limit``). Returns the bytes moved, -1 for none."""
-    rows, slots = np.nonzero(s.pos[:, 1:] == x)
-    slots = slots + 1
-    order = np.argsort(s.lead_out[rows], kind="stable")[:256]
-    for row, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
-        g, w = int(s.pos[row, 0]), float(s.lead_out[row])
-        if s.nw_out[x] + w > limit:
-            break
-        if (s.leaders[g] - 1 >= lim.clo and s.nw_out[g] - w >= lim.lo_t[g]
-                and s.lead_in[x] + s.rate_in[row] <= lim.lin[x]
-                and _lead_ok(s, row, g, x, guards)):
-            _swap(s, row, k, undo)
-            return 0.0
-    for row in light.tolist():  # no shared partition will do: bring one over (a few bytes)
-        g = int(s.pos[row, 0])
-        w = float(s.lead_out[row])
-        if (g < 0 or (s.pos[row] == x).any() or s.leaders[g] - 1 < lim.clo
-                or s.nw_out[x] + w > limit or s.nw_out[g] - w < lim.lo_t[g]):
-            continue
-        for k in range(1, s.pos.shape[1]):
-            f = int(s.pos[row, k])
-            if f >= 0 and accepted(guards, s, row, f, x):
-                _move(s, row, k, x, undo)
-                if _lead_ok(s, row, g, x, guards):
-                    _swap(s, row, k, undo)
-                    return float(s.size[row])
-                undo.pop()()
-    return -1.0
-
-
-def _give_one(s: GoalState, x: int, floor: float, lim: _Limits, guards: Sequence[Goal],
-              undo: _Undo) -> float:
-    """``x`` passes the leadership of one light partition it leads to a follower with room
-    for one more leader (network out of ``x`` staying ≥ ``floor``); when no follower has
-    room, one moves to a broker that has. Returns the bytes moved, -1 for none."""
-    rows = np.flatnonzero(s.pos[:, 0] == x)
-    rows = rows[np.argsort(s.lead_out[rows], kind="stable")][:256]
-    for row in rows.tolist():
-        w = float(s.lead_out[row])
-        if s.nw_out[x] - w < floor:
-            break
-        for k in range(1, s.pos.shape[1]):
-            f = int(s.pos[row, k])
-            if (f >= 0 and s.allowed[f] and s.leaders[f] + 1 <= lim.chi
-                    and s.nw_out[f] + w <= lim.hi_t[f]
-                    and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
-                    and _lead_ok(s, row, x, f, guards)):
-                _swap(s, row, k, undo)
-                return 0.0
-    room = np.flatnonzero(s.allowed & (s.leaders + 1 <= lim.chi))
-    room = room[np.argsort(s.leaders[room], kind="stable")][:_DSTS].tolist()
-    for row in rows[:16].tolist():  # no follower will do: move one to a broker with room
-        w = float(s.lead_out[row])
-        if s.nw_out[x] - w < floor:
-            break
-        for d in room:
-            if (s.pos[row] == d).any() or s.nw_out[d] + w > lim.hi_t[d]:
-                continue
-            for k in range(1, s.pos.shape[1]):
-                f = int(s.pos[row, k])
-                if f >= 0 and accepted(guards, s, row, f, d):
-                    _move(s, row, k, d, undo)
-                    if _lead_ok(s, row, x, d, guards):
-                        _swap(s, row, k, undo)
-                        return float(s.size[row])
-                    undo.pop()()
-    return -1.0
-
-
-def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
-            ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-            undo: _Undo) -> float:
-    """Leader counts back in band after ``gave`` passed a leadership of network out ``w`` to
-    ``took``, for a broker that was inside it (one already outside may go further: the
-    goal's violations do not grow) (``before``: their counts before; each may hand back at
-    most half of ``w`` in
-    the repair; ``ctx``: limits, guards, light rows and the (take?, broker) already found
-    impossible in this step). Returns the bytes moved, -1 when it cannot (the caller
-    undoes)."""
-    lim, every, light, failed = ctx
-    # network out is kept by ``limit`` and the bands here: its goal would refuse any light
-    # leadership to a broker still over its band, which this repair must allow
-    guards = [g for g in every if g.name != _NETWORK_OUT]
-    spent = 0.0
-    if s.leaders[gave] < lim.clo <= before[0]:
-        if (True, gave) in failed:
-            return -1.0
-        limit = max(float(lim.hi_t[gave]), float(s.nw_out[gave]) + w / 2)
-        got = _take_one(s, gave, limit, lim, guards, light, undo)
-        if got < 0:
-            failed.add((True, gave))
-            return -1.0
-        spent += got
-    if before[1] <= lim.chi < s.leaders[took]:
-        floor = min(float(lim.lo_t[took]), float(s.nw_out[took]) - w / 2)
-        got = -1.0 if (False, took) in failed else _give_one(s, took, floor, lim, guards,
-                                                            undo)
-        if got < 0:
-            failed.add((False, took))
-            return -1.0
-        spent += got
-    return spent
-
-
-def _cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
-    """The first :data:`_ROWS` candidates by bytes per byte/s of the relief needed (in bins
-    of about 9 %, so that among about equally cheap ones the one relieving most comes
-    first), leaving out those relieving under 1/16 of it."""
-    idx = np.flatnonzero(useful >= need / 16)
-    cost = np.round(8 * np.log2(np.maximum(size[idx], 1.0) / useful[idx]))
-    key = cost - 0.5 * useful[idx] / max(need, 1e-300)
-    if len(idx) > _ROWS:
-        part = np.argpartition(key, _ROWS)[:_ROWS]
-        idx, key = idx[part], key[part]
-    out: np.ndarray = idx[np.argsort(key, kind="stable")]
-    return out
-
-
-def _receivers(s: GoalState, w: float, rin: float, lim: _Limits) -> np.ndarray:
-    """Brokers that can take a leadership of network out ``w``: the farthest under their
-    band first, then by network out relative to the band's top."""
-    ok = s.allowed & (s.nw_out + w <= lim.hi) & (s.lead_in + rin <= lim.lin)
-    cand = np.flatnonzero(ok)
-    key = np.where(s.nw_out[cand] < lim.lo[cand], s.nw_out[cand] - lim.lo[cand],
-                   s.nw_out[cand]) / lim.hi[cand]
-    out: np.ndarray = cand[np.argsort(key, kind="stable")][:_DSTS]
-    return out
 
 
 def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
@@ -238,6 +91,29 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
     return False
 
 
+def _pass_one(s: GoalState, x: int, rows: np.ndarray,
+              ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+              ) -> bool:
+    """Step 1 of :func:`_shed`: the leadership of one of ``rows`` (in order) to a follower
+    with room, leader counts repaired (:func:`_counts`)."""
+    lim, guards = ctx[0], ctx[1]
+    undo: _Undo = []
+    for row in rows.tolist():
+        wr = float(s.lead_out[row])
+        for k in range(1, s.pos.shape[1]):
+            f = int(s.pos[row, k])
+            if (f < 0 or not s.allowed[f] or s.nw_out[f] + wr > lim.hi[f]
+                    or s.lead_in[f] + s.rate_in[row] > lim.lin[f]
+                    or not _lead_ok(s, row, x, f, guards)):
+                continue
+            took = (int(s.leaders[x]), int(s.leaders[f]))
+            _swap(s, row, k, undo)
+            if _counts(s, x, f, took, wr, ctx, undo) >= 0:
+                return True
+            _rollback(undo)
+    return False
+
+
 def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
           light: np.ndarray) -> float:
     """One step for ``x`` over its band. Returns the bytes moved, -1 for no step."""
@@ -253,22 +129,13 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     ctx = (lim, guards, light, set[tuple[bool, int]]())
     if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
         return 0.0
-    # 1. a leadership to a follower with room (no data moves), the most relief first
+    # 1. a leadership to a follower with room (no data moves), the most relief first;
+    # 2. else an exchange of leaderships (no data moves)
     free = np.argsort(-useful, kind="stable")
-    for row in rows[free[useful[free] >= need / 8]][:4 * _ROWS].tolist():
-        wr = float(s.lead_out[row])
-        for k in range(1, s.pos.shape[1]):
-            f = int(s.pos[row, k])
-            if (f < 0 or not s.allowed[f] or s.nw_out[f] + wr > lim.hi[f]
-                    or s.lead_in[f] + s.rate_in[row] > lim.lin[f]
-                    or not _lead_ok(s, row, x, f, guards)):
-                continue
-            took = (before[0], int(s.leaders[f]))
-            _swap(s, row, k, undo)
-            if _counts(s, x, f, took, wr, ctx, undo) >= 0:
-                return 0.0
-            _rollback(undo)
-    # 2. a replica move: the fewest bytes per byte/s of the relief needed
+    if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * _ROWS], ctx)
+            or _exchange(s, x, budget, ctx, moves=False) >= 0):
+        return 0.0
+    # 3. a replica move: the fewest bytes per byte/s of the relief needed
     order = _cheapest(s.size[rows], useful, need)
     for row in rows[order][:_ROWS].tolist():
         size, wr = float(s.size[row]), float(s.lead_out[row])
@@ -292,59 +159,10 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                 if got >= 0 and size + got <= budget:
                     return size + got
                 _rollback(undo)
-    # 3. a swap: the leader replica to a receiver, a follower replica of about its size back
-    return _swap_step(s, x, rows, order, budget, ctx)
-
-
-def _swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
-               ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-               ) -> float:
-    """Step 3 of :func:`_shed`: one :func:`_swap_replicas` of the cheapest candidates
-    (``rows[order]``). Returns the bytes moved, -1 for none."""
-    undo: _Undo = []
-    for row in rows[order][:_ROWS // 4].tolist():
-        got = _swap_replicas(s, x, row, budget, ctx, undo)
-        if got >= 0:
-            return got
-    return -1.0
-
-
-def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
-                   ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-                   undo: _Undo) -> float:
-    """``x``'s leader replica of ``row`` goes to a receiver ``d`` and a follower replica of
-    ``d``'s of about the same size comes back (Cruise Control's
-    ``INTER_BROKER_REPLICA_SWAP``): disk and replica counts about unchanged on both, where a
-    single move would take ``x`` (or a follower's broker) under the disk band. Returns the
-    bytes moved, -1 for none."""
-    lim, guards = ctx[0], ctx[1]
-    size, wr = float(s.size[row]), float(s.lead_out[row])
-    for d in _receivers(s, wr, float(s.rate_in[row]), lim)[:4].tolist():
-        if (s.pos[row] == d).any():
-            continue
-        qs, ks = np.nonzero(s.pos[:, 1:] == d)
-        ks = ks + 1
-        fit = ~(s.pos[qs] == x).any(axis=1) & (s.size[qs] <= budget - size)
-        qs, ks = qs[fit], ks[fit]
-        near = np.argsort(np.abs(s.size[qs] - size), kind="stable")[:8]
-        took = (int(s.leaders[x]), int(s.leaders[d]))
-        for q, k in zip(qs[near].tolist(), ks[near].tolist(), strict=True):
-            for first in (True, False):  # which of the two moves goes first
-                steps = [(q, k, d, x), (row, 0, x, d)]
-                if not first:
-                    steps.reverse()
-                done = 0
-                for r, slot, src, dst in steps:
-                    if not accepted(guards, s, r, src, dst):
-                        break
-                    _move(s, r, slot, dst, undo)
-                    done += 1
-                if done == 2:
-                    got = _counts(s, x, d, took, wr, ctx, undo)
-                    if got >= 0 and size + float(s.size[q]) + got <= budget:
-                        return size + float(s.size[q]) + got
-                _rollback(undo)
-    return -1.0
+    # 4. a swap: the leader replica to a receiver, a follower replica of about its size back
+    got = _swap_step(s, x, rows, order, budget, ctx)
+    # 5. an exchange whose partition taken back first moves a follower replica to ``x``
+    return got if got >= 0 else _exchange(s, x, budget, ctx, moves=True)
 
 
 def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
@@ -398,7 +216,24 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
             if got >= 0 and size + got <= budget:
                 return size + got
             _rollback(undo)
+    # 3. a swap: a replica of one comes to it, a follower replica of about its size goes back
+    for row in rows[order][:_ROWS // 4].tolist():
+        got = _gain_swap(s, x, row, budget, ctx, undo)
+        if got >= 0:
+            return got
     return -1.0
+
+
+def _absorbing(lim: _Limits, absorbers: np.ndarray, s: GoalState) -> _Limits:
+    """``lim`` with no network-out top for the ``absorbers`` (brokers leading a partition
+    heavier than the band's top: over it in any plan while they lead it, so they may take
+    more) and no leader bytes-in limit for those already over it."""
+    hi, hi_t, lin = lim.hi.copy(), lim.hi_t.copy(), lim.lin.copy()
+    hi[absorbers] = np.inf
+    hi_t[absorbers] = np.inf
+    over = absorbers[s.lead_in[absorbers] > lin[absorbers]]
+    lin[over] = np.inf
+    return replace(lim, hi=hi, hi_t=hi_t, lin=lin)
 
 
 def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[Goal],
@@ -417,6 +252,7 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
     lead = s.pos[:, 0]
     heavy = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
     stuck: set[int] = set(lead[heavy].tolist())
+    lim = _absorbing(lim, np.array(sorted(stuck), dtype=np.int64), s)
     for _ in range(rounds):
         bad = np.flatnonzero(s.allowed & ((s.nw_out > lim.hi_t) | (s.nw_out < lim.lo_t)))
         bad = np.array([b for b in bad.tolist() if b not in stuck], dtype=np.int64)

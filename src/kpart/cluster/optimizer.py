@@ -6,8 +6,9 @@ fixing its own violations with moves every higher-priority goal accepts).
 leadership, moving the fewest bytes it can: hard goals no plan can meet are refused first
 and hard goals broken at the start repaired (:mod:`kpart.cluster._optimizer_repair`); a
 removed broker's replicas go, largest first, to the least-filled allowed broker; replica
-counts are evened with replicas sized to what the receiver still needs; then each resource
-goal moves, from the most loaded broker to the least, the largest replica that does not
+counts are evened with replicas sized to what the receiver still needs, taken from brokers
+above the disk band aimed at (bytes that must move anyway: none moves twice); then each
+resource goal moves, from the most loaded broker to the least, the largest replica that does not
 overshoot (the fewest bytes that fix the violation); the network-out, leader-count and
 leader-bytes-in goals move leadership, together (:mod:`kpart.cluster._optimizer_leaders`,
 no data), then, for each broker still outside the network-out band, leadership handovers,
@@ -183,6 +184,8 @@ def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
         _set_leaders(s, start)
     refine_leaders(s, bands, weights)
     s.bands.clear()
+    if weights[0] > 0:
+        _relocate(s, goals, bands, weights)
     _chain(s, goals)
 
 
@@ -208,7 +211,7 @@ _MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", 
             "topic_count")
 
 #: Default of :func:`plan_cluster`'s ``network_out_budget``.
-NETWORK_OUT_BUDGET = 0.0025
+NETWORK_OUT_BUDGET = 0.0125
 
 
 def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
@@ -255,7 +258,9 @@ def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, strict: bool = False)
         lo, hi = count_band(s.replicas, s.allowed, th.replica_balance, BALANCE_MARGIN)
         cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
         target = cap * s.disk.sum() / cap[s.allowed].sum()
-        fill_counts(s, lo, hi, guards, target, bulk=not strict)
+        disk_goal = any(x.name == "DiskUsageDistributionGoal" for x in goals)
+        giver = target * (1 + (th.disk_balance - 1) * BALANCE_MARGIN) if disk_goal else None
+        fill_counts(s, lo, hi, guards, target, bulk=not strict, giver_disk=giver)
     elif g.name in _REPLICA_RESOURCES:
         res, capname, wname = _REPLICA_RESOURCES[g.name]
         t = th.disk_balance if res == "disk" else th.network_in_balance
@@ -350,7 +355,7 @@ def plan_cluster(
     more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
     survivor).
     Shapes: ``model``'s (P, R) replicas; time and memory linear in P (2.8M replicas: about
-    18-31 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
+    22-46 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
     """
     clock = time.perf_counter()
     model = _with_brokers(model, tuple(add_brokers))

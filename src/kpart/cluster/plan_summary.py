@@ -12,8 +12,10 @@ the verifier's goal checks, the failure what-ifs of the target and a schedule (e
 - ``moves``: ``partitions`` (rows whose replica list changes), ``replica_moves``,
   ``leader_changes``, ``bytes_moved`` and ``lower_bound_bytes`` (:func:`lower_bound_bytes`);
 - ``goals``: per goal in the priority order used, ``{"goal", "hard", "before", "after",
-  "ok"}`` (violation counts; ``None`` without the verifier's checks); ``verified`` (``None``
-  when verification was not asked) and ``errors`` (invalid replica sets);
+  "ok", "floor"}`` (violation counts; ``None`` without the verifier's checks; ``floor``: the
+  violations no plan can go below, :func:`kpart.cluster.verifier.goal_floor`, ``None`` where
+  not computed — added in version 1, so readers must allow it to be absent); ``verified``
+  (``None`` when verification was not asked) and ``errors`` (invalid replica sets);
 - ``brokers``: sorted by id, added and removed ones included: ``rack``, ``added``,
   ``removed``, ``capacity`` (``disk_bytes``, ``nw_in_bytes_per_s``, ``nw_out_bytes_per_s``)
   and ``before`` / ``after`` (``replicas``, ``leaders``, ``disk_bytes``,
@@ -149,10 +151,10 @@ def _brokers(plan: ClusterPlan, added: set[int]) -> list[dict[str, Any]]:
 
 def _goals(plan: ClusterPlan, checks: Sequence[GoalCheck] | None) -> list[dict[str, Any]]:
     if checks is None:
-        return [{"goal": g.name, "hard": g.hard, "before": None, "after": None, "ok": None}
-                for g in plan.goals]
-    return [{"goal": c.name, "hard": c.hard, "before": c.before, "after": c.after, "ok": c.ok}
-            for c in checks]
+        return [{"goal": g.name, "hard": g.hard, "before": None, "after": None, "ok": None,
+                 "floor": None} for g in plan.goals]
+    return [{"goal": c.name, "hard": c.hard, "before": c.before, "after": c.after, "ok": c.ok,
+             "floor": c.floor} for c in checks]
 
 
 def plan_summary(  # noqa: PLR0913

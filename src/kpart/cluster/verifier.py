@@ -9,7 +9,9 @@ plain numpy, so a bug in the optimizer's incremental bookkeeping cannot hide.
 :func:`verify` checks (1) every replica set is valid — no broker twice in a partition, the
 replication factor unchanged, only allowed brokers (not removed, known to the model) —,
 (2) every hard goal holds on the target, (3) no soft goal has more violations than before.
-The target's leader is each partition's first replica (the preferred leader).
+The target's leader is each partition's first replica (the preferred leader). For the
+usage-distribution goals it also shows a ``floor``: violations no plan can go below
+(:func:`goal_floor`), so that "within its threshold wherever feasible" can be checked.
 
 >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
 >>> m = ClusterModel.from_partitions([ClusterBroker(i, f"r{i}") for i in range(3)],
@@ -36,19 +38,22 @@ from kpart.cluster.model import ClusterModel
 from kpart.cluster.outage import outage_all
 from kpart.placement.pools import PoolSpec
 
-__all__ = ["GoalCheck", "VerifierReport", "goal_violations", "verify"]
+__all__ = ["GoalCheck", "VerifierReport", "goal_floor", "goal_violations", "verify"]
 
 
 @dataclass(frozen=True, slots=True)
 class GoalCheck:
     """One goal: violations ``before`` (``None`` without a before) and ``after``; ``ok``: a
-    hard goal has none after, a soft goal no more than before."""
+    hard goal has none after, a soft goal no more than before; ``floor``: the violations no
+    plan meeting the hard goals can go below (:func:`goal_floor`; ``None`` where not
+    computed: hard goals and count goals)."""
 
     name: str
     hard: bool
     before: int | None
     after: int
     ok: bool
+    floor: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +161,124 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
     raise ValueError(f"no verifier for goal {name!r}")
 
 
+#: The goals :func:`goal_floor` bounds: the per-partition load (a :func:`_partition_loads`
+#: key) and whether only the leader carries it (else every replica does).
+_FLOORED = {"DiskUsageDistributionGoal": ("disk_bytes", False),
+            "NetworkInboundUsageDistributionGoal": ("network_in", False),
+            "NetworkOutboundUsageDistributionGoal": ("network_out", True),
+            "LeaderBytesInDistributionGoal": ("network_in", True)}
+#: The hard capacity goals a floor may rely on: the load they limit and its capacity field.
+_CAPACITY_GOALS = {"DiskCapacityGoal": "disk_bytes", "NetworkInboundCapacityGoal": "network_in",
+                   "NetworkOutboundCapacityGoal": "network_out"}
+#: Up to this many forced items, :func:`_bins` packs them exactly (3^n subset pairs).
+_EXACT = 10
+
+
+def _partition_loads(model: ClusterModel) -> dict[str, np.ndarray]:
+    """Per partition what each replica holds (``disk_bytes``, ``network_in``) and what its
+    leader serves (``network_out``: bytes-out + bytes-in × (RF − 1)), unknowns as 0."""
+    rf = model.replication_factors()
+    rate_in = np.nan_to_num(model.bytes_in_per_s)
+    return {"disk_bytes": np.nan_to_num(model.size_bytes), "network_in": rate_in,
+            "network_out": np.nan_to_num(model.bytes_out_per_s) + rate_in * np.maximum(rf - 1, 0)}
+
+
+def _bins(items: np.ndarray, group: np.ndarray, cap: np.ndarray) -> int:
+    """A lower bound on the bins (brokers) holding ``items`` (float ``(n, k)``: each item's
+    load on ``k`` resources) when a bin holds at most ``cap`` (``(k,)``, ``inf``: no limit)
+    of each and no two items of one ``group`` (replicas of one partition): exact for up to
+    :data:`_EXACT` items, else the largest of the items of one group, the total over the
+    capacity and the items over half of it (no two of those share a bin)."""
+    n = len(items)
+    sizes = np.bincount(group)
+    bound = max(int(sizes.max()), 1)
+    fin = np.isfinite(cap)
+    if fin.any():
+        c = cap[fin]
+        part = items[:, fin]
+        bound = max(bound, int(np.ceil((part.sum(axis=0) / c).max() * (1 - 1e-12))),
+                    int((part > c / 2).sum(axis=0).max()))
+    if n > _EXACT:
+        return bound
+    masks = np.arange(1 << n)
+    bits = (masks[:, None] >> np.arange(n)[None, :]) & 1
+    fits = ((bits @ np.where(np.isfinite(items), items, 0)) <= np.where(fin, cap, np.inf)
+            * (1 + 1e-12)).all(axis=1)
+    per_group = bits @ (np.arange(int(group.max()) + 1)[None, :] == group[:, None])
+    fits &= (per_group <= 1).all(axis=1)
+    best = [0] + [n + 1] * ((1 << n) - 1)
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        rest = mask ^ low
+        sub = rest
+        while True:  # every feasible bin holding the lowest item, with what else of mask
+            if fits[sub | low]:
+                best[mask] = min(best[mask], best[rest ^ sub] + 1)
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+    return max(bound, best[-1])
+
+
+def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Thresholds,
+               hard: Sequence[str] = ()) -> int | None:
+    """Violations of the usage-distribution goal ``name`` that no target of ``model`` on the
+    ``allowed`` brokers meeting the hard goals ``hard`` (names) can go below; ``None`` for
+    the other goals. The band's top does not depend on the plan (the total load is fixed:
+    each partition keeps its replication factor), so a partition whose load alone is over the
+    top on every allowed broker (disk, network in: on each replica; network out: the
+    leader's bytes-out + bytes-in × (RF − 1); leader bytes-in: its bytes-in on the leader)
+    takes whoever carries it over the top. One broker may carry several such partitions, so
+    the floor is the fewest brokers that can carry them all: at least one per replica of a
+    partition (replicas of one partition sit on distinct brokers), and, when ``hard`` holds
+    the capacity goals, no broker above ``capacity threshold × capacity`` of disk, network
+    in or network out (each such partition's replica brings its size and bytes-in, its
+    leadership also its network out): a bin packing, exact for up to ten such partition
+    replicas, else bounded by the total over the largest capacity and the items over half of
+    it. 0 when no partition is that heavy.
+
+    Example: brokers capped at 0.8 × 10 TB of disk cannot lead seven partitions of 2 TB each
+    that each serve more network out than the band's top; two may (a plan that reached two
+    would be optimal for that goal), so the floor is 2, not 7."""
+    if name not in _FLOORED:
+        return None
+    key, leader_only = _FLOORED[name]
+    loads = _partition_loads(model)
+    rf = model.replication_factors()
+
+    def cap(field: str) -> np.ndarray:
+        return np.array([math.inf if b.capacity is None or getattr(b.capacity, field) is None
+                         else float(getattr(b.capacity, field)) for b in model.brokers])
+
+    if name == "LeaderBytesInDistributionGoal":
+        tops = np.full(int(allowed.sum()), loads[key].sum() / max(int(allowed.sum()), 1)
+                       * th.network_in_balance)
+    else:
+        t = {"disk_bytes": th.disk_balance, "network_in": th.network_in_balance,
+             "network_out": th.network_out_balance}[key]
+        full = cap(key)
+        c = full[allowed] if np.isfinite(full[allowed]).all() else np.ones(int(allowed.sum()))
+        total = loads[key] if leader_only else loads[key] * rf
+        tops = total.sum() / max(float(c.sum()), 1e-300) * t * c
+    if not len(tops):
+        return None
+    top = float(tops.max())
+    heavy = np.flatnonzero(loads[key] > top + 1e-9 * max(abs(top), 1e-300))
+    if not len(heavy):
+        return 0
+    fields = ("disk_bytes", "network_in", "network_out")
+    limits = np.array([float(cap(f)[allowed].max()) * th.capacity
+                       if any(_CAPACITY_GOALS.get(h) == f for h in hard) else math.inf
+                       for f in fields])
+    copies = np.ones(len(heavy), dtype=np.int64) if leader_only else rf[heavy]
+    group = np.repeat(np.arange(len(heavy)), copies)
+    rows = heavy[group]
+    items = np.stack([loads["disk_bytes"][rows], loads["network_in"][rows],
+                      loads["network_out"][rows] if leader_only else np.zeros(len(rows))],
+                     axis=1)
+    return _bins(items, group, limits)
+
+
 def _pool_violations(model: ClusterModel, replicas: np.ndarray, pools: PoolSpec | None,
                      ) -> int:
     """Partitions with a replica on a broker outside the topic's pool."""
@@ -250,6 +373,7 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
     if errors:
         return VerifierReport(tuple(errors), ())
     checks = []
+    hard = [g.name for g in goals if g.hard]
     for g in goals:
         after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds,
                                 pools=pools)
@@ -260,5 +384,6 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
             base = goal_violations(model, np.asarray(before), np.asarray(before)[:, 0], g.name,
                                    allowed, thresholds, removed_over=True, pools=pools)
         ok = after == 0 if g.hard else after <= base
-        checks.append(GoalCheck(g.name, g.hard, base, after, ok))
+        floor = None if g.hard else goal_floor(model, g.name, allowed, thresholds, hard)
+        checks.append(GoalCheck(g.name, g.hard, base, after, ok, floor))
     return VerifierReport(tuple(errors), tuple(checks))

@@ -13,7 +13,8 @@ each a ``<section id=...>``:
 ``moves``         partitions, replica moves, leader changes, bytes moved against the lower bound
 ``broker-load``   per broker before/after bars: disk, network in, network out, leaders (one
                   chart each, capacity lines where known, added/removed brokers on bands)
-``goals``         the goal table: hard/soft, violations before → after, ✓/✗, verified or not
+``goals``         the goal table: hard/soft, violations before → after, the floor no plan
+                  can beat (when the summary has it), ✓/✗, verified or not
 ``schedule``      the batch timeline (one bar per batch; by bytes without a throttle)
 ``failures``      the failure table, worst first
 ================  ============================================================================
@@ -146,9 +147,10 @@ def _goal_row(i: int, g: Any) -> dict[str, Any]:
             raise ConfigError(f"{at}.{key}: expected true or false, got {value!r}")
     before = opt_num(_req(g, "before", at), f"{at}.before")
     after = opt_num(_req(g, "after", at), f"{at}.after")
+    floor = opt_num(g.get("floor"), f"{at}.floor")  # optional: summaries before it lack it
     return {"#": i + 1, "goal": str(name), "kind": "hard" if hard else "soft",
             "violations before → after": f"{_esc(before)} → {_esc(after)}",
-            "ok": "✓" if ok else "✗"}
+            "floor": _esc(floor), "ok": "✓" if ok else "✗"}
 
 
 def _goals(summary: Mapping[str, Any]) -> str:
@@ -158,7 +160,9 @@ def _goals(summary: Mapping[str, Any]) -> str:
                                  '<p class="notice">No goal was given.</p>')
     failed = [r["goal"] for r in rows if r["ok"] == "✗"]
     note = ("Cruise Control's goals in the priority order used: a goal never undoes a "
-            "higher-priority one. Violations: brokers (or partitions) breaking the goal.")
+            "higher-priority one. Violations: brokers (or partitions) breaking the goal. "
+            "Floor: the violations no plan meeting the hard goals can go below (brokers "
+            "that must carry a partition heavier than the band's top; - : not computed).")
     if failed:
         note += " Not met: " + ", ".join(failed) + "."
     return _section("goals", "Goals", body, html.escape(note))
