@@ -105,8 +105,9 @@ def plan_summary(brokers: int = 12, *, racks: int = 3, added: int = 2, removed: 
     gone = set(range(old - removed, old))
     rows, moved, replicas = _brokers(brokers, old, racks, gone, rng)
     goals = [{"goal": g, "hard": hard, "before": 0 if hard else int(rng.integers(1, 30)),
-              "after": 0, "ok": True} for g, hard in GOALS]
-    goals[-2].update(after=2, ok=False)  # a soft goal the plan could not fully meet
+              "after": 0, "ok": True, "floor": None} for g, hard in GOALS]
+    # a soft goal the plan could not fully meet, above what the verifier shows feasible
+    goals[-2].update(after=2, ok=False, floor=1)
     return {
         "format": "kpart-plan-summary", "version": 1,
         "partitions": replicas // 3, "replicas": replicas,
