@@ -235,5 +235,5 @@ def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",
                                                            option="--out")],
                      force=run.force, inputs=checked.inputs, windows=report.windows,
-                     cluster=report.model)
+                     cluster=report.model, groups=report.groups)
     return report.summary

@@ -50,12 +50,14 @@ from kpart.errors import ConfigError
 if TYPE_CHECKING:  # pragma: no cover
     from kpart._cluster_loads import TopicMeasure, TopicWindows
     from kpart._layout import ResolvedTopology
+    from kpart.cluster.groups import ConsumerGroup
     from kpart.consumer.assignment import GroupAssignment
     from kpart.placement.spec import Broker
     from kpart.topology import ConsumerGroupConfig
 
 __all__ = ["ClusterTopology", "PlacedCluster", "PlacedTopic", "ResolvedClusterLike",
-           "cluster_model_of", "null_windows", "placed_cluster", "report_cluster_model"]
+           "cluster_model_of", "null_windows", "placed_cluster", "report_cluster_model",
+           "report_groups"]
 
 
 class ClusterTopology(Protocol):
@@ -278,3 +280,43 @@ def report_cluster_model(resolved: ResolvedClusterLike,
 
     ``cluster_to_json(report_cluster_model(...))`` is the report's ``cluster.json``."""
     return cluster_model_of(placed_cluster(resolved, measures), capacity)
+
+
+def report_groups(resolved: ResolvedClusterLike) -> tuple[ConsumerGroup, ...]:
+    """The consumer groups of the topology as ``cluster.json``'s ``groups`` section holds a
+    snapshot's (Kafka's ``ConsumerGroupDescription``, :class:`kpart.cluster.groups.
+    ConsumerGroup`), so ``kpart snapshot-group kpart-report/cluster.json GROUP`` turns one into
+    the group file of ``kpart assign`` what-ifs as it does for a live cluster's.
+
+    Per group, topology order: ``group_id`` its name, ``type`` ``"consumer"`` for a KIP-848
+    assignor (``uniform``, ``server-range``) else ``"classic"``, ``state`` ``"STABLE"``,
+    ``assignor`` Kafka's name of the strategy (``partition.assignment.strategy`` /
+    ``group.remote.assignor``: ``server-range`` is ``range``), ``coordinator`` unknown; per
+    member, in join order: ``member_id`` its id, ``group_instance_id``, ``rack`` and its
+    ``assignment`` as the report assigned it (topics in topology order, partitions sorted).
+
+    >>> from kpart._layout import resolve_cluster
+    >>> from kpart.topology import demo_topology
+    >>> ops = report_groups(resolve_cluster(demo_topology()))[0]
+    >>> ops.group_id, ops.type, ops.assignor, [t for t, _ in ops.members[0].assignment]
+    ('ops', 'classic', 'cooperative-sticky', ['flights', 'weather'])
+    """
+    from kpart.cluster.groups import ConsumerGroup, GroupMember
+    from kpart.consumer import CONSUMER, get_strategy
+
+    topo = resolved.topology
+    order = {rt.topic.name: i for i, rt in enumerate(resolved.topics)}
+    groups = []
+    for (name, ga), cfg in zip(resolved.assignments, topo.groups, strict=True):
+        owned = dict(ga.assignment)
+        strategy = get_strategy(cfg.strategy)
+        members = tuple(
+            GroupMember(m.id, group_instance_id=m.instance_id, rack=m.rack,
+                        assignment=tuple(sorted(((t, tuple(sorted(ps)))
+                                                 for t, ps in owned.get(m.id, ()) if ps),
+                                                key=lambda tp: order.get(tp[0], len(order)))))
+            for m in cfg.members)
+        groups.append(ConsumerGroup(
+            name, type="consumer" if strategy.protocol == CONSUMER else "classic",
+            state="STABLE", assignor=strategy.config_name, members=members))
+    return tuple(groups)

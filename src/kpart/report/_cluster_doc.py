@@ -169,12 +169,14 @@ class GroupDoc:
 @dataclass(frozen=True, slots=True)
 class HeatmapDoc:
     """``heatmap``: ``z[r][c]`` the bytes/s of row ``labels[r]`` (topic, partition) in column
-    ``columns[c]`` (ISO 8601 times, each the max of the windows it covers)."""
+    ``columns[c]`` (ISO 8601 times, each the max of the windows it covers); ``rows_omitted``
+    the partitions left out (only the busiest are kept)."""
 
     window_s: float | None
     columns: tuple[str, ...]
     labels: tuple[tuple[str, int], ...]
     z: tuple[list[float | None], ...]
+    rows_omitted: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,7 +358,8 @@ def _heatmap(doc: Any, where: str) -> HeatmapDoc | None:
         labels.append((str(topic), integer(_req(r, "partition", at), f"{at}.partition")))
         z.append(values)
     return HeatmapDoc(window_s=onum(h, "window_s", where), columns=tuple(columns),
-                      labels=tuple(labels), z=tuple(z))
+                      labels=tuple(labels), z=tuple(z),
+                      rows_omitted=oint(h, "rows_omitted", where) or 0)
 
 
 def _rows(doc: Mapping[str, Any], key: str, field: str) -> tuple[Mapping[str, Any], ...]:

@@ -173,6 +173,10 @@ def _heatmap(doc: ClusterDoc) -> str:
     window = f"windows of {_duration(h.window_s)}; " if h.window_s is not None else ""
     note = (f"One row per partition (topic order), one column per time step ({window}a column "
             "covering several windows shows the busiest of them).")
+    if h.rows_omitted:
+        note += (f" Only the {len(h.labels):,} partitions with the highest peak window are "
+                 f"drawn; {h.rows_omitted:,} more are left out (windows.parquet holds every "
+                 "partition's windows).")
     return _section("heatmap", "Load over time", chart_html(fig, "chart-heatmap"),
                     html.escape(note))
 

@@ -32,6 +32,7 @@ from kpart.errors import ConfigError, Param
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
+    from kpart.cluster.groups import ConsumerGroup
     from kpart.cluster.model import ClusterModel
 
 __all__ = [
@@ -248,12 +249,14 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
                                 shown=shown, foreign=foreign[0])
 
 
-def _write_cluster_json(model: ClusterModel, directory: Path) -> None:
-    """``cluster.json`` of ``model`` in ``directory`` (the report's temporary directory)."""
+def _write_cluster_json(model: ClusterModel, directory: Path,
+                        groups: Iterable[ConsumerGroup] | None = None) -> None:
+    """``cluster.json`` of ``model`` (and ``groups``) in ``directory`` (the report's temporary
+    directory)."""
     from kpart.cluster.cluster_json import cluster_to_json
 
     with (directory / "cluster.json").open("w", encoding="utf-8") as f:
-        json.dump(cluster_to_json(model), f, separators=(",", ":"), ensure_ascii=False,
+        json.dump(cluster_to_json(model, groups), f, separators=(",", ":"), ensure_ascii=False,
                   allow_nan=False)
         f.write("\n")
 
@@ -267,6 +270,7 @@ def write_report(
     inputs: Iterable[str | Path] = (),
     windows: pa.Table | None = None,
     cluster: ClusterModel | None = None,
+    groups: Iterable[ConsumerGroup] | None = None,
 ) -> Path:
     """Atomically write ``summary.json`` and the Parquet tables to ``out_dir``.
 
@@ -274,7 +278,8 @@ def write_report(
     (e.g. an HTML page). A cluster report also passes ``windows`` (written as
     ``windows.parquet`` by :func:`write_tables`) and ``cluster``, the model written as
     ``cluster.json`` (:func:`kpart.cluster.cluster_json.cluster_to_json`, what ``kpart plan
-    --snapshot`` reads). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
+    --snapshot`` reads), with its consumer ``groups`` when given (``kpart snapshot-group``
+    reads them). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
     ``force``): an existing directory is replaced only if it is a previous kpart report (or
     ``force``), once the new report is complete. ``ConfigError`` naming ``out_dir`` when it may
     not be written. Returns ``out_dir``.
@@ -293,7 +298,7 @@ def write_report(
             f.write("\n")
         write_tables(summary, tmp, windows=windows)
         if cluster is not None:
-            _write_cluster_json(cluster, tmp)
+            _write_cluster_json(cluster, tmp, groups)
         for writer in extra:
             writer(summary, tmp)
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
 
     from kpart._layout import ResolvedCluster
+    from kpart.cluster.groups import ConsumerGroup
     from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
 
@@ -45,13 +46,15 @@ def _silent(step: str) -> None:
 class ClusterReport:
     """What :func:`run_cluster_report` computed: the ``summary`` document (``summary.json``,
     ``"kind": "cluster"``), every topic's ``measures``, the per-window table written as
-    ``windows.parquet`` (``None`` when no topic has timestamps) and the ``model`` written as
-    ``cluster.json``."""
+    ``windows.parquet`` (``None`` when no topic has timestamps), the ``model`` written as
+    ``cluster.json`` and its consumer ``groups`` (written there too,
+    :func:`kpart.cluster.from_report.report_groups`)."""
 
     summary: dict[str, Any]
     measures: tuple[TopicMeasure, ...]
     windows: pa.Table | None
     model: ClusterModel
+    groups: tuple[ConsumerGroup, ...] = ()
 
 
 def pin_cluster_seeds(topology: Topology, seed: int | None = None) -> Topology:
@@ -103,6 +106,7 @@ def run_cluster_report(
     """
     from datetime import UTC, datetime
 
+    from kpart.cluster.from_report import report_groups
     from kpart.report.cluster_summary import (
         build_cluster_summary,
         cluster_windows_table,
@@ -122,4 +126,5 @@ def run_cluster_report(
                                     sources={name: spec.source for name, spec in specs.items()},
                                     analysed_at=analysed_at)
     return ClusterReport(summary, measures, cluster_windows_table(resolved, placed),
-                         report_cluster_model(resolved, placed, capacity))
+                         report_cluster_model(resolved, placed, capacity),
+                         report_groups(resolved))

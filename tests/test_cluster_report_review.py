@@ -1,0 +1,90 @@
+"""Review of issue 14's cluster report (no Spark): the heat map capped to the busiest
+partitions, the report's consumer groups in cluster.json (read back as a snapshot's), the
+partition-count wording at small rates, the page and terminal on an empty topic."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kpart.cli import main
+from kpart.cluster.cluster_json import cluster_from_json, cluster_to_json, groups_from_json
+from kpart.cluster.from_report import report_groups
+from kpart.report._cluster_windows import HEATMAP_ROWS
+from kpart.report.cluster_summary import build_cluster_summary, report_cluster_model
+from test_cluster_summary_standin import cluster, group, measure, topic, windows
+
+
+def test_heatmap_keeps_the_busiest_partitions_and_counts_the_others() -> None:
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, 50, (150, 4)), rng.integers(0, 50, (120, 4))
+    a[17, 2], b[5, 0] = 10_000, 9_000  # two obvious peaks that must stay
+    c = cluster([topic("a", 150, rf=1), topic("b", 120, rf=1, seed=2)])
+    h = build_cluster_summary(c, [measure("a", windows(a)), measure("b", windows(b))],
+                              failures=False)["heatmap"]
+    assert len(h["rows"]) == HEATMAP_ROWS == 200
+    assert h["partitions"] == 270 and h["rows_omitted"] == 70 and h["max_rows"] == 200
+    kept = [(r["topic"], r["partition"]) for r in h["rows"]]
+    assert kept == sorted(kept, key=lambda tp: ("ab".index(tp[0]), tp[1]))  # topic order
+    assert ("a", 17) in kept and ("b", 5) in kept
+    peaks = {("a", p): a[p].max() for p in range(150)} | {("b", p): b[p].max()
+                                                           for p in range(120)}
+    left_out = set(peaks) - set(kept)
+    assert max(peaks[x] for x in left_out) <= min(peaks[x] for x in kept)
+    row = next(r for r in h["rows"] if (r["topic"], r["partition"]) == ("a", 17))
+    assert row["bytes_per_s"][2] == pytest.approx(10_000 * 10 / 60, rel=1e-3)
+
+
+def test_a_small_heatmap_omits_nothing() -> None:
+    c = cluster([topic("a", 3)])
+    h = build_cluster_summary(c, [measure("a", windows(np.ones((3, 2), np.int64)))],
+                              failures=False)["heatmap"]
+    assert len(h["rows"]) == 3 and h["rows_omitted"] == 0
+
+
+def test_the_page_says_how_many_heatmap_rows_are_left_out() -> None:
+    from kpart.report.html import render_report
+
+    rng = np.random.default_rng(1)
+    c = cluster([topic("a", 230, rf=1)])
+    s = build_cluster_summary(c, [measure("a", windows(rng.integers(0, 9, (230, 3))))],
+                              failures=False)
+    page = render_report(s)
+    assert "Only the 200 partitions with the highest peak window are drawn; 30 more are " \
+           "left out" in page
+
+
+def test_report_groups_round_trip_through_cluster_json(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    c = cluster([topic("a", 4), topic("b", 3, rf=2, seed=3)],
+                [group("g", 2, "cooperative-sticky"), group("h", 3, "uniform")], {"h": ("a",)})
+    ms = [measure("a", windows(np.ones((4, 2), np.int64))),
+          measure("b", windows(np.ones((3, 2), np.int64)))]
+    groups = report_groups(c)
+    assert [(g.group_id, g.type, g.assignor, g.state) for g in groups] == [
+        ("g", "classic", "cooperative-sticky", "STABLE"), ("h", "consumer", "uniform", "STABLE")]
+    owned = {(m.member_id, t, p) for g in groups for m in g.members
+             for t, ps in m.assignment for p in ps}
+    for _, ga in c.assignments:
+        assert {(m, t, p) for m, parts in ga.assignment for t, ps in parts for p in ps} <= owned
+    g = groups[0]
+    assert [m.rack for m in g.members] == ["r0", "r1"]
+    assert sorted((t, p) for m in g.members for t, ps in m.assignment for p in ps) == (
+        [("a", p) for p in range(4)] + [("b", p) for p in range(3)])
+    doc = cluster_to_json(report_cluster_model(c, ms), groups)
+    assert groups_from_json(json.loads(json.dumps(doc))) == groups
+    assert cluster_from_json(doc).num_partitions == 7
+    path = tmp_path / "cluster.json"
+    path.write_text(json.dumps(doc))
+    # what kpart snapshot-group does with a snapshot's groups, it does with the report's
+    assert main(["snapshot-group", str(path), "g", "--leave", "g-0"]) == 0
+    spec = json.loads(capsys.readouterr().out)
+    assert [m["id"] for m in spec["members"]] == ["g-1"] and spec["topics"] == {"a": 4, "b": 3}
+    group_file = tmp_path / "group.json"
+    group_file.write_text(json.dumps(spec))
+    assert main(["assign", str(group_file), "-s", "cooperative-sticky"]) == 0
+    assert "g-1" in capsys.readouterr().out
