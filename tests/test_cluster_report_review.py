@@ -88,3 +88,43 @@ def test_report_groups_round_trip_through_cluster_json(tmp_path: Path,
     group_file.write_text(json.dumps(spec))
     assert main(["assign", str(group_file), "-s", "cooperative-sticky"]) == 0
     assert "g-1" in capsys.readouterr().out
+
+
+def test_hot_key_reason_keeps_small_rates_and_limits_readable() -> None:
+    from kpart._cluster_loads import PartitionLimits
+    from kpart.producer.partition_count import HotKeyWindow, search_partition_count
+    from test_partition_count import NumpyEvaluator, question
+
+    ev = NumpyEvaluator(np.array([1]), np.array([0]), np.array([48]), np.array([2688]),
+                        np.zeros(1), np.zeros(1), 6, asked=[])
+    hot = HotKeyWindow("u1", 48, 2688, 0)
+    result = search_partition_count(question(ev, PartitionLimits(1_000.0, 0.5, 4000), hot), ev)
+    assert result.recommended is None
+    # was "carries 1 records/s ... over consumer_records_per_s = 0"
+    assert "'u1' alone carries 0.8 records/s in the window starting 1970-01-01T00:00:00Z, " \
+           "over consumer_records_per_s = 0.5:" in result.reason
+
+
+def test_an_empty_timed_topic_is_not_said_to_lack_a_timestamp_column() -> None:
+    from kpart._cluster_loads import TopicMeasure
+    from kpart._layout import resolve_cluster
+    from kpart._loads import Loads
+    from kpart.report._cluster_doc import read_cluster_summary
+    from kpart.report._terminal_cluster import partition_count_lines
+    from kpart.report.html import render_report
+    from kpart.topology import topology_from_dict
+
+    c = resolve_cluster(topology_from_dict({
+        "cluster": {"brokers": [{"id": 1}, {"id": 2}]},
+        "topics": [{"name": "a", "partitions": 2, "replication_factor": 1, "key": "k",
+                    "timestamp": "ts", "placement_seed": 1},
+                   {"name": "b", "partitions": 2, "replication_factor": 1, "key": "k",
+                    "placement_seed": 2}]}))
+    empty = TopicMeasure("a", Loads((0, 0), (0, 0), (0, 0), 0, 0, ()))
+    s = build_cluster_summary(c, [empty, measure("b", None, partitions=2)], failures=False)
+    lines = partition_count_lines(read_cluster_summary(s))
+    assert "no records, partition count not computed" in lines[0]
+    assert "no timestamp column, partition count not computed" in lines[1]
+    page = render_report(s)
+    assert ("Not computed for b: the partition count needs the peak window, so a timestamp "
+            "column; for a: no record to time.") in page

@@ -124,13 +124,21 @@ def _hot_key(hot: Mapping[str, Any] | None) -> str:
            "the count"
 
 
+def uncounted_reason(t: TopicDoc) -> str:
+    """Why a topic has no partition count: no timestamp column, or no record to time (an
+    empty dataset)."""
+    if t.timestamp is None:
+        return "no timestamp column"
+    return "no records" if not t.records else "no timed record"
+
+
 def partition_count_lines(doc: ClusterDoc) -> list[str]:
     """One line per topic: the partition count it needs, or why none is given."""
     lines = []
     for t in doc.topics:
         c, name = t.partition_count, f"[bold]{escape(t.topic)}[/]"
         if c is None:
-            lines.append(f"{name}: no timestamp column, partition count not computed")
+            lines.append(f"{name}: {uncounted_reason(t)}, partition count not computed")
         elif c.recommended is None:
             upto = f" up to {c.max_partitions:,}" if c.max_partitions is not None else ""
             lines.append(f"{name}: no partition count{upto} keeps the busiest partition under "
