@@ -15,7 +15,7 @@ from kpart.cluster.cluster_json import cluster_from_json, cluster_to_json, group
 from kpart.cluster.from_report import report_groups
 from kpart.report._cluster_windows import HEATMAP_ROWS
 from kpart.report.cluster_summary import build_cluster_summary, report_cluster_model
-from test_cluster_summary_standin import cluster, group, measure, topic, windows
+from test_cluster_summary_standin import BROKERS, cluster, group, measure, topic, windows
 
 
 def test_heatmap_keeps_the_busiest_partitions_and_counts_the_others() -> None:
@@ -128,3 +128,65 @@ def test_an_empty_timed_topic_is_not_said_to_lack_a_timestamp_column() -> None:
     page = render_report(s)
     assert ("Not computed for b: the partition count needs the peak window, so a timestamp "
             "column; for a: no record to time.") in page
+
+
+def test_broker_network_in_and_records_over_time_by_brute_force() -> None:
+    rng = np.random.default_rng(5)
+    c = cluster([topic("a", 4), topic("b", 3, rf=2, seed=3)], [group("g", 2)])
+    wa, wb = rng.integers(0, 9, (4, 5)), rng.integers(0, 9, (3, 3))
+    s = build_cluster_summary(c, [measure("a", windows(wa)),
+                                  measure("b", windows(wb, start=2, size=7), size=7)],
+                              failures=False)
+    grid_b = {b["broker"]: np.zeros(5) for b in s["brokers"]}
+    grid_r = {b["broker"]: np.zeros(5) for b in s["brokers"]}
+    for t, w, size, start in (("a", wa, 10, 0), ("b", wb, 7, 2)):
+        rows = next(x for x in s["topics"] if x["topic"] == t)["partitions"]
+        for p, row in enumerate(rows):
+            for r in row["replicas"]:  # leader and followers take the bytes in
+                grid_b[r][start:start + w.shape[1]] += w[p] * size
+            grid_r[row["leader"]][start:start + w.shape[1]] += w[p]
+    for b in s["brokers"]:
+        nw, rec = grid_b[b["broker"]] / 60, grid_r[b["broker"]] / 60
+        assert b["peak_nw_in_bytes_per_s"] == pytest.approx(nw.max())
+        assert b["p99_nw_in_bytes_per_s"] == pytest.approx(np.percentile(nw, 99,
+                                                                         method="higher"))
+        assert b["peak_records_per_s"] == pytest.approx(rec.max())
+        assert b["mean_records_per_s"] == pytest.approx(rec.sum() / 5)
+        assert b["peak_nw_in_bytes_per_s"] >= b["peak_bytes_in_per_s"]
+    part = s["topics"][0]["partitions"][1]
+    assert part["records_per_s"] == pytest.approx(wa[1].sum() / 300)
+    assert part["p99_records_per_s"] == pytest.approx(np.percentile(wa[1] / 60, 99,
+                                                                    method="higher"))
+    member = s["groups"][0]["members"][0]
+    assert member["mean_records_per_s"] <= member["p99_records_per_s"] <= \
+        member["peak_records_per_s"]
+
+
+def test_capacity_is_weighed_against_the_peak_network_in() -> None:
+    """Cruise Control's NW_IN bounds produce + replication bytes in: a broker whose produce
+    peak fits but whose network-in peak does not is over its capacity."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from kpart.cluster.model import Capacity
+    from kpart.report._cluster_doc import read_cluster_summary
+    from kpart.report._terminal_cluster import _brokers
+    from kpart.report.html import render_report
+
+    c = cluster([topic("a", 3, rf=3)], brokers=BROKERS[:3])  # every broker: 1 leader, 3 copies
+    base = build_cluster_summary(c, [measure("a", windows(np.full((3, 2), 6)))],
+                                 failures=False)["brokers"][0]
+    cap = (base["peak_bytes_in_per_s"] + base["peak_nw_in_bytes_per_s"]) / 2
+    assert base["peak_bytes_in_per_s"] < cap < base["peak_nw_in_bytes_per_s"]
+    s = build_cluster_summary(c, [measure("a", windows(np.full((3, 2), 6)))],
+                              capacity={b.id: Capacity(network_in=cap)
+                                        for b in c.topology.brokers}, failures=False)
+    doc = read_cluster_summary(s)
+    assert all(b.capacity_used is not None and b.capacity_used > 1 for b in doc.brokers)
+    out = StringIO()
+    Console(file=out, width=200).print(_brokers(doc))
+    assert "peak net in" in out.getvalue()
+    page = render_report(s)
+    assert "exceed their network-in capacity at the peak" in page
+    assert "peak network in" in page

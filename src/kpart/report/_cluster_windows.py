@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from kpart.cluster.from_report import PlacedCluster
 
-__all__ = ["HEATMAP_COLUMNS", "HEATMAP_ROWS", "broker_bytes_in", "heatmap", "iso", "member_records",
+__all__ = ["HEATMAP_COLUMNS", "HEATMAP_ROWS", "broker_bytes_in", "broker_network_in",
+           "broker_records", "heatmap", "iso", "member_records",
            "rate_stats", "windows_table"]
 
 #: The most columns of the heat map: longer series are folded, each column the max of the
@@ -80,6 +81,27 @@ def broker_bytes_in(placed: PlacedCluster, broker_ids: list[int]) -> np.ndarray:
     pos = {b: k for k, b in enumerate(broker_ids)}
     return _on_grid(placed, len(broker_ids), "window_bytes",
                     lambda _i, t: np.array([pos.get(b, -1) for b in t.leaders], np.int64))
+
+
+def broker_records(placed: PlacedCluster, broker_ids: list[int]) -> np.ndarray:
+    """int64 ``(B, G)``: per broker, the records of the partitions it leads in each window
+    (what producers write to it and consumers read from it)."""
+    pos = {b: k for k, b in enumerate(broker_ids)}
+    return _on_grid(placed, len(broker_ids), "window_records",
+                    lambda _i, t: np.array([pos.get(b, -1) for b in t.leaders], np.int64))
+
+
+def broker_network_in(placed: PlacedCluster, broker_ids: list[int]) -> np.ndarray:
+    """int64 ``(B, G)``: per broker, the bytes of every partition it holds a replica of in
+    each window — produce bytes-in as leader, replication bytes-in as follower: the inbound
+    network load Cruise Control weighs against ``NW_IN`` (:mod:`kpart.cluster.load`)."""
+    pos = {b: k for k, b in enumerate(broker_ids)}
+    width = max((len(r) for t in placed.topics for r in t.replicas), default=0)
+    out = np.zeros((len(broker_ids), placed.grid_windows), dtype=np.int64)
+    for k in range(width):  # the k-th replica of every partition
+        out += _on_grid(placed, len(broker_ids), "window_bytes", lambda _i, t, k=k: np.array(
+            [pos.get(r[k], -1) if k < len(r) else -1 for r in t.replicas], np.int64))
+    return out
 
 
 def member_records(placed: PlacedCluster, owners: dict[tuple[str, int], int],

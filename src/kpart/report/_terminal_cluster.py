@@ -104,16 +104,17 @@ def _brokers(doc: ClusterDoc) -> Table:
     caption = "; ".join(x for x in (note, AS_REPLICA) if x)
     t = Table(title="Brokers", title_justify="left", caption=caption, caption_justify="left")
     for col in ("broker", "rack", "leads", "replicas", "MiB as leader", "MiB as replica",
-                "network in", "network out", "peak in", "capacity in", "peak/capacity"):
+                "network in", "network out", "peak in", "peak net in", "capacity in",
+                "peak/capacity"):
         t.add_column(col, justify="left" if col == "rack" else "right")
     for b in shown:
-        used = (percent(b.peak_in / b.capacity_nw_in)
-                if b.peak_in is not None and b.capacity_nw_in else "-")
-        if b.peak_in is not None and b.capacity_nw_in and b.peak_in > b.capacity_nw_in:
+        share = b.capacity_used  # the peak network in (produce + replication) when known
+        used = "-" if share is None else percent(share)
+        if share is not None and share > 1:
             used = f"[bold red]{used}[/]"
         t.add_row(str(b.broker), escape(b.rack or "-"), _n(b.leaders), _n(b.replicas),
                   _mib(b.leader_bytes), _mib(b.replica_bytes), _rate(b.nw_in), _rate(b.nw_out),
-                  _rate(b.peak_in), _rate(b.capacity_nw_in), used)
+                  _rate(b.peak_in), _rate(b.peak_nw_in), _rate(b.capacity_nw_in), used)
     return t
 
 
