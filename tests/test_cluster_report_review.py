@@ -190,3 +190,33 @@ def test_capacity_is_weighed_against_the_peak_network_in() -> None:
     page = render_report(s)
     assert "exceed their network-in capacity at the peak" in page
     assert "peak network in" in page
+
+
+def test_keys_placed_at_random_spread_evenly_in_the_windows_not_like_null_keys() -> None:
+    """librdkafka:random draws a partition per record: its windows split evenly (they
+    followed the null-key placement, all on one partition when the sticky rule put the few
+    null keys there)."""
+    from kpart._cluster_loads import TopicMeasure, TopicWindows
+    from kpart._loads import Loads
+    from kpart.cluster.from_report import placed_cluster
+
+    c = cluster([topic("a", 4)])
+    zeros = np.zeros((4, 3), np.int64)
+    w = TopicWindows(60_000, 0, zeros, zeros, np.array([2, 0, 0]), np.array([20, 0, 0]),
+                     random_key_records=np.array([400, 8, 3]),
+                     random_key_bytes=np.array([4000, 80, 30]))
+    m = TopicMeasure("a", Loads((103, 103, 102, 103), (1030,) * 4, (1,) * 4, 2, 20, ()), w)
+    t = placed_cluster(c, [m]).topics[0]
+    assert t.window_records is not None and t.window_bytes is not None
+    assert t.window_records.sum(axis=0).tolist() == [402, 8, 3]  # every window kept exactly
+    random_part = t.window_records - null_part(t)
+    assert random_part[:, 0].tolist() == [100] * 4 and random_part[:, 1].tolist() == [2] * 4
+    assert sorted(random_part[:, 2].tolist()) == [0, 1, 1, 1]
+    assert t.window_bytes.sum(axis=0).tolist() == [4020, 80, 30]
+
+
+def null_part(t: object) -> np.ndarray:
+    from kpart.cluster.from_report import null_windows
+
+    placed = t.placed  # type: ignore[attr-defined]
+    return null_windows(np.array([2, 0, 0]), placed.null_keys.records)

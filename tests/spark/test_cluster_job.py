@@ -157,7 +157,7 @@ def test_a_partitioner_ignoring_keys_spreads_the_rate(spark, tmp_path):
     rt = resolved(write_json(tmp_path, rows), partitioner="librdkafka:random")
     m = measure(spark, rt, consumer_records_per_s=1.0)
     assert m.windows is not None and m.windows.records.sum() == 0  # all placed at random
-    assert m.windows.null_key_records.sum() == 480
+    assert m.windows.random_key_records.sum() == 480 and m.windows.null_key_records.sum() == 0
     pc = m.partition_count
     assert pc is not None and pc.recommended == 4  # 240 records in a minute: 4/s
     assert "ignores keys" in pc.reason

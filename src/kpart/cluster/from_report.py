@@ -20,6 +20,11 @@ Null-key records are placed as the single-topic report places them
 (:func:`kpart._loads.place_loads`, the topic's null-key rule on its leaders); per window, the
 null-key records of the window are split over the partitions in proportion to that placement
 (largest remainder, ties to the lower partition), so every window's total is kept exactly.
+Keyed records the client places at random (every record under ``librdkafka:random``, empty
+keys under ``librdkafka:consistent_random``) are split evenly over the partitions per window
+(largest remainder), the expectation of a uniform draw per record; the totals draw them once
+(a seeded multinomial, :func:`kpart.spark.pipeline` step 3), so a partition's windows may sum
+to a few records more or less than its total.
 Records whose timestamp is null are in the totals (``messages``, ``size_bytes``) and in no
 window, hence in no rate.
 
@@ -199,6 +204,10 @@ def _place(resolved: ResolvedClusterLike, i: int, measure: TopicMeasure,
         if nulls.included:
             win_r = win_r + null_windows(w.null_key_records, nulls.records)
             win_b = win_b + null_windows(w.null_key_bytes, nulls.bytes)
+        if w.random_key_records.any() or w.random_key_bytes.any():  # drawn per record: even
+            even = [1] * w.partitions
+            win_r = win_r + null_windows(w.random_key_records, even)
+            win_b = win_b + null_windows(w.random_key_bytes, even)
     return PlacedTopic(measure, rt, placed, tuple(rt.layout.replicas),
                        tuple(int(x) for x in resolved.leaders[i]), readers,
                        np.array(placed.records, dtype=np.int64),
