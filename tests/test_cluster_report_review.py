@@ -220,3 +220,32 @@ def null_part(t: object) -> np.ndarray:
 
     placed = t.placed  # type: ignore[attr-defined]
     return null_windows(np.array([2, 0, 0]), placed.null_keys.records)
+
+
+def test_topics_timed_years_apart_are_refused_before_the_grid_is_allocated() -> None:
+    from kpart.errors import ConfigError
+
+    c = cluster([topic("old", 2), topic("new", 2, seed=2)])
+    years = 11 * 365 * 24 * 60  # eleven years of one-minute windows apart
+    ms = [measure("old", windows(np.ones((2, 3), np.int64))),
+          measure("new", windows(np.ones((2, 3), np.int64), start=years))]
+    with pytest.raises(ConfigError) as e:
+        build_cluster_summary(c, ms, failures=False)
+    assert e.value.naming("--window").startswith(
+        "--window: the topics' windows lie on one grid from 1970-01-01T00:00:00Z (topic 'old') "
+        "to 1980-12-29T00:03:00Z (topic 'new'): 5,781,603 windows of 60,000 ms")
+
+
+@pytest.mark.parametrize("offset", [0, 1, 2, 5, 7])
+@pytest.mark.parametrize("per", [1, 3, 4])
+def test_heatmap_fold_equals_folding_the_whole_grid(offset: int, per: int) -> None:
+    from kpart.report._cluster_windows import _fold
+
+    rng = np.random.default_rng(offset * 10 + per)
+    rates = rng.random((3, 6))
+    grid_windows = offset + 6 + 2
+    cols = -(-grid_windows // per)
+    grid = np.zeros((3, cols * per))
+    grid[:, offset:offset + 6] = rates
+    expected = grid.reshape(3, cols, per).max(axis=2)
+    assert np.array_equal(_fold(rates, offset, per, cols), expected)

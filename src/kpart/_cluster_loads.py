@@ -28,7 +28,15 @@ import numpy as np
 from kpart._loads import Loads
 from kpart.errors import ConfigError
 
-__all__ = ["PartitionCountResult", "PartitionLimits", "TopicMeasure", "TopicWindows"]
+__all__ = ["MAX_GRID_CELLS", "MAX_GRID_WINDOWS", "PartitionCountResult", "PartitionLimits",
+           "TopicMeasure", "TopicWindows"]
+
+#: Most windows of the common grid of a cluster's topics (from the first topic's first window
+#: to the last one's last): topics timed years apart make a grid no topic's own limit bounds.
+MAX_GRID_WINDOWS = 1_000_000
+#: Most cells of the per-window series on the common grid (brokers, group members, heat-map
+#: rows, each × the grid's windows; int64 each: 160 MB per series at the limit).
+MAX_GRID_CELLS = 20_000_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,6 +141,20 @@ def _heatmap_rows(placed: PlacedCluster, limit: int) -> list[tuple[int, int]]:
     return list(zip(ti[keep].tolist(), pa_[keep].tolist(), strict=True))
 
 
+def _fold(rates: np.ndarray, offset: int, per: int, cols: int) -> np.ndarray:
+    """float64 ``(R, cols)``: ``rates`` (``(R, W)``, window ``w`` at grid window
+    ``offset + w``) folded into columns of ``per`` grid windows, each the max of its windows
+    (0 where the topic has none); memory ``R × (W + per)``, never the whole grid."""
+    lead = offset % per
+    first = offset // per
+    n = -(-(lead + rates.shape[1]) // per)
+    padded = np.zeros((rates.shape[0], n * per))
+    padded[:, lead:lead + rates.shape[1]] = rates
+    out = np.zeros((rates.shape[0], cols))
+    out[:, first:first + n] = padded.reshape(rates.shape[0], n, per).max(axis=2)
+    return out
+
+
 def heatmap(placed: PlacedCluster, max_rows: int = HEATMAP_ROWS) -> dict[str, Any] | None:
     """The ``heatmap`` section: bytes/s per (topic, partition) × column of the common grid
     (to 4 significant digits of the row's peak), at most :data:`HEATMAP_COLUMNS` columns (each
@@ -160,10 +174,7 @@ def heatmap(placed: PlacedCluster, max_rows: int = HEATMAP_ROWS) -> dict[str, An
         mine = [p for ti, p in chosen if ti == i]
         if t.window_bytes is None or not mine:
             continue
-        grid = np.zeros((len(mine), cols * per))
-        o = placed.offset(i)
-        grid[:, o:o + t.window_bytes.shape[1]] = t.window_bytes[mine] / window_s
-        folded = grid.reshape(len(mine), cols, per).max(axis=2)
+        folded = _fold(t.window_bytes[mine] / window_s, placed.offset(i), per, cols)
         rows.extend({"topic": t.name, "partition": p, "bytes_per_s": _rounded(folded[k])}
                     for k, p in enumerate(mine))
     timed = sum(len(t.records) for t in placed.topics if t.window_bytes is not None)
