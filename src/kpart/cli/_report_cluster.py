@@ -10,7 +10,8 @@ topic has timestamps), ``cluster.json`` (what ``kpart plan --snapshot`` reads) a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -144,22 +145,34 @@ def _cluster_files(topo: Topology, options: ClusterOptions
     read: list[Path] = []
     capacity = None
     if options.capacity is not None:
-        config = read_capacity(options.capacity)
-        try:
+        with _naming("--capacity", options.capacity):
+            config = read_capacity(options.capacity)
             capacity = capacities_for(config, [b.id for b in topo.brokers])
-        except ConfigError as e:
-            raise ConfigError(f"--capacity: {e}") from None
         read.append(options.capacity)
     if options.current is not None and options.snapshot is not None:
         raise ConfigError("--current and --snapshot: give the existing cluster once")
     existing = None
     if options.current is not None:
-        existing = model_from_files(options.current)
+        with _naming("--current", options.current):
+            existing = model_from_files(options.current)
         read.append(options.current)
     elif options.snapshot is not None:
         existing = read_snapshot(options.snapshot)
         read.append(options.snapshot)
     return capacity, existing, read
+
+
+@contextmanager
+def _naming(flag: str, path: Path) -> Iterator[None]:
+    """Errors reading ``path`` (given as ``flag``) start with the flag and the file, as every
+    error of the command line names what to fix (``--current 'd.txt': No partitions ...``)."""
+    try:
+        yield
+    except ConfigError as e:
+        text = str(e)
+        if text.startswith(flag):
+            raise
+        raise ConfigError(f"{flag} {str(path)!r}: {text}") from None
 
 
 def refuse_mixed(topo: Topology, single: dict[str, Any], cluster: ClusterOptions) -> None:
