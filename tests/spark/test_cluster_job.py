@@ -193,7 +193,7 @@ def test_windows_longer_than_the_span_or_too_many_are_refused(spark, tmp_path):
     rows = [{"user": "a", "ts": T0, "v": 1}, {"user": "b", "ts": T0 + 90_000, "v": 2}]
     rt = resolved(write_json(tmp_path, rows))
     with pytest.raises(ConfigError, match=r"^--window: 1h is longer than the span of topic "
-                       "'clicks' \\(90s"):
+                       "'clicks' \\(1m 30s"):
         measure(spark, rt, window_ms=3_600_000)
     with pytest.raises(ConfigError, match=r"^--window: 1ms makes 90,001 windows .* × 4 "
                        r"partitions"):
