@@ -249,3 +249,18 @@ def test_heatmap_fold_equals_folding_the_whole_grid(offset: int, per: int) -> No
     grid[:, offset:offset + 6] = rates
     expected = grid.reshape(3, cols, per).max(axis=2)
     assert np.array_equal(_fold(rates, offset, per, cols), expected)
+
+
+def test_a_lower_bound_over_the_practical_limit_says_so() -> None:
+    from test_partition_count import NumpyEvaluator, question
+
+    from kpart._cluster_loads import PartitionLimits
+    from kpart.producer.partition_count import search_partition_count
+
+    ev = NumpyEvaluator(np.arange(50), np.zeros(50, np.int64), np.full(50, 60),
+                        np.full(50, 60), np.zeros(1), np.zeros(1), 4, asked=[])
+    result = search_partition_count(question(ev, PartitionLimits(1e9, 1.0, 16)), ev)
+    # 3,000 records in a minute: 50 records/s, 50 partitions at 1 record/s each
+    assert result.recommended is None and ev.asked == []
+    assert result.reason == ("the busiest window alone needs 50 partitions at the mean rate, "
+                             "over max_partitions = 16")

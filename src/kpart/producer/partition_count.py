@@ -341,6 +341,9 @@ def search_partition_count(q: CountQuestion, evaluate: CountEvaluator) -> Partit
                     f"{_figure(getattr(limits, j['limit']))}: no partition count helps, the fix "
                     "is the key", j)
     first = lower_bound(q.window_records, q.window_bytes, window_s, limits)
+    if first > limits.max_partitions:
+        return none(f"the busiest window alone needs {first:,} partitions at the mean rate, "
+                    f"over max_partitions = {limits.max_partitions:,}")
     found = None
     for batch in candidate_batches(first, limits.max_partitions):
         results = evaluate.peaks(batch)
