@@ -252,10 +252,9 @@ def test_heatmap_fold_equals_folding_the_whole_grid(offset: int, per: int) -> No
 
 
 def test_a_lower_bound_over_the_practical_limit_says_so() -> None:
-    from test_partition_count import NumpyEvaluator, question
-
     from kpart._cluster_loads import PartitionLimits
     from kpart.producer.partition_count import search_partition_count
+    from test_partition_count import NumpyEvaluator, question
 
     ev = NumpyEvaluator(np.arange(50), np.zeros(50, np.int64), np.full(50, 60),
                         np.full(50, 60), np.zeros(1), np.zeros(1), 4, asked=[])
