@@ -284,3 +284,14 @@ def test_integer_keys_hash_as_their_serializer(spark, partitioner):
             assert r[HASH_COLUMN] is None
         else:
             assert r["p"] == want[r[KEY_COLUMN]], r[KEY_COLUMN]
+
+
+def test_timestamps_all_null_or_all_equal_are_one_error(spark, tmp_path):
+    rows = [{"user": f"u{i}", "ts": None, "v": i} for i in range(5)]
+    with pytest.raises(ConfigError, match=r"^topics\[0\] \(clicks\)\.timestamp: column 'ts' is "
+                       r"null in every record: no load over time"):
+        measure(spark, resolved(write_json(tmp_path, rows)))
+    rows = [{"user": f"u{i}", "ts": T0, "v": i} for i in range(5)]
+    with pytest.raises(ConfigError, match=r"^--window: 1m is longer than the span of topic "
+                       r"'clicks' \(0s, "):
+        measure(spark, resolved(write_json(tmp_path, rows, "same.json")))

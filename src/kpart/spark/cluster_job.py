@@ -209,8 +209,10 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
         first = keyed.aggregated.agg(F.count(KEY_COLUMN).alias("keys"),
                                      F.min("lo").alias("lo"), F.max("hi").alias("hi")).first()
         if first is None or first["lo"] is None:
-            raise ConfigError.naming_value(f"{where}.timestamp", "{param}: column {column!r} "
-                                           "has no value: no load over time", column=column)
+            raise ConfigError.naming_value(
+                f"{where}.timestamp", "{param}: column {column!r} is null in every record: no "
+                "load over time (leave timestamp out of this topic, or fill the column)",
+                column=column)
         lo, hi = int(first["lo"]), int(first["hi"])
         if hi - lo <= 1:  # the span may be shorter than a window: its exact ends
             ends = stamped.agg(F.min(_TS).alias("a"), F.max(_TS).alias("b")).first()
