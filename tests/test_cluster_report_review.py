@@ -263,3 +263,32 @@ def test_a_lower_bound_over_the_practical_limit_says_so() -> None:
     assert result.recommended is None and ev.asked == []
     assert result.reason == ("the busiest window alone needs 50 partitions at the mean rate, "
                              "over max_partitions = 16")
+
+
+def test_existing_topics_keep_their_isr_and_min_insync_replicas() -> None:
+    from kpart._layout import resolve_cluster
+    from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState, TopicInfo
+    from kpart.topology import topology_from_dict
+
+    topo = topology_from_dict({
+        "cluster": {"brokers": [{"id": 1}, {"id": 2}, {"id": 3}]},
+        "topics": [{"name": "a", "partitions": 2, "replication_factor": 3, "key": "k",
+                    "placement_seed": 1},
+                   {"name": "b", "partitions": 1, "replication_factor": 2, "key": "k",
+                    "placement_seed": 2}]})
+    existing = ClusterModel.from_partitions(
+        [ClusterBroker(1), ClusterBroker(2), ClusterBroker(3)],
+        [PartitionState("a", 0, (1, 2, 3), leader=1, isr=(1,)),
+         PartitionState("a", 1, (2, 3, 1), leader=2, isr=(2, 3, 1))],
+        [TopicInfo("a", 2)])
+    c = resolve_cluster(topo, existing=existing)
+    ms = [measure("a", windows(np.ones((2, 2), np.int64))),
+          measure("b", windows(np.ones((1, 2), np.int64)))]
+    model = report_cluster_model(c, ms, existing=existing)
+    assert [model.partition_state(r).isr for r in range(3)] == [
+        (1,), (2, 3, 1), model.partition_state(2).replicas]  # b is new: ISR = replicas
+    assert [t.min_insync_replicas for t in model.topics] == [2, None]
+    assert report_cluster_model(c, ms).partition_state(0).isr == (1, 2, 3)  # not given
+    s = build_cluster_summary(c, ms, existing=existing)
+    down_1 = next(f for f in s["cluster"]["failures"] if f["down"] == [1])
+    assert down_1["offline_partitions"] == 1  # a-0's only in-sync replica is broker 1

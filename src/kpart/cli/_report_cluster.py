@@ -73,8 +73,8 @@ class ClusterOptions:
 class CheckedCluster:
     """What :func:`check_cluster_report` checked: the topology (datasets set, seeds pinned)
     ``resolved`` once with the existing cluster, each topic's input (``specs``),
-    ``window_ms``, the partition-count ``limits``, ``capacity`` per broker and the ``inputs``
-    no output may replace."""
+    ``window_ms``, the partition-count ``limits``, ``capacity`` per broker, the ``inputs``
+    no output may replace and the ``existing`` cluster (``--current``/``--snapshot``)."""
 
     resolved: ResolvedCluster
     specs: dict[str, InputSpec]
@@ -82,6 +82,7 @@ class CheckedCluster:
     limits: PartitionLimits
     capacity: dict[int, Capacity] | None
     inputs: list[Path]
+    existing: ClusterModel | None = None
 
 
 def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path | None,
@@ -119,7 +120,7 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     resolved = resolve_cluster(topo, existing=existing)  # a disagreeing cluster: no Spark
     inputs = [Path(s.source["path"]) for s in specs.values() if s.source.get("path")]
     inputs += [p for p in (topology_path, *read) if p is not None]
-    return CheckedCluster(resolved, specs, window_ms, limits, capacity, inputs)
+    return CheckedCluster(resolved, specs, window_ms, limits, capacity, inputs, existing)
 
 
 def _limits(default_limits: Callable[..., PartitionLimits],
@@ -242,7 +243,7 @@ def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
             report = run_cluster_report(
                 spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
                 limits=checked.limits, capacity=checked.capacity,
-                on_step=steps.step)
+                on_step=steps.step, existing=checked.existing)
         steps.step(f"writing {run.out}/")
         write_report(report.summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",

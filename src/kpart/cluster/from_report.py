@@ -14,7 +14,8 @@ Per partition: ``messages`` = its records, ``size_bytes`` = its bytes (the repor
 topic's span (:attr:`~kpart._cluster_loads.TopicWindows.span_s`), ``messages_in_per_s`` the
 same for records, ``bytes_out_per_s`` = ``bytes_in_per_s`` × the number of consumer groups
 reading the topic (each group reads every record once); ISR = replicas, ``min.insync.replicas``
-unknown. A topic without timestamps has unknown (``NaN``) rates.
+unknown (both taken from the existing cluster for the topics it holds). A topic without
+timestamps has unknown (``NaN``) rates.
 
 Null-key records are placed as the single-topic report places them
 (:func:`kpart._loads.place_loads`, the topic's null-key rule on its leaders); per window, the
@@ -280,13 +281,38 @@ def _brokers(resolved: ResolvedClusterLike,
     return tuple(ClusterBroker(b.id, b.rack, caps.get(b.id)) for b in resolved.topology.brokers)
 
 
-def cluster_model_of(placed: PlacedCluster,
-                     capacity: Mapping[int, Capacity] | None = None) -> ClusterModel:
+def _existing_state(topics: Sequence[PlacedTopic], existing: ClusterModel | None
+                    ) -> tuple[list[tuple[int, ...]], list[TopicInfo]]:
+    """Per partition its ISR and per topic its :class:`TopicInfo`: ``existing``'s (ISR and
+    ``min.insync.replicas``) for the topics it holds with the same replicas, else ISR = the
+    replicas and ``min.insync.replicas`` unknown."""
+    rows: dict[tuple[str, int], int] = {}
+    infos: dict[str, TopicInfo] = {}
+    if existing is not None:
+        names = [t.name for t in existing.topics]
+        rows = {(names[int(ti)], int(p)): k for k, (ti, p) in
+                enumerate(zip(existing.topic, existing.partition, strict=True))}
+        infos = {t.name: t for t in existing.topics}
+    isr: list[tuple[int, ...]] = []
+    for t in topics:
+        for p, replicas in enumerate(t.replicas):
+            row = rows.get((t.name, p))
+            ids = None if row is None or existing is None else (
+                tuple(int(x) for x in existing.replicas[row] if x >= 0),
+                tuple(int(x) for x in existing.isr[row] if x >= 0))
+            isr.append(ids[1] if ids is not None and ids[0] == tuple(replicas)
+                       else tuple(replicas))
+    return isr, [infos.get(t.name, TopicInfo(t.name)) for t in topics]
+
+
+def cluster_model_of(placed: PlacedCluster, capacity: Mapping[int, Capacity] | None = None,
+                     existing: ClusterModel | None = None) -> ClusterModel:
     """The :class:`ClusterModel` of an already placed cluster (see
     :func:`report_cluster_model`)."""
     topics = placed.topics
     sizes = [len(t.replicas) for t in topics]
     replicas = padded_ids([r for t in topics for r in t.replicas])
+    isr, infos = _existing_state(topics, existing)
     rates = [t.rates() for t in topics]
     bytes_in = np.concatenate([r[0] for r in rates]) if topics else np.zeros(0)
     readers = np.repeat(np.array([t.readers for t in topics], dtype=np.float64), sizes)
@@ -298,29 +324,33 @@ def cluster_model_of(placed: PlacedCluster,
         "messages_in_per_s": np.concatenate([r[1] for r in rates]) if topics else np.zeros(0),
     }
     return ClusterModel(
-        _brokers(placed.resolved, capacity), tuple(TopicInfo(t.name) for t in topics),
+        _brokers(placed.resolved, capacity), tuple(infos),
         topic=np.repeat(np.arange(len(topics), dtype=np.int32), sizes),
         partition=np.concatenate([np.arange(n, dtype=np.int32) for n in sizes]
                                  or [np.zeros(0, np.int32)]),
         replicas=replicas,
         leader=np.array([x for t in topics for x in t.leaders], dtype=np.int32),
-        isr=replicas,
+        isr=padded_ids(isr) if isr else replicas,
         **loads,
     )
 
 
 def report_cluster_model(resolved: ResolvedClusterLike,
                          measures: Sequence[TopicMeasure] | PlacedCluster,
-                         capacity: Mapping[int, Capacity] | None = None) -> ClusterModel:
+                         capacity: Mapping[int, Capacity] | None = None,
+                         existing: ClusterModel | None = None) -> ClusterModel:
     """The cluster a report measured (see the module docstring for each load): brokers as the
     topology lists them with ``capacity[id]`` (``None``: unknown), one row per partition of
-    every topic (topology order), its replicas (ISR = replicas), its current leader and its
+    every topic (topology order), its replicas (ISR = replicas unless ``existing`` says), its
+    current leader and its
     loads. ``measures``: one :class:`~kpart._cluster_loads.TopicMeasure` per topic, topology
     order (or :func:`placed_cluster`'s result, to place once for the summary too). Errors:
-    those of :func:`placed_cluster`; the model's own checks (``ConfigError``).
+    those of :func:`placed_cluster`; the model's own checks (``ConfigError``). ``existing``:
+    the cluster the topology's existing topics were taken from (``--current``/``--snapshot``):
+    their partitions keep its ISR and their ``min.insync.replicas``.
 
     ``cluster_to_json(report_cluster_model(...))`` is the report's ``cluster.json``."""
-    return cluster_model_of(placed_cluster(resolved, measures), capacity)
+    return cluster_model_of(placed_cluster(resolved, measures), capacity, existing)
 
 
 def report_groups(resolved: ResolvedClusterLike) -> tuple[ConsumerGroup, ...]:

@@ -305,6 +305,7 @@ def build_cluster_summary(  # noqa: PLR0913
     analysed_at: str | None = None,
     capacity_threshold: float = 0.8,
     failures: bool = True,
+    existing: ClusterModel | None = None,
 ) -> dict[str, Any]:
     """The ``summary.json`` document of a cluster report (``"kind": "cluster"``; the format in
     docs/report-cluster.md, units in the module docstring).
@@ -317,7 +318,9 @@ def build_cluster_summary(  # noqa: PLR0913
     ``sources``: topic → ``{"path", "format"}`` (default: each measure's ``source``);
     ``analysed_at``: the run's UTC time (ISO 8601); ``capacity_threshold``: the share of
     capacity the page draws (Cruise Control's 0.8); ``failures``: compute the broker- and
-    rack-failure what-ifs (:func:`kpart.cluster.outage.outage_all`, ranked).
+    rack-failure what-ifs (:func:`kpart.cluster.outage.outage_all`, ranked); ``existing``:
+    the cluster the existing topics were taken from (their ISR and ``min.insync.replicas``
+    weigh in the failures).
 
     Errors: those of :func:`placed_cluster` (``ConfigError``: a measure for another topic,
     another partition count, windows of different lengths). JSON-ready and deterministic
@@ -326,7 +329,7 @@ def build_cluster_summary(  # noqa: PLR0913
     from kpart.cluster.load import broker_load
 
     placed = placed_cluster(resolved, measures)
-    model = cluster_model_of(placed, capacity)
+    model = cluster_model_of(placed, capacity, existing)
     load = broker_load(model)
     owners = _owners(resolved)
     topo = resolved.topology

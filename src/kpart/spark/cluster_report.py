@@ -90,6 +90,7 @@ def run_cluster_report(
     limits: PartitionLimits,
     capacity: Mapping[int, Capacity] | None = None,
     on_step: Steps = _silent,
+    existing: ClusterModel | None = None,
 ) -> ClusterReport:
     """Run the cluster report on ``specs`` (topic name → its checked input,
     :func:`kpart.spark.inputs.resolve_topic_input`) and return it (nothing written).
@@ -100,7 +101,8 @@ def run_cluster_report(
     capacity (the ``broker-load`` charts and peak bytes-in against network-in capacity).
     ``resolved``: the topology resolved once, before Spark starts
     (:func:`kpart._layout.resolve_cluster` of :func:`pin_cluster_seeds`' topology, with the
-    existing cluster whose topics keep their replicas and leaders). Errors:
+    existing cluster whose topics keep their replicas and leaders); ``existing``: that
+    cluster, whose ISR and ``min.insync.replicas`` its topics keep in the model. Errors:
     ``ConfigError`` naming the topic and field (a timestamp that does not parse, a window grid
     too large), and those of :func:`kpart._layout.resolve_cluster`.
     """
@@ -124,7 +126,7 @@ def run_cluster_report(
     placed = placed_cluster(resolved, measures)  # null keys placed once, windows on one grid
     summary = build_cluster_summary(resolved, placed, capacity=capacity,
                                     sources={name: spec.source for name, spec in specs.items()},
-                                    analysed_at=analysed_at)
+                                    analysed_at=analysed_at, existing=existing)
     return ClusterReport(summary, measures, cluster_windows_table(resolved, placed),
-                         report_cluster_model(resolved, placed, capacity),
+                         report_cluster_model(resolved, placed, capacity, existing),
                          report_groups(resolved))
