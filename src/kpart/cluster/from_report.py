@@ -240,8 +240,8 @@ def placed_cluster(resolved: ResolvedClusterLike,
                               f"the first timed topic has {window_ms} ms")
     start = min(w.start_ms for w in timed)
     end = max(w.start_ms + w.windows * window_ms for w in timed)
-    _check_grid(topics, window_ms, start, end, rows=len(topo.brokers) + sum(
-        len(g.members) for g in topo.groups) + min(200, sum(
+    _check_grid(topics, window_ms, start, end, rows=len(topo.brokers) + sum(  # 200: the
+        len(g.members) for g in topo.groups) + min(200, sum(  # heat map's HEATMAP_ROWS
             len(t.records) for t in topics if t.windows is not None)))
     return PlacedCluster(resolved, topics, window_ms, start, (end - start) // window_ms)
 
