@@ -28,7 +28,15 @@ import numpy as np
 from kpart._loads import Loads
 from kpart.errors import ConfigError
 
-__all__ = ["PartitionCountResult", "PartitionLimits", "TopicMeasure", "TopicWindows"]
+__all__ = ["MAX_GRID_CELLS", "MAX_GRID_WINDOWS", "PartitionCountResult", "PartitionLimits",
+           "TopicMeasure", "TopicWindows"]
+
+#: Most windows of the common grid of a cluster's topics (from the first topic's first window
+#: to the last one's last): topics timed years apart make a grid no topic's own limit bounds.
+MAX_GRID_WINDOWS = 1_000_000
+#: Most cells of the per-window series on the common grid (brokers, group members, heat-map
+#: rows, each × the grid's windows; int64 each: 160 MB per series at the limit).
+MAX_GRID_CELLS = 20_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +47,10 @@ class TopicWindows:
     their bytes) whose timestamp falls in window ``w``, window ``0`` starting at ``start_ms``
     (a multiple of ``window_ms``), ``W`` windows covering the first to the last timestamp.
     ``null_key_records``/``null_key_bytes``: int64, shape ``(W,)``, the records without key per
-    window (placed by the summary with the topic's null-key rule). ``untimed_records`` /
+    window (placed by the summary with the topic's null-key rule). ``random_key_records`` /
+    ``random_key_bytes``: int64, shape ``(W,)``, the keyed records the client places at random
+    (every record under ``librdkafka:random``, empty keys under
+    ``librdkafka:consistent_random``; spread evenly by the summary). ``untimed_records`` /
     ``untimed_bytes``: records whose timestamp is null (in the totals, in no window)."""
 
     window_ms: int
@@ -50,6 +61,8 @@ class TopicWindows:
     null_key_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     untimed_records: int = 0
     untimed_bytes: int = 0
+    random_key_records: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    random_key_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def __post_init__(self) -> None:
         if self.window_ms <= 0 or self.start_ms % self.window_ms:
@@ -58,7 +71,8 @@ class TopicWindows:
         if self.records.ndim != 2 or self.records.shape != self.bytes.shape:
             raise ConfigError("windows: records and bytes must have the same (P, W) shape")
         w = self.records.shape[1]
-        for name in ("null_key_records", "null_key_bytes"):
+        for name in ("null_key_records", "null_key_bytes", "random_key_records",
+                     "random_key_bytes"):
             a = getattr(self, name)
             if a.size == 0:
                 object.__setattr__(self, name, np.zeros(w, np.int64))

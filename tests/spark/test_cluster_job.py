@@ -157,7 +157,7 @@ def test_a_partitioner_ignoring_keys_spreads_the_rate(spark, tmp_path):
     rt = resolved(write_json(tmp_path, rows), partitioner="librdkafka:random")
     m = measure(spark, rt, consumer_records_per_s=1.0)
     assert m.windows is not None and m.windows.records.sum() == 0  # all placed at random
-    assert m.windows.null_key_records.sum() == 480
+    assert m.windows.random_key_records.sum() == 480 and m.windows.null_key_records.sum() == 0
     pc = m.partition_count
     assert pc is not None and pc.recommended == 4  # 240 records in a minute: 4/s
     assert "ignores keys" in pc.reason
@@ -193,7 +193,7 @@ def test_windows_longer_than_the_span_or_too_many_are_refused(spark, tmp_path):
     rows = [{"user": "a", "ts": T0, "v": 1}, {"user": "b", "ts": T0 + 90_000, "v": 2}]
     rt = resolved(write_json(tmp_path, rows))
     with pytest.raises(ConfigError, match=r"^--window: 1h is longer than the span of topic "
-                       "'clicks' \\(90s"):
+                       "'clicks' \\(1m 30s"):
         measure(spark, rt, window_ms=3_600_000)
     with pytest.raises(ConfigError, match=r"^--window: 1ms makes 90,001 windows .* × 4 "
                        r"partitions"):
@@ -284,3 +284,14 @@ def test_integer_keys_hash_as_their_serializer(spark, partitioner):
             assert r[HASH_COLUMN] is None
         else:
             assert r["p"] == want[r[KEY_COLUMN]], r[KEY_COLUMN]
+
+
+def test_timestamps_all_null_or_all_equal_are_one_error(spark, tmp_path):
+    rows = [{"user": f"u{i}", "ts": None, "v": i} for i in range(5)]
+    with pytest.raises(ConfigError, match=r"^topics\[0\] \(clicks\)\.timestamp: column 'ts' is "
+                       r"null in every record: no load over time"):
+        measure(spark, resolved(write_json(tmp_path, rows)))
+    rows = [{"user": f"u{i}", "ts": T0, "v": i} for i in range(5)]
+    with pytest.raises(ConfigError, match=r"^--window: 1m is longer than the span of topic "
+                       r"'clicks' \(0s, "):
+        measure(spark, resolved(write_json(tmp_path, rows, "same.json")))

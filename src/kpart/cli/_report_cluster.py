@@ -10,7 +10,8 @@ topic has timestamps), ``cluster.json`` (what ``kpart plan --snapshot`` reads) a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -72,8 +73,8 @@ class ClusterOptions:
 class CheckedCluster:
     """What :func:`check_cluster_report` checked: the topology (datasets set, seeds pinned)
     ``resolved`` once with the existing cluster, each topic's input (``specs``),
-    ``window_ms``, the partition-count ``limits``, ``capacity`` per broker and the ``inputs``
-    no output may replace."""
+    ``window_ms``, the partition-count ``limits``, ``capacity`` per broker, the ``inputs``
+    no output may replace and the ``existing`` cluster (``--current``/``--snapshot``)."""
 
     resolved: ResolvedCluster
     specs: dict[str, InputSpec]
@@ -81,6 +82,7 @@ class CheckedCluster:
     limits: PartitionLimits
     capacity: dict[int, Capacity] | None
     inputs: list[Path]
+    existing: ClusterModel | None = None
 
 
 def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path | None,
@@ -118,7 +120,7 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     resolved = resolve_cluster(topo, existing=existing)  # a disagreeing cluster: no Spark
     inputs = [Path(s.source["path"]) for s in specs.values() if s.source.get("path")]
     inputs += [p for p in (topology_path, *read) if p is not None]
-    return CheckedCluster(resolved, specs, window_ms, limits, capacity, inputs)
+    return CheckedCluster(resolved, specs, window_ms, limits, capacity, inputs, existing)
 
 
 def _limits(default_limits: Callable[..., PartitionLimits],
@@ -144,22 +146,34 @@ def _cluster_files(topo: Topology, options: ClusterOptions
     read: list[Path] = []
     capacity = None
     if options.capacity is not None:
-        config = read_capacity(options.capacity)
-        try:
+        with _naming("--capacity", options.capacity):
+            config = read_capacity(options.capacity)
             capacity = capacities_for(config, [b.id for b in topo.brokers])
-        except ConfigError as e:
-            raise ConfigError(f"--capacity: {e}") from None
         read.append(options.capacity)
     if options.current is not None and options.snapshot is not None:
         raise ConfigError("--current and --snapshot: give the existing cluster once")
     existing = None
     if options.current is not None:
-        existing = model_from_files(options.current)
+        with _naming("--current", options.current):
+            existing = model_from_files(options.current)
         read.append(options.current)
     elif options.snapshot is not None:
         existing = read_snapshot(options.snapshot)
         read.append(options.snapshot)
     return capacity, existing, read
+
+
+@contextmanager
+def _naming(flag: str, path: Path) -> Iterator[None]:
+    """Errors reading ``path`` (given as ``flag``) start with the flag and the file, as every
+    error of the command line names what to fix (``--current 'd.txt': No partitions ...``)."""
+    try:
+        yield
+    except ConfigError as e:
+        text = str(e)
+        if text.startswith(flag):
+            raise
+        raise ConfigError(f"{flag} {str(path)!r}: {text}") from None
 
 
 def refuse_mixed(topo: Topology, single: dict[str, Any], cluster: ClusterOptions) -> None:
@@ -229,11 +243,11 @@ def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
             report = run_cluster_report(
                 spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
                 limits=checked.limits, capacity=checked.capacity,
-                on_step=steps.step)
+                on_step=steps.step, existing=checked.existing)
         steps.step(f"writing {run.out}/")
         write_report(report.summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",
                                                            option="--out")],
                      force=run.force, inputs=checked.inputs, windows=report.windows,
-                     cluster=report.model)
+                     cluster=report.model, groups=report.groups)
     return report.summary

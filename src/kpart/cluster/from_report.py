@@ -14,12 +14,18 @@ Per partition: ``messages`` = its records, ``size_bytes`` = its bytes (the repor
 topic's span (:attr:`~kpart._cluster_loads.TopicWindows.span_s`), ``messages_in_per_s`` the
 same for records, ``bytes_out_per_s`` = ``bytes_in_per_s`` × the number of consumer groups
 reading the topic (each group reads every record once); ISR = replicas, ``min.insync.replicas``
-unknown. A topic without timestamps has unknown (``NaN``) rates.
+unknown (both taken from the existing cluster for the topics it holds). A topic without
+timestamps has unknown (``NaN``) rates.
 
 Null-key records are placed as the single-topic report places them
 (:func:`kpart._loads.place_loads`, the topic's null-key rule on its leaders); per window, the
 null-key records of the window are split over the partitions in proportion to that placement
 (largest remainder, ties to the lower partition), so every window's total is kept exactly.
+Keyed records the client places at random (every record under ``librdkafka:random``, empty
+keys under ``librdkafka:consistent_random``) are split evenly over the partitions per window
+(largest remainder), the expectation of a uniform draw per record; the totals draw them once
+(a seeded multinomial, :func:`kpart.spark.pipeline` step 3), so a partition's windows may sum
+to a few records more or less than its total.
 Records whose timestamp is null are in the totals (``messages``, ``size_bytes``) and in no
 window, hence in no rate.
 
@@ -50,12 +56,14 @@ from kpart.errors import ConfigError
 if TYPE_CHECKING:  # pragma: no cover
     from kpart._cluster_loads import TopicMeasure, TopicWindows
     from kpart._layout import ResolvedTopology
+    from kpart.cluster.groups import ConsumerGroup
     from kpart.consumer.assignment import GroupAssignment
     from kpart.placement.spec import Broker
     from kpart.topology import ConsumerGroupConfig
 
 __all__ = ["ClusterTopology", "PlacedCluster", "PlacedTopic", "ResolvedClusterLike",
-           "cluster_model_of", "null_windows", "placed_cluster", "report_cluster_model"]
+           "cluster_model_of", "null_windows", "placed_cluster", "report_cluster_model",
+           "report_groups"]
 
 
 class ClusterTopology(Protocol):
@@ -197,6 +205,10 @@ def _place(resolved: ResolvedClusterLike, i: int, measure: TopicMeasure,
         if nulls.included:
             win_r = win_r + null_windows(w.null_key_records, nulls.records)
             win_b = win_b + null_windows(w.null_key_bytes, nulls.bytes)
+        if w.random_key_records.any() or w.random_key_bytes.any():  # drawn per record: even
+            even = [1] * w.partitions
+            win_r = win_r + null_windows(w.random_key_records, even)
+            win_b = win_b + null_windows(w.random_key_bytes, even)
     return PlacedTopic(measure, rt, placed, tuple(rt.layout.replicas),
                        tuple(int(x) for x in resolved.leaders[i]), readers,
                        np.array(placed.records, dtype=np.int64),
@@ -228,7 +240,39 @@ def placed_cluster(resolved: ResolvedClusterLike,
                               f"the first timed topic has {window_ms} ms")
     start = min(w.start_ms for w in timed)
     end = max(w.start_ms + w.windows * window_ms for w in timed)
+    _check_grid(topics, window_ms, start, end, rows=len(topo.brokers) + sum(  # 200: the
+        len(g.members) for g in topo.groups) + min(200, sum(  # heat map's HEATMAP_ROWS
+            len(t.records) for t in topics if t.windows is not None)))
     return PlacedCluster(resolved, topics, window_ms, start, (end - start) // window_ms)
+
+
+def _check_grid(topics: Sequence[PlacedTopic], window_ms: int, start: int, end: int, *,
+                rows: int) -> None:
+    """``ConfigError`` about ``window`` (``--window``) when the common grid of the topics'
+    windows exceeds :data:`~kpart._cluster_loads.MAX_GRID_WINDOWS` windows or, × the ``rows``
+    of its series (brokers, members, heat-map rows), :data:`~kpart._cluster_loads.
+    MAX_GRID_CELLS` cells: naming the earliest and the latest topic."""
+    from datetime import UTC, datetime
+
+    from kpart._cluster_loads import MAX_GRID_CELLS, MAX_GRID_WINDOWS
+
+    def iso(ms: int) -> str:
+        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    grid = (end - start) // window_ms
+    if grid <= MAX_GRID_WINDOWS and grid * rows <= MAX_GRID_CELLS:
+        return
+    timed = [t for t in topics if t.windows is not None]
+    first = min(timed, key=lambda t: t.windows.start_ms if t.windows else 0)
+    last = max(timed, key=lambda t: t.windows.start_ms + t.windows.windows * window_ms
+               if t.windows else 0)
+    raise ConfigError.about(
+        "window", "{param}: the topics' windows lie on one grid from {start} (topic {first!r}) "
+        "to {end} (topic {last!r}): {grid:,} windows of {window:,} ms × {rows:,} series (brokers, "
+        "members, heat-map rows); at most {most:,} windows and {cells:,} cells: pass a longer "
+        "{param}, or report topics timed far apart separately", start=iso(start),
+        first=first.name, end=iso(end), last=last.name, grid=grid, window=window_ms, rows=rows,
+        most=MAX_GRID_WINDOWS, cells=MAX_GRID_CELLS)
 
 
 def _brokers(resolved: ResolvedClusterLike,
@@ -237,13 +281,38 @@ def _brokers(resolved: ResolvedClusterLike,
     return tuple(ClusterBroker(b.id, b.rack, caps.get(b.id)) for b in resolved.topology.brokers)
 
 
-def cluster_model_of(placed: PlacedCluster,
-                     capacity: Mapping[int, Capacity] | None = None) -> ClusterModel:
+def _existing_state(topics: Sequence[PlacedTopic], existing: ClusterModel | None
+                    ) -> tuple[list[tuple[int, ...]], list[TopicInfo]]:
+    """Per partition its ISR and per topic its :class:`TopicInfo`: ``existing``'s (ISR and
+    ``min.insync.replicas``) for the topics it holds with the same replicas, else ISR = the
+    replicas and ``min.insync.replicas`` unknown."""
+    rows: dict[tuple[str, int], int] = {}
+    infos: dict[str, TopicInfo] = {}
+    if existing is not None:
+        names = [t.name for t in existing.topics]
+        rows = {(names[int(ti)], int(p)): k for k, (ti, p) in
+                enumerate(zip(existing.topic, existing.partition, strict=True))}
+        infos = {t.name: t for t in existing.topics}
+    isr: list[tuple[int, ...]] = []
+    for t in topics:
+        for p, replicas in enumerate(t.replicas):
+            row = rows.get((t.name, p))
+            ids = None if row is None or existing is None else (
+                tuple(int(x) for x in existing.replicas[row] if x >= 0),
+                tuple(int(x) for x in existing.isr[row] if x >= 0))
+            isr.append(ids[1] if ids is not None and ids[0] == tuple(replicas)
+                       else tuple(replicas))
+    return isr, [infos.get(t.name, TopicInfo(t.name)) for t in topics]
+
+
+def cluster_model_of(placed: PlacedCluster, capacity: Mapping[int, Capacity] | None = None,
+                     existing: ClusterModel | None = None) -> ClusterModel:
     """The :class:`ClusterModel` of an already placed cluster (see
     :func:`report_cluster_model`)."""
     topics = placed.topics
     sizes = [len(t.replicas) for t in topics]
     replicas = padded_ids([r for t in topics for r in t.replicas])
+    isr, infos = _existing_state(topics, existing)
     rates = [t.rates() for t in topics]
     bytes_in = np.concatenate([r[0] for r in rates]) if topics else np.zeros(0)
     readers = np.repeat(np.array([t.readers for t in topics], dtype=np.float64), sizes)
@@ -255,26 +324,70 @@ def cluster_model_of(placed: PlacedCluster,
         "messages_in_per_s": np.concatenate([r[1] for r in rates]) if topics else np.zeros(0),
     }
     return ClusterModel(
-        _brokers(placed.resolved, capacity), tuple(TopicInfo(t.name) for t in topics),
+        _brokers(placed.resolved, capacity), tuple(infos),
         topic=np.repeat(np.arange(len(topics), dtype=np.int32), sizes),
         partition=np.concatenate([np.arange(n, dtype=np.int32) for n in sizes]
                                  or [np.zeros(0, np.int32)]),
         replicas=replicas,
         leader=np.array([x for t in topics for x in t.leaders], dtype=np.int32),
-        isr=replicas,
+        isr=padded_ids(isr) if isr else replicas,
         **loads,
     )
 
 
 def report_cluster_model(resolved: ResolvedClusterLike,
                          measures: Sequence[TopicMeasure] | PlacedCluster,
-                         capacity: Mapping[int, Capacity] | None = None) -> ClusterModel:
+                         capacity: Mapping[int, Capacity] | None = None,
+                         existing: ClusterModel | None = None) -> ClusterModel:
     """The cluster a report measured (see the module docstring for each load): brokers as the
     topology lists them with ``capacity[id]`` (``None``: unknown), one row per partition of
-    every topic (topology order), its replicas (ISR = replicas), its current leader and its
+    every topic (topology order), its replicas (ISR = replicas unless ``existing`` says), its
+    current leader and its
     loads. ``measures``: one :class:`~kpart._cluster_loads.TopicMeasure` per topic, topology
     order (or :func:`placed_cluster`'s result, to place once for the summary too). Errors:
-    those of :func:`placed_cluster`; the model's own checks (``ConfigError``).
+    those of :func:`placed_cluster`; the model's own checks (``ConfigError``). ``existing``:
+    the cluster the topology's existing topics were taken from (``--current``/``--snapshot``):
+    their partitions keep its ISR and their ``min.insync.replicas``.
 
     ``cluster_to_json(report_cluster_model(...))`` is the report's ``cluster.json``."""
-    return cluster_model_of(placed_cluster(resolved, measures), capacity)
+    return cluster_model_of(placed_cluster(resolved, measures), capacity, existing)
+
+
+def report_groups(resolved: ResolvedClusterLike) -> tuple[ConsumerGroup, ...]:
+    """The consumer groups of the topology as ``cluster.json``'s ``groups`` section holds a
+    snapshot's (Kafka's ``ConsumerGroupDescription``, :class:`kpart.cluster.groups.
+    ConsumerGroup`), so ``kpart snapshot-group kpart-report/cluster.json GROUP`` turns one into
+    the group file of ``kpart assign`` what-ifs as it does for a live cluster's.
+
+    Per group, topology order: ``group_id`` its name, ``type`` ``"consumer"`` for a KIP-848
+    assignor (``uniform``, ``server-range``) else ``"classic"``, ``state`` ``"STABLE"``,
+    ``assignor`` Kafka's name of the strategy (``partition.assignment.strategy`` /
+    ``group.remote.assignor``: ``server-range`` is ``range``), ``coordinator`` unknown; per
+    member, in join order: ``member_id`` its id, ``group_instance_id``, ``rack`` and its
+    ``assignment`` as the report assigned it (topics in topology order, partitions sorted).
+
+    >>> from kpart._layout import resolve_cluster
+    >>> from kpart.topology import demo_topology
+    >>> ops = report_groups(resolve_cluster(demo_topology()))[0]
+    >>> ops.group_id, ops.type, ops.assignor, [t for t, _ in ops.members[0].assignment]
+    ('ops', 'classic', 'cooperative-sticky', ['flights', 'weather'])
+    """
+    from kpart.cluster.groups import ConsumerGroup, GroupMember
+    from kpart.consumer import CONSUMER, get_strategy
+
+    topo = resolved.topology
+    order = {rt.topic.name: i for i, rt in enumerate(resolved.topics)}
+    groups = []
+    for (name, ga), cfg in zip(resolved.assignments, topo.groups, strict=True):
+        owned = dict(ga.assignment)
+        strategy = get_strategy(cfg.strategy)
+        members = tuple(
+            GroupMember(m.id, group_instance_id=m.instance_id, rack=m.rack,
+                        assignment=tuple(sorted(((t, tuple(sorted(ps)))
+                                                 for t, ps in owned.get(m.id, ()) if ps),
+                                                key=lambda tp: order.get(tp[0], len(order)))))
+            for m in cfg.members)
+        groups.append(ConsumerGroup(
+            name, type="consumer" if strategy.protocol == CONSUMER else "classic",
+            state="STABLE", assignor=strategy.config_name, members=members))
+    return tuple(groups)

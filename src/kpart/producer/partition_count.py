@@ -257,6 +257,12 @@ def _fits(p: Peaks, window_s: float, limits: PartitionLimits) -> bool:
             and p.bytes / window_s <= limits.max_partition_bytes_per_s)
 
 
+def _figure(x: float) -> str:
+    """``x`` for a sentence: whole with thousands separators from 100 up, else three
+    significant digits (``0.8``, ``12.5``, ``10,000``)."""
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
 def _iso(ms: int) -> str:
     from datetime import UTC, datetime
 
@@ -330,10 +336,14 @@ def search_partition_count(q: CountQuestion, evaluate: CountEvaluator) -> Partit
         j = _hot_key_json(hot, window_s, limits)
         rate = j["records_per_s"] if j["limit"] == "consumer_records_per_s" else j["bytes_per_s"]
         unit = "records/s" if j["limit"] == "consumer_records_per_s" else "bytes/s"
-        return none(f"key {hot.key!r} alone carries {rate:,.0f} {unit} in the window starting "
-                    f"{j['window_start']}, over {j['limit']} = {getattr(limits, j['limit']):,.0f}:"
-                    " no partition count helps, the fix is the key", j)
+        return none(f"key {hot.key!r} alone carries {_figure(rate)} {unit} in the window "
+                    f"starting {j['window_start']}, over {j['limit']} = "
+                    f"{_figure(getattr(limits, j['limit']))}: no partition count helps, the fix "
+                    "is the key", j)
     first = lower_bound(q.window_records, q.window_bytes, window_s, limits)
+    if first > limits.max_partitions:
+        return none(f"the busiest window alone needs {first:,} partitions at the mean rate, "
+                    f"over max_partitions = {limits.max_partitions:,}")
     found = None
     for batch in candidate_batches(first, limits.max_partitions):
         results = evaluate.peaks(batch)

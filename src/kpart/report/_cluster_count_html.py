@@ -74,7 +74,8 @@ def partition_count_section(doc: ClusterDoc) -> str:
     count per topic), ``table-partition-count``, a ``hot-key`` notice per topic for which no
     count works, and a note naming the topics without a timestamp column."""
     counted = [(t, t.partition_count) for t in doc.topics if t.partition_count is not None]
-    missing = [t.topic for t in doc.topics if t.partition_count is None]
+    untimed = [t.topic for t in doc.topics if t.partition_count is None and t.timestamp is None]
+    empty = [t.topic for t in doc.topics if t.partition_count is None and t.timestamp is not None]
     body = ""
     if counted:
         fig = charts.partition_count(
@@ -84,10 +85,12 @@ def partition_count_section(doc: ClusterDoc) -> str:
         body += chart_html(fig, "chart-partition-count")
         body += _table([_count_row(t, c) for t, c in counted], "table-partition-count")
         body += "".join(_hot_key_sentence(t, c) for t, c in counted if c.recommended is None)
-    if missing:
+    if untimed or empty:
+        why = ([f"{html.escape(', '.join(untimed))}: the partition count needs the peak "
+                "window, so a timestamp column"] if untimed else []) + (
+               [f"{html.escape(', '.join(empty))}: no record to time"] if empty else [])
         body += ('<p class="notice" id="partition-count-missing">Not computed for '
-                 f"{html.escape(', '.join(missing))}: the partition count needs the peak "
-                 "window, so a timestamp column.</p>")
+                 f"{'; for '.join(why)}.</p>")
     note = ("The smallest partition count whose busiest partition stays, in its peak window, "
             "under both limits (bytes per second a partition may take, records per second one "
             "consumer drains), for this data and these keys. Moved: the share of keys and "

@@ -140,6 +140,20 @@ class BrokerDoc:
     mean_in: float | None
     capacity_nw_in: float | None
     capacity_nw_out: float | None
+    peak_nw_in: float | None = None
+
+    @property
+    def peak_vs_capacity(self) -> float | None:
+        """The inbound peak that ``capacity_nw_in`` bounds: the peak network in (produce +
+        replication, ``peak_nw_in_bytes_per_s``) when the summary has it, else the peak
+        bytes in."""
+        return self.peak_nw_in if self.peak_nw_in is not None else self.peak_in
+
+    @property
+    def capacity_used(self) -> float | None:
+        """:attr:`peak_vs_capacity` / ``capacity_nw_in`` (``None`` when either is unknown)."""
+        peak = self.peak_vs_capacity
+        return None if peak is None or not self.capacity_nw_in else peak / self.capacity_nw_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +183,14 @@ class GroupDoc:
 @dataclass(frozen=True, slots=True)
 class HeatmapDoc:
     """``heatmap``: ``z[r][c]`` the bytes/s of row ``labels[r]`` (topic, partition) in column
-    ``columns[c]`` (ISO 8601 times, each the max of the windows it covers)."""
+    ``columns[c]`` (ISO 8601 times, each the max of the windows it covers); ``rows_omitted``
+    the partitions left out (only the busiest are kept)."""
 
     window_s: float | None
     columns: tuple[str, ...]
     labels: tuple[tuple[str, int], ...]
     z: tuple[list[float | None], ...]
+    rows_omitted: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +296,7 @@ _BROKER_NUMS = (
     ("replication_out", "replication_bytes_out_per_s"), ("nw_in", "nw_in_bytes_per_s"),
     ("nw_out", "nw_out_bytes_per_s"), ("peak_in", "peak_bytes_in_per_s"),
     ("p99_in", "p99_bytes_in_per_s"), ("mean_in", "mean_bytes_in_per_s"),
+    ("peak_nw_in", "peak_nw_in_bytes_per_s"),
 )
 
 
@@ -356,7 +373,8 @@ def _heatmap(doc: Any, where: str) -> HeatmapDoc | None:
         labels.append((str(topic), integer(_req(r, "partition", at), f"{at}.partition")))
         z.append(values)
     return HeatmapDoc(window_s=onum(h, "window_s", where), columns=tuple(columns),
-                      labels=tuple(labels), z=tuple(z))
+                      labels=tuple(labels), z=tuple(z),
+                      rows_omitted=oint(h, "rows_omitted", where) or 0)
 
 
 def _rows(doc: Mapping[str, Any], key: str, field: str) -> tuple[Mapping[str, Any], ...]:

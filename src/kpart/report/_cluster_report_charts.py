@@ -138,13 +138,14 @@ def broker_network(brokers: Sequence[int], parts: Mapping[str, Sequence[float | 
 
 def broker_peak(brokers: Sequence[int], peak: Sequence[float | None],
                 markers: Mapping[str, Sequence[float | None]], hover: Sequence[str], *,
-                capacity: Sequence[float | None], threshold: float | None) -> Figure:
-    """Each broker's peak bytes-in per second (one bar; red above its network-in capacity), the
-    ``markers`` (p99, mean) as open symbols, and the capacity as a step line (dashed: the
-    capacity threshold)."""
+                capacity: Sequence[float | None], threshold: float | None,
+                label: str = "peak bytes in") -> Figure:
+    """Each broker's peak inbound bytes per second (one bar named ``label``; red above its
+    network-in capacity), the ``markers`` (p99, mean) as open symbols, and the capacity as a
+    step line (dashed: the capacity threshold)."""
     limit = ([None if c is None else c * threshold for c in capacity]
              if threshold is not None else None)
-    fig = before_after_bars(brokers, {"peak bytes in": peak}, hover,
+    fig = before_after_bars(brokers, {label: peak}, hover,
                             title="Bytes in per broker: peak window against the network-in "
                                   "capacity", unit="B/s",
                             added=[False] * len(brokers), removed=[False] * len(brokers),

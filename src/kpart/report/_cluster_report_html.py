@@ -173,6 +173,10 @@ def _heatmap(doc: ClusterDoc) -> str:
     window = f"windows of {_duration(h.window_s)}; " if h.window_s is not None else ""
     note = (f"One row per partition (topic order), one column per time step ({window}a column "
             "covering several windows shows the busiest of them).")
+    if h.rows_omitted:
+        note += (f" Only the {len(h.labels):,} partitions with the highest peak window are "
+                 f"drawn; {h.rows_omitted:,} more are left out (windows.parquet holds every "
+                 "partition's windows).")
     return _section("heatmap", "Load over time", chart_html(fig, "chart-heatmap"),
                     html.escape(note))
 
@@ -189,9 +193,11 @@ def _broker_hover(b: BrokerDoc) -> str:
     if b.peak_in is not None:
         lines.append(f"bytes in: peak {human(b.peak_in, 'B/s')}, p99 {human(b.p99_in, 'B/s')}, "
                      f"mean {human(b.mean_in, 'B/s')}")
+    if b.peak_nw_in is not None:
+        lines.append(f"network in (produce + replication): peak {human(b.peak_nw_in, 'B/s')}")
     if b.capacity_nw_in is not None:
-        used = f" ({b.peak_in / b.capacity_nw_in:.0%} at the peak)" if (
-            b.peak_in is not None and b.capacity_nw_in) else ""
+        used = (f" ({b.capacity_used:.0%} at the peak)" if b.capacity_used is not None
+                else "")
         lines.append(f"network-in capacity {human(b.capacity_nw_in, 'B/s')}{used}")
     return "<br>".join(lines)
 
@@ -203,9 +209,9 @@ def _broker_rows(brokers: Sequence[BrokerDoc]) -> list[dict[str, Any]]:
              "disk": human(b.disk_bytes, "B"), "network in": human(b.nw_in, "B/s"),
              "network out": human(b.nw_out, "B/s"), "peak bytes in": human(b.peak_in, "B/s"),
              "p99 bytes in": human(b.p99_in, "B/s"), "mean bytes in": human(b.mean_in, "B/s"),
+             "peak network in": human(b.peak_nw_in, "B/s"),
              "network-in capacity": human(b.capacity_nw_in, "B/s"),
-             "peak / capacity": f"{b.peak_in / b.capacity_nw_in:.0%}" if (
-                 b.peak_in is not None and b.capacity_nw_in) else "—"}
+             "peak / capacity": "—" if b.capacity_used is None else f"{b.capacity_used:.0%}"}
             for b in brokers]
 
 
@@ -224,24 +230,29 @@ def _brokers(doc: ClusterDoc) -> str:
     if any(v is not None for values in network.values() for v in values):
         body += chart_html(charts.broker_network(ids, network, hover), "chart-brokers-network")
     capacity = [b.capacity_nw_in for b in bs]
+    network_peak = any(b.peak_nw_in is not None for b in bs)
     if any(b.peak_in is not None for b in bs):
         threshold = (doc.cluster or {}).get("capacity_threshold")
+        markers = ({"peak produce bytes in": [b.peak_in for b in bs],
+                    "mean network in": [b.nw_in for b in bs]} if network_peak else
+                   {"p99 bytes in": [b.p99_in for b in bs],
+                    "mean bytes in": [b.mean_in for b in bs]})
         fig = charts.broker_peak(
-            ids, [b.peak_in for b in bs],
-            {"p99 bytes in": [b.p99_in for b in bs], "mean bytes in": [b.mean_in for b in bs]},
-            hover, capacity=capacity,
-            threshold=threshold if isinstance(threshold, int | float) else None)
+            ids, [b.peak_vs_capacity for b in bs], markers, hover, capacity=capacity,
+            threshold=threshold if isinstance(threshold, int | float) else None,
+            label="peak network in" if network_peak else "peak bytes in")
         body += chart_html(fig, "chart-brokers-peak")
     body += (f"<details><summary>Every broker ({len(bs):,})</summary>"
              + _table(_broker_rows(bs), "table-brokers") + "</details>")
     from kpart.report._format import AS_REPLICA
 
-    over = [b.broker for b in bs if b.peak_in is not None and b.capacity_nw_in is not None
-            and b.peak_in > b.capacity_nw_in]
+    over = [b.broker for b in bs if b.capacity_used is not None and b.capacity_used > 1]
     note = (AS_REPLICA[0].upper() + AS_REPLICA[1:] + ". Network loads are Cruise Control's: "
             "the leader takes the produce bytes in and serves the consumers, each follower "
-            "replicates the leader's bytes in. The peak is the busiest window of the bytes in, "
-            "summed over every topic window by window"
+            "replicates the leader's bytes in. The peak is the busiest window of the "
+            + ("network in (the produce bytes in of the partitions a broker leads and the "
+               "replication bytes in of those it follows)" if network_peak else "bytes in")
+            + ", summed over every topic window by window"
             + ("; the line is the network-in capacity." if any(c is not None for c in capacity)
                else " (no capacities were given)."))
     if over:

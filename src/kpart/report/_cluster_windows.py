@@ -25,12 +25,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from kpart.cluster.from_report import PlacedCluster
 
-__all__ = ["HEATMAP_COLUMNS", "broker_bytes_in", "heatmap", "iso", "member_records",
+__all__ = ["HEATMAP_COLUMNS", "HEATMAP_ROWS", "broker_bytes_in", "broker_network_in",
+           "broker_records", "heatmap", "iso", "member_records",
            "rate_stats", "windows_table"]
 
 #: The most columns of the heat map: longer series are folded, each column the max of the
 #: windows it covers (so a peak stays visible).
 HEATMAP_COLUMNS = 480
+#: The most rows (partitions) of the heat map in ``summary.json`` and the page: the partitions
+#: with the highest peak window (40,000 partitions × 480 columns would be ~200 MB of JSON).
+HEATMAP_ROWS = 200
 
 
 def iso(ms: int) -> str:
@@ -79,6 +83,27 @@ def broker_bytes_in(placed: PlacedCluster, broker_ids: list[int]) -> np.ndarray:
                     lambda _i, t: np.array([pos.get(b, -1) for b in t.leaders], np.int64))
 
 
+def broker_records(placed: PlacedCluster, broker_ids: list[int]) -> np.ndarray:
+    """int64 ``(B, G)``: per broker, the records of the partitions it leads in each window
+    (what producers write to it and consumers read from it)."""
+    pos = {b: k for k, b in enumerate(broker_ids)}
+    return _on_grid(placed, len(broker_ids), "window_records",
+                    lambda _i, t: np.array([pos.get(b, -1) for b in t.leaders], np.int64))
+
+
+def broker_network_in(placed: PlacedCluster, broker_ids: list[int]) -> np.ndarray:
+    """int64 ``(B, G)``: per broker, the bytes of every partition it holds a replica of in
+    each window — produce bytes-in as leader, replication bytes-in as follower: the inbound
+    network load Cruise Control weighs against ``NW_IN`` (:mod:`kpart.cluster.load`)."""
+    pos = {b: k for k, b in enumerate(broker_ids)}
+    width = max((len(r) for t in placed.topics for r in t.replicas), default=0)
+    out = np.zeros((len(broker_ids), placed.grid_windows), dtype=np.int64)
+    for k in range(width):  # the k-th replica of every partition
+        out += _on_grid(placed, len(broker_ids), "window_bytes", lambda _i, t, k=k: np.array(
+            [pos.get(r[k], -1) if k < len(r) else -1 for r in t.replicas], np.int64))
+    return out
+
+
 def member_records(placed: PlacedCluster, owners: dict[tuple[str, int], int],
                    members: int) -> np.ndarray:
     """int64 ``(members, G)``: per member, the records of its partitions in each window
@@ -96,29 +121,67 @@ def _rounded(row: np.ndarray) -> list[float]:
     return np.round(row, 3 - int(np.floor(np.log10(top)))).tolist()  # type: ignore[no-any-return]
 
 
-def heatmap(placed: PlacedCluster) -> dict[str, Any] | None:
+def _heatmap_rows(placed: PlacedCluster, limit: int) -> list[tuple[int, int]]:
+    """``(topic index, partition)`` of the at most ``limit`` timed partitions with the highest
+    peak window (bytes), in topic then partition order; ties at the cut go to the earlier
+    topic, then the lower partition."""
+    index, parts, peaks = [], [], []
+    for i, t in enumerate(placed.topics):
+        if t.window_bytes is None:
+            continue
+        n = len(t.records)
+        index.append(np.full(n, i, dtype=np.int64))
+        parts.append(np.arange(n, dtype=np.int64))
+        peaks.append(t.window_bytes.max(axis=1, initial=0))
+    if not index:
+        return []
+    ti, pa_, pk = np.concatenate(index), np.concatenate(parts), np.concatenate(peaks)
+    keep = np.lexsort((pa_, ti, -pk))[:limit]  # busiest first; ties: topic, partition
+    keep.sort()  # back to topic then partition order
+    return list(zip(ti[keep].tolist(), pa_[keep].tolist(), strict=True))
+
+
+def _fold(rates: np.ndarray, offset: int, per: int, cols: int) -> np.ndarray:
+    """float64 ``(R, cols)``: ``rates`` (``(R, W)``, window ``w`` at grid window
+    ``offset + w``) folded into columns of ``per`` grid windows, each the max of its windows
+    (0 where the topic has none); memory ``R × (W + per)``, never the whole grid."""
+    lead = offset % per
+    first = offset // per
+    n = -(-(lead + rates.shape[1]) // per)
+    padded = np.zeros((rates.shape[0], n * per))
+    padded[:, lead:lead + rates.shape[1]] = rates
+    out = np.zeros((rates.shape[0], cols))
+    out[:, first:first + n] = padded.reshape(rates.shape[0], n, per).max(axis=2)
+    return out
+
+
+def heatmap(placed: PlacedCluster, max_rows: int = HEATMAP_ROWS) -> dict[str, Any] | None:
     """The ``heatmap`` section: bytes/s per (topic, partition) × column of the common grid
-    (to 4 significant digits of the row's peak), at most :data:`HEATMAP_COLUMNS` columns (each the max rate of the
-    ``column_windows`` windows it covers); ``None`` without windows."""
+    (to 4 significant digits of the row's peak), at most :data:`HEATMAP_COLUMNS` columns (each
+    the max rate of the ``column_windows`` windows it covers) and at most ``max_rows`` rows
+    (:data:`HEATMAP_ROWS`): the partitions with the highest peak window, in topic then
+    partition order; ``partitions`` counts the timed partitions, ``rows_omitted`` those left
+    out (``windows.parquet`` keeps every one). ``None`` without windows."""
     if placed.window_ms is None or placed.start_ms is None:
         return None
     g = placed.grid_windows
     per = -(-g // HEATMAP_COLUMNS)
     cols = -(-g // per)
     window_s = placed.window_ms / 1000
+    chosen = _heatmap_rows(placed, max_rows)
     rows: list[dict[str, Any]] = []
     for i, t in enumerate(placed.topics):
-        if t.window_bytes is None:
+        mine = [p for ti, p in chosen if ti == i]
+        if t.window_bytes is None or not mine:
             continue
-        grid = np.zeros((len(t.records), cols * per))
-        o = placed.offset(i)
-        grid[:, o:o + t.window_bytes.shape[1]] = t.window_bytes / window_s
-        folded = grid.reshape(len(t.records), cols, per).max(axis=2)
-        rows.extend({"topic": t.name, "partition": p, "bytes_per_s": _rounded(folded[p])}
-                    for p in range(len(t.records)))
+        folded = _fold(t.window_bytes[mine] / window_s, placed.offset(i), per, cols)
+        rows.extend({"topic": t.name, "partition": p, "bytes_per_s": _rounded(folded[k])}
+                    for k, p in enumerate(mine))
+    timed = sum(len(t.records) for t in placed.topics if t.window_bytes is not None)
     starts = placed.start_ms + placed.window_ms * per * np.arange(cols, dtype=np.int64)
     return {"window_s": window_s, "column_windows": per, "column_s": per * window_s,
             "start": iso(placed.start_ms), "columns": [iso(int(x)) for x in starts],
+            "partitions": timed, "max_rows": max_rows, "rows_omitted": timed - len(rows),
             "rows": rows}
 
 

@@ -104,16 +104,17 @@ def _brokers(doc: ClusterDoc) -> Table:
     caption = "; ".join(x for x in (note, AS_REPLICA) if x)
     t = Table(title="Brokers", title_justify="left", caption=caption, caption_justify="left")
     for col in ("broker", "rack", "leads", "replicas", "MiB as leader", "MiB as replica",
-                "network in", "network out", "peak in", "capacity in", "peak/capacity"):
+                "network in", "network out", "peak in", "peak net in", "capacity in",
+                "peak/capacity"):
         t.add_column(col, justify="left" if col == "rack" else "right")
     for b in shown:
-        used = (percent(b.peak_in / b.capacity_nw_in)
-                if b.peak_in is not None and b.capacity_nw_in else "-")
-        if b.peak_in is not None and b.capacity_nw_in and b.peak_in > b.capacity_nw_in:
+        share = b.capacity_used  # the peak network in (produce + replication) when known
+        used = "-" if share is None else percent(share)
+        if share is not None and share > 1:
             used = f"[bold red]{used}[/]"
         t.add_row(str(b.broker), escape(b.rack or "-"), _n(b.leaders), _n(b.replicas),
                   _mib(b.leader_bytes), _mib(b.replica_bytes), _rate(b.nw_in), _rate(b.nw_out),
-                  _rate(b.peak_in), _rate(b.capacity_nw_in), used)
+                  _rate(b.peak_in), _rate(b.peak_nw_in), _rate(b.capacity_nw_in), used)
     return t
 
 
@@ -124,13 +125,21 @@ def _hot_key(hot: Mapping[str, Any] | None) -> str:
            "the count"
 
 
+def uncounted_reason(t: TopicDoc) -> str:
+    """Why a topic has no partition count: no timestamp column, or no record to time (an
+    empty dataset)."""
+    if t.timestamp is None:
+        return "no timestamp column"
+    return "no records" if not t.records else "no timed record"
+
+
 def partition_count_lines(doc: ClusterDoc) -> list[str]:
     """One line per topic: the partition count it needs, or why none is given."""
     lines = []
     for t in doc.topics:
         c, name = t.partition_count, f"[bold]{escape(t.topic)}[/]"
         if c is None:
-            lines.append(f"{name}: no timestamp column, partition count not computed")
+            lines.append(f"{name}: {uncounted_reason(t)}, partition count not computed")
         elif c.recommended is None:
             upto = f" up to {c.max_partitions:,}" if c.max_partitions is not None else ""
             lines.append(f"{name}: no partition count{upto} keeps the busiest partition under "

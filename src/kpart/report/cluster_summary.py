@@ -42,6 +42,8 @@ from kpart.cluster.from_report import (
 )
 from kpart.report._cluster_windows import (
     broker_bytes_in,
+    broker_network_in,
+    broker_records,
     heatmap,
     member_records,
     rate_stats,
@@ -83,7 +85,7 @@ def _owners(resolved: ResolvedClusterLike) -> dict[str, dict[tuple[str, int], st
 def _partition_rows(t: PlacedTopic, window_s: float | None,
                     consumers: dict[str, dict[tuple[str, int], str]]) -> list[dict[str, Any]]:
     n = len(t.records)
-    mean_b = t.rates()[0]
+    mean_b, mean_r = t.rates()
     bytes_stats = _stats(t.window_bytes, window_s, n)
     record_stats = _stats(t.window_records, window_s, n)
     nulls = t.placed.null_keys.records
@@ -98,7 +100,9 @@ def _partition_rows(t: PlacedTopic, window_s: float | None,
         "bytes_in_per_s": None if np.isnan(mean_b[p]) else _num(mean_b[p]),
         "peak_bytes_in_per_s": bytes_stats[p][0],
         "p99_bytes_in_per_s": bytes_stats[p][1],
+        "records_per_s": None if np.isnan(mean_r[p]) else _num(mean_r[p]),
         "peak_records_per_s": record_stats[p][0],
+        "p99_records_per_s": record_stats[p][1],
         "consumers": {g: owner.get((t.name, p)) for g, owner in consumers.items()},
     } for p in range(n)]
 
@@ -185,7 +189,10 @@ def _broker_rows(placed: PlacedCluster, model: ClusterModel,
     rates = _rates(model, load)
     ids = [b.id for b in model.brokers]
     window_s = None if placed.window_ms is None else placed.window_ms / 1000
-    stats = _stats(broker_bytes_in(placed, ids) if window_s else None, window_s, len(ids))
+    timed = bool(window_s)
+    stats = _stats(broker_bytes_in(placed, ids) if timed else None, window_s, len(ids))
+    nw_in = _stats(broker_network_in(placed, ids) if timed else None, window_s, len(ids))
+    recs = _stats(broker_records(placed, ids) if timed else None, window_s, len(ids))
     rows = []
     for i, b in enumerate(model.brokers):
         row: dict[str, Any] = {"broker": b.id, "rack": b.rack, "leaders": int(load.leaders[i]),
@@ -198,6 +205,9 @@ def _broker_rows(placed: PlacedCluster, model: ClusterModel,
             row[key] = None if rates is None else _num(rates[key][i])
         row["peak_bytes_in_per_s"], row["p99_bytes_in_per_s"], row["mean_bytes_in_per_s"] = (
             stats[i])
+        row["peak_nw_in_bytes_per_s"], row["p99_nw_in_bytes_per_s"] = nw_in[i][:2]
+        row["peak_records_per_s"], row["p99_records_per_s"], row["mean_records_per_s"] = (
+            recs[i])
         row["capacity"] = _capacity(b.capacity)
         rows.append(row)
     return rows
@@ -232,7 +242,7 @@ def _group_rows(placed: PlacedCluster) -> list[dict[str, Any]]:
         owners = {tp: index[m] for m, owned in ga.assignment for t, ps in owned
                   for tp in ((t, p) for p in ps) if m in index}
         timed = window_s is not None and any(placed.topics[order[t]].windows for t in topics)
-        peaks = (rate_stats(member_records(placed, owners, len(ids)), window_s)[0]
+        stats = (rate_stats(member_records(placed, owners, len(ids)), window_s)
                  if timed and window_s is not None and ids else None)
         members: list[dict[str, Any]] = []
         for k, m in enumerate(cfg.members):
@@ -242,7 +252,9 @@ def _group_rows(placed: PlacedCluster) -> list[dict[str, Any]]:
                 "partitions": [{"topic": t, "partition": p} for t, p in parts],
                 "records": sum(totals[tp][0] for tp in parts),
                 "bytes": sum(totals[tp][1] for tp in parts),
-                "peak_records_per_s": None if peaks is None else _num(peaks[k]),
+                "peak_records_per_s": None if stats is None else _num(stats[0][k]),
+                "p99_records_per_s": None if stats is None else _num(stats[1][k]),
+                "mean_records_per_s": None if stats is None else _num(stats[2][k]),
             })
         rows.append({"group": name, "strategy": cfg.strategy, "topics": list(topics),
                      "members": members, "skew": skew_stats(x["records"] for x in members)})
@@ -293,6 +305,7 @@ def build_cluster_summary(  # noqa: PLR0913
     analysed_at: str | None = None,
     capacity_threshold: float = 0.8,
     failures: bool = True,
+    existing: ClusterModel | None = None,
 ) -> dict[str, Any]:
     """The ``summary.json`` document of a cluster report (``"kind": "cluster"``; the format in
     docs/report-cluster.md, units in the module docstring).
@@ -305,7 +318,9 @@ def build_cluster_summary(  # noqa: PLR0913
     ``sources``: topic → ``{"path", "format"}`` (default: each measure's ``source``);
     ``analysed_at``: the run's UTC time (ISO 8601); ``capacity_threshold``: the share of
     capacity the page draws (Cruise Control's 0.8); ``failures``: compute the broker- and
-    rack-failure what-ifs (:func:`kpart.cluster.outage.outage_all`, ranked).
+    rack-failure what-ifs (:func:`kpart.cluster.outage.outage_all`, ranked); ``existing``:
+    the cluster the existing topics were taken from (their ISR and ``min.insync.replicas``
+    weigh in the failures).
 
     Errors: those of :func:`placed_cluster` (``ConfigError``: a measure for another topic,
     another partition count, windows of different lengths). JSON-ready and deterministic
@@ -314,7 +329,7 @@ def build_cluster_summary(  # noqa: PLR0913
     from kpart.cluster.load import broker_load
 
     placed = placed_cluster(resolved, measures)
-    model = cluster_model_of(placed, capacity)
+    model = cluster_model_of(placed, capacity, existing)
     load = broker_load(model)
     owners = _owners(resolved)
     topo = resolved.topology

@@ -32,6 +32,7 @@ from kpart.errors import ConfigError, Param
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
+    from kpart.cluster.groups import ConsumerGroup
     from kpart.cluster.model import ClusterModel
 
 __all__ = [
@@ -64,7 +65,8 @@ _CLUSTER_SCHEMAS = {
                    ("bytes", "int64"), ("keys", "int64"), ("null_key_records", "int64"),
                    ("leader", "int32"), ("replicas", "list<int32>"),
                    ("bytes_in_per_s", "float64"), ("peak_bytes_in_per_s", "float64"),
-                   ("p99_bytes_in_per_s", "float64"), ("peak_records_per_s", "float64")],
+                   ("p99_bytes_in_per_s", "float64"), ("records_per_s", "float64"),
+                   ("peak_records_per_s", "float64"), ("p99_records_per_s", "float64")],
     "brokers": [("broker", "int32"), ("rack", "string"), ("leaders", "int32"),
                 ("replicas", "int32"), ("leader_records", "int64"), ("leader_bytes", "int64"),
                 ("replica_records", "int64"), ("replica_bytes", "int64"),
@@ -72,14 +74,17 @@ _CLUSTER_SCHEMAS = {
                     "disk_bytes", "produce_bytes_in_per_s", "replication_bytes_in_per_s",
                     "consumer_bytes_out_per_s", "replication_bytes_out_per_s",
                     "nw_in_bytes_per_s", "nw_out_bytes_per_s", "peak_bytes_in_per_s",
-                    "p99_bytes_in_per_s", "mean_bytes_in_per_s"))],
+                    "p99_bytes_in_per_s", "mean_bytes_in_per_s", "peak_nw_in_bytes_per_s",
+                    "p99_nw_in_bytes_per_s", "peak_records_per_s", "p99_records_per_s",
+                    "mean_records_per_s"))],
     "racks": [("rack", "string"), ("brokers", "list<int32>"), ("leader_records", "int64"),
               ("leader_bytes", "int64"), ("replica_records", "int64"), ("replica_bytes", "int64"),
               ("nw_in_bytes_per_s", "float64"), ("nw_out_bytes_per_s", "float64")],
     "consumers": [("group", "string"), ("strategy", "string"), ("member", "string"),
                   ("rack", "string"), ("instance_id", "string"),
                   ("partitions", _TOPIC_PARTITION), ("records", "int64"), ("bytes", "int64"),
-                  ("peak_records_per_s", "float64")],
+                  ("peak_records_per_s", "float64"), ("p99_records_per_s", "float64"),
+                  ("mean_records_per_s", "float64")],
     "hot_keys": [("rank", "int32"), ("topic", "string"), ("key", "string"),
                  ("records", "int64"), ("bytes", "int64"), ("partition", "int32"),
                  ("share", "float64")],
@@ -248,12 +253,14 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
                                 shown=shown, foreign=foreign[0])
 
 
-def _write_cluster_json(model: ClusterModel, directory: Path) -> None:
-    """``cluster.json`` of ``model`` in ``directory`` (the report's temporary directory)."""
+def _write_cluster_json(model: ClusterModel, directory: Path,
+                        groups: Iterable[ConsumerGroup] | None = None) -> None:
+    """``cluster.json`` of ``model`` (and ``groups``) in ``directory`` (the report's temporary
+    directory)."""
     from kpart.cluster.cluster_json import cluster_to_json
 
     with (directory / "cluster.json").open("w", encoding="utf-8") as f:
-        json.dump(cluster_to_json(model), f, separators=(",", ":"), ensure_ascii=False,
+        json.dump(cluster_to_json(model, groups), f, separators=(",", ":"), ensure_ascii=False,
                   allow_nan=False)
         f.write("\n")
 
@@ -267,6 +274,7 @@ def write_report(
     inputs: Iterable[str | Path] = (),
     windows: pa.Table | None = None,
     cluster: ClusterModel | None = None,
+    groups: Iterable[ConsumerGroup] | None = None,
 ) -> Path:
     """Atomically write ``summary.json`` and the Parquet tables to ``out_dir``.
 
@@ -274,7 +282,8 @@ def write_report(
     (e.g. an HTML page). A cluster report also passes ``windows`` (written as
     ``windows.parquet`` by :func:`write_tables`) and ``cluster``, the model written as
     ``cluster.json`` (:func:`kpart.cluster.cluster_json.cluster_to_json`, what ``kpart plan
-    --snapshot`` reads). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
+    --snapshot`` reads), with its consumer ``groups`` when given (``kpart snapshot-group``
+    reads them). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
     ``force``): an existing directory is replaced only if it is a previous kpart report (or
     ``force``), once the new report is complete. ``ConfigError`` naming ``out_dir`` when it may
     not be written. Returns ``out_dir``.
@@ -293,7 +302,7 @@ def write_report(
             f.write("\n")
         write_tables(summary, tmp, windows=windows)
         if cluster is not None:
-            _write_cluster_json(cluster, tmp)
+            _write_cluster_json(cluster, tmp, groups)
         for writer in extra:
             writer(summary, tmp)
 

@@ -203,6 +203,21 @@ def format_duration(ms: int) -> str:
     return f"{ms}ms"
 
 
+def _span_text(ms: int) -> str:
+    """``ms`` in its largest units, at most three (``2h 59m 58s``, ``1m 30s``, ``0s``).
+
+    >>> _span_text(10_798_000), _span_text(90_000), _span_text(0), _span_text(86_400_500)
+    ('2h 59m 58s', '1m 30s', '0s', '1d 500ms')
+    """
+    parts = []
+    for unit, size in (("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1_000),
+                       ("ms", 1)):
+        if ms >= size:
+            parts.append(f"{ms // size}{unit}")
+            ms %= size
+    return " ".join(parts[:3]) or "0s"
+
+
 def _iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds").replace(
         "+00:00", "Z")
@@ -224,8 +239,7 @@ def check_window_grid(topic: str, window_ms: int, first_ms: int, last_ms: int,
 1970-01-01T00:00:00Z to 1970-01-01T00:01:00Z)
     """
     span = last_ms - first_ms
-    where = f"span of topic {topic!r} ({format_duration(span) if span else '0s'}, " \
-            f"{_iso(first_ms)} to {_iso(last_ms)})"
+    where = f"span of topic {topic!r} ({_span_text(span)}, {_iso(first_ms)} to {_iso(last_ms)})"
     if window_ms > span:
         raise ConfigError.about("window", "{param}: {value} is longer than the {where}",
                                 value=format_duration(window_ms), where=where)

@@ -209,8 +209,10 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
         first = keyed.aggregated.agg(F.count(KEY_COLUMN).alias("keys"),
                                      F.min("lo").alias("lo"), F.max("hi").alias("hi")).first()
         if first is None or first["lo"] is None:
-            raise ConfigError.naming_value(f"{where}.timestamp", "{param}: column {column!r} "
-                                           "has no value: no load over time", column=column)
+            raise ConfigError.naming_value(
+                f"{where}.timestamp", "{param}: column {column!r} is null in every record: no "
+                "load over time (leave timestamp out of this topic, or fill the column)",
+                column=column)
         lo, hi = int(first["lo"]), int(first["hi"])
         if hi - lo <= 1:  # the span may be shorter than a window: its exact ends
             ends = stamped.agg(F.min(_TS).alias("a"), F.max(_TS).alias("b")).first()
@@ -226,11 +228,11 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
         cached.append(per_key)
         on_step(f"{topic.name}: load over {count:,} windows")
         placed = _placed(resolved.key_partitioner, keyed.serialized)
-        windows, null_r, null_b = _windows(kw, per_key, placed, window_ms=window_ms, lo=lo,
-                                           count=count, partitions=topic.partitions)
-        spread = (windows.null_key_records, windows.null_key_bytes)
-        if not resolved.null_keys.included:  # "separate": null keys are not on this topic
-            spread = (spread[0] - null_r, spread[1] - null_b)
+        windows = _windows(kw, per_key, placed, window_ms=window_ms, lo=lo, count=count,
+                           partitions=topic.partitions)
+        spread = (windows.random_key_records, windows.random_key_bytes)
+        if resolved.null_keys.included:  # not under "separate": null keys are elsewhere
+            spread = (spread[0] + windows.null_key_records, spread[1] + windows.null_key_bytes)
         on_step(f"{topic.name}: partition count")
         result = measure_partition_count(
             kw, per_key, placed, windows, spread,
@@ -291,10 +293,10 @@ def _placed(partitioner: str, serialized: str) -> Column:
 
 
 def _windows(kw: DataFrame, per_key: DataFrame, placed: Column, *, window_ms: int, lo: int,
-             count: int, partitions: int) -> tuple[TopicWindows, np.ndarray, np.ndarray]:
+             count: int, partitions: int) -> TopicWindows:
     """Step 4: the (key, window) rows joined to their key's partition, rolled up per
-    (partition, window): the dense ``(P, W)`` grid (``-1``: random keys, ``-2``: null keys),
-    and the null-key records and bytes per window alone."""
+    (partition, window): the dense ``(P, W)`` grid of the keys deciding their partition, and
+    per window the null keys (``p = -2``) and the keys placed at random (``p = -1``)."""
     from pyspark.sql import functions as F
 
     part = per_key.select(KEY_COLUMN, "partition")
@@ -316,20 +318,17 @@ def _windows(kw: DataFrame, per_key: DataFrame, placed: Column, *, window_ms: in
     p, w, r, b = p[timed], w[timed], r[timed], b[timed]
     records = np.zeros((partitions, count), dtype=np.int64)
     byts = np.zeros((partitions, count), dtype=np.int64)
-    null_r = np.zeros(count, dtype=np.int64)
-    null_b = np.zeros(count, dtype=np.int64)
     keyed = p >= 0
     np.add.at(records, (p[keyed], w[keyed]), r[keyed])
     np.add.at(byts, (p[keyed], w[keyed]), b[keyed])
-    np.add.at(null_r, w[~keyed], r[~keyed])
-    np.add.at(null_b, w[~keyed], b[~keyed])
-    only_r = np.zeros(count, dtype=np.int64)
-    only_b = np.zeros(count, dtype=np.int64)
-    null = p == -2
-    np.add.at(only_r, w[null], r[null])
-    np.add.at(only_b, w[null], b[null])
+    spread = np.zeros((4, count), dtype=np.int64)  # null records, bytes; random records, bytes
+    for k, code in enumerate((-2, -1)):  # null keys, keys placed at random
+        rows = p == code
+        np.add.at(spread[2 * k], w[rows], r[rows])
+        np.add.at(spread[2 * k + 1], w[rows], b[rows])
+    null_r, null_b, rand_r, rand_b = spread
     return TopicWindows(window_ms, lo * window_ms, records, byts, null_r, null_b,
-                        untimed_r, untimed_b), only_r, only_b
+                        untimed_r, untimed_b, rand_r, rand_b)
 
 
 def _to_arrow(df: DataFrame) -> Any:

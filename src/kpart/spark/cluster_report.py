@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
 
     from kpart._layout import ResolvedCluster
+    from kpart.cluster.groups import ConsumerGroup
     from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
 
@@ -45,13 +46,15 @@ def _silent(step: str) -> None:
 class ClusterReport:
     """What :func:`run_cluster_report` computed: the ``summary`` document (``summary.json``,
     ``"kind": "cluster"``), every topic's ``measures``, the per-window table written as
-    ``windows.parquet`` (``None`` when no topic has timestamps) and the ``model`` written as
-    ``cluster.json``."""
+    ``windows.parquet`` (``None`` when no topic has timestamps), the ``model`` written as
+    ``cluster.json`` and its consumer ``groups`` (written there too,
+    :func:`kpart.cluster.from_report.report_groups`)."""
 
     summary: dict[str, Any]
     measures: tuple[TopicMeasure, ...]
     windows: pa.Table | None
     model: ClusterModel
+    groups: tuple[ConsumerGroup, ...] = ()
 
 
 def pin_cluster_seeds(topology: Topology, seed: int | None = None) -> Topology:
@@ -87,6 +90,7 @@ def run_cluster_report(
     limits: PartitionLimits,
     capacity: Mapping[int, Capacity] | None = None,
     on_step: Steps = _silent,
+    existing: ClusterModel | None = None,
 ) -> ClusterReport:
     """Run the cluster report on ``specs`` (topic name → its checked input,
     :func:`kpart.spark.inputs.resolve_topic_input`) and return it (nothing written).
@@ -97,12 +101,14 @@ def run_cluster_report(
     capacity (the ``broker-load`` charts and peak bytes-in against network-in capacity).
     ``resolved``: the topology resolved once, before Spark starts
     (:func:`kpart._layout.resolve_cluster` of :func:`pin_cluster_seeds`' topology, with the
-    existing cluster whose topics keep their replicas and leaders). Errors:
+    existing cluster whose topics keep their replicas and leaders); ``existing``: that
+    cluster, whose ISR and ``min.insync.replicas`` its topics keep in the model. Errors:
     ``ConfigError`` naming the topic and field (a timestamp that does not parse, a window grid
     too large), and those of :func:`kpart._layout.resolve_cluster`.
     """
     from datetime import UTC, datetime
 
+    from kpart.cluster.from_report import report_groups
     from kpart.report.cluster_summary import (
         build_cluster_summary,
         cluster_windows_table,
@@ -120,6 +126,7 @@ def run_cluster_report(
     placed = placed_cluster(resolved, measures)  # null keys placed once, windows on one grid
     summary = build_cluster_summary(resolved, placed, capacity=capacity,
                                     sources={name: spec.source for name, spec in specs.items()},
-                                    analysed_at=analysed_at)
+                                    analysed_at=analysed_at, existing=existing)
     return ClusterReport(summary, measures, cluster_windows_table(resolved, placed),
-                         report_cluster_model(resolved, placed, capacity))
+                         report_cluster_model(resolved, placed, capacity, existing),
+                         report_groups(resolved))
