@@ -50,7 +50,7 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, share_out:
             score = ((out[x] + lead_out[i]) / share_out[x]
                      + count_weight * (lead[x] + 1.0) / share_lead[x])
             if k > 0:  # keep the current leader unless another is clearly better
-                score = score * 1.001 + 1e-9 * k
+                score = score * 1.02 + 1e-9 * k
             if (best_over and not over) or (over == best_over and score < best_score):
                 best, best_score, best_over = k, score, over
         if best < 0:
