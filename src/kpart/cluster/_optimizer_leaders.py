@@ -7,7 +7,8 @@ in can change, and the network-out capacity limit (a hard goal) is never crossed
 
 1. :func:`assign_leaders`, a longest-processing-time greedy: partitions heaviest first (by
    leader network out), each led by the replica whose broker scores lowest on
-   ``network out / fair share + count_weight × leaders / fair share`` after taking it — the
+   ``network out / fair share + count_weight × leaders / fair share`` after taking it (the
+   current leader kept unless another scores 2 % lower) — the
    few heavy partitions (on a heavy-tailed cluster a handful carry most bytes) are spread by
    bytes, the many light ones by count;
 2. :func:`refine_leaders`, a descent: sweeps over the partitions touching a broker outside a

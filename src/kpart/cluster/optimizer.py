@@ -13,7 +13,9 @@ overshoot (the fewest bytes that fix the violation); the network-out, leader-cou
 leader-bytes-in goals move leadership, together (:mod:`kpart.cluster._optimizer_leaders`,
 no data), then, for each broker still outside the network-out band, leadership handovers,
 replica moves chosen by the fewest bytes per byte/s relieved and replica swaps, leader
-counts kept in their band (:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers; kpart's
+counts kept in their band (:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers;
+each partition's current leader comes back wherever no broker ends further from the
+leadership bands (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`); kpart's
 :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers
 (:mod:`kpart.cluster._optimizer_failover`). The target's leader is each partition's first
 replica. The result is checked by nothing here: run
