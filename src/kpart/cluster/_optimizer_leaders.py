@@ -7,7 +7,8 @@ in can change, and the network-out capacity limit (a hard goal) is never crossed
 
 1. :func:`assign_leaders`, a longest-processing-time greedy: partitions heaviest first (by
    leader network out), each led by the replica whose broker scores lowest on
-   ``network out / fair share + count_weight × leaders / fair share`` after taking it — the
+   ``network out / fair share + count_weight × leaders / fair share`` after taking it (the
+   current leader kept unless another scores 2 % lower) — the
    few heavy partitions (on a heavy-tailed cluster a handful carry most bytes) are spread by
    bytes, the many light ones by count;
 2. :func:`refine_leaders`, a descent: sweeps over the partitions touching a broker outside a
@@ -15,6 +16,11 @@ in can change, and the network-out capacity limit (a hard goal) is never crossed
    bands most, never taking a broker out of a band it is in nor into a band's violation it
    was not in (so no goal's violation count grows: a lower goal never undoes a higher one),
    until a sweep changes nothing.
+
+Then :func:`restore_leaders` gives each partition back the leader it had wherever that
+leaves every broker's distance to the bands no larger and no broker entering a violation:
+the greedy start and the later steps change leaders the goals do not need changed (a
+leadership moved and moved back elsewhere, ties broken away from the current leader).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from numba import njit
 
 from kpart.cluster.goals import GoalState
 
-__all__ = ["assign_leaders", "refine_leaders"]
+__all__ = ["assign_leaders", "refine_leaders", "restore_leaders"]
 
 
 @njit(cache=True)
@@ -45,7 +51,7 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, share_out:
             score = ((out[x] + lead_out[i]) / share_out[x]
                      + count_weight * (lead[x] + 1.0) / share_lead[x])
             if k > 0:  # keep the current leader unless another is clearly better
-                score = score * 1.001 + 1e-9 * k
+                score = score * 1.02 + 1e-9 * k
             if (best_over and not over) or (over == best_over and score < best_score):
                 best, best_score, best_over = k, score, over
         if best < 0:
@@ -347,5 +353,61 @@ def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
         made += step
         if not step:
             break
+    _recount(s)
+    return made
+
+
+@njit(cache=True)
+def _restore(pos: np.ndarray, orig: np.ndarray, order: np.ndarray, part: np.ndarray,
+             brokers: np.ndarray, loads: np.ndarray, bands: np.ndarray,
+             weights: np.ndarray) -> int:  # pragma: no cover
+    """One sweep of :func:`restore_leaders` over ``order``; returns the leaders restored."""
+    fa0, fc0, fa1, fc1 = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
+                          np.zeros(3, np.int64))
+    made = 0
+    for i in order:
+        a, c = pos[i, 0], orig[i]
+        if a == c or c < 0 or brokers[0, c] == 0:
+            continue
+        k = -1
+        for q in range(1, pos.shape[1]):
+            if pos[i, q] == c:
+                k = q
+        wo, wi = part[0, i], part[1, i]
+        if k < 0 or loads[0, c] + wo > brokers[1, c]:
+            continue
+        base = _state(a, loads, bands, weights, fa0) + _state(c, loads, bands, weights, fc0)
+        _shift(a, loads, wo, wi, -1.0)
+        _shift(c, loads, wo, wi, 1.0)
+        after = _state(a, loads, bands, weights, fa1) + _state(c, loads, bands, weights, fc1)
+        if after > base * (1 + 1e-12) or _worse(fa0, fa1) or _worse(fc0, fc1):
+            _shift(c, loads, wo, wi, -1.0)
+            _shift(a, loads, wo, wi, 1.0)
+            continue
+        pos[i, 0], pos[i, k] = c, a
+        made += 1
+    return made
+
+
+def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+                    sweeps: int = 3) -> int:
+    """Give partitions back their leader ``orig`` (int32 ``(P,)`` broker positions, ``-1``
+    none) where it is still a replica, may hold replicas, stays under its network-out limit
+    and no broker's weighted distance to ``bands`` (as :func:`refine_leaders`'s) grows nor
+    a broker enters a violation (so no goal's violation count grows); the lightest
+    partitions first, in place on ``s``. Returns the leaders restored."""
+    loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
+    part = np.stack([s.lead_out, s.rate_in])
+    brokers = np.stack([s.allowed.astype(np.float64), _limit_out(s)])
+    rows = np.flatnonzero(s.pos[:, 0] != orig)
+    order = rows[np.argsort(s.lead_out[rows], kind="stable")]
+    made = 0
+    for _ in range(sweeps):
+        step = int(_restore(s.pos, orig.astype(np.int32), order, part, brokers, loads,
+                            np.ascontiguousarray(bands), np.asarray(weights, np.float64)))
+        made += step
+        if not step:
+            break
+        order = order[s.pos[order, 0] != orig[order]]
     _recount(s)
     return made

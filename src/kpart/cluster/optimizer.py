@@ -13,7 +13,9 @@ overshoot (the fewest bytes that fix the violation); the network-out, leader-cou
 leader-bytes-in goals move leadership, together (:mod:`kpart.cluster._optimizer_leaders`,
 no data), then, for each broker still outside the network-out band, leadership handovers,
 replica moves chosen by the fewest bytes per byte/s relieved and replica swaps, leader
-counts kept in their band (:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers; kpart's
+counts kept in their band (:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers;
+each partition's current leader comes back wherever no broker ends further from the
+leadership bands (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`); kpart's
 :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers
 (:mod:`kpart.cluster._optimizer_failover`). The target's leader is each partition's first
 replica. The result is checked by nothing here: run
@@ -40,7 +42,7 @@ import numpy as np
 
 from kpart.cluster._optimizer_chains import chain_leaders
 from kpart.cluster._optimizer_failover import order_followers
-from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders
+from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders, restore_leaders
 from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
 from kpart.cluster._optimizer_netout import relocate_for_network_out
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
@@ -250,6 +252,26 @@ def _set_leaders(s: GoalState, leaders: np.ndarray) -> None:
     s.lead_in[:] = np.bincount(s.pos[:, 0], weights=s.rate_in, minlength=b)
 
 
+def _keep_current(s: GoalState, goals: Sequence[Goal]) -> None:
+    """Leaders and follower order as they are in the model wherever the goals end the same:
+    each partition's current first replica leads again where no broker's distance to the
+    leadership bands grows (:func:`restore_leaders`), and a partition on the same brokers
+    with the same leader keeps its replica order (unless
+    :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` orders followers)."""
+    model = s.model
+    if model is None:
+        return
+    orig = model.broker_positions(model.replicas)
+    bands, weights = _leader_bands(s, goals)
+    restore_leaders(s, orig[:, 0], bands, weights)
+    s.bands.clear()
+    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
+        return
+    same = (s.pos[:, 0] == orig[:, 0]) & (np.sort(s.pos, axis=1) == np.sort(orig, axis=1)).all(
+        axis=1)
+    s.pos[same] = orig[same]
+
+
 def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, strict: bool = False) -> None:
     g = goals[i]
     th = s.thresholds
@@ -290,6 +312,9 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
         if i == lead_at:
             _lead(s, goals)
         seconds.append((g.name, time.perf_counter() - clock))
+    clock = time.perf_counter()
+    _keep_current(s, goals)
+    seconds.append(("keep leaders", time.perf_counter() - clock))
     if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
         clock = time.perf_counter()
         order_followers(s)  # the follower order: seen by no other goal
