@@ -178,3 +178,23 @@ def test_floor_is_never_above_the_best_plan(n: int, loads: list[tuple[float, flo
     for name in _FLOORED:
         floor = goal_floor(m, name, allowed, th, _HARD)
         assert floor is not None and floor <= best[name], (name, floor, best[name])
+
+
+def test_floor_keeps_the_bands_of_higher_priority_goals_the_plan_meets() -> None:
+    # 6 partitions of 20 bytes, one a broker: disk band top 120 / 6 x 1.1 = 22, so a plan
+    # keeping DiskUsageDistributionGoal puts no two of them on one broker, and the two
+    # partitions serving 100 bytes/s out need two leaders over the network-out band
+    m = _heavy_model((20.0,) * 6, (100.0, 100.0, 10, 10, 10, 10))
+    allowed = np.ones(6, dtype=bool)
+    th = Thresholds()
+    name = "NetworkOutboundUsageDistributionGoal"
+    assert goal_floor(m, name, allowed, th, _HARD) == 1
+    assert goal_floor(m, name, allowed, th, _HARD, ("DiskUsageDistributionGoal",)) == 2
+    disk_then_out = goals_by_name(f"DiskUsageDistributionGoal,{name}")
+    report = verify(m, m.replicas, disk_then_out)
+    # network out: 2 brokers over the band [36, 44], 4 under it (10 bytes/s); the floor is 2
+    assert [(g.after, g.floor) for g in report.goals] == [(0, 0), (6, 2)]
+    # a plan that breaks the disk band (both 20-byte heavy ones on broker 0) keeps no band
+    crowded = np.array([[0], [0], [2], [3], [4], [5]])
+    report = verify(m, crowded, disk_then_out)
+    assert report.goals[0].after > 0 and report.goals[1].floor == 1

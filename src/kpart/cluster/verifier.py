@@ -10,8 +10,10 @@ plain numpy, so a bug in the optimizer's incremental bookkeeping cannot hide.
 replication factor unchanged, only allowed brokers (not removed, known to the model) —,
 (2) every hard goal holds on the target, (3) no soft goal has more violations than before.
 The target's leader is each partition's first replica (the preferred leader). For the
-usage-distribution goals it also shows a ``floor``: violations no plan can go below
-(:func:`goal_floor`), so that "within its threshold wherever feasible" can be checked.
+usage-distribution goals it also shows a ``floor``: violations no plan can go below that
+meets the hard goals and the usage-distribution goals this target meets earlier in the
+priority order (:func:`goal_floor`), so that "within its threshold wherever feasible" can be
+checked.
 
 >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
 >>> m = ClusterModel.from_partitions([ClusterBroker(i, f"r{i}") for i in range(3)],
@@ -45,8 +47,9 @@ __all__ = ["GoalCheck", "VerifierReport", "goal_floor", "goal_violations", "veri
 class GoalCheck:
     """One goal: violations ``before`` (``None`` without a before) and ``after``; ``ok``: a
     hard goal has none after, a soft goal no more than before; ``floor``: the violations no
-    plan meeting the hard goals can go below (:func:`goal_floor`; ``None`` where not
-    computed: hard goals and count goals)."""
+    plan meeting the hard goals (and the higher-priority usage-distribution goals this target
+    meets) can go below (:func:`goal_floor`; ``None`` where not computed: hard goals and
+    count goals)."""
 
     name: str
     hard: bool
@@ -220,8 +223,23 @@ def _bins(items: np.ndarray, group: np.ndarray, cap: np.ndarray) -> int:
     return max(bound, best[-1])
 
 
+def _band_top(model: ClusterModel, key: str, leader_only: bool, allowed: np.ndarray,
+              th: Thresholds, loads: dict[str, np.ndarray]) -> float:
+    """The highest band top over the ``allowed`` brokers of the usage-distribution goal on
+    ``key`` (each broker's band scaled by its capacity when every allowed broker has one)."""
+    if key == "network_in" and leader_only:  # LeaderBytesInDistributionGoal: no capacity
+        return float(loads[key].sum() / max(int(allowed.sum()), 1) * th.network_in_balance)
+    t = {"disk_bytes": th.disk_balance, "network_in": th.network_in_balance,
+         "network_out": th.network_out_balance}[key]
+    full = np.array([math.inf if b.capacity is None or getattr(b.capacity, key) is None
+                     else float(getattr(b.capacity, key)) for b in model.brokers])[allowed]
+    c = full if np.isfinite(full).all() else np.ones(int(allowed.sum()))
+    total = loads[key] if leader_only else loads[key] * model.replication_factors()
+    return float((total.sum() / max(float(c.sum()), 1e-300) * t * c).max())
+
+
 def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Thresholds,
-               hard: Sequence[str] = ()) -> int | None:
+               hard: Sequence[str] = (), kept: Sequence[str] = ()) -> int | None:
     """Violations of the usage-distribution goal ``name`` that no target of ``model`` on the
     ``allowed`` brokers meeting the hard goals ``hard`` (names) can go below; ``None`` for
     the other goals. The band's top does not depend on the plan (the total load is fixed:
@@ -235,7 +253,10 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
     in or network out (each such partition's replica brings its size and bytes-in, its
     leadership also its network out): a bin packing, exact for up to ten such partition
     replicas, else bounded by the total over the largest capacity and the items over half of
-    it. 0 when no partition is that heavy.
+    it. 0 when no partition is that heavy. ``kept``: higher-priority usage-distribution goals
+    (names) the plan keeps within their bands — a lower-priority goal may not undo them, as in
+    Cruise Control — so no broker holds more than their band's top of disk, network in or
+    network out either.
 
     Example: brokers capped at 0.8 × 10 TB of disk cannot lead seven partitions of 2 TB each
     that each serve more network out than the band's top; two may (a plan that reached two
@@ -243,6 +264,8 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
     if name not in _FLOORED:
         return None
     key, leader_only = _FLOORED[name]
+    if not allowed.any():
+        return None
     loads = _partition_loads(model)
     rf = model.replication_factors()
 
@@ -250,19 +273,7 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
         return np.array([math.inf if b.capacity is None or getattr(b.capacity, field) is None
                          else float(getattr(b.capacity, field)) for b in model.brokers])
 
-    if name == "LeaderBytesInDistributionGoal":
-        tops = np.full(int(allowed.sum()), loads[key].sum() / max(int(allowed.sum()), 1)
-                       * th.network_in_balance)
-    else:
-        t = {"disk_bytes": th.disk_balance, "network_in": th.network_in_balance,
-             "network_out": th.network_out_balance}[key]
-        full = cap(key)
-        c = full[allowed] if np.isfinite(full[allowed]).all() else np.ones(int(allowed.sum()))
-        total = loads[key] if leader_only else loads[key] * rf
-        tops = total.sum() / max(float(c.sum()), 1e-300) * t * c
-    if not len(tops):
-        return None
-    top = float(tops.max())
+    top = _band_top(model, key, leader_only, allowed, th, loads)
     heavy = np.flatnonzero(loads[key] > top + 1e-9 * max(abs(top), 1e-300))
     if not len(heavy):
         return 0
@@ -270,6 +281,12 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
     limits = np.array([float(cap(f)[allowed].max()) * th.capacity
                        if any(_CAPACITY_GOALS.get(h) == f for h in hard) else math.inf
                        for f in fields])
+    for other in kept:  # the bands of the higher-priority goals the plan keeps
+        k, lo = _FLOORED[other]
+        if other != name and other != "LeaderBytesInDistributionGoal":
+            f, band = fields.index(k), _band_top(model, k, lo, allowed, th, loads)
+            if band > 0:  # 0: nothing of that load anywhere, no limit
+                limits[f] = min(limits[f], band)
     copies = np.ones(len(heavy), dtype=np.int64) if leader_only else rf[heavy]
     group = np.repeat(np.arange(len(heavy)), copies)
     rows = heavy[group]
@@ -374,6 +391,7 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
         return VerifierReport(tuple(errors), ())
     checks = []
     hard = [g.name for g in goals if g.hard]
+    kept: list[str] = []  # usage-distribution goals met so far, in priority order
     for g in goals:
         after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds,
                                 pools=pools)
@@ -384,6 +402,9 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
             base = goal_violations(model, np.asarray(before), np.asarray(before)[:, 0], g.name,
                                    allowed, thresholds, removed_over=True, pools=pools)
         ok = after == 0 if g.hard else after <= base
-        floor = None if g.hard else goal_floor(model, g.name, allowed, thresholds, hard)
+        floor = None if g.hard else goal_floor(model, g.name, allowed, thresholds, hard,
+                                               kept)
+        if g.name in _FLOORED and after == 0:
+            kept.append(g.name)
         checks.append(GoalCheck(g.name, g.hard, base, after, ok, floor))
     return VerifierReport(tuple(errors), tuple(checks))
