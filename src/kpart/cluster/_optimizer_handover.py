@@ -58,6 +58,19 @@ def _lead_ok(s: GoalState, row: int, old: int, new: int, guards: Sequence[Goal])
     return all(g.accepts_leader(s, row, old, new) for g in guards)
 
 
+def _lead_moved(s: GoalState, row: int, k: int, old: int, new: int, guards: Sequence[Goal],
+                undo: _Undo) -> bool:
+    """After the replica in slot ``k`` of ``row`` moved to ``new``: from a follower's slot
+    (``k`` > 0) it takes the leadership from ``old`` when the guards accept that; ``False``
+    when they do not (the caller rolls back). Slot 0 (the leader replica itself) leads on."""
+    if not k:
+        return True
+    if not _lead_ok(s, row, old, new, guards):
+        return False
+    _swap(s, row, k, undo)
+    return True
+
+
 def _take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence[Goal],
               light: np.ndarray, undo: _Undo) -> float:
     """``x`` takes the leadership of one light partition from a broker with a leader to
@@ -84,8 +97,7 @@ def _take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence
             f = int(s.pos[row, k])
             if f >= 0 and accepted(guards, s, row, f, x):
                 _move(s, row, k, x, undo)
-                if _lead_ok(s, row, g, x, guards):
-                    _swap(s, row, k, undo)
+                if _lead_moved(s, row, k, g, x, guards, undo):
                     return float(s.size[row])
                 undo.pop()()
     return -1.0
@@ -123,8 +135,7 @@ def _give_one(s: GoalState, x: int, floor: float, lim: _Limits, guards: Sequence
                 f = int(s.pos[row, k])
                 if f >= 0 and accepted(guards, s, row, f, d):
                     _move(s, row, k, d, undo)
-                    if _lead_ok(s, row, x, d, guards):
-                        _swap(s, row, k, undo)
+                    if _lead_moved(s, row, k, x, d, guards, undo):
                         return float(s.size[row])
                     undo.pop()()
     return -1.0

@@ -47,6 +47,7 @@ from kpart.cluster._optimizer_handover import (
     _ROWS,
     _cheapest,
     _counts,
+    _lead_moved,
     _lead_ok,
     _Limits,
     _move,
@@ -150,11 +151,9 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                 if f < 0 or not accepted(guards, s, row, f, d):
                     continue
                 _move(s, row, k, d, undo)
-                if k and not _lead_ok(s, row, x, d, guards):
+                if not _lead_moved(s, row, k, x, d, guards, undo):
                     _rollback(undo)
                     continue
-                if k:
-                    _swap(s, row, k, undo)
                 got = _counts(s, x, d, took, wr, ctx, undo)
                 if got >= 0 and size + got <= budget:
                     return size + got
@@ -207,11 +206,9 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
             if f < 0 or not accepted(guards, s, row, f, x):
                 continue
             _move(s, row, k, x, undo)
-            if k and not _lead_ok(s, row, g, x, guards):
+            if not _lead_moved(s, row, k, g, x, guards, undo):
                 _rollback(undo)
                 continue
-            if k:
-                _swap(s, row, k, undo)
             got = _counts(s, g, x, took, wr, ctx, undo)
             if got >= 0 and size + got <= budget:
                 return size + got

@@ -15,6 +15,7 @@ from kpart.cluster._optimizer_handover import (
     _NETWORK_OUT,
     _ROWS,
     _counts,
+    _lead_moved,
     _lead_ok,
     _Limits,
     _move,
@@ -185,11 +186,9 @@ def _gain_swap(s: GoalState, x: int, row: int, budget: float,
                 break
             if not _both(s, ((q, kq, x, f), (row, k, f, x)), guards, undo):
                 continue
-            if k and not _lead_ok(s, row, g, x, guards):
+            if not _lead_moved(s, row, k, g, x, guards, undo):
                 _rollback(undo)
                 continue
-            if k:
-                _swap(s, row, k, undo)
             got = _counts(s, g, x, took, wr, ctx, undo)
             spent = size + float(s.size[q])
             if got >= 0 and spent + got <= budget:
