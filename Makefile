@@ -22,9 +22,12 @@ lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-# CI=true (set by the CI machine, or `make test CI=true`) reaches pytest: derandomized hypothesis
+# CI=true (set by the CI machine, or `make test CI=true`) reaches pytest: derandomized hypothesis.
+# WORKERS pytest-xdist processes (make test WORKERS=1: one process); every Spark test runs in one of
+# them (tests/conftest.py), so a run has one SparkSession.
+WORKERS ?= 2
 test: install lint $(if $(filter true,$(CI)),browser)
-	CI=$(CI) $(BIN)/python -m pytest -q src tests
+	CI=$(CI) $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup src tests
 
 # Property tests (marked `hypothesis` by its plugin) and tests/fuzz, random from a fresh seed that
 # is printed first (reproduce a run: make fuzz SEED=N), FUZZ_SCALE times the CI example counts.

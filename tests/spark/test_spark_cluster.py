@@ -1,5 +1,6 @@
 """A real Spark standalone cluster on loopback: ``kpart report --master spark://...`` runs on a
-separate executor JVM (and its Python workers) and gives the same summary as ``local``.
+separate executor JVM (and its Python workers), survives losing it, and gives the same summary
+as ``local``.
 
 The master and one worker are started from the pyspark package (``bin/spark-class``), the
 report runs in a subprocess (this process already has a local SparkContext), and both cluster
@@ -83,35 +84,6 @@ def _untimed(summary: dict) -> dict:
     return {**summary, "analysed": {**summary["analysed"], "time": None}}
 
 
-def test_cluster_report_equals_local(cluster, spark, tmp_path):
-    data = tmp_path / "flights_sample.parquet"
-    pq.write_table(flights_table(10_000), data)
-    # Another client's murmur2 runs the numba kernel through mapInArrow: Python workers of the
-    # executor must import kpart and compile the kernel there, not on the driver.
-    topology = tmp_path / "topology.toml"
-    topology.write_text(DEFAULT_TOPOLOGY_TEXT.replace('partitioner = "java:default"',
-                                                      'partitioner = "librdkafka:murmur2"'))
-    out = tmp_path / "cluster-report"
-    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
-    run = subprocess.run(
-        [sys.executable, "-m", "kpart.cli", "report", str(data), "--topology", str(topology),
-         "--master", cluster["url"], "--out", str(out), "--quiet"],
-        capture_output=True, text=True, timeout=REPORT_TIMEOUT, env=env,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    on_cluster = json.loads((out / "summary.json").read_text())
-
-    local = run_report(spark, load_topology(topology), resolve_input(data, None, "tailnum"))
-    assert _untimed(on_cluster) == _untimed(local)  # all but the time of the run
-    assert on_cluster["records"] == 10_000
-
-    apps = _master_state(cluster["ui"])
-    ran = [a for a in apps.get("completedapps", []) + apps.get("activeapps", [])
-           if a.get("name") == "kpart-report"]
-    assert ran, apps  # the job was a standalone application with executors on the worker
-    assert any((cluster["logs"] / "work").glob("app-*/*/stderr"))
-
-
 def _executor_pids(app_marker: str = "CoarseGrainedExecutorBackend") -> list[int]:
     """Executor JVMs running on this machine (their command line names the backend class)."""
     pids = []
@@ -128,9 +100,13 @@ def _executor_pids(app_marker: str = "CoarseGrainedExecutorBackend") -> list[int
 
 
 def test_cluster_report_survives_a_killed_executor(cluster, spark, tmp_path):
-    """Kill the executor JVM while the report runs: the master launches another executor,
-    Spark re-runs the lost tasks (and the shuffle output lost with the executor), and the
-    summary is the same as the local one."""
+    """``kpart report --master spark://...`` runs as a standalone application with executors
+    on the worker. Kill the executor JVM while the report runs: the master launches another
+    executor, Spark re-runs the lost tasks (and the shuffle output lost with the executor),
+    and the summary is the same as the local one.
+
+    Another client's murmur2 runs the numba kernel through mapInArrow: Python workers of the
+    executor must import kpart and compile the kernel there, not on the driver."""
     # Many small files: stage 0 has one task per file on the worker's single core, so the job
     # is still reading when the executor is killed.
     data = tmp_path / "flights_parts"
@@ -177,6 +153,10 @@ def test_cluster_report_survives_a_killed_executor(cluster, spark, tmp_path):
     local = run_report(spark, load_topology(topology), resolve_input(data, None, "tailnum"))
     assert _untimed(on_cluster) == _untimed(local)  # all but the time of the run
     assert on_cluster["records"] == 48 * 7_016
+    apps = _master_state(cluster["ui"])
+    ran = [a for a in apps.get("completedapps", []) + apps.get("activeapps", [])
+           if a.get("name") == "kpart-report"]
+    assert ran, apps  # the job was a standalone application with executors on the worker
     # the master launched a replacement executor for the application after the kill
     app_dirs = [d for d in (cluster["logs"] / "work").glob("app-*")
                 if any((d / e / "stderr").exists() for e in ("0", "1"))]

@@ -36,7 +36,9 @@ def small_csv(tmp_path_factory):
 
 
 @pytest.mark.spark
-def test_topology_options_without_groups_and_the_steps(spark, capfd, tmp_path, small_csv):
+def test_topology_options_without_groups_and_the_steps(spark, capfd, tmp_path, small_csv,
+                                                      monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # the input's whole path fits in the Analysed table
     topo = tmp_path / "nogroups.toml"
     topo.write_text(_NO_GROUPS)
     out = tmp_path / "report"
