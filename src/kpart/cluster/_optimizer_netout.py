@@ -57,6 +57,7 @@ from kpart.cluster._optimizer_handover import (
     _Undo,
 )
 from kpart.cluster._optimizer_moves import accepted
+from kpart.cluster._optimizer_pairs import pair_heavy
 from kpart.cluster._optimizer_swaps import _exchange, _gain_swap, _swap_step
 from kpart.cluster.goals import Goal, GoalState
 
@@ -87,6 +88,34 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
                 _swap(s, row, k, undo)
                 break
     if s.nw_out[x] <= lim.hi_t[x]:
+        return bool(undo)
+    _rollback(undo)
+    return False
+
+
+def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bool:
+    """The mirror of :func:`_pass_many` for ``x`` under its band: the leadership of many
+    partitions it follows, the heaviest first, each from a leader that stays inside its
+    band (or was over it) with a leader to spare, while ``x`` has room for one more leader
+    and stays under its band's top. Kept (True) only when it brings ``x`` into its band."""
+    rows, slots = np.nonzero(s.pos[:, 1:] == x)
+    slots = slots + 1
+    w = s.lead_out[rows]
+    keep = (w > 0) & (w <= lim.hi[x] - s.nw_out[x])
+    rows, slots, w = rows[keep], slots[keep], w[keep]
+    order = np.argsort(-w, kind="stable")[: 8 * 1024]
+    undo: _Undo = []
+    for row, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
+        if s.nw_out[x] >= lim.lo[x] or s.leaders[x] + 1 > lim.chi:
+            break
+        g, wr = int(s.pos[row, 0]), float(s.lead_out[row])
+        if (s.nw_out[x] + wr > lim.hi[x] or s.leaders[g] - 1 < lim.clo
+                or not (s.nw_out[g] > lim.hi_t[g] or s.nw_out[g] - wr >= lim.lo[g])
+                or s.lead_in[x] + s.rate_in[row] > lim.lin[x]
+                or not _lead_ok(s, row, g, x, guards)):
+            continue
+        _swap(s, row, k, undo)
+    if s.nw_out[x] >= lim.lo_t[x]:
         return bool(undo)
     _rollback(undo)
     return False
@@ -173,11 +202,13 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     rows = np.flatnonzero((s.lead_out >= need / 16) & (s.lead_out <= most) & (lead >= 0))
     g_of = lead[rows]
     w = s.lead_out[rows]
-    rows = rows[((s.nw_out[g_of] > lim.hi[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
+    rows = rows[((s.nw_out[g_of] > lim.hi_t[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
                 & (s.lead_in[x] + s.rate_in[rows] <= lim.lin[x]) & (g_of != x)]
     held = (s.pos[rows, 1:] == x).any(axis=1)
     undo: _Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
+    if _take_many(s, x, lim, guards):
+        return 0.0
     # 1. the leadership of a partition it follows
     cand = rows[held]
     useful = np.minimum(s.lead_out[cand], need)
@@ -233,23 +264,38 @@ def _absorbing(lim: _Limits, absorbers: np.ndarray, s: GoalState) -> _Limits:
     return replace(lim, hi=hi, hi_t=hi_t, lin=lin)
 
 
-def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[Goal],
-                             budget: float, rounds: int = 12) -> float:
-    """Leadership changes and replica moves that bring brokers into the network-out band
-    (module docstring); ``bands``: the rows of :func:`kpart.cluster.optimizer._leader_bands`
-    (network out: aimed band rows 0, 1, threshold band rows 3, 4; leader count threshold
-    band rows 8, 9; leader bytes-in threshold top row 14); ``budget``: bytes this pass may
-    move. Returns the bytes moved."""
-    lim = _Limits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
-                  clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
-    light = np.flatnonzero(s.pos[:, 0] >= 0)
-    light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
+def _settle(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
+            light: np.ndarray) -> tuple[float, int]:
+    """Steps (:func:`_shed` or :func:`_gain`) for ``x`` until it is inside its band, at most
+    64. Returns the bytes moved and the steps taken, negated (minus one) when a step was
+    not found."""
     moved = 0.0
-    # a broker leading a partition heavier than its band's top stays over it: left alone
+    for step in range(64):
+        if lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x]:
+            return moved, step
+        over = bool(s.nw_out[x] > lim.hi_t[x])
+        got = (_shed if over else _gain)(s, x, lim, guards, budget - moved, light)
+        if got < 0:
+            return moved, -1 - step
+        moved += got
+    return moved, 64
+
+
+def _heavy_leaders(s: GoalState, lim: _Limits) -> np.ndarray:
+    """Brokers leading a partition heavier than their band's top (sorted)."""
     lead = s.pos[:, 0]
     heavy = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
-    stuck: set[int] = set(lead[heavy].tolist())
-    lim = _absorbing(lim, np.array(sorted(stuck), dtype=np.int64), s)
+    return np.unique(lead[heavy]).astype(np.int64)
+
+
+def _settle_all(s: GoalState, base: _Limits, guards: Sequence[Goal], budget: float,
+                light: np.ndarray, rounds: int) -> float:
+    """Every broker outside its band, the farthest first, settled (:func:`_settle`), the
+    brokers leading a heavy partition left alone (absorbers). Returns the bytes moved."""
+    absorbers = _heavy_leaders(s, base)
+    stuck: set[int] = set(absorbers.tolist())
+    lim = _absorbing(base, absorbers, s)
+    moved = 0.0
     for _ in range(rounds):
         bad = np.flatnonzero(s.allowed & ((s.nw_out > lim.hi_t) | (s.nw_out < lim.lo_t)))
         bad = np.array([b for b in bad.tolist() if b not in stuck], dtype=np.int64)
@@ -258,16 +304,42 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
         far = np.maximum(s.nw_out[bad] - lim.hi[bad], lim.lo[bad] - s.nw_out[bad])
         progress = False
         for x in bad[np.argsort(-far / lim.hi[bad], kind="stable")].tolist():
-            for _step in range(64):
-                if lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x]:
-                    break
-                over = bool(s.nw_out[x] > lim.hi_t[x])
-                step = (_shed if over else _gain)(s, x, lim, guards, budget - moved, light)
-                if step < 0:
-                    stuck.add(x)
-                    break
-                moved += step
-                progress = True
+            got, steps = _settle(s, x, lim, guards, budget - moved, light)
+            moved += got
+            progress = progress or steps > 0 or steps < -1
+            if steps < 0:
+                stuck.add(x)
         if not progress:
             break
     return moved
+
+
+def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[Goal],
+                             budget: float, rounds: int = 12) -> float:
+    """Leadership changes and replica moves that bring brokers into the network-out band
+    (module docstring); ``bands``: the rows of :func:`kpart.cluster.optimizer._leader_bands`
+    (network out: aimed band rows 0, 1, threshold band rows 3, 4; leader count threshold
+    band rows 8, 9; leader bytes-in threshold top row 14); ``budget``: bytes this pass may
+    move. Then heavy leaderships are packed two to a broker
+    (:func:`kpart.cluster._optimizer_pairs.pair_heavy`) and what that leaves settled again.
+    Returns the bytes moved."""
+    base = _Limits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
+                   clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
+    light = np.flatnonzero(s.pos[:, 0] >= 0)
+    light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
+    def settle(x: int, spend: float) -> tuple[float, bool]:
+        lim = _absorbing(base, _heavy_leaders(s, base), s)
+        got, _steps = _settle(s, x, lim, guards, spend, light)
+        return got, bool(lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x])
+
+    moved = pair_heavy(s, base, guards, budget, light, settle) if PAIR_FIRST else 0.0
+    moved += _settle_all(s, base, guards, budget - moved, light, rounds)
+    if not PAIR_FIRST:
+        paired = pair_heavy(s, base, guards, budget - moved, light, settle)
+        if paired > 0:
+            moved += paired + _settle_all(s, base, guards, budget - moved - paired, light,
+                                          rounds)
+    return moved
+
+
+PAIR_FIRST = False
