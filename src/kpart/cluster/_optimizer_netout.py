@@ -101,18 +101,23 @@ def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bo
     rows, slots = np.nonzero(s.pos[:, 1:] == x)
     slots = slots + 1
     w = s.lead_out[rows]
-    keep = (w > 0) & (w <= lim.hi[x] - s.nw_out[x])
+    g = s.pos[rows, 0]
+    keep = ((w > 0) & (w <= lim.hi[x] - s.nw_out[x]) & (s.leaders[g] - 1 >= lim.clo)
+            & ((s.nw_out[g] > lim.hi_t[g]) | (s.nw_out[g] - w >= lim.lo[g])))
     rows, slots, w = rows[keep], slots[keep], w[keep]
-    order = np.argsort(-w, kind="stable")[: 8 * 1024]
+    room = lim.chi - float(s.leaders[x])  # leaders it may take (inf: no leader-count band)
+    order = np.argsort(-w, kind="stable")[: max(int(min(room, len(w))), 0)]
+    if s.nw_out[x] + w[order].sum() < lim.lo_t[x]:
+        return False  # not even all it could take would do
     undo: _Undo = []
     for row, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
         if s.nw_out[x] >= lim.lo[x] or s.leaders[x] + 1 > lim.chi:
             break
-        g, wr = int(s.pos[row, 0]), float(s.lead_out[row])
-        if (s.nw_out[x] + wr > lim.hi[x] or s.leaders[g] - 1 < lim.clo
-                or not (s.nw_out[g] > lim.hi_t[g] or s.nw_out[g] - wr >= lim.lo[g])
+        z, wr = int(s.pos[row, 0]), float(s.lead_out[row])
+        if (s.nw_out[x] + wr > lim.hi[x] or s.leaders[z] - 1 < lim.clo
+                or not (s.nw_out[z] > lim.hi_t[z] or s.nw_out[z] - wr >= lim.lo[z])
                 or s.lead_in[x] + s.rate_in[row] > lim.lin[x]
-                or not _lead_ok(s, row, g, x, guards)):
+                or not _lead_ok(s, row, z, x, guards)):
             continue
         _swap(s, row, k, undo)
     if s.nw_out[x] >= lim.lo_t[x]:
@@ -327,19 +332,16 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
                    clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
     light = np.flatnonzero(s.pos[:, 0] >= 0)
     light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
+
     def settle(x: int, spend: float) -> tuple[float, bool]:
         lim = _absorbing(base, _heavy_leaders(s, base), s)
         got, _steps = _settle(s, x, lim, guards, spend, light)
         return got, bool(lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x])
 
-    moved = pair_heavy(s, base, guards, budget, light, settle) if PAIR_FIRST else 0.0
-    moved += _settle_all(s, base, guards, budget - moved, light, rounds)
-    if not PAIR_FIRST:
-        paired = pair_heavy(s, base, guards, budget - moved, light, settle)
-        if paired > 0:
-            moved += paired + _settle_all(s, base, guards, budget - moved - paired, light,
-                                          rounds)
+    moved = _settle_all(s, base, guards, budget, light, rounds)
+    paired = pair_heavy(s, base, guards, budget - moved, light, settle)
+    if paired > 0:  # what a pair's steps took out of their band, and what it unblocked
+        moved += paired + _settle_all(s, base, guards, budget - moved - paired, light,
+                                      rounds)
     return moved
 
-
-PAIR_FIRST = False
