@@ -57,7 +57,7 @@ from kpart.cluster._optimizer_handover import (
     _Undo,
 )
 from kpart.cluster._optimizer_moves import accepted
-from kpart.cluster._optimizer_pairs import pair_heavy
+from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
 from kpart.cluster._optimizer_swaps import _exchange, _gain_swap, _swap_step
 from kpart.cluster.goals import Goal, GoalState
 
@@ -340,6 +340,7 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
 
     moved = _settle_all(s, base, guards, budget, light, rounds)
     paired = pair_heavy(s, base, guards, budget - moved, light, settle)
+    paired += relieve_over(s, base, guards, budget - moved - paired, light, settle)
     if paired > 0:  # what a pair's steps took out of their band, and what it unblocked
         moved += paired + _settle_all(s, base, guards, budget - moved - paired, light,
                                       rounds)

@@ -35,7 +35,7 @@ from kpart.cluster._optimizer_handover import (
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster.goals import Goal, GoalState
 
-__all__ = ["pair_heavy"]
+__all__ = ["pair_heavy", "relieve_over"]
 
 #: The arrays of :class:`GoalState` a move changes (saved before a pair, restored when the
 #: broker it relieves cannot be settled).
@@ -273,3 +273,41 @@ def pair_heavy(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float
                 break
         if not done:
             return spent
+
+
+def relieve_over(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float,
+                 light: np.ndarray, settle: Settle) -> float:
+    """A broker over its band that leads no heavy partition and that the steps of
+    :mod:`kpart.cluster._optimizer_netout` left there (its load one or two partitions of
+    0.2-1 x the band's top, their followers full) hands one of them to a broker leading a
+    heavy one (over the band in any plan: it has all the room) as :func:`pair_heavy` hands
+    a heavy one — a replica of it there, replicas of about its size back — and is then
+    settled (the partitions that take it into its band, the cheapest first). Returns the
+    bytes moved."""
+    if s.count_guard:
+        return 0.0
+    spent = 0.0
+    ctx = (lim, guards, light)
+    lead = s.pos[:, 0]
+    heavy = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
+    bins = np.unique(lead[heavy])
+    if not len(bins):
+        return 0.0
+    over = np.flatnonzero(s.allowed & (s.nw_out > lim.hi_t))
+    for g in over[~np.isin(over, bins)].tolist():
+        rows = np.flatnonzero(s.pos[:, 0] == g)
+        need = float(s.nw_out[g] - lim.hi[g])
+        rows = rows[s.lead_out[rows] >= need]
+        for q in rows[np.argsort(s.size[rows], kind="stable")][:3].tolist():
+            full = s.disk[bins] / np.where(np.isfinite(s.cap_disk[bins]), s.cap_disk[bins],
+                                           1.0)
+            done = False
+            for b in bins[np.argsort(full, kind="stable")][:_BINS].tolist():
+                got = _share(s, q, b, ctx, budget - spent, settle)
+                if got >= 0:
+                    spent += got
+                    done = True
+                    break
+            if done:
+                break
+    return spent
