@@ -185,6 +185,8 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
     free = [x for x in guards if x.name != _NETWORK_OUT]
     g = int(s.pos[q, 0])
     counts = (int(s.leaders[g]), int(s.leaders[b]))
+    if float(s.size[q]) + _window(s, b, q, free, gives=True)[0] > budget:
+        return -1.0  # ``q``'s replica and what ``b`` must send for it: over the budget
     saved = {k: getattr(s, k).copy() for k in _MUTABLE}
     for k in range(s.pos.shape[1]):
         f = int(s.pos[q, k])
