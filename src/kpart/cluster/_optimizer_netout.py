@@ -6,7 +6,8 @@ Each broker outside its band, the farthest first, takes one step at a time, the 
 that helps:
 
 1. a leadership passed between a broker over its band and a follower with room (no data
-   moves), the one relieving most of what is needed;
+   moves), the one relieving most of what is needed (many light ones at once when that
+   brings it into its band; under its band: the leaderships of many it follows);
 2. otherwise an exchange (a broker over its band whose load is one or two heavy partitions
    and many light ones, none of which it can pass alone without falling under the band):
    it passes a heavy leadership to a follower with room and takes back the leadership of a
@@ -24,7 +25,10 @@ Absorbers: a broker leading a partition whose network out alone is above the ban
 stays over the band in any plan while it leads it (the verifier's floor counts such brokers,
 :func:`kpart.cluster.verifier.goal_floor`), so it may take more without a new violation: it
 has no network-out top here (nor a leader bytes-in limit when it is already over that one),
-and the steps above hand it what others cannot hold.
+and the steps above hand it what others cannot hold. Then such partitions are packed two to
+a broker and what is left over with mid-weight leaderships hands one to an absorber
+(:mod:`kpart.cluster._optimizer_pairs`), and the brokers those steps moved are settled
+again.
 
 A broker over its band usually sits at the bottom of the leader-count band (it leads a few
 heavy partitions and few light ones) and one under it at the top, so each step keeps leader

@@ -13,7 +13,9 @@ overshoot (the fewest bytes that fix the violation); the network-out, leader-cou
 leader-bytes-in goals move leadership, together (:mod:`kpart.cluster._optimizer_leaders`,
 no data), then, for each broker still outside the network-out band, leadership handovers,
 replica moves chosen by the fewest bytes per byte/s relieved and replica swaps, leader
-counts kept in their band (:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers;
+counts kept in their band (:mod:`kpart.cluster._optimizer_netout`), and partitions whose network
+out alone is over the band packed two to a broker (:mod:`kpart.cluster._optimizer_pairs`); the
+topic goal moves the smallest followers;
 each partition's current leader comes back wherever no broker ends further from the
 leadership bands (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`); kpart's
 :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers
@@ -380,7 +382,7 @@ def plan_cluster(
     more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
     survivor).
     Shapes: ``model``'s (P, R) replicas; time and memory linear in P (2.8M replicas: about
-    22-46 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
+    22-53 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
     """
     clock = time.perf_counter()
     model = _with_brokers(model, tuple(add_brokers))
