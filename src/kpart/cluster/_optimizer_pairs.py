@@ -41,6 +41,11 @@ __all__ = ["pair_heavy", "relieve_over"]
 #: broker it relieves cannot be settled).
 _MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
             "topic_count")
+#: A pair moves at most this many times the bytes of the replica it brings to the bin (the
+#: replica, about as much sent back, what the broker that led it takes on): a costlier one
+#: is left for a cheaper pair (on #1592, adding: the same brokers outside the band for 3 TB
+#: fewer).
+_COST = 3.0
 #: Bins tried per heavy partition, and replicas of about its size tried to send back.
 _BINS = 3
 _BACK = 32
@@ -239,7 +244,7 @@ def pair_heavy(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float
     pair at a time (the module docstring): each heavy partition led alone by its broker,
     the one whose broker keeps the most other network out first (the least to refill),
     goes to a broker leading another (the fewest heavy partitions, then the most disk
-    room first). ``lim``: the limits
+    room first), for at most :data:`_COST` times its replica's bytes. ``lim``: the limits
     without absorbers; ``light``: light rows for leader-count repairs; ``settle``: see
     :data:`Settle`. Not in the count-guard mode (its guards compare with the start of each
     move). Returns the bytes moved."""
@@ -266,7 +271,8 @@ def pair_heavy(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float
                     continue
                 tries += 1
                 tried.add((q, b))
-                got = _share(s, q, b, ctx, budget - spent, settle)
+                cap = min(budget - spent, _COST * float(s.size[q]))
+                got = _share(s, q, b, ctx, cap, settle)
                 if got >= 0:
                     spent += got
                     done = True
