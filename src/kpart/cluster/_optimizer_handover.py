@@ -54,6 +54,23 @@ def _rollback(undo: _Undo) -> None:
         undo.pop()()
 
 
+def _net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
+                  guards: Sequence[Goal]) -> bool:
+    """Every guard accepts each replica move ``(row, slot, src, dst)`` of ``steps`` in the
+    state the other moves leave: the brokers' loads the guards check are then their loads
+    once all are done (two moves between the same two brokers in opposite directions)."""
+    for i, (row, _slot, src, dst) in enumerate(steps):
+        tmp: _Undo = []
+        for j, (r2, k2, _s2, d2) in enumerate(steps):
+            if j != i:
+                _move(s, r2, k2, d2, tmp)
+        ok = accepted(guards, s, row, src, dst)
+        _rollback(tmp)
+        if not ok:
+            return False
+    return True
+
+
 def _lead_ok(s: GoalState, row: int, old: int, new: int, guards: Sequence[Goal]) -> bool:
     return all(g.accepts_leader(s, row, old, new) for g in guards)
 

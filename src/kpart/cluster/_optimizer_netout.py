@@ -6,7 +6,8 @@ Each broker outside its band, the farthest first, takes one step at a time, the 
 that helps:
 
 1. a leadership passed between a broker over its band and a follower with room (no data
-   moves), the one relieving most of what is needed;
+   moves), the one relieving most of what is needed (many light ones at once when that
+   brings it into its band; under its band: the leaderships of many it follows);
 2. otherwise an exchange (a broker over its band whose load is one or two heavy partitions
    and many light ones, none of which it can pass alone without falling under the band):
    it passes a heavy leadership to a follower with room and takes back the leadership of a
@@ -24,7 +25,10 @@ Absorbers: a broker leading a partition whose network out alone is above the ban
 stays over the band in any plan while it leads it (the verifier's floor counts such brokers,
 :func:`kpart.cluster.verifier.goal_floor`), so it may take more without a new violation: it
 has no network-out top here (nor a leader bytes-in limit when it is already over that one),
-and the steps above hand it what others cannot hold.
+and the steps above hand it what others cannot hold. Then such partitions are packed two to
+a broker and what is left over with mid-weight leaderships hands one to an absorber
+(:mod:`kpart.cluster._optimizer_pairs`), and the brokers those steps moved are settled
+again.
 
 A broker over its band usually sits at the bottom of the leader-count band (it leads a few
 heavy partitions and few light ones) and one under it at the top, so each step keeps leader
@@ -57,6 +61,7 @@ from kpart.cluster._optimizer_handover import (
     _Undo,
 )
 from kpart.cluster._optimizer_moves import accepted
+from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
 from kpart.cluster._optimizer_swaps import _exchange, _gain_swap, _swap_step
 from kpart.cluster.goals import Goal, GoalState
 
@@ -87,6 +92,39 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
                 _swap(s, row, k, undo)
                 break
     if s.nw_out[x] <= lim.hi_t[x]:
+        return bool(undo)
+    _rollback(undo)
+    return False
+
+
+def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bool:
+    """The mirror of :func:`_pass_many` for ``x`` under its band: the leadership of many
+    partitions it follows, the heaviest first, each from a leader that stays inside its
+    band (or was over it) with a leader to spare, while ``x`` has room for one more leader
+    and stays under its band's top. Kept (True) only when it brings ``x`` into its band."""
+    rows, slots = np.nonzero(s.pos[:, 1:] == x)
+    slots = slots + 1
+    w = s.lead_out[rows]
+    g = s.pos[rows, 0]
+    keep = ((w > 0) & (w <= lim.hi[x] - s.nw_out[x]) & (s.leaders[g] - 1 >= lim.clo)
+            & ((s.nw_out[g] > lim.hi_t[g]) | (s.nw_out[g] - w >= lim.lo[g])))
+    rows, slots, w = rows[keep], slots[keep], w[keep]
+    room = lim.chi - float(s.leaders[x])  # leaders it may take (inf: no leader-count band)
+    order = np.argsort(-w, kind="stable")[: max(int(min(room, len(w))), 0)]
+    if s.nw_out[x] + w[order].sum() < lim.lo_t[x]:
+        return False  # not even all it could take would do
+    undo: _Undo = []
+    for row, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
+        if s.nw_out[x] >= lim.lo[x] or s.leaders[x] + 1 > lim.chi:
+            break
+        z, wr = int(s.pos[row, 0]), float(s.lead_out[row])
+        if (s.nw_out[x] + wr > lim.hi[x] or s.leaders[z] - 1 < lim.clo
+                or not (s.nw_out[z] > lim.hi_t[z] or s.nw_out[z] - wr >= lim.lo[z])
+                or s.lead_in[x] + s.rate_in[row] > lim.lin[x]
+                or not _lead_ok(s, row, z, x, guards)):
+            continue
+        _swap(s, row, k, undo)
+    if s.nw_out[x] >= lim.lo_t[x]:
         return bool(undo)
     _rollback(undo)
     return False
@@ -173,11 +211,13 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     rows = np.flatnonzero((s.lead_out >= need / 16) & (s.lead_out <= most) & (lead >= 0))
     g_of = lead[rows]
     w = s.lead_out[rows]
-    rows = rows[((s.nw_out[g_of] > lim.hi[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
+    rows = rows[((s.nw_out[g_of] > lim.hi_t[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
                 & (s.lead_in[x] + s.rate_in[rows] <= lim.lin[x]) & (g_of != x)]
     held = (s.pos[rows, 1:] == x).any(axis=1)
     undo: _Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
+    if _take_many(s, x, lim, guards):
+        return 0.0
     # 1. the leadership of a partition it follows
     cand = rows[held]
     useful = np.minimum(s.lead_out[cand], need)
@@ -233,23 +273,38 @@ def _absorbing(lim: _Limits, absorbers: np.ndarray, s: GoalState) -> _Limits:
     return replace(lim, hi=hi, hi_t=hi_t, lin=lin)
 
 
-def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[Goal],
-                             budget: float, rounds: int = 12) -> float:
-    """Leadership changes and replica moves that bring brokers into the network-out band
-    (module docstring); ``bands``: the rows of :func:`kpart.cluster.optimizer._leader_bands`
-    (network out: aimed band rows 0, 1, threshold band rows 3, 4; leader count threshold
-    band rows 8, 9; leader bytes-in threshold top row 14); ``budget``: bytes this pass may
-    move. Returns the bytes moved."""
-    lim = _Limits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
-                  clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
-    light = np.flatnonzero(s.pos[:, 0] >= 0)
-    light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
+def _settle(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
+            light: np.ndarray) -> tuple[float, int]:
+    """Steps (:func:`_shed` or :func:`_gain`) for ``x`` until it is inside its band, at most
+    64. Returns the bytes moved and the steps taken, negated (minus one) when a step was
+    not found."""
     moved = 0.0
-    # a broker leading a partition heavier than its band's top stays over it: left alone
+    for step in range(64):
+        if lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x]:
+            return moved, step
+        over = bool(s.nw_out[x] > lim.hi_t[x])
+        got = (_shed if over else _gain)(s, x, lim, guards, budget - moved, light)
+        if got < 0:
+            return moved, -1 - step
+        moved += got
+    return moved, 64
+
+
+def _heavy_leaders(s: GoalState, lim: _Limits) -> np.ndarray:
+    """Brokers leading a partition heavier than their band's top (sorted)."""
     lead = s.pos[:, 0]
     heavy = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
-    stuck: set[int] = set(lead[heavy].tolist())
-    lim = _absorbing(lim, np.array(sorted(stuck), dtype=np.int64), s)
+    return np.unique(lead[heavy]).astype(np.int64)
+
+
+def _settle_all(s: GoalState, base: _Limits, guards: Sequence[Goal], budget: float,
+                light: np.ndarray, rounds: int) -> float:
+    """Every broker outside its band, the farthest first, settled (:func:`_settle`), the
+    brokers leading a heavy partition left alone (absorbers). Returns the bytes moved."""
+    absorbers = _heavy_leaders(s, base)
+    stuck: set[int] = set(absorbers.tolist())
+    lim = _absorbing(base, absorbers, s)
+    moved = 0.0
     for _ in range(rounds):
         bad = np.flatnonzero(s.allowed & ((s.nw_out > lim.hi_t) | (s.nw_out < lim.lo_t)))
         bad = np.array([b for b in bad.tolist() if b not in stuck], dtype=np.int64)
@@ -258,16 +313,40 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
         far = np.maximum(s.nw_out[bad] - lim.hi[bad], lim.lo[bad] - s.nw_out[bad])
         progress = False
         for x in bad[np.argsort(-far / lim.hi[bad], kind="stable")].tolist():
-            for _step in range(64):
-                if lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x]:
-                    break
-                over = bool(s.nw_out[x] > lim.hi_t[x])
-                step = (_shed if over else _gain)(s, x, lim, guards, budget - moved, light)
-                if step < 0:
-                    stuck.add(x)
-                    break
-                moved += step
-                progress = True
+            got, steps = _settle(s, x, lim, guards, budget - moved, light)
+            moved += got
+            progress = progress or steps > 0 or steps < -1
+            if steps < 0:
+                stuck.add(x)
         if not progress:
             break
     return moved
+
+
+def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[Goal],
+                             budget: float, rounds: int = 12) -> float:
+    """Leadership changes and replica moves that bring brokers into the network-out band
+    (module docstring); ``bands``: the rows of :func:`kpart.cluster.optimizer._leader_bands`
+    (network out: aimed band rows 0, 1, threshold band rows 3, 4; leader count threshold
+    band rows 8, 9; leader bytes-in threshold top row 14); ``budget``: bytes this pass may
+    move. Then heavy leaderships are packed two to a broker
+    (:func:`kpart.cluster._optimizer_pairs.pair_heavy`) and what that leaves settled again.
+    Returns the bytes moved."""
+    base = _Limits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
+                   clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
+    light = np.flatnonzero(s.pos[:, 0] >= 0)
+    light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
+
+    def settle(x: int, spend: float) -> tuple[float, bool]:
+        lim = _absorbing(base, _heavy_leaders(s, base), s)
+        got, _steps = _settle(s, x, lim, guards, spend, light)
+        return got, bool(lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x])
+
+    moved = _settle_all(s, base, guards, budget, light, rounds)
+    paired = pair_heavy(s, base, guards, budget - moved, light, settle)
+    paired += relieve_over(s, base, guards, budget - moved - paired, light, settle)
+    if paired > 0:  # what a pair's steps took out of their band, and what it unblocked
+        moved += paired + _settle_all(s, base, guards, budget - moved - paired, light,
+                                      rounds)
+    return moved
+

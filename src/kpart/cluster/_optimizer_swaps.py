@@ -19,6 +19,7 @@ from kpart.cluster._optimizer_handover import (
     _lead_ok,
     _Limits,
     _move,
+    _net_accepted,
     _receivers,
     _rollback,
     _swap,
@@ -137,20 +138,10 @@ def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
         near = np.argsort(np.abs(s.size[qs] - size), kind="stable")[:8]
         took = (int(s.leaders[x]), int(s.leaders[d]))
         for q, k in zip(qs[near].tolist(), ks[near].tolist(), strict=True):
-            for first in (True, False):  # which of the two moves goes first
-                steps = [(q, k, d, x), (row, 0, x, d)]
-                if not first:
-                    steps.reverse()
-                done = 0
-                for r, slot, src, dst in steps:
-                    if not accepted(guards, s, r, src, dst):
-                        break
-                    _move(s, r, slot, dst, undo)
-                    done += 1
-                if done == 2:
-                    got = _counts(s, x, d, took, wr, ctx, undo)
-                    if got >= 0 and size + float(s.size[q]) + got <= budget:
-                        return size + float(s.size[q]) + got
+            if _both(s, ((q, k, d, x), (row, 0, x, d)), guards, undo):
+                got = _counts(s, x, d, took, wr, ctx, undo)
+                if got >= 0 and size + float(s.size[q]) + got <= budget:
+                    return size + float(s.size[q]) + got
                 _rollback(undo)
     return -1.0
 
@@ -211,4 +202,8 @@ def _both(s: GoalState, steps: tuple[tuple[int, int, int, int], ...],
         if done == len(order):
             return True
         _rollback(undo)
-    return False
+    if s.count_guard or not _net_accepted(s, steps, guards):
+        return False
+    for r, slot, _src, dst in steps:  # neither order alone: together (each accepted in
+        _move(s, r, slot, dst, undo)  # the state the other leaves, so their final loads)
+    return True

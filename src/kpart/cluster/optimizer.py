@@ -13,7 +13,9 @@ overshoot (the fewest bytes that fix the violation); the network-out, leader-cou
 leader-bytes-in goals move leadership, together (:mod:`kpart.cluster._optimizer_leaders`,
 no data), then, for each broker still outside the network-out band, leadership handovers,
 replica moves chosen by the fewest bytes per byte/s relieved and replica swaps, leader
-counts kept in their band (:mod:`kpart.cluster._optimizer_netout`); the topic goal moves the smallest followers;
+counts kept in their band (:mod:`kpart.cluster._optimizer_netout`), and partitions whose network
+out alone is over the band packed two to a broker (:mod:`kpart.cluster._optimizer_pairs`); the
+topic goal moves the smallest followers;
 each partition's current leader comes back wherever no broker ends further from the
 leadership bands (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`); kpart's
 :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers
@@ -213,7 +215,7 @@ _MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", 
             "topic_count")
 
 #: Default of :func:`plan_cluster`'s ``network_out_budget``.
-NETWORK_OUT_BUDGET = 0.0125
+NETWORK_OUT_BUDGET = 0.0175
 
 
 def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
@@ -380,7 +382,7 @@ def plan_cluster(
     more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
     survivor).
     Shapes: ``model``'s (P, R) replicas; time and memory linear in P (2.8M replicas: about
-    22-46 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
+    22-53 s of CPU and 0.57 GB, see ``benchmarks/bench_cluster_plan.py``).
     """
     clock = time.perf_counter()
     model = _with_brokers(model, tuple(add_brokers))

@@ -1,0 +1,63 @@
+"""Heavy leaderships two to a broker (``kpart.cluster._optimizer_pairs``): on a cluster with
+two partitions each serving more network out than the band's top, led by two brokers, the
+plan leads both from one broker and ends at the verifier's floor (one broker over the
+band); without the pairing step it ends above it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kpart.cluster._optimizer_netout as netout
+from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
+from kpart.cluster.optimizer import ClusterPlan, plan_cluster
+from kpart.cluster.verifier import verify
+
+_NET_OUT = "NetworkOutboundUsageDistributionGoal"
+
+
+def _cluster(seed: int = 0, n: int = 30) -> ClusterModel:
+    """``n`` brokers in 10 racks, ``8 n`` light partitions (RF 2, random brokers, sizes 1-10,
+    network out 0.5-6) and two heavy ones (size 12) on brokers 0, 1 and 4, 5, each serving
+    1.15 × (1.02 ×) the mean network out a broker would carry with both on one broker —
+    above the band's top (1.10 × the mean), so whoever leads one is over it."""
+    rng = np.random.default_rng(seed)
+    cap = Capacity(disk_bytes=1e6, network_in=1e6, network_out=1e6)
+    brokers = [ClusterBroker(i, f"r{i % 10}", cap) for i in range(n)]
+    parts = []
+    for p in range(8 * n):
+        reps = tuple(int(b) for b in rng.choice(n, size=2, replace=False))
+        parts.append(PartitionState(f"t{p % 4}", p, reps, leader=reps[0], isr=reps,
+                                    size_bytes=float(rng.uniform(1, 10)), bytes_in_per_s=0.0,
+                                    bytes_out_per_s=float(rng.uniform(0.5, 6))))
+    light = sum(p.bytes_out_per_s or 0.0 for p in parts)
+    heavy = 1.15 * light / (n - 2 * 1.15)
+    for h in range(2):
+        reps = (4 * h, 4 * h + 1)
+        parts.append(PartitionState("h", h, reps, leader=reps[0], isr=reps, size_bytes=12.0,
+                                    bytes_in_per_s=0.0, bytes_out_per_s=heavy * (1 + 0.02 * h)))
+    return ClusterModel.from_partitions(brokers, parts)
+
+
+def _network_out(plan: ClusterPlan) -> tuple[int, int | None]:
+    report = verify(plan.model, plan.target, plan.goals, removed=plan.removed)
+    assert report.ok, report
+    check = next(g for g in report.goals if g.name == _NET_OUT)
+    return check.after, check.floor
+
+
+def test_two_heavy_leaderships_share_a_broker_and_the_plan_reaches_the_floor() -> None:
+    model = _cluster()
+    plan = plan_cluster(model, network_out_budget=0.5)
+    after, floor = _network_out(plan)
+    assert floor == 1 and after == 1
+    h = next(i for i, t in enumerate(model.topics) if t.name == "h")
+    heavy = np.flatnonzero(model.topic == h)
+    assert len(heavy) == 2 and plan.target[heavy[0], 0] == plan.target[heavy[1], 0]
+
+
+def test_without_the_pairs_the_plan_stays_above_the_floor(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(netout, "pair_heavy", lambda *args: 0.0)
+    after, floor = _network_out(plan_cluster(_cluster(), network_out_budget=0.5))
+    assert floor == 1 and after > 1
