@@ -348,5 +348,10 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
     if paired > 0:  # what a pair's steps took out of their band, and what it unblocked
         moved += paired + _settle_all(s, base, guards, budget - moved - paired, light,
                                       rounds)
+        # a pair those steps made possible (a bin now leading what a heavy leader needs)
+        again = pair_heavy(s, base, guards, budget - moved, light, settle)
+        if again > 0:
+            moved += again + _settle_all(s, base, guards, budget - moved - again, light,
+                                         rounds)
     return moved
 

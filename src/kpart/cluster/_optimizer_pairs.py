@@ -100,7 +100,7 @@ def _affordable(s: GoalState, rows: np.ndarray, lim: _Limits, x: int) -> np.ndar
 
 
 def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[_Limits, Sequence[Goal], int],
-           ) -> tuple[list[list[int]], float]:
+           with_led: bool = False) -> tuple[list[list[int]], float]:
     """Follower replicas ``[row, slot]`` on ``b`` to send to ``f`` in exchange for ``q``'s,
     their sizes summing into ``f``'s :func:`_window` and up to what ``b`` must send (at most
     :data:`_BACK`), each accepted alone by the guards that do not weigh a sum; when ``f`` is
@@ -116,9 +116,18 @@ def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[_Limits, Sequence[Go
     aim = min(max(need_b, lo), hi, most_b)  # what ``b`` must send, within both windows
     each = [x for x in guards if x.name not in _SUMMED]
     rows, slots = np.nonzero(s.pos[:, 1:] == b)
+    slots = slots + 1
+    if with_led and f == g:  # also replicas ``b`` leads, their leadership going with them to ``g``
+        led = np.flatnonzero(s.pos[:, 0] == b)
+        led = led[s.lead_out[led] <= lim.hi_t[b]]
+        rows, slots = np.concatenate([rows, led]), np.concatenate([slots, 0 * led])
     fit = ~(s.pos[rows] == f).any(axis=1) & (rows != q) & (s.size[rows] <= hi)
-    rows, slots = rows[fit], slots[fit] + 1
+    rows, slots = rows[fit], slots[fit]
     gain = _affordable(s, rows, lim, g) if f == g else np.zeros(len(rows))
+    if with_led and f == g:
+        lead = slots == 0
+        gain[lead] = np.where(s.lead_in[g] - s.rate_in[q] + s.rate_in[rows[lead]] <= lim.lin[g],
+                              s.lead_out[rows[lead]], 0.0)
     want = float(lim.lo[g] - (s.nw_out[g] - s.lead_out[q])) if f == g else 0.0
     room = float(lim.hi[g] - (s.nw_out[g] - s.lead_out[q]))
     order = np.lexsort((-s.size[rows], -gain))
@@ -204,6 +213,8 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
         extra = _window(s, b, q, free, gives=True)[0] - lo_f
         spread = _spread(s, b, extra, (b, f, g), free, undo) if extra > 0 else 0.0
         back, rest = _backs(s, b, f, q, (lim, free, g))
+        if not back and f == g:
+            back, rest = _backs(s, b, f, q, (lim, free, g), with_led=True)
         cost = float(s.size[q]) + spread + float(sum(s.size[r] for r, _k in back))
         steps = ((q, k, f, b), *((r, kr, b, f) for r, kr in back))
         if (not back or rest > 0 or cost > budget

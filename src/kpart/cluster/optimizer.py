@@ -215,7 +215,7 @@ _MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", 
             "topic_count")
 
 #: Default of :func:`plan_cluster`'s ``network_out_budget``.
-NETWORK_OUT_BUDGET = 0.0175
+NETWORK_OUT_BUDGET = 0.0185
 
 
 def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
