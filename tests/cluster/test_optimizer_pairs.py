@@ -10,6 +10,9 @@ import pytest
 
 import kpart.cluster._optimizer_netout as netout
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
+from kpart.cluster._optimizer_handover import _Limits
+from kpart.cluster._optimizer_pairs import _backs
+from kpart.cluster.goals import goal_state, goals_by_name
 from kpart.cluster.optimizer import ClusterPlan, plan_cluster
 from kpart.cluster.verifier import verify
 
@@ -61,3 +64,22 @@ def test_without_the_pairs_the_plan_stays_above_the_floor(
     monkeypatch.setattr(netout, "pair_heavy", lambda *args: 0.0)
     after, floor = _network_out(plan_cluster(_cluster(), network_out_budget=0.5))
     assert floor == 1 and after > 1
+
+
+def test_a_bin_sends_back_a_partition_it_leads_with_its_leadership() -> None:
+    """Broker 2 (the bin) takes broker 0's heavy partition ``q``; it follows nothing, so only
+    with ``with_led`` does a replica go back: the partition it leads, ``m`` (slot 0: its
+    leadership goes with it to broker 0, which needs network out back)."""
+    cap = Capacity(disk_bytes=100.0, network_in=1e6, network_out=1e6)
+    brokers = [ClusterBroker(i, f"r{i}", cap) for i in range(4)]
+    parts = [PartitionState("t", p, reps, leader=reps[0], isr=reps, size_bytes=10.0,
+                            bytes_in_per_s=0.0, bytes_out_per_s=out)
+             for p, (reps, out) in enumerate((((0, 1), 50.0), ((2, 3), 20.0)))]
+    model = ClusterModel.from_partitions(brokers, parts)
+    s = goal_state(model, model.replicas, np.ones(4, dtype=bool))
+    n = np.ones(4)
+    lim = _Limits(lo=n, hi=1e3 * n, lo_t=n, hi_t=1e3 * n, clo=0.0, chi=10.0,
+                  lin=np.full(4, np.inf))
+    guards = goals_by_name("DiskUsageDistributionGoal")
+    assert _backs(s, 2, 0, 0, (lim, guards, 0)) == ([], 0.0)
+    assert _backs(s, 2, 0, 0, (lim, guards, 0), with_led=True) == ([[1, 0]], 0.0)

@@ -28,7 +28,7 @@ has no network-out top here (nor a leader bytes-in limit when it is already over
 and the steps above hand it what others cannot hold. Then such partitions are packed two to
 a broker and what is left over with mid-weight leaderships hands one to an absorber
 (:mod:`kpart.cluster._optimizer_pairs`), and the brokers those steps moved are settled
-again.
+again; pairs that settling made possible are packed once more.
 
 A broker over its band usually sits at the bottom of the leader-count band (it leads a few
 heavy partitions and few light ones) and one under it at the top, so each step keeps leader

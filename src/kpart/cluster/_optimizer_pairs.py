@@ -8,7 +8,10 @@ one broker leave one broker fewer over it — the packing
 ``q``, the broker ``b`` leading another (a bin) takes a replica of ``q`` from a broker
 ``f`` of ``q`` (the leader replica itself, or a follower), a replica of about the same size
 goes back from ``b`` to ``f`` (disk, network in and replica counts about unchanged on
-both: a single move would take them out of their bands) and ``b`` leads ``q``; then ``g``,
+both: a single move would take them out of their bands) and ``b`` leads ``q``; when ``f``
+is ``g`` and ``b``'s followers will not do, replicas ``b`` leads go back with their
+leadership (on #1592, adding: a 1.8 TB heavy partition for two mid-weight ones of 1.4 TB
+and 11.9 MB/s, the third pair); then ``g``,
 now under its band, is brought back into it by ``settle`` (the steps of
 :mod:`kpart.cluster._optimizer_netout`). A pair is kept only when ``g`` lands inside its
 band with its leader count in band, within the byte budget; else everything it did is
@@ -106,7 +109,10 @@ def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[_Limits, Sequence[Go
     :data:`_BACK`), each accepted alone by the guards that do not weigh a sum; when ``f`` is
     ``g`` (which loses ``q``'s leadership), first those whose leadership ``g`` may take
     (:func:`_affordable`), the most network out first, up to what ``g`` needs; then the
-    largest. Also returns what ``b`` must still send elsewhere (bytes). ``([], 0)`` when none
+    largest. ``with_led`` (``f`` is ``g``): replicas ``b`` leads are candidates too (slot 0,
+    their leadership going to ``g``: its network out back with the bytes; ``b`` leads a
+    heavy partition, over its band in any plan, and its leader count is a lower-priority
+    goal). Also returns what ``b`` must still send elsewhere (bytes). ``([], 0)`` when none
     fits."""
     lim, guards, g = ctx
     lo, hi = _window(s, f, q, guards, gives=False)
