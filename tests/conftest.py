@@ -31,10 +31,11 @@ def _needs_spark(item: pytest.Item) -> bool:
 def _group_spark_tests(items: list[pytest.Item]) -> None:
     """Mark the Spark tests as one xdist group, and run them first: they are the longest part
     of the run, so the other worker takes the rest meanwhile."""
-    spark = [item for item in items if _needs_spark(item)]
+    needs = [_needs_spark(item) for item in items]
+    spark = [item for item, n in zip(items, needs, strict=True) if n]
     for item in spark:
         item.add_marker(pytest.mark.xdist_group("spark"))
-    items[:] = spark + [item for item in items if not _needs_spark(item)]
+    items[:] = spark + [item for item, n in zip(items, needs, strict=True) if not n]
 
 
 _SESSION_STARTED_BY_FIXTURE = False

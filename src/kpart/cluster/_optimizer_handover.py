@@ -71,6 +71,14 @@ def _net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
     return True
 
 
+def _heavy(s: GoalState, lim: _Limits) -> np.ndarray:
+    """bool ``(P,)``: the partitions whose network out as leader alone is above their
+    leader's band top (whoever leads one stays over the band: the verifier's floor)."""
+    lead = s.pos[:, 0]
+    out: np.ndarray = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
+    return out
+
+
 def _lead_ok(s: GoalState, row: int, old: int, new: int, guards: Sequence[Goal]) -> bool:
     return all(g.accepts_leader(s, row, old, new) for g in guards)
 

@@ -51,6 +51,7 @@ from kpart.cluster._optimizer_handover import (
     _ROWS,
     _cheapest,
     _counts,
+    _heavy,
     _lead_moved,
     _lead_ok,
     _Limits,
@@ -205,6 +206,8 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
 def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
           light: np.ndarray) -> float:
     """One step for ``x`` under its band. Returns the bytes moved, -1 for no step."""
+    if _take_many(s, x, lim, guards):
+        return 0.0
     need = float(lim.lo[x] - s.nw_out[x])
     most = float(lim.hi[x] - s.nw_out[x])
     lead = s.pos[:, 0]
@@ -216,8 +219,6 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     held = (s.pos[rows, 1:] == x).any(axis=1)
     undo: _Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
-    if _take_many(s, x, lim, guards):
-        return 0.0
     # 1. the leadership of a partition it follows
     cand = rows[held]
     useful = np.minimum(s.lead_out[cand], need)
@@ -292,9 +293,7 @@ def _settle(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: 
 
 def _heavy_leaders(s: GoalState, lim: _Limits) -> np.ndarray:
     """Brokers leading a partition heavier than their band's top (sorted)."""
-    lead = s.pos[:, 0]
-    heavy = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
-    return np.unique(lead[heavy]).astype(np.int64)
+    return np.unique(s.pos[_heavy(s, lim), 0]).astype(np.int64)
 
 
 def _settle_all(s: GoalState, base: _Limits, guards: Sequence[Goal], budget: float,

@@ -26,6 +26,7 @@ import numpy as np
 
 from kpart.cluster._optimizer_handover import (
     _NETWORK_OUT,
+    _heavy,
     _lead_ok,
     _Limits,
     _move,
@@ -40,10 +41,6 @@ from kpart.cluster.goals import Goal, GoalState
 
 __all__ = ["pair_heavy", "relieve_over"]
 
-#: The arrays of :class:`GoalState` a move changes (saved before a pair, restored when the
-#: broker it relieves cannot be settled).
-_MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
-            "topic_count")
 #: A pair moves at most this many times the bytes of the replica it brings to the bin (the
 #: replica, about as much sent back, what the broker that led it takes on): a costlier one
 #: is left for a cheaper pair (on #1592, adding: the same brokers outside the band for 3 TB
@@ -207,7 +204,7 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
     counts = (int(s.leaders[g]), int(s.leaders[b]))
     if float(s.size[q]) + _window(s, b, q, free, gives=True)[0] > budget:
         return -1.0  # ``q``'s replica and what ``b`` must send for it: over the budget
-    saved = {k: getattr(s, k).copy() for k in _MUTABLE}
+    saved = s.save()  # restored when ``g`` cannot be settled
     for k in range(s.pos.shape[1]):
         f = int(s.pos[q, k])
         if f < 0 or not s.allowed[b]:
@@ -249,10 +246,29 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
                 and s.leaders[g] >= min(lim.clo, counts[0])
                 and s.leaders[b] <= max(lim.chi, counts[1])):
             return cost + got
-        for key, v in saved.items():
-            getattr(s, key)[...] = v
+        s.restore(saved)
         return -2.0  # ``g`` cannot settle: another bin would not help either
     return -1.0
+
+
+def _fullness(s: GoalState, bins: np.ndarray) -> np.ndarray:
+    """Disk used over disk capacity of ``bins`` (bytes; used bytes where capacity is
+    unknown)."""
+    cap = s.cap_disk[bins]
+    out: np.ndarray = s.disk[bins] / np.where(np.isfinite(cap), cap, 1.0)
+    return out
+
+
+def _first_bin(s: GoalState, q: int, bins: Sequence[int],
+               ctx: tuple[_Limits, Sequence[Goal], np.ndarray], budget: float,
+               settle: Settle) -> tuple[float, int]:
+    """:func:`_share` of ``q`` with each of ``bins`` in turn until one takes it: the bytes
+    moved (-1: none did) and how many bins were tried."""
+    for i, b in enumerate(bins):
+        got = _share(s, q, b, ctx, budget, settle)
+        if got >= 0:
+            return got, i + 1
+    return -1.0, len(bins)
 
 
 def pair_heavy(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float,
@@ -272,31 +288,22 @@ def pair_heavy(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float
     ctx = (lim, guards, light)
     while True:
         lead = s.pos[:, 0]
-        heavy = np.flatnonzero((lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)]))
+        heavy = np.flatnonzero(_heavy(s, lim))
         owners = lead[heavy]
         n_heavy = np.bincount(owners, minlength=len(s.allowed))
         alone = heavy[n_heavy[owners] == 1]
         rest = s.nw_out[lead[alone]] - s.lead_out[alone]
         bins = np.unique(owners)  # the fewest heavy partitions, then the most disk room
-        full = s.disk[bins] / np.where(np.isfinite(s.cap_disk[bins]), s.cap_disk[bins], 1.0)
-        bins = bins[np.lexsort((full, n_heavy[bins]))]
-        done = False
+        bins = bins[np.lexsort((_fullness(s, bins), n_heavy[bins]))]
         for q in alone[np.argsort(-rest, kind="stable")].tolist():
-            tries = 0
-            for b in bins.tolist():
-                if b == lead[q] or (q, b) in tried or tries >= _BINS:
-                    continue
-                tries += 1
-                tried.add((q, b))
-                cap = min(budget - spent, _COST * float(s.size[q]))
-                got = _share(s, q, b, ctx, cap, settle)
-                if got >= 0:
-                    spent += got
-                    done = True
-                    break
-            if done:
+            cands = [b for b in bins.tolist() if b != lead[q] and (q, b) not in tried][:_BINS]
+            cap = min(budget - spent, _COST * float(s.size[q]))
+            got, n = _first_bin(s, q, cands, ctx, cap, settle)
+            tried.update((q, b) for b in cands[:n])
+            if got >= 0:
+                spent += got
                 break
-        if not done:
+        else:
             return spent
 
 
@@ -313,9 +320,7 @@ def relieve_over(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: flo
         return 0.0
     spent = 0.0
     ctx = (lim, guards, light)
-    lead = s.pos[:, 0]
-    heavy = (lead >= 0) & (s.lead_out > lim.hi_t[np.maximum(lead, 0)])
-    bins = np.unique(lead[heavy])
+    bins = np.unique(s.pos[_heavy(s, lim), 0])
     if not len(bins):
         return 0.0
     over = np.flatnonzero(s.allowed & (s.nw_out > lim.hi_t))
@@ -324,15 +329,9 @@ def relieve_over(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: flo
         need = float(s.nw_out[g] - lim.hi[g])
         rows = rows[s.lead_out[rows] >= need]
         for q in rows[np.argsort(s.size[rows], kind="stable")][:3].tolist():
-            full = s.disk[bins] / np.where(np.isfinite(s.cap_disk[bins]), s.cap_disk[bins],
-                                           1.0)
-            done = False
-            for b in bins[np.argsort(full, kind="stable")][:_BINS].tolist():
-                got = _share(s, q, b, ctx, budget - spent, settle)
-                if got >= 0:
-                    spent += got
-                    done = True
-                    break
-            if done:
+            cands = bins[np.argsort(_fullness(s, bins), kind="stable")][:_BINS].tolist()
+            got, _n = _first_bin(s, q, cands, ctx, budget - spent, settle)
+            if got >= 0:
+                spent += got
                 break
     return spent

@@ -148,6 +148,19 @@ class GoalState:
     #: Share of all replicas' bytes the optimizer may move for network out after leadership.
     network_out_budget: float = 0.0
 
+    #: The arrays a move changes (:meth:`save`, :meth:`restore`).
+    MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
+               "topic_count")
+
+    def save(self) -> dict[str, np.ndarray]:
+        """Copies of the arrays a move changes, for :meth:`restore`."""
+        return {k: getattr(self, k).copy() for k in self.MUTABLE}
+
+    def restore(self, saved: dict[str, np.ndarray]) -> None:
+        """The arrays as :meth:`save` copied them (in place; ``bands`` is left as it is)."""
+        for k, v in saved.items():
+            getattr(self, k)[...] = v
+
 
 def _capacities(model: ClusterModel, name: str) -> np.ndarray:
     return np.array([math.inf if b.capacity is None or getattr(b.capacity, name) is None

@@ -210,10 +210,6 @@ def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
     s.bands.clear()
 
 
-#: The arrays of :class:`GoalState` a move changes.
-_MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
-            "topic_count")
-
 #: Default of :func:`plan_cluster`'s ``network_out_budget``.
 NETWORK_OUT_BUDGET = 0.0185
 
@@ -231,13 +227,12 @@ def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
         return
     soft = [g for g in goals if not g.hard and g.name != "BrokerFailureCapacityGoal"]
     counts = [g.violations(s) for g in soft]
-    saved = {k: getattr(s, k).copy() for k in _MUTABLE}
+    saved = s.save()
     if relocate_for_network_out(s, bands, _guards(goals, i), budget):
         refine_leaders(s, bands, weights)
     s.bands.clear()
     if any(g.violations(s) > c for g, c in zip(soft, counts, strict=True)):
-        for k, v in saved.items():  # a goal got worse: as it was
-            getattr(s, k)[...] = v
+        s.restore(saved)  # a goal got worse: as it was
         s.bands.clear()
 
 
