@@ -47,6 +47,7 @@ from kpart.cluster._optimizer_failover import order_followers
 from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders, restore_leaders
 from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
 from kpart.cluster._optimizer_netout import relocate_for_network_out
+from kpart.cluster._optimizer_program import program_leaders
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
 from kpart.cluster.goals import (
     BALANCE_MARGIN,
@@ -312,7 +313,12 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
     clock = time.perf_counter()
     _keep_current(s, goals)
     seconds.append(("keep leaders", time.perf_counter() - clock))
-    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
+    failover = any(g.name == "BrokerFailureCapacityGoal" for g in goals)
+    if not failover:  # the program weighs no failure: leaders stay as the failure goal left them
+        clock = time.perf_counter()
+        program_leaders(s, goals)
+        seconds.append(("leadership program", time.perf_counter() - clock))
+    if failover:
         clock = time.perf_counter()
         order_followers(s)  # the follower order: seen by no other goal
         seconds.append(("failover order", time.perf_counter() - clock))
