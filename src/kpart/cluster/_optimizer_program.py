@@ -15,7 +15,9 @@ A program finds such a set where a search over chains does not:
   replica (1: that replica leads); one binary a (goal, broker) outside the goal's band
   (1: it stays outside);
 - every partition has one leader; a broker inside a band stays inside it, one outside may
-  come in (its binary 0: inside the band) or stay out; network out never over the
+  come in (its binary 0: inside the band) or stay out, never further from the band (as
+  Cruise Control's distribution goals refuse a lower goal's action that takes a broker
+  further over their limit); network out never over the
   ``NetworkOutboundCapacityGoal`` limit; leaders only on allowed brokers (a removed broker
   keeps a leadership it has);
 - objective: the fewest brokers outside the bands, by goal priority (a violation of a higher
@@ -34,14 +36,12 @@ Worked example: three brokers with the network-out band [9, 11] (mean 10); ``a``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-
 import ctypes
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -55,9 +55,10 @@ __all__ = ["LEADERSHIP_GOALS", "program_leaders"]
 LEADERSHIP_GOALS = {"NetworkOutboundUsageDistributionGoal": "nw_out",
                     "LeaderReplicaDistributionGoal": "leaders",
                     "LeaderBytesInDistributionGoal": "lead_in"}
-#: A broker inside a band is held this share of the band's width away from its edges, so
-#: that the solver's tolerance never takes it out.
-_INSIDE = 1e-6
+#: The share of a band's width a broker is kept from its edges: none first; when the
+#: solver's tolerance took a broker just outside (the goals' own counts say so), once more
+#: with a margin.
+_INSIDE = (0.0, 1e-6)
 
 
 def _candidates(s: GoalState, outside: np.ndarray, heavy: int, light: int) -> np.ndarray:
@@ -174,19 +175,20 @@ class _Program:
         return None if result.x is None else np.asarray(result.x[:self.n])
 
 
-def _constrain(prog: _Program, band: _Band, rank: float, vbro: np.ndarray,
+def _constrain(prog: _Program, band: _Band, how: tuple[float, float], vbro: np.ndarray,
                vw: np.ndarray, fixed: np.ndarray, limit: np.ndarray | None) -> None:
     """``band``'s rows for every allowed broker with a column: inside stays inside; outside
-    may come in (its column ``z`` 0) or not (``z`` 1 frees both its rows); ``limit``: the
-    hard network-out limit, outside the band too. Rows in band widths, so that the solver's
-    tolerances mean the same for every goal."""
+    never goes further out, and comes in (its column ``z`` 0) or not (``z`` 1 frees the two
+    rows of the band); ``limit``: the hard network-out limit, outside the band too; ``how``:
+    the cost of staying outside, and the share of the band's width kept clear of its edges.
+    Rows in band widths, so that the solver's tolerances mean the same for every goal."""
+    rank, margin = how
     finite = np.isfinite(band.lo)
     width = np.maximum(np.where(finite, band.hi - band.lo, np.abs(band.hi)), 1e-300)
-    inner = 0.0 if band.resource == "leaders" else _INSIDE * width  # counts: whole
+    inner = 0.0 if band.resource == "leaders" else margin * width  # counts: whole
     lo_in, hi_in = band.lo + inner, band.hi - inner
     if limit is not None:
         hi_in = np.minimum(hi_in, limit * (1 - 1e-9))
-    top = fixed + np.bincount(vbro, weights=vw, minlength=len(fixed))
     order = np.argsort(vbro, kind="stable")
     starts = np.searchsorted(vbro[order], np.arange(len(fixed) + 1))
     for b in np.flatnonzero(np.diff(starts) > 0).tolist():
@@ -197,13 +199,15 @@ def _constrain(prog: _Program, band: _Band, rank: float, vbro: np.ndarray,
         if not band.outside[b]:
             prog.row(cols, vals, lo, hi)
             continue
+        x = float(band.load[b])  # outside: never further out; inside (z 0) or not (z 1)
+        far_lo = (min(x, lo_in[b]) - fixed[b]) / width[b] if finite[b] else -np.inf
+        far_hi = (max(x, hi_in[b]) - fixed[b]) / width[b]  # (hi_in: under the limit)
+        prog.row(cols, vals, far_lo, far_hi)
         z = prog.z(rank)
-        if finite[b]:  # load + M z >= lo
-            prog.row(np.append(cols, z), np.append(vals, max(lo, 0.0)), lo, np.inf)
-        big = max((top[b] - hi_in[b]) / width[b], 0.0)  # load - M z <= hi
-        prog.row(np.append(cols, z), np.append(vals, -big), -np.inf, hi)
-        if limit is not None and np.isfinite(limit[b]):
-            prog.row(cols, vals, -np.inf, (limit[b] * (1 - 1e-9) - fixed[b]) / width[b])
+        if finite[b] and lo > far_lo:  # load + M z >= lo
+            prog.row(np.append(cols, z), np.append(vals, lo - far_lo), lo, np.inf)
+        if far_hi > hi:  # load - M z <= hi
+            prog.row(np.append(cols, z), np.append(vals, -(far_hi - hi)), -np.inf, hi)
 
 
 def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, light: int = 40,
@@ -246,6 +250,28 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     vbro = s.pos[rows].ravel()
     vrow, vbro = vrow[vbro >= 0], vbro[vbro >= 0]
     current = s.pos[vrow, 0] == vbro
+    start = s.pos[:, 0].copy()
+    for inner in _INSIDE:
+        move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, seconds)
+        if not move.any():
+            return 0
+        _lead_by(s, vrow[move], vbro[move])
+        s.bands.clear()
+        after = [g.violations(s) for g in named]
+        if after != before and all(x <= y for x, y in zip(after, before, strict=True)):
+            return int(move.sum())
+        _lead_by(s, np.arange(len(start)), start)  # not better: the leaders as they were
+        s.bands.clear()
+    return 0
+
+
+def _solve(s: GoalState, what: tuple[list[_Band], Sequence[Goal]],
+           cols: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], inner: float,
+           seconds: float) -> np.ndarray:
+    """bool, one a column: the leaderships the program passes (``inner``: the share of each
+    band's width kept clear of its edges)."""
+    bands, goals = what
+    rows, vrow, vbro, current = cols
     n = len(vrow)
     prog = _Program(n)
     prog.block(np.searchsorted(rows, vrow), np.arange(n), np.ones(n), 1.0, 1.0)  # one leader
@@ -255,22 +281,11 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     nb = len(s.allowed)
     for rank, band in enumerate(bands):
         fixed = band.load - np.bincount(led, weights=band.weight[rows], minlength=nb)
-        _constrain(prog, band, float(nb + 1) ** (len(bands) - 1 - rank), vbro,
+        _constrain(prog, band, (float(nb + 1) ** (len(bands) - 1 - rank), inner), vbro,
                    band.weight[vrow], fixed, limit if band.resource == "nw_out" else None)
     chosen = prog.solve(np.where(current, 0.0, 1.0 / (n + 1)),
                         np.where(s.allowed[vbro] | current, 1.0, 0.0), seconds)
-    move = np.zeros(n, dtype=bool) if chosen is None else (chosen > 0.5) & ~current
-    if not move.any():
-        return 0
-    start = s.pos[:, 0].copy()
-    _lead_by(s, vrow[move], vbro[move])
-    s.bands.clear()
-    after = [g.violations(s) for g in named]
-    if after == before or any(x > y for x, y in zip(after, before, strict=True)):
-        _lead_by(s, np.arange(len(start)), start)  # not better: the leaders as they were
-        s.bands.clear()
-        return 0
-    return int(move.sum())
+    return np.zeros(n, dtype=bool) if chosen is None else (chosen > 0.5) & ~current
 
 
 def _lead_by(s: GoalState, rows: np.ndarray, brokers: np.ndarray) -> None:
