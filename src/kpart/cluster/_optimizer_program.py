@@ -7,7 +7,8 @@ The descent, the chains and the replica moves before it (:mod:`kpart.cluster._op
 :mod:`kpart.cluster._optimizer_chains`, :mod:`kpart.cluster._optimizer_netout`) leave most
 brokers at the very edge of their bands, so what is left needs several leaderships passed at
 once among brokers none of which may lose or gain alone (on #1592's shape, adding ten
-brokers: broker 55 under the network-out band, lifted by eleven leaderships over nine brokers).
+brokers: broker 55 under the network-out band, lifted by eleven heavy leaderships passed
+among twelve brokers).
 A program finds such a set where a search over chains does not:
 
 - variables: for each of the ``heavy`` partitions heaviest by network out or by bytes-in,
@@ -15,9 +16,10 @@ A program finds such a set where a search over chains does not:
   replica (1: that replica leads); one binary a (goal, broker) outside the goal's band
   (1: it stays outside);
 - every partition has one leader; a broker inside a band stays inside it, one outside may
-  come in (its binary 0: inside the band) or stay out, never further from the band (as
-  Cruise Control's distribution goals refuse a lower goal's action that takes a broker
-  further over their limit); network out never over the
+  come in (its binary 0: inside the band) or stay out, never further from the band (in
+  the spirit of Cruise Control's ``ResourceDistributionGoal.actionAcceptance``, which takes
+  a lower goal's action on a broker outside its limits only when it leaves the brokers no
+  more unbalanced); network out never over the
   ``NetworkOutboundCapacityGoal`` limit; leaders only on allowed brokers (a removed broker
   keeps a leadership it has);
 - objective: the fewest brokers outside the bands, by goal priority (a violation of a higher
