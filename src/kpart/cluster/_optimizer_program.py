@@ -49,6 +49,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
+from kpart.cluster._optimizer_leaders import _recount
 from kpart.cluster.goals import Goal, GoalState
 
 __all__ = ["LEADERSHIP_GOALS", "program_leaders"]
@@ -298,7 +299,4 @@ def _lead_by(s: GoalState, rows: np.ndarray, brokers: np.ndarray) -> None:
     first = s.pos[rows, 0].copy()
     s.pos[rows, 0] = s.pos[rows, slot]
     s.pos[rows, slot] = first
-    nb = len(s.allowed)
-    s.leaders[:] = np.bincount(s.pos[:, 0], minlength=nb)
-    s.nw_out[:] = np.bincount(s.pos[:, 0], weights=s.lead_out, minlength=nb)
-    s.lead_in[:] = np.bincount(s.pos[:, 0], weights=s.rate_in, minlength=nb)
+    _recount(s)
