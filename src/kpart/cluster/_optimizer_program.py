@@ -199,14 +199,13 @@ def _constrain(prog: _Program, band: _Band, how: tuple[float, float], vbro: np.n
         vals = vw[cols] / width[b]
         lo = (lo_in[b] - fixed[b]) / width[b] if finite[b] else -np.inf
         hi = (hi_in[b] - fixed[b]) / width[b]
-        if not band.outside[b]:
-            prog.row(cols, vals, lo, hi)
-            continue
-        x = float(band.load[b])  # outside: never further out; inside (z 0) or not (z 1)
+        x = float(band.load[b])  # never further out (inside within the goal's tolerance:
         far_lo = (min(x, lo_in[b]) - fixed[b]) / width[b] if finite[b] else -np.inf
-        far_hi = (max(x, hi_in[b]) - fixed[b]) / width[b]  # (hi_in: under the limit)
+        far_hi = (max(x, hi_in[b]) - fixed[b]) / width[b]  # it may stay); hi_in: the limit
         prog.row(cols, vals, far_lo, far_hi)
-        z = prog.z(rank)
+        if not band.outside[b]:
+            continue
+        z = prog.z(rank)  # outside: comes in (z 0) or not (z 1)
         if finite[b] and lo > far_lo:  # load + M z >= lo
             prog.row(np.append(cols, z), np.append(vals, lo - far_lo), lo, np.inf)
         if far_hi > hi:  # load - M z <= hi

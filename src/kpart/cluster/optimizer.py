@@ -313,15 +313,13 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
     clock = time.perf_counter()
     _keep_current(s, goals)
     seconds.append(("keep leaders", time.perf_counter() - clock))
-    failover = any(g.name == "BrokerFailureCapacityGoal" for g in goals)
-    if not failover:  # the program weighs no failure: leaders stay as the failure goal left them
-        clock = time.perf_counter()
-        program_leaders(s, goals)
-        seconds.append(("leadership program", time.perf_counter() - clock))
-    if failover:
-        clock = time.perf_counter()
+    clock = time.perf_counter()
+    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
         order_followers(s)  # the follower order: seen by no other goal
         seconds.append(("failover order", time.perf_counter() - clock))
+    else:  # the program weighs no failure: with the failure goal, leaders stay as they are
+        program_leaders(s, goals)
+        seconds.append(("leadership program", time.perf_counter() - clock))
     return unplaced
 
 
