@@ -30,7 +30,7 @@ from numba import njit
 
 from kpart.cluster.goals import GoalState
 
-__all__ = ["assign_leaders", "refine_leaders", "restore_leaders"]
+__all__ = ["assign_leaders", "refine_leaders", "restore_leaders", "set_leaders"]
 
 
 @njit(cache=True)
@@ -69,6 +69,18 @@ def _recount(s: GoalState) -> None:
     s.leaders[:] = np.bincount(led, minlength=b)
     s.nw_out[:] = np.bincount(led, weights=s.lead_out, minlength=b)
     s.lead_in[:] = np.bincount(led, weights=s.rate_in, minlength=b)
+
+
+def set_leaders(s: GoalState, rows: np.ndarray, brokers: np.ndarray) -> None:
+    """Make broker position ``brokers[i]`` (one of row ``rows[i]``'s replicas) lead row
+    ``rows[i]`` (slot 0, the leader's old slot taking it), and recount the leader loads."""
+    slot = np.argmax(s.pos[rows] == brokers[:, None], axis=1)
+    change = slot > 0
+    rows, slot = rows[change], slot[change]
+    first = s.pos[rows, 0].copy()
+    s.pos[rows, 0] = s.pos[rows, slot]
+    s.pos[rows, slot] = first
+    _recount(s)
 
 
 def _limit_out(s: GoalState) -> np.ndarray:

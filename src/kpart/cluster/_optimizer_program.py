@@ -49,7 +49,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
-from kpart.cluster._optimizer_leaders import _recount
+from kpart.cluster._optimizer_leaders import set_leaders
 from kpart.cluster.goals import Goal, GoalState
 
 __all__ = ["LEADERSHIP_GOALS", "program_leaders"]
@@ -220,7 +220,7 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     Returns the leaderships passed (0: nothing better found, ``s`` unchanged). Never raises
     for a valid state; a solver that runs out of ``seconds`` without an answer leaves ``s``
     as it was. Shapes: ``s.pos`` ``(P, R)``; about ``heavy + light × brokers outside`` rows
-    in the program (#1592's shape, 2.8M replicas: 1.8 s).
+    in the program (#1592's shape, 2.8M replicas: about 2 s).
 
     >>> from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
     >>> from kpart.cluster.goals import goal_state, goals_by_name
@@ -257,12 +257,12 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
         move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, seconds)
         if not move.any():
             return 0
-        _lead_by(s, vrow[move], vbro[move])
+        set_leaders(s, vrow[move], vbro[move])
         s.bands.clear()
         after = [g.violations(s) for g in named]
         if after != before and all(x <= y for x, y in zip(after, before, strict=True)):
             return int(move.sum())
-        _lead_by(s, np.arange(len(start)), start)  # not better: the leaders as they were
+        set_leaders(s, np.arange(len(start)), start)  # not better: the leaders as they were
         s.bands.clear()
     return 0
 
@@ -288,14 +288,3 @@ def _solve(s: GoalState, what: tuple[list[_Band], Sequence[Goal]],
     chosen = prog.solve(np.where(current, 0.0, 1.0 / (n + 1)),
                         np.where(s.allowed[vbro] | current, 1.0, 0.0), seconds)
     return np.zeros(n, dtype=bool) if chosen is None else (chosen > 0.5) & ~current
-
-
-def _lead_by(s: GoalState, rows: np.ndarray, brokers: np.ndarray) -> None:
-    """Make ``brokers[i]`` (one of row ``rows[i]``'s replicas) lead it, and recount."""
-    slot = np.argmax(s.pos[rows] == brokers[:, None], axis=1)
-    change = slot > 0
-    rows, slot = rows[change], slot[change]
-    first = s.pos[rows, 0].copy()
-    s.pos[rows, 0] = s.pos[rows, slot]
-    s.pos[rows, slot] = first
-    _recount(s)

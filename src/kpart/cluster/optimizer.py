@@ -44,7 +44,12 @@ import numpy as np
 
 from kpart.cluster._optimizer_chains import chain_leaders
 from kpart.cluster._optimizer_failover import order_followers
-from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders, restore_leaders
+from kpart.cluster._optimizer_leaders import (
+    assign_leaders,
+    refine_leaders,
+    restore_leaders,
+    set_leaders,
+)
 from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
 from kpart.cluster._optimizer_netout import relocate_for_network_out
 from kpart.cluster._optimizer_program import program_leaders
@@ -186,7 +191,7 @@ def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
             _relocate(s, goals, bands, weights)
             _chain(s, goals)
             return
-        _set_leaders(s, start)
+        set_leaders(s, np.arange(len(start)), start)
     refine_leaders(s, bands, weights)
     s.bands.clear()
     if weights[0] > 0:
@@ -207,7 +212,7 @@ def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
         refine_leaders(s, bands, weights)
     after = _leader_violations(s, goals)
     if after == before or any(a > b for a, b in zip(after, before, strict=True)):
-        _set_leaders(s, start)  # no fewer violations: the leaders as they were
+        set_leaders(s, np.arange(len(start)), start)  # no fewer violations: the leaders as they were
     s.bands.clear()
 
 
@@ -235,19 +240,6 @@ def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
     if any(g.violations(s) > c for g, c in zip(soft, counts, strict=True)):
         s.restore(saved)  # a goal got worse: as it was
         s.bands.clear()
-
-
-def _set_leaders(s: GoalState, leaders: np.ndarray) -> None:
-    """Make broker position ``leaders[row]`` (one of the row's replicas) slot 0 again."""
-    slot = np.argmax(s.pos == leaders[:, None], axis=1)
-    rows = np.flatnonzero(slot)
-    first = s.pos[rows, 0].copy()
-    s.pos[rows, 0] = s.pos[rows, slot[rows]]
-    s.pos[rows, slot[rows]] = first
-    b = len(s.allowed)
-    s.leaders[:] = np.bincount(s.pos[:, 0], minlength=b)
-    s.nw_out[:] = np.bincount(s.pos[:, 0], weights=s.lead_out, minlength=b)
-    s.lead_in[:] = np.bincount(s.pos[:, 0], weights=s.rate_in, minlength=b)
 
 
 def _keep_current(s: GoalState, goals: Sequence[Goal]) -> None:
