@@ -71,9 +71,12 @@ def _recount(s: GoalState) -> None:
     s.lead_in[:] = np.bincount(led, weights=s.rate_in, minlength=b)
 
 
-def set_leaders(s: GoalState, rows: np.ndarray, brokers: np.ndarray) -> None:
-    """Make broker position ``brokers[i]`` (one of row ``rows[i]``'s replicas) lead row
-    ``rows[i]`` (slot 0, the leader's old slot taking it), and recount the leader loads."""
+def set_leaders(s: GoalState, brokers: np.ndarray, rows: np.ndarray | None = None) -> None:
+    """Make broker position ``brokers[i]`` (one of row ``rows[i]``'s replicas; ``rows``
+    ``None``: every row, ``brokers`` then ``(P,)``) lead its row (slot 0, the leader's old
+    slot taking it), and recount the leader loads."""
+    if rows is None:
+        rows = np.arange(len(s.pos))
     slot = np.argmax(s.pos[rows] == brokers[:, None], axis=1)
     change = slot > 0
     rows, slot = rows[change], slot[change]

@@ -185,7 +185,7 @@ def _constrain(prog: _Program, band: _Band, how: tuple[float, float], vbro: np.n
     rows of the band); ``limit``: the hard network-out limit, outside the band too; ``how``:
     the cost of staying outside, and the share of the band's width kept clear of its edges.
     Rows in band widths, so that the solver's tolerances mean the same for every goal."""
-    rank, margin = how
+    cost, margin = how
     finite = np.isfinite(band.lo)
     width = np.maximum(np.where(finite, band.hi - band.lo, np.abs(band.hi)), 1e-300)
     inner = 0.0 if band.resource == "leaders" else margin * width  # counts: whole
@@ -205,7 +205,7 @@ def _constrain(prog: _Program, band: _Band, how: tuple[float, float], vbro: np.n
         prog.row(cols, vals, far_lo, far_hi)
         if not band.outside[b]:
             continue
-        z = prog.z(rank)  # outside: comes in (z 0) or not (z 1)
+        z = prog.z(cost)  # outside: comes in (z 0) or not (z 1)
         if finite[b] and lo > far_lo:  # load + M z >= lo
             prog.row(np.append(cols, z), np.append(vals, lo - far_lo), lo, np.inf)
         if far_hi > hi:  # load - M z <= hi
@@ -257,12 +257,12 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
         move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, seconds)
         if not move.any():
             return 0
-        set_leaders(s, vrow[move], vbro[move])
+        set_leaders(s, vbro[move], vrow[move])
         s.bands.clear()
         after = [g.violations(s) for g in named]
         if after != before and all(x <= y for x, y in zip(after, before, strict=True)):
             return int(move.sum())
-        set_leaders(s, np.arange(len(start)), start)  # not better: the leaders as they were
+        set_leaders(s, start)  # not better: the leaders as they were
         s.bands.clear()
     return 0
 

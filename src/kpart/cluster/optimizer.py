@@ -17,8 +17,10 @@ counts kept in their band (:mod:`kpart.cluster._optimizer_netout`), and partitio
 out alone is over the band packed two to a broker (:mod:`kpart.cluster._optimizer_pairs`); the
 topic goal moves the smallest followers;
 each partition's current leader comes back wherever no broker ends further from the
-leadership bands (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`); kpart's
-:class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers
+leadership bands (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`); what is still
+outside a leadership band is then solved exactly over the heaviest partitions, as a
+mixed-integer program (:mod:`kpart.cluster._optimizer_program`); kpart's
+:class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers instead
 (:mod:`kpart.cluster._optimizer_failover`). The target's leader is each partition's first
 replica. The result is checked by nothing here: run
 :func:`kpart.cluster.verifier.verify` on :attr:`ClusterPlan.target` (the tests do, on every
@@ -191,7 +193,7 @@ def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
             _relocate(s, goals, bands, weights)
             _chain(s, goals)
             return
-        set_leaders(s, np.arange(len(start)), start)
+        set_leaders(s, start)
     refine_leaders(s, bands, weights)
     s.bands.clear()
     if weights[0] > 0:
@@ -212,7 +214,7 @@ def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
         refine_leaders(s, bands, weights)
     after = _leader_violations(s, goals)
     if after == before or any(a > b for a, b in zip(after, before, strict=True)):
-        set_leaders(s, np.arange(len(start)), start)  # no fewer violations: the leaders as they were
+        set_leaders(s, start)  # no fewer violations: the leaders as they were
     s.bands.clear()
 
 
