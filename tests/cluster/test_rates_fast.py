@@ -22,10 +22,12 @@ _NUMBERS = st.one_of(
     st.just(""), st.just(" "), st.integers(0, 10**6).map(str),
     st.floats(0, 1e12, allow_nan=False).map(repr),
     st.sampled_from(["1.5e6", ".5", "5.", "+3", " 7\t", "-1", "-0", "1e400", "nan", "inf",
-                     "1_0", "1,5", "1 2", "e5", "0x10", "\u0661", "1e", "+", "."]))
+                     "1_0", "1,5", "1 2", "e5", "0x10", "\u0661", "1e", "+", ".",
+                     "\u20031", "1\x0b"]))
 _PARTS = st.one_of(st.integers(0, 2**31 + 5).map(str),
                    st.sampled_from(["", " 3", "007", "+1", "-1", "1.0", "12345678901", "a"]))
-_TOPICS = st.one_of(st.sampled_from(["t", "orders", " spaced ", "a.b-c_d"]),
+_TOPICS = st.one_of(st.sampled_from(["t", "orders", " spaced ", "a.b-c_d", "\u00a0t",
+                                     "caf\u00e9", "t\x0b", "\tt\t"]),
                     st.text(alphabet="ab ,\"", max_size=4))
 
 
@@ -74,8 +76,9 @@ def test_the_fast_path_declines_or_agrees(text: str) -> None:
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(0, 50),
-                          _NUMBERS.filter(lambda c: c.strip() in ("", "+3", ".5", "5.")
-                                          or (c.strip().isascii() and c.strip().isdigit()))),
+                          _NUMBERS.filter(lambda c: c.strip(" \t") in ("", "+3", ".5", "5.")
+                                          or (c.strip(" \t").isascii()
+                                              and c.strip(" \t").isdigit()))),
                 min_size=1, max_size=20,
                 unique_by=lambda r: r[:2]))
 def test_a_plain_file_takes_the_fast_path(rows: list[tuple[str, int, str]]) -> None:
