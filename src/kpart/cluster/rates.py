@@ -112,7 +112,7 @@ _FAST_CELLS = {"topic": r"^[ \t]*[A-Za-z0-9._-]+[ \t]*$",
 
 def parse_rates_csv(text: str) -> PartitionLoads:
     """Parse a rates CSV (see the module docstring). Errors: :class:`ConfigError` naming the
-    line and column. Shapes: one row per partition; 930,000 rows in about 1 s (a file
+    line and column. Shapes: one row per partition; 930,000 rows in about 1.3 s (a file
     :func:`_fast_rows` does not take whole — quotes, ``\\r``, blank or banner lines, a cell
     it does not recognise — goes through the row-by-row reader, about 9 s;
     ``benchmarks/bench_rates_csv.py``)."""
