@@ -112,8 +112,6 @@ def test_capacity_json_units_are_cruise_controls_mib_and_kib() -> None:
 
 
 @pytest.mark.parametrize(("doc", "message"), [
-    ({"brokerCapacities": [{"brokerId": "9", "capacity": {"DISK": "1"}}]},
-     "lists broker 9, which the cluster does not have"),
     ({"brokerCapacities": [{"brokerId": "1", "capacity": {"DISK": "1"}}]},
      "no capacity for broker 2 and no default"),
     ({"brokerCapacities": [{"brokerId": "-1", "capacity": {"DISK": "0"}}]},

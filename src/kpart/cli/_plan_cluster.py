@@ -163,23 +163,22 @@ def _thresholds(values: dict[str, Any]) -> Thresholds:
 def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
                                                                  dict[int, Any]]:
     """The cluster, and the capacities of the added brokers (``{id: Capacity}``, empty
-    without ``--capacity``): capacity.json entries of added brokers apply to them only."""
+    without ``--capacity``): each broker, present or added, takes its own capacity.json entry,
+    else the default (``brokerId`` -1); entries for other brokers are unused, as Cruise
+    Control leaves them, so one file serves ``kpart cluster`` and every plan."""
     from kpart.cli._cluster_inputs import (
         model_from_files,
         read_capacity,
         read_snapshot,
         with_capacity,
     )
-    from kpart.cluster.capacity import CapacityConfig, capacities_for
+    from kpart.cluster.capacity import capacities_for
 
     if (req.current is None) == (req.snapshot is None):
         raise ConfigError("Give the cluster as one of --current (a --describe dump, with "
                           "--sizes) or --snapshot (cluster.json)")
-    config = read_capacity(req.capacity) if req.capacity is not None else None
-    own = CapacityConfig(config.default, tuple((b, c) for b, c in config.brokers
-                                               if b not in added_ids)) if config else None
-    extra = capacities_for(CapacityConfig(config.default, tuple(
-        (b, c) for b, c in config.brokers if b in added_ids)), added_ids) if config else {}
+    own = read_capacity(req.capacity) if req.capacity is not None else None
+    extra = capacities_for(own, added_ids) if own is not None else {}
     if req.current is not None:
         model = model_from_files(req.current, sizes=req.sizes, capacity=own, loads=req.loads,
                                  brokers=req.brokers, topic=req.topic)
@@ -454,6 +453,7 @@ def run(req: LoadRequest) -> None:
     from kpart.cluster.optimizer import plan_cluster
     from kpart.cluster.plan_summary import plan_summary, target_model
     from kpart.cluster.verifier import verify
+    from kpart.placement.planner import check_racks
 
     goals = _goals(req.goals)
     pools = _pools(req, goals)
@@ -467,6 +467,9 @@ def run(req: LoadRequest) -> None:
     model, caps = _model(req, [b.id for b in added])
     _check_removed(model, removed)
     added = [replace(b, capacity=caps.get(b.id)) for b in added]
+    known = {b.id for b in model.brokers}  # an added broker the cluster has: plan_cluster's
+    check_racks(model.brokers, [b for b in added if b.id not in known],
+                racks_from="--snapshot" if req.snapshot is not None else "--brokers")
     _check_capacities(model, added)
     with busy(f"planning {model.num_partitions:,} partitions"):
         plan = plan_cluster(model, add_brokers=added, remove_brokers=removed, goals=goals,

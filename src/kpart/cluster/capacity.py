@@ -19,7 +19,9 @@ byte rates by ``1024``: its MB is 2^20 bytes and its KB 2^10 bytes. So here
 
 - ``brokerId`` ``-1`` is the default capacity of every broker the file does not list; a broker
   of the cluster that is neither listed nor covered by a default is an error (Cruise Control
-  refuses it too unless capacity estimation is allowed).
+  refuses it too unless capacity estimation is allowed). An entry for a broker the cluster
+  does not have is kept for it, as Cruise Control keeps it (its resolver reads the whole file
+  and is asked per broker): one file serves the cluster now and the brokers a plan adds.
 - JBOD: ``DISK`` may be an object ``{log dir: MB}`` (absolute paths); the broker's disk is
   their sum, as Cruise Control's total disk capacity.
 - ``CPU`` as ``{"num.cores": N}``: Cruise Control then takes the CPU capacity as 100 (percent
@@ -29,7 +31,14 @@ byte rates by ``1024``: its MB is 2^20 bytes and its KB 2^10 bytes. So here
 
 Errors: :class:`~kpart.errors.ConfigError` naming the entry and field
 (``brokerCapacities[2].capacity.NW_IN``), e.g. a capacity of zero, an unknown resource, a broker
-listed twice, or — in :func:`capacities_for` — a broker the cluster does not have.
+listed twice, or — in :func:`capacities_for` — a broker of the cluster without a capacity.
+
+Warning (one :class:`~kpart.errors.KpartWarning` per file, from :func:`parse_capacity_json`):
+a capacity beyond any real broker, most likely written in bytes instead of Cruise Control's
+units — a broker's ``DISK`` over :data:`MAX_DISK_MB` (10^9 MB, about 1 PB: a 1.5 TB disk
+written in bytes is ``1500000000000``) or an ``NW_IN``/``NW_OUT`` over :data:`MAX_NETWORK_KB`
+(10^8 KB/s, about 800 Gbit/s: a 10 Gbit/s NIC written in bytes/s is ``1250000000``). Such a
+capacity is kept (it is the file's), but every use of it would read about 0 %.
 
 >>> cfg = parse_capacity_json('{"brokerCapacities": [{"brokerId": "-1", "capacity": '
 ...     '{"DISK": "500000", "CPU": "100", "NW_IN": "50000", "NW_OUT": "50000"}}]}')
@@ -50,12 +59,19 @@ from kpart._json_fields import json_object
 from kpart.cluster.model import Capacity
 from kpart.errors import ConfigError
 
-__all__ = ["BYTES_IN_KB", "BYTES_IN_MB", "CapacityConfig", "capacities_for", "parse_capacity_json"]
+__all__ = ["BYTES_IN_KB", "BYTES_IN_MB", "MAX_DISK_MB", "MAX_NETWORK_KB", "CapacityConfig",
+           "capacities_for", "parse_capacity_json"]
 
 #: Cruise Control's ``HolderUtils.BYTES_IN_MB``: a ``DISK`` MB is 2^20 bytes.
 BYTES_IN_MB = 1024 * 1024
 #: Cruise Control's ``HolderUtils.BYTES_IN_KB``: an ``NW_IN``/``NW_OUT`` KB/s is 1,024 bytes/s.
 BYTES_IN_KB = 1024
+#: A broker's ``DISK`` above this many MB (10^9 MB = 2^20 × 10^9 bytes, about 1 PB) is beyond
+#: any real broker's disks: most likely bytes written where Cruise Control reads MB.
+MAX_DISK_MB = 10**9
+#: An ``NW_IN``/``NW_OUT`` above this many KB/s (10^8 × 1,024 bytes/s, about 820 Gbit/s) is
+#: beyond any real NIC (400 Gbit/s today): most likely bytes/s where Cruise Control reads KB/s.
+MAX_NETWORK_KB = 10**8
 #: ``brokerId`` of the default capacity.
 DEFAULT_BROKER_ID = -1
 _RESOURCES = ("DISK", "CPU", "NW_IN", "NW_OUT")
@@ -146,6 +162,50 @@ def _entry(entry: object, where: str) -> tuple[int, Capacity, bool]:
     ), cores
 
 
+def _implausible(capacity: Capacity, where: str) -> list[tuple[str, str, float]]:
+    """``[(field, resource, amount in the file's unit), ...]`` of ``capacity`` beyond any real
+    broker (:data:`MAX_DISK_MB`, :data:`MAX_NETWORK_KB`)."""
+    out = []
+    if capacity.disk_bytes is not None and capacity.disk_bytes > MAX_DISK_MB * BYTES_IN_MB:
+        out.append((f"{where}.capacity.DISK", "DISK", capacity.disk_bytes / BYTES_IN_MB))
+    for name, rate in (("NW_IN", capacity.network_in), ("NW_OUT", capacity.network_out)):
+        if rate is not None and rate > MAX_NETWORK_KB * BYTES_IN_KB:
+            out.append((f"{where}.capacity.{name}", name, rate / BYTES_IN_KB))
+    return out
+
+
+def _binary(amount: float, unit: str) -> str:
+    """``amount`` with a binary prefix, e.g. ``1.3 EiB``."""
+    for prefix in ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi"):
+        if amount < 1024 or prefix == "Zi":
+            return f"{amount:,.1f} {prefix}{unit}"
+        amount /= 1024
+    raise AssertionError  # pragma: no cover
+
+
+def _warn_implausible(found: list[tuple[str, str, float]]) -> None:
+    """One warning line for the capacities beyond any real broker: the first, how many more,
+    and the units Cruise Control reads."""
+    if not found:
+        return
+    from kpart._warnings import kpart_warn
+
+    where, resource, amount = found[0]
+    if resource == "DISK":
+        size = (f"{amount:.15g} MB, {_binary(amount * BYTES_IN_MB, 'B')} per broker: beyond any "
+                "real disk (over 10^9 MB, about 1 PB")
+    else:
+        gbit = amount * BYTES_IN_KB * 8 / 1e9
+        size = (f"{amount:.15g} KB/s, {gbit:,.0f} Gbit/s per broker: beyond any real network "
+                "card (over 10^8 KB/s, about 800 Gbit/s")
+    more = f"; {len(found) - 1} more capacities too" if len(found) > 1 else ""
+    units = [u for r, u in (("DISK", "DISK in MB (2^20 bytes)"),
+                            ("NW_", "NW_IN/NW_OUT in KB/s (2^10 bytes/s)"))
+             if any(x.startswith(r) for _, x, _ in found)]
+    kpart_warn(f"capacity.json: {where} is {size}{more}): Cruise Control reads "
+               f"{' and '.join(units)}, not bytes; every broker would show about 0 % of it in use")
+
+
 def parse_capacity_json(text: str) -> CapacityConfig:
     """Parse a Cruise Control ``capacity.json`` (see the module docstring for units and
     rules). Errors: :class:`ConfigError` naming the entry and field."""
@@ -160,9 +220,11 @@ def parse_capacity_json(text: str) -> CapacityConfig:
     default: Capacity | None = None
     brokers: dict[int, Capacity] = {}
     cores: set[bool] = set()
+    implausible: list[tuple[str, str, float]] = []
     for i, entry in enumerate(doc["brokerCapacities"]):
         where = f"brokerCapacities[{i}]"
         broker, capacity, with_cores = _entry(entry, where)
+        implausible += _implausible(capacity, where)
         cores.add(with_cores)
         if len(cores) > 1:
             raise ConfigError(f"{where}.capacity.CPU: inconsistent num.cores config: it must be "
@@ -173,22 +235,18 @@ def parse_capacity_json(text: str) -> CapacityConfig:
             default = capacity
         else:
             brokers[broker] = capacity
+    _warn_implausible(implausible)
     return CapacityConfig(default, tuple(sorted(brokers.items())))
 
 
 def capacities_for(config: CapacityConfig, broker_ids: Iterable[int]) -> dict[int, Capacity]:
-    """``{broker id: Capacity}`` for every broker of the cluster: its own entry, else the
-    default. :class:`ConfigError` naming the first broker of ``config`` the cluster does not
-    have, or the first broker of the cluster without a capacity (no entry, no default)."""
-    ids = sorted(set(broker_ids))
-    known = set(ids)
+    """``{broker id: Capacity}`` for every broker of ``broker_ids``: its own entry, else the
+    default. Entries for other brokers are left unused (Cruise Control accepts them: the file
+    may list brokers a plan adds). :class:`ConfigError` naming the first broker without a
+    capacity (no entry, no default)."""
     listed = dict(config.brokers)
-    for broker in listed:
-        if broker not in known:
-            raise ConfigError(f"capacity.json lists broker {broker}, which the cluster does not "
-                              f"have (brokers {ids!r:.80})")
     out: dict[int, Capacity] = {}
-    for broker in ids:
+    for broker in sorted(set(broker_ids)):
         capacity = listed.get(broker, config.default)
         if capacity is None:
             raise ConfigError(f"capacity.json has no capacity for broker {broker} and no default "

@@ -28,7 +28,7 @@ most ``ceil(k * R / (B + k))`` replicas; removing a broker moves exactly its rep
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypedDict, Unpack
+from typing import Protocol, TypedDict, Unpack
 
 from kpart._java.strings import java_string_key
 from kpart.errors import AdminOperationError, ConfigError
@@ -74,6 +74,7 @@ __all__ = [
     "ReplicaDistributionGoal",
     "ReplicaMove",
     "ReplicationFactorGoal",
+    "check_racks",
     "cluster_brokers",
     "place_in_pools",
     "plan",
@@ -82,11 +83,68 @@ __all__ = [
 ]
 
 
-#: Kafka's own words (``AdminZkClient.getBrokerMetadatas``) for racks on some brokers only.
-_PARTIAL_RACKS = (
-    "Not all brokers have rack information. Add --disable-rack-aware in command line "
-    "to make replica assignment without rack information."
-)
+class _Racked(Protocol):
+    """A broker as :func:`check_racks` reads it (:class:`Broker`, ``ClusterBroker``)."""
+
+    @property
+    def id(self) -> int: ...  # noqa: D102
+    @property
+    def rack(self) -> str | None: ...  # noqa: D102
+
+
+def _ids(ids: Sequence[int], what: str = "broker") -> str:
+    """``broker 5 has`` / ``brokers 5, 6 have`` (the first five, then how many more)."""
+    shown = ", ".join(str(b) for b in ids[:5]) + (
+        f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    return f"{what} {shown} has" if len(ids) == 1 else f"{what}s {shown} have"
+
+
+def check_racks(brokers: Sequence[_Racked], added: Sequence[_Racked] = (), *,
+                racks_from: str = "--brokers") -> None:
+    """Racks on every broker of the cluster after the change (``brokers`` and ``added``) or on
+    none, as Kafka places replicas (``AdminUtils.assignReplicasToBrokers`` and KRaft's
+    ``StripedReplicaPlacer`` refuse partial racks: "Not all brokers have rack information");
+    with racks on some brokers only, the rackless ones would count as one rack ``null``.
+    ``racks_from`` is the option that gave the cluster's racks (``--brokers``, or
+    ``--snapshot`` for a cluster.json). :class:`AdminOperationError` naming the brokers
+    without a rack (or the added ones with one) and how ``kpart plan`` gives racks:
+    ``--add-brokers ID:RACK`` / ``--brokers ID:RACK``.
+
+    >>> check_racks([Broker(1, "a"), Broker(2, "b")], [Broker(3)])
+    Traceback (most recent call last):
+    ...
+    kpart.errors.AdminOperationError: --add-brokers: Not all brokers have rack information: \
+added broker 3 has no rack while the cluster's brokers have racks (a, b); give each its rack \
+as --add-brokers ID:RACK (e.g. --add-brokers 3:a)
+    """
+    added_ids = {b.id for b in added}
+    every = [*brokers, *added]
+    if len({b.rack is None for b in every}) < 2:
+        return
+    head = "Not all brokers have rack information"
+    bare = sorted(b.id for b in every if b.rack is None)
+    new_bare = [b for b in bare if b in added_ids]
+    if new_bare:
+        racks = sorted({b.rack for b in every if b.rack is not None})
+        shown = ", ".join(racks[:6]) + (", ..." if len(racks) > 6 else "")
+        raise AdminOperationError(
+            f"--add-brokers: {head}: {_ids(new_bare, 'added broker')} no rack while the "
+            f"cluster's brokers have racks ({shown}); give each its rack as "
+            f"--add-brokers ID:RACK (e.g. --add-brokers {new_bare[0]}:{racks[0]})")
+    if all(b.id in added_ids for b in every if b.rack is not None):
+        new_racked = sorted(b.id for b in added if b.rack is not None)
+        where = ("cluster.json has none" if racks_from == "--snapshot"
+                 else "give theirs as --brokers ID:RACK,...")
+        raise AdminOperationError(
+            f"--add-brokers: {head}: {_ids(new_racked, 'added broker')} a rack while the "
+            f"cluster's brokers have none ({where}); add them without a rack or give every "
+            "broker its rack")
+    if racks_from == "--snapshot":
+        raise AdminOperationError(f"--snapshot: {head}: in cluster.json, {_ids(bare)} no rack "
+                                  "while the others have one")
+    raise AdminOperationError(f"--brokers: {head}: {_ids(bare)} no rack while the others "
+                              "have one; give every broker its rack as --brokers ID:RACK,... "
+                              "or none")
 
 
 def cluster_brokers(
@@ -105,9 +163,7 @@ def cluster_brokers(
         if b.id in seen:
             raise ConfigError(f"Broker list contains duplicate entries: [{b.id}]")
         seen.add(b.id)
-    racked = sum(b.rack is not None for b in brokers)
-    if racked not in (0, len(brokers)):
-        raise AdminOperationError(_PARTIAL_RACKS)
+    check_racks(brokers)
     validate_assignment(current, seen)
     return tuple(sorted(brokers, key=lambda b: b.id))
 
@@ -212,8 +268,7 @@ def _cluster_after(
     cluster = tuple(sorted([*base, *add_brokers], key=lambda b: b.id))
     check_cluster(sum(len(ps) for ps in current.values()),
                   sum(len(r) for ps in current.values() for r in ps.values()), len(cluster))
-    if len({b.rack is None for b in cluster}) > 1:
-        raise AdminOperationError(_PARTIAL_RACKS)
+    check_racks(base, add_brokers)
     if len({b.id for b in cluster}) != len(cluster):
         raise ConfigError.about("add_brokers", "Broker list contains duplicate entries in {param}")
     return cluster
