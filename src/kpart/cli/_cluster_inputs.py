@@ -153,8 +153,8 @@ def read_snapshot(path: Path) -> ClusterModel:
 def with_capacity(model: ClusterModel, capacity: CapacityConfig) -> ClusterModel:
     """``model`` with every broker's capacity from ``capacity`` (each broker its own entry,
     else the default); a snapshot often has none. Errors as
-    :func:`kpart.cluster.capacity.capacities_for` (a broker the cluster lacks, one without a
-    capacity)."""
+    :func:`kpart.cluster.capacity.capacities_for` (a broker without a capacity; entries for
+    brokers the cluster lacks are unused)."""
     from dataclasses import replace
 
     from kpart.cluster.capacity import capacities_for
