@@ -4,7 +4,9 @@
 Chosen by :func:`load_aware` when any of ``--goals``, ``--capacity``, ``--loads``,
 ``--snapshot`` or ``--verify`` is given. The cluster comes from ``--current`` (+ ``--sizes``,
 ``--loads``, ``--brokers``) or a ``cluster.json`` (``--snapshot``), capacities from
-``--capacity``; :func:`kpart.cluster.optimizer.plan_cluster` plans, the verifier
+``--capacity`` (each broker, present or added, its own entry or the default); racks on every
+broker after the change or on none (:func:`kpart.placement.planner.check_racks`, as Kafka and
+the count-based mode); :func:`kpart.cluster.optimizer.plan_cluster` plans, the verifier
 (:func:`kpart.cluster.verifier.verify`) counts every goal's violations before and after, and
 with ``--verify`` refuses a plan it does not accept (exit code 2, nothing written); a plan
 with an invalid replica set (a broker twice, a replication factor changed, a removed or
