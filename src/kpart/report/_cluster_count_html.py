@@ -5,7 +5,8 @@ below the current count nor the largest group's members, with what set it and th
 smallest count as a fact (:class:`kpart._cluster_loads.PartitionCountResult`) — against the
 current count, with the share of keys and records that would change partition (Kafka's
 ``BuiltInPartitioner`` hashes a key modulo the count, so a new count moves keys; existing
-records never move); when no count works because one key alone exceeds a limit, the key and the sentence that the fix is the key.
+records never move); when no count works because one key alone exceeds a limit, the key and
+the sentence that the fix is the key.
 
 >>> _fact("peak_bytes_per_s", 2e6), _fact("peak_records_per_s", 3000), _fact("records", 7)
 ('peak 2 MB/s', 'peak 3,000 records/s', 'records 7')
@@ -37,8 +38,6 @@ def _count_row(t: TopicDoc, c: CountDoc) -> dict[str, Any]:
             "set by": advice_words(c) or "—",
             "the load alone fits in": (c.smallest_fitting if c.smallest_fitting is not None
                                        else "—"),
-            "largest group": (f"{c.largest_group[0]} ({c.largest_group[1]} members)"
-                              if c.largest_group is not None else "—"),
             "peak bytes/s (busiest partition)": human(c.peak_bytes_per_s, "B/s"),
             "peak records/s (busiest partition)": human(c.peak_records_per_s, ""),
             "limit bytes/s": human(c.max_partition_bytes_per_s, "B/s"),
