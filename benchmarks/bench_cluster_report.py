@@ -100,6 +100,7 @@ def child(args: argparse.Namespace) -> None:
     and prints one JSON line; on ``done`` prints its JVM's peak RSS and stops."""
     import resource
 
+    from kpart._cluster_loads import CountRules
     from kpart.producer.partition_count import default_limits
     from kpart.spark import get_or_create_session
     from kpart.spark.cluster_job import measure_topic
@@ -117,7 +118,8 @@ def child(args: argparse.Namespace) -> None:
         rt = resolved.topics[i]
         spec = resolve_topic_input(rt.topic, i)
         wall, cpu = time.perf_counter(), time.process_time()
-        m = measure_topic(spark, rt, spec, index=i, window_ms=60_000, limits=default_limits())
+        m = measure_topic(spark, rt, spec, index=i, window_ms=60_000,
+                          rules=CountRules(default_limits()))
         summary = {
             "records": sum(m.loads.partition_records) + m.loads.null_key_records,
             "windows": 0 if m.windows is None else int(m.windows.records.sum()),

@@ -95,9 +95,11 @@ def test_loads_equal_the_single_topic_job_and_windows_a_direct_count(spark, tmp_
             == sum(m.loads.partition_records) + m.loads.null_key_records)
     assert (w.bytes.sum() + w.null_key_bytes.sum() + w.untimed_bytes
             == sum(m.loads.partition_bytes) + m.loads.null_key_bytes)
-    # default limits: this small topic fits in one partition
+    # default limits: this small topic fits in one partition, and keeps its 4 (Kafka cannot
+    # reduce a topic's partition count)
     pc = m.partition_count
-    assert pc is not None and pc.recommended == 1 and pc.current_ok
+    assert pc is not None and pc.smallest_fitting == 1 and pc.current_ok
+    assert (pc.recommended, pc.recommended_by) == (4, "current")
 
 
 def brute_force(rows: list[dict[str, Any]], partitioner: str, m: int) -> tuple[float, float]:
@@ -128,7 +130,9 @@ def test_partition_count_is_the_smallest_count_a_brute_force_finds(spark, tmp_pa
     pc = m.partition_count
     assert pc is not None
     fits = [k for k in range(1, 65) if brute_force(rows, partitioner, k)[0] <= limit]
-    assert pc.recommended == (fits[0] if fits else None)
+    assert pc.smallest_fitting == (fits[0] if fits else None)
+    advised = [k for k in fits if k >= 4]  # never below the current count
+    assert pc.recommended == (advised[0] if advised else None)
     if pc.recommended is not None:
         assert pc.peak_records_per_s == pytest.approx(
             brute_force(rows, partitioner, pc.recommended)[0])
@@ -163,15 +167,15 @@ def test_a_partitioner_ignoring_keys_spreads_the_rate(spark, tmp_path):
     assert "ignores keys" in pc.reason
 
 
-@pytest.mark.parametrize(("null_keys", "recommended"), [("client", 2), ("separate", 1)])
-def test_null_keys_spread_unless_sent_elsewhere(spark, tmp_path, null_keys, recommended):
+@pytest.mark.parametrize(("null_keys", "smallest"), [("client", 2), ("separate", 1)])
+def test_null_keys_spread_unless_sent_elsewhere(spark, tmp_path, null_keys, smallest):
     rows = [{"user": None, "ts": T0 + i, "v": i} for i in range(90)]
     rows += [{"user": f"u{i}", "ts": T0 + WINDOW + i, "v": i} for i in range(30)]
     m = measure(spark, resolved(write_json(tmp_path, rows), null_keys=null_keys),
                 consumer_records_per_s=1.0)
     assert m.windows is not None and m.windows.null_key_records.tolist() == [90, 0]
     pc = m.partition_count
-    assert pc is not None and pc.recommended == recommended
+    assert pc is not None and pc.smallest_fitting == smallest and pc.recommended == 4
 
 
 def test_text_timestamps_parse_or_fail_naming_topic_column_and_value(spark, tmp_path):

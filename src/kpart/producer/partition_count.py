@@ -1,5 +1,6 @@
 """The partition count a topic needs: the smallest count ``M`` whose busiest partition stays,
-in every window, within what one partition may carry (issue 14, point 4). Pure numpy; the Spark
+in every window, within what one partition may carry (issue 14, point 4), advised never below
+the current count nor the largest consumer group's members (issue 24, point 5). Pure numpy; the Spark
 job (:mod:`kpart.spark._partition_count`) evaluates the candidates natively and hands the
 figures to :func:`search_partition_count`.
 
@@ -34,6 +35,14 @@ rules. The search starts at the lower bound (every partition at least the window
 :func:`lower_bound`) and goes up to ``max_partitions``. One key whose own peak window is over a
 limit makes every ``M`` fail: the result says so (``hot_key``) — the fix is the key.
 
+**Advice** (:func:`advise_count`). Kafka cannot reduce a topic's partition count
+(``kafka-topics.sh --alter --partitions`` refuses a smaller one: "The number of partitions for
+a topic can only be increased"), and a group member without a partition idles, so the count
+advised is the smallest fitting count that is at least the current count and at least the
+members of the largest group reading the topic (:func:`count_floor`); the result names what
+set it (``recommended_by``: ``load``, ``current``, ``consumers``). The load's own smallest
+fitting count is kept as a fact (``smallest_fitting``), never advised below the floor.
+
 >>> import numpy as np
 >>> h = np.array([7, 8, 9, 10], dtype=np.int64)
 >>> partitions_of_hashes(h, 3, "to-positive").tolist(), partitions_of_hashes(h, 3, "abs").tolist()
@@ -46,7 +55,7 @@ limit makes every ``M`` fail: the result says so (``hot_key``) — the fix is th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -54,7 +63,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from kpart._cluster_loads import PartitionCountResult, PartitionLimits
+from kpart._cluster_loads import ConsumerParallelism, PartitionCountResult, PartitionLimits
 from kpart.errors import ConfigError, Param
 
 __all__ = [
@@ -62,15 +71,20 @@ __all__ = [
     "DEFAULT_MAX_PARTITIONS",
     "DEFAULT_MAX_PARTITION_BYTES_PER_S",
     "INDEX_RULES",
+    "ConsumerParallelism",
+    "CountAdvice",
     "CountEvaluator",
     "CountQuestion",
     "HotKeyWindow",
     "Peaks",
+    "advise_count",
     "candidate_batches",
+    "count_floor",
     "default_limits",
     "index_rule",
     "key_hashes",
     "keyless_partition_count",
+    "largest_groups",
     "lower_bound",
     "partitions_of_hashes",
     "peaks_with_spread",
@@ -282,8 +296,9 @@ class CountQuestion:
     """What :func:`search_partition_count` knows of a topic without evaluating a count:
     ``current`` partitions, the ``limits``, ``window_s``, the topic's totals per window
     (``window_records``/``window_bytes``, keyed and spread, shape ``(W,)``), the peaks at the
-    current count (``current_peaks``) and the heaviest (key, window) (``hot``; ``None`` when no
-    window can exceed a limit)."""
+    current count (``current_peaks``), the heaviest (key, window) (``hot``; ``None`` when no
+    window can exceed a limit) and the largest consumer group reading the topic
+    (``largest_group``; ``None``: no group), whose members the advice never goes below."""
 
     current: int
     limits: PartitionLimits
@@ -292,6 +307,7 @@ class CountQuestion:
     window_bytes: np.ndarray
     current_peaks: Peaks
     hot: HotKeyWindow | None = None
+    largest_group: ConsumerParallelism | None = None
 
 
 class CountEvaluator(Protocol):
@@ -317,19 +333,109 @@ class CountEvaluator(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class CountAdvice:
+    """The partition count advised (:func:`advise_count`): ``count``, what set it (``by``:
+    ``"load"``, ``"current"`` or ``"consumers"``, :data:`kpart._cluster_loads.RECOMMENDED_BY`),
+    the ``reason`` in words, and the load's own ``smallest_fitting`` count (a fact)."""
+
+    count: int
+    by: str
+    reason: str
+    smallest_fitting: int
+
+
+def count_floor(current: int, largest_group: ConsumerParallelism | None) -> tuple[int, str]:
+    """The count the advice never goes below and what sets it: the ``current`` count (Kafka
+    cannot reduce a topic's partition count: ``"current"``), or the members of the largest
+    group reading the topic when it has more (a member without a partition idles:
+    ``"consumers"``).
+
+    >>> count_floor(12, ConsumerParallelism("billing", 3)), count_floor(2, None)
+    ((12, 'current'), (2, 'current'))
+    >>> count_floor(2, ConsumerParallelism("billing", 5))
+    (5, 'consumers')
+    """
+    if largest_group is not None and largest_group.members > current:
+        return largest_group.members, "consumers"
+    return current, "current"
+
+
+def largest_groups(groups: Iterable[tuple[str, int, Iterable[str]]]
+                   ) -> dict[str, ConsumerParallelism]:
+    """Topic → the largest group reading it, from ``(group, members, topics it reads)`` in
+    topology order (the first one of a tie).
+
+    >>> largest_groups([("delay-analytics", 3, ["flights", "weather"]),
+    ...                 ("billing", 5, ["flights"])])["flights"]
+    ConsumerParallelism(group='billing', members=5)
+    """
+    out: dict[str, ConsumerParallelism] = {}
+    for name, members, topics in groups:
+        for t in topics:
+            if t not in out or members > out[t].members:
+                out[t] = ConsumerParallelism(name, members)
+    return out
+
+
+def advise_count(first_fitting: Callable[[int], int | None], current: int,
+                 largest_group: ConsumerParallelism | None = None) -> CountAdvice | None:
+    """The partition count to advise, never a shrink: the smallest count within the limits
+    that is at least :func:`count_floor` (the current count, and the members of the largest
+    group reading the topic). ``first_fitting(m)``: the smallest count ``>= m`` within the
+    limits (``None``: none up to the largest count searched). ``None`` when no count fits.
+
+    ``by`` is ``"load"`` when the load sets the count (the smallest fitting count is at or
+    above the floor, or the floor itself exceeds the limits and the count is the next one
+    that fits), else what set the floor. The load's smallest fitting count is kept as a fact
+    (``smallest_fitting``), never advised below the floor.
+
+    >>> fits_from_4 = lambda m: max(m, 4)          # every count from 4 up fits
+    >>> advise_count(fits_from_4, 12, ConsumerParallelism("billing", 3))
+    CountAdvice(count=12, by='current', reason="keep: Kafka cannot reduce a topic's partition count", smallest_fitting=4)
+    >>> advise_count(fits_from_4, 2, ConsumerParallelism("billing", 5)).reason
+    '5 members in group billing'
+    >>> advise_count(fits_from_4, 2).reason
+    'the load: 4 is the smallest count within the limits'
+    """
+    smallest = first_fitting(1)
+    if smallest is None:
+        return None
+    floor, floor_by = count_floor(current, largest_group)
+    count = smallest if smallest >= floor else first_fitting(floor)
+    if count is None:
+        return None
+    if count == smallest:
+        return CountAdvice(count, "load", f"the load: {count} is the smallest count within the "
+                           "limits", smallest)
+    if count > floor:
+        return CountAdvice(count, "load", f"the load: {floor} partitions exceed the limits, "
+                           f"{count} is the smallest count from {floor} within them", smallest)
+    if floor_by == "current":
+        return CountAdvice(count, "current", "keep: Kafka cannot reduce a topic's partition "
+                           "count", smallest)
+    assert largest_group is not None
+    return CountAdvice(count, "consumers", f"{largest_group.members} members in group "
+                       f"{largest_group.group}", smallest)
+
+
 def search_partition_count(q: CountQuestion, evaluate: CountEvaluator) -> PartitionCountResult:
     """The :class:`PartitionCountResult` of one topic (see the module docstring): the hot-key
-    verdict when ``q.hot`` alone exceeds a limit (nothing is searched), else the smallest count
-    from :func:`lower_bound` up to ``limits.max_partitions`` that fits, in the batches of
-    :func:`candidate_batches`, with its exact peaks, skew and moved shares."""
+    verdict when ``q.hot`` alone exceeds a limit (nothing is searched), else the load's
+    smallest fitting count, searched from :func:`lower_bound` up to ``limits.max_partitions``
+    in the batches of :func:`candidate_batches`, and the count advised (:func:`advise_count`:
+    never below the current count nor the largest group's members), with its exact peaks,
+    skew and moved shares."""
     limits, window_s, current = q.limits, q.window_s, q.current
     current_ok = _fits(q.current_peaks, window_s, limits)
 
-    def none(reason: str, hot_key: dict[str, Any] | None = None) -> PartitionCountResult:
+    def none(reason: str, hot_key: dict[str, Any] | None = None,
+             smallest: int | None = None) -> PartitionCountResult:
         return PartitionCountResult(limits, current, current_ok, None,
                                     q.current_peaks.bytes / window_s,
                                     q.current_peaks.records / window_s, hot_key=hot_key,
-                                    reason=reason)
+                                    reason=reason, smallest_fitting=smallest,
+                                    largest_group=q.largest_group)
 
     hot = q.hot
     if hot is not None and not _fits(Peaks(hot.records, hot.bytes), window_s, limits):
@@ -344,15 +450,31 @@ def search_partition_count(q: CountQuestion, evaluate: CountEvaluator) -> Partit
     if first > limits.max_partitions:
         return none(f"the busiest window alone needs {first:,} partitions at the mean rate, "
                     f"over max_partitions = {limits.max_partitions:,}")
-    found = None
-    for batch in candidate_batches(first, limits.max_partitions):
-        results = evaluate.peaks(batch)
-        found = next((m for m in batch if _fits(results[m], window_s, limits)), None)
-        if found is not None:
-            break
-    if found is None:
-        return none(f"no partition count from {first} to {limits.max_partitions} keeps the "
-                    "busiest partition within the limits")
+    known: dict[int, bool] = {}  # count -> fits, each count evaluated once
+
+    def first_fitting(m: int) -> int | None:
+        start = max(m, first)
+        for batch in candidate_batches(start, max(limits.max_partitions, start)):
+            unknown = tuple(c for c in batch if c not in known)
+            if unknown:
+                results = evaluate.peaks(unknown)
+                known.update((c, _fits(results[c], window_s, limits)) for c in unknown)
+            found = next((c for c in batch if known[c]), None)
+            if found is not None:
+                return found
+        return None
+
+    advice = advise_count(first_fitting, current, q.largest_group)
+    if advice is None:
+        smallest = first_fitting(1)
+        if smallest is None:
+            return none(f"no partition count from {first} to {limits.max_partitions} keeps the "
+                        "busiest partition within the limits")
+        floor = count_floor(current, q.largest_group)[0]
+        return none(f"no partition count from {floor} to {max(limits.max_partitions, floor)} "
+                    "keeps the busiest partition within the limits (the smallest count within "
+                    f"them is {smallest}, below {floor})", smallest=smallest)
+    found = advice.count
     p = q.current_peaks if found == current else evaluate.exact_peaks(found)
     keys_share, records_share = (0.0, 0.0) if found == current else evaluate.moved(found)
     verdict = ("the current count already fits" if current_ok
@@ -361,15 +483,22 @@ def search_partition_count(q: CountQuestion, evaluate: CountEvaluator) -> Partit
         limits, current, current_ok, found, p.bytes / window_s, p.records / window_s,
         skew=evaluate.skew_at(found), moved_keys_share=keys_share,
         moved_records_share=records_share,
-        reason=f"{found} is the smallest count within the limits (from {first}); {verdict}")
+        reason=f"{found} partitions ({advice.reason}); the smallest count within the limits is "
+               f"{advice.smallest_fitting} (searched from {first}); {verdict}",
+        smallest_fitting=advice.smallest_fitting, recommended_by=advice.by,
+        largest_group=q.largest_group)
 
 
 def keyless_partition_count(*, current: int, limits: PartitionLimits, window_s: float,
                             window_records: np.ndarray, window_bytes: np.ndarray,
-                            partitioner: str) -> PartitionCountResult:
+                            partitioner: str,
+                            largest_group: ConsumerParallelism | None = None
+                            ) -> PartitionCountResult:
     """The partition count for a partitioner that ignores keys (``librdkafka:random``): every
-    record is spread evenly, so the lower bound (:func:`lower_bound`) is the answer (``None``
-    above ``max_partitions``); no key moves."""
+    record is spread evenly, so the lower bound (:func:`lower_bound`) is the load's smallest
+    fitting count (``None`` above ``max_partitions``) and any larger count fits too; the count
+    advised is never below the current count nor the largest group's members
+    (:func:`advise_count`). No key moves."""
     first = lower_bound(window_records, window_bytes, window_s, limits)
     zeros = np.zeros_like(np.asarray(window_records, dtype=np.float64))
 
@@ -382,10 +511,15 @@ def keyless_partition_count(*, current: int, limits: PartitionLimits, window_s: 
         return PartitionCountResult(limits, current, ok, None, now.bytes / window_s,
                                     now.records / window_s,
                                     reason=f"{partitioner} ignores keys: the records spread "
-                                    f"evenly need {first} partitions, over {limits.max_partitions}")
-    p = at(first)
+                                    f"evenly need {first} partitions, over {limits.max_partitions}",
+                                    largest_group=largest_group)
+    advice = advise_count(lambda m: max(m, first), current, largest_group)
+    assert advice is not None
+    p = at(advice.count)
     return PartitionCountResult(
-        limits, current, ok, first, p.bytes / window_s, p.records / window_s, skew=None,
+        limits, current, ok, advice.count, p.bytes / window_s, p.records / window_s, skew=None,
         moved_keys_share=0.0, moved_records_share=0.0,
-        reason=f"{partitioner} ignores keys: records spread evenly, so the rate over the limits "
-               "alone sets the count")
+        reason=f"{advice.count} partitions ({advice.reason}); {partitioner} ignores keys: "
+               f"records spread evenly, so the rate over the limits alone sets the smallest "
+               f"count within them, {first}",
+        smallest_fitting=first, recommended_by=advice.by, largest_group=largest_group)

@@ -1,10 +1,12 @@
 """The partition-count section of the cluster report page (private to
-:mod:`kpart.report._cluster_report_html`): per topic, the smallest partition count whose
-busiest partition stays under the user's limits in its peak window
-(:class:`kpart._cluster_loads.PartitionCountResult`), against the current count, with the
-share of keys and records that would change partition (Kafka's ``BuiltInPartitioner`` hashes
-a key modulo the count, so a new count moves keys; existing records never move); when no count
-works because one key alone exceeds a limit, the key and the sentence that the fix is the key.
+:mod:`kpart.report._cluster_report_html`): per topic, the partition count advised — the
+smallest count whose busiest partition stays under the user's limits in its peak window, never
+below the current count nor the largest group's members, with what set it and the load's own
+smallest count as a fact (:class:`kpart._cluster_loads.PartitionCountResult`) — against the
+current count, with the share of keys and records that would change partition (Kafka's
+``BuiltInPartitioner`` hashes a key modulo the count, so a new count moves keys; existing
+records never move); when no count works because one key alone exceeds a limit, the key and
+the sentence that the fix is the key.
 
 >>> _fact("peak_bytes_per_s", 2e6), _fact("peak_records_per_s", 3000), _fact("records", 7)
 ('peak 2 MB/s', 'peak 3,000 records/s', 'records 7')
@@ -16,7 +18,7 @@ import html
 from typing import Any
 
 from kpart.report import _cluster_report_charts as charts
-from kpart.report._cluster_doc import ClusterDoc, CountDoc, TopicDoc
+from kpart.report._cluster_doc import ClusterDoc, CountDoc, TopicDoc, advice_words
 from kpart.report._html_parts import _fmt, _section, _table
 from kpart.report._plan_charts import chart_html, human
 
@@ -33,6 +35,9 @@ def _count_row(t: TopicDoc, c: CountDoc) -> dict[str, Any]:
     return {"topic": t.topic, "current": c.current,
             "current is enough": "✓" if c.current_ok else "✗",
             "recommended": c.recommended if c.recommended is not None else "none works",
+            "set by": advice_words(c) or "—",
+            "the load alone fits in": (c.smallest_fitting if c.smallest_fitting is not None
+                                       else "—"),
             "peak bytes/s (busiest partition)": human(c.peak_bytes_per_s, "B/s"),
             "peak records/s (busiest partition)": human(c.peak_records_per_s, ""),
             "limit bytes/s": human(c.max_partition_bytes_per_s, "B/s"),
@@ -91,9 +96,13 @@ def partition_count_section(doc: ClusterDoc) -> str:
                [f"{html.escape(', '.join(empty))}: no record to time"] if empty else [])
         body += ('<p class="notice" id="partition-count-missing">Not computed for '
                  f"{'; for '.join(why)}.</p>")
-    note = ("The smallest partition count whose busiest partition stays, in its peak window, "
-            "under both limits (bytes per second a partition may take, records per second one "
-            "consumer drains), for this data and these keys. Moved: the share of keys and "
+    note = ("The partition count advised: the smallest count whose busiest partition stays, in "
+            "its peak window, under both limits (bytes per second a partition may take, records "
+            "per second one consumer drains), for this data and these keys — but never below "
+            "the current count (Kafka cannot reduce a topic's partition count) nor below the "
+            "members of the largest group reading the topic (a member without a partition "
+            "idles); 'set by' names the limit that decided. 'The load alone fits in': the "
+            "smallest count within the limits, a fact, not advice. Moved: the share of keys and "
             "records whose partition changes from the current count — Kafka never moves "
             "existing records, so those keys lose their ordering across the change.")
     return _section("partition-count", "Partition count", body, html.escape(note))

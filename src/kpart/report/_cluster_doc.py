@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kpart._cluster_loads import RECOMMENDED_BY
 from kpart.errors import ConfigError
 from kpart.report._doc_fields import (
     check_numbers,
@@ -46,7 +47,7 @@ from kpart.report._doc_fields import (
 from kpart.report._html_parts import _req
 
 __all__ = ["BrokerDoc", "ClusterDoc", "CountDoc", "GroupDoc", "HeatmapDoc", "MemberDoc",
-           "PartitionDoc", "TopicDoc", "read_cluster_summary"]
+           "PartitionDoc", "TopicDoc", "advice_words", "read_cluster_summary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,10 @@ class PartitionDoc:
 
 @dataclass(frozen=True, slots=True)
 class CountDoc:
-    """A topic's ``partition_count`` (:class:`kpart._cluster_loads.PartitionCountResult`)."""
+    """A topic's ``partition_count`` (:class:`kpart._cluster_loads.PartitionCountResult`):
+    ``recommended`` never below ``current`` nor the largest group's members, what set it
+    (``recommended_by``: ``load``, ``current``, ``consumers``), the load's own
+    ``smallest_fitting`` count (a fact) and ``largest_group`` (``(group, members)``)."""
 
     current: int
     current_ok: bool
@@ -85,6 +89,32 @@ class CountDoc:
     moved_records_share: float | None
     hot_key: Mapping[str, Any] | None
     reason: str
+    recommended_by: str | None = None
+    smallest_fitting: int | None = None
+    largest_group: tuple[str, int] | None = None
+
+
+def advice_words(c: CountDoc) -> str | None:
+    """What set the advised count, in words, for the terminal and the page (``None`` without
+    ``recommended``, or for a document written before ``recommended_by``).
+
+    >>> c = CountDoc(12, True, 12, None, None, None, None, None, None, None, None, None, "",
+    ...              recommended_by="current", smallest_fitting=1)
+    >>> advice_words(c)
+    "keep: Kafka cannot reduce a topic's partition count"
+    """
+    if c.recommended is None or c.recommended_by is None:
+        return None
+    if c.recommended_by == "current":
+        return "keep: Kafka cannot reduce a topic's partition count"
+    if c.recommended_by == "consumers" and c.largest_group is not None:
+        group, members = c.largest_group
+        return f"{members} members in group {group}"
+    floor = max(c.current, c.largest_group[1] if c.largest_group is not None else 0)
+    if c.smallest_fitting is not None and c.recommended > c.smallest_fitting:
+        return (f"the load: {floor} partitions exceed the limits, {c.recommended} is the "
+                f"smallest count from {floor} within them")
+    return "the load: the smallest count within the limits"
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +288,28 @@ def _partition_count(doc: Any, where: str) -> CountDoc | None:
         moved_keys_share=onum(d, "moved_keys_share", where),
         moved_records_share=onum(d, "moved_records_share", where),
         hot_key=None if hot is None else obj(hot, f"{where}.hot_key"), reason=reason,
+        recommended_by=_recommended_by(d, where),
+        smallest_fitting=oint(d, "smallest_fitting", where),
+        largest_group=_largest_group(d.get("largest_group"), f"{where}.largest_group"),
     )
+
+
+def _recommended_by(d: Mapping[str, Any], where: str) -> str | None:
+    by = ostr(d, "recommended_by", where)
+    if by is not None and by not in RECOMMENDED_BY:
+        raise ConfigError(f"{where}.recommended_by: expected one of "
+                          f"{', '.join(RECOMMENDED_BY)} or null, got {by!r:.60}")
+    return by
+
+
+def _largest_group(doc: Any, where: str) -> tuple[str, int] | None:
+    if doc is None:
+        return None
+    g = obj(doc, where)
+    name = _req(g, "group", where)
+    if not isinstance(name, str):
+        raise ConfigError(f"{where}.group: expected a string, got {name!r:.60}")
+    return name, integer(_req(g, "members", where), f"{where}.members")
 
 
 def _topic(row: Any, where: str) -> TopicDoc:

@@ -15,7 +15,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
+from kpart.report._cluster_doc import (
+    BrokerDoc,
+    ClusterDoc,
+    CountDoc,
+    TopicDoc,
+    advice_words,
+    read_cluster_summary,
+)
 from kpart.report._format import AS_REPLICA, percent
 
 __all__ = ["BROKER_ROWS", "print_cluster_summary"]
@@ -133,8 +140,36 @@ def uncounted_reason(t: TopicDoc) -> str:
     return "no records" if not t.records else "no timed record"
 
 
+def _advised_line(name: str, c: CountDoc) -> str:
+    assert c.recommended is not None
+    peak = (f"busiest partition's peak {_rate(c.peak_bytes_per_s)}, "
+            f"{_per_s(c.peak_records_per_s)} records/s")
+    why = advice_words(c)
+    if why is None:  # a document written before the advice named its limit
+        if c.recommended == c.current:
+            return f"{name}: {c.current} partitions are enough ({peak})"
+        head, why, peak = f"{c.current} → {c.recommended}", "", f"{peak} at {c.recommended}"
+    else:
+        head = (str(c.current) if c.recommended == c.current
+                else f"{c.current} → {c.recommended}")
+        why = f" ({escape(why)})"
+        peak = f"{peak} at {c.recommended}"
+    fact = (f"; the load alone fits in {c.smallest_fitting} "
+            f"partition{'s' * (c.smallest_fitting != 1)}"
+            if c.smallest_fitting is not None and c.smallest_fitting != c.recommended else "")
+    moved = (f"; {percent(c.moved_keys_share)} of keys and {percent(c.moved_records_share)} of "
+             "records change partition"
+             if c.recommended != c.current and c.moved_keys_share is not None
+             and c.moved_records_share is not None else "")
+    if not why:
+        return f"{name}: {head} partitions ({peak}){moved}"
+    return f"{name}: {head} partitions{why}{fact}; {peak}{moved}"
+
+
 def partition_count_lines(doc: ClusterDoc) -> list[str]:
-    """One line per topic: the partition count it needs, or why none is given."""
+    """One line per topic: the partition count advised (never below the current count nor the
+    largest group's members) and what set it, the load's own smallest count when it differs,
+    or why none is given."""
     lines = []
     for t in doc.topics:
         c, name = t.partition_count, f"[bold]{escape(t.topic)}[/]"
@@ -146,17 +181,7 @@ def partition_count_lines(doc: ClusterDoc) -> list[str]:
                          f"the limits{_hot_key(c.hot_key)}"
                          + (f" ({escape(c.reason)})" if c.reason and c.hot_key is None else ""))
         else:
-            peak = (f"busiest partition's peak {_rate(c.peak_bytes_per_s)}, "
-                    f"{_per_s(c.peak_records_per_s)} records/s")
-            if c.recommended == c.current:
-                lines.append(f"{name}: {c.current} partitions are enough ({peak})")
-            else:
-                moved = (f"; {percent(c.moved_keys_share)} of keys and "
-                         f"{percent(c.moved_records_share)} of records change partition"
-                         if c.moved_keys_share is not None and c.moved_records_share is not None
-                         else "")
-                lines.append(f"{name}: {c.current} → {c.recommended} partitions ({peak} at "
-                             f"{c.recommended}){moved}")
+            lines.append(_advised_line(name, c))
     return lines
 
 

@@ -19,7 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kpart._cluster_loads import PartitionCountResult, PartitionLimits, TopicWindows
+from kpart._cluster_loads import (
+    CountRules,
+    PartitionCountResult,
+    PartitionLimits,
+    TopicWindows,
+)
 from kpart.producer.partition_count import (
     CountQuestion,
     HotKeyWindow,
@@ -271,7 +276,7 @@ class _Search:
 def measure_partition_count(
     kw: DataFrame, per_key: DataFrame, placed: Column, windows: TopicWindows,
     spread: tuple[np.ndarray, np.ndarray], *, serialized: str, partitioner: str,
-    limits: PartitionLimits,
+    rules: CountRules,
 ) -> PartitionCountResult:
     """The :class:`PartitionCountResult` of one timed topic from its persisted (key, window)
     rows ``kw``, its distinct keys ``per_key`` (with their ``partition`` at the current count,
@@ -279,7 +284,10 @@ def measure_partition_count(
     column ``placed`` (rows whose key decides the partition: not null, not drawn at random),
     its measured ``windows`` at ``current`` (:class:`TopicWindows`) and the records and bytes
     per window spread evenly over the partitions (``spread``: random keys, and null keys
-    unless the topic sends them elsewhere)."""
+    unless the topic sends them elsewhere). ``rules``: the limits one partition may carry and the
+    largest consumer group reading the topic; the count advised is never below its members, nor
+    below the current count (:func:`kpart.producer.partition_count.advise_count`)."""
+    limits, largest_group = rules.limits, rules.largest_group
     window_s, current = windows.window_s, windows.partitions
     spread_r, spread_b = spread
     totals_r = windows.records.sum(axis=0) + spread_r
@@ -288,7 +296,7 @@ def measure_partition_count(
     if rule is None:
         return keyless_partition_count(current=current, limits=limits, window_s=window_s,
                                        window_records=totals_r, window_bytes=totals_b,
-                                       partitioner=partitioner)
+                                       partitioner=partitioner, largest_group=largest_group)
     hot = (totals_r > limits.consumer_records_per_s * window_s) | (
         totals_b > limits.max_partition_bytes_per_s * window_s)
     start = windows.start_ms // windows.window_ms
@@ -297,7 +305,8 @@ def measure_partition_count(
     current_peaks = peaks_with_spread(windows.records.max(axis=0, initial=0),
                                       windows.bytes.max(axis=0, initial=0), spread_r, spread_b,
                                       current)
-    question = CountQuestion(current, limits, window_s, totals_r, totals_b, current_peaks)
+    question = CountQuestion(current, limits, window_s, totals_r, totals_b, current_peaks,
+                             largest_group=largest_group)
     try:
         if hot.any():
             question = replace(question, hot=search.hottest(windows.window_ms, limits))

@@ -37,7 +37,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from kpart._cluster_loads import PartitionLimits, TopicMeasure, TopicWindows
+from kpart._cluster_loads import (
+    ConsumerParallelism,
+    CountRules,
+    PartitionLimits,
+    TopicMeasure,
+    TopicWindows,
+)
 from kpart._loads import Loads
 from kpart.errors import ConfigError
 from kpart.spark._keys import KEY_COLUMN, key_column, serialized_as
@@ -85,6 +91,7 @@ def measure_topics(
     limits: PartitionLimits,
     top_k: int = HOT_KEYS,
     on_step: Steps = _silent,
+    largest_groups: Mapping[str, ConsumerParallelism] | None = None,
 ) -> tuple[TopicMeasure, ...]:
     """Measure every topic of ``resolved`` (a :class:`kpart._layout.ResolvedCluster`; only its
     ``topics``, the per-topic :class:`~kpart._layout.ResolvedTopology`, are read) on its input
@@ -93,7 +100,10 @@ def measure_topics(
     ``window_ms``: the window of the load over time (> 0; ``None``: no windows, hence no
     partition count); topics without ``timestamp`` have neither. ``limits``: what one
     partition may carry (:func:`kpart.producer.partition_count.default_limits`); ``top_k``
-    hot keys per topic; ``on_step`` is told each step (``"flights: reading flights.parquet"``).
+    hot keys per topic; ``on_step`` is told each step (``"flights: reading flights.parquet"``);
+    ``largest_groups``: topic name → the largest consumer group reading it
+    (:func:`kpart.producer.partition_count.largest_groups`), whose members the advised partition
+    count never goes below (nor below the topic's current count).
     ``spark`` may be ``None`` when no input has records.
 
     Errors: ``ConfigError`` before any Spark job for a missing spec or a window that is not a
@@ -111,7 +121,8 @@ def measure_topics(
             raise ConfigError(f"topics[{i}] ({rt.topic.name}): no input resolved for it")
     return tuple(
         measure_topic(spark, rt, specs[rt.topic.name], index=i, window_ms=window_ms,
-                      limits=limits, top_k=top_k, on_step=on_step)
+                      rules=CountRules(limits, (largest_groups or {}).get(rt.topic.name)),
+                      top_k=top_k, on_step=on_step)
         for i, rt in enumerate(topics))
 
 
@@ -122,12 +133,13 @@ def measure_topic(
     *,
     index: int = 0,
     window_ms: int | None,
-    limits: PartitionLimits,
+    rules: CountRules,
     top_k: int = HOT_KEYS,
     on_step: Steps = _silent,
 ) -> TopicMeasure:
     """One topic of :func:`measure_topics` (``index``: its place in the topology, for the
-    errors)."""
+    errors; ``rules``: the limits one partition may carry and the largest consumer group
+    reading the topic, for its partition count)."""
     topic = resolved.topic
     n = topic.partitions
     if spec.records == 0:  # nothing to read: no Spark job
@@ -140,11 +152,11 @@ def measure_topic(
                 f"{spec.path.name if spec.path is not None else 'the flights data'}")
         df = load_input(spark, spec, workdir, topic.key)
         return _measure(df, resolved, spec, f"topics[{index}] ({topic.name})",
-                        window_ms=window_ms, limits=limits, top_k=top_k, on_step=on_step)
+                        window_ms=window_ms, rules=rules, top_k=top_k, on_step=on_step)
 
 
 def _measure(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, where: str, *,
-             window_ms: int | None, limits: PartitionLimits, top_k: int,
+             window_ms: int | None, rules: CountRules, top_k: int,
              on_step: Steps) -> TopicMeasure:
     """:func:`measure_topic` of an input with records, read as ``df``."""
     topic = resolved.topic
@@ -160,7 +172,7 @@ def _measure(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, where: 
         return TopicMeasure(topic.name, loads, source=spec.source)
     with timestamp_errors_as_config_errors(f"{where}.timestamp", column):
         return _measure_timed(df, resolved, spec, where=where, window_ms=window_ms,
-                              limits=limits, top_k=top_k, on_step=on_step)
+                              rules=rules, top_k=top_k, on_step=on_step)
 
 
 def _about_topic(e: ConfigError, where: str) -> ConfigError:
@@ -183,7 +195,7 @@ def _timestamp_ms(df: DataFrame, column: str, where: str) -> Column:
 
 
 def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *, where: str,
-                   window_ms: int, limits: PartitionLimits, top_k: int,
+                   window_ms: int, rules: CountRules, top_k: int,
                    on_step: Steps) -> TopicMeasure:
     """:func:`measure_topic` of a topic with a timestamp column and a window."""
     from pyspark.sql import functions as F
@@ -236,7 +248,7 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
         on_step(f"{topic.name}: partition count")
         result = measure_partition_count(
             kw, per_key, placed, windows, spread,
-            serialized=keyed.serialized, partitioner=resolved.key_partitioner, limits=limits)
+            serialized=keyed.serialized, partitioner=resolved.key_partitioner, rules=rules)
     finally:
         for d in reversed(cached):
             d.unpersist()

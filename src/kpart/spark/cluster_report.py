@@ -109,6 +109,7 @@ def run_cluster_report(
     from datetime import UTC, datetime
 
     from kpart.cluster.from_report import report_groups
+    from kpart.producer.partition_count import largest_groups
     from kpart.report.cluster_summary import (
         build_cluster_summary,
         cluster_windows_table,
@@ -118,9 +119,11 @@ def run_cluster_report(
     from kpart.spark.cluster_job import measure_topics
 
     analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    topology = resolved.topology
+    groups = topology.groups
+    readers = largest_groups((g.name, len(g.members), topology.group_topics(g)) for g in groups)
     measures = measure_topics(spark, resolved, specs, window_ms=window_ms, limits=limits,
-                              on_step=on_step)
-    groups = resolved.topology.groups
+                              on_step=on_step, largest_groups=readers)
     on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
                                   if groups else ""))
     placed = placed_cluster(resolved, measures)  # null keys placed once, windows on one grid
