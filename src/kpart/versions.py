@@ -232,6 +232,22 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         ),
     ),
     Rule(
+        "subscription_names_set",
+        "KIP-848 group coordinator: how a member's set of subscribed topic names is built, "
+        "which orders the topics the homogeneous uniform builder walks when their ids share a "
+        "HashSet bucket (only for 12, 24, 48, ... names)",
+        "broker", "the KIP-848 uniform assignor",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "server-side assignors start with KIP-848's early access in 3.7.0"),
+            Span("4.0.0", "4.0.0", "filled", "golden vectors (trunk 1eb7644)",
+                 "a HashSet filled name by name, as the 4.0.0 golden vectors were made"),
+            Span("4.0.1", None, "copied", "golden vectors (branch 4.3)",
+                 "new HashSet<>(list) as ConsumerGroupMember.Builder builds it (Java 17 "
+                 "sizing), as Kafka 4.3's golden vectors were made"),
+        ),
+    ),
+    Rule(
         "uniform_heterogeneous",
         "KIP-848 uniform assignor, heterogeneous group: the balancing builder",
         "broker", "the KIP-848 uniform assignor",
