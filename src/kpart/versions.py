@@ -226,7 +226,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "server-side assignors start with KIP-848's early access in 3.7.0"),
             Span("4.0.0", "4.0.0", "extra-to-first", "KAFKA-16864",
                  "the first members in iteration order take the extra partitions"),
-            Span("4.0.1", None, "extra-to-last", "KAFKA-18688 (PR #19677)",
+            Span("4.0.1", None, "extra-to-last", "KAFKA-18688, PR #19677",
                  "the last members take them, and a member already filling an extra slot "
                  "keeps it"),
         ),
@@ -254,7 +254,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         (
             Span("0.10.0.0", "3.6.2", None, "KIP-848",
                  "server-side assignors start with KIP-848's early access in 3.7.0"),
-            Span("4.0.0", None, "kafka-17710", "KAFKA-17710 (PR #17385)",
+            Span("4.0.0", None, "kafka-17710", "KAFKA-17710, PR #17385",
                  "the reworked heterogeneous builder (unchanged through 4.3)"),
         ),
     ),
@@ -287,7 +287,7 @@ def behaviour(rule_name: str, version: str | KafkaVersion | None = None,
     >>> behaviour("uniform_homogeneous", "4.0")
     Traceback (most recent call last):
     ...
-    kpart.errors.ConfigError: kafka_version '4.0' is ambiguous for the KIP-848 uniform assignor: 4.0.0 extra-to-first, 4.0.1 extra-to-last (KAFKA-18688 (PR #19677)); give the patch release
+    kpart.errors.ConfigError: kafka_version '4.0' is ambiguous for the KIP-848 uniform assignor: 4.0.0 extra-to-first, 4.0.1 extra-to-last (KAFKA-18688, PR #19677); give the patch release
     >>> behaviour("server_range", "3.6.2")
     Traceback (most recent call last):
     ...

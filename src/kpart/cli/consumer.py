@@ -28,6 +28,7 @@ import typer
 from kpart._files import check_writable, read_text, write_table, write_text
 from kpart.cli._options import BINARY_FORMATS, output_format
 from kpart.errors import ConfigError, KpartError
+from kpart.versions import DEFAULT_KAFKA_VERSION
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -364,12 +365,18 @@ def server_assign_command(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
     ] = None,
+    kafka_version: Annotated[
+        str, typer.Option("--kafka-version", help=(
+            "The brokers' Kafka version (4.3, 4.0.0, ...): the group coordinator's assignor "
+            "of that release (uniform changed in 4.0.1, KAFKA-18688; see docs/versions.md)."))
+    ] = DEFAULT_KAFKA_VERSION,
 ) -> None:
     """Compute a KIP-848 target assignment (group coordinator's Uniform or Range assignor)."""
-    from kpart.consumer import server_assign
+    from kpart.consumer import server_assign, server_strategy
     from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 
     fmt = output_format(fmt, out, _ASSIGN_FORMATS, "json")
+    strategy = server_strategy(assignor).at_version(kafka_version)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
     doc = _read_json(file)
@@ -379,7 +386,7 @@ def server_assign_command(
         spec = ServerGroupSpec.from_json(doc)
     except KpartError as e:
         raise ConfigError(f"{file}: {e}") from None
-    result = server_assign(spec, assignor)
+    result = server_assign(spec, strategy)  # (version errors come before anything is written)
     members = {m.member_id: (m.instance_id, m.rack) for m in spec.members}
     _write_assignment(result, fmt, out, f"{assignor} (KIP-848) assignment of {file.name}",
                       members, {"FILE": file})
