@@ -259,13 +259,31 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         ),
     ),
     Rule(
+        "round_robin_partitioner",
+        "RoundRobinPartitioner: the partition of a record that needs a new batch (the "
+        "producer calls partition() again after onNewBatch)",
+        "client", "RoundRobinPartitioner",
+        (
+            Span("0.10.0.0", "2.3.1", None, "KAFKA-3333",
+                 "RoundRobinPartitioner was added in 2.4.0"),
+            Span("2.4.0", "3.9.0", "kafka-9965", "KAFKA-9965",
+                 "the second call advances the counter again: with an even partition count "
+                 "records sent back to back skip every other partition"),
+            Span("3.9.1", "3.9.2", "kafka-17632", "KAFKA-17632, PR #17620",
+                 "onNewBatch remembers the partition and the second call returns it"),
+            Span("4.0.0", None, "kafka-17632", "KAFKA-18295",
+                 "onNewBatch is gone and the producer partitions a record once: the same "
+                 "partitions as 3.9.1"),
+        ),
+    ),
+    Rule(
         "server_range",
         "KIP-848 range assignor (group coordinator's RangeAssignor)",
         "broker", "the KIP-848 range assignor",
         (
             Span("0.10.0.0", "3.6.2", None, "KIP-848",
                  "server-side assignors start with KIP-848's early access in 3.7.0"),
-            Span("4.0.0", None, "4.0", "KIP-848",
+            Span("4.0.0", None, "co-partitioned", "KIP-848",
                  "co-partitioned ranges, sticky for the members' current ranges"),
         ),
     ),
