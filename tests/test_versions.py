@@ -115,3 +115,30 @@ def test_nothing_else_compares_kafka_versions():
                     "KafkaVersion" in path.read_text(encoding="utf-8"):
                 offenders.append(f"{path.relative_to(src)}:{node.lineno}")
     assert offenders == []
+
+
+# -- docs/versions.md is checked against the table ----------------------------------------
+
+
+def _span_text(span) -> str:
+    last = span.last or ".".join(map(str, RELEASES[-1]))
+    releases = span.first if span.first == last else f"{span.first} to {last}"
+    return f"{releases}: {span.behaviour or 'does not exist'}"
+
+
+def doc_rows() -> list[str]:
+    """The rule table of ``docs/versions.md`` as it must read, one row per rule."""
+    rows = []
+    for rule in RULES.values():
+        spans = "; ".join(_span_text(s) for s in rule.spans)
+        refs = "; ".join(dict.fromkeys(s.ref for s in rule.spans))
+        side = {"broker": "brokers", "client": "client"}[rule.side]
+        rows.append(f"| `{rule.name}` | {rule.decision} | {side} | {spans} | {refs} |")
+    return rows
+
+
+def test_the_versions_page_lists_every_rule_as_the_table_holds_it():
+    page = (Path(__file__).parents[1] / "docs" / "versions.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| `")]
+    assert rows == doc_rows()
+    assert f"default is `{DEFAULT_KAFKA_VERSION}`" in page
