@@ -1,7 +1,8 @@
 """Catalogue cases of issue 25 (ids ``versions-*``): ``--kafka-version`` of ``kpart
-server-assign``: unparseable (``4.x``, ``04.1``, ``4.3.0.0``), unknown (``5.0``, ``4.0.9``), a
+server-assign``, ``assign`` and ``rebalance``: unparseable (``4.x``, ``04.1``, ``4.3.0.0``), unknown (``5.0``, ``4.0.9``), a
 version without the feature (server-side assignors before 3.7.0), one kpart does not model
-(3.7-3.9), and a release line whose releases differ (``4.0``: KAFKA-18688 is in 4.0.1)."""
+(3.7-3.9), a release line whose releases differ (``4.0``: KAFKA-18688 is in 4.0.1), and a
+classic assignor, which kpart does not model by version yet."""
 
 from __future__ import annotations
 
@@ -21,7 +22,22 @@ def _case(cid: str, version: str, names: str, *extra: str) -> Case:
                 names=names, files={"group.json": GROUP})
 
 
+CLASSIC_GROUP = json.dumps({"topics": {"t": 3}, "members": [{"id": "m1", "topics": ["t"]},
+                                                            {"id": "m2", "topics": ["t"]}]})
+SCENARIO = json.dumps({"topics": {"t": 3}, "steps": [{"join": [{"id": "m1", "topics": ["t"]},
+                                                              {"id": "m2", "topics": ["t"]}]}]})
+
 CASES = [
+    Case(id="versions-assign-classic", names="'4.3'", files={"group.json": CLASSIC_GROUP},
+         argv=("assign", "group.json", "-s", "sticky", "--kafka-version", "4.3")),
+    Case(id="versions-assign-uniform-bad", names="'4.3.0.0'", files={"group.json": CLASSIC_GROUP},
+         argv=("assign", "group.json", "-s", "uniform", "--kafka-version", "4.3.0.0", "-o",
+               "out.json")),
+    Case(id="versions-rebalance-classic", names="'4.0.0'", files={"s.json": SCENARIO},
+         argv=("rebalance", "s.json", "-s", "uniform", "-s", "range", "--kafka-version",
+               "4.0.0", "-o", "out.json")),
+    Case(id="versions-rebalance-before-kip848", names="'3.6'", files={"s.json": SCENARIO},
+         argv=("rebalance", "s.json", "-s", "uniform", "--kafka-version", "3.6")),
     _case("letter", "4.x", "'4.x'"),
     _case("leading-zero", "04.1", "'04.1'"),
     _case("four-parts", "4.3.0.0", "'4.3.0.0'"),

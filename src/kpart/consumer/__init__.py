@@ -55,7 +55,7 @@ from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.spec import GroupSpec
 from kpart.errors import ConfigError
 from kpart.limits import check_assignment
-from kpart.versions import KafkaVersion
+from kpart.versions import KafkaVersion, behaviour
 from kpart.versions import kafka_version as _parse_version
 
 if TYPE_CHECKING:
@@ -109,9 +109,10 @@ class Strategy:
       needs it to rebuild the sticky user data exactly).
     - ``kafka_name``: the value of Kafka's setting (``partition.assignment.strategy`` or
       ``group.remote.assignor``) when it differs from ``name``.
-    - ``versioned``: ``target`` takes ``kafka_version=`` (the brokers' version for
-      ``CONSUMER`` assignors); ``kafka_version``: the version it runs as (``None``: the
-      newest release, 4.3). :meth:`at_version` binds one:
+    - ``rules``: the rules of :mod:`kpart.versions` the assignor follows; when there are
+      some, ``target`` takes ``kafka_version=`` (the brokers' version for ``CONSUMER``
+      assignors); ``kafka_version``: the version it runs as (``None``: the newest release,
+      4.3). :meth:`at_version` binds one, checked against every rule:
       ``simulate(doc, get_strategy("uniform").at_version("4.0.0"))``.
 
     A strategy that is not registered can be passed as a value wherever a name is taken:
@@ -128,17 +129,27 @@ class Strategy:
     user_data: bool = False
     ordered: str | Callable[..., object] | None = None
     kafka_name: str | None = None
-    versioned: bool = False
+    rules: tuple[str, ...] = ()
     kafka_version: str | None = None
+
+    @property
+    def versioned(self) -> bool:
+        """Whether the assignor follows a Kafka version (``rules`` is not empty)."""
+        return bool(self.rules)
 
     def at_version(self, kafka_version: str | KafkaVersion | None) -> Strategy:
         """This strategy run as Kafka ``kafka_version`` computes it (``None``: the newest
-        release); :class:`~kpart.errors.ConfigError` for a version kpart does not know.
+        release). Raises :class:`~kpart.errors.ConfigError` for a version kpart does not
+        know, or where one of the strategy's rules has no single answer (the assignor does
+        not exist there, kpart does not model it, or a release line whose releases differ).
 
         >>> str(get_strategy("uniform").at_version("4.0.0").kafka_version)
         '4.0.0'
         """
-        return replace(self, kafka_version=str(_parse_version(kafka_version)))
+        version = _parse_version(kafka_version)
+        for rule in self.rules:
+            behaviour(rule, version)
+        return replace(self, kafka_version=str(version))
 
     @property
     def config_name(self) -> str:
@@ -208,14 +219,14 @@ ASSIGNORS: dict[str, Strategy] = {
     ),
     "uniform": Strategy(
         "uniform", "kpart.consumer.coordinator.uniform_assignor:uniform_target", protocol=CONSUMER,
-        versioned=True,
+        rules=("uniform_homogeneous", "subscription_names_set", "uniform_heterogeneous"),
     ),
     "server-range": Strategy(
         "server-range",
         "kpart.consumer.coordinator.server_range_assignor:range_target",
         protocol=CONSUMER,
         kafka_name="range",
-        versioned=True,
+        rules=("server_range",),
     ),
 }
 
