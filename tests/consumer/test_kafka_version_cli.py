@@ -59,6 +59,21 @@ def test_kafka_version_with_a_classic_assignor_is_one_line_exit_2(capsys, argv):
     assert err[0].startswith("kpart: error: --kafka-version ") and "by Kafka version yet" in err[0]
 
 
+def test_library_assign_takes_kafka_version():
+    from kpart.consumer import assign
+    from kpart.consumer.spec import GroupSpec
+    from kpart.errors import ConfigError
+
+    g = GroupSpec.from_json({"topics": {"t": 3}, "members": [{"id": "m1", "topics": ["t"]},
+                                                              {"id": "m2", "topics": ["t"]}]})
+    assert assign(g, "uniform").as_dict() == {"m1": {"t": [0]}, "m2": {"t": [1, 2]}}
+    assert assign(g, "uniform", kafka_version="4.0.0").as_dict() == {
+        "m1": {"t": [0, 1]}, "m2": {"t": [2]}}
+    with pytest.raises(ConfigError, match=r"^kafka_version '2\.8': kpart does not model the "
+                       r"sticky assignor by Kafka version yet"):
+        assign(g, "sticky", kafka_version="2.8")
+
+
 def test_bad_kafka_version_on_rebalance_is_one_line_exit_2(capsys):
     assert main(["rebalance", SCENARIO, "-s", "uniform", "--kafka-version", "04.1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -73,23 +73,15 @@ _VERSION_HELP = ("The brokers' Kafka version for the KIP-848 strategies (uniform
 
 
 def _strategies_at(names: list[str], kafka_version: str | None) -> list[Any]:
-    """The strategies called ``names``, bound to ``kafka_version`` when it is given; a
-    :class:`ConfigError` about ``--kafka-version`` when one of them is a classic assignor
-    (kpart does not know those by version yet: no silent answer of another version)."""
+    """The strategies called ``names``, bound to ``kafka_version`` when it is given
+    (:meth:`~kpart.consumer.Strategy.at_version`: a :class:`ConfigError` about
+    ``--kafka-version`` for a classic assignor, which kpart does not model by version yet)."""
     from kpart.consumer import get_strategy
-    from kpart.versions import kafka_version as parse_version
 
     strategies = [get_strategy(n) for n in names]
     if kafka_version is None:
         return strategies
-    version = parse_version(kafka_version)
-    classic = [s.name for s in strategies if not s.versioned]
-    if classic:
-        raise ConfigError.about(
-            "kafka_version", "{param} {value!r} applies to the KIP-848 strategies (uniform, "
-            "server-range): kpart does not model {names} by Kafka version yet",
-            value=kafka_version, names=", ".join(classic))
-    return [s.at_version(version) for s in strategies]
+    return [s.at_version(kafka_version) for s in strategies]
 
 
 def _emit(text: str, out: Path | None) -> None:

@@ -141,12 +141,19 @@ class Strategy:
         """This strategy run as Kafka ``kafka_version`` computes it (``None``: the newest
         release). Raises :class:`~kpart.errors.ConfigError` for a version kpart does not
         know, or where one of the strategy's rules has no single answer (the assignor does
-        not exist there, kpart does not model it, or a release line whose releases differ).
+        not exist there, kpart does not model it, or a release line whose releases differ),
+        and for an assignor that follows no rule yet (the classic ones): never another
+        version's answer.
 
         >>> str(get_strategy("uniform").at_version("4.0.0").kafka_version)
         '4.0.0'
         """
         version = _parse_version(kafka_version)
+        if not self.rules:
+            raise ConfigError.about(
+                "kafka_version", "{param} {value!r}: kpart does not model the {name} assignor "
+                "by Kafka version yet (only uniform and server-range, KIP-848)",
+                value=str(version), name=self.name)
         for rule in self.rules:
             behaviour(rule, version)
         return replace(self, kafka_version=str(version))
@@ -260,17 +267,21 @@ def server_strategy(assignor: str | Strategy) -> Strategy:
     )
 
 
-def assign(group: GroupSpec, strategy: str | Strategy = "range") -> GroupAssignment:
+def assign(group: GroupSpec, strategy: str | Strategy = "range", *,
+           kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
     """Compute ``group``'s assignment with a Kafka assignor.
 
     ``strategy``: a name in :data:`ASSIGNORS` (``"range"``, ``"roundrobin"``, ``"sticky"``,
     ``"cooperative-sticky"``, and the KIP-848 ``"uniform"``/``"server-range"``, which read
     members' ``owned_partitions`` as their current targets) or a :class:`Strategy`. Returns a
-    :class:`GroupAssignment` listing every member (``()`` for members with nothing). Raises
-    :class:`~kpart.errors.ConfigError` for an unknown strategy, and whatever Kafka's assignor
-    would throw (as a ``kpart.errors`` class).
+    :class:`GroupAssignment` listing every member (``()`` for members with nothing).
+    ``kafka_version``: the brokers' version for the KIP-848 assignors (default: the newest
+    release, 4.3; see :meth:`Strategy.at_version`, which refuses it for the classic assignors,
+    not modelled by version yet). Raises :class:`~kpart.errors.ConfigError` for an unknown
+    strategy or version, and whatever Kafka's assignor would throw (as a ``kpart.errors``
+    class).
     """
-    run = get_strategy(strategy).load()
+    run = _versioned(get_strategy(strategy), kafka_version).load()
     check_assignment(sum(t.num_partitions for t in group.topics),
                      f"assigning {len(group.topics):,} topics to {len(group.members):,} members")
     return run(group)
