@@ -142,3 +142,9 @@ def test_the_versions_page_lists_every_rule_as_the_table_holds_it():
     rows = [line for line in page.splitlines() if line.startswith("| `")]
     assert rows == doc_rows()
     assert f"default is `{DEFAULT_KAFKA_VERSION}`" in page
+
+
+@pytest.mark.parametrize("value", [4.3, 43, ["4.3"], b"4.3"])
+def test_a_version_that_is_not_a_string_is_an_error_naming_it(value):
+    with pytest.raises(ConfigError, match=r"^Invalid kafka_version "):
+        behaviour("uniform_homogeneous", value)

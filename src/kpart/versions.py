@@ -34,6 +34,7 @@ kpart.errors.ConfigError: Invalid kafka_version '4.x': expected MAJOR.MINOR or M
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -311,6 +312,15 @@ def behaviour(rule_name: str, version: str | KafkaVersion | None = None,
     ...
     kpart.errors.ConfigError: The KIP-848 range assignor does not exist in kafka_version '3.6.2': server-side assignors start with KIP-848's early access in 3.7.0; kpart supports it for 4.0.0 to 4.3.1
     """
+    # (answers are cached: assignors ask once per call, simulations once per step)
+    try:
+        return _behaviour(rule_name, version, what)
+    except TypeError:  # an unhashable value (not a version): the uncached path names it
+        return _behaviour.__wrapped__(rule_name, version, what)
+
+
+@functools.lru_cache(maxsize=512)
+def _behaviour(rule_name: str, version: str | KafkaVersion | None, what: str) -> str:
     v = kafka_version(version, what)
     r = RULES[rule_name]
     found: dict[str, tuple[KafkaVersion, Span]] = {}

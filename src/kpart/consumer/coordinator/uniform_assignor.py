@@ -71,8 +71,10 @@ class UniformAssignor:
         ``spec`` carries both (the members with their subscriptions and current assignment,
         and the subscribed topics' partition counts). Same as :func:`assign_uniform`: every
         member of ``spec``, in ``spec.members`` order, with its partitions by topic name, as
-        the brokers' ``kafka_version`` computes it (default 4.3). Errors: :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
-        ``PartitionAssignorException``.
+        the brokers' ``kafka_version`` computes it (default 4.3). Errors:
+        :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
+        ``PartitionAssignorException``; :class:`~kpart.errors.ConfigError` for a version
+        without a known uniform assignor.
 
         >>> g = ServerGroupSpec.from_json({
         ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
