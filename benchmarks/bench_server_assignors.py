@@ -187,9 +187,9 @@ def warm_up() -> None:
         _spec_arrays.ARRAY_THRESHOLD = saved
 
 
-def _golden(name: str, assignor: str) -> tuple[int, int]:
-    """Rounds of Kafka's vectors ``kpart`` matches (subscriptions to topics the metadata lacks
-    are there on purpose: their warning is silenced)."""
+def _golden(name: str, assignor: str, version: str) -> tuple[int, int]:
+    """Rounds of Kafka ``version``'s vectors ``kpart`` matches (subscriptions to topics the
+    metadata lacks are there on purpose: their warning is silenced)."""
     ok = total = 0
     with gzip.open(GOLDEN / f"{name}.jsonl.gz", "rt", encoding="utf-8") as fh, \
             warnings.catch_warnings():
@@ -205,7 +205,8 @@ def _golden(name: str, assignor: str) -> tuple[int, int]:
             for topics, members, expected in rounds:
                 spec = ServerGroupSpec.from_json({"topics": topics, "members": members})
                 total += 1
-                ok += server_assign(spec, assignor).as_dict() == expected["assignment"]
+                got = server_assign(spec, assignor, kafka_version=version).as_dict()
+                ok += got == expected["assignment"]
     return ok, total
 
 
@@ -258,15 +259,17 @@ def main() -> None:
     for shape in SHAPES:
         if args.only in (None, shape.name):
             report_shape(shape, args)
-    for name, assignor in (("uniform_assignor", "uniform"), ("server_range", "range")):
-        ok, total = _golden(name, assignor)
+    for name, assignor, version in (("uniform_assignor", "uniform", "4.0.0"),
+                                    ("server_range", "range", "4.0.0"),
+                                    ("4.3/uniform_assignor", "uniform", "4.3")):
+        ok, total = _golden(name, assignor, version)
         saved = _spec_arrays.ARRAY_THRESHOLD
         _spec_arrays.ARRAY_THRESHOLD = 0
         try:
-            ok_arrays, _ = _golden(name, assignor)
+            ok_arrays, _ = _golden(name, assignor, version)
         finally:
             _spec_arrays.ARRAY_THRESHOLD = saved
-        print(f"golden {name:<17} rounds matched: object path {ok}/{total}, "
+        print(f"golden {name:<20} (Kafka {version}) rounds matched: object path {ok}/{total}, "
               f"array path {ok_arrays}/{total}")
 
 

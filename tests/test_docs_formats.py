@@ -383,6 +383,8 @@ SHIPPED = {
     "range-roundrobin.json": "group",
     "uneven.json": "group",
     "sticky-four-topics.json": "scenario-json",
+    "kip848-three-partitions.json": "kip848",  # docs/versions.md
+    "kip848-already-balanced.json": "kip848",  # docs/versions.md
     "sticky-uneven.json": "scenario-json",
     "cooperative-racks-loop.json": "scenario-json",
     "pools.json": "pools",

@@ -1,8 +1,9 @@
 """The array paths of the KIP-848 server-side assignors (``UniformAssignor`` homogeneous and
 heterogeneous, the coordinator's ``RangeAssignor``) on the golden vectors: every single case
 and every round of every sequence (``exact: false`` ones too), with the array path forced on
-(``_spec_arrays.ARRAY_THRESHOLD = 0``), compared exactly (members with ``{}`` included). The
-random groups are in ``test_server_arrays.py``."""
+(``_spec_arrays.ARRAY_THRESHOLD = 0``), compared exactly (members with ``{}`` included): the
+trunk 2024-10-25 files with ``kafka_version="4.0.0"``, Kafka 4.3's uniform file with ``"4.3"``.
+The random groups are in ``test_server_arrays.py``."""
 
 from __future__ import annotations
 
@@ -16,7 +17,12 @@ from kpart.consumer.coordinator.server_range_assignor import server_range_column
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 from kpart.consumer.coordinator.uniform_assignor import uniform_columns
 
-FILES = {"uniform": "uniform_assignor", "range": "server_range"}
+#: (assignor, brokers' Kafka version) → golden file
+FILES = {
+    ("uniform", "4.0.0"): "uniform_assignor",
+    ("range", "4.0.0"): "server_range",
+    ("uniform", "4.3"): "4.3/uniform_assignor",
+}
 
 
 def _rounds(name: str) -> list:
@@ -38,17 +44,17 @@ def arrays_always(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("arrays_always")
-@pytest.mark.parametrize("assignor", sorted(FILES))
-def test_golden_vectors_through_the_array_paths(assignor: str) -> None:
+@pytest.mark.parametrize(("assignor", "version"), sorted(FILES))
+def test_golden_vectors_through_the_array_paths(assignor: str, version: str) -> None:
     columns_of = {"uniform": uniform_columns, "range": server_range_columns}[assignor]
-    rounds = _rounds(FILES[assignor])
+    rounds = _rounds(FILES[assignor, version])
     assert len(rounds) > 224  # the single cases and the sequences' rounds
     for param in rounds:
         doc, expected = param.values
         spec = ServerGroupSpec.from_json(doc)
         assert "error" not in expected  # (no golden case of these assignors fails)
-        columns = columns_of(spec)
+        columns = columns_of(spec, version)
         assert columns is not None, param.id  # no golden case makes the array path decline
         got = GroupAssignment.from_columns(columns)
         assert got.to_json() == {"assignment": expected["assignment"]}, param.id
-        assert server_assign(spec, assignor).columns is not None
+        assert server_assign(spec, assignor, kafka_version=version).columns is not None

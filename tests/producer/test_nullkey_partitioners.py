@@ -105,15 +105,17 @@ def test_nullkey_round_robin_starts_at_zero_and_ignores_keys():
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_nullkey_round_robin_kafka_9965_skips_even_partitions(n):
     c = Cluster.of("t", [0] * n)
-    got = _new_batch_every_time(RoundRobinPartitioner(), c, 5 * n)
+    got = _new_batch_every_time(RoundRobinPartitioner(kafka_version="3.9.0"), c, 5 * n)
     assert set(got) == set(range(1, n, 2))
-    fixed = _new_batch_every_time(RoundRobinPartitioner(kafka_17632_fix=True), c, 5 * n)
-    assert Counter(fixed) == dict.fromkeys(range(n), 5)
+    for fixed_version in ("3.9.1", "4.0.0", "4.3", None):
+        fixed = _new_batch_every_time(RoundRobinPartitioner(kafka_version=fixed_version), c,
+                                      5 * n)
+        assert Counter(fixed) == dict.fromkeys(range(n), 5)
 
 
 def test_nullkey_round_robin_odd_partition_count_still_covers_all():
     c = Cluster.of("t", [0] * 3)
-    got = _new_batch_every_time(RoundRobinPartitioner(), c, 9)
+    got = _new_batch_every_time(RoundRobinPartitioner(kafka_version="2.4"), c, 9)
     assert got == [1, 0, 2, 1, 0, 2, 1, 0, 2]
 
 

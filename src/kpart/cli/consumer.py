@@ -28,6 +28,7 @@ import typer
 from kpart._files import check_writable, read_text, write_table, write_text
 from kpart.cli._options import BINARY_FORMATS, output_format
 from kpart.errors import ConfigError, KpartError
+from kpart.versions import DEFAULT_KAFKA_VERSION
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -64,6 +65,23 @@ def load_group_file(path: Path) -> Any:
         return GroupSpec.from_json(doc, unknown_owned="error")
     except KpartError as e:
         raise ConfigError(f"{path}: {e}") from None
+
+
+_VERSION_HELP = ("The brokers' Kafka version for the KIP-848 strategies (uniform, server-range): "
+                 "4.3, 4.0.0, ... (default: the newest release; see docs/versions.md). The "
+                 "classic assignors are not modelled by version yet: an error with one.")
+
+
+def _strategies_at(names: list[str], kafka_version: str | None) -> list[Any]:
+    """The strategies called ``names``, bound to ``kafka_version`` when it is given
+    (:meth:`~kpart.consumer.Strategy.at_version`: a :class:`ConfigError` about
+    ``--kafka-version`` for a classic assignor, which kpart does not model by version yet)."""
+    from kpart.consumer import get_strategy
+
+    strategies = [get_strategy(n) for n in names]
+    if kafka_version is None:
+        return strategies
+    return [s.at_version(kafka_version) for s in strategies]
 
 
 def _emit(text: str, out: Path | None) -> None:
@@ -166,12 +184,14 @@ def assign_command(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
     ] = None,
+    kafka_version: Annotated[str | None, typer.Option(
+        "--kafka-version", help=_VERSION_HELP, show_default=False)] = None,
 ) -> None:
     """Assign a consumer group's partitions with a Kafka assignor."""
-    from kpart.consumer import assign, get_strategy
+    from kpart.consumer import assign
 
     fmt = output_format(fmt, out, _ASSIGN_FORMATS, "json")
-    get_strategy(strategy)
+    (chosen,) = _strategies_at([strategy], kafka_version)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
     group = load_group_file(file)
@@ -179,7 +199,7 @@ def assign_command(
 
     total = sum(t.num_partitions for t in group.topics)
     with busy(f"{strategy}: {total:,} partitions, {len(group.members):,} members"):
-        result = assign(group, strategy)
+        result = assign(group, chosen)
     members = {m.member_id: (m.group_instance_id, m.rack) for m in group.members}
     _write_assignment(result, fmt, out, f"{strategy} assignment of {file.name}", members,
                       {"FILE": file})
@@ -302,9 +322,10 @@ def rebalance_command(
         "--out JSON unless its name ends in .parquet or .arrow.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
+    kafka_version: Annotated[str | None, typer.Option(
+        "--kafka-version", help=_VERSION_HELP, show_default=False)] = None,
 ) -> None:
     """Simulate a consumer group's rebalances, strategies side by side."""
-    from kpart.consumer import get_strategy
     from kpart.consumer._scenario import load_scenario
     from kpart.consumer.rebalance import compare
 
@@ -313,12 +334,11 @@ def rebalance_command(
         check_writable(out, "--out", inputs={"SCENARIO_FILE": scenario_file})
     scenario = load_scenario(scenario_file, option="SCENARIO_FILE")  # errors name the file, the step and the field
     names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
-    for name in names:
-        get_strategy(name)
+    chosen = _strategies_at(names, kafka_version)
     from kpart.cli._progress import task_progress
 
     with task_progress(len(names) * len(scenario.groups), "rebalance steps") as advance:
-        sims = compare(scenario, names, on_step=advance)
+        sims = compare(scenario, chosen, on_step=advance)
     if fmt in BINARY_FORMATS:
         assert out is not None
         write_table(out, rebalance_table(sims, scenario), fmt,
@@ -364,12 +384,18 @@ def server_assign_command(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
     ] = None,
+    kafka_version: Annotated[
+        str, typer.Option("--kafka-version", help=(
+            "The brokers' Kafka version (4.3, 4.0.0, ...): the group coordinator's assignor "
+            "of that release (uniform changed in 4.0.1, KAFKA-18688; see docs/versions.md)."))
+    ] = DEFAULT_KAFKA_VERSION,
 ) -> None:
     """Compute a KIP-848 target assignment (group coordinator's Uniform or Range assignor)."""
-    from kpart.consumer import server_assign
+    from kpart.consumer import server_assign, server_strategy
     from kpart.consumer.coordinator.server_spec import ServerGroupSpec
 
     fmt = output_format(fmt, out, _ASSIGN_FORMATS, "json")
+    strategy = server_strategy(assignor).at_version(kafka_version)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
     doc = _read_json(file)
@@ -379,7 +405,7 @@ def server_assign_command(
         spec = ServerGroupSpec.from_json(doc)
     except KpartError as e:
         raise ConfigError(f"{file}: {e}") from None
-    result = server_assign(spec, assignor)
+    result = server_assign(spec, strategy)  # (version errors come before anything is written)
     members = {m.member_id: (m.instance_id, m.rack) for m in spec.members}
     _write_assignment(result, fmt, out, f"{assignor} (KIP-848) assignment of {file.name}",
                       members, {"FILE": file})

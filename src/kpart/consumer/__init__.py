@@ -45,15 +45,18 @@ with its scenarios and round values), which runs either family.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, cast
 
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.spec import GroupSpec
 from kpart.errors import ConfigError
 from kpart.limits import check_assignment
+from kpart.versions import KafkaVersion, behaviour
+from kpart.versions import kafka_version as _parse_version
 
 if TYPE_CHECKING:
     from kpart.consumer.coordinator.server_spec import ServerGroupSpec, Target
@@ -106,6 +109,11 @@ class Strategy:
       needs it to rebuild the sticky user data exactly).
     - ``kafka_name``: the value of Kafka's setting (``partition.assignment.strategy`` or
       ``group.remote.assignor``) when it differs from ``name``.
+    - ``rules``: the rules of :mod:`kpart.versions` the assignor follows; when there are
+      some, ``target`` takes ``kafka_version=`` (the brokers' version for ``CONSUMER``
+      assignors); ``kafka_version``: the version it runs as (``None``: the newest release,
+      4.3). :meth:`at_version` binds one, checked against every rule:
+      ``simulate(doc, get_strategy("uniform").at_version("4.0.0"))``.
 
     A strategy that is not registered can be passed as a value wherever a name is taken:
 
@@ -121,6 +129,34 @@ class Strategy:
     user_data: bool = False
     ordered: str | Callable[..., object] | None = None
     kafka_name: str | None = None
+    rules: tuple[str, ...] = ()
+    kafka_version: str | None = None
+
+    @property
+    def versioned(self) -> bool:
+        """Whether the assignor follows a Kafka version (``rules`` is not empty)."""
+        return bool(self.rules)
+
+    def at_version(self, kafka_version: str | KafkaVersion | None) -> Strategy:
+        """This strategy run as Kafka ``kafka_version`` computes it (``None``: the newest
+        release). Raises :class:`~kpart.errors.ConfigError` for a version kpart does not
+        know, or where one of the strategy's rules has no single answer (the assignor does
+        not exist there, kpart does not model it, or a release line whose releases differ),
+        and for an assignor that follows no rule yet (the classic ones): never another
+        version's answer.
+
+        >>> str(get_strategy("uniform").at_version("4.0.0").kafka_version)
+        '4.0.0'
+        """
+        version = _parse_version(kafka_version)
+        if not self.rules:
+            raise ConfigError.about(
+                "kafka_version", "{param} {value!r}: kpart does not model the {name} assignor "
+                "by Kafka version yet (only uniform and server-range, KIP-848)",
+                value=str(version), name=self.name)
+        for rule in self.rules:
+            behaviour(rule, version)
+        return replace(self, kafka_version=str(version))
 
     @property
     def config_name(self) -> str:
@@ -155,7 +191,10 @@ class Strategy:
             raise ConfigError(
                 f"Strategy {self.name!r} is a classic assignor, not a KIP-848 server-side one."
             )
-        return cast("ServerFn", _resolve(self.target))
+        run = _resolve(self.target)
+        if self.versioned:
+            run = functools.partial(run, kafka_version=self.kafka_version)
+        return cast("ServerFn", run)
 
 
 def _resolve(target: str | Callable[..., object]) -> Callable[..., object]:
@@ -186,13 +225,15 @@ ASSIGNORS: dict[str, Strategy] = {
         ),
     ),
     "uniform": Strategy(
-        "uniform", "kpart.consumer.coordinator.uniform_assignor:uniform_target", protocol=CONSUMER
+        "uniform", "kpart.consumer.coordinator.uniform_assignor:uniform_target", protocol=CONSUMER,
+        rules=("uniform_homogeneous", "subscription_names_set", "uniform_heterogeneous"),
     ),
     "server-range": Strategy(
         "server-range",
         "kpart.consumer.coordinator.server_range_assignor:range_target",
         protocol=CONSUMER,
         kafka_name="range",
+        rules=("server_range",),
     ),
 }
 
@@ -226,37 +267,54 @@ def server_strategy(assignor: str | Strategy) -> Strategy:
     )
 
 
-def assign(group: GroupSpec, strategy: str | Strategy = "range") -> GroupAssignment:
+def assign(group: GroupSpec, strategy: str | Strategy = "range", *,
+           kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
     """Compute ``group``'s assignment with a Kafka assignor.
 
     ``strategy``: a name in :data:`ASSIGNORS` (``"range"``, ``"roundrobin"``, ``"sticky"``,
     ``"cooperative-sticky"``, and the KIP-848 ``"uniform"``/``"server-range"``, which read
     members' ``owned_partitions`` as their current targets) or a :class:`Strategy`. Returns a
-    :class:`GroupAssignment` listing every member (``()`` for members with nothing). Raises
-    :class:`~kpart.errors.ConfigError` for an unknown strategy, and whatever Kafka's assignor
-    would throw (as a ``kpart.errors`` class).
+    :class:`GroupAssignment` listing every member (``()`` for members with nothing).
+    ``kafka_version``: the brokers' version for the KIP-848 assignors (default: the newest
+    release, 4.3; see :meth:`Strategy.at_version`, which refuses it for the classic assignors,
+    not modelled by version yet). Raises :class:`~kpart.errors.ConfigError` for an unknown
+    strategy or version, and whatever Kafka's assignor would throw (as a ``kpart.errors``
+    class).
     """
-    run = get_strategy(strategy).load()
+    run = _versioned(get_strategy(strategy), kafka_version).load()
     check_assignment(sum(t.num_partitions for t in group.topics),
                      f"assigning {len(group.topics):,} topics to {len(group.members):,} members")
     return run(group)
 
 
+def _versioned(strategy: Strategy, kafka_version: str | KafkaVersion | None) -> Strategy:
+    """``strategy`` at ``kafka_version`` when one is given (``None`` keeps the strategy's own,
+    itself ``None`` for the newest release)."""
+    return strategy if kafka_version is None else strategy.at_version(kafka_version)
+
+
 def server_target(
-    spec: ServerGroupSpec, assignor: str | Strategy = "uniform", *, java_order: bool = True
+    spec: ServerGroupSpec, assignor: str | Strategy = "uniform", *, java_order: bool = True,
+    kafka_version: str | KafkaVersion | None = None,
 ) -> Target:
     """The raw target of a KIP-848 server-side assignor (see :func:`server_strategy` for the
     names): member id → ``[(topic id, [partitions])]``, in the Java iteration order of Kafka's
     result maps (``java_order=False`` lets the range assignor skip that ordering when only the
-    canonical assignment is wanted). Raises :class:`~kpart.errors.ConfigError` naming an
-    unknown ``assignor``; ``PartitionAssignorError`` as Kafka's assignors throw it."""
-    return server_strategy(assignor).load_server()(spec, java_order)
+    canonical assignment is wanted), as the brokers' ``kafka_version`` computes it (default:
+    the newest release, 4.3, see :mod:`kpart.versions`). Raises
+    :class:`~kpart.errors.ConfigError` naming an unknown ``assignor`` or a version without it;
+    ``PartitionAssignorError`` as Kafka's assignors throw it."""
+    strategy = _versioned(server_strategy(assignor), kafka_version)
+    return strategy.load_server()(spec, java_order)
 
 
-def server_assign(spec: ServerGroupSpec, assignor: str | Strategy = "uniform") -> GroupAssignment:
+def server_assign(spec: ServerGroupSpec, assignor: str | Strategy = "uniform", *,
+                  kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
     """Run a KIP-848 server-side assignor, ``"uniform"`` (default) or ``"range"``
     (``org.apache.kafka.coordinator.group.assignor.UniformAssignor`` / ``RangeAssignor``) on
-    ``spec``: every member of ``spec`` in order, topics by name, sorted. The registered
+    ``spec`` as the brokers' ``kafka_version`` computes it (default: the newest release, 4.3;
+    ``uniform`` changed in 4.0.1, KAFKA-18688, see :mod:`kpart.versions`): every member of
+    ``spec`` in order, topics by name, sorted. The registered
     assignors answer large groups from their array paths: a columnar result whose
     ``to_arrow()`` is read from the arrays (Kafka's JMH shape, 10,000 members and 100,000
     partitions, in tens of milliseconds). Errors: see :func:`server_target`.
@@ -268,8 +326,13 @@ def server_assign(spec: ServerGroupSpec, assignor: str | Strategy = "uniform") -
     ...                 {"id": "B", "topics": ["t0"]}]})
     >>> server_assign(g, "uniform").as_dict()
     {'A': {'t0': [0, 1]}, 'B': {'t0': [2, 3]}}
+    >>> g3 = ServerGroupSpec.from_json({
+    ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
+    ...     "members": [{"id": "m1", "topics": ["t0"]}, {"id": "m2", "topics": ["t0"]}]})
+    >>> server_assign(g3).as_dict(), server_assign(g3, kafka_version="4.0.0").as_dict()
+    ({'m1': {'t0': [0]}, 'm2': {'t0': [1, 2]}}, {'m1': {'t0': [0, 1]}, 'm2': {'t0': [2]}})
     """
-    strategy = server_strategy(assignor)
+    strategy = _versioned(server_strategy(assignor), kafka_version)
     check_assignment(sum(t.num_partitions for t in spec.topics),
                      f"assigning {len(spec.topics):,} topics to {len(spec.members):,} members")
     # The registered assignors have an array path (a columnar result for large groups).
@@ -277,6 +340,10 @@ def server_assign(spec: ServerGroupSpec, assignor: str | Strategy = "uniform") -
         "uniform": "kpart.consumer.coordinator.uniform_assignor:assign_uniform",
         "server-range": "kpart.consumer.coordinator.server_range_assignor:assign_range",
     }.get(strategy.name)
-    if columnar is not None and ASSIGNORS.get(strategy.name) is strategy:
-        return cast(Callable[["ServerGroupSpec"], GroupAssignment], _resolve(columnar))(spec)
+    registered = ASSIGNORS.get(strategy.name)
+    if columnar is not None and registered is not None and registered == replace(
+        strategy, kafka_version=None
+    ):
+        run = cast(Callable[..., GroupAssignment], _resolve(columnar))
+        return run(spec, kafka_version=strategy.kafka_version)
     return spec.to_group_assignment(strategy.load_server()(spec, False))

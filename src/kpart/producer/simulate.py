@@ -234,8 +234,8 @@ _Factory = Callable[[IntSource], Partitioner]
 #: Built-in strategy names → (factory of a fresh partitioner, producer flow).
 STRATEGIES: dict[str, tuple[_Factory | None, str]] = {
     "legacy": (lambda rng: LegacyDefaultPartitioner(rng), "legacy"),
-    "round-robin": (lambda rng: RoundRobinPartitioner(), "kip480"),
-    "round-robin-fixed": (lambda rng: RoundRobinPartitioner(kafka_17632_fix=True), "kip480"),
+    "round-robin": (lambda rng: RoundRobinPartitioner(kafka_version="3.9.0"), "kip480"),
+    "round-robin-fixed": (lambda rng: RoundRobinPartitioner(kafka_version="3.9.1"), "kip480"),
     "random": (lambda rng: RandomPartitioner(rng), "kip480"),
     "sticky": (lambda rng: DefaultPartitioner(rng), "kip480"),
     "uniform-sticky": (lambda rng: UniformStickyPartitioner(rng), "kip480"),

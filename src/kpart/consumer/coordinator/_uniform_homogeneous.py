@@ -5,8 +5,10 @@ Balance first, then stickiness:
 
 1. The subscribed topics are walked in ``HashSet<Uuid>`` iteration order; their partitions
    that nobody currently owns form the initial *unassigned* list (partition order).
-2. Quota: ``total // members`` each, and the first ``total % members`` members (in member
-   order) get one more.
+2. Quota: ``total // members`` each, and ``total % members`` members get one more: up to
+   Kafka 4.0.0 the first ones in member order; from 4.0.1 (KAFKA-18688, PR #19677) the members
+   whose current partitions already fill the extra slot, then the last members in order (a
+   member offered the slot gives it up in step 3 unless it fills it or too few members remain).
 3. Walking members in order, each keeps its current partitions (topics in its assignment's
    map order, partitions in set order) up to its quota; partitions over the quota are
    appended to the unassigned list; topics no longer subscribed are dropped. Members below
@@ -42,13 +44,15 @@ def current_assignment(spec: ServerGroupSpec) -> Assignment:
     }
 
 
-def _subscribed_topic_ids(spec: ServerGroupSpec, first: ServerMember) -> list[int]:
+def _subscribed_topic_ids(spec: ServerGroupSpec, first: ServerMember,
+                          copied_names: bool = False) -> list[int]:
     """``new HashSet<>(subscribedTopicIds())`` in iteration order: sized from the view's
-    ``size()``, which counts every subscribed name, even one missing from the metadata."""
+    ``size()``, which counts every subscribed name, even one missing from the metadata
+    (``copied_names``: see :meth:`ServerGroupSpec.subscribed_topic_ids`)."""
     topic_set: JavaHashSet[int] = JavaHashSet(
         hashset_copy_capacity(len(set(first.topics))), hash_of=uuid_hash_code
     )
-    for tid in spec.subscribed_topic_ids(first):
+    for tid in spec.subscribed_topic_ids(first, copied_names):
         topic_set.add(tid)
     return list(topic_set)
 
@@ -80,18 +84,28 @@ def _maybe_revoke_partitions(
     subscribed: set[int],
     total: int,
     unassigned: list[tuple[int, int]],
+    extra_to_last: bool = False,
 ) -> tuple[dict[str, TargetMap], list[tuple[str, int]]]:
-    """``maybeRevokePartitions``: each member keeps its current partitions up to its quota
-    (the first ``total % members`` members one more); the rest join ``unassigned``. Returns
-    the targets and the members below quota with their remaining quota."""
+    """``maybeRevokePartitions``: each member keeps its current partitions up to its quota;
+    the rest join ``unassigned``. Returns the targets and the members below quota with their
+    remaining quota.
+
+    Who gets the ``total % members`` extra partitions: up to Kafka 4.0.0 the first members in
+    order (``extra_to_last=False``); from 4.0.1 (KAFKA-18688) a member offered the extra slot
+    keeps it only if its current partitions fill it, or if it is one of the last members that
+    must take the remaining extra slots."""
     min_quota, extra = divmod(total, len(members))
     target: dict[str, TargetMap] = {}
     unfilled: list[tuple[str, int]] = []
-    for m in members:
+    count = len(members)
+    for index, m in enumerate(members):
         quota = min_quota
+        has_extra = False
         if extra > 0:
             quota += 1
-            extra -= 1
+            has_extra = True
+            if not extra_to_last:
+                extra -= 1
         current = TargetMap(old[m.member_id])
         for tid, ps in old[m.member_id]:
             if tid not in subscribed:
@@ -103,6 +117,14 @@ def _maybe_revoke_partitions(
                     current.remove(tid, p)
                     unassigned.append((tid, p))
                 quota = 0
+        if extra_to_last:
+            if quota > 0 and has_extra and count - index > extra:
+                # Give the extra slot up for a later member, unless this member is one of
+                # the last `extra` members, which must take the remaining extra slots.
+                quota -= 1
+                has_extra = False
+            if has_extra:
+                extra -= 1
         if quota > 0:
             unfilled.append((m.member_id, quota))
         target[m.member_id] = current
@@ -130,18 +152,24 @@ def _assign_remaining_partitions(
         raise PartitionAssignorError("Partitions were left unassigned")
 
 
-def build_homogeneous(spec: ServerGroupSpec) -> Assignment:
+def build_homogeneous(spec: ServerGroupSpec, extra_to_last: bool = False,
+                      copied_names: bool = False) -> Assignment:
     """Run the homogeneous builder; returns member → [(topic id, partitions)] in the Java
-    iteration order of the map Kafka returns for the member. Raises
-    :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
+    iteration order of the map Kafka returns for the member. ``extra_to_last``: Kafka 4.0.1
+    and later (KAFKA-18688, rule ``uniform_homogeneous`` of :mod:`kpart.versions`); the
+    default is Kafka 4.0.0's builder. ``copied_names``: how the members' subscribed-name sets
+    were built (rule ``subscription_names_set``). Raises :class:`~kpart.errors.PartitionAssignorError` as
+    Kafka does."""
     members = spec.members_in_map_order()
     old = current_assignment(spec)
     if not members:
         return {}
-    subscribed = _subscribed_topic_ids(spec, members[0])
+    subscribed = _subscribed_topic_ids(spec, members[0], copied_names)
     if not subscribed:
         return {m.member_id: [] for m in members}
     unassigned, total = _unassigned_partitions(spec, subscribed, old)
-    target, unfilled = _maybe_revoke_partitions(members, old, set(subscribed), total, unassigned)
+    target, unfilled = _maybe_revoke_partitions(
+        members, old, set(subscribed), total, unassigned, extra_to_last
+    )
     _assign_remaining_partitions(target, unfilled, unassigned)
     return {member_id: current.parts() for member_id, current in target.items()}

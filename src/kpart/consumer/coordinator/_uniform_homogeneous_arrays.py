@@ -5,8 +5,10 @@ same four steps, on one integer per partition.
 
 1. The subscribed topics in ``HashSet<Uuid>`` order; their partitions nobody currently owns,
    in topic then partition order, start the *unassigned* list.
-2. Quotas: ``total // members`` each, one more for the first ``total % members`` members of
-   ``GroupSpec.memberIds()`` order.
+2. Quotas: ``total // members`` each, one more for ``total % members`` members of
+   ``GroupSpec.memberIds()`` order: the first ones up to Kafka 4.0.0; from 4.0.1
+   (KAFKA-18688) those whose current partitions fill the extra slot, then the last ones
+   (:func:`_extra_to_last`).
 3. ``maybeRevokePartitions``: walking a member's current topics (its map's order) and their
    partitions (set order), it keeps whole topics while they fit in its remaining quota and
    cuts the first one that does not: it keeps exactly the first ``quota`` partitions of that
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpart._java.arrays import SMALL_MAP, hashmap_key_order
+from kpart._java.arrays import SMALL_MAP, hashmap_key_order, string_hash_codes
 from kpart._java.hashing import hashset_copy_capacity
 from kpart._java.uuid import uuid_hashset_order
 from kpart.consumer._columns import AssignmentColumns
@@ -34,33 +36,41 @@ from kpart.errors import PartitionAssignorError
 __all__ = ["homogeneous_columns"]
 
 
-def _subscribed_topics(arrays: SpecArrays, first: ServerMember) -> list[str]:
+def _subscribed_topics(arrays: SpecArrays, first: ServerMember,
+                       copied_names: bool = False) -> list[str]:
     """``_subscribed_topic_ids`` of the reference for member ``first``, as topic names: ``new HashSet<>(subscribedTopicIds())`` in iteration order (the view iterates the
     member's ``HashSet<String>`` of names; its ``size()``, which presizes the copy, counts
     names missing from the metadata too)."""
     spec = arrays.spec
     unique = list(dict.fromkeys(first.topics))
     if len(unique) <= SMALL_MAP:
-        return [spec.topic_name(tid) for tid in _subscribed_topic_ids(spec, first)]
+        return [spec.topic_name(tid) for tid in _subscribed_topic_ids(spec, first, copied_names)]
     by_uuid = {t.uuid: t.name for t in spec.topics}
     uuid_of = {t.name: t.uuid for t in spec.topics}
-    ids = [uuid_of[unique[i]] for i in hashmap_key_order(unique).tolist() if unique[i] in uuid_of]
+    if copied_names:  # new HashSet<>(list): the table starts at its final length
+        h = string_hash_codes(unique)
+        bucket = (h ^ (h >> 16)) & (hashset_copy_capacity(len(unique)) - 1)
+        names_order = np.argsort(bucket, kind="stable").tolist()
+    else:
+        names_order = hashmap_key_order(unique).tolist()
+    ids = [uuid_of[unique[i]] for i in names_order if unique[i] in uuid_of]
     order = uuid_hashset_order(ids, capacity=hashset_copy_capacity(len(unique)))
     return [by_uuid[tid] for tid in order]
 
 
-def _topic_positions(arrays: SpecArrays) -> np.ndarray:
+def _topic_positions(arrays: SpecArrays, copied_names: bool = False) -> np.ndarray:
     """The subscribed topics (positions in ``arrays.topics``) in ``HashSet<Uuid>`` order,
     from the first member of ``GroupSpec.memberIds()`` order, as Kafka reads them."""
     spec = arrays.spec
     memo = spec.memo()
-    found = memo.get("homogeneous_topics")
+    key = f"homogeneous_topics_{'copied' if copied_names else 'filled'}"
+    found = memo.get(key)
     if not isinstance(found, np.ndarray):
         first = spec.members[int(arrays.map_order()[0])]
         index = arrays.index
-        found = np.array([index[name] for name in _subscribed_topics(arrays, first)],
+        found = np.array([index[name] for name in _subscribed_topics(arrays, first, copied_names)],
                          dtype=np.int64)
-        memo["homogeneous_topics"] = found
+        memo[key] = found
     return found
 
 
@@ -74,13 +84,32 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return out
 
 
-def homogeneous_columns(arrays: SpecArrays) -> AssignmentColumns | None:
-    """The homogeneous builder's result as columns, or ``None`` to decline. Raises
-    :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
+def _extra_to_last(held: np.ndarray, min_quota: int, extra: int) -> np.ndarray:
+    """Which members (``GroupSpec.memberIds()`` order) take the ``extra`` extra partitions
+    in Kafka 4.0.1+ (KAFKA-18688), given how many subscribed partitions each holds: walking
+    the members, one offered a slot (some are left) keeps it if it holds more than
+    ``min_quota``, or if no more members than slots remain; from the first such forced member
+    on, every member takes one."""
+    n = len(held)
+    want = held > min_quota
+    before: np.ndarray = np.cumsum(want) - want  # wanting members before each: they took a slot
+    left = np.maximum(extra - before, 0)  # slots left when each member is reached
+    take = want & (before < extra)
+    forced = np.flatnonzero(n - np.arange(n) <= left)
+    if len(forced):
+        take[int(forced[0]):] = True
+    return take
+
+
+def homogeneous_columns(arrays: SpecArrays, extra_to_last: bool = False,
+                        copied_names: bool = False) -> AssignmentColumns | None:
+    """The homogeneous builder's result as columns, or ``None`` to decline; ``extra_to_last``
+    as :func:`~kpart.consumer.coordinator._uniform_homogeneous.build_homogeneous` (Kafka 4.0.1+).
+    Raises :class:`~kpart.errors.PartitionAssignorError` as Kafka does."""
     order = arrays.map_order()
     n_members = len(order)
     owner = np.full(arrays.total, -1, dtype=np.int32)  # spec positions
-    topics = _topic_positions(arrays)
+    topics = _topic_positions(arrays, copied_names)
     if not len(topics):
         return arrays.columns(owner)
     current = arrays.current_owned(order, arrays.class_topics)
@@ -91,13 +120,17 @@ def homogeneous_columns(arrays: SpecArrays) -> AssignmentColumns | None:
     total = int(lengths.sum())
     min_quota, extra = divmod(total, n_members)
     quota = np.full(n_members, min_quota, dtype=np.int64)
-    quota[:extra] += 1
+    held = np.bincount(member, minlength=n_members) if len(owned) else np.zeros(
+        n_members, dtype=np.int64)
+    if extra_to_last:
+        quota += _extra_to_last(held, min_quota, extra)
+    else:
+        quota[:extra] += 1
     # The unassigned list: unowned partitions (topic order), then the revoked ones.
     unassigned = _ranges(arrays.offsets[topics], lengths)
     remaining = quota
     if len(owned):
         # maybeRevokePartitions: each member keeps the first `quota` of its flattened list.
-        held = np.bincount(member, minlength=n_members)
         first = np.cumsum(held) - held
         kept = np.arange(len(owned), dtype=np.int64) - first[member] < quota[member]
         remaining = quota - np.minimum(held, quota)

@@ -34,6 +34,7 @@ from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator import _spec_arrays
 from kpart.consumer.coordinator._server_range_arrays import range_columns
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, Target
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = ["RangeAssignor", "assign_range", "range_target", "server_range_columns"]
 
@@ -44,8 +45,9 @@ class RangeAssignor:
     name = "range"
 
     @staticmethod
-    def assign(spec: ServerGroupSpec) -> GroupAssignment:
-        return assign_range(spec)
+    def assign(spec: ServerGroupSpec,
+               kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
+        return assign_range(spec, kafka_version)
 
 
 def _sort_members(members: tuple[ServerMember, ...]) -> list[ServerMember]:
@@ -59,10 +61,14 @@ def _sort_members(members: tuple[ServerMember, ...]) -> list[ServerMember]:
     return sorted(members, key=key)
 
 
-def range_target(spec: ServerGroupSpec, java_order: bool = True) -> Target:
+def range_target(spec: ServerGroupSpec, java_order: bool = True,
+                 kafka_version: str | KafkaVersion | None = None) -> Target:
     """The raw result: member id → ``[(topic id, [partitions])]`` (members sorted as Kafka
     sorts them, ranges ascending; with ``java_order``, each member's topics in the iteration
-    order of the map Kafka returns, otherwise in subscription order)."""
+    order of the map Kafka returns, otherwise in subscription order). ``kafka_version``: the
+    brokers' (default 4.3; the same from 4.0.0 to 4.3, rule ``server_range`` of
+    :mod:`kpart.versions`, which raises :class:`~kpart.errors.ConfigError` for others)."""
+    behaviour("server_range", kafka_version)
     ordered = _sort_members(spec.members)
     subscriptions = {m.member_id: spec.subscribed_topic_ids(m) for m in ordered}
     subscribers: dict[int, int] = {}
@@ -106,24 +112,28 @@ def range_target(spec: ServerGroupSpec, java_order: bool = True) -> Target:
     return target
 
 
-def server_range_columns(spec: ServerGroupSpec) -> AssignmentColumns:
+def server_range_columns(spec: ServerGroupSpec,
+                         kafka_version: str | KafkaVersion | None = None) -> AssignmentColumns:
     """The array path: every partition's owner (members in ``spec.members`` order, topics in
     sorted order, see :class:`~kpart.consumer._columns.AssignmentColumns`), computed without
-    a per-partition Python object."""
+    a per-partition Python object. ``kafka_version``: as :func:`range_target`."""
+    behaviour("server_range", kafka_version)
     with no_gc():  # no cycles are made; full collections over the input's objects would run
         return range_columns(_spec_arrays.spec_arrays(spec))
 
 
-def assign_range(spec: ServerGroupSpec) -> GroupAssignment:
+def assign_range(spec: ServerGroupSpec,
+                 kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
     """Assign ``spec``'s partitions as the group coordinator's ``RangeAssignor`` does.
 
     Input: a :class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec`. Output: a
     :class:`~kpart.consumer.assignment.GroupAssignment` listing every member (members in
     ``spec.members`` order; topics by name). Groups of ``_spec_arrays.ARRAY_THRESHOLD``
     partitions or more take the array path (:func:`server_range_columns`, a columnar result),
-    smaller ones the object path; both give the same assignment. Pure; no errors beyond those
-    of the spec.
+    smaller ones the object path; both give the same assignment. ``kafka_version``: as
+    :func:`range_target`. Pure; no errors beyond those of the spec and the version.
     """
+    behaviour("server_range", kafka_version)
     if _spec_arrays.use_arrays(spec):
-        return GroupAssignment.from_columns(server_range_columns(spec))
+        return GroupAssignment.from_columns(server_range_columns(spec, kafka_version))
     return spec.to_group_assignment(range_target(spec, java_order=False))

@@ -30,9 +30,10 @@ from dataclasses import dataclass
 
 from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.uuid import uuid_hash_code
-from kpart.consumer import Strategy, server_target
+from kpart.consumer import Strategy, server_strategy, server_target
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec, ServerMember, Target
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "ServerRound",
@@ -88,21 +89,27 @@ def read_back(spec: ServerGroupSpec, raw: Target) -> Target:
 
 
 def simulate_server_group(
-    steps: Iterable[ServerGroupSpec], assignor: str | Strategy = "uniform"
+    steps: Iterable[ServerGroupSpec], assignor: str | Strategy = "uniform", *,
+    kafka_version: str | KafkaVersion | None = None,
 ) -> tuple[ServerRound, ...]:
     """Run ``assignor`` (``"uniform"`` or ``"range"``, see
-    :func:`kpart.consumer.server_strategy`) over successive group states.
+    :func:`kpart.consumer.server_strategy`) over successive group states, as the brokers'
+    ``kafka_version`` computes them (default: the newest release, 4.3; see
+    :mod:`kpart.versions`).
 
     ``steps``: each step's metadata and members (their ``assignment`` fields are ignored:
     the current assignments come from the previous step's targets). Returns one
     :class:`ServerRound` per step. Errors: :class:`~kpart.errors.ConfigError` for an unknown
-    assignor, and whatever the assignor raises.
+    assignor or a version without it, and whatever the assignor raises.
     """
+    strategy = server_strategy(assignor)
+    if kafka_version is not None:
+        strategy = strategy.at_version(kafka_version)
     current: Target = {}
     rounds: list[ServerRound] = []
     for index, step in enumerate(steps):
         spec = with_current_assignments(step, current)
-        raw = server_target(spec, assignor)
+        raw = server_target(spec, strategy)
         pairs = {
             member_id: [(spec.topic_name(tid), p) for tid, ps in parts for p in ps]
             for member_id, parts in raw.items()

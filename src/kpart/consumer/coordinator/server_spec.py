@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kpart._java.collections import JavaHashSet
+from kpart._java.hashing import hashset_copy_capacity
 from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart._json_fields import check_fields
 from kpart._warnings import kpart_warn
@@ -72,15 +73,17 @@ def _uuid(text: str) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def _names_set_order(names: tuple[str, ...]) -> tuple[str, ...]:
-    """Iteration order of a ``HashSet<String>`` filled with ``names`` in order."""
-    return _set_order(names)
+def _names_set_order(names: tuple[str, ...], copied: bool = False) -> tuple[str, ...]:
+    """Iteration order of a ``HashSet<String>`` filled with ``names`` in order (``copied``:
+    ``new HashSet<>(list)``, sized for the list as Java 17 sizes it)."""
+    return _set_order(names, hashset_copy_capacity(len(set(names))) if copied else None)
 
 
 @functools.lru_cache(maxsize=1024)
-def _set_order(keys: tuple[str, ...]) -> tuple[str, ...]:
-    """Iteration order of a ``new HashSet<>()`` / ``HashMap<>()`` filled with ``keys``."""
-    s: JavaHashSet[str] = JavaHashSet()
+def _set_order(keys: tuple[str, ...], capacity: int | None = None) -> tuple[str, ...]:
+    """Iteration order of a ``new HashSet<>()`` / ``HashMap<>()`` filled with ``keys``
+    (``capacity``: the table length it starts with)."""
+    s: JavaHashSet[str] = JavaHashSet() if capacity is None else JavaHashSet(capacity)
     for k in keys:
         s.add(k)
     return tuple(s)
@@ -223,16 +226,19 @@ class ServerGroupSpec:
             return uuid_from_string(ref[len(DELETED_PREFIX) :])
         return self._by_name[ref].uuid
 
-    def subscribed_topic_ids(self, member: ServerMember) -> tuple[int, ...]:
+    def subscribed_topic_ids(self, member: ServerMember,
+                             copied_names: bool = False) -> tuple[int, ...]:
         """``MemberSubscription.subscribedTopicIds()`` in iteration order.
 
         The coordinator's ``TopicIds`` view iterates the member's ``HashSet<String>`` of
-        subscribed names (filled in sorted order) and maps each name to its id, skipping names
-        missing from the metadata; its ``size()`` still counts them (see
-        :attr:`ServerMember.topics`).
+        subscribed names (filled in sorted order; ``copied_names``: built as
+        ``new HashSet<>(list)``, rule ``subscription_names_set`` of :mod:`kpart.versions`) and
+        maps each name to its id, skipping names missing from the metadata; its ``size()``
+        still counts them (see :attr:`ServerMember.topics`).
         """
         by_name = self._by_name
-        return tuple(by_name[n].uuid for n in _names_set_order(member.topics) if n in by_name)
+        return tuple(by_name[n].uuid for n in _names_set_order(member.topics, copied_names)
+                     if n in by_name)
 
     def to_group_assignment(
         self, target: Mapping[str, Iterable[tuple[int, Iterable[int]]]]

@@ -1,0 +1,370 @@
+"""Kafka versions, and the one table of versioned behaviour (rule → releases → behaviour).
+
+kpart reproduces decisions Kafka changed between releases. The Kafka version is an input of
+each of them, and this module is the only place that relates versions to behaviour: an
+algorithm asks :func:`behaviour` for its rule's answer (a short string naming the behaviour)
+and never compares versions itself. The brokers' version drives the group coordinator's
+assignors (KIP-848); the client's version drives partitioners and classic assignors.
+
+- :class:`KafkaVersion`: a parsed, known version. ``4.3`` names a release line (every patch
+  release of 4.3), ``4.3.1`` one release; before 1.0 Kafka numbered with four parts, so
+  ``0.10.2`` is a line and ``0.10.2.1`` a release. Parsing is strict (decimal numbers without
+  leading zeros, the number of parts above) and only versions kpart knows are accepted:
+  :data:`RELEASES` (Apache Kafka 0.10.0.0 to 4.3.1, as listed by Kafka's own system tests,
+  ``tests/kafkatest/version.py``) and the unreleased line :data:`UNRELEASED` (4.4).
+- :data:`RULES`: ``name → Rule``; each :class:`Rule` lists spans of releases with their
+  behaviour and the JIRA/KIP. A version outside every span is not known to kpart; a span whose
+  behaviour is ``None`` means the feature does not exist in those releases. A release line
+  resolves only where all its patch releases agree (``4.0`` for the uniform assignor is
+  ambiguous: 4.0.0 and 4.0.1 differ); give the patch release then.
+
+Default version: :data:`DEFAULT_KAFKA_VERSION`, the newest release line, ``"4.3"``.
+Errors: :class:`~kpart.errors.ConfigError` about the parameter ``kafka_version`` (the command
+line names ``--kafka-version``), one line naming the value.
+
+>>> KafkaVersion.parse("4.0.1") > KafkaVersion.parse("4.0.0")
+True
+>>> behaviour("uniform_homogeneous", "4.0.0"), behaviour("uniform_homogeneous", "4.3")
+('extra-to-first', 'extra-to-last')
+>>> behaviour("uniform_homogeneous", "4.x")
+Traceback (most recent call last):
+...
+kpart.errors.ConfigError: Invalid kafka_version '4.x': expected MAJOR.MINOR or MAJOR.MINOR.PATCH, decimal numbers without leading zeros (4.3, 3.9.1; before 1.0: 0.10.2 or 0.10.2.1)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import total_ordering
+
+from kpart.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_KAFKA_VERSION",
+    "RELEASES",
+    "RULES",
+    "UNRELEASED",
+    "KafkaVersion",
+    "Rule",
+    "Span",
+    "behaviour",
+    "kafka_version",
+]
+
+#: The newest release line: the version every ``kafka_version=`` defaults to.
+DEFAULT_KAFKA_VERSION = "4.3"
+
+_PARAM = "kafka_version"
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,3}")
+
+
+def _releases(text: str) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(p) for p in v.split(".")) for v in text.split())
+
+
+#: Every Apache Kafka release kpart knows, oldest first (source: Kafka's system-test version
+#: list, ``tests/kafkatest/version.py`` on branch 4.4, and on 3.9 for 0.10 to 2.0).
+RELEASES: tuple[tuple[int, ...], ...] = _releases("""
+    0.10.0.0 0.10.0.1 0.10.1.0 0.10.1.1 0.10.2.0 0.10.2.1 0.10.2.2
+    0.11.0.0 0.11.0.1 0.11.0.2 0.11.0.3 1.0.0 1.0.1 1.0.2 1.1.0 1.1.1 2.0.0 2.0.1
+    2.1.0 2.1.1 2.2.0 2.2.1 2.2.2 2.3.0 2.3.1 2.4.0 2.4.1 2.5.0 2.5.1
+    2.6.0 2.6.1 2.6.2 2.6.3 2.7.0 2.7.1 2.7.2 2.8.0 2.8.1 2.8.2
+    3.0.0 3.0.1 3.0.2 3.1.0 3.1.1 3.1.2 3.2.0 3.2.1 3.2.2 3.2.3 3.3.0 3.3.1 3.3.2
+    3.4.0 3.4.1 3.5.0 3.5.1 3.5.2 3.6.0 3.6.1 3.6.2 3.7.0 3.7.1 3.7.2 3.8.0 3.8.1
+    3.9.0 3.9.1 3.9.2 4.0.0 4.0.1 4.1.0 4.1.1 4.1.2 4.2.0 4.2.1 4.3.0 4.3.1
+""")
+
+#: Release lines that are branched but not released (known, but no rule answers for them
+#: unless one of its spans names the line).
+UNRELEASED: tuple[tuple[int, ...], ...] = ((4, 4),)
+
+
+def _line_of(parts: tuple[int, ...]) -> tuple[int, ...]:
+    return parts[:3] if parts[0] == 0 else parts[:2]
+
+
+def _text(parts: tuple[int, ...]) -> str:
+    return ".".join(map(str, parts))
+
+
+_LINES: tuple[tuple[int, ...], ...] = tuple(dict.fromkeys(_line_of(r) for r in RELEASES))
+_RANGE = (f"kpart knows Kafka {_text(RELEASES[0])} to {_text(RELEASES[-1])} "
+          f"({', '.join(_text(u) for u in UNRELEASED)} unreleased)")
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True)
+class KafkaVersion:
+    """A Kafka version kpart knows: a release line (``parts`` = ``(4, 3)``, or ``(0, 10, 2)``
+    before 1.0) or one release (``(4, 3, 1)``, ``(0, 10, 2, 1)``). Ordered by release; a
+    line sorts just before its first release. Build it with :meth:`parse`.
+
+    >>> v = KafkaVersion.parse("3.9.1")
+    >>> str(v), v.is_line, [str(r) for r in KafkaVersion.parse("4.0").releases]
+    ('3.9.1', False, ['4.0.0', '4.0.1'])
+    >>> KafkaVersion.parse("0.10.2.1") < KafkaVersion.parse("1.0") < KafkaVersion.parse("1.0.0")
+    True
+    """
+
+    parts: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str | KafkaVersion, what: str = _PARAM) -> KafkaVersion:
+        """``text`` as a known version (a :class:`KafkaVersion` is returned as it is).
+        ``what`` names the value in errors (a library parameter, named by the command line
+        as its flag). Raises :class:`~kpart.errors.ConfigError`: not a version (``4.x``,
+        ``04.1``, ``4.3.0.0``), or one kpart does not know (``5.0``, ``4.0.9``, ``0.9.0.1``)."""
+        if isinstance(text, KafkaVersion):
+            return text
+        raw = text if isinstance(text, str) else repr(text)
+        pieces = raw.split(".") if isinstance(text, str) else []
+        if not pieces or not all(_NUMBER.fullmatch(p) for p in pieces) or not (
+            len(pieces) in (3, 4) if pieces[0] == "0" else len(pieces) in (2, 3)
+        ):
+            raise ConfigError.about(
+                what, "Invalid {param} {value!r}: expected MAJOR.MINOR or MAJOR.MINOR.PATCH, "
+                "decimal numbers without leading zeros (4.3, 3.9.1; before 1.0: 0.10.2 or "
+                "0.10.2.1)", value=raw)
+        parts = tuple(int(p) for p in pieces)
+        line = _line_of(parts)
+        known = (parts in RELEASES or (parts == line and line in _LINES)
+                 or line in UNRELEASED and parts in (line, (*line, 0)))
+        if not known:
+            raise ConfigError.about(
+                what, "Unknown {param} {value!r}: " + _RANGE.replace("{", "{{"), value=raw)
+        return cls(line if line in UNRELEASED else parts)
+
+    @property
+    def is_line(self) -> bool:
+        """A release line (``4.3``), standing for each of its releases."""
+        return self.parts == _line_of(self.parts)
+
+    @property
+    def line(self) -> KafkaVersion:
+        """The release line (``4.3`` for ``4.3.1``)."""
+        return KafkaVersion(_line_of(self.parts))
+
+    @property
+    def released(self) -> bool:
+        """Whether the version is released (``4.4``: no)."""
+        return _line_of(self.parts) not in UNRELEASED
+
+    @property
+    def releases(self) -> tuple[KafkaVersion, ...]:
+        """The releases this version stands for: itself, or every release of its line
+        (an unreleased line stands for itself)."""
+        if not self.is_line or not self.released:
+            return (self,)
+        return tuple(KafkaVersion(r) for r in RELEASES if _line_of(r) == self.parts)
+
+    def _key(self) -> tuple[int, ...]:
+        return self.parts + (-1,) * (4 - len(self.parts))
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, KafkaVersion):
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __str__(self) -> str:
+        return _text(self.parts)
+
+
+def kafka_version(value: str | KafkaVersion | None, what: str = _PARAM) -> KafkaVersion:
+    """``value`` parsed (:meth:`KafkaVersion.parse`); ``None`` is
+    :data:`DEFAULT_KAFKA_VERSION` (``4.3``).
+
+    >>> str(kafka_version(None)), str(kafka_version("2.8.2"))
+    ('4.3', '2.8.2')
+    """
+    return KafkaVersion.parse(DEFAULT_KAFKA_VERSION if value is None else value, what)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Releases ``first`` to ``last`` (inclusive; ``last=None``: to the newest release,
+    ``4.3.1``) and their ``behaviour`` (``None``: the feature does not exist there); ``ref``
+    is the JIRA/KIP that starts the span, ``note`` what it does."""
+
+    first: str
+    last: str | None
+    behaviour: str | None
+    ref: str = ""
+    note: str = ""
+
+    def covers(self, version: KafkaVersion) -> bool:
+        last = KafkaVersion.parse(self.last) if self.last else KafkaVersion(RELEASES[-1])
+        return KafkaVersion.parse(self.first) <= version <= last
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One versioned decision: what it decides, whose version drives it (``"broker"`` or
+    ``"client"``), its spans (oldest first) and the feature name errors use."""
+
+    name: str
+    decision: str
+    side: str
+    feature: str
+    spans: tuple[Span, ...]
+
+    def span_of(self, version: KafkaVersion) -> Span | None:
+        """The span holding release ``version``, or ``None`` when kpart does not know it."""
+        return next((s for s in self.spans if s.covers(version)), None)
+
+
+#: The table: rule name → :class:`Rule`. Behaviour names are what the algorithms dispatch on.
+RULES: Mapping[str, Rule] = {r.name: r for r in (
+    Rule(
+        "uniform_homogeneous",
+        "KIP-848 uniform assignor, homogeneous group: which members take the extra partitions "
+        "when the partitions do not divide evenly",
+        "broker", "the KIP-848 uniform assignor",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "server-side assignors start with KIP-848's early access in 3.7.0"),
+            Span("4.0.0", "4.0.0", "extra-to-first", "KAFKA-16864",
+                 "the first members in iteration order take the extra partitions"),
+            Span("4.0.1", None, "extra-to-last", "KAFKA-18688, PR #19677",
+                 "the last members take them, and a member already filling an extra slot "
+                 "keeps it"),
+        ),
+    ),
+    Rule(
+        "subscription_names_set",
+        "KIP-848 group coordinator: how a member's set of subscribed topic names is built, "
+        "which orders the topics the homogeneous uniform builder walks when their ids share a "
+        "HashSet bucket (only for 12, 24, 48, ... names)",
+        "broker", "the KIP-848 uniform assignor",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "server-side assignors start with KIP-848's early access in 3.7.0"),
+            Span("4.0.0", "4.0.0", "filled", "golden vectors (trunk 1eb7644)",
+                 "a HashSet filled name by name, as the 4.0.0 golden vectors were made"),
+            Span("4.0.1", None, "copied", "golden vectors (branch 4.3)",
+                 "new HashSet<>(list) as ConsumerGroupMember.Builder builds it (Java 17 "
+                 "sizing), as Kafka 4.3's golden vectors were made"),
+        ),
+    ),
+    Rule(
+        "uniform_heterogeneous",
+        "KIP-848 uniform assignor, heterogeneous group: the balancing builder",
+        "broker", "the KIP-848 uniform assignor",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "server-side assignors start with KIP-848's early access in 3.7.0"),
+            Span("4.0.0", None, "kafka-17710", "KAFKA-17710, PR #17385",
+                 "the reworked heterogeneous builder (unchanged through 4.3)"),
+        ),
+    ),
+    Rule(
+        "round_robin_partitioner",
+        "RoundRobinPartitioner: the partition of a record that needs a new batch (the "
+        "producer calls partition() again after onNewBatch)",
+        "client", "RoundRobinPartitioner",
+        (
+            Span("0.10.0.0", "2.3.1", None, "KAFKA-3333",
+                 "RoundRobinPartitioner was added in 2.4.0"),
+            Span("2.4.0", "3.9.0", "kafka-9965", "KAFKA-9965",
+                 "the second call advances the counter again: with an even partition count "
+                 "records sent back to back skip every other partition"),
+            Span("3.9.1", "3.9.2", "kafka-17632", "KAFKA-17632, PR #17620",
+                 "onNewBatch remembers the partition and the second call returns it"),
+            Span("4.0.0", None, "kafka-17632", "KAFKA-18295",
+                 "onNewBatch is gone and the producer partitions a record once: the same "
+                 "partitions as 3.9.1"),
+        ),
+    ),
+    Rule(
+        "server_range",
+        "KIP-848 range assignor (group coordinator's RangeAssignor)",
+        "broker", "the KIP-848 range assignor",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "server-side assignors start with KIP-848's early access in 3.7.0"),
+            Span("4.0.0", None, "co-partitioned", "KIP-848",
+                 "co-partitioned ranges, sticky for the members' current ranges"),
+        ),
+    ),
+)}
+
+
+def rule(name: str) -> Rule:
+    """The rule called ``name`` (a ``KeyError`` for a name not in :data:`RULES`: a bug)."""
+    return RULES[name]
+
+
+def behaviour(rule_name: str, version: str | KafkaVersion | None = None,
+              what: str = _PARAM) -> str:
+    """The behaviour of rule ``rule_name`` in Kafka ``version`` (default
+    :data:`DEFAULT_KAFKA_VERSION`). Raises :class:`~kpart.errors.ConfigError` naming the
+    version: unparseable or unknown; kpart does not know the rule's behaviour there; the
+    feature does not exist there; or a release line whose releases differ.
+
+    >>> behaviour("uniform_homogeneous", "4.0")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: kafka_version '4.0' is ambiguous for the KIP-848 uniform assignor: 4.0.0 extra-to-first, 4.0.1 extra-to-last (KAFKA-18688, PR #19677); give the patch release
+    >>> behaviour("server_range", "3.6.2")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: The KIP-848 range assignor does not exist in kafka_version '3.6.2': server-side assignors start with KIP-848's early access in 3.7.0; kpart supports it for 4.0.0 to 4.3.1
+    """
+    # (answers are cached: assignors ask once per call, simulations once per step)
+    try:
+        return _behaviour(rule_name, version, what)
+    except TypeError:  # an unhashable value (not a version): the uncached path names it
+        return _behaviour.__wrapped__(rule_name, version, what)
+
+
+@functools.lru_cache(maxsize=512)
+def _behaviour(rule_name: str, version: str | KafkaVersion | None, what: str) -> str:
+    v = kafka_version(version, what)
+    r = RULES[rule_name]
+    found: dict[str, tuple[KafkaVersion, Span]] = {}
+    for release in v.releases:
+        span = r.span_of(release)
+        if span is None:
+            raise ConfigError.about(
+                what, "{feature} is not known to kpart for {param} {value!r}: kpart "
+                "supports it for {supported}", feature=_cap(r.feature), value=str(v),
+                supported=_supported(r))
+        if span.behaviour is None:
+            raise ConfigError.about(
+                what, "{feature} does not exist in {param} {value!r}: {note}; kpart supports "
+                "it for {supported}", feature=_cap(r.feature), value=str(v), note=span.note,
+                supported=_supported(r))
+        found.setdefault(span.behaviour, (release, span))
+    if len(found) > 1:
+        listed = ", ".join(f"{rel} {b}" for b, (rel, _) in found.items())
+        refs = "; ".join(s.ref for _, s in list(found.values())[1:])
+        raise ConfigError.about(
+            what, "{param} {value!r} is ambiguous for {feature}: {listed} ({refs}); give the "
+            "patch release", value=str(v), feature=r.feature, listed=listed, refs=refs)
+    return next(iter(found))
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _supported(r: Rule) -> str:
+    """The releases where ``r`` has a behaviour, as ``first to last`` ranges."""
+    spans = [s for s in r.spans if s.behaviour is not None]
+    out: list[str] = []
+    for s in spans:
+        last = s.last or _text(RELEASES[-1])
+        if out and _follows(out[-1].split(" to ")[-1], s.first):
+            out[-1] = f"{out[-1].split(' to ')[0]} to {last}"
+        else:
+            out.append(f"{s.first} to {last}")
+    return ", ".join(out)
+
+
+def _follows(last: str, first: str) -> bool:
+    """Whether release ``first`` comes right after release ``last`` in :data:`RELEASES`."""
+    a = tuple(int(p) for p in last.split("."))
+    b = tuple(int(p) for p in first.split("."))
+    return a in RELEASES and b in RELEASES and RELEASES.index(b) == RELEASES.index(a) + 1
