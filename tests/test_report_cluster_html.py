@@ -93,7 +93,7 @@ def test_hot_key_too_hot_says_the_fix_is_the_key(page: str) -> None:
     assert sentence is not None
     assert sentence.group(1) == (
         "topic-2: no partition count up to 4,000 keeps the busiest partition&#x27;s peak window "
-        "under the limits: the key &#x27;K2&#x27; alone exceeds a limit (peak 2 MB/s, peak 3,000 "
+        "under the limits: the key &#x27;K2&#x27; alone exceeds a limit (peak 1.91 MiB/s, peak 3,000 "
         "records/s). The fix is the key (split it, salt it, or give it a topic of its own), not "
         "the count.")
     assert page.count('class="notice hot-key"') == 1

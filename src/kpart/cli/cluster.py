@@ -71,11 +71,9 @@ def _share(used: float, capacity: float | None) -> str:
 
 
 def _amount(value: float, unit: str) -> str:
-    for prefix in ("", "K", "M", "G", "T", "P"):
-        if abs(value) < 1024 or prefix == "P":
-            return f"{value:,.0f} {prefix}{unit}" if not prefix else f"{value:,.1f} {prefix}i{unit}"
-        value /= 1024
-    return f"{value} {unit}"  # pragma: no cover
+    from kpart.report._format import human
+
+    return human(value, unit)
 
 
 def _rows(model: ClusterModel, load: BrokerLoad) -> list[dict[str, Any]]:

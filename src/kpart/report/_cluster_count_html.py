@@ -7,7 +7,7 @@ a key modulo the count, so a new count moves keys; existing records never move);
 works because one key alone exceeds a limit, the key and the sentence that the fix is the key.
 
 >>> _fact("peak_bytes_per_s", 2e6), _fact("peak_records_per_s", 3000), _fact("records", 7)
-('peak 2 MB/s', 'peak 3,000 records/s', 'records 7')
+('peak 1.91 MiB/s', 'peak 3,000 records/s', 'records 7')
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _count_row(t: TopicDoc, c: CountDoc) -> dict[str, Any]:
 
 
 def _fact(name: str, value: float) -> str:
-    """A number of a hot key in words: ``peak_bytes_per_s`` → ``peak 2 MB/s``."""
+    """A number of a hot key in words: ``peak_bytes_per_s`` → ``peak 1.91 MiB/s``."""
     for suffix, unit in (("_bytes_per_s", "B/s"), ("_records_per_s", "records/s"),
                          ("_bytes", "B")):
         if name.endswith(suffix):

@@ -87,7 +87,7 @@ def topic_bars(
 
 
 def _fmt(value: float | None, unit: str) -> str:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     return human(value, unit)
 

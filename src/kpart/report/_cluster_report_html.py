@@ -35,8 +35,9 @@ from kpart.report import _cluster_report_charts as charts
 from kpart.report._cluster_count_html import partition_count_section
 from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
 from kpart.report._cluster_html import CSS, cluster_sections
+from kpart.report._format import human
 from kpart.report._html_parts import _CSS, _esc, _fmt, _section, _table
-from kpart.report._plan_charts import chart_html, human
+from kpart.report._plan_charts import chart_html
 
 __all__ = ["render_cluster_report"]
 

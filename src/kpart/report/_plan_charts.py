@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR
+from kpart.report._format import human
 from kpart.report._html_parts import _PLOT_CONFIG, _POST_SCRIPT
 
 __all__ = ["ADDED_COLOR", "REMOVED_COLOR", "Figure", "batch_timeline", "before_after_bars",
@@ -31,24 +32,6 @@ ADDED_COLOR = "#54A24B"
 REMOVED_COLOR = HOT_COLOR
 _CAPACITY_COLOR = "#333"
 _THRESHOLD_COLOR = "#F58518"
-_PREFIXES = ("", "k", "M", "G", "T", "P", "E")
-
-
-def human(value: float | None, unit: str) -> str:
-    """``value`` with a decimal SI prefix, three significant digits, and ``unit`` (bytes as
-    Kafka's tools print sizes in decimal units; ``unit`` ``""`` for counts, shown whole).
-
-    >>> human(1.2e12, "B"), human(52_000_000, "B/s"), human(999, "B"), human(1234, ""), human(None, "B")
-    ('1.2 TB', '52 MB/s', '999 B', '1,234', '—')
-    """
-    if value is None:
-        return "—"
-    if not unit:
-        return f"{value:,.0f}"
-    scaled, i = float(value), 0
-    while abs(scaled) >= 999.5 and i < len(_PREFIXES) - 1:
-        scaled, i = scaled / 1000, i + 1
-    return f"{scaled:.3g} {_PREFIXES[i]}{unit}"
 
 
 def runs(flags: Sequence[bool]) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
-from kpart.report._format import AS_REPLICA, percent
+from kpart.report._format import AS_REPLICA, human, number, percent
 
 __all__ = ["BROKER_ROWS", "print_cluster_summary"]
 
@@ -42,14 +42,12 @@ def _n(x: float | None) -> str:
 
 
 def _per_s(x: float | None) -> str:
-    """A count per second: whole numbers from 10 up, three significant digits below."""
-    return "-" if x is None else f"{x:,.0f}" if x >= 10 else f"{x:.3g}"
+    """A count per second (:func:`kpart.report._format.number`: never rounded to ``0``)."""
+    return number(x, "-")
 
 
 def _rate(x: float | None) -> str:
-    from kpart.report._plan_charts import human  # imports plotly: only when printing
-
-    return "-" if x is None else human(x, "B/s")
+    return human(x, "B/s", "-")
 
 
 def _headline(doc: ClusterDoc) -> str:
@@ -59,7 +57,7 @@ def _headline(doc: ClusterDoc) -> str:
     window = (f"load over time in windows of {_duration(doc.window_s)}"
               if doc.window_s is not None else "no timestamp column: no load over time")
     n = len(doc.topics)
-    return (f"[bold]{n} topic{'s' * (n != 1)}[/]: {_n(records)} records ({_mib(size)} MiB), "
+    return (f"[bold]{n} topic{'s' * (n != 1)}[/]: {_n(records)} records ({human(size, 'B')}), "
             f"{sum(t.num_partitions for t in doc.topics):,} partitions on "
             f"{len(doc.brokers):,} brokers in {racks} rack{'s' * (racks != 1)}; {window}")
 

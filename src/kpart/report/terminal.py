@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kpart.errors import ConfigError
-from kpart.report._format import AS_REPLICA, analysed_rows, percent
+from kpart.report._format import AS_REPLICA, analysed_rows, human, percent
 from kpart.report._terminal_cluster import print_cluster_summary
 
 __all__ = ["print_cluster_summary", "print_summary"]
@@ -50,7 +50,7 @@ def _null_keys(s: dict[str, Any]) -> str:
 def _headline(s: dict[str, Any]) -> str:
     sk = s["skew"]["partition_records"]
     return (
-        f"[bold]{s['topic']}[/]: {_n(s['records'])} records ({_mib(s['bytes'])} MiB), "
+        f"[bold]{s['topic']}[/]: {_n(s['records'])} records ({human(s['bytes'], 'B')}), "
         f"{s['num_partitions']} partitions × RF {s['replication_factor']}, "
         f"key [bold]{s['key']}[/] ({s['key_serializer']}, {s['partitioner']})\n"
         f"{_n(s['distinct_keys'])} distinct keys; {_n(s['null_key_records'])} records without "
