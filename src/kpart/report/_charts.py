@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
+from kpart.report._format import human
+
 #: Bar colours: normal, hot (above the threshold), replica load, what-if / cross-client.
 COLOR = "#4C78A8"
 HOT_COLOR = "#E45756"
@@ -50,7 +52,8 @@ def partition_bars(
     mean = sum(values) / len(values) if values else 0.0
     colors = [HOT_COLOR if h else COLOR for h in hot]
     text = [
-        f"partition {p}<br>{v:,.0f} {unit}<br>{(v / mean if mean else 0):.2f}× mean"
+        f"partition {p}<br>{human(v, 'B') if unit == 'bytes' else f'{v:,.0f} {unit}'}<br>"
+        f"{(v / mean if mean else 0):.2f}× mean"
         + ("<br><b>hot</b>" if h else "")
         for p, v, h in zip(partitions, values, hot, strict=True)
     ]
