@@ -20,11 +20,12 @@ small rates (below 100) with three significant digits, never rounded to ``0``
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["AS_REPLICA", "HEADERS", "IEC", "LOADS", "analysed_rows", "header", "human",
-           "in_unit", "is_fraction", "load_label", "null_keys_note", "number", "percent",
+           "in_unit", "is_fraction", "key_text", "load_label", "null_keys_note", "number", "percent",
            "unit_for"]
 
 #: Binary (IEC) prefixes and their factors: ``("Ki", 1024)`` ... ``("Ei", 1024**6)``.
@@ -115,6 +116,26 @@ def in_unit(value: float | None, scale: float, missing: str = "-") -> str:
     if x and abs(x) < 0.05:
         return _significant(x)
     return f"{x:,.1f}"
+
+
+_HEX_BYTES = re.compile(r"(?:[0-9a-f]{2})*")
+
+
+def key_text(key: Any, serializer: str | None) -> str:
+    """A hot key as the user would write it: an integer key (``long``, ``int``, ``short``)
+    without thousands separators; raw bytes (``bytes`` from a binary column, or ``hex``), which
+    the summary holds as lower-case hex, marked ``(hex)``.
+
+    >>> key_text(1234567, "long"), key_text("0a1b", "bytes"), key_text("N725MQ", "string")
+    ('1234567', '0a1b (hex)', 'N725MQ')
+    """
+    if isinstance(key, int) and not isinstance(key, bool):
+        return str(key)
+    text = "—" if key is None else str(key)
+    if isinstance(key, str) and (serializer == "hex"
+                                 or (serializer == "bytes" and _HEX_BYTES.fullmatch(key))):
+        return f"{text} (hex)"
+    return text
 
 
 def percent(fraction: float) -> str:

@@ -59,7 +59,12 @@ def _headline(doc: ClusterDoc) -> str:
     n = len(doc.topics)
     return (f"[bold]{n} topic{'s' * (n != 1)}[/]: {_n(records)} records ({human(size, 'B')}), "
             f"{sum(t.num_partitions for t in doc.topics):,} partitions on "
-            f"{len(doc.brokers):,} brokers in {racks} rack{'s' * (racks != 1)}; {window}")
+            f"{len(doc.brokers):,} brokers {_in_racks(racks)}; {window}")
+
+
+def _in_racks(racks: int) -> str:
+    """``in 3 racks``, ``in 1 rack``, ``with no racks`` (never "0 racks")."""
+    return "with no racks" if not racks else f"in {racks} rack{'s' * (racks != 1)}"
 
 
 def _peak(t: TopicDoc) -> float | None:

@@ -252,9 +252,14 @@ def _member_table(members: list[Mapping[str, Any]], i: int) -> str:
 
 
 def _hot_keys(summary: Mapping[str, Any]) -> str:
+    from kpart.report._format import key_text
+
     rows = summary.get("hot_keys") or []
     if not rows:
         return ""
+    serializer = summary.get("key_serializer")
+    rows = [{**r, "key": key_text(r.get("key"), serializer)} if isinstance(r, Mapping) else r
+            for r in rows]
     return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"))
 
 

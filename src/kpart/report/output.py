@@ -205,6 +205,23 @@ def _refused(option: str, why: str, shown: str, given: str | None = None) -> Con
                                     + why, shown=shown, given=given)
 
 
+#: ``--out`` suffixes that name a file, not the directory a report is.
+FILE_SUFFIXES = (".html", ".htm", ".json", ".parquet", ".csv")
+
+
+def _warn_file_like(out: str | Path, option: str) -> None:
+    """One warning when ``out`` (not an existing directory) ends like a file
+    (:data:`FILE_SUFFIXES`): ``--out`` is the report's directory, its files go inside."""
+    from kpart._warnings import kpart_warn
+
+    path = Path(out)
+    if path.suffix.lower() in FILE_SUFFIXES and not path.is_dir():
+        flag = f"--{option.replace('_', '-')}" if isinstance(option, Param) else option
+        kpart_warn(f"{flag} {str(out)!r} is a directory, not a file: the report's files "
+                   f"(report.html, summary.json, ...) are written inside it, e.g. "
+                   f"{str(path / 'report.html')!r}")
+
+
 def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, force: bool = False,
                      option: str = Param("out")) -> None:
     """Check, before any work, that ``out`` may receive a report; ``ConfigError`` (one line
@@ -214,7 +231,9 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
     ``..``), the directory of an input or any parent of it, an input itself, and a path inside
     an input that is a directory. Refused unless ``force``: an existing directory that is not a
     previous kpart report (:func:`is_kpart_report`), or a report holding files kpart did not
-    write (:data:`REPORT_FILES`). Also refused: a missing or unwritable parent, a file.
+    write (:data:`REPORT_FILES`). Also refused: a missing or unwritable parent, a file. A new
+    ``out`` named like a file (:data:`FILE_SUFFIXES`: ``report.html``) gets one
+    ``KpartWarning``: it is the report's directory.
 
     >>> try:
     ...     check_report_out("..", force=True)
@@ -237,6 +256,7 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
         if inp.is_dir() and _inside(resolved, inp):
             raise _refused(option, "it is inside the input directory {given!r}", shown,
                            given=str(given))
+    _warn_file_like(out, option)
     check_writable(out, option, directory=True)
     if not resolved.is_dir() or force:
         return

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kpart.errors import ConfigError
-from kpart.report._format import AS_REPLICA, analysed_rows, human, percent
+from kpart.report._format import AS_REPLICA, analysed_rows, human, key_text, percent
 from kpart.report._terminal_cluster import print_cluster_summary
 
 __all__ = ["print_cluster_summary", "print_summary"]
@@ -122,7 +122,8 @@ def _hot_keys(s: dict[str, Any]) -> Table:
     for col in ("#", "key", "records", "share of keyed records", "partition"):
         t.add_column(col, justify="left" if col == "key" else "right")
     for h in s["hot_keys"]:
-        t.add_row(str(h["rank"]), escape(str(h["key"])), _n(h["records"]), percent(h["share"]),
+        t.add_row(str(h["rank"]), escape(key_text(h["key"], s.get("key_serializer"))),
+                  _n(h["records"]), percent(h["share"]),
                   str(h["partition"]))
     return t
 
