@@ -118,8 +118,10 @@ def _max_mean_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def _bytes(v: float) -> str:
-    prefix, scale = _unit([v])
-    return f"{_num(v, scale)} {prefix}B"
+    """As the plan page's cards say it (:func:`kpart.report._format.human`)."""
+    from kpart.report._format import human
+
+    return human(v, "B")
 
 
 def _moves_line(summary: dict[str, Any]) -> str:

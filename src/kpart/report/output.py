@@ -256,8 +256,8 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
         if inp.is_dir() and _inside(resolved, inp):
             raise _refused(option, "it is inside the input directory {given!r}", shown,
                            given=str(given))
-    _warn_file_like(out, option)
     check_writable(out, option, directory=True)
+    _warn_file_like(out, option)  # once nothing refuses it: an error stays one line
     if not resolved.is_dir() or force:
         return
     if not is_kpart_report(resolved):
