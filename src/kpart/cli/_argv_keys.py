@@ -45,14 +45,14 @@ def dash_key_hint(error: Exception, argv: list[str]) -> str:
 [OPTIONS] -- -1"
     """
     name = getattr(error, "option_name", None)
-    ctx = getattr(error, "ctx", None)
+    command = getattr(getattr(error, "ctx", None), "info_name", None)
     if (type(error).__name__ != "NoSuchOption" or not isinstance(name, str)
-            or name.startswith("--") or getattr(ctx, "info_name", None) not in KEY_COMMANDS):
+            or name.startswith("--") or command not in KEY_COMMANDS):
         return ""
     end = argv.index("--") if "--" in argv else len(argv)
     key = next((a for a in argv[:end] if a.startswith(name)), name)
     return (f"; a key that starts with '-' goes after '--', which ends the options: "
-            f"kpart {ctx.info_name} [OPTIONS] -- {key}")
+            f"kpart {command} [OPTIONS] -- {key}")
 
 
 def raw_key(arg: str) -> bytes:

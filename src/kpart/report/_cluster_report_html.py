@@ -325,7 +325,7 @@ def _hot_keys(doc: ClusterDoc) -> str:
     if not doc.hot_keys:
         return ""
     serializers = {t.topic: t.key_serializer for t in doc.topics}
-    rows = [{**h, "key": key_text(h.get("key"), serializers.get(h.get("topic")))}
+    rows = [{**h, "key": key_text(h.get("key"), serializers.get(str(h.get("topic"))))}
             for h in doc.hot_keys]
     return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"),
                     "The most frequent keys of every topic, with the partition they hash to.")

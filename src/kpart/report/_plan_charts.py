@@ -38,8 +38,8 @@ _THRESHOLD_COLOR = "#F58518"
 def _nice_step(top: float, ticks: int = 5) -> float:
     """The step of about ``ticks`` ticks from 0 to ``top``: 1, 2, 2.5 or 5 × a power of ten."""
     raw = top / ticks
-    power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    power = 10.0 ** math.floor(math.log10(raw))
+    return float(next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw))
 
 
 def value_axis(values: Sequence[float | None], unit: str, title: str | None = None,
