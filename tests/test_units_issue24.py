@@ -48,6 +48,15 @@ def test_bytes_are_binary_units_with_significant_digits() -> None:
     assert human(999, "B") == "999 B"
 
 
+def test_memory_estimates_name_binary_units() -> None:
+    from kpart.errors import ConfigError
+    from kpart.limits import check_placement, format_bytes
+
+    assert format_bytes(3 * 2**30) == "3.0 GiB"  # was "3.0 GB" for 3 × 2^30 bytes
+    with pytest.raises(ConfigError, match=r"in memory: ~1\.4 GiB would be needed\)$"):
+        check_placement(2_000_000, 3)
+
+
 def test_small_rates_are_never_rounded_to_zero() -> None:
     assert number(0.0261) == "0.0261"
     assert human(0.0261, "") == "0.0261"  # the page's "peak records/s" showed 0
