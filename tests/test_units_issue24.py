@@ -49,11 +49,11 @@ def test_bytes_are_binary_units_with_significant_digits() -> None:
 
 
 def test_memory_estimates_name_binary_units() -> None:
-    from kpart.errors import ConfigError
+    from kpart.errors import KpartError
     from kpart.limits import check_placement, format_bytes
 
     assert format_bytes(3 * 2**30) == "3.0 GiB"  # was "3.0 GB" for 3 × 2^30 bytes
-    with pytest.raises(ConfigError, match=r"in memory: ~1\.4 GiB would be needed\)$"):
+    with pytest.raises(KpartError, match=r"in memory: ~1\.4 GiB would be needed\)$"):
         check_placement(2_000_000, 3)
 
 
