@@ -106,6 +106,17 @@ def test_kpart_cluster_json_fields_name_their_units(tmp_path: Path, capsys) -> N
     assert not {"network_in", "network_out", "disk_capacity"} & set(row)
 
 
+def test_single_topic_page_bytes_in_binary_units() -> None:
+    s = _single("k", "string")  # 12 partitions of 50 bytes
+    page = render_report(s)
+    assert _card(page, "bytes") == "600 B"
+    s["bytes"] = 66_076
+    assert _card(render_report(s), "bytes") == "64.5 KiB"  # was "66,076"
+    chart = page.split('id="chart-partition-bytes"')[1].split("</script>")[0]
+    assert '"text":"mean 50 B"' in chart  # the mean line's label, was "mean 50.0"
+    assert '"ticktext":["0 B"' in chart
+
+
 # -- the plan page and summary ------------------------------------------------------------------
 
 def test_brokers_added_card_names_broker_ids() -> None:

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR
-from kpart.report._format import human, unit_for
+from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR, value_axis
+from kpart.report._format import human
 from kpart.report._html_parts import _PLOT_CONFIG, _POST_SCRIPT
 
 __all__ = ["ADDED_COLOR", "REMOVED_COLOR", "Figure", "batch_timeline", "before_after_bars",
@@ -33,39 +33,6 @@ ADDED_COLOR = "#54A24B"
 REMOVED_COLOR = HOT_COLOR
 _CAPACITY_COLOR = "#333"
 _THRESHOLD_COLOR = "#F58518"
-
-
-def _nice_step(top: float, ticks: int = 5) -> float:
-    """The step of about ``ticks`` ticks from 0 to ``top``: 1, 2, 2.5 or 5 × a power of ten."""
-    raw = top / ticks
-    power = 10.0 ** math.floor(math.log10(raw))
-    return float(next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw))
-
-
-def value_axis(values: Sequence[float | None], unit: str, title: str | None = None,
-               top: float | None = None) -> dict[str, Any]:
-    """A value axis in kpart's units (:func:`kpart.report._format.human`): for bytes
-    (``unit`` ``"B"`` or ``"B/s"``) ticks at round numbers of one binary unit (``0 MiB``,
-    ``256 MiB``, ...), labelled as the tables print them; for a count (``""``) plain ticks.
-    ``top`` (default: the largest of ``values``) is the top of the range the ticks cover.
-
-    >>> value_axis([0, 3 * 2**30], "B")["ticktext"], value_axis([130e6], "B/s")["ticktext"][:3]
-    (['0 B', '1 GiB', '2 GiB', '3 GiB', '4 GiB'], ['0 B/s', '25 MiB/s', '50 MiB/s'])
-    >>> value_axis([5, 7], "")
-    {'title': {'text': 'count'}, 'tickformat': ',~g'}
-    """
-    axis: dict[str, Any] = {"title": {"text": title or unit or "count"}}
-    if not unit:
-        return {**axis, "tickformat": ",~g"}
-    if top is None:
-        top = max((v for v in values if v is not None and math.isfinite(v)), default=0.0)
-    if not top or top <= 0:
-        return {**axis, "ticksuffix": f" {unit}"}
-    prefix, factor = unit_for([top])
-    step = _nice_step(top / factor) * factor
-    vals = [i * step for i in range(int(top // step) + 2)]
-    return {**axis, "tickmode": "array", "tickvals": vals,
-            "ticktext": [human(v, unit) for v in vals]}
 
 
 def runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
