@@ -117,6 +117,14 @@ def test_single_topic_page_bytes_in_binary_units() -> None:
     assert '"ticktext":["0 B"' in chart
 
 
+def test_terminal_byte_columns_take_their_unit_from_the_data() -> None:
+    text = _printed(_single("k", "string"))  # 50 bytes a partition: not "0.0" MiB
+    header = next(line for line in text.splitlines() if line.startswith("┃ partition"))
+    assert re.search(r"┃\s+B\s+┃", header) and "MiB" not in header
+    row = next(line for line in text.splitlines() if re.match(r"│\s+0 │", line))
+    assert re.match(r"│\s+0 │\s+5 │\s+50 │", row), row
+
+
 # -- the plan page and summary ------------------------------------------------------------------
 
 def test_brokers_added_card_names_broker_ids() -> None:

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
-from kpart.report._format import AS_REPLICA, human, number, percent
+from kpart.report._format import AS_REPLICA, human, in_unit, number, percent, unit_for
 
 __all__ = ["BROKER_ROWS", "print_cluster_summary"]
 
@@ -31,10 +31,6 @@ def _duration(seconds: float | None) -> str:
     from kpart.report.plan_html import _duration as words
 
     return "-" if seconds is None else words(seconds)
-
-
-def _mib(x: float | None) -> str:
-    return "-" if x is None else f"{x / 2**20:,.1f}"
 
 
 def _n(x: float | None) -> str:
@@ -74,12 +70,13 @@ def _peak(t: TopicDoc) -> float | None:
 
 def _topics(doc: ClusterDoc) -> Table:
     t = Table(title="Topics", title_justify="left")
-    for col in ("topic", "records", "MiB", "partitions", "RF", "key", "timestamp", "span",
+    prefix, scale = unit_for([x.bytes for x in doc.topics])  # the column's IEC unit
+    for col in ("topic", "records", f"{prefix}B", "partitions", "RF", "key", "timestamp", "span",
                 "max/mean", "peak partition in"):
         t.add_column(col, justify="left" if col in ("topic", "key", "timestamp") else "right")
     for x in doc.topics:
         ratio = x.records_max_over_mean
-        t.add_row(escape(x.topic), _n(x.records), _mib(x.bytes), str(x.num_partitions),
+        t.add_row(escape(x.topic), _n(x.records), in_unit(x.bytes, scale), str(x.num_partitions),
                   str(x.replication_factor or "-"), escape(x.key or "-"),
                   escape(x.timestamp or "-"), _duration(x.span_s),
                   "-" if ratio is None else f"{ratio:.3f}", _rate(_peak(x)))
@@ -106,7 +103,9 @@ def _brokers(doc: ClusterDoc) -> Table:
     shown, note = _busiest(doc)
     caption = "; ".join(x for x in (note, AS_REPLICA) if x)
     t = Table(title="Brokers", title_justify="left", caption=caption, caption_justify="left")
-    for col in ("broker", "rack", "leads", "replicas", "MiB as leader", "MiB as replica",
+    prefix, scale = unit_for([v for b in shown for v in (b.leader_bytes, b.replica_bytes)])
+    for col in ("broker", "rack", "leads", "replicas", f"{prefix}B as leader",
+                f"{prefix}B as replica",
                 "network in", "network out", "peak in", "peak net in", "capacity in",
                 "peak/capacity"):
         t.add_column(col, justify="left" if col == "rack" else "right")
@@ -116,7 +115,8 @@ def _brokers(doc: ClusterDoc) -> Table:
         if share is not None and share > 1:
             used = f"[bold red]{used}[/]"
         t.add_row(str(b.broker), escape(b.rack or "-"), _n(b.leaders), _n(b.replicas),
-                  _mib(b.leader_bytes), _mib(b.replica_bytes), _rate(b.nw_in), _rate(b.nw_out),
+                  in_unit(b.leader_bytes, scale), in_unit(b.replica_bytes, scale), _rate(b.nw_in),
+                  _rate(b.nw_out),
                   _rate(b.peak_in), _rate(b.peak_nw_in), _rate(b.capacity_nw_in), used)
     return t
 

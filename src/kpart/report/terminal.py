@@ -19,7 +19,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from kpart.errors import ConfigError
-from kpart.report._format import AS_REPLICA, analysed_rows, human, key_text, percent
+from kpart.report._format import (
+    AS_REPLICA,
+    analysed_rows,
+    human,
+    in_unit,
+    key_text,
+    percent,
+    unit_for,
+)
 from kpart.report._terminal_cluster import print_cluster_summary
 
 __all__ = ["print_cluster_summary", "print_summary"]
@@ -34,10 +42,6 @@ def _bar(value: int, top: int) -> str:
 
 def _n(x: int) -> str:
     return f"{x:,}"
-
-
-def _mib(x: int) -> str:
-    return f"{x / 2**20:,.1f}"
 
 
 def _null_keys(s: dict[str, Any]) -> str:
@@ -73,12 +77,14 @@ def _analysed(s: dict[str, Any]) -> Table | None:
 
 def _partitions(s: dict[str, Any]) -> Table:
     t = Table(title="Partitions", title_justify="left")
-    for col in ("partition", "records", "MiB", "keys", "leader", "replicas"):
+    prefix, scale = unit_for([p["bytes"] for p in s["partitions"]])  # the column's IEC unit
+    for col in ("partition", "records", f"{prefix}B", "keys", "leader", "replicas"):
         t.add_column(col, justify="right" if col != "replicas" else "left")
     t.add_column("load")
     top = max((p["records"] for p in s["partitions"]), default=0)
     for p in s["partitions"]:
-        t.add_row(str(p["partition"]), _n(p["records"]), _mib(p["bytes"]), _n(p["keys"]),
+        t.add_row(str(p["partition"]), _n(p["records"]), in_unit(p["bytes"], scale),
+                  _n(p["keys"]),
                   str(p["leader"]), ",".join(map(str, p["replicas"])), _bar(p["records"], top))
     return t
 
