@@ -228,6 +228,13 @@ def test_cluster_hot_keys_as_written() -> None:
     assert table is not None and "<td>9876543</td>" in table.group(0)
 
 
+def test_hot_key_sentence_names_a_long_key_as_written() -> None:
+    summary = cluster_report_summary(hot_key_topic=2)
+    summary["topics"][2]["partition_count"]["hot_key"]["key"] = 1234567
+    page = render_report(summary)
+    assert "the key &#x27;1234567&#x27; alone exceeds a limit" in page  # not '1,234,567'
+
+
 # -- wording ------------------------------------------------------------------------------
 
 def test_a_map_not_an_map() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from kpart.report import _cluster_report_charts as charts
 from kpart.report._cluster_doc import ClusterDoc, CountDoc, TopicDoc
+from kpart.report._format import key_text
 from kpart.report._html_parts import _fmt, _section, _table
 from kpart.report._plan_charts import chart_html, human
 
@@ -60,7 +61,7 @@ def _hot_key_sentence(t: TopicDoc, c: CountDoc) -> str:
         key = c.hot_key.get("key")
         facts = [_fact(k, v) for k, v in c.hot_key.items()
                  if k != "key" and isinstance(v, int | float) and not isinstance(v, bool)]
-        text += (f": the key {_fmt(key)!r} alone exceeds a limit"
+        text += (f": the key {key_text(key, None)!r} alone exceeds a limit"
                  + (f" ({', '.join(facts)})" if facts else "")
                  + ". The fix is the key (split it, salt it, or give it a topic of its own), "
                    "not the count.")
