@@ -5,8 +5,9 @@ units, rates with significant digits, percentages as the CLI prints them, column
 words, what "as replica" means, and the "what was analysed" rows.
 
 The unit convention, everywhere: bytes and bytes/s in IEC binary units (``KiB`` = 1,024 bytes,
-``MiB``, ``GiB``, ``TiB``, as Kafka's own byte settings count and as the terminal tables show
-them), three significant digits (:func:`human`); counts whole with thousands separators, and
+``MiB``, ``GiB``, ``TiB``; Cruise Control's capacity "MB" is also 2^20 bytes), three
+significant digits (:func:`human`), or one unit per table column named in its header
+(:func:`unit_for`, :func:`in_unit`); counts whole with thousands separators, and
 small rates (below 100) with three significant digits, never rounded to ``0``
 (:func:`number`); JSON fields carry their unit in their name (``_bytes``, ``_bytes_per_s``,
 ``_records_per_s``, ``_fraction``).
@@ -100,8 +101,9 @@ def unit_for(values: Sequence[float | None]) -> tuple[str, float]:
 
 def in_unit(value: float | None, scale: float, missing: str = "-") -> str:
     """``value`` divided by ``scale`` (an :data:`IEC` factor, as :func:`unit_for` picks), for
-    a column whose header names the unit: whole from 100 up, one decimal below (bytes:
-    always whole); a small non-zero value below 0.1 keeps significant digits.
+    a column whose header names the unit: whole from 100 up, one decimal below; a small
+    non-zero value (below 0.05) keeps its significant digits; in bytes (``scale`` 1) as
+    :func:`number`.
 
     >>> in_unit(44 * 2**30, 2**30), in_unit(5 * 2**20, 2**20), in_unit(0.02 * 2**20, 2**20)
     ('44.0', '5.0', '0.02')
