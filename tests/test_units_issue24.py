@@ -177,6 +177,7 @@ def test_topic_table_fits_the_page() -> None:
     assert table is not None
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", table.group(0))
     assert heads[-1] == "input path"
+    assert "<th>replication factor</th>" in table.group(0)  # not the "as replica" tooltip
     assert '<div class="wide"><table id="table-topics">' in page
     assert "#table-topics td{white-space:nowrap}" in page  # "364 d 19 h" on one line
     assert "overflow-wrap:anywhere" in page
