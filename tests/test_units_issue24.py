@@ -94,6 +94,15 @@ def test_outage_prints_mib_per_s_as_plan_does(capsys) -> None:
     assert "max bytes-in 4.8 MiB/s" in out
 
 
+def test_outage_json_fields_name_their_units(capsys) -> None:
+    assert main(["outage", "--snapshot", str(ROOT / "docs/examples/outage-cluster.json"),
+                 "--down", "4", "--json"]) == 0
+    broker = json.loads(capsys.readouterr().out)["outages"][0]["brokers"][0]
+    assert {"bytes_in_per_s", "nw_in_bytes_per_s", "nw_out_bytes_per_s",
+            "disk_bytes"} <= set(broker)
+    assert not {"network_in_per_s", "network_out_per_s"} & set(broker)
+
+
 def test_kpart_cluster_json_fields_name_their_units(tmp_path: Path, capsys) -> None:
     ex = ROOT / "docs/examples"
     assert main(["cluster", "--current", str(ex / "cluster.describe.txt"), "--sizes",

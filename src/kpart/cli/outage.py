@@ -164,8 +164,8 @@ def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
     brokers = [
         {"broker": b.id, "rack": b.rack, "leaders": int(r.leaders[i]),
          "bytes_in_per_s": _rate(r.bytes_in_per_s[i], known),
-         "network_in_per_s": _rate(r.network_in[i], known),
-         "network_out_per_s": _rate(r.network_out[i], known),
+         "nw_in_bytes_per_s": _rate(r.network_in[i], known),
+         "nw_out_bytes_per_s": _rate(r.network_out[i], known),
          "disk_bytes": _rate(r.disk_bytes[i], sized)}
         for i, b in enumerate(m.brokers) if r.alive[i]]
     max_l, mean_l = r.max_mean_leaders
