@@ -306,3 +306,18 @@ def test_out_named_like_a_file_warns(tmp_path: Path, capsys, monkeypatch) -> Non
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_report_out("kpart-report")
+
+
+@pytest.mark.spark
+def test_report_out_html_warns_once_and_writes_inside(spark, tmp_path: Path, capsys,
+                                                      monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "events.csv").write_text(
+        "user_id,v\n" + "".join(f"u{i % 7},{i}\n" for i in range(40)), encoding="utf-8")
+    assert main(["report", "events.csv", "--key", "user_id", "--topic", "events", "--out",
+                 "report.html", "--quiet"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith("kpart: warning:")] == [
+        "kpart: warning: --out 'report.html' is a directory, not a file: the report's files "
+        "(report.html, summary.json, ...) are written inside it, e.g. 'report.html/report.html'"]
+    assert (tmp_path / "report.html" / "report.html").is_file()
