@@ -121,7 +121,7 @@ def test_the_memory_estimate_refuses_what_the_machine_cannot_hold(monkeypatch, c
     err = capfd.readouterr().err.strip()
     assert code == 2
     assert err == ("kpart: error: placing 1,048,576 partitions with replication factor 3 needs "
-                   "~768 MB of memory, more than the 100 MB available")
+                   "~768 MiB of memory, more than the 100 MiB available")
     # small work is never checked (no /proc reads): an estimate below MEMORY_CHECK_FROM passes
     assert limits.check_memory(limits.MEMORY_CHECK_FROM - 1, "x") == limits.MEMORY_CHECK_FROM - 1
 
@@ -243,7 +243,7 @@ def test_under_600_mib_the_memory_estimate_refuses_an_allowed_but_too_large_plac
                        preexec_fn=_limited(600 / 1024))
     assert p.returncode == 2, p.stderr
     assert p.stderr.startswith("kpart: error: placing 1,048,576 partitions with replication "
-                               "factor 3 needs ~768 MB of memory, more than the "), p.stderr
+                               "factor 3 needs ~768 MiB of memory, more than the "), p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
 
 
@@ -266,7 +266,7 @@ def test_simulate_counts_an_input_files_records_before_parsing_it(
     assert main(["simulate", "-i", str(f), "-n", "1"]) == 2
     err = capfd.readouterr().err.strip()
     assert err == (f"kpart: error: {f}: 11 is above kpart's limit of 5 simulated records (the "
-                   "simulation runs record by record in Python: ~5.5 KB would be needed)")
+                   "simulation runs record by record in Python: ~5.5 KiB would be needed)")
 
 
 def test_an_input_file_named_like_a_parameter_is_still_named_as_a_file(

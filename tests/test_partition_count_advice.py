@@ -182,12 +182,12 @@ def test_the_terminal_line_says_which_limit_set_the_count() -> None:
     lines = buf.getvalue().split("Partition count\n")[1].splitlines()
     assert lines == [
         "topic-0: 12 partitions (keep: Kafka cannot reduce a topic's partition count); the load "
-        "alone fits in 1 partition; busiest partition's peak 500 kB/s, 400 records/s at 12",
+        "alone fits in 1 partition; busiest partition's peak 488 KiB/s, 400 records/s at 12",
         "topic-1: 3 → 5 partitions (5 members in group billing); the load alone fits in 1 "
-        "partition; busiest partition's peak 500 kB/s, 400 records/s at 5; 40.0% of keys and "
+        "partition; busiest partition's peak 488 KiB/s, 400 records/s at 5; 40.0% of keys and "
         "50.0% of records change partition",
         "topic-2: 4 → 8 partitions (the load: the smallest count within the limits); busiest "
-        "partition's peak 500 kB/s, 400 records/s at 8; 50.0% of keys and 48.0% of records "
+        "partition's peak 488 KiB/s, 400 records/s at 8; 50.0% of keys and 48.0% of records "
         "change partition",
     ]
 

@@ -93,7 +93,7 @@ def test_hot_key_too_hot_says_the_fix_is_the_key(page: str) -> None:
     assert sentence is not None
     assert sentence.group(1) == (
         "topic-2: no partition count up to 4,000 keeps the busiest partition&#x27;s peak window "
-        "under the limits: the key &#x27;K2&#x27; alone exceeds a limit (peak 2 MB/s, peak 3,000 "
+        "under the limits: the key &#x27;K2&#x27; alone exceeds a limit (peak 1.91 MiB/s, peak 3,000 "
         "records/s). The fix is the key (split it, salt it, or give it a topic of its own), not "
         "the count.")
     assert page.count('class="notice hot-key"') == 1
@@ -252,7 +252,7 @@ def test_any_damage_gives_a_page_or_one_config_error(monkeypatch, damage) -> Non
 #: sha256 of the single-topic page below (plotly.js left out), rendered by the commit before
 #: the cluster page existed (e81ffa0), plotly 7.1.0. A deliberate change of the single-topic
 #: page (or a plotly upgrade) changes it: regenerate by printing ``_single_topic_digest()``.
-SINGLE_TOPIC_DIGEST = "7c1b98710f336858f103bcdaa0b385e8fdede63dc445042ea76ea32a2171ebee"
+SINGLE_TOPIC_DIGEST = "f45032a77970fa090c59c52020da1a768b2e50d50a352ed213d41505af6b9d95"
 
 
 def _single_topic_digest() -> str:

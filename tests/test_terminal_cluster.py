@@ -44,8 +44,8 @@ def test_topics_brokers_and_partition_counts() -> None:
     assert "group g0 (cooperative-sticky) reads topic-0, topic-1, topic-2: 3 members" in text
     lines = text.split("Partition count\n")[1].splitlines()
     assert lines == [
-        "topic-0: 12 partitions are enough (busiest partition's peak 500 kB/s, 400 records/s)",
-        "topic-1: 3 → 6 partitions (busiest partition's peak 500 kB/s, 400 records/s at 6); "
+        "topic-0: 12 partitions are enough (busiest partition's peak 488 KiB/s, 400 records/s)",
+        "topic-1: 3 → 6 partitions (busiest partition's peak 488 KiB/s, 400 records/s at 6); "
         "50.0% of keys and 48.0% of records change partition",
         "topic-2: no partition count up to 4,000 keeps the busiest partition under the limits: "
         "the key 'K2' alone exceeds a limit; fix the key, not the count",

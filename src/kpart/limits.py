@@ -64,7 +64,7 @@ file's field ``topic.partitions``); only callers in :mod:`kpart.cli` pass a flag
 Traceback (most recent call last):
 ...
 kpart.errors.InvalidPartitionsError: num_partitions: 1000000000 is above kpart's limit of \
-1,048,576 partitions per topic (kpart keeps every partition in memory: ~1.9 TB would be needed)
+1,048,576 partitions per topic (kpart keeps every partition in memory: ~1.9 TiB would be needed)
 >>> try:
 ...     check_replication_factor(40_000)
 ... except KpartError as e:
@@ -184,12 +184,13 @@ BYTES_PER_WHATIF_CELL = 96
 
 
 def format_bytes(n: float) -> str:
-    """``1536`` → ``'1.5 KB'`` (powers of 1024; ``GB`` above 1 GiB).
+    """``1536`` → ``'1.5 KiB'``: binary (IEC) units, as every kpart output names sizes
+    (:mod:`kpart.report._format`).
 
     >>> format_bytes(3 * 2**30), format_bytes(512), format_bytes(954.4 * 2**30)
-    ('3.0 GB', '512 B', '954 GB')
+    ('3.0 GiB', '512 B', '954 GiB')
     """
-    for unit, size in (("TB", 2**40), ("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if n >= size:
             v = n / size
             return f"{v:.0f} {unit}" if v >= 100 else f"{v:.1f} {unit}"
@@ -354,7 +355,7 @@ def check_placement(num_partitions: Any, replication_factor: Any, *,
     """The bounds of one placement (``num_partitions`` per topic, replication factor, replicas)
     and its memory estimate; the Kafka checks (> 0, RF ≤ brokers) stay with the placers.
 
-    >>> check_placement(MAX_PARTITIONS_PER_TOPIC, 3)   # allowed: ~768 MB
+    >>> check_placement(MAX_PARTITIONS_PER_TOPIC, 3)   # allowed: ~768 MiB
     """
     rf = replication_factor if _is_int(replication_factor) and replication_factor > 0 else 1
     check_partitions(num_partitions, partitions_what, bytes_each=BYTES_PER_REPLICA * rf)

@@ -71,8 +71,9 @@ def test_cluster_json_summary_uses_cruise_controls_load_model(files, tmp_path, c
     rows = {r["broker"]: r for r in json.loads(capsys.readouterr().out)["brokers"]}
     assert rows[1]["disk_bytes"] == 1048576 + 5 and rows[1]["leaders"] == 1
     # broker 1 leads orders-0: bytes-out 2000 + replication 1000 x (RF 2 - 1)
-    assert rows[1]["network_out"] == 3000 and rows[2]["network_in"] == 1000 + 500
-    assert rows[1]["disk_capacity"] == 1000 * 2**20 and rows[1]["network_in_capacity"] == 102400
+    assert rows[1]["nw_out_bytes_per_s"] == 3000 and rows[2]["nw_in_bytes_per_s"] == 1000 + 500
+    assert rows[1]["disk_capacity_bytes"] == 1000 * 2**20
+    assert rows[1]["nw_in_capacity_bytes_per_s"] == 102400
 
 
 def _fails(capsys, args: list[str], message: str) -> None:

@@ -58,7 +58,7 @@ def test_describe_without_loads_and_min_isr(capsys: pytest.CaptureFixture[str]) 
                 capsys)["outages"][0]
     assert one["offline_partitions"] == [] and len(one["under_min_isr"]) == 6
     assert one["brokers"] == [{"broker": 0, "rack": None, "leaders": 6, "bytes_in_per_s": None,
-                               "network_in_per_s": None, "network_out_per_s": None,
+                               "nw_in_bytes_per_s": None, "nw_out_bytes_per_s": None,
                                "disk_bytes": None}]
     racks = _json(["--current", DESCRIBE, "--brokers", "0:a,1:b,2:b", "--down-rack", "b"],
                   capsys)["outages"][0]

@@ -14,7 +14,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import Annotated, TextIO
 
 import typer
 
@@ -31,8 +31,18 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from kpart import __version__
+
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(_version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print kpart's version and exit.")] = False) -> None:
     """Kafka's partitioning decisions, computed exactly as Kafka computes them."""
 
 
@@ -115,7 +125,10 @@ def _main(argv: list[str] | None) -> int:
             where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             given = _given_value(e, sys.argv[1:] if argv is None else argv)
             got = f" (got {given!r})" if given is not None else ""
-            typer.echo(f"kpart: error: {e.format_message()}{got}{where}", err=True)
+            from kpart.cli._argv_keys import dash_key_hint
+
+            hint = dash_key_hint(e, sys.argv[1:] if argv is None else argv)
+            typer.echo(f"kpart: error: {e.format_message()}{got}{where}{hint}", err=True)
         return e.exit_code
     except typer.Abort:
         typer.echo("Aborted.", err=True)

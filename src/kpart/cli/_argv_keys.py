@@ -26,7 +26,33 @@ import os
 
 from kpart.errors import ConfigError
 
-__all__ = ["raw_key", "string_key"]
+__all__ = ["KEY_COMMANDS", "dash_key_hint", "raw_key", "string_key"]
+
+#: The commands whose arguments are keys (``kpart partition KEY...``).
+KEY_COMMANDS = ("partition",)
+
+
+def dash_key_hint(error: Exception, argv: list[str]) -> str:
+    """A hint for a usage ``error`` of a command taking keys (:data:`KEY_COMMANDS`): a key that
+    starts with ``-`` (``-1`` under ``--serializer long``) is read as an unknown option unless
+    it comes after ``--``, which ends the options; ``""`` for any other error (a long
+    option's typo, ``--partitons``, gets none).
+
+    >>> class NoSuchOption(Exception):
+    ...     option_name, ctx = "-1", type("Ctx", (), {"info_name": "partition"})()
+    >>> dash_key_hint(NoSuchOption(), ["partition", "-1", "--serializer", "long", "-p", "6"])
+    "; a key that starts with '-' goes after '--', which ends the options: kpart partition \
+[OPTIONS] -- -1"
+    """
+    name = getattr(error, "option_name", None)
+    command = getattr(getattr(error, "ctx", None), "info_name", None)
+    if (type(error).__name__ != "NoSuchOption" or not isinstance(name, str)
+            or name.startswith("--") or command not in KEY_COMMANDS):
+        return ""
+    end = argv.index("--") if "--" in argv else len(argv)
+    key = next((a for a in argv[:end] if a.startswith(name)), name)
+    return (f"; a key that starts with '-' goes after '--', which ends the options: "
+            f"kpart {command} [OPTIONS] -- {key}")
 
 
 def raw_key(arg: str) -> bytes:

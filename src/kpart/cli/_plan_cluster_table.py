@@ -11,23 +11,18 @@ from typing import Any
 __all__ = ["print_summary"]
 
 _ARROW = " → "
-_UNITS = (("", 1), ("Ki", 2**10), ("Mi", 2**20), ("Gi", 2**30), ("Ti", 2**40), ("Pi", 2**50))
 
 
 def _unit(values: list[float | None]) -> tuple[str, float]:
-    top = max((abs(v) for v in values if v is not None), default=0.0)
-    prefix, scale = _UNITS[0]
-    for p, s in _UNITS:
-        if top >= s:
-            prefix, scale = p, s
-    return prefix, scale
+    from kpart.report._format import unit_for
+
+    return unit_for(values)
 
 
 def _num(v: float | None, scale: float) -> str:
-    if v is None:
-        return "-"
-    x = v / scale
-    return f"{x:,.0f}" if scale == 1 or abs(x) >= 100 else f"{x:,.1f}"
+    from kpart.report._format import in_unit
+
+    return in_unit(v, scale)
 
 
 def _share(v: float | None, cap: float | None) -> str:
@@ -92,22 +87,41 @@ def _ratio(values: list[float | None]) -> str:
     return f"{max(known) / mean:.3f}" if mean else "-"
 
 
+def _measure(brokers: list[dict[str, Any]], side: str, key: str) -> tuple[list[float | None], bool]:
+    """Per broker of ``side`` (``"before"``/``"after"``) what the goals measure of ``key``:
+    a resource's utilization (load / capacity, as Cruise Control's distribution goals compare
+    brokers) when every broker's capacity is known, else its load; a count as it is."""
+    caps = [b["capacity"].get(key) for b in brokers] if key in _CAPACITY_KEYS else []
+    if caps and all(c for c in caps):
+        return [None if b[side][key] is None else b[side][key] / c
+                for b, c in zip(brokers, caps, strict=True)], True
+    return [b[side][key] for b in brokers], False
+
+
+_CAPACITY_KEYS = frozenset(k for k, _, _ in _RESOURCES)
+
+
 def _max_mean_lines(summary: dict[str, Any]) -> list[str]:
     brokers = summary["brokers"]
-    before = [b["before"] for b in brokers if not b["added"]]
-    after = [b["after"] for b in brokers if not b["removed"]]
+    before = [b for b in brokers if not b["added"]]
+    after = [b for b in brokers if not b["removed"]]
     lines = []
     for key, name in (("replicas", "replicas"), ("leaders", "leaders"),
                       *((k, n) for k, n, _ in _RESOURCES)):
-        lines.append(f"  {name:9s} {_ratio([r[key] for r in before])}{_ARROW}"
-                     f"{_ratio([r[key] for r in after])}")
-    return ["max/mean per broker (before: the brokers before the change; after: those left):",
-            *lines]
+        was, used_before = _measure(before, "before", key)
+        now, used_after = _measure(after, "after", key)
+        what = (" (utilization: load / capacity)" if used_before and used_after
+                else " (load: capacity unknown)" if key in _CAPACITY_KEYS else "")
+        lines.append(f"  {name:9s} {_ratio(was)}{_ARROW}{_ratio(now)}{what}")
+    return ["max/mean per broker, as the goals measure it (before: the brokers before the "
+            "change; after: those left):", *lines]
 
 
 def _bytes(v: float) -> str:
-    prefix, scale = _unit([v])
-    return f"{_num(v, scale)} {prefix}B"
+    """As the plan page's cards say it (:func:`kpart.report._format.human`)."""
+    from kpart.report._format import human
+
+    return human(v, "B")
 
 
 def _moves_line(summary: dict[str, Any]) -> str:
@@ -170,7 +184,7 @@ def _failures_table(summary: dict[str, Any]) -> Any:
         mb, ab = r["max_bytes_in_per_s"], r["mean_bytes_in_per_s"]
         table.add_row(label, f"{r['offline_partitions']:,}", f"{r['under_min_isr']:,}",
                       f"{ml:,} ({ml / al if al else 0:.2f})",
-                      "-" if mb is None else f"{mb / 2**20:,.1f} ({mb / ab if ab else 0:.2f})")
+                      "-" if mb is None else f"{_num(mb, 2**20)} ({mb / ab if ab else 0:.2f})")
     return table
 
 

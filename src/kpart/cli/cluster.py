@@ -71,11 +71,9 @@ def _share(used: float, capacity: float | None) -> str:
 
 
 def _amount(value: float, unit: str) -> str:
-    for prefix in ("", "K", "M", "G", "T", "P"):
-        if abs(value) < 1024 or prefix == "P":
-            return f"{value:,.0f} {prefix}{unit}" if not prefix else f"{value:,.1f} {prefix}i{unit}"
-        value /= 1024
-    return f"{value} {unit}"  # pragma: no cover
+    from kpart.report._format import human
+
+    return human(value, unit)
 
 
 def _rows(model: ClusterModel, load: BrokerLoad) -> list[dict[str, Any]]:
@@ -85,10 +83,11 @@ def _rows(model: ClusterModel, load: BrokerLoad) -> list[dict[str, Any]]:
         rows.append({
             "broker": b.id, "rack": b.rack, "replicas": int(load.replicas[i]),
             "leaders": int(load.leaders[i]), "disk_bytes": float(load.disk_bytes[i]),
-            "network_in": float(load.network_in[i]), "network_out": float(load.network_out[i]),
-            "disk_capacity": None if cap is None else cap.disk_bytes,
-            "network_in_capacity": None if cap is None else cap.network_in,
-            "network_out_capacity": None if cap is None else cap.network_out,
+            "nw_in_bytes_per_s": float(load.network_in[i]),
+            "nw_out_bytes_per_s": float(load.network_out[i]),
+            "disk_capacity_bytes": None if cap is None else cap.disk_bytes,
+            "nw_in_capacity_bytes_per_s": None if cap is None else cap.network_in,
+            "nw_out_capacity_bytes_per_s": None if cap is None else cap.network_out,
             "unknown_loads": int(load.unknown[i]),
         })
     return rows
@@ -106,12 +105,13 @@ def _print(model: ClusterModel, rows: list[dict[str, Any]], out: Path | None) ->
                 "in use", "net out", "out use"):
         table.add_column(col, justify="right")
     for r in rows:
-        disk, nin, nout = (float(r[k]) for k in ("disk_bytes", "network_in", "network_out"))
+        disk, nin, nout = (float(r[k]) for k in ("disk_bytes", "nw_in_bytes_per_s",
+                                                 "nw_out_bytes_per_s"))
         table.add_row(
             str(r["broker"]), str(r["rack"] or "-"), f"{r['replicas']:,}", f"{r['leaders']:,}",
-            _amount(disk, "B"), _share(disk, r["disk_capacity"]),
-            _amount(nin, "B/s"), _share(nin, r["network_in_capacity"]),
-            _amount(nout, "B/s"), _share(nout, r["network_out_capacity"]),
+            _amount(disk, "B"), _share(disk, r["disk_capacity_bytes"]),
+            _amount(nin, "B/s"), _share(nin, r["nw_in_capacity_bytes_per_s"]),
+            _amount(nout, "B/s"), _share(nout, r["nw_out_capacity_bytes_per_s"]),
         )
     console = Console(width=130)
     console.print(table)

@@ -164,8 +164,8 @@ def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
     brokers = [
         {"broker": b.id, "rack": b.rack, "leaders": int(r.leaders[i]),
          "bytes_in_per_s": _rate(r.bytes_in_per_s[i], known),
-         "network_in_per_s": _rate(r.network_in[i], known),
-         "network_out_per_s": _rate(r.network_out[i], known),
+         "nw_in_bytes_per_s": _rate(r.network_in[i], known),
+         "nw_out_bytes_per_s": _rate(r.network_out[i], known),
          "disk_bytes": _rate(r.disk_bytes[i], sized)}
         for i, b in enumerate(m.brokers) if r.alive[i]]
     max_l, mean_l = r.max_mean_leaders
@@ -192,7 +192,10 @@ def _all_nan(values: Any) -> bool:
 
 
 def _mb(x: float, known: bool) -> str:
-    return f"{x / 1e6:,.1f}" if known else "-"
+    """Bytes/s in MiB/s, as every kpart table (:func:`kpart.report._format.in_unit`)."""
+    from kpart.report._format import in_unit
+
+    return in_unit(x, 2**20) if known else "-"
 
 
 def _label(r: OutageResult) -> str:
@@ -205,7 +208,7 @@ def _table_all(results: list[OutageResult], known: bool) -> None:
 
     table = Table(title=f"{len(results)} failures, worst first ({RANKED_BY})")
     for col in ("#", "down", "offline", "under min ISR", "leaders moved", "max leaders (x mean)",
-                "max bytes-in MB/s (x mean)"):
+                "max bytes-in MiB/s (x mean)"):
         table.add_column(col, justify="right")
     for i, r in enumerate(results, 1):
         ml, al = r.max_mean_leaders
@@ -225,7 +228,7 @@ def _table_one(before: OutageResult, r: OutageResult, known: bool) -> None:
     table = Table(title=f"down: {_label(r)}: {len(r.offline)} partitions offline, "
                         f"{len(r.under_min_isr)} under min.insync.replicas, "
                         f"{len(r.moved)} leaders moved")
-    for col in ("broker", "rack", "leaders before", "after", "bytes-in MB/s before", "after"):
+    for col in ("broker", "rack", "leaders before", "after", "bytes-in MiB/s before", "after"):
         table.add_column(col, justify="right")
     for i, b in enumerate(m.brokers):
         if not r.alive[i]:
@@ -237,7 +240,7 @@ def _table_one(before: OutageResult, r: OutageResult, known: bool) -> None:
     mb, ab = r.max_mean_bytes_in
     line = f"after: max leaders {ml:.0f} (mean {al:.1f})"
     if known:
-        line += f", max bytes-in {_mb(mb, known)} MB/s (mean {_mb(ab, known)})"
+        line += f", max bytes-in {_mb(mb, known)} MiB/s (mean {_mb(ab, known)})"
     console.print(line)
     for what, rows in (("offline", r.offline), ("under min.insync.replicas", r.under_min_isr)):
         if len(rows):

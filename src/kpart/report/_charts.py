@@ -8,9 +8,13 @@ per broker (leader, replica), a group chart one bar per member.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import Any
 
 import plotly.graph_objects as go
+
+from kpart.report._format import human, unit_for
 
 #: Bar colours: normal, hot (above the threshold), replica load, what-if / cross-client.
 COLOR = "#4C78A8"
@@ -29,11 +33,44 @@ _LAYOUT = {
 }
 
 
-def _mean_line(fig: go.Figure, mean: float, label: str) -> None:
+def _nice_step(top: float, ticks: int = 5) -> float:
+    """The step of about ``ticks`` ticks from 0 to ``top``: 1, 2, 2.5 or 5 × a power of ten."""
+    raw = top / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    return float(next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw))
+
+
+def value_axis(values: Sequence[float | None], unit: str, title: str | None = None,
+               top: float | None = None) -> dict[str, Any]:
+    """A value axis in kpart's units (:func:`kpart.report._format.human`): for bytes
+    (``unit`` ``"B"`` or ``"B/s"``) ticks at round numbers of one binary unit (``0 MiB``,
+    ``256 MiB``, ...), labelled as the tables print them; for a count (``""``) plain ticks.
+    ``top`` (default: the largest of ``values``) is the top of the range the ticks cover.
+
+    >>> value_axis([0, 3 * 2**30], "B")["ticktext"], value_axis([130e6], "B/s")["ticktext"][:3]
+    (['0 B', '1 GiB', '2 GiB', '3 GiB', '4 GiB'], ['0 B/s', '25 MiB/s', '50 MiB/s'])
+    >>> value_axis([5, 7], "")
+    {'title': {'text': 'count'}, 'tickformat': ',~g'}
+    """
+    axis: dict[str, Any] = {"title": {"text": title or unit or "count"}}
+    if not unit:
+        return {**axis, "tickformat": ",~g"}
+    if top is None:
+        top = max((v for v in values if v is not None and math.isfinite(v)), default=0.0)
+    if not top or top <= 0:
+        return {**axis, "ticksuffix": f" {unit}"}
+    prefix, factor = unit_for([top])
+    step = _nice_step(top / factor) * factor
+    vals = [i * step for i in range(int(top // step) + 2)]
+    return {**axis, "tickmode": "array", "tickvals": vals,
+            "ticktext": [human(v, unit) for v in vals]}
+
+
+def _mean_line(fig: go.Figure, mean: float, label: str, unit: str = "") -> None:
     fig.add_hline(
         y=mean,
         line={"color": "#333", "dash": "dash", "width": 1.5},
-        annotation_text=f"{label} {mean:,.1f}",
+        annotation_text=f"{label} {human(mean, 'B') if unit == 'bytes' else f'{mean:,.1f}'}",
         annotation_position="top left",
     )
 
@@ -50,7 +87,8 @@ def partition_bars(
     mean = sum(values) / len(values) if values else 0.0
     colors = [HOT_COLOR if h else COLOR for h in hot]
     text = [
-        f"partition {p}<br>{v:,.0f} {unit}<br>{(v / mean if mean else 0):.2f}× mean"
+        f"partition {p}<br>{human(v, 'B') if unit == 'bytes' else f'{v:,.0f} {unit}'}<br>"
+        f"{(v / mean if mean else 0):.2f}× mean"
         + ("<br><b>hot</b>" if h else "")
         for p, v, h in zip(partitions, values, hot, strict=True)
     ]
@@ -64,9 +102,11 @@ def partition_bars(
             name=unit,
         )
     )
-    _mean_line(fig, mean, "mean")
+    _mean_line(fig, mean, "mean", unit)
     fig.update_layout(title=title, xaxis_title="partition", yaxis_title=unit, **_LAYOUT)
     fig.update_xaxes(type="category")
+    if unit == "bytes":  # ticks in kpart's units, not SI's "5k"
+        fig.update_yaxes(**value_axis(values, "B", title=unit))
     return fig
 
 

@@ -9,7 +9,7 @@ records never move); when no count works because one key alone exceeds a limit, 
 the sentence that the fix is the key.
 
 >>> _fact("peak_bytes_per_s", 2e6), _fact("peak_records_per_s", 3000), _fact("records", 7)
-('peak 2 MB/s', 'peak 3,000 records/s', 'records 7')
+('peak 1.91 MiB/s', 'peak 3,000 records/s', 'records 7')
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 
 from kpart.report import _cluster_report_charts as charts
 from kpart.report._cluster_doc import ClusterDoc, CountDoc, TopicDoc, advice_words
+from kpart.report._format import key_text
 from kpart.report._html_parts import _fmt, _section, _table
 from kpart.report._plan_charts import chart_html, human
 
@@ -48,7 +49,7 @@ def _count_row(t: TopicDoc, c: CountDoc) -> dict[str, Any]:
 
 
 def _fact(name: str, value: float) -> str:
-    """A number of a hot key in words: ``peak_bytes_per_s`` → ``peak 2 MB/s``."""
+    """A number of a hot key in words: ``peak_bytes_per_s`` → ``peak 1.91 MiB/s``."""
     for suffix, unit in (("_bytes_per_s", "B/s"), ("_records_per_s", "records/s"),
                          ("_bytes", "B")):
         if name.endswith(suffix):
@@ -65,7 +66,7 @@ def _hot_key_sentence(t: TopicDoc, c: CountDoc) -> str:
         key = c.hot_key.get("key")
         facts = [_fact(k, v) for k, v in c.hot_key.items()
                  if k != "key" and isinstance(v, int | float) and not isinstance(v, bool)]
-        text += (f": the key {_fmt(key)!r} alone exceeds a limit"
+        text += (f": the key {key_text(key, None)!r} alone exceeds a limit"
                  + (f" ({', '.join(facts)})" if facts else "")
                  + ". The fix is the key (split it, salt it, or give it a topic of its own), "
                    "not the count.")

@@ -144,7 +144,7 @@ def _status(b: BrokerLoads, i: int) -> str:
 
 
 def _hover(b: BrokerLoads, metric: str, unit: str) -> list[str]:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     out = []
     cap = b.capacity.get(metric)
@@ -187,14 +187,14 @@ def _charts(b: BrokerLoads, threshold: float | None) -> tuple[str, list[str]]:
 
 
 def _arrow(b: BrokerLoads, metric: str, i: int, unit: str) -> str:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     now = human(b.after[metric][i], unit)
     return now if b.before is None else f"{human(b.before[metric][i], unit)} → {now}"
 
 
 def _table_rows(b: BrokerLoads) -> list[dict[str, Any]]:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     rows = []
     for i, broker in enumerate(b.ids):
@@ -241,7 +241,7 @@ def brokers_section(rows: Any, where: str, *, before_required: bool,
 
 
 def _failure_row(rank: int, f: Any, where: str) -> dict[str, Any]:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     at = f"{where}[{rank - 1}]"
     down = req_list(f, "down", at)

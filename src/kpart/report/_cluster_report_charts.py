@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kpart.report._charts import ALT_COLOR, COLOR, COST_COLOR, HOT_COLOR, REPLICA_COLOR
-from kpart.report._plan_charts import Figure, _layout, before_after_bars
+from kpart.report._format import unit_for
+from kpart.report._plan_charts import Figure, _layout, before_after_bars, value_axis
 
 __all__ = ["MAX_COLUMNS", "broker_bytes", "broker_network", "broker_peak", "heatmap",
            "member_bars", "partition_count", "pool_columns", "topic_bars"]
@@ -61,8 +62,7 @@ def topic_bars(
                                    zip(hover, values, strict=True)], "hoverinfo": "text"})
         last = i == len(series) - 1
         visible = [j == i or (last and j >= len(series)) for j in range(n)]
-        axis = {"title": {"text": label}, "tickformat": "~s" if unit else ",~g",
-                "ticksuffix": f" {unit}" if unit else ""}
+        axis = value_axis(values, unit, title=label)
         buttons.append({"label": label, "method": "update",
                         "args": [{"visible": visible}, {"shapes": shapes, "yaxis": axis}]})
         if i == 0:
@@ -87,9 +87,16 @@ def topic_bars(
 
 
 def _fmt(value: float | None, unit: str) -> str:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     return human(value, unit)
+
+
+def _stack_tops(parts: list[Sequence[float | None]]) -> list[float]:
+    """The top of each stack of two (``parts`` in pairs: produce + replication in, consumers
+    + replication out), per broker."""
+    return [(a or 0) + (b or 0) for lo, hi in zip(parts[::2], parts[1::2], strict=False)
+            for a, b in zip(lo, hi, strict=True)]
 
 
 def _broker_axis(brokers: Sequence[int]) -> dict[str, Any]:
@@ -108,7 +115,7 @@ def broker_bytes(brokers: Sequence[int], leader: Sequence[float | None],
     layout = _layout(title={"text": "Bytes per broker: as leader and as replica"},
                      barmode="group", bargap=0.05 if len(x) > 60 else 0.15,
                      xaxis=_broker_axis(brokers), legend=_LEGEND,
-                     yaxis={"title": {"text": "B"}, "tickformat": "~s", "ticksuffix": " B"})
+                     yaxis=value_axis([*leader, *replica], "B"))
     return {"data": data, "layout": layout}
 
 
@@ -132,7 +139,7 @@ def broker_network(brokers: Sequence[int], parts: Mapping[str, Sequence[float | 
                                     "and out"},
                      barmode="group", bargap=0.05 if len(x) > 60 else 0.15,
                      xaxis=_broker_axis(brokers), legend=_LEGEND,
-                     yaxis={"title": {"text": "B/s"}, "tickformat": "~s", "ticksuffix": " B/s"})
+                     yaxis=value_axis(_stack_tops(list(parts.values())), "B/s"))
     return {"data": data, "layout": layout}
 
 
@@ -198,14 +205,16 @@ def heatmap(rows: Sequence[tuple[str, int]], columns: Sequence[str],
     between topics; every row labelled up to 80 rows, else each
     topic at its first row (none beyond 80 topics)."""
     columns, z = pool_columns(columns, z)
+    prefix, factor = unit_for([v for row in z for v in row])
+    z = [[None if v is None else v / factor for v in row] for row in z]  # in one binary unit
     labels = [f"{topic} {p}" for topic, p in rows]
     firsts = [i for i, (topic, _) in enumerate(rows) if i == 0 or rows[i - 1][0] != topic]
     n = len(rows)
     height = min(1800, max(320, 110 + (14 if n <= 80 else 3) * n))
     data = [{"type": "heatmap", "x": list(columns), "y": labels, "z": list(z),
              "colorscale": "YlOrRd", "reversescale": True, "zmin": 0, "hoverongaps": False,
-             "colorbar": {"title": {"text": "B/s"}, "tickformat": "~s"},
-             "hovertemplate": "%{y}<br>%{x}<br>%{z:.3s}B/s<extra></extra>"}]
+             "colorbar": {"title": {"text": f"{prefix}B/s"}, "tickformat": ",~g"},
+             "hovertemplate": f"%{{y}}<br>%{{x}}<br>%{{z:,.3~r}} {prefix}B/s<extra></extra>"}]
     yaxis: dict[str, Any] = {"type": "category", "autorange": "reversed",
                              "title": {"text": "topic partition"}}
     if n > 80:

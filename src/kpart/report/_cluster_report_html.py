@@ -35,8 +35,9 @@ from kpart.report import _cluster_report_charts as charts
 from kpart.report._cluster_count_html import partition_count_section
 from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
 from kpart.report._cluster_html import CSS, cluster_sections
+from kpart.report._format import human
 from kpart.report._html_parts import _CSS, _esc, _fmt, _section, _table
-from kpart.report._plan_charts import chart_html, human
+from kpart.report._plan_charts import chart_html
 
 __all__ = ["render_cluster_report"]
 
@@ -71,13 +72,14 @@ def _analysed(doc: ClusterDoc) -> str:
 
 def _overview(doc: ClusterDoc) -> str:
     parts = sum(t.num_partitions for t in doc.topics)
+    racks = len({b.rack for b in doc.brokers if b.rack is not None})
     cards = [("topics", f"{len(doc.topics):,}"), ("partitions", f"{parts:,}"),
              ("records", _fmt(doc.records if doc.records is not None
                               else sum(t.records for t in doc.topics))),
              ("bytes", human(doc.bytes if doc.bytes is not None
                              else sum(t.bytes for t in doc.topics), "B")),
              ("brokers", f"{len(doc.brokers):,}"),
-             ("racks", f"{len({b.rack for b in doc.brokers if b.rack is not None}):,}"),
+             ("racks", f"{racks:,}" if racks else "none"),
              ("consumer groups", f"{len(doc.groups):,}"),
              ("window", _duration(doc.window_s) if doc.window_s is not None
               else "no timestamp")]
@@ -86,6 +88,14 @@ def _overview(doc: ClusterDoc) -> str:
         top, broker = max(peaks, key=lambda x: x[0])
         cards.append(("busiest broker, peak bytes in", f"{broker.broker}: {human(top, 'B/s')}"))
     return _section("overview", "Overview", _cards(cards) + _analysed(doc))
+
+
+#: The topic table fits the page: figures and durations on one line, the input path (its last
+#: column) wrapped anywhere in a bounded width, the table scrolled sideways if still too wide.
+TOPICS_CSS = (".wide{max-width:100%;overflow-x:auto}#table-topics td{white-space:nowrap}"
+              "#table-topics td:last-child,#table-topics th:last-child{white-space:normal;"
+              "overflow-wrap:anywhere;word-break:break-all;min-width:10em;max-width:24em;"
+              "text-align:left}")
 
 
 def _peak(t: TopicDoc) -> float | None:
@@ -101,11 +111,12 @@ def _topics(doc: ClusterDoc) -> str:
              "distinct keys": t.distinct_keys, "null-key records": t.null_key_records,
              "records max / mean": t.records_max_over_mean,
              "busiest partition, peak bytes in": human(_peak(t), "B/s"),
-             "input": t.input_path}
+             "input path": t.input_path}
             for t in doc.topics]
     note = ("One row per topic; max / mean: the partition with the most records over the mean "
             "(1 = even). The span is the time from the first to the last window.")
-    return _section("topics", "Topics", _table(rows, "table-topics"), html.escape(note))
+    return _section("topics", "Topics",
+                    f'<div class="wide">{_table(rows, "table-topics")}</div>', html.escape(note))
 
 
 def _partition_hover(t: TopicDoc) -> list[str]:
@@ -309,9 +320,14 @@ def _groups(doc: ClusterDoc) -> str:
 
 
 def _hot_keys(doc: ClusterDoc) -> str:
+    from kpart.report._format import key_text
+
     if not doc.hot_keys:
         return ""
-    return _section("hot-keys", "Hot keys", _table(list(doc.hot_keys), "table-hot-keys"),
+    serializers = {t.topic: t.key_serializer for t in doc.topics}
+    rows = [{**h, "key": key_text(h.get("key"), serializers.get(str(h.get("topic"))))}
+            for h in doc.hot_keys]
+    return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"),
                     "The most frequent keys of every topic, with the partition they hash to.")
 
 
@@ -333,7 +349,7 @@ def render_cluster_report(summary: Mapping[str, Any]) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>kpart report: {title}</title>"
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}'
-        f"{CSS}code{{background:#eef2f6;padding:0 3px}}</style>"
+        f"{CSS}{TOPICS_CSS}code{{background:#eef2f6;padding:0 3px}}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
         f"<header><h1>kpart report — cluster: {title}</h1></header><nav>{nav}</nav>"
         f"<main>{''.join(sections)}</main></body></html>\n"

@@ -66,7 +66,9 @@ def _cell(column: str, value: Any) -> str:
 def _th(column: str) -> str:
     from kpart.report._format import AS_REPLICA, header
 
-    tip = f' title="{html.escape(AS_REPLICA)}"' if "replica" in str(column) else ""
+    name = str(column)
+    tip = (f' title="{html.escape(AS_REPLICA)}"'
+           if "replica" in name and "replication" not in name else "")
     return f"<th{tip}>{html.escape(header(str(column)))}</th>"
 
 

@@ -13,15 +13,17 @@ a chart), written by :func:`chart_html` without validation; the browser test che
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR
+from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR, value_axis
+from kpart.report._format import human
 from kpart.report._html_parts import _PLOT_CONFIG, _POST_SCRIPT
 
 __all__ = ["ADDED_COLOR", "REMOVED_COLOR", "Figure", "batch_timeline", "before_after_bars",
-           "chart_html", "human", "runs"]
+           "chart_html", "human", "runs", "value_axis"]
 
 #: A Plotly figure as JSON: ``{"data": [trace, ...], "layout": {...}}``.
 Figure = dict[str, Any]
@@ -31,24 +33,6 @@ ADDED_COLOR = "#54A24B"
 REMOVED_COLOR = HOT_COLOR
 _CAPACITY_COLOR = "#333"
 _THRESHOLD_COLOR = "#F58518"
-_PREFIXES = ("", "k", "M", "G", "T", "P", "E")
-
-
-def human(value: float | None, unit: str) -> str:
-    """``value`` with a decimal SI prefix, three significant digits, and ``unit`` (bytes as
-    Kafka's tools print sizes in decimal units; ``unit`` ``""`` for counts, shown whole).
-
-    >>> human(1.2e12, "B"), human(52_000_000, "B/s"), human(999, "B"), human(1234, ""), human(None, "B")
-    ('1.2 TB', '52 MB/s', '999 B', '1,234', '—')
-    """
-    if value is None:
-        return "—"
-    if not unit:
-        return f"{value:,.0f}"
-    scaled, i = float(value), 0
-    while abs(scaled) >= 999.5 and i < len(_PREFIXES) - 1:
-        scaled, i = scaled / 1000, i + 1
-    return f"{scaled:.3g} {_PREFIXES[i]}{unit}"
 
 
 def runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
@@ -117,8 +101,9 @@ def before_after_bars(
     ``hover[i]``: the hover text of broker ``i`` (every bar of it). Added brokers get a green
     band, removed ones a red band. ``lines`` (``{"capacity": ..., "capacity threshold": ...}``,
     per broker, ``None`` = unknown): a solid then a dashed step line each (one step per
-    broker: capacities may differ; broken where unknown). ``unit``: ``"B"``, ``"B/s"`` (SI
-    ticks) or ``""`` (a count).
+    broker: capacities may differ; broken where unknown). ``unit``: ``"B"``, ``"B/s"`` (binary
+    ticks, :func:`value_axis`) or ``""`` (a count). The value axis is scaled to the bars: a
+    capacity line far above them is left above the range, with a note naming it.
     """
     x = [str(b) for b in brokers]
     colors = [REPLICA_COLOR, COLOR] if len(series) == 2 else [COLOR] * len(series)
@@ -136,16 +121,48 @@ def before_after_bars(
     shapes_added, legend_added = _bands(added, ADDED_COLOR, "added broker")
     shapes_removed, legend_removed = _bands(removed, REMOVED_COLOR, "removed broker")
     many = len(brokers) > 60  # 225 brokers: thin bars, little gap, labels upright
-    yaxis: dict[str, Any] = {"title": {"text": unit or "count"}}
-    if unit:
-        yaxis.update(tickformat="~s", ticksuffix=" " + unit)
-    layout = _layout(
+    yaxis, notes = _bars_axis(data, unit)
+    layout = _layout(annotations=notes,
         title={"text": title}, barmode="group", bargap=0.05 if many else 0.15,
         xaxis={"title": {"text": "broker"}, "type": "category", "tickangle": -90 if many else 0},
         yaxis=yaxis, shapes=shapes_added + shapes_removed,
         legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
     )
     return {"data": data + legend_added + legend_removed, "layout": layout}
+
+
+def _finite(values: Sequence[Any]) -> list[float]:
+    return [v for v in values if isinstance(v, int | float) and math.isfinite(v)]
+
+
+def _bars_axis(data: list[dict[str, Any]], unit: str) -> tuple[dict[str, Any], list[Any]]:
+    """The value axis of bars with capacity lines, and its annotations: scaled to the bars (a
+    capacity far above them would make them slivers: it is then left above the range, a note
+    at the top says so, and each broker's hover gives it), ticks in kpart's units
+    (:func:`value_axis`)."""
+    bars = _finite([v for t in data if t["type"] == "bar" for v in t["y"]])
+    lines = [t for t in data if t["type"] == "scatter"]
+    top = max(bars, default=0.0)
+    line_top = max(_finite([v for t in lines for v in t["y"]]), default=0.0)
+    if not (top > 0 and line_top > _FAR * top):
+        return value_axis(bars, unit, top=max(top, line_top)), []
+    above = []
+    for t in lines:
+        low = min(_finite(t["y"]), default=0.0)
+        if low > _ROOM * top:
+            above.append(f"{t['name']} {human(low, unit)}"
+                         + (" and more" if max(_finite(t["y"])) > low else ""))
+    note = [{"xref": "paper", "yref": "paper", "x": 0, "y": 1, "xanchor": "left",
+             "yanchor": "bottom", "showarrow": False, "font": {"size": 11},
+             "text": "scaled to the bars; above them: " + "; ".join(above)}] if above else []
+    return {**value_axis(bars, unit, top=_ROOM * top), "range": [0, _ROOM * top]}, note
+
+
+#: The room above the highest bar when a capacity line is left above the range.
+_ROOM = 1.15
+#: A line this many times above the highest bar is left above the range (the bars would use
+#: less than half the chart: at 6 % of capacity they were slivers).
+_FAR = 2.0
 
 
 def batch_timeline(
@@ -160,7 +177,7 @@ def batch_timeline(
 ) -> Figure:
     """A Gantt-like chart: one horizontal bar per batch (``labels``, first on top) from
     ``start`` over ``length`` (in ``unit``: time, or bytes ``"B"`` when no throttle gives a
-    duration: SI ticks)."""
+    duration: binary ticks, :func:`value_axis`)."""
     n = len(labels)
     bars = {"type": "bar", "y": list(labels), "x": list(length), "base": list(start),
             "orientation": "h", "marker": {"color": COLOR}, "hovertext": list(hover),
@@ -168,8 +185,10 @@ def batch_timeline(
     layout = _layout(
         title={"text": title}, showlegend=False, bargap=0.25,
         height=min(1600, max(220, 110 + 16 * n)),
-        xaxis={"title": {"text": xaxis}, "tickformat": "~s" if unit == "B" else ",~g",
-               "ticksuffix": " " + unit, "rangemode": "tozero"},
+        xaxis={**(value_axis([a + b for a, b in zip(start, length, strict=True)], unit,
+                             title=xaxis) if unit == "B" else
+                  {"title": {"text": xaxis}, "tickformat": ",~g", "ticksuffix": " " + unit}),
+               "rangemode": "tozero"},
         yaxis={"type": "category", "autorange": "reversed", "showticklabels": n <= 60},
     )
     return {"data": [bars], "layout": layout}

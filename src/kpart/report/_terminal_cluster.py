@@ -23,7 +23,7 @@ from kpart.report._cluster_doc import (
     advice_words,
     read_cluster_summary,
 )
-from kpart.report._format import AS_REPLICA, percent
+from kpart.report._format import AS_REPLICA, human, in_unit, number, percent, unit_for
 
 __all__ = ["BROKER_ROWS", "print_cluster_summary"]
 
@@ -40,23 +40,17 @@ def _duration(seconds: float | None) -> str:
     return "-" if seconds is None else words(seconds)
 
 
-def _mib(x: float | None) -> str:
-    return "-" if x is None else f"{x / 2**20:,.1f}"
-
-
 def _n(x: float | None) -> str:
     return "-" if x is None else f"{x:,.0f}"
 
 
 def _per_s(x: float | None) -> str:
-    """A count per second: whole numbers from 10 up, three significant digits below."""
-    return "-" if x is None else f"{x:,.0f}" if x >= 10 else f"{x:.3g}"
+    """A count per second (:func:`kpart.report._format.number`: never rounded to ``0``)."""
+    return number(x, "-")
 
 
 def _rate(x: float | None) -> str:
-    from kpart.report._plan_charts import human  # imports plotly: only when printing
-
-    return "-" if x is None else human(x, "B/s")
+    return human(x, "B/s", "-")
 
 
 def _headline(doc: ClusterDoc) -> str:
@@ -66,9 +60,14 @@ def _headline(doc: ClusterDoc) -> str:
     window = (f"load over time in windows of {_duration(doc.window_s)}"
               if doc.window_s is not None else "no timestamp column: no load over time")
     n = len(doc.topics)
-    return (f"[bold]{n} topic{'s' * (n != 1)}[/]: {_n(records)} records ({_mib(size)} MiB), "
+    return (f"[bold]{n} topic{'s' * (n != 1)}[/]: {_n(records)} records ({human(size, 'B')}), "
             f"{sum(t.num_partitions for t in doc.topics):,} partitions on "
-            f"{len(doc.brokers):,} brokers in {racks} rack{'s' * (racks != 1)}; {window}")
+            f"{len(doc.brokers):,} brokers {_in_racks(racks)}; {window}")
+
+
+def _in_racks(racks: int) -> str:
+    """``in 3 racks``, ``in 1 rack``, ``with no racks`` (never "0 racks")."""
+    return "with no racks" if not racks else f"in {racks} rack{'s' * (racks != 1)}"
 
 
 def _peak(t: TopicDoc) -> float | None:
@@ -78,12 +77,13 @@ def _peak(t: TopicDoc) -> float | None:
 
 def _topics(doc: ClusterDoc) -> Table:
     t = Table(title="Topics", title_justify="left")
-    for col in ("topic", "records", "MiB", "partitions", "RF", "key", "timestamp", "span",
+    prefix, scale = unit_for([x.bytes for x in doc.topics])  # the column's IEC unit
+    for col in ("topic", "records", f"{prefix}B", "partitions", "RF", "key", "timestamp", "span",
                 "max/mean", "peak partition in"):
         t.add_column(col, justify="left" if col in ("topic", "key", "timestamp") else "right")
     for x in doc.topics:
         ratio = x.records_max_over_mean
-        t.add_row(escape(x.topic), _n(x.records), _mib(x.bytes), str(x.num_partitions),
+        t.add_row(escape(x.topic), _n(x.records), in_unit(x.bytes, scale), str(x.num_partitions),
                   str(x.replication_factor or "-"), escape(x.key or "-"),
                   escape(x.timestamp or "-"), _duration(x.span_s),
                   "-" if ratio is None else f"{ratio:.3f}", _rate(_peak(x)))
@@ -110,7 +110,9 @@ def _brokers(doc: ClusterDoc) -> Table:
     shown, note = _busiest(doc)
     caption = "; ".join(x for x in (note, AS_REPLICA) if x)
     t = Table(title="Brokers", title_justify="left", caption=caption, caption_justify="left")
-    for col in ("broker", "rack", "leads", "replicas", "MiB as leader", "MiB as replica",
+    prefix, scale = unit_for([v for b in shown for v in (b.leader_bytes, b.replica_bytes)])
+    for col in ("broker", "rack", "leads", "replicas", f"{prefix}B as leader",
+                f"{prefix}B as replica",
                 "network in", "network out", "peak in", "peak net in", "capacity in",
                 "peak/capacity"):
         t.add_column(col, justify="left" if col == "rack" else "right")
@@ -120,7 +122,8 @@ def _brokers(doc: ClusterDoc) -> Table:
         if share is not None and share > 1:
             used = f"[bold red]{used}[/]"
         t.add_row(str(b.broker), escape(b.rack or "-"), _n(b.leaders), _n(b.replicas),
-                  _mib(b.leader_bytes), _mib(b.replica_bytes), _rate(b.nw_in), _rate(b.nw_out),
+                  in_unit(b.leader_bytes, scale), in_unit(b.replica_bytes, scale), _rate(b.nw_in),
+                  _rate(b.nw_out),
                   _rate(b.peak_in), _rate(b.peak_nw_in), _rate(b.capacity_nw_in), used)
     return t
 

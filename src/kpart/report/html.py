@@ -67,6 +67,7 @@ from typing import Any
 from kpart._files import write_text
 from kpart.errors import ConfigError, Param
 from kpart.report._cluster_html import CSS, cluster_sections
+from kpart.report._format import human
 from kpart.report._html_parts import (
     _CSS,
     _chart,
@@ -102,7 +103,8 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
     for key, label in (("bytes", "bytes"), ("null_key_records", "null-key records"),
                        ("empty_key_records", "empty-key records")):
         if summary.get(key) is not None:
-            cards.append((label, summary[key]))
+            value = summary[key]
+            cards.append((label, human(_num(value, key), "B") if key == "bytes" else value))
     invalid = summary.get("invalid_key_records")
     if isinstance(invalid, int) and invalid > 0:  # counted apart: in no partition
         cards.append(("invalid-key records", invalid))
@@ -250,9 +252,14 @@ def _member_table(members: list[Mapping[str, Any]], i: int) -> str:
 
 
 def _hot_keys(summary: Mapping[str, Any]) -> str:
+    from kpart.report._format import key_text
+
     rows = summary.get("hot_keys") or []
     if not rows:
         return ""
+    serializer = summary.get("key_serializer")
+    rows = [{**r, "key": key_text(r.get("key"), serializer)} if isinstance(r, Mapping) else r
+            for r in rows]
     return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"))
 
 

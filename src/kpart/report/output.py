@@ -205,8 +205,25 @@ def _refused(option: str, why: str, shown: str, given: str | None = None) -> Con
                                     + why, shown=shown, given=given)
 
 
+#: ``--out`` suffixes that name a file, not the directory a report is.
+FILE_SUFFIXES = (".html", ".htm", ".json", ".parquet", ".csv")
+
+
+def _warn_file_like(out: str | Path, option: str) -> None:
+    """One warning when ``out`` (not an existing directory) ends like a file
+    (:data:`FILE_SUFFIXES`): ``--out`` is the report's directory, its files go inside."""
+    from kpart._warnings import kpart_warn
+
+    path = Path(out)
+    if path.suffix.lower() in FILE_SUFFIXES and not path.is_dir():
+        flag = f"--{option.replace('_', '-')}" if isinstance(option, Param) else option
+        kpart_warn(f"{flag} {str(out)!r} is a directory, not a file: the report's files "
+                   f"(report.html, summary.json, ...) are written inside it, e.g. "
+                   f"{str(path / 'report.html')!r}")
+
+
 def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, force: bool = False,
-                     option: str = Param("out")) -> None:
+                     option: str = Param("out"), warn: bool = True) -> None:
     """Check, before any work, that ``out`` may receive a report; ``ConfigError`` (one line
     naming ``out``, or ``option``: the name the caller gives it) otherwise.
 
@@ -214,7 +231,10 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
     ``..``), the directory of an input or any parent of it, an input itself, and a path inside
     an input that is a directory. Refused unless ``force``: an existing directory that is not a
     previous kpart report (:func:`is_kpart_report`), or a report holding files kpart did not
-    write (:data:`REPORT_FILES`). Also refused: a missing or unwritable parent, a file.
+    write (:data:`REPORT_FILES`). Also refused: a missing or unwritable parent, a file. A new
+    ``out`` named like a file (:data:`FILE_SUFFIXES`: ``report.html``) gets one
+    ``KpartWarning`` (unless ``warn`` is false: the caller checked it already): it is the
+    report's directory.
 
     >>> try:
     ...     check_report_out("..", force=True)
@@ -238,6 +258,8 @@ def check_report_out(out: str | Path, inputs: Iterable[str | Path] = (), *, forc
             raise _refused(option, "it is inside the input directory {given!r}", shown,
                            given=str(given))
     check_writable(out, option, directory=True)
+    if warn:  # once nothing refuses it: an error stays one line
+        _warn_file_like(out, option)
     if not resolved.is_dir() or force:
         return
     if not is_kpart_report(resolved):
@@ -284,12 +306,12 @@ def write_report(
     ``cluster.json`` (:func:`kpart.cluster.cluster_json.cluster_to_json`, what ``kpart plan
     --snapshot`` reads), with its consumer ``groups`` when given (``kpart snapshot-group``
     reads them). ``out_dir`` is checked by :func:`check_report_out` (``inputs``,
-    ``force``): an existing directory is replaced only if it is a previous kpart report (or
+    ``force``; its warning about a name like a file is the caller's): an existing directory is replaced only if it is a previous kpart report (or
     ``force``), once the new report is complete. ``ConfigError`` naming ``out_dir`` when it may
     not be written. Returns ``out_dir``.
     """
     inputs = tuple(inputs)
-    check_report_out(out_dir, inputs, force=force, option=Param("out_dir"))
+    check_report_out(out_dir, inputs, force=force, option=Param("out_dir"), warn=False)
     # the marker first, where is_kpart_report looks for it
     doc = {"format": REPORT_FORMAT, "format_version": REPORT_FORMAT_VERSION, **summary}
 

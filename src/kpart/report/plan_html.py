@@ -90,7 +90,7 @@ def _cards(cards: list[tuple[str, str]]) -> str:
 
 
 def _moves(summary: Mapping[str, Any]) -> str:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     moves = _req(summary, "moves", _WHERE)
     num = {k: opt_num(_req(moves, k, "moves"), f"moves.{k}") for k in (
@@ -101,8 +101,8 @@ def _moves(summary: Mapping[str, Any]) -> str:
     cards = [
         ("partitions", human(opt_num(_req(summary, "partitions", _WHERE), "partitions"), "")),
         ("replicas", human(opt_num(_req(summary, "replicas", _WHERE), "replicas"), "")),
-        ("brokers added", _short(added) or "none"),
-        ("brokers removed", _short(removed) or "none"),
+        _brokers_card("added", added),
+        _brokers_card("removed", removed),
         ("partitions moved", human(num["partitions"], "")),
         ("replica moves", human(num["replica_moves"], "")),
         ("leader changes", human(num["leader_changes"], "")),
@@ -188,7 +188,7 @@ def _batches(sched: Mapping[str, Any], timed: bool) -> list[dict[str, Any]]:
 
 def _timeline(rows: list[dict[str, Any]], timed: bool) -> str:
     from kpart.report import _plan_charts
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     key, unit, scale = ("seconds", *_time_unit(sum(r["seconds"] for r in rows))) if timed \
         else ("bytes", "B", 1.0)
@@ -217,13 +217,26 @@ def _fmt_id(value: float | None) -> str:
     return "?" if value is None else f"{value:g}"
 
 
+def _brokers_card(verb: str, ids: list[Any]) -> tuple[str, str]:
+    """The card of the brokers added (or removed): their ids, never read as a count.
+
+    >>> _brokers_card("added", [10]), _brokers_card("removed", [4, 5]), _brokers_card("added", [])
+    (('broker added', 'id 10'), ('2 brokers removed', 'ids 4, 5'), ('brokers added', 'none'))
+    """
+    if not ids:
+        return f"brokers {verb}", "none"
+    if len(ids) == 1:
+        return f"broker {verb}", f"id {ids[0]}"
+    return f"{len(ids):,} brokers {verb}", f"ids {_short(ids)}"
+
+
 def _short(ids: list[Any], limit: int = 12) -> str:
     text = ", ".join(map(str, ids[:limit]))
     return text + (f", … ({len(ids)} brokers)" if len(ids) > limit else "")
 
 
 def _schedule(summary: Mapping[str, Any]) -> str:
-    from kpart.report._plan_charts import human
+    from kpart.report._format import human
 
     sched = summary.get("schedule")
     if sched is None:

@@ -19,7 +19,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from kpart.errors import ConfigError
-from kpart.report._format import AS_REPLICA, analysed_rows, percent
+from kpart.report._format import (
+    AS_REPLICA,
+    analysed_rows,
+    human,
+    in_unit,
+    key_text,
+    percent,
+    unit_for,
+)
 from kpart.report._terminal_cluster import print_cluster_summary
 
 __all__ = ["print_cluster_summary", "print_summary"]
@@ -36,10 +44,6 @@ def _n(x: int) -> str:
     return f"{x:,}"
 
 
-def _mib(x: int) -> str:
-    return f"{x / 2**20:,.1f}"
-
-
 def _null_keys(s: dict[str, Any]) -> str:
     dist = s.get("null_key_distribution") or {}
     if not dist or not dist.get("included_in_totals"):
@@ -50,7 +54,7 @@ def _null_keys(s: dict[str, Any]) -> str:
 def _headline(s: dict[str, Any]) -> str:
     sk = s["skew"]["partition_records"]
     return (
-        f"[bold]{s['topic']}[/]: {_n(s['records'])} records ({_mib(s['bytes'])} MiB), "
+        f"[bold]{s['topic']}[/]: {_n(s['records'])} records ({human(s['bytes'], 'B')}), "
         f"{s['num_partitions']} partitions × RF {s['replication_factor']}, "
         f"key [bold]{s['key']}[/] ({s['key_serializer']}, {s['partitioner']})\n"
         f"{_n(s['distinct_keys'])} distinct keys; {_n(s['null_key_records'])} records without "
@@ -73,12 +77,14 @@ def _analysed(s: dict[str, Any]) -> Table | None:
 
 def _partitions(s: dict[str, Any]) -> Table:
     t = Table(title="Partitions", title_justify="left")
-    for col in ("partition", "records", "MiB", "keys", "leader", "replicas"):
+    prefix, scale = unit_for([p["bytes"] for p in s["partitions"]])  # the column's IEC unit
+    for col in ("partition", "records", f"{prefix}B", "keys", "leader", "replicas"):
         t.add_column(col, justify="right" if col != "replicas" else "left")
     t.add_column("load")
     top = max((p["records"] for p in s["partitions"]), default=0)
     for p in s["partitions"]:
-        t.add_row(str(p["partition"]), _n(p["records"]), _mib(p["bytes"]), _n(p["keys"]),
+        t.add_row(str(p["partition"]), _n(p["records"]), in_unit(p["bytes"], scale),
+                  _n(p["keys"]),
                   str(p["leader"]), ",".join(map(str, p["replicas"])), _bar(p["records"], top))
     return t
 
@@ -122,7 +128,8 @@ def _hot_keys(s: dict[str, Any]) -> Table:
     for col in ("#", "key", "records", "share of keyed records", "partition"):
         t.add_column(col, justify="left" if col == "key" else "right")
     for h in s["hot_keys"]:
-        t.add_row(str(h["rank"]), escape(str(h["key"])), _n(h["records"]), percent(h["share"]),
+        t.add_row(str(h["rank"]), escape(key_text(h["key"], s.get("key_serializer"))),
+                  _n(h["records"]), percent(h["share"]),
                   str(h["partition"]))
     return t
 

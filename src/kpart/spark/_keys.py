@@ -265,7 +265,7 @@ Kafka's StringSerializer cannot take a number; use serializer long (the producer
     kind = dtype.split("<", 1)[0]
     if kind in ("struct", "array", "map"):
         what = ("a struct: name one of its fields, e.g. " f"{key}.<field>" if kind == "struct"
-                else f"an {kind}: its elements are not a key")
+                else f"{'an' if kind == 'array' else 'a'} {kind}: its elements are not a key")
         raise ConfigError.about("key", "{param}: column {value!r} is {what}", value=key,
                                 what=what)
     ok = {
