@@ -71,7 +71,7 @@ class PartitionRow(TypedDict):
     null_key_records: int
     null_key_bytes: int
     keys: int
-    leader: int
+    leader: int | None  # None: no brokers (the producer view)
     replicas: list[int]
     consumers: dict[str, str | None]
 
@@ -191,7 +191,7 @@ def partition_rows(layout: Layout, placed: PlacedLoads) -> list[PartitionRow]:
             "null_key_records": nulls.records[p],
             "null_key_bytes": nulls.bytes[p],
             "keys": loads.partition_keys[p],
-            "leader": replicas[0],
+            "leader": replicas[0] if replicas else None,  # None: no brokers (producer view)
             "replicas": list(replicas),
             "consumers": {g: owner.get(p) for g, owner in owners.items()},
         }
