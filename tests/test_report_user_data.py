@@ -290,3 +290,45 @@ def test_the_demo_keeps_its_layout(capsys):
     topo = parse_topology(capsys.readouterr().out)
     assert topo.topic.name == "flights" and topo.topic.key == "dest"
     assert [g.name for g in topo.groups] == ["delay-analytics", "billing"]
+
+
+# -- end to end on Spark ----------------------------------------------------------------------
+
+
+def _user_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "user.csv"
+    rows = [f"u{i % 7},{i},2024-05-01T10:{i % 60:02d}:00Z" for i in range(120)]
+    path.write_text("k,v,ts\n" + "\n".join(rows) + "\n")
+    return path
+
+
+@pytest.mark.spark
+def test_user_csv_end_to_end(spark, capsys, tmp_path):
+    data = _user_csv(tmp_path)
+    out = tmp_path / "r"
+    assert main(["report", str(data), "--key", "k", "--out", str(out)]) == 0
+    shown = capsys.readouterr().out
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["topic"] == "user" and summary["records"] == 120
+    assert summary["distinct_keys"] == 7
+    assert sum(p["records"] for p in summary["partitions"]) == 120
+    assert summary["brokers"] == [] and summary["racks"] == [] and summary["groups"] == []
+    text = json.dumps(summary)
+    for demo in ("delay-analytics", "billing", "us-east-1", "flights", "tailnum"):
+        assert demo not in text and demo not in shown, demo
+    assert "Brokers" not in shown and "producer view" in shown
+
+
+@pytest.mark.spark
+def test_user_csv_with_timestamp_end_to_end(spark, capsys, tmp_path):
+    data = _user_csv(tmp_path)
+    out = tmp_path / "r"
+    assert main(["report", str(data), "--key", "k", "--timestamp", "ts", "--brokers", "0,1,2",
+                 "-p", "4", "--out", str(out), "--quiet"]) == 0, capsys.readouterr().err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["kind"] == "cluster"
+    [topic] = summary["topics"]
+    assert (topic["topic"], topic["records"], len(topic["partitions"])) == ("user", 120, 4)
+    assert [b["broker"] for b in summary["brokers"]] == [0, 1, 2] and summary["groups"] == []
+    windows = pq.read_table(out / "windows.parquet").to_pylist()
+    assert sum(w["records"] for w in windows) == 120
