@@ -297,7 +297,7 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
             raise ConfigError(f"{option}: {e}") from None
     check_report(topo.topic.partitions, topo.topic.replication_factor or 0)
     check_values = invalid_keys == "error"
-    if data is None and topo.topic.data is not None:  # the topology's data and format
+    if data is None and (topo.topic.data or topo.topic.format) is not None:  # the topology's
         if fmt is not None:
             raise ConfigError(f"--format {fmt!r}: names the format of the dataset argument "
                               "(set format = \"...\" on the topology's topic for its data)")

