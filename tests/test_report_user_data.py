@@ -133,6 +133,7 @@ def test_dataset_gets_its_own_topic_and_no_demo_layout(capsys, tmp_path):
     assert summary["replication_factor"] is None and summary["num_partitions"] == 12
     assert all(p["leader"] is None and p["replicas"] == [] and p["consumers"] == {}
                for p in summary["partitions"])
+    assert set(summary["skew"]) == {"partition_records", "partition_bytes", "consumer_records"}
     analysed = summary["analysed"]
     assert (analysed["topic"], analysed["brokers"], analysed["racks"], analysed["groups"]) == (
         "mydata", [], [], [])
