@@ -141,6 +141,15 @@ def test_dataset_gets_its_own_topic_and_no_demo_layout(capsys, tmp_path):
     assert "us-east-1" not in json.dumps(summary)
 
 
+def test_producer_view_places_nothing(capsys, tmp_path):
+    data = tmp_path / "mydata.csv"
+    data.write_text("customer_id,v\n")
+    assert main(["report", str(data), "--key", "customer_id", "--out", str(tmp_path / "r")]) == 0
+    out, err = capsys.readouterr()
+    assert "placing replicas" not in err and "producer view" in out
+    assert "× RF" not in out
+
+
 def test_dataset_directory_names_the_topic(capsys, tmp_path):
     data = tmp_path / "orders"
     data.mkdir()
