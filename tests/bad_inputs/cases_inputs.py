@@ -74,12 +74,12 @@ CASES = [
          _report("events.csv", "--key", "user_id", "--brokers", "1", "--timestamp", "ts",
                  "--whatif", "6"), "--whatif", files=_EVENTS),
     Case("inputs-several-topics-partitions", _report("--topology", "t.toml", "-p", "6"),
-         "--partitions: applies to a topology of one topic",
+         "--partitions: applies to a single-topic topology",
          files=_topology(_CLUSTER + "".join(
              f'[[topics]]\nname = "{n}"\npartitions = 3\nreplication_factor = 1\n'
              'key = "user_id"\ndata = "events.csv"\n\n' for n in ("a", "b")))),
     Case("inputs-several-topics-timestamp", _report("--topology", "t.toml", "--timestamp", "ts"),
-         "--timestamp: applies to a topology of one topic",
+         "--timestamp: applies to a single-topic topology",
          files=_topology(_CLUSTER + "".join(
              f'[[topics]]\nname = "{n}"\npartitions = 3\nreplication_factor = 1\n'
              'key = "user_id"\ndata = "events.csv"\n\n' for n in ("a", "b")))),

@@ -131,8 +131,8 @@ def override_topology(
         flag = next(f for f, v in (("--topic", topic), ("--partitions", partitions),
                                    ("--replication-factor", replication_factor),
                                    ("--brokers", brokers)) if v is not None)
-        raise ConfigError(f"{flag}: applies to a topology of one topic; this one has "
-                          f"{len(topology.topics)} ({', '.join(topology.topic_names)}): set it "
+        raise ConfigError(f"{flag}: applies to a single-topic topology; this one has "
+                          f"{len(topology.topics)} topics ({', '.join(topology.topic_names)}): set it "
                           "in the topology")
     partitions = _integer(partitions, "--partitions")
     replication_factor = _integer(replication_factor, "--replication-factor")

