@@ -97,6 +97,10 @@ def test_the_dataset_argument_replaces_the_topologys(capsys, tmp_path):
     summary = _report(capsys, [str(tmp_path / "other.csv"), "--topology", str(topo)],
                       tmp_path / "r")
     assert summary["input"] == {"path": str(tmp_path / "other.csv"), "format": "csv"}
+    assert main(["report", str(tmp_path / "other.csv"), "--topology", str(topo),
+                 "--show-topology"]) == 0
+    shown = parse_topology(capsys.readouterr().out).topic
+    assert (shown.data, shown.format) == (str(tmp_path / "other.csv"), None)
 
 
 def test_format_without_a_dataset_argument_is_refused(capsys, tmp_path):

@@ -138,6 +138,9 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     topo = _with_topic_options(overridden, key=key, serializer=serializer,
                                partitioner=partitioner, null_keys=null_keys,
                                timestamp=timestamp)
+    if data is not None and topology is not None and len(topo.topics) == 1:
+        # the dataset argument replaces the topology's data and format (--show-topology says so)
+        topo = topo.with_topic(data=str(data.absolute()), format=fmt)
     refuse_mixed(topo, sections, cluster)
     _refuse_unused_window(topo)
     run = _Run(out, force, master, timeout, quiet, remote)
