@@ -108,7 +108,7 @@ def test_commands_without_spark_print_what_they_print_with_it(
 
 @pytest.mark.parametrize(("argv", "line"), [
     (["report"], NEEDS_SPARK.format("report", "")),
-    (["report", str(EXAMPLES / "flights-sample.csv"), "--out", "r"],
+    (["report", str(EXAMPLES / "flights-sample.csv"), "--key", "tailnum", "--out", "r"],
      NEEDS_SPARK.format("report", "")),
     (["compat", "--partitions", "12"], NEEDS_SPARK.format("compat", " (--keys does not)")),
     (["whatif", str(EXAMPLES / "flights-sample.csv"), "--partitions", "12", "--to", "16"],

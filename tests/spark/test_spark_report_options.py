@@ -83,8 +83,8 @@ def test_quiet_run_prints_nothing_not_even_the_jvm_warning(tmp_path, small_csv):
     modules: jdk.incubator.vector" on stderr): with --quiet, stdout and stderr stay empty."""
     out = tmp_path / "r"
     done = subprocess.run(
-        [sys.executable, "-m", "kpart.cli", "report", str(small_csv), "--out", str(out),
-         "--quiet", "--master", "local[1]"],
+        [sys.executable, "-m", "kpart.cli", "report", str(small_csv), "--key", "tailnum",
+         "--out", str(out), "--quiet", "--master", "local[1]"],
         capture_output=True, text=True, env=os.environ, timeout=900,
     )
     assert done.returncode == 0, done.stderr

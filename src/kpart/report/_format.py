@@ -224,6 +224,8 @@ def header(column: str) -> str:
 
 def _brokers(a: Mapping[str, Any]) -> str:
     ids = a.get("brokers") or []
+    if not ids:  # a topology without brokers: the producer view
+        return "none (producer view: nothing placed)"
     racks = a.get("broker_racks") or [None] * len(ids)
     if not any(racks):
         return f"{len(ids)}: " + ", ".join(map(str, ids))
@@ -250,7 +252,7 @@ def analysed_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
         ("partitioner", str(a.get("partitioner"))),
         ("null-key strategy", str(a.get("null_key_strategy"))),
         ("partitions", str(a.get("partitions"))),
-        ("replication factor", str(a.get("replication_factor"))),
+        ("replication factor", str(a.get("replication_factor") or "—")),
         ("brokers", _brokers(a)),
         ("racks", ", ".join(a.get("racks") or []) or "none"),
         ("consumer groups", ", ".join(a.get("groups") or []) or "none"),

@@ -39,7 +39,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from kpart._layout import Layout, ResolvedTopology, resolve_topology
 from kpart._loads import HotKey, Loads, PlacedLoads, place_loads
@@ -71,7 +71,7 @@ class PartitionRow(TypedDict):
     null_key_records: int
     null_key_bytes: int
     keys: int
-    leader: int
+    leader: int | None  # None: no brokers (the producer view)
     replicas: list[int]
     consumers: dict[str, str | None]
 
@@ -132,12 +132,13 @@ class HotKeyRow(TypedDict):
 
 
 class SkewSection(TypedDict):
-    """The ``skew`` section: records and bytes per partition, per broker, per consumer."""
+    """The ``skew`` section: records and bytes per partition, per broker (none without
+    brokers: the producer view), per consumer."""
 
     partition_records: Skew
     partition_bytes: Skew
-    broker_leader_records: Skew
-    broker_replica_records: Skew
+    broker_leader_records: NotRequired[Skew]
+    broker_replica_records: NotRequired[Skew]
     consumer_records: dict[str, Skew]
 
 
@@ -191,7 +192,7 @@ def partition_rows(layout: Layout, placed: PlacedLoads) -> list[PartitionRow]:
             "null_key_records": nulls.records[p],
             "null_key_bytes": nulls.bytes[p],
             "keys": loads.partition_keys[p],
-            "leader": replicas[0],
+            "leader": replicas[0] if replicas else None,  # None: no brokers (producer view)
             "replicas": list(replicas),
             "consumers": {g: owner.get(p) for g, owner in owners.items()},
         }
@@ -265,14 +266,17 @@ def hot_key_rows(hot_keys: Sequence[HotKey], keyed: int) -> list[HotKeyRow]:
 
 def skew_section(placed: PlacedLoads, brokers: Sequence[BrokerRow],
                  groups: Sequence[GroupRow]) -> SkewSection:
-    """The ``skew`` section (:func:`kpart._skew.skew_stats` of each load)."""
-    return {
+    """The ``skew`` section (:func:`kpart._skew.skew_stats` of each load; no broker figures
+    without brokers)."""
+    section: dict[str, Any] = {
         "partition_records": skew_stats(placed.records),
         "partition_bytes": skew_stats(placed.bytes),
-        "broker_leader_records": skew_stats(x["leader_records"] for x in brokers),
-        "broker_replica_records": skew_stats(x["replica_records"] for x in brokers),
-        "consumer_records": {g["group"]: g["skew"] for g in groups},
     }
+    if brokers:
+        section["broker_leader_records"] = skew_stats(x["leader_records"] for x in brokers)
+        section["broker_replica_records"] = skew_stats(x["replica_records"] for x in brokers)
+    section["consumer_records"] = {g["group"]: g["skew"] for g in groups}
+    return cast(SkewSection, section)
 
 
 def null_key_section(resolved: ResolvedTopology, placed: PlacedLoads) -> dict[str, Any]:

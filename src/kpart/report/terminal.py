@@ -55,7 +55,8 @@ def _headline(s: dict[str, Any]) -> str:
     sk = s["skew"]["partition_records"]
     return (
         f"[bold]{s['topic']}[/]: {_n(s['records'])} records ({human(s['bytes'], 'B')}), "
-        f"{s['num_partitions']} partitions × RF {s['replication_factor']}, "
+        f"{s['num_partitions']} partitions"
+        f"{'' if s['replication_factor'] is None else ' × RF ' + str(s['replication_factor'])}, "
         f"key [bold]{s['key']}[/] ({s['key_serializer']}, {s['partitioner']})\n"
         f"{_n(s['distinct_keys'])} distinct keys; {_n(s['null_key_records'])} records without "
         f"key ({_null_keys(s)}); partition skew max/mean {sk['max_over_mean']:.3f}, "
@@ -85,7 +86,8 @@ def _partitions(s: dict[str, Any]) -> Table:
     for p in s["partitions"]:
         t.add_row(str(p["partition"]), _n(p["records"]), in_unit(p["bytes"], scale),
                   _n(p["keys"]),
-                  str(p["leader"]), ",".join(map(str, p["replicas"])), _bar(p["records"], top))
+                  "-" if p["leader"] is None else str(p["leader"]),
+                  ",".join(map(str, p["replicas"])) or "-", _bar(p["records"], top))
     return t
 
 
@@ -161,7 +163,8 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
             console.print(f"no records in {escape(str(where))}", soft_wrap=True)
         return
     console.print(_partitions(summary))
-    console.print(_brokers(summary))
+    if summary["brokers"]:  # none: the producer view (nothing placed)
+        console.print(_brokers(summary))
     for t in _groups(summary):
         console.print(t)
     if summary["hot_keys"]:

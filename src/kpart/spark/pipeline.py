@@ -320,8 +320,10 @@ def run_report(
     if "whatif" in sections:  # keyed records measured; the others placed as the report does
         sections["whatif"] = count_whatif_like_report(sections["whatif"], resolved, loads)
     groups = resolved.topology.groups
-    on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
-                                  if groups else ""))
+    steps = (["placing replicas"] if resolved.topology.brokers else []) + (
+        [f"assigning {len(groups)} consumer group(s)"] if groups else [])
+    if steps:  # none in the producer view without groups: nothing placed or assigned
+        on_step(" and ".join(steps))
     summary = build_summary(resolved, loads, source=spec.source, analysed_at=analysed_at)
     summary.update(sections)
     return summary
