@@ -51,16 +51,30 @@ _MAX = 300  # characters of a Java message kept in the line
 # ": org.apache.spark.SparkException: msg" (py4j's first line of a Java error)
 _JAVA = re.compile(r"^(?:Caused by: |: )?((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*"
                    r"(?:Exception|Error|Throwable))(?::\s?(.*))?$")
-_CHECKSUM = re.compile(r"Checksum error: (\S+) at (\d+)")
+_CHECKSUM = re.compile(r"Checksum error: (.+?) at (\d+)(?: exp:|$)")
 _READ_FILE = re.compile(r"error while reading file (\S+?)\.?(?:\s|$)")
+_SPARK_PACKAGES = ("py4j", "pyspark")
 _SIGNALS = {6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 
 def is_spark_error(error: BaseException) -> bool:
-    """True for an exception raised by py4j or pyspark (a Java error, a lost JVM, a Spark
-    analysis error), by its class's module; never imports either."""
-    return any(c.__module__.split(".")[0] in ("py4j", "pyspark")
-               for c in type(error).__mro__)
+    """True for an exception of py4j or pyspark (a Java error, a lost JVM, a Spark analysis
+    error; by its class's module), or one raised inside them (a refused connection to a dead
+    JVM; by its traceback), or while handling one; never imports either."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if any(c.__module__.split(".")[0] in _SPARK_PACKAGES for c in type(current).__mro__):
+            return True
+        tb = current.__traceback__
+        while tb is not None:
+            parts = tb.tb_frame.f_code.co_filename.replace("\\", "/").split("/")
+            if any(p in _SPARK_PACKAGES for p in parts):
+                return True
+            tb = tb.tb_next
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def is_lost_connection(error: BaseException) -> bool:
@@ -195,4 +209,11 @@ def describe_failure(error: BaseException, *, jvm_status: int | None = None,
         return f"Spark's JVM exited with status {jvm_status} before the job ended"
     if not is_spark_error(error):
         return None
+    if is_lost_connection(error) and not fatal:  # the JVM runs on, but answers no more
+        return f"Spark's JVM stopped answering ({_short(_first_line(error))})"
     return describe_java_text(_error_text(error), fatal)
+
+
+def _first_line(error: BaseException) -> str:
+    text = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
