@@ -14,6 +14,7 @@ import signal
 import struct
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -119,6 +120,25 @@ def test_ctrl_c_during_report_exits_130_with_one_line_and_stops_the_jvm(tmp_path
     assert all(line.startswith(STEP) for line in before)
     assert all(_gone(pid) for pid in jvms), "the JVM kpart started is left running"
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["small.csv"]
+
+
+@pytest.mark.spark
+def test_ctrl_c_while_the_jvm_starts_exits_130_and_stops_it(tmp_path):
+    """Ctrl-C as soon as the JVM process exists (pyspark is still launching it, or the
+    SparkContext is starting): the interrupt waits for the JVM to be known, then stops it."""
+    out = tmp_path / "out"
+    proc = _kpart(["report", str(_csv(tmp_path)), "--key", "user_id", "--out", str(out)])
+    _run_until(proc, "kpart: starting Spark")
+    jvms: list[int] = []
+    while not jvms and proc.poll() is None:  # waits for a process to appear, not for a time
+        jvms = [p for p in _children(proc.pid) if _is_java(p)]
+        time.sleep(0.05)
+    assert jvms, "the JVM never started"
+    proc.send_signal(signal.SIGINT)
+    code, after = _finish(proc)
+    assert (code, after) == (130, ["kpart: interrupted"])
+    assert all(_gone(pid) for pid in jvms), "the JVM kpart started is left running"
+    assert not out.exists()
 
 
 @pytest.mark.spark
@@ -255,3 +275,12 @@ def test_a_connection_lost_inside_py4j_with_the_jvm_alive_is_one_line():
         error = e
     assert describe_failure(error) == (
         "Spark's JVM stopped answering (ConnectionRefusedError: [Errno 111] Connection refused)")
+
+
+def test_a_python_worker_error_is_its_exception_line():
+    text = (": org.apache.spark.api.python.PythonException: An exception was thrown from the "
+            "Python worker. Please see the stack trace below.\nTraceback (most recent call "
+            "last):\n  File \"/x/kernels.py\", line 3, in hash_batch\n    raise ValueError("
+            "'boom')\nValueError: boom\n\n\tat org.apache.spark.api.python.BasePythonRunner"
+            "(PythonRunner.scala:1)")
+    assert describe_java_text(text) == "Spark failed in a Python worker: ValueError: boom"

@@ -15,6 +15,7 @@ then ``Caused by: Class: message``), and the JVM's exit status when it has died:
   ``SparkOutOfMemoryError``, or a JVM that exited with status 3 (``ExitOnOutOfMemoryError``)
   or 52 (Spark's out-of-memory exit code): out of memory, and how to give the driver more;
 * a JVM that died otherwise: its exit status or the signal that killed it;
+* a Python worker's error (``mapInArrow``): its Python exception line;
 * anything else from Spark: the root cause's class and first line.
 
 Nothing here imports pyspark or py4j: exceptions are recognised by their module's name.
@@ -139,6 +140,9 @@ def describe_java_text(text: str, fatal: tuple[str, ...] = ()) -> str:
     for cls, msg in chain:
         if cls.endswith("OutOfMemoryError"):
             return _oom(f"{cls}: {msg}" if msg else cls)
+    python = _python_error(text)
+    if python is not None:  # a Python worker's error (mapInArrow): its own last line
+        return f"Spark failed in a Python worker: {_short(python)}"
     root = chain[-1] if chain else None
     cause = "" if root is None else (f"{root[0]}: {root[1]}" if root[1] else root[0])
     for _, msg in chain:
@@ -149,6 +153,18 @@ def describe_java_text(text: str, fatal: tuple[str, ...] = ()) -> str:
         first = next((line.strip() for line in text.splitlines() if line.strip()), "")
         return f"Spark failed: {_short(first or 'no detail')}"
     return f"Spark failed: {_short(cause)}"
+
+
+def _python_error(text: str) -> str | None:
+    """The exception line of the first Python traceback in ``text`` (``ValueError: boom``),
+    ``None`` when there is none."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == "Traceback (most recent call last):":
+            for after in lines[i + 1:]:
+                if after.strip() and not after[0].isspace():
+                    return after.strip()
+    return None
 
 
 def _error_text(error: BaseException) -> str:

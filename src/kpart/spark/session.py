@@ -235,7 +235,8 @@ def _sigint_kept() -> Iterator[None]:
 @contextmanager
 def _sigint_deferred() -> Iterator[None]:
     """Hold a SIGINT until the body (the JVM's launch) is over, then deliver it to the handler
-    in place before: interrupted half-way, pyspark would lose the JVM it launched."""
+    in place before (also over the handler pyspark installs meanwhile): interrupted half-way,
+    pyspark would lose the JVM it launched."""
     if not _in_main_thread():
         yield
         return
@@ -357,14 +358,18 @@ def _start(builder: SparkSession.Builder, settings: Mapping[str, str], master: s
     from kpart.spark._stderr import clear_fatal_lines
 
     label = master or "(spark-submit's)"
+    local = master is None or is_local_master(master)
     try:
         clear_fatal_lines()  # the last words of an earlier JVM are not this one's
-        with _sigint_deferred():  # Ctrl-C now would lose the JVM being launched
+        # Ctrl-C while the JVM is launched would lose it, and while a local SparkContext starts
+        # it would reach pyspark's handler; held until then (a local start takes seconds)
+        with _sigint_deferred():
             SparkContext._ensure_initialized(conf=SparkConf().setAll(list(settings.items())))
-        if master is None or is_local_master(master):
-            return builder.getOrCreate()
+            if local:
+                return builder.getOrCreate()
     except Exception as e:  # Py4J/Java errors, the JVM exiting at start
         raise _start_error(label, e) from None
+    assert master is not None  # a local master returned above
     contacting = _registering_with_master if master.startswith("spark://") else None
     session = start_within(master, builder.getOrCreate, timeout, _abandon_jvm, contacting)
     # the JVM's active session is per thread: make it this thread's too, as getOrCreate does
