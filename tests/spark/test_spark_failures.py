@@ -284,3 +284,19 @@ def test_a_python_worker_error_is_its_exception_line():
             "'boom')\nValueError: boom\n\n\tat org.apache.spark.api.python.BasePythonRunner"
             "(PythonRunner.scala:1)")
     assert describe_java_text(text) == "Spark failed in a Python worker: ValueError: boom"
+
+
+def test_ctrl_c_in_any_command_exits_130_with_one_line(monkeypatch, capsys):
+    """Not only Spark's: Ctrl-C while ``kpart assign -`` waits for its standard input."""
+    from kpart.cli import main
+
+    class Keyboard:  # standard input that the user interrupts instead of typing
+        def read(self, *args: object) -> str:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the signal's KeyboardInterrupt cuts this short
+            raise AssertionError("SIGINT was not delivered")
+
+    monkeypatch.setattr(sys, "stdin", Keyboard())
+    assert main(["assign", "-"]) == 130
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "kpart: interrupted\n")
