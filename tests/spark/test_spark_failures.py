@@ -300,3 +300,22 @@ def test_ctrl_c_in_any_command_exits_130_with_one_line(monkeypatch, capsys):
     assert main(["assign", "-"]) == 130
     out, err = capsys.readouterr()
     assert (out, err) == ("", "kpart: interrupted\n")
+
+
+@pytest.mark.spark
+def test_a_spark_analysis_error_is_one_line_and_prints_nothing_itself(spark, capfd):
+    """pyspark prints an analysis error's query context as a JSON record on stderr when the
+    error is raised; a command-line session silences that (its one line names the error)."""
+    from pyspark.sql import functions as F
+
+    from kpart.spark.session import _quiet_query_context_loggers
+
+    _quiet_query_context_loggers()
+    capfd.readouterr()
+    with pytest.raises(Exception) as caught:
+        spark.range(1).select(F.col("no_such_column")).collect()
+    assert capfd.readouterr().err == ""
+    line = describe_failure(caught.value)
+    assert line is not None and "\n" not in line
+    assert line.startswith("Spark failed: org.apache.spark.sql.") and "AnalysisException: " in line
+    assert "no_such_column" in line

@@ -198,6 +198,7 @@ def get_or_create_session(
     if _COMMAND_LINE:
         for key in ("spark.driver.extraJavaOptions", "spark.executor.extraJavaOptions"):
             settings[key] += f" {COMMAND_LINE_JAVA_OPTIONS}"
+        _quiet_query_context_loggers()
     settings.update(conf or {})
     for key, value in settings.items():
         builder = builder.config(key, value)
@@ -214,6 +215,19 @@ def get_or_create_session(
     if not is_connect(session):  # a Connect session (reused) has no SparkContext
         session.sparkContext.setLogLevel("OFF" if _COMMAND_LINE and not reuse else "ERROR")
     return session
+
+
+def _quiet_query_context_loggers() -> None:
+    """Silence the loggers through which pyspark prints an analysis error's query context as a
+    JSON record with a traceback, on stderr, when the error is raised (the command's own line
+    names the error). They must be pyspark's ``PySparkLogger`` (pyspark passes them extra
+    keywords), so they are made here, where pyspark is imported."""
+    try:
+        from pyspark.logger import PySparkLogger
+    except ImportError:  # pragma: no cover - an older pyspark: no such loggers
+        return
+    for name in ("DataFrameQueryContextLogger", "SQLQueryContextLogger"):
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _in_main_thread() -> bool:
@@ -235,8 +249,9 @@ def _sigint_kept() -> Iterator[None]:
 @contextmanager
 def _sigint_deferred() -> Iterator[None]:
     """Hold a SIGINT until the body (the JVM's launch) is over, then deliver it to the handler
-    in place before (also over the handler pyspark installs meanwhile): interrupted half-way,
-    pyspark would lose the JVM it launched."""
+    in place before, which is back then (pyspark's SparkContext installs its own meanwhile,
+    which a SIGINT after that reaches instead): interrupted half-way, pyspark would lose the
+    JVM it launched."""
     if not _in_main_thread():
         yield
         return
