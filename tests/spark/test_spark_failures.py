@@ -14,6 +14,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -25,6 +26,7 @@ import pytest
 from kpart.spark._failures import describe_failure, describe_java_text, java_chain
 
 SRC = Path(__file__).resolve().parents[2] / "src"
+HANG = 600.0  # seconds after which a kpart subprocess is taken for hung and killed
 STEP = "kpart: "  # kpart's step lines ("kpart: reading x.csv") when stderr is not a terminal
 
 
@@ -83,9 +85,14 @@ def _gone(pid: int) -> bool:
 def _kpart(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(SRC), os.environ.get("PYTHONPATH", "")]), **(env or {})}
-    return subprocess.Popen([sys.executable, "-m", "kpart.cli", *args], stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "-m", "kpart.cli", *args], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=environment)
+    # a safety net, not a measure: a kpart that hangs (the bug) fails the test, not the run
+    guard = threading.Timer(HANG, proc.kill)
+    guard.daemon = True
+    guard.start()
+    return proc
 
 
 def _run_until(proc: subprocess.Popen[str], step: str) -> tuple[list[str], list[int]]:
@@ -101,6 +108,7 @@ def _run_until(proc: subprocess.Popen[str], step: str) -> tuple[list[str], list[
 
 
 def _finish(proc: subprocess.Popen[str]) -> tuple[int, list[str]]:
+    """``proc``'s exit code and the rest of its stderr (-9: it hung and was killed)."""
     assert proc.stderr is not None
     rest = proc.stderr.read()
     proc.wait()
