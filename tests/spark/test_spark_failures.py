@@ -9,6 +9,7 @@ runs. The text tests (:func:`describe_java_text` on Java errors as py4j gives th
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import struct
@@ -327,3 +328,51 @@ def test_a_spark_analysis_error_is_one_line_and_prints_nothing_itself(spark, cap
     assert line is not None and "\n" not in line
     assert line.startswith("Spark failed: org.apache.spark.sql.") and "AnalysisException: " in line
     assert "no_such_column" in line
+
+
+# -- kpart's steps on a terminal when the run fails --------------------------------------------
+
+
+class _DeadTracker:
+    """A status tracker whose JVM is gone: every call fails as py4j's would."""
+
+    def getActiveStageIds(self) -> list[int]:  # noqa: N802 - pyspark's StatusTracker API
+        raise ConnectionRefusedError(111, "Connection refused")
+
+
+class _Session:
+    def __init__(self, tracker: object) -> None:
+        self.sparkContext = self
+        self._tracker = tracker
+
+    def statusTracker(self) -> object:  # noqa: N802 - pyspark's SparkContext API
+        return self._tracker
+
+
+def _live(buf: io.StringIO):
+    from rich.console import Console
+
+    from kpart.cli._phases import phases
+
+    return phases(console=Console(file=buf, force_terminal=True, width=100, color_system=None))
+
+
+def test_a_step_ended_by_ctrl_c_is_not_ticked_as_done():
+    buf = io.StringIO()
+    with pytest.raises(KeyboardInterrupt), _live(buf) as steps:
+        steps.step("starting Spark (local[*])")
+        steps.step("reading small.csv")
+        raise KeyboardInterrupt
+    done = [t.description for t in steps._progress.tasks if t.finished]
+    assert done == ["starting Spark (local[*])"]
+    assert "✓ reading small.csv" not in buf.getvalue()
+
+
+def test_a_dead_jvm_leaves_the_run_s_own_error_not_the_progress_poller_s():
+    buf = io.StringIO()
+    with pytest.raises(ValueError, match="the job's own error"), _live(buf) as steps:
+        steps.step("hashing 50 distinct keys")
+        with steps.watch_spark(_Session(_DeadTracker()), interval=0.01):
+            time.sleep(0.05)  # the poller meets the dead JVM meanwhile
+            raise ValueError("the job's own error")
+    assert "Traceback" not in buf.getvalue() and "Connection refused" not in buf.getvalue()

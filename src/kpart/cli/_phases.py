@@ -201,10 +201,8 @@ def phases(*, quiet: bool = False, console: Any = None,
                                 else None))
     if reporter.mode == "live":
         with reporter._progress:
-            try:
-                yield reporter
-            finally:
-                with reporter._lock:
-                    reporter._finish_task()
+            yield reporter  # a step a failure or Ctrl-C ended is not ticked as done
+            with reporter._lock:
+                reporter._finish_task()
     else:
         yield reporter
