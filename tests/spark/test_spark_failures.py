@@ -151,6 +151,22 @@ def test_ctrl_c_while_the_jvm_starts_exits_130_and_stops_it(tmp_path):
 
 
 @pytest.mark.spark
+def test_ctrl_c_during_a_cluster_report_exits_130(tmp_path):
+    from _tools.cluster_datasets import write_cluster
+
+    write_cluster(tmp_path)
+    inputs = sorted(p.name for p in tmp_path.iterdir())
+    out = tmp_path / "out"
+    proc = _kpart(["report", "--topology", str(tmp_path / "cluster.toml"), "--out", str(out)])
+    _, jvms = _run_until(proc, "kpart: clicks: reading")
+    proc.send_signal(signal.SIGINT)
+    code, after = _finish(proc)
+    assert (code, after) == (130, ["kpart: interrupted"])
+    assert all(_gone(pid) for pid in jvms)
+    assert sorted(p.name for p in tmp_path.iterdir()) == inputs
+
+
+@pytest.mark.spark
 def test_ctrl_c_during_compat_on_a_dataset_exits_130(tmp_path):
     proc = _kpart(["compat", str(_csv(tmp_path)), "--key", "user_id", "-p", "12"])
     _, jvms = _run_until(proc, "kpart: reading small.csv")
