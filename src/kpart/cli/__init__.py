@@ -6,15 +6,23 @@ bad value and exits with code 2; nothing is left half-written (outputs go to a t
 and are renamed into place). A :class:`kpart.errors.KpartWarning` raised by a core (input Kafka
 accepts but that is probably a mistake) prints one ``kpart: warning: ...`` line on stderr and
 the command goes on with the Kafka-faithful result.
+
+A failure of Spark (a job that failed, a file Spark could not read, its JVM out of memory or
+killed) is one ``kpart: error: ...`` line naming the cause (:mod:`kpart.spark._failures`), exit
+code 2, the JVM kpart started stopped. Ctrl-C (SIGINT) ends any command with the one line
+``kpart: interrupted`` and exit code 130 (128 + SIGINT, as shells report it), the JVM kpart
+started stopped and nothing half-written.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Annotated, TextIO
+from contextlib import contextmanager, suppress
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -107,16 +115,102 @@ def _warnings_as_lines() -> Iterator[None]:
         yield
 
 
+#: Exit code of a command ended by Ctrl-C (128 + SIGINT).
+INTERRUPTED = 130
+
+
+@contextmanager
+def _sigint_noted() -> Iterator[list[int]]:
+    """Note each SIGINT in the yielded list, then raise KeyboardInterrupt as Python does (a
+    Spark session kpart starts keeps this handler: :mod:`kpart.spark.session`). An ignored
+    SIGINT (a background job) stays ignored."""
+    seen: list[int] = []
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) == signal.SIG_IGN):
+        yield seen
+        return
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        seen.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _launched_jvm() -> object | None:
+    """The JVM this process launched for Spark (``None`` when Spark never ran here)."""
+    if "kpart.spark.session" not in sys.modules:
+        return None
+    from kpart.spark.session import launched_jvm
+
+    return launched_jvm()
+
+
+def _stop_jvm_since(before: object | None) -> None:
+    """Stop the JVM launched since ``before`` was (not one an embedding process runs)."""
+    jvm = _launched_jvm()
+    if jvm is not None and jvm is not before:
+        from kpart.spark.session import stop_jvm
+
+        stop_jvm()
+
+
+def _spark_failure(error: BaseException, before: object | None) -> str | None:
+    """The one line of a Spark failure (:mod:`kpart.spark._failures`), ``None`` for any other
+    error (and when Spark never ran)."""
+    if "kpart.spark.session" not in sys.modules:
+        return None
+    from kpart.spark._failures import describe_failure, is_lost_connection
+    from kpart.spark._stderr import fatal_lines
+    from kpart.spark.session import jvm_exit_status
+
+    status = None
+    if _launched_jvm() not in (None, before):  # a lost connection: the JVM may be dying
+        status = jvm_exit_status(wait=5.0 if is_lost_connection(error) else 0.0)
+    return describe_failure(error, jvm_status=status,
+                            fatal=fatal_lines(wait=1.0 if status is not None else 0.0))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kpart`` console script; returns the process exit code."""
     _register()
-    with _warnings_as_lines():
-        return _main(argv)
+    before = _launched_jvm()
+    with _warnings_as_lines(), _sigint_noted() as sigint:
+        try:
+            code = _main(argv, sigint)
+        except BaseException as e:  # noqa: BLE001 - Ctrl-C or a Spark failure: one line
+            if sigint or isinstance(e, KeyboardInterrupt):
+                code = INTERRUPTED
+            else:
+                line = _spark_failure(e, before)
+                if line is None:
+                    raise
+                typer.echo(f"kpart: error: {line}", err=True)
+                code = 2
+        if sigint:
+            code = INTERRUPTED
+        try:
+            if code != 0:  # a failed run leaves no JVM of its own behind
+                _stop_jvm_since(before)
+        except KeyboardInterrupt:  # Ctrl-C again while the JVM stops (it is killed at exit)
+            code = INTERRUPTED
+        if code == INTERRUPTED:
+            with suppress(KeyboardInterrupt):
+                typer.echo("kpart: interrupted", err=True)
+        return code
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, interrupted: list[int] | None = None) -> int:
+    """The command's exit code; a usage error or bad input printed as one line (none after
+    Ctrl-C, noted in ``interrupted``: the error is the interruption's)."""
     try:
-        app(args=argv, prog_name="kpart", standalone_mode=False)
+        code = app(args=argv, prog_name="kpart", standalone_mode=False)
+        if code == INTERRUPTED:  # typer's answer to a KeyboardInterrupt (Exit(130))
+            return INTERRUPTED
     except typer.TyperException as e:  # usage errors (exit 2) and other click-style errors
         if type(e).__name__ == "NoArgsIsHelpError":  # a bare group command: print its help
             typer.echo(e.format_message(), err=True)
@@ -136,6 +230,8 @@ def _main(argv: list[str] | None) -> int:
     except typer.Exit as e:
         return e.exit_code
     except KpartError as e:
+        if interrupted:
+            return INTERRUPTED
         flags = {m: flag_for(m) for m in e.mentions}
         typer.echo(f"kpart: error: {e.naming(flag_for(e.parameter), flags)}", err=True)
         return 2

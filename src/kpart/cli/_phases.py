@@ -120,8 +120,8 @@ class Phases:
         stop = threading.Event()
 
         def loop() -> None:
-            while not stop.wait(interval):
-                self.poll(tracker)
+            while not stop.wait(interval) and self._polled(tracker):
+                pass
 
         thread = threading.Thread(target=loop, name="kpart-phases", daemon=True)
         thread.start()
@@ -130,7 +130,16 @@ class Phases:
         finally:
             stop.set()
             thread.join()
+            self._polled(tracker)
+
+    def _polled(self, tracker: Any) -> bool:
+        """:meth:`poll`, False when Spark cannot answer (its JVM is gone, the run is failing
+        or interrupted: the run's own error tells why, not a traceback of this thread)."""
+        try:
             self.poll(tracker)
+        except Exception:  # noqa: BLE001 - py4j errors of a dead or stopping JVM
+            return False
+        return True
 
 
 class _ConnectTracker:
@@ -192,10 +201,8 @@ def phases(*, quiet: bool = False, console: Any = None,
                                 else None))
     if reporter.mode == "live":
         with reporter._progress:
-            try:
-                yield reporter
-            finally:
-                with reporter._lock:
-                    reporter._finish_task()
+            yield reporter  # a step a failure or Ctrl-C ended is not ticked as done
+            with reporter._lock:
+                reporter._finish_task()
     else:
         yield reporter

@@ -93,7 +93,9 @@ def check_master_options(master: str | None, master_timeout: str | None,
     already runs a session, which is then reused: the user named that master). No JVM starts
     here; the caller then starts the session with ``probe=False``
     (:func:`kpart.spark.session.get_or_create_session`), so the port is probed once. Returns
-    the timeout in seconds; ConfigError naming the bad value.
+    the timeout in seconds; ConfigError naming the bad value. Every command that starts Spark
+    calls this first: it also makes the sessions this process starts those of a command line
+    (:func:`kpart.spark.session.for_command_line`: a failure is kpart's one line).
 
     ``remote`` (``--remote``): a Spark Connect URL, checked the same way (its form, then its
     TCP port; :mod:`kpart.spark._remote`); with ``--master`` as well, ConfigError. Its
@@ -106,7 +108,9 @@ def check_master_options(master: str | None, master_timeout: str | None,
     kpart.errors.ConfigError: --remote: a Spark Connect server runs its own master: give --remote or --master, not both
     """
     from kpart.spark._master import DEFAULT_MASTER_TIMEOUT, check_master, check_reachable
+    from kpart.spark.session import for_command_line
 
+    for_command_line()  # the session this command starts fails in one line, never hangs
     if remote is not None:
         from kpart.spark._remote import DEFAULT_REMOTE_TIMEOUT, check_remote_reachable
 
@@ -132,7 +136,7 @@ def report_session(run: Any, steps: Any, *, needed: bool = True) -> Iterator[Any
     stopped on the way out; ``None`` when ``needed`` is false (an input without records).
     The job runs inside ``steps.watch_spark`` (a progress bar on a terminal)."""
     from kpart.spark._remote import shown_url
-    from kpart.spark.session import get_or_create_session, has_active_session
+    from kpart.spark.session import get_or_create_session, has_active_session, stop_jvm
 
     if not needed:
         yield None
@@ -146,6 +150,25 @@ def report_session(run: Any, steps: Any, *, needed: bool = True) -> Iterator[Any
     try:
         with steps.watch_spark(spark):
             yield spark
+    except BaseException:
+        if owned and _jvm_unusable():  # interrupted, or dead: no graceful stop to wait for
+            owned = False
+            stop_jvm()
+        raise
     finally:
         if owned:
             spark.stop()
+
+
+def _jvm_unusable() -> bool:
+    """True while a KeyboardInterrupt is being handled (Ctrl-C) or once the JVM kpart launched
+    has exited: its session is then not stopped through it, the JVM is stopped instead."""
+    import sys
+
+    from kpart.spark._failures import is_lost_connection
+    from kpart.spark.session import jvm_exit_status
+
+    error = sys.exc_info()[1]
+    if error is None or isinstance(error, KeyboardInterrupt):
+        return True
+    return jvm_exit_status(wait=5.0 if is_lost_connection(error) else 0.0) is not None
