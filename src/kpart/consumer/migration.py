@@ -293,7 +293,7 @@ def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy
     ...     {"id": "C0", "topics": ["t"]}, {"id": "C1", "topics": ["t"]}]})
     >>> c = protocol_change(g, "roundrobin", "consumer")
     >>> c.labels, c.before.as_dict(), c.moved
-    (('roundrobin', 'uniform'), {'C0': {'t': [0, 2]}, 'C1': {'t': [1, 3]}}, 0)
+    (('classic roundrobin', 'consumer uniform'), {'C0': {'t': [0, 2]}, 'C1': {'t': [1, 3]}}, 0)
     """
     if to_protocol not in PROTOCOLS:
         raise ConfigError.about("to_protocol", "{param} {value!r}: expected consumer or classic "
@@ -311,7 +311,7 @@ def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy
         current = group.with_members(replace(m, owned_partitions=owned[m.member_id])
                                      for m in group.members)
         after = server_assign(server_group(current), server)
-        return compare(before, after, (classic.name, server.name))
+        return compare(before, after, (f"classic {classic.name}", f"consumer {server.config_name}"))
     if not isinstance(group, ServerGroupSpec):
         raise ConfigError.about(
             "to_protocol", "{param} {value!r} starts from a KIP-848 group (a group file whose "
@@ -326,7 +326,7 @@ def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy
                      owned_partitions=owned[m.member_id]) for m in group.members),
     )
     after = _settled(rejoined, classic)
-    return compare(before, after, (server.name, classic.name))
+    return compare(before, after, (f"consumer {server.config_name}", f"classic {classic.name}"))
 
 
 def _family(name: str | Strategy, *, classic: bool) -> Strategy:
