@@ -13,14 +13,19 @@ per partition and per member, and each side's balance). Two compositions build t
   twice.
 - :func:`protocol_change`: a classic group moved to the consumer protocol (``"consumer"``), or a
   KIP-848 group moved back (``"classic"``). Kafka's consumer rebalance protocol documentation
-  (https://kafka.apache.org/43/operations/consumer-rebalance-protocol/, "Upgrade and downgrade";
-  ``partition.assignment.strategy`` is replaced by ``group.remote.assignor``) maps the client
-  assignors to the server ones: ``range`` → ``range``; ``sticky``, ``cooperative-sticky`` and
-  ``roundrobin`` → ``uniform`` (:data:`SERVER_EQUIVALENT`). On an online upgrade the coordinator
-  converts the classic group and keeps each member's assignment as its current one
-  (``ConsumerGroup.fromClassicGroup``, see KAFKA-21582), so the server side is computed with
-  the members owning the classic side's answer; on a downgrade the members rejoin owning the
-  consumer group's target (their ``ownedPartitions``, generation 1).
+  (``docs/operations/consumer-rebalance-protocol.md``, section "Migrating from Client-side
+  Assignors", https://kafka.apache.org/43/operations/consumer-rebalance-protocol/) maps them:
+  "The following table shows the mapping from client-side assignors to the new server-side
+  assignors: RangeAssignor → range; CooperativeStickyAssignor → uniform; StickyAssignor →
+  uniform; RoundRobinAssignor → uniform" (:data:`SERVER_EQUIVALENT`). Its "Upgrade & Downgrade"
+  section: online, "when the first consumer using the new Consumer rebalance protocol joins the
+  group, the group is converted from Classic to Consumer", and back "when the last consumer
+  using the new Consumer rebalance protocol leaves the group". The conversion keeps each
+  member's assignment as its current one (``ConsumerGroup.fromClassicGroup`` takes the previous
+  generation's assignments as the target, KAFKA-21582), so the server side is computed with the
+  members owning the classic side's answer; on a downgrade the members rejoin owning the
+  consumer group's target (their ``ownedPartitions``, generation 1). (An offline switch, the
+  group emptied first, starts from no assignment: give a group file without owned partitions.)
 
 Shapes: a partition is ``(topic, partition)``; members appear in the first assignment's order,
 then members only the second has. A partition that no member owns on one side (no subscriber,
@@ -68,7 +73,7 @@ __all__ = [
 ]
 
 #: Classic assignor → the KIP-848 assignor it becomes under ``group.protocol=consumer`` (Kafka's
-#: consumer rebalance protocol documentation, "Upgrade and downgrade").
+#: consumer rebalance protocol documentation, "Migrating from Client-side Assignors").
 SERVER_EQUIVALENT: Mapping[str, str] = {
     "range": "server-range",
     "sticky": "uniform",
