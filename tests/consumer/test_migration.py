@@ -153,3 +153,18 @@ def test_a_classic_assignor_across_versions_names_version_and_assignor():
         upgrade_change(_classic({"t": 3}, 2), "cooperative-sticky", "3.6.2", "4.3")
     assert str(e.value).startswith("from_version '3.6.2': kpart does not model the "
                                    "cooperative-sticky assignor by Kafka version yet")
+
+
+def test_offline_switch_starts_the_new_side_from_no_assignment():
+    """c1..c3 on 4+4 partitions: online, cooperative-sticky's answer is kept (nothing moves);
+    offline, the uniform assignor starts afresh and its own fresh answer differs."""
+    g = _classic({"orders": 4, "payments": 4}, 3)
+    online = protocol_change(g, "cooperative-sticky", "consumer")
+    offline = protocol_change(g, "cooperative-sticky", "consumer", online=False)
+    assert online.moved == 0
+    assert offline.before == online.before
+    from kpart.consumer import server_assign
+    from kpart.consumer.coordinator.server_spec import server_group
+
+    assert offline.after == server_assign(server_group(g), "uniform")
+    assert offline.moved > 0

@@ -116,3 +116,17 @@ def test_migrate_to_another_protocol_is_one_error_line(tmp_path, capsys):
     assert err == ("kpart: error: --to-protocol 'streams': expected consumer or classic (the "
                    "values of group.protocol)\n")
     assert not out.exists()
+
+
+def test_migrate_offline_starts_from_no_assignment(capsys):
+    path = str(EXAMPLES / "migrate-two-topics.json")
+    online = _json(capsys, ["migrate", path, "--to-protocol", "consumer", "-a",
+                            "cooperative-sticky", "--json"])
+    offline = _json(capsys, ["migrate", path, "--to-protocol", "consumer", "-a",
+                             "cooperative-sticky", "--offline", "--json"])
+    assert online["moved"] == 0
+    assert offline["before"] == online["before"]
+    assert offline["moved"] == 6
+    assert offline["after"]["assignment"] == {"c1": {"orders": [2, 3], "payments": [0]},
+                                              "c2": {"payments": [1, 2, 3]},
+                                              "c3": {"orders": [0, 1]}}

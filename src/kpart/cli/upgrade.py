@@ -147,7 +147,7 @@ def upgrade_command(
           f"→ {change.labels[1]}")
 
 
-def migrate_command(
+def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per option
     file: Annotated[Path, typer.Argument(help=_FILE_HELP)],
     to_protocol: Annotated[str, typer.Option(
         "--to-protocol", help="consumer (a classic group moves to KIP-848) or classic (back).")],
@@ -165,6 +165,9 @@ def migrate_command(
         "--kafka-version", show_default=False,
         help="The brokers' Kafka version for the KIP-848 side (default: the newest release, "
         "4.3; see docs/versions.md).")] = None,
+    offline: Annotated[bool, typer.Option(
+        "--offline", help="The group is emptied and restarted with the new protocol: the new "
+        "side starts from no assignment (default: online, the members keep theirs).")] = False,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
                                             show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
@@ -182,9 +185,9 @@ def migrate_command(
     group = load_any_group(file)
     chosen = assignor or ("range" if to_protocol == "consumer" else "uniform")
     change = protocol_change(group, chosen, to_protocol, kafka_version=kafka_version,
-                             to_assignor=to_assignor)
+                             to_assignor=to_assignor, online=not offline)
     _emit(change, fmt, out, f"{file.name}: {change.labels[0]} → {change.labels[1]} "
-          f"(group.protocol={to_protocol})")
+          f"(group.protocol={to_protocol}{', offline' if offline else ''})")
 
 
 def register(app: typer.Typer) -> None:

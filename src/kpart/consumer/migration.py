@@ -24,8 +24,9 @@ per partition and per member, and each side's balance). Two compositions build t
   member's assignment as its current one (``ConsumerGroup.fromClassicGroup`` takes the previous
   generation's assignments as the target, KAFKA-21582), so the server side is computed with the
   members owning the classic side's answer; on a downgrade the members rejoin owning the
-  consumer group's target (their ``ownedPartitions``, generation 1). (An offline switch, the
-  group emptied first, starts from no assignment: give a group file without owned partitions.)
+  consumer group's target (their ``ownedPartitions``, generation 1). Offline (the "Offline"
+  section: the group emptied first, then converted), the new side starts from no assignment:
+  ``online=False``.
 
 Shapes: a partition is ``(topic, partition)``; members appear in the first assignment's order,
 then members only the second has. A partition that no member owns on one side (no subscriber,
@@ -280,7 +281,7 @@ def upgrade_change(spec: ServerGroupSpec | GroupSpec, assignor: str | Strategy,
 
 def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy, to_protocol: str,
                     *, kafka_version: str | KafkaVersion | None = None,
-                    to_assignor: str | None = None) -> AssignmentChange:
+                    to_assignor: str | None = None, online: bool = True) -> AssignmentChange:
     """``group`` moved to ``group.protocol`` ``to_protocol`` (labels: the two assignors).
 
     - ``"consumer"``: ``group`` is a classic group run by the classic ``assignor``; the server
@@ -290,6 +291,8 @@ def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy
     - ``"classic"``: ``group`` is a KIP-848 group whose target ``assignor`` (``uniform``,
       ``range``) computes at ``kafka_version``; the members then rejoin a classic group owning
       it, run by ``to_assignor`` (default :data:`CLASSIC_EQUIVALENT`).
+    - ``online=False``: the group is emptied and restarted with the new protocol, so the new
+      side is computed with no member owning anything (no generation).
 
     Raises :class:`~kpart.errors.ConfigError`: ``to_protocol`` not ``consumer``/``classic``,
     an assignor of the wrong family or unknown, a group of the wrong kind, a bad version.
@@ -313,8 +316,9 @@ def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy
         server = server.at_version(kafka_version)
         before = _settled(group, classic)
         owned = dict(before.assignment)
-        current = group.with_members(replace(m, owned_partitions=owned[m.member_id])
-                                     for m in group.members)
+        current = group.with_members(
+            replace(m, owned_partitions=owned[m.member_id] if online else ())
+            for m in group.members)
         after = server_assign(server_group(current), server)
         return compare(before, after, (f"classic {classic.name}", f"consumer {server.config_name}"))
     if not isinstance(group, ServerGroupSpec):
@@ -327,8 +331,10 @@ def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy
     owned = dict(before.assignment)
     rejoined = GroupSpec(
         tuple(Topic(t.name, t.num_partitions) for t in group.topics),
-        tuple(Member(m.member_id, m.topics, m.rack, m.instance_id, generation=1,
-                     owned_partitions=owned[m.member_id]) for m in group.members),
+        tuple(Member(m.member_id, m.topics, m.rack, m.instance_id,
+                     generation=1 if online else -1,
+                     owned_partitions=owned[m.member_id] if online else ())
+              for m in group.members),
     )
     after = _settled(rejoined, classic)
     return compare(before, after, (f"consumer {server.config_name}", f"classic {classic.name}"))
