@@ -130,3 +130,16 @@ def test_migrate_offline_starts_from_no_assignment(capsys):
     assert offline["after"]["assignment"] == {"c1": {"orders": [2, 3], "payments": [0]},
                                               "c2": {"payments": [1, 2, 3]},
                                               "c3": {"orders": [0, 1]}}
+
+
+def test_upgrade_parquet_has_one_row_per_partition(tmp_path, capsys):
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "moves.parquet"
+    assert main(["upgrade", THREE, "--from", "4.0.0", "--to", "4.3", "-o", str(out)]) == 0
+    table = pq.read_table(out)
+    assert table.to_pylist() == [
+        {"topic": "t", "partition": 0, "before": "m1", "after": "m1", "moved": False},
+        {"topic": "t", "partition": 1, "before": "m1", "after": "m2", "moved": True},
+        {"topic": "t", "partition": 2, "before": "m2", "after": "m2", "moved": False}]
+    assert table.schema.metadata[b"kpart.labels"] == b'["4.0.0", "4.3"]'

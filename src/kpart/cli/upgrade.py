@@ -7,8 +7,9 @@ consumer [--assignor range|roundrobin|sticky|cooperative-sticky] [--kafka-versio
 the classic assignor's answer and the KIP-848 target the converted group gets (Kafka's mapping:
 ``range`` → ``range``, the others → ``uniform``); ``--to-protocol classic`` the reverse. Both
 print the two assignments side by side, the partitions that change owner (per member: lost and
-gained) and each side's balance; ``--format json`` (or ``--json``) the same as JSON, ``--out``
-writes it atomically. The comparison lives in :mod:`kpart.consumer.migration`.
+gained) and each side's balance; ``--format json`` (or ``--json``) the same as JSON,
+``--format parquet|arrow`` one row per partition (:meth:`AssignmentChange.to_arrow`, written to
+``--out`` only); ``--out`` writes atomically. The comparison lives in :mod:`kpart.consumer.migration`.
 
 FILE is a classic group file (docs/formats/group.md, ``topics`` an object) or a KIP-848 group
 file (docs/formats/kip848-group.md, ``topics`` a list); either may be a test-vector case
@@ -24,17 +25,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kpart._files import check_writable, read_text, write_text
-from kpart.cli._options import output_format
+from kpart._files import check_writable, read_text, write_table, write_text
+from kpart.cli._options import BINARY_FORMATS, output_format
 from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart.consumer.migration import AssignmentChange
 
-_FORMATS = ("table", "json")
+_FORMATS = ("table", "json", *BINARY_FORMATS)
 _FILE_HELP = ("Group file, JSON: a classic group (docs/formats/group.md) or a KIP-848 group "
               "(docs/formats/kip848-group.md).")
-_FORMAT_HELP = ("table or json. Default: table, or with --out JSON.")
+_FORMAT_HELP = ("table, json, parquet or arrow (parquet and arrow: one row per partition, "
+                "its owner on each side and whether it moves, written to --out). Default: "
+                "table, or with --out JSON unless its name ends in .parquet or .arrow.")
 
 
 def load_any_group(path: Path) -> Any:
@@ -111,7 +114,12 @@ def render_change(change: AssignmentChange, title: str) -> str:
     return "\n".join(lines)
 
 
-def _emit(change: AssignmentChange, fmt: str, out: Path | None, title: str) -> None:
+def _emit(change: AssignmentChange, fmt: str, out: Path | None, title: str,
+          file: Path) -> None:
+    if fmt in BINARY_FORMATS:
+        assert out is not None  # output_format refused a binary format without --out
+        write_table(out, change.to_arrow(), fmt, inputs={"FILE": file})
+        return
     text = (json.dumps(change.to_json(), indent=2) if fmt == "json"
             else render_change(change, title))
     if out is None:
@@ -144,7 +152,7 @@ def upgrade_command(
     group = load_any_group(file)
     change = upgrade_change(group, assignor, from_version, to_version)
     _emit(change, fmt, out, f"{assignor} assignment of {file.name}: Kafka {change.labels[0]} "
-          f"→ {change.labels[1]}")
+          f"→ {change.labels[1]}", file)
 
 
 def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per option
@@ -187,7 +195,7 @@ def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per optio
     change = protocol_change(group, chosen, to_protocol, kafka_version=kafka_version,
                              to_assignor=to_assignor, online=not offline)
     _emit(change, fmt, out, f"{file.name}: {change.labels[0]} → {change.labels[1]} "
-          f"(group.protocol={to_protocol}{', offline' if offline else ''})")
+          f"(group.protocol={to_protocol}{', offline' if offline else ''})", file)
 
 
 def register(app: typer.Typer) -> None:

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kpart.consumer import CONSUMER, COOPERATIVE, Strategy, assign, get_strategy, server_assign
 from kpart.consumer.assignment import GroupAssignment
@@ -60,6 +60,9 @@ from kpart.consumer.coordinator.server_spec import ServerGroupSpec, server_group
 from kpart.consumer.spec import GroupSpec, Member, Topic
 from kpart.errors import ConfigError
 from kpart.versions import KafkaVersion, behaviour, kafka_version
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
 
 __all__ = [
     "PROTOCOLS",
@@ -159,6 +162,35 @@ class AssignmentChange:
     def moved(self) -> int:
         """How many partitions change owner."""
         return len(self.moves)
+
+    def to_arrow(self) -> pa.Table:
+        """One row per partition owned on either side, sorted by topic and partition: ``topic``
+        (string), ``partition`` (int32), ``before`` and ``after`` (string, the owning member;
+        null: nobody), ``moved`` (bool: the owner differs). The schema's metadata holds
+        ``kpart.labels`` (a JSON list of the two sides' labels).
+
+        >>> a = GroupAssignment.from_pairs(["m1", "m2"], {"m1": [("t", 0), ("t", 1)]})
+        >>> b = GroupAssignment.from_pairs(["m1", "m2"], {"m1": [("t", 0)], "m2": [("t", 1)]})
+        >>> compare(a, b).to_arrow().to_pylist()  # doctest: +NORMALIZE_WHITESPACE
+        [{'topic': 't', 'partition': 0, 'before': 'm1', 'after': 'm1', 'moved': False},
+         {'topic': 't', 'partition': 1, 'before': 'm1', 'after': 'm2', 'moved': True}]
+        """
+        import json
+
+        import pyarrow as pa
+
+        first, second = _owners(self.before), _owners(self.after)
+        keys = sorted(first.keys() | second.keys())
+        before = [first.get(k) for k in keys]
+        after = [second.get(k) for k in keys]
+        table = pa.table({
+            "topic": pa.array([t for t, _ in keys], pa.string()),
+            "partition": pa.array([p for _, p in keys], pa.int32()),
+            "before": pa.array(before, pa.string()),
+            "after": pa.array(after, pa.string()),
+            "moved": pa.array([x != y for x, y in zip(before, after, strict=True)], pa.bool_()),
+        })
+        return table.replace_schema_metadata({"kpart.labels": json.dumps(list(self.labels))})
 
     def to_json(self) -> dict[str, Any]:
         """``{"before": {label, assignment, balance}, "after": {...}, "moved": n,
