@@ -27,7 +27,14 @@ def _migrate(cid: str, names: str, *argv: str, group: str = CLASSIC) -> Case:
                 files={"g.json": group})
 
 
+CASE_BAD_ASSIGNOR = json.dumps({"assignor": 7, "input": json.loads(KIP848)})
+CASE_UNKNOWN_ASSIGNOR = json.dumps({"assignor": "stripy", "input": json.loads(CLASSIC)})
+
 CASES = [
+    _upgrade("case-assignor-not-a-name", "7", "--from", "4.0.0", "--to", "4.3",
+             group=CASE_BAD_ASSIGNOR),
+    _migrate("case-unknown-assignor", "'stripy'", "--to-protocol", "consumer", "-o", "o.json",
+             group=CASE_UNKNOWN_ASSIGNOR),
     _upgrade("unparseable-from", "'4.x'", "--from", "4.x", "--to", "4.3"),
     _upgrade("unparseable-to", "'04.1'", "--from", "4.0.0", "--to", "04.1", "-o", "out.json"),
     _upgrade("four-parts", "'4.3.0.0'", "--from", "4.3.0.0", "--to", "4.3"),

@@ -143,3 +143,21 @@ def test_upgrade_parquet_has_one_row_per_partition(tmp_path, capsys):
         {"topic": "t", "partition": 1, "before": "m1", "after": "m2", "moved": True},
         {"topic": "t", "partition": 2, "before": "m2", "after": "m2", "moved": False}]
     assert table.schema.metadata[b"kpart.labels"] == b'["4.0.0", "4.3"]'
+
+
+def test_the_assignor_named_by_a_test_vector_case_is_the_default(tmp_path, capsys):
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({"id": "x", "assignor": "roundrobin", "input": {
+        "topics": {"t": 4}, "members": [{"id": "C0", "topics": ["t"]},
+                                        {"id": "C1", "topics": ["t"]}]}}))
+    doc = _json(capsys, ["migrate", str(case), "--to-protocol", "consumer", "--json"])
+    assert doc["before"]["label"] == "classic roundrobin"
+    assert doc["before"]["assignment"] == {"C0": {"t": [0, 2]}, "C1": {"t": [1, 3]}}
+    doc = _json(capsys, ["migrate", str(case), "--to-protocol", "consumer", "-a", "range",
+                         "--json"])
+    assert doc["before"]["label"] == "classic range"
+    server = tmp_path / "server.json"
+    server.write_text(json.dumps({"assignor": "range", "input": json.loads(
+        Path(THREE).read_text())}))
+    assert main(["upgrade", str(server), "--from", "4.0.0", "--to", "4.3"]) == 0
+    assert capsys.readouterr().out.startswith("range assignment of server.json")

@@ -40,11 +40,12 @@ _FORMAT_HELP = ("table, json, parquet or arrow (parquet and arrow: one row per p
                 "table, or with --out JSON unless its name ends in .parquet or .arrow.")
 
 
-def load_any_group(path: Path) -> Any:
+def load_any_group(path: Path) -> tuple[Any, str | None]:
     """A :class:`~kpart.consumer.spec.GroupSpec` (``topics`` an object: a classic group) or a
     :class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec` (``topics`` a list: a
-    KIP-848 group) from ``path``; a golden case ``{"input": {...}}`` is read as its input.
-    Errors name the file and the field."""
+    KIP-848 group) from ``path``, and the group's assignor when the file names one: a test-vector
+    case ``{"assignor": ..., "input": {...}}`` is read as its input, its ``assignor`` the
+    group's. Errors name the file and the field."""
     from kpart.consumer.coordinator.server_spec import ServerGroupSpec
     from kpart.consumer.spec import GroupSpec
 
@@ -52,12 +53,16 @@ def load_any_group(path: Path) -> Any:
         doc = json.loads(read_text(path, "FILE", stdin=True))
     except json.JSONDecodeError as e:
         raise ConfigError(f"{path}: malformed JSON: {e}") from None
+    named = None
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
+        named = doc.get("assignor")
+        if named is not None and not isinstance(named, str):
+            raise ConfigError(f"{path}: assignor: expected a name, got {named!r}")
         doc = doc["input"]
     try:
         if isinstance(doc, dict) and isinstance(doc.get("topics"), list):
-            return ServerGroupSpec.from_json(doc)
-        return GroupSpec.from_json(doc, unknown_owned="error")
+            return ServerGroupSpec.from_json(doc), named
+        return GroupSpec.from_json(doc, unknown_owned="error"), named
     except KpartError as e:
         raise ConfigError(f"{path}: {e}") from None
 
@@ -135,9 +140,11 @@ def upgrade_command(
         "brokers' for the KIP-848 assignors; see docs/versions.md).")],
     to_version: Annotated[str, typer.Option(
         "--to", "--to-version", help="The Kafka version after the upgrade (or downgrade).")],
-    assignor: Annotated[str, typer.Option(
-        "--assignor", "-a", help="uniform or range (KIP-848; the default: uniform). The "
-        "classic assignors are not modelled by version yet: an error with one.")] = "uniform",
+    assignor: Annotated[str | None, typer.Option(
+        "--assignor", "-a", show_default=False,
+        help="uniform or range (KIP-848). Default: the file's assignor (a test-vector case "
+        "names it), else uniform. The classic assignors are not modelled by version yet: an "
+        "error with one.")] = None,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
                                             show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
@@ -149,7 +156,8 @@ def upgrade_command(
     fmt = _format(fmt, as_json, out)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
-    group = load_any_group(file)
+    group, named = load_any_group(file)
+    assignor = assignor or named or "uniform"
     change = upgrade_change(group, assignor, from_version, to_version)
     _emit(change, fmt, out, f"{assignor} assignment of {file.name}: Kafka {change.labels[0]} "
           f"→ {change.labels[1]}", file)
@@ -162,9 +170,9 @@ def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per optio
     assignor: Annotated[str | None, typer.Option(
         "--assignor", "-a", show_default=False,
         help="The group's assignor now: with --to-protocol consumer a classic one (range, "
-        "roundrobin, sticky, cooperative-sticky; default range, the first of Kafka's default "
-        "partition.assignment.strategy), with classic a KIP-848 one (uniform, range; default "
-        "uniform).")] = None,
+        "roundrobin, sticky, cooperative-sticky), with classic a KIP-848 one (uniform, range). "
+        "Default: the file's assignor (a test-vector case names it), else range (the first of "
+        "Kafka's default partition.assignment.strategy), or uniform for classic.")] = None,
     to_assignor: Annotated[str | None, typer.Option(
         "--to-assignor", show_default=False,
         help="The assignor after the switch (default: Kafka's mapping, range -> range, the "
@@ -190,8 +198,8 @@ def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per optio
     fmt = _format(fmt, as_json, out)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
-    group = load_any_group(file)
-    chosen = assignor or ("range" if to_protocol == "consumer" else "uniform")
+    group, named = load_any_group(file)
+    chosen = assignor or named or ("range" if to_protocol == "consumer" else "uniform")
     change = protocol_change(group, chosen, to_protocol, kafka_version=kafka_version,
                              to_assignor=to_assignor, online=not offline)
     _emit(change, fmt, out, f"{file.name}: {change.labels[0]} → {change.labels[1]} "
