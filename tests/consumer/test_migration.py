@@ -168,3 +168,20 @@ def test_offline_switch_starts_the_new_side_from_no_assignment():
 
     assert offline.after == server_assign(server_group(g), "uniform")
     assert offline.moved > 0
+
+
+def test_a_cooperative_answer_is_taken_once_settled():
+    """c1 owns all 4 partitions and c2 joins: cooperative-sticky's first round revokes two of
+    c1's partitions without handing them out; the follow-up round gives them to c2, and that
+    settled answer is the classic side (no partition left unowned)."""
+    g = GroupSpec.from_json({"topics": {"t": 4}, "members": [
+        {"id": "c1", "topics": ["t"], "generation": 3, "owned": [["t", [0, 1, 2, 3]]]},
+        {"id": "c2", "topics": ["t"]}]})
+    from kpart.consumer import assign
+
+    first = assign(g, "cooperative-sticky")
+    assert first.revoked and sum(first.partition_counts().values()) == 2
+    c = protocol_change(g, "cooperative-sticky", "consumer")
+    assert c.before_balance == Balance(2, 2, 2)
+    assert sorted(p for m in ("c1", "c2") for _, p in c.before.partitions_of(m)) == [0, 1, 2, 3]
+    assert c.moved == 0
