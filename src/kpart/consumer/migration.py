@@ -54,7 +54,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from kpart.consumer import CONSUMER, COOPERATIVE, Strategy, assign, get_strategy, server_assign
+from kpart.consumer import (
+    CONSUMER,
+    COOPERATIVE,
+    Strategy,
+    assign,
+    get_strategy,
+    server_assign,
+    server_strategy,
+)
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator.server_spec import ServerGroupSpec, server_group
 from kpart.consumer.spec import GroupSpec, Member, Topic
@@ -65,6 +73,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
 __all__ = [
+    "CLASSIC_EQUIVALENT",
     "PROTOCOLS",
     "SERVER_EQUIVALENT",
     "AssignmentChange",
@@ -275,8 +284,9 @@ def _settled(group: GroupSpec, strategy: Strategy) -> GroupAssignment:
     if strategy.protocol != COOPERATIVE or not first.revoked:
         return first
     generation = max((m.generation for m in group.members), default=-1) + 1
-    members = [replace(m, owned_partitions=dict(first.assignment)[m.member_id],
-                       generation=generation) for m in group.members]
+    owned = dict(first.assignment)
+    members = [replace(m, owned_partitions=owned[m.member_id], generation=generation)
+               for m in group.members]
     return assign(group.with_members(members), strategy)
 
 
@@ -297,11 +307,8 @@ def upgrade_change(spec: ServerGroupSpec | GroupSpec, assignor: str | Strategy,
     >>> c.before.as_dict(), c.after.as_dict(), c.moved
     ({'m1': {'t': [0, 1]}, 'm2': {'t': [2]}}, {'m1': {'t': [0]}, 'm2': {'t': [1, 2]}}, 1)
     """
-    strategy = get_strategy(assignor) if isinstance(spec, GroupSpec) else None
-    if strategy is None:
-        from kpart.consumer import server_strategy
-
-        strategy = server_strategy(assignor)
+    strategy = (get_strategy(assignor) if isinstance(spec, GroupSpec)
+                else server_strategy(assignor))
     old = _at(strategy, from_version, "from_version")
     new = _at(strategy, to_version, "to_version")
     if isinstance(spec, GroupSpec):
@@ -374,11 +381,8 @@ def protocol_change(group: GroupSpec | ServerGroupSpec, assignor: str | Strategy
 
 def _family(name: str | Strategy, *, classic: bool) -> Strategy:
     """The strategy called ``name``, checked to be classic (client-side) or KIP-848."""
-    if not classic and isinstance(name, str):
-        from kpart.consumer import server_strategy
-
-        if name in ("range", "uniform"):  # Kafka's group.remote.assignor values
-            return server_strategy(name)
+    if not classic and name in ("range", "uniform"):  # Kafka's group.remote.assignor values
+        return server_strategy(name)
     s = get_strategy(name)
     if (s.protocol == CONSUMER) == classic:
         kind = "a classic (client-side) assignor" if classic else "a KIP-848 (server-side) one"
