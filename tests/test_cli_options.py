@@ -40,6 +40,8 @@ INPUTS = {
     ("assign", "file"): "docs/formats/group.md",
     ("server-assign", "file"): "docs/formats/kip848-group.md",
     ("rebalance", "scenario_file"): "docs/formats/scenario.md",
+    ("upgrade", "file"): "docs/formats/kip848-group.md",
+    ("migrate", "file"): "docs/formats/group.md",
     ("outage", "current"): "docs/formats/current.md",
     ("outage", "plan"): "docs/formats/current.md",
     ("outage", "snapshot"): "docs/outage.md",
@@ -85,7 +87,7 @@ def test_every_file_option_is_an_input_or_named_out() -> None:
             assert any("--out" in p.opts and "-o" in p.opts for p in outs), (name, "no -o/--out")
     assert writers == {"compat", "whatif", "simulate", "place", "plan", "pools", "assign",
                        "server-assign", "rebalance", "report", "outage",
-                       "snapshot", "snapshot-group", "cluster"}
+                       "snapshot", "snapshot-group", "cluster", "upgrade", "migrate"}
 
 
 def test_inputs_listed_here_exist() -> None:

@@ -385,6 +385,7 @@ SHIPPED = {
     "sticky-four-topics.json": "scenario-json",
     "kip848-three-partitions.json": "kip848",  # docs/versions.md
     "kip848-already-balanced.json": "kip848",  # docs/versions.md
+    "migrate-two-topics.json": "group",  # docs/versions.md (kpart migrate)
     "sticky-uneven.json": "scenario-json",
     "cooperative-racks-loop.json": "scenario-json",
     "pools.json": "pools",

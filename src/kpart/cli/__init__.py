@@ -87,6 +87,7 @@ def _register() -> None:
     for module in (producer, compat, nullkey, placement, plan, cluster, outage, consumer,
                    report, snapshot):
         module.register(app)
+    __import__("kpart.cli.upgrade", fromlist=["register"]).register(app)  # upgrade, migrate
     _registered = True
 
 

@@ -1,0 +1,212 @@
+"""``kpart upgrade`` and ``kpart migrate``: what moves in a consumer group when its brokers'
+Kafka version changes, or when it switches rebalance protocol (classic ↔ consumer, KIP-848).
+
+``kpart upgrade FILE --from 4.0.0 --to 4.3 [--assignor uniform|range]`` computes the group's
+assignment as both versions' group coordinator does; ``kpart migrate FILE --to-protocol
+consumer [--assignor range|roundrobin|sticky|cooperative-sticky] [--kafka-version V]`` computes
+the classic assignor's answer and the KIP-848 target the converted group gets (Kafka's mapping:
+``range`` → ``range``, the others → ``uniform``); ``--to-protocol classic`` the reverse. Both
+print the two assignments side by side, the partitions that change owner (per member: lost and
+gained) and each side's balance; ``--format json`` (or ``--json``) the same as JSON,
+``--format parquet|arrow`` one row per partition (:meth:`AssignmentChange.to_arrow`, written to
+``--out`` only); ``--out`` writes atomically. The comparison lives in :mod:`kpart.consumer.migration`.
+
+FILE is a classic group file (docs/formats/group.md, ``topics`` an object) or a KIP-848 group
+file (docs/formats/kip848-group.md, ``topics`` a list); either may be a test-vector case
+``{"input": {...}}``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from kpart._files import check_writable, read_text, write_table, write_text
+from kpart.cli._options import BINARY_FORMATS, output_format
+from kpart.errors import ConfigError, KpartError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.consumer.migration import AssignmentChange
+
+_FORMATS = ("table", "json", *BINARY_FORMATS)
+_FILE_HELP = ("Group file, JSON: a classic group (docs/formats/group.md) or a KIP-848 group "
+              "(docs/formats/kip848-group.md).")
+_FORMAT_HELP = ("table, json, parquet or arrow (parquet and arrow: one row per partition, "
+                "its owner on each side and whether it moves, written to --out). Default: "
+                "table, or with --out JSON unless its name ends in .parquet or .arrow.")
+
+
+def load_any_group(path: Path) -> tuple[Any, str | None]:
+    """A :class:`~kpart.consumer.spec.GroupSpec` (``topics`` an object: a classic group) or a
+    :class:`~kpart.consumer.coordinator.server_spec.ServerGroupSpec` (``topics`` a list: a
+    KIP-848 group) from ``path``, and the group's assignor when the file names one: a test-vector
+    case ``{"assignor": ..., "input": {...}}`` is read as its input, its ``assignor`` the
+    group's. Errors name the file and the field."""
+    from kpart.consumer.coordinator.server_spec import ServerGroupSpec
+    from kpart.consumer.spec import GroupSpec
+
+    try:
+        doc = json.loads(read_text(path, "FILE", stdin=True))
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{path}: malformed JSON: {e}") from None
+    named = None
+    if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
+        named = doc.get("assignor")
+        if named is not None and not isinstance(named, str):
+            raise ConfigError(f"{path}: assignor: expected a name, got {named!r}")
+        doc = doc["input"]
+    try:
+        if isinstance(doc, dict) and isinstance(doc.get("topics"), list):
+            return ServerGroupSpec.from_json(doc), named
+        return GroupSpec.from_json(doc, unknown_owned="error"), named
+    except KpartError as e:
+        raise ConfigError(f"{path}: {e}") from None
+
+
+def _format(fmt: str | None, as_json: bool, out: Path | None) -> str:
+    if as_json:
+        if fmt not in (None, "json"):
+            raise ConfigError(f"--json means --format json; it cannot be combined with "
+                              f"--format {fmt}")
+        fmt = "json"
+    return output_format(fmt, out, _FORMATS, "table" if out is None else "json")
+
+
+def _compact(parts: Any) -> str:
+    """``(("t", 0), ("t", 1), ("u", 2))`` → ``'t[0,1] u[2]'`` (``'-'`` when empty)."""
+    by_topic: dict[str, list[int]] = {}
+    for t, p in parts:
+        by_topic.setdefault(t, []).append(p)
+    return " ".join(f"{t}[{','.join(map(str, ps))}]" for t, ps in by_topic.items()) or "-"
+
+
+def _owned(assignment: Any, member: str) -> str:
+    try:
+        return _compact(assignment.partitions_of(member))
+    except KeyError:
+        return "-"
+
+
+def _balance(b: Any) -> str:
+    return f"{b.min_partitions}-{b.max_partitions} partitions per member ({b.members} members)"
+
+
+def render_change(change: AssignmentChange, title: str) -> str:
+    """``change`` as text: a table (member, both assignments, lost, gained) and two lines
+    (moved partitions; both sides' balance)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    before, after = change.labels
+    table = Table()
+    for col in ("member", before, after, "lost", "gained"):
+        table.add_column(col)
+    for m in change.members:
+        table.add_row(m.member_id, f"{m.before}: {_owned(change.before, m.member_id)}",
+                      f"{m.after}: {_owned(change.after, m.member_id)}",
+                      _compact(m.lost), _compact(m.gained))
+    console = Console(record=True, width=200, file=io.StringIO(), color_system=None)
+    console.print(table)
+    noun = "partition changes" if change.moved == 1 else "partitions change"
+    lines = [title, console.export_text().rstrip("\n"),
+             f"moved: {change.moved} {noun} owner",
+             f"balance: {before}: {_balance(change.before_balance)}; "
+             f"{after}: {_balance(change.after_balance)}"]
+    return "\n".join(lines)
+
+
+def _emit(change: AssignmentChange, fmt: str, out: Path | None, title: str,
+          file: Path) -> None:
+    if fmt in BINARY_FORMATS:
+        assert out is not None  # output_format refused a binary format without --out
+        write_table(out, change.to_arrow(), fmt, inputs={"FILE": file})
+        return
+    text = (json.dumps(change.to_json(), indent=2) if fmt == "json"
+            else render_change(change, title))
+    if out is None:
+        typer.echo(text)
+    else:
+        write_text(out, text + "\n", "--out")
+
+
+def upgrade_command(
+    file: Annotated[Path, typer.Argument(help=_FILE_HELP)],
+    from_version: Annotated[str, typer.Option(
+        "--from", "--from-version", help="The Kafka version now (4.0.0, 4.3, ...; the "
+        "brokers' for the KIP-848 assignors; see docs/versions.md).")],
+    to_version: Annotated[str, typer.Option(
+        "--to", "--to-version", help="The Kafka version after the upgrade (or downgrade).")],
+    assignor: Annotated[str | None, typer.Option(
+        "--assignor", "-a", show_default=False,
+        help="uniform or range (KIP-848). Default: the file's assignor (a test-vector case "
+        "names it), else uniform. The classic assignors are not modelled by version yet: an "
+        "error with one.")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
+                                            show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
+) -> None:
+    """What moves in a consumer group between two Kafka versions of its assignor."""
+    from kpart.consumer.migration import upgrade_change
+
+    fmt = _format(fmt, as_json, out)
+    if out is not None:
+        check_writable(out, "--out", inputs={"FILE": file})
+    group, named = load_any_group(file)
+    assignor = assignor or named or "uniform"
+    change = upgrade_change(group, assignor, from_version, to_version)
+    _emit(change, fmt, out, f"{assignor} assignment of {file.name}: Kafka {change.labels[0]} "
+          f"→ {change.labels[1]}", file)
+
+
+def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per option
+    file: Annotated[Path, typer.Argument(help=_FILE_HELP)],
+    to_protocol: Annotated[str, typer.Option(
+        "--to-protocol", help="consumer (a classic group moves to KIP-848) or classic (back).")],
+    assignor: Annotated[str | None, typer.Option(
+        "--assignor", "-a", show_default=False,
+        help="The group's assignor now: with --to-protocol consumer a classic one (range, "
+        "roundrobin, sticky, cooperative-sticky), with classic a KIP-848 one (uniform, range). "
+        "Default: the file's assignor (a test-vector case names it), else range (the first of "
+        "Kafka's default partition.assignment.strategy), or uniform for classic.")] = None,
+    to_assignor: Annotated[str | None, typer.Option(
+        "--to-assignor", show_default=False,
+        help="The assignor after the switch (default: Kafka's mapping, range -> range, the "
+        "others -> uniform; back: range -> range, uniform -> cooperative-sticky).")] = None,
+    kafka_version: Annotated[str | None, typer.Option(
+        "--kafka-version", show_default=False,
+        help="The brokers' Kafka version for the KIP-848 side (default: the newest release, "
+        "4.3; see docs/versions.md).")] = None,
+    offline: Annotated[bool, typer.Option(
+        "--offline", help="The group is emptied and restarted with the new protocol: the new "
+        "side starts from no assignment (default: online, the members keep theirs).")] = False,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
+                                            show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
+) -> None:
+    """What moves in a consumer group when it switches rebalance protocol (classic <-> consumer)."""
+    from kpart.consumer.migration import PROTOCOLS, protocol_change
+
+    if to_protocol not in PROTOCOLS:
+        raise ConfigError(f"--to-protocol {to_protocol!r}: expected consumer or classic (the "
+                          "values of group.protocol)")
+    fmt = _format(fmt, as_json, out)
+    if out is not None:
+        check_writable(out, "--out", inputs={"FILE": file})
+    group, named = load_any_group(file)
+    chosen = assignor or named or ("range" if to_protocol == "consumer" else "uniform")
+    change = protocol_change(group, chosen, to_protocol, kafka_version=kafka_version,
+                             to_assignor=to_assignor, online=not offline)
+    _emit(change, fmt, out, f"{file.name}: {change.labels[0]} → {change.labels[1]} "
+          f"(group.protocol={to_protocol}{', offline' if offline else ''})", file)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``upgrade`` and ``migrate`` to the ``kpart`` app."""
+    app.command("upgrade")(upgrade_command)
+    app.command("migrate")(migrate_command)
