@@ -43,7 +43,7 @@ timestamp leaves the record out of every window (counted as untimed). Window ``k
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -58,6 +58,7 @@ __all__ = [
     "MAX_WINDOWS",
     "MAX_WINDOW_CELLS",
     "TIMESTAMP_UNITS",
+    "check_common_grid",
     "check_timestamp_type",
     "check_timestamp_unit",
     "check_timestamp_values",
@@ -484,3 +485,40 @@ def check_window_grid(topic: str, window_ms: int, first_ms: int, last_ms: int,
             windows=windows, where=where, partitions=partitions, most=MAX_WINDOWS,
             cells=MAX_WINDOW_CELLS)
     return int(windows)
+
+
+def check_common_grid(spans: Mapping[str, tuple[int, int]], window_ms: int, rows: int,
+                      *, most: int = 1_000_000, cells: int = 20_000_000) -> int:
+    """The number of windows of the common grid of a cluster's timed topics — from the first
+    topic's first window to the last one's last — given each topic's first and last epoch
+    milliseconds (``spans``, topology order), checked *before* any topic's job against the
+    limits the summary applies to it (:func:`kpart.cluster.from_report.placed_cluster`:
+    ``most`` windows, ``cells`` = windows × ``rows``, its series: brokers, group members,
+    heat-map rows). ``ConfigError`` about ``window`` (``--window``) naming the earliest and
+    the latest topic: topics timed months apart under a 1-minute window.
+
+    >>> day = 86_400_000
+    >>> check_common_grid({"a": (0, day - 1), "b": (day, 2 * day - 1)}, 3_600_000, 10)
+    48
+    >>> check_common_grid({"a": (0, 1), "b": (200 * day, 200 * day + 1)}, 60_000, 100)
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: window: the topics' windows lie on one grid from \
+1970-01-01T00:00:00Z (topic 'a') to 1970-07-20T00:01:00Z (topic 'b'): 288,001 windows of \
+60,000 ms × 100 series (brokers, members, heat-map rows); at most 1,000,000 windows and \
+20,000,000 cells: pass a longer window, or report topics timed far apart separately
+    """
+    starts = {name: first // window_ms * window_ms for name, (first, _) in spans.items()}
+    ends = {name: (last // window_ms + 1) * window_ms for name, (_, last) in spans.items()}
+    start, end = min(starts.values()), max(ends.values())
+    grid = (end - start) // window_ms
+    if grid <= most and grid * rows <= cells:
+        return grid
+    first = min(starts, key=lambda name: starts[name])
+    last = max(ends, key=lambda name: ends[name])
+    raise ConfigError.about(
+        "window", "{param}: the topics' windows lie on one grid from {start} (topic {first!r}) "
+        "to {end} (topic {last!r}): {grid:,} windows of {window:,} ms × {rows:,} series (brokers, "
+        "members, heat-map rows); at most {most:,} windows and {cells:,} cells: pass a longer "
+        "{param}, or report topics timed far apart separately", start=_iso(start), first=first,
+        end=_iso(end), last=last, grid=grid, window=window_ms, rows=rows, most=most, cells=cells)

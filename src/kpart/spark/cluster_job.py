@@ -129,10 +129,12 @@ def measure_topics(
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:  # the staged flights
         read = [_read_topic(spark, rt, specs[rt.topic.name], i, Path(workdir, str(i)),
                             bad_records, on_step) for i, rt in enumerate(topics)]
-        for i, (rt, (df, _)) in enumerate(zip(topics, read, strict=True)):
-            if df is not None and window_ms is not None and rt.topic.timestamp is not None:
-                on_step(f"{rt.topic.name}: time range")
-                _check_grid(df, rt, f"topics[{i}] ({rt.topic.name})", window_ms)
+        spans = {rt.topic.name: _check_grid(df, rt, f"topics[{i}] ({rt.topic.name})",
+                                            window_ms, on_step)
+                 for i, (rt, (df, _)) in enumerate(zip(topics, read, strict=True))
+                 if df is not None and window_ms is not None and rt.topic.timestamp is not None}
+        if spans and window_ms is not None:
+            _check_common_grid(resolved, spans, window_ms)
         return tuple(
             _measured(df, rt, _counted(specs[rt.topic.name], malformed, bad_records), index=i,
                       window_ms=window_ms, limits=limits, top_k=top_k, on_step=on_step)
@@ -180,21 +182,41 @@ def _timestamp_kind(df: DataFrame, column: str, where: str) -> str:
     return check_timestamp_type(f"{where}.timestamp", column, dtype)
 
 
-def _check_grid(df: DataFrame, resolved: ResolvedTopology, where: str, window_ms: int) -> int:
-    """The window grid of a timed topic checked against its time range, read first
-    (:func:`~kpart.spark._windows.timestamp_range`); its number of windows."""
+def _check_grid(df: DataFrame, resolved: ResolvedTopology, where: str, window_ms: int,
+                on_step: Steps = _silent) -> tuple[int, int]:
+    """The first and last epoch milliseconds of a timed topic, read first
+    (:func:`~kpart.spark._windows.timestamp_range`), and its window grid checked against them
+    (:func:`~kpart.spark._windows.check_window_grid`)."""
     topic = resolved.topic
     column = topic.timestamp
     assert column is not None
+    on_step(f"{topic.name}: time range")
     unit = getattr(topic, "timestamp_unit", None) or "ms"
     kind = _timestamp_kind(df, column, where)
     ends = timestamp_range(df, column, kind, where=f"{where}.timestamp", unit=unit)
     if ends is None:
         raise _all_null(where, column)
     try:
-        return check_window_grid(topic.name, window_ms, *ends, topic.partitions)
+        check_window_grid(topic.name, window_ms, *ends, topic.partitions)
     except ConfigError as e:
         raise ConfigError(e.naming("--window")) from None
+    return ends
+
+
+def _check_common_grid(resolved: ClusterTopics, spans: dict[str, tuple[int, int]],
+                       window_ms: int) -> None:
+    """The common grid of the timed topics (:func:`~kpart.spark._windows.check_common_grid`),
+    its series counted as the summary counts them: brokers, group members, heat-map rows (at
+    most 200). Skipped when ``resolved`` has no topology (a bare list of topics)."""
+    from kpart.spark._windows import check_common_grid
+
+    topology = getattr(resolved, "topology", None)
+    if topology is None:
+        return
+    partitions = sum(rt.topic.partitions for rt in resolved.topics if rt.topic.name in spans)
+    rows = (len(topology.brokers) + sum(len(g.members) for g in topology.groups)
+            + min(200, partitions))
+    check_common_grid(spans, window_ms, rows)
 
 
 def _all_null(where: str, column: str) -> ConfigError:
@@ -221,7 +243,8 @@ def measure_topic(  # noqa: PLR0913 - measure_topics' keywords, for one topic
         df, malformed = _read_topic(spark, resolved, spec, index, Path(workdir), bad_records,
                                     on_step)
         if df is not None and window_ms is not None and resolved.topic.timestamp is not None:
-            _check_grid(df, resolved, f"topics[{index}] ({resolved.topic.name})", window_ms)
+            _check_grid(df, resolved, f"topics[{index}] ({resolved.topic.name})", window_ms,
+                        on_step)
         return _measured(df, resolved, _counted(spec, malformed, bad_records), index=index,
                          window_ms=window_ms, limits=limits, top_k=top_k, on_step=on_step)
 
