@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from kpart.errors import ConfigError, KpartWarning
-from kpart.spark.datasets import dataset_columns, key_type, parquet_nanos_columns
+from kpart.spark.datasets import dataset_columns, key_type
 from kpart.spark.inputs import resolve_input, resolve_topic_input
 from kpart.topology import (
     Broker,
@@ -34,8 +34,9 @@ T0 = 1_714_557_600_000  # 2024-05-01T10:00:00Z, on a minute
 
 def _topic(path: Path, *, timestamp: str | None = "ts", unit: str | None = None,
            name: str = "clicks", key: str = "user", partitions: int = 4) -> TopicConfig:
+    unit_field = {} if unit is None else {"timestamp_unit": unit}
     return TopicConfig(name, partitions, 1, key, placement_seed=1, data=str(path),
-                       timestamp=timestamp, timestamp_unit=unit)
+                       timestamp=timestamp, **unit_field)
 
 
 # -- 4(a) timestamp units, before Spark --------------------------------------------------------
@@ -128,11 +129,13 @@ def test_a_json_metadata_first_line_does_not_hide_the_key(tmp_path):
 
 def test_a_malformed_line_does_not_stop_the_checks_before_spark(tmp_path):
     js = tmp_path / "events.jsonl"
-    js.write_text('{"user": "a"}\n{"user": "b"}\n{"user": "c", "n\n')
-    assert resolve_input(js, None, "user", "string").key == "user"
+    js.write_text('{"user": 1}\n{"user": 2}\n{"user": 3, "n\n')  # Spark's pass refuses it
+    assert resolve_input(js, None, "user", "long").key == "user"
 
 
 def test_parquet_nanosecond_columns_are_found_without_spark(tmp_path):
+    from kpart.spark.datasets import parquet_nanos_columns
+
     path = tmp_path / "pandas.parquet"
     pq.write_table(pa.table({"k": ["a"], "at": pa.array([T0 * 1_000_000], pa.timestamp("ns")),
                              "utc": pa.array([0], pa.timestamp("ns", tz="UTC")),
@@ -204,38 +207,47 @@ def test_parquet_nanosecond_timestamps_are_read(spark, tmp_path):
         assert m.windows.records.sum(axis=0).tolist() == [1, 1, 1]
 
 
-@pytest.mark.spark
-def test_timestamp_units_and_the_grid_are_checked_before_the_jobs(spark, tmp_path):
+def _measure_cluster(spark: Any, *topics: TopicConfig, steps: list[str] | None = None) -> Any:
     from kpart._layout import resolve_cluster
     from kpart.producer.partition_count import default_limits
     from kpart.spark.cluster_job import measure_topics
 
-    def run(*topics: TopicConfig, steps: list[str] | None = None) -> Any:
-        group = ConsumerGroupConfig("g", "range", tuple(GroupMemberConfig(f"m{i}")
-                                                        for i in range(40)))
-        topo = Topology((Broker(0, None), Broker(1, None)), topics, (group,), form="topics")
-        specs = {t.name: resolve_topic_input(t, i) for i, t in enumerate(topo.topics)}
-        return measure_topics(spark, resolve_cluster(topo), specs, window_ms=60_000,
-                              limits=default_limits(),
-                              on_step=(steps if steps is not None else []).append)
+    group = ConsumerGroupConfig("g", "range", tuple(GroupMemberConfig(f"m{i}")
+                                                    for i in range(40)))
+    topo = Topology((Broker(0, None), Broker(1, None)), topics, (group,), form="topics")
+    specs = {t.name: resolve_topic_input(t, i) for i, t in enumerate(topo.topics)}
+    return measure_topics(spark, resolve_cluster(topo), specs, window_ms=60_000,
+                          limits=default_limits(),
+                          on_step=(steps if steps is not None else []).append)
 
+
+@pytest.mark.spark
+def test_timestamp_units_are_read_and_every_value_checked_before_the_job(spark, tmp_path):
     seconds = tmp_path / "seconds.csv"  # epoch seconds: 150 records over 150 s
     seconds.write_text("user,ts\n" + "".join(f"u{i},{T0 // 1000 + i}\n" for i in range(150)))
-    (m,) = run(_topic(seconds, unit="s"))
+    (m,) = _measure_cluster(spark, _topic(seconds, unit="s"))
     assert m.windows is not None and (m.windows.start_ms, m.windows.windows) == (T0, 3)
     bad = tmp_path / "bad.csv"  # one value in milliseconds, past the first values checked
     bad.write_text(seconds.read_text() + f"u9,{T0}\n")
+    steps: list[str] = []
     with pytest.raises(ConfigError, match=r"^topics\[0\] \(clicks\)\.timestamp: column 'ts': "
                        r"1714557600000 read as epoch seconds is .*after 2200 .*epoch "
                        "milliseconds"):
-        run(_topic(bad, unit="s"))
-    late = tmp_path / "late.csv"  # 200 days later, minutes long: the common grid is too large
+        _measure_cluster(spark, _topic(bad, unit="s"), steps=steps)
+    assert not any("hashing" in s for s in steps), steps
+
+
+@pytest.mark.spark
+def test_the_common_grid_is_checked_before_the_jobs(spark, tmp_path):
+    early = tmp_path / "early.csv"  # epoch milliseconds, minutes long
+    early.write_text("user,ts\n" + "".join(f"u{i},{T0 + i * 1000}\n" for i in range(150)))
+    late = tmp_path / "late.csv"  # 200 days later: the common grid of 1m windows is too large
     late.write_text("user,ts\n" + "".join(f"u{i},{T0 + 200 * 86_400_000 + i * 1000}\n"
                                           for i in range(150)))
     steps: list[str] = []
     with pytest.raises(ConfigError, match=r"^window: the topics' windows lie on one grid from "
                        r"2024-05-01T10:00:00Z \(topic 'clicks'\) to .* \(topic 'late'\)"):
-        run(_topic(seconds, unit="s", partitions=100),
-            _topic(late, name="late", partitions=100), steps=steps)
+        _measure_cluster(spark, _topic(early, partitions=100),
+                         _topic(late, name="late", partitions=100), steps=steps)
     assert "late: time range" in steps  # every range read, and no topic's job started
     assert not any("hashing" in s for s in steps), steps

@@ -20,8 +20,11 @@ absent field is a null key; a JSON key is the text of its value. The record's va
 out), for JSON and Parquet the inferred/stored types (the JSON key field as a string).
 
 A dataset is a file or a directory of files (:func:`data_files`: hidden and ``_``-prefixed files
-such as ``_SUCCESS`` left out); its columns are read from the Parquet schema, or the first file's
-CSV header or first JSON line. Errors are :class:`~kpart.errors.ConfigError` about the parameter
+such as ``_SUCCESS`` left out); its columns are read from the Parquet schema, the first file's
+CSV header (a UTF-8 byte-order mark skipped; a column named twice refused), or the first
+:data:`JSON_SAMPLE` JSON records (a field is there when some record has it, as Spark infers it).
+Parquet ``TIMESTAMP(NANOS)`` columns are read (:func:`parquet_nanos_columns`); malformed JSON
+lines are refused or counted apart (:func:`split_malformed`). Errors are :class:`~kpart.errors.ConfigError` about the parameter
 ``path`` (the command line's ``DATA``) or ``fmt`` (``--format``).
 """
 
@@ -192,9 +195,10 @@ def _parquet(p: Path) -> ds.Dataset:
 
 
 def dataset_columns(path: str | Path, fmt: str) -> list[str]:
-    """Column names of the dataset at ``path`` (Parquet schema, CSV header, first JSON line of
-    the first file, :func:`data_files`), read without Spark. ``ConfigError`` about ``path``
-    when it is missing or unreadable."""
+    """Column names of the dataset at ``path`` (Parquet schema, the first file's CSV header,
+    the fields of the first :data:`JSON_SAMPLE` JSON records; :func:`data_files`), read without
+    Spark. ``ConfigError`` about ``path`` when it is missing or unreadable, or a CSV header
+    names a column twice."""
     p = Path(path)
     if not p.exists():
         raise ConfigError.about("path", "{param}: {value!r} does not exist", value=str(p))
@@ -256,11 +260,10 @@ def read_dataset(
     reader = spark.read
     location = str(Path(path).resolve())
     if fmt == "parquet":
-        nanos = parquet_nanos_columns(path)
-        if not nanos:
+        if not any(_has_nanos(f.type) for f in _parquet(Path(path)).schema):
             return reader.parquet(location)
         spark.conf.set(NANOS_AS_LONG, "true")  # else Spark refuses TIMESTAMP(NANOS) columns
-        return _nanos_as_timestamps(reader.parquet(location), nanos)
+        return _nanos_as_timestamps(reader.parquet(location), parquet_nanos_columns(path))
     if fmt == "csv":
         return (reader.option("header", True).option("inferSchema", False)
                 .option("nullValue", _CSV_ABSENT).option("emptyValue", "").csv(location))
@@ -293,6 +296,23 @@ def parquet_nanos_columns(path: str | Path) -> dict[str, bool]:
 
     return {f.name: f.type.tz is not None for f in _parquet(Path(path)).schema
             if pa.types.is_timestamp(f.type) and f.type.unit == "ns"}
+
+
+def _has_nanos(t: pa.DataType) -> bool:
+    """Whether ``t`` is, or holds (a struct's field, a list's or a map's items), a
+    ``TIMESTAMP(NANOS)`` (nested ones stay ``long`` nanoseconds: only top-level columns are
+    made timestamps again)."""
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(t):
+        return bool(t.unit == "ns")
+    if pa.types.is_struct(t):
+        return any(_has_nanos(t.field(i).type) for i in range(t.num_fields))
+    if pa.types.is_map(t):
+        return _has_nanos(t.key_type) or _has_nanos(t.item_type)
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        return _has_nanos(t.value_type)
+    return False
 
 
 def _nanos_as_timestamps(df: DataFrame, nanos: dict[str, bool]) -> DataFrame:
@@ -472,9 +492,9 @@ def _spark_type_name(t: pa.DataType) -> str:
 def key_type(path: str | Path, fmt: str, key: str) -> str | None:
     """Spark type name of the key ``key`` (a column or ``struct.field`` path,
     :mod:`kpart.spark._keys`) in the dataset at ``path``, read without Spark: the Parquet
-    schema (pyarrow), the CSV header (every CSV column is text) or the first JSON line (the
-    key is read as text unless it is an object or array). ``None`` when the first JSON line
-    cannot tell (a null on the path). ``ConfigError`` about ``key`` naming the fields available
+    schema (pyarrow), the CSV header (every CSV column is text) or the JSON sample (the key is
+    read as text unless it is an object or array). ``None`` when the sample cannot tell (a
+    null on the path in every sampled record). ``ConfigError`` about ``key`` naming the fields available
     where the path breaks, or about ``path`` when unreadable."""
     from kpart.spark._keys import walk_fields
 
