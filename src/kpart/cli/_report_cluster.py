@@ -44,6 +44,13 @@ MaxPartitionBytesOption = Annotated[float | None, typer.Option(
 ConsumerRecordsOption = Annotated[float | None, typer.Option(
     "--consumer-records-per-s", help="Partition count: the records/s one consumer drains "
     "(docs/partition-count.md for the default and its source).", show_default=False)]
+TimestampUnitOption = Annotated[str | None, typer.Option(
+    "--timestamp-unit", help="Unit of integer timestamps (epoch s, ms, us or ns; sets every "
+    "timed topic's timestamp_unit) [default: the topology's, else ms]. Never guessed: values "
+    "before 1971 or after 2200 in the unit are refused.", show_default=False)]
+BadRecordsOption = Annotated[str, typer.Option(
+    "--bad-records", help="JSON lines that do not parse: 'fail' names the first one, 'count' "
+    "leaves them out and counts them (malformed_records in summary.json).")]
 CurrentOption = Annotated[Path | None, typer.Option(
     "--current", help="Cluster topology: topics that already exist keep their replicas and "
     "leaders from this kafka-topics.sh --describe dump or reassignment JSON "
@@ -62,6 +69,7 @@ class ClusterOptions:
     capacity: Path | None = None
     current: Path | None = None
     snapshot: Path | None = None
+    timestamp_unit: str | None = None
 
     def given(self) -> list[str]:
         """The options given on the command line (for "only with a cluster topology")."""
@@ -103,6 +111,7 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
             raise ConfigError(f"data: the topology has {len(topo.topics)} topics; give each its "
                               "dataset in the topology (data = \"...\" in [[topics]])")
         topo = topo.with_topic(data=str(data))
+    topo = _with_timestamp_unit(topo, options.timestamp_unit)
     specs = {t.name: resolve_topic_input(t, i) for i, t in enumerate(topo.topics)}
     timed = any(t.timestamp is not None for t in topo.topics)
     if options.window is not None:
@@ -121,6 +130,22 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     inputs = [Path(s.source["path"]) for s in specs.values() if s.source.get("path")]
     inputs += [p for p in (topology_path, *read) if p is not None]
     return CheckedCluster(resolved, specs, window_ms, limits, capacity, inputs, existing)
+
+
+def _with_timestamp_unit(topo: Topology, unit: str | None) -> Topology:
+    """``--timestamp-unit`` set on every topic with a timestamp column (none: refused)."""
+    from dataclasses import replace
+
+    from kpart.spark._windows import check_timestamp_unit
+
+    if unit is None:
+        return topo
+    check_timestamp_unit(unit, "--timestamp-unit")
+    if not any(t.timestamp is not None for t in topo.topics):
+        raise ConfigError(f"--timestamp-unit: no topic has a timestamp column (set timestamp = "
+                          f"\"...\" on a topic), got {unit!r}")
+    return replace(topo, topics=tuple(replace(t, timestamp_unit=unit) if t.timestamp else t
+                                      for t in topo.topics))
 
 
 def _limits(default_limits: Callable[..., PartitionLimits],
@@ -196,7 +221,7 @@ def refuse_mixed(topo: Topology, single: dict[str, Any], cluster: ClusterOptions
 
 def report_cluster(topo: Topology, data: Path | None, topology_path: Path | None, run: Any,
                    options: ClusterOptions, *, fmt: str | None = None,
-                   show_topology: bool = False) -> None:
+                   show_topology: bool = False, bad_records: str = "fail") -> None:
     """``kpart report`` on a cluster topology: ``--show-topology``, else every check before
     Spark starts, the job, the report directory and the terminal summary."""
     import time
@@ -221,7 +246,7 @@ def report_cluster(topo: Topology, data: Path | None, topology_path: Path | None
     checked = check_cluster_report(topo, data, topology_path, options)
     check_report_out(run.out, checked.inputs, force=run.force)
     started = time.perf_counter()
-    report = _run_and_write(checked, run)
+    report = _run_and_write(checked, run, bad_records)
     if not run.quiet:
         from kpart.report.terminal import print_summary
 
@@ -229,7 +254,8 @@ def report_cluster(topo: Topology, data: Path | None, topology_path: Path | None
         typer.echo(f"wrote {run.out}/ in {time.perf_counter() - started:.1f} s")
 
 
-def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
+def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail"
+                   ) -> dict[str, Any]:
     """Start Spark (unless a session is active), run the cluster report, stop the session
     kpart started and write the report directory atomically; kpart's steps on stderr."""
     from kpart.cli._phases import phases
@@ -243,7 +269,7 @@ def _run_and_write(checked: CheckedCluster, run: Any) -> dict[str, Any]:
             report = run_cluster_report(
                 spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
                 limits=checked.limits, capacity=checked.capacity,
-                on_step=steps.step, existing=checked.existing)
+                on_step=steps.step, existing=checked.existing, bad_records=bad_records)
         steps.step(f"writing {run.out}/")
         write_report(report.summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",

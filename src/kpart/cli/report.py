@@ -18,9 +18,11 @@ import typer
 from kpart.cli._cluster_inputs import CapacityOption, SnapshotOption
 from kpart.cli._options import SERIALIZER_HELP
 from kpart.cli._report_cluster import (
+    BadRecordsOption,
     ConsumerRecordsOption,
     CurrentOption,
     MaxPartitionBytesOption,
+    TimestampUnitOption,
     WindowOption,
 )
 from kpart.cli._spark_options import MasterTimeout, Remote, check_master_options, require_spark
@@ -100,6 +102,8 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "'all', or comma-separated ids (adds the cross-client section).",
         show_default=False)] = None,
     window: WindowOption = None,
+    timestamp_unit: TimestampUnitOption = None,
+    bad_records: BadRecordsOption = "fail",
     max_partition_bytes_per_s: MaxPartitionBytesOption = None,
     consumer_records_per_s: ConsumerRecordsOption = None,
     capacity: CapacityOption = None,
@@ -128,7 +132,9 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
                 "--invalid-keys": None if invalid_keys == "error" else invalid_keys}
     cluster = ClusterOptions(window=window, max_partition_bytes_per_s=max_partition_bytes_per_s,
                              consumer_records_per_s=consumer_records_per_s,
-                             capacity=capacity, current=current, snapshot=snapshot)
+                             capacity=capacity, current=current, snapshot=snapshot,
+                             timestamp_unit=timestamp_unit)
+    _check_bad_records(bad_records)
     given = any(v is not None for v in (*topic_options.values(), *sections.values()))
     base = _base_topology(topology, data, key, given=given)
     _one_topic(base, topic_options)
@@ -150,7 +156,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         return
     if topo.is_cluster:
         _refuse_no_key(topo, data, fmt)
-        report_cluster(topo, data, topology, run, cluster, fmt=fmt)
+        report_cluster(topo, data, topology, run, cluster, fmt=fmt, bad_records=bad_records)
         return
     require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
     counts, spec, inputs = _check_report(topo, data, topology, run, fmt=fmt,
@@ -158,9 +164,19 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
                                          compat=compat)
     started = time.perf_counter()
     summary = _run_and_write(topo, spec, inputs, run, whatif=counts, compat=compat,
-                             invalid_keys=invalid_keys)
+                             invalid_keys=invalid_keys, bad_records=bad_records)
     if not quiet:
         _print_report(summary, out, started)
+
+
+def _check_bad_records(bad_records: str) -> None:
+    """``--bad-records``: one of ``fail``, ``count`` (checked before anything is read)."""
+    from kpart.errors import ConfigError
+    from kpart.spark.datasets import BAD_RECORDS
+
+    if bad_records not in BAD_RECORDS:
+        raise ConfigError(f"--bad-records: expected one of {', '.join(BAD_RECORDS)}, "
+                          f"got {bad_records!r}")
 
 
 def _base_topology(path: Path | None, data: Path | None, key: str | None, *,
@@ -320,7 +336,7 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
 
 def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Run, *,
                    whatif: tuple[int, ...], compat: str | None,
-                   invalid_keys: str) -> dict[str, Any]:
+                   invalid_keys: str, bad_records: str = "fail") -> dict[str, Any]:
     """Start Spark (unless the input is empty or a session is active), run the job, stop the
     session kpart started, and write the report directory atomically; kpart's steps on stderr."""
     from kpart.cli._phases import phases
@@ -333,7 +349,8 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     with phases(quiet=run.quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
         with report_session(run, steps, needed=not empty) as spark:
             summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
-                                 invalid_keys=invalid_keys, on_step=steps.step)
+                                 invalid_keys=invalid_keys, bad_records=bad_records,
+                                 on_step=steps.step)
         steps.step(f"writing {run.out}/")
         write_report(
             summary, run.out,

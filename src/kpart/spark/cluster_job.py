@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -53,6 +55,7 @@ from kpart.spark._windows import (
     check_window_grid,
     timestamp_errors_as_config_errors,
     timestamp_ms_column,
+    timestamp_range,
 )
 from kpart.spark.inputs import InputSpec, load_input
 from kpart.spark.pipeline import HOT_KEYS
@@ -82,7 +85,7 @@ class ClusterTopics(Protocol):
         ...
 
 
-def measure_topics(
+def measure_topics(  # noqa: PLR0913 - the job's keyword options, one per setting
     spark: SparkSession | None,
     resolved: ClusterTopics,
     specs: Mapping[str, InputSpec],
@@ -90,6 +93,7 @@ def measure_topics(
     window_ms: int | None,
     limits: PartitionLimits,
     top_k: int = HOT_KEYS,
+    bad_records: str = "fail",
     on_step: Steps = _silent,
     largest_groups: Mapping[str, ConsumerParallelism] | None = None,
 ) -> tuple[TopicMeasure, ...]:
@@ -100,33 +104,139 @@ def measure_topics(
     ``window_ms``: the window of the load over time (> 0; ``None``: no windows, hence no
     partition count); topics without ``timestamp`` have neither. ``limits``: what one
     partition may carry (:func:`kpart.producer.partition_count.default_limits`); ``top_k``
-    hot keys per topic; ``on_step`` is told each step (``"flights: reading flights.parquet"``);
-    ``largest_groups``: topic name → the largest consumer group reading it
-    (:func:`kpart.producer.partition_count.largest_groups`), whose members the advised partition
-    count never goes below (nor below the topic's current count).
+    hot keys per topic; ``bad_records``: JSON lines Spark cannot parse refused (``"fail"``) or
+    left out and counted (``"count"``: :attr:`TopicMeasure.source`'s ``malformed_records``),
+    :func:`kpart.spark.datasets.split_malformed`; ``on_step`` is told each step
+    (``"flights: reading flights.parquet"``); ``largest_groups``: topic name → the largest
+    consumer group reading it (:func:`kpart.producer.partition_count.largest_groups`), whose
+    members the advised partition count never goes below (nor below the topic's current count).
     ``spark`` may be ``None`` when no input has records.
 
+    Before any topic's job, every timed topic's time range is read (one aggregation over its
+    timestamp column, :func:`kpart.spark._windows.timestamp_range`) and the window grid checked
+    against it (:func:`kpart.spark._windows.check_window_grid`), so a grid too large, a window
+    longer than a topic's span or integer timestamps in another unit are refused before the
+    work. A key column null in every record is one warning per topic.
+
     Errors: ``ConfigError`` before any Spark job for a missing spec or a window that is not a
-    positive integer; from the jobs, naming the topic: a key the serializer cannot represent,
-    a text timestamp that is not ISO 8601, a window longer than the topic's span or making too
-    many windows (about ``window``, the command line's ``--window``).
+    positive integer; before the jobs, naming the topic: malformed JSON records, a text
+    timestamp that is not ISO 8601, an integer timestamp outside 1971–2200 in its unit, a
+    window longer than the topic's span or making too many windows (about ``window``, the
+    command line's ``--window``); from the jobs: a key the serializer cannot represent.
     """
+    from kpart.spark.datasets import check_bad_records
+
     topics = tuple(resolved.topics)
     if window_ms is not None and (isinstance(window_ms, bool) or not isinstance(window_ms, int)
                                   or window_ms <= 0):
         raise ConfigError.about("window", "{param}: expected a positive number of "
                                 "milliseconds, got {value!r}", value=window_ms)
+    check_bad_records(bad_records)
     for i, rt in enumerate(topics):
         if rt.topic.name not in specs:
             raise ConfigError(f"topics[{i}] ({rt.topic.name}): no input resolved for it")
-    return tuple(
-        measure_topic(spark, rt, specs[rt.topic.name], index=i, window_ms=window_ms,
+    with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:  # the staged flights
+        read = [_read_topic(spark, rt, specs[rt.topic.name], i, Path(workdir, str(i)),
+                            bad_records, on_step) for i, rt in enumerate(topics)]
+        spans = {rt.topic.name: _check_grid(df, rt, f"topics[{i}] ({rt.topic.name})",
+                                            window_ms, on_step)
+                 for i, (rt, (df, _)) in enumerate(zip(topics, read, strict=True))
+                 if df is not None and window_ms is not None and rt.topic.timestamp is not None}
+        if spans and window_ms is not None:
+            _check_common_grid(resolved, spans, window_ms)
+        return tuple(
+            _measured(df, rt, _counted(specs[rt.topic.name], malformed, bad_records), index=i,
+                      window_ms=window_ms,
                       rules=CountRules(limits, (largest_groups or {}).get(rt.topic.name)),
                       top_k=top_k, on_step=on_step)
-        for i, rt in enumerate(topics))
+            for i, (rt, (df, malformed)) in enumerate(zip(topics, read, strict=True)))
 
 
-def measure_topic(
+def _counted(spec: InputSpec, malformed: int, bad_records: str) -> InputSpec:
+    """``spec`` whose ``source`` records the malformed records left out (``"count"`` only)."""
+    if bad_records != "count":
+        return spec
+    return replace(spec, source={**spec.source, "malformed_records": malformed})
+
+
+def _read_topic(spark: SparkSession | None, resolved: ResolvedTopology, spec: InputSpec,
+                index: int, workdir: Path, bad_records: str,
+                on_step: Steps) -> tuple[DataFrame | None, int]:
+    """Topic ``index``'s input as a DataFrame without malformed records, and their count
+    (``None``: no records, no Spark job); the flights data staged under ``workdir``."""
+    from kpart.spark.datasets import split_malformed
+
+    topic = resolved.topic
+    if spec.records == 0:
+        return None, 0
+    if spark is None:
+        raise ValueError("measure_topics: the input has records, a SparkSession is needed")
+    on_step(f"{topic.name}: reading "
+            f"{spec.path.name if spec.path is not None else 'the flights data'}")
+    workdir.mkdir(parents=True, exist_ok=True)
+    df = load_input(spark, spec, workdir, topic.key)
+    try:
+        return split_malformed(df, spec.fmt, bad_records)
+    except ConfigError as e:
+        raise ConfigError(e.naming(f"topics[{index}] ({topic.name}).data",
+                                   {m: f"--{m.replace('_', '-')}" for m in e.mentions})) from None
+
+
+def _timestamp_kind(df: DataFrame, column: str, where: str) -> str:
+    """The :func:`~kpart.spark._windows.timestamp_kind` of ``df``'s timestamp ``column``."""
+    from kpart.spark._keys import schema_key_type
+
+    try:
+        dtype = schema_key_type(df.schema, column)
+    except ConfigError as e:
+        raise ConfigError(e.naming(f"{where}.timestamp")) from None
+    return check_timestamp_type(f"{where}.timestamp", column, dtype)
+
+
+def _check_grid(df: DataFrame, resolved: ResolvedTopology, where: str, window_ms: int,
+                on_step: Steps = _silent) -> tuple[int, int]:
+    """The first and last epoch milliseconds of a timed topic, read first
+    (:func:`~kpart.spark._windows.timestamp_range`), and its window grid checked against them
+    (:func:`~kpart.spark._windows.check_window_grid`)."""
+    topic = resolved.topic
+    column = topic.timestamp
+    assert column is not None
+    on_step(f"{topic.name}: time range")
+    unit = getattr(topic, "timestamp_unit", None) or "ms"
+    kind = _timestamp_kind(df, column, where)
+    ends = timestamp_range(df, column, kind, where=f"{where}.timestamp", unit=unit)
+    if ends is None:
+        raise _all_null(where, column)
+    try:
+        check_window_grid(topic.name, window_ms, *ends, topic.partitions)
+    except ConfigError as e:
+        raise ConfigError(e.naming("--window")) from None
+    return ends
+
+
+def _check_common_grid(resolved: ClusterTopics, spans: dict[str, tuple[int, int]],
+                       window_ms: int) -> None:
+    """The common grid of the timed topics (:func:`~kpart.spark._windows.check_common_grid`),
+    its series counted as the summary counts them: brokers, group members, heat-map rows (at
+    most 200). Skipped when ``resolved`` has no topology (a bare list of topics)."""
+    from kpart.spark._windows import check_common_grid
+
+    topology = getattr(resolved, "topology", None)
+    if topology is None:
+        return
+    partitions = sum(rt.topic.partitions for rt in resolved.topics if rt.topic.name in spans)
+    rows = (len(topology.brokers) + sum(len(g.members) for g in topology.groups)
+            + min(200, partitions))
+    check_common_grid(spans, window_ms, rows)
+
+
+def _all_null(where: str, column: str) -> ConfigError:
+    return ConfigError.naming_value(
+        f"{where}.timestamp", "{param}: column {column!r} is null in every record: no load "
+        "over time (leave timestamp out of this topic, or fill the column)", column=column)
+
+
+def measure_topic(  # noqa: PLR0913 - measure_topics' keywords, for one topic
     spark: SparkSession | None,
     resolved: ResolvedTopology,
     spec: InputSpec,
@@ -135,24 +245,38 @@ def measure_topic(
     window_ms: int | None,
     rules: CountRules,
     top_k: int = HOT_KEYS,
+    bad_records: str = "fail",
     on_step: Steps = _silent,
 ) -> TopicMeasure:
     """One topic of :func:`measure_topics` (``index``: its place in the topology, for the
     errors; ``rules``: the limits one partition may carry and the largest consumer group
     reading the topic, for its partition count)."""
+    with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:  # the staged flights
+        df, malformed = _read_topic(spark, resolved, spec, index, Path(workdir), bad_records,
+                                    on_step)
+        if df is not None and window_ms is not None and resolved.topic.timestamp is not None:
+            _check_grid(df, resolved, f"topics[{index}] ({resolved.topic.name})", window_ms,
+                        on_step)
+        return _measured(df, resolved, _counted(spec, malformed, bad_records), index=index,
+                         window_ms=window_ms, rules=rules, top_k=top_k, on_step=on_step)
+
+
+def _measured(df: DataFrame | None, resolved: ResolvedTopology, spec: InputSpec, *,
+              index: int, window_ms: int | None, rules: CountRules, top_k: int,
+              on_step: Steps) -> TopicMeasure:
+    """The measure of one topic read as ``df`` (``None``: no records)."""
+    from kpart.spark.pipeline import warn_if_keyless
+
     topic = resolved.topic
-    n = topic.partitions
-    if spec.records == 0:  # nothing to read: no Spark job
+    if df is None:
+        n = topic.partitions
         loads = Loads((0,) * n, (0,) * n, (0,) * n, 0, 0, ())
         return TopicMeasure(topic.name, loads, source=spec.source)
-    if spark is None:
-        raise ValueError("measure_topics: the input has records, a SparkSession is needed")
-    with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:  # the staged flights
-        on_step(f"{topic.name}: reading "
-                f"{spec.path.name if spec.path is not None else 'the flights data'}")
-        df = load_input(spark, spec, workdir, topic.key)
-        return _measure(df, resolved, spec, f"topics[{index}] ({topic.name})",
-                        window_ms=window_ms, rules=rules, top_k=top_k, on_step=on_step)
+    where = f"topics[{index}] ({topic.name})"
+    measure = _measure(df, resolved, spec, where, window_ms=window_ms, rules=rules,
+                       top_k=top_k, on_step=on_step)
+    warn_if_keyless(measure.loads, topic.key, f"{where}: ")
+    return measure
 
 
 def _measure(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, where: str, *,
@@ -181,17 +305,12 @@ def _about_topic(e: ConfigError, where: str) -> ConfigError:
     return ConfigError(e.naming(f"{where}.{field}")) if field else e
 
 
-def _timestamp_ms(df: DataFrame, column: str, where: str) -> Column:
-    """The timestamp column of ``df`` as epoch milliseconds (its type checked)."""
-    from kpart.spark._keys import schema_key_type
-
-    try:
-        dtype = schema_key_type(df.schema, column)
-    except ConfigError as e:
-        raise ConfigError(e.naming(f"{where}.timestamp")) from None
-    kind = check_timestamp_type(f"{where}.timestamp", column, dtype)
+def _timestamp_ms(df: DataFrame, column: str, where: str, unit: str) -> Column:
+    """The timestamp column of ``df`` as epoch milliseconds (its type checked; integers in
+    ``unit``)."""
+    kind = _timestamp_kind(df, column, where)
     return timestamp_ms_column(key_column(column), kind, where=f"{where}.timestamp",
-                               column=column)
+                               column=column, unit=unit)
 
 
 def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *, where: str,
@@ -206,7 +325,8 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
     column = getattr(topic, "timestamp", None)  # TopicConfig.timestamp (issue 14's contract)
     assert column is not None
     columns, groups, checks_bad = _record_columns(df, topic)
-    stamped = df.select(*columns, _timestamp_ms(df, column, where).alias(_TS))
+    unit = getattr(topic, "timestamp_unit", None) or "ms"
+    stamped = df.select(*columns, _timestamp_ms(df, column, where, unit).alias(_TS))
     window = F.expr(f"({_TS} - pmod({_TS}, {window_ms})) div {window_ms}")
     names = [c for c in stamped.columns if c != _TS]
     checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
@@ -221,10 +341,7 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
         first = keyed.aggregated.agg(F.count(KEY_COLUMN).alias("keys"),
                                      F.min("lo").alias("lo"), F.max("hi").alias("hi")).first()
         if first is None or first["lo"] is None:
-            raise ConfigError.naming_value(
-                f"{where}.timestamp", "{param}: column {column!r} is null in every record: no "
-                "load over time (leave timestamp out of this topic, or fill the column)",
-                column=column)
+            raise _all_null(where, column)
         lo, hi = int(first["lo"]), int(first["hi"])
         if hi - lo <= 1:  # the span may be shorter than a window: its exact ends
             ends = stamped.agg(F.min(_TS).alias("a"), F.max(_TS).alias("b")).first()

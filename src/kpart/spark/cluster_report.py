@@ -81,7 +81,7 @@ def pin_cluster_seeds(topology: Topology, seed: int | None = None) -> Topology:
     return replace(topology, topics=topics)
 
 
-def run_cluster_report(
+def run_cluster_report(  # noqa: PLR0913 - the cluster report's inputs, by keyword
     spark: SparkSession | None,
     resolved: ResolvedCluster,
     specs: Mapping[str, InputSpec],
@@ -91,6 +91,7 @@ def run_cluster_report(
     capacity: Mapping[int, Capacity] | None = None,
     on_step: Steps = _silent,
     existing: ClusterModel | None = None,
+    bad_records: str = "fail",
 ) -> ClusterReport:
     """Run the cluster report on ``specs`` (topic name → its checked input,
     :func:`kpart.spark.inputs.resolve_topic_input`) and return it (nothing written).
@@ -102,7 +103,11 @@ def run_cluster_report(
     ``resolved``: the topology resolved once, before Spark starts
     (:func:`kpart._layout.resolve_cluster` of :func:`pin_cluster_seeds`' topology, with the
     existing cluster whose topics keep their replicas and leaders); ``existing``: that
-    cluster, whose ISR and ``min.insync.replicas`` its topics keep in the model. Errors:
+    cluster, whose ISR and ``min.insync.replicas`` its topics keep in the model;
+    ``bad_records``: JSON lines Spark cannot parse refused (``"fail"``) or left out and counted
+    (``"count"``: each topic's ``malformed_records`` in the summary). Every timed topic's time
+    range is read and its window grid checked before the topics' jobs
+    (:func:`kpart.spark.cluster_job.measure_topics`). Errors:
     ``ConfigError`` naming the topic and field (a timestamp that does not parse, a window grid
     too large), and those of :func:`kpart._layout.resolve_cluster`.
     """
@@ -123,13 +128,17 @@ def run_cluster_report(
     groups = topology.groups
     readers = largest_groups((g.name, len(g.members), topology.group_topics(g)) for g in groups)
     measures = measure_topics(spark, resolved, specs, window_ms=window_ms, limits=limits,
-                              on_step=on_step, largest_groups=readers)
+                              bad_records=bad_records, on_step=on_step,
+                              largest_groups=readers)
     on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
                                   if groups else ""))
     placed = placed_cluster(resolved, measures)  # null keys placed once, windows on one grid
     summary = build_cluster_summary(resolved, placed, capacity=capacity,
                                     sources={name: spec.source for name, spec in specs.items()},
                                     analysed_at=analysed_at, existing=existing)
+    for row, m in zip(summary["topics"], measures, strict=True):
+        if "malformed_records" in m.source:  # bad_records="count": in no figure of the topic
+            row["malformed_records"] = m.source["malformed_records"]
     return ClusterReport(summary, measures, cluster_windows_table(resolved, placed),
                          report_cluster_model(resolved, placed, capacity, existing),
                          report_groups(resolved))

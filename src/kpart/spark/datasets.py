@@ -20,8 +20,11 @@ absent field is a null key; a JSON key is the text of its value. The record's va
 out), for JSON and Parquet the inferred/stored types (the JSON key field as a string).
 
 A dataset is a file or a directory of files (:func:`data_files`: hidden and ``_``-prefixed files
-such as ``_SUCCESS`` left out); its columns are read from the Parquet schema, or the first file's
-CSV header or first JSON line. Errors are :class:`~kpart.errors.ConfigError` about the parameter
+such as ``_SUCCESS`` left out); its columns are read from the Parquet schema, the first file's
+CSV header (a UTF-8 byte-order mark skipped; a column named twice refused), or the first
+:data:`JSON_SAMPLE` JSON records (a field is there when some record has it, as Spark infers it).
+Parquet ``TIMESTAMP(NANOS)`` columns are read (:func:`parquet_nanos_columns`); malformed JSON
+lines are refused or counted apart (:func:`split_malformed`). Errors are :class:`~kpart.errors.ConfigError` about the parameter
 ``path`` (the command line's ``DATA``) or ``fmt`` (``--format``).
 """
 
@@ -45,8 +48,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql.types import StructType
 
 __all__ = [
+    "BAD_RECORDS",
     "FLIGHTS_RECORDS",
     "FORMATS",
+    "JSON_SAMPLE",
+    "NANOS_AS_LONG",
+    "check_bad_records",
     "data_files",
     "dataset_columns",
     "detect_format",
@@ -54,8 +61,10 @@ __all__ = [
     "flights_zip_path",
     "has_records",
     "key_type",
+    "parquet_nanos_columns",
     "read_dataset",
     "sample_keys",
+    "split_malformed",
     "write_flights_parquet",
 ]
 
@@ -137,9 +146,11 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
 
 
 def _open_text(path: Path) -> TextIO:
+    """``path`` as text; a UTF-8 byte-order mark (Excel's "CSV UTF-8") is not part of the first
+    column's name (Spark's readers skip it too)."""
     if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")
-    return path.open(encoding="utf-8", newline="")
+        return gzip.open(path, "rt", encoding="utf-8-sig")
+    return path.open(encoding="utf-8-sig", newline="")
 
 
 def _unreadable(p: Path, fmt: str, error: Exception) -> ConfigError:
@@ -184,9 +195,10 @@ def _parquet(p: Path) -> ds.Dataset:
 
 
 def dataset_columns(path: str | Path, fmt: str) -> list[str]:
-    """Column names of the dataset at ``path`` (Parquet schema, CSV header, first JSON line of
-    the first file, :func:`data_files`), read without Spark. ``ConfigError`` about ``path``
-    when it is missing or unreadable."""
+    """Column names of the dataset at ``path`` (Parquet schema, the first file's CSV header,
+    the fields of the first :data:`JSON_SAMPLE` JSON records; :func:`data_files`), read without
+    Spark. ``ConfigError`` about ``path`` when it is missing or unreadable, or a CSV header
+    names a column twice."""
     p = Path(path)
     if not p.exists():
         raise ConfigError.about("path", "{param}: {value!r} does not exist", value=str(p))
@@ -194,8 +206,35 @@ def dataset_columns(path: str | Path, fmt: str) -> list[str]:
         return list(_parquet(p).schema.names)
     if fmt != "csv":
         return list(_first_json_row(p))
-    with _reading(p, fmt), _open_text(_first_file(p)) as f:
-        return next(csv.reader(f), [])
+    first = _first_file(p)
+    with _reading(p, fmt), _open_text(first) as f:
+        header = next(csv.reader(f), [])
+    _check_header(first, header)
+    return header
+
+
+def _check_header(path: Path, header: list[str]) -> None:
+    """``ConfigError`` about ``path`` when the CSV ``header`` names a column twice (Spark would
+    rename both, ``user_id0`` and ``user_id2``, and the key would not be found): case aside,
+    as Spark compares them.
+
+    >>> _check_header(Path("e.csv"), ["user_id", "v", "User_ID"])
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: path: 'e.csv': the CSV header names column 'user_id' twice \
+(columns 1 and 3: 'user_id', 'User_ID'); give each column its own name
+    """
+    seen: dict[str, int] = {}
+    for i, name in enumerate(header):
+        if not name:
+            continue  # Spark names an empty header _c<i>
+        j = seen.setdefault(name.lower(), i)
+        if j != i:
+            spelled = "" if name == header[j] else f": {header[j]!r}, {name!r}"
+            raise ConfigError.about(
+                "path", "{param}: {value!r}: the CSV header names column {name!r} twice "
+                "(columns {a} and {b}{spelled}); give each column its own name",
+                value=str(path), name=header[j], a=j + 1, b=i + 1, spelled=spelled)
 
 
 #: The CSV reader's ``nullValue``: a text no CSV field holds, so that only an *absent* field
@@ -208,6 +247,9 @@ def read_dataset(
 ) -> DataFrame:
     """A DataFrame over ``path`` in ``fmt``, keys as the producer sent them.
 
+    Parquet ``TIMESTAMP(NANOS)`` columns (pandas' ``to_parquet()`` default) are read through
+    :data:`NANOS_AS_LONG` and made timestamps again (:func:`parquet_nanos_columns`).
+
     CSV (header line): every column is read as text, nothing inferred (``007`` stays
     ``"007"``); a quoted empty field ``""`` is the empty string and an absent one (``a,,b``,
     or a row that ends early) is null — the rule of PostgreSQL's ``COPY ... CSV``. (Spark's
@@ -218,7 +260,10 @@ def read_dataset(
     reader = spark.read
     location = str(Path(path).resolve())
     if fmt == "parquet":
-        return reader.parquet(location)
+        if not any(_has_nanos(f.type) for f in _parquet(Path(path)).schema):
+            return reader.parquet(location)
+        spark.conf.set(NANOS_AS_LONG, "true")  # else Spark refuses TIMESTAMP(NANOS) columns
+        return _nanos_as_timestamps(reader.parquet(location), parquet_nanos_columns(path))
     if fmt == "csv":
         return (reader.option("header", True).option("inferSchema", False)
                 .option("nullValue", _CSV_ABSENT).option("emptyValue", "").csv(location))
@@ -226,6 +271,147 @@ def read_dataset(
         return reader.json(location)
     schema = _with_text_field(reader.json(location).schema, key)
     return reader.json(location) if schema is None else spark.read.schema(schema).json(location)
+
+
+#: Spark's setting that reads Parquet ``TIMESTAMP(NANOS)`` columns as their ``long`` nanoseconds
+#: (without it Spark refuses the file: ``PARQUET_TYPE_ILLEGAL``); set on the session by
+#: :func:`read_dataset` when the dataset has such a column.
+NANOS_AS_LONG = "spark.sql.legacy.parquet.nanosAsLong"
+
+
+def parquet_nanos_columns(path: str | Path) -> dict[str, bool]:
+    """The top-level ``TIMESTAMP(NANOS)`` columns of the Parquet dataset at ``path`` (pyarrow's
+    schema, no Spark): name → whether the column is an instant (``tz`` set; else a wall-clock
+    time). ``{}`` for another format or none.
+
+    >>> import tempfile, pyarrow as pa, pyarrow.parquet as pq
+    >>> d = tempfile.TemporaryDirectory()
+    >>> pq.write_table(pa.table({"ts": pa.array([0], pa.timestamp("ns", tz="UTC")),
+    ...                          "k": ["a"]}), f"{d.name}/t.parquet")
+    >>> parquet_nanos_columns(f"{d.name}/t.parquet")
+    {'ts': True}
+    >>> d.cleanup()
+    """
+    import pyarrow as pa
+
+    return {f.name: f.type.tz is not None for f in _parquet(Path(path)).schema
+            if pa.types.is_timestamp(f.type) and f.type.unit == "ns"}
+
+
+def _has_nanos(t: pa.DataType) -> bool:
+    """Whether ``t`` is, or holds (a struct's field, a list's or a map's items), a
+    ``TIMESTAMP(NANOS)`` (nested ones stay ``long`` nanoseconds: only top-level columns are
+    made timestamps again)."""
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(t):
+        return bool(t.unit == "ns")
+    if pa.types.is_struct(t):
+        return any(_has_nanos(t.field(i).type) for i in range(t.num_fields))
+    if pa.types.is_map(t):
+        return _has_nanos(t.key_type) or _has_nanos(t.item_type)
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        return _has_nanos(t.value_type)
+    return False
+
+
+def _nanos_as_timestamps(df: DataFrame, nanos: dict[str, bool]) -> DataFrame:
+    """``df`` with each of the ``nanos`` columns (read as ``long`` nanoseconds) a timestamp again,
+    to the microsecond as Spark keeps them (floored): an instant (``timestamp``) or, without a
+    zone, a wall-clock ``timestamp_ntz``."""
+    from pyspark.sql import functions as F
+
+    def timestamp(name: str, instant: bool) -> Any:
+        quoted = "`" + name.replace("`", "``") + "`"
+        micros = F.expr(f"({quoted} - pmod({quoted}, 1000)) div 1000")  # exact, floored
+        if instant:
+            return F.timestamp_micros(micros)
+        return F.timestamp_add("MICROSECOND", micros,
+                               F.expr("TIMESTAMP_NTZ'1970-01-01 00:00:00'"))
+
+    return df.withColumns({name: timestamp(name, instant) for name, instant in nanos.items()})
+
+
+#: What a report does with JSON lines Spark cannot parse (``bad_records``, ``--bad-records``):
+#: ``fail`` refuses the dataset naming the first one found, ``count`` leaves them out of every
+#: figure and counts them (``malformed_records`` in ``summary.json``; never null-key records).
+BAD_RECORDS = ("fail", "count")
+#: The column Spark's JSON reader adds when some line does not parse (``PERMISSIVE`` mode).
+_CORRUPT = "_corrupt_record"
+
+
+def check_bad_records(bad_records: str) -> str:
+    """``bad_records`` when it is one of :data:`BAD_RECORDS`, else ``ConfigError`` about it.
+
+    >>> check_bad_records("skip")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: bad_records: expected one of fail, count, got 'skip'
+    """
+    if bad_records not in BAD_RECORDS:
+        raise ConfigError.about("bad_records", "{param}: expected one of {known}, got {value!r}",
+                                known=", ".join(BAD_RECORDS), value=bad_records)
+    return bad_records
+
+
+def split_malformed(df: DataFrame, fmt: str, bad_records: str = "fail") -> tuple[DataFrame, int]:
+    """``df`` (from :func:`read_dataset`) without its malformed records, and their count.
+
+    Spark's JSON reader turns a line that is not a JSON object (a truncated last line, a
+    stray text line) into a record whose fields are all null, its text in ``_corrupt_record``:
+    left as it is, it would be a record without key. With ``bad_records="fail"`` (the default)
+    the first such record found is a ``ConfigError`` about ``path`` naming the file, the line
+    (found in the file by its text) and the text; with ``"count"`` they are left out and counted
+    (one more Spark job, only when there are some). Other formats, and JSON without malformed
+    records (Spark's schema then has no ``_corrupt_record``): ``(df, 0)`` with no Spark job.
+    """
+    from pyspark.sql import functions as F
+
+    check_bad_records(bad_records)
+    if fmt != "json" or _CORRUPT not in df.columns:
+        return df, 0
+    bad = F.col(_CORRUPT).isNotNull()
+    # Spark refuses a query that reads the corrupt-record column alone: one other column is read
+    others = [F.col("`" + c.replace("`", "``") + "`") for c in df.columns if c != _CORRUPT]
+    if bad_records == "fail" or not others:  # no line parsed: nothing to report on either
+        first = (df.where(bad).select(F.input_file_name().alias("file"), F.col(_CORRUPT),
+                                      others[0]).limit(1).collect() if others else [])
+        raise _malformed_error(_local_path(first[0]["file"]) if first else None,
+                               first[0][_CORRUPT] if first else "")
+    counted = df.agg(F.count(F.col(_CORRUPT)).alias("n"), F.count(others[0])).first()
+    n = int(counted["n"]) if counted is not None else 0
+    return df.where(~bad).drop(_CORRUPT), n
+
+
+def _local_path(uri: str) -> Path | None:
+    """The local file of Spark's ``input_file_name()`` (``file:///d/x.jsonl``), else ``None``."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(uri)
+    return Path(unquote(parsed.path)) if parsed.scheme in ("", "file") and parsed.path else None
+
+
+def _malformed_error(file: Path | None, text: str) -> ConfigError:
+    line = _line_of(file, text) if file is not None else None
+    where = "" if file is None else f"{str(file)!r}" + (f", line {line}" if line else "")
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    return ConfigError.about(
+        "path", "{param}: {where}: malformed JSON record {text!r} (Spark cannot parse it: it "
+        "would count as a record without key); fix the file, or pass {param_bad_records} count "
+        "to leave such records out and count them", mentions=("bad_records",),
+        where=where or "a record", text=shown)
+
+
+def _line_of(file: Path, text: str) -> int | None:
+    """The number of the first line of ``file`` that is ``text`` (``None``: not found)."""
+    try:
+        with _open_text(file) as f:
+            for i, line in enumerate(f, 1):
+                if line.rstrip("\r\n") == text:
+                    return i
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 def _with_text_field(schema: StructType, key: str) -> StructType | None:
@@ -306,9 +492,9 @@ def _spark_type_name(t: pa.DataType) -> str:
 def key_type(path: str | Path, fmt: str, key: str) -> str | None:
     """Spark type name of the key ``key`` (a column or ``struct.field`` path,
     :mod:`kpart.spark._keys`) in the dataset at ``path``, read without Spark: the Parquet
-    schema (pyarrow), the CSV header (every CSV column is text) or the first JSON line (the
-    key is read as text unless it is an object or array). ``None`` when the first JSON line
-    cannot tell (a null on the path). ``ConfigError`` about ``key`` naming the fields available
+    schema (pyarrow), the CSV header (every CSV column is text) or the JSON sample (the key is
+    read as text unless it is an object or array). ``None`` when the sample cannot tell (a
+    null on the path in every sampled record). ``ConfigError`` about ``key`` naming the fields available
     where the path breaks, or about ``path`` when unreadable."""
     from kpart.spark._keys import walk_fields
 
@@ -350,17 +536,54 @@ class _Unknown(Exception):
     pass
 
 
-def _first_json_row(p: Path) -> dict[str, Any]:
-    """The first JSON line of the dataset's first file (``{}`` when it has none)."""
-    first = _first_file(p)
+#: Records of a JSON-lines dataset read without Spark to know its fields (across its files, in
+#: order): like Spark's schema inference, a field is the dataset's when *some* record has it, so a
+#: first line that is a metadata record does not hide the others' fields.
+JSON_SAMPLE = 1000
+
+
+def _json_sample(p: Path, limit: int = JSON_SAMPLE) -> list[dict[str, Any]]:
+    """The first ``limit`` JSON objects of the dataset at ``p`` (its files in order; blank
+    lines, malformed lines and lines that are not objects skipped: Spark counts those apart,
+    :func:`split_malformed`). ``ConfigError`` about ``path`` when lines were read and none is
+    an object (the first line's problem named)."""
+    rows: list[dict[str, Any]] = []
+    problem: tuple[Path, str] | None = None
     with _reading(p, "json"):
-        with _open_text(first) as f:
-            line = next((line for line in f if line.strip()), "{}")
-        row = json.loads(line)
-    if not isinstance(row, dict):
-        raise ConfigError.about("path", "{param}: {value!r}: the first JSON line is not an "
-                                "object", value=str(first))
-    return row
+        for file in data_files(p) if p.is_dir() else [p]:
+            with _open_text(file) as f:
+                for line in f:
+                    if not line.strip():
+                        continue
+                    try:
+                        row = json.loads(line)
+                    except ValueError as e:
+                        problem = problem or (file, str(e))
+                        continue
+                    if isinstance(row, dict):
+                        rows.append(row)
+                    else:
+                        problem = problem or (file, "the first JSON line is not an object")
+                    if len(rows) >= limit:
+                        return rows
+    if not rows and problem is not None:
+        file, why = problem
+        raise ConfigError.about("path", "{param}: cannot read {value!r} as json: {error}",
+                                value=str(file), error=why)
+    return rows
+
+
+def _first_json_row(p: Path) -> dict[str, Any]:
+    """The dataset's fields as one record, from :func:`_json_sample`: each field at its first
+    non-null value in the sample (``None`` when null in every sampled record), in order of first
+    appearance (``{}`` when the dataset has no record)."""
+    _first_file(p)
+    merged: dict[str, Any] = {}
+    for row in _json_sample(p):
+        for name, value in row.items():
+            if merged.get(name) is None:
+                merged[name] = value
+    return merged
 
 
 def sample_keys(path: str | Path, fmt: str, key: str, limit: int = 100) -> list[Any]:
@@ -407,7 +630,12 @@ def _json_keys(f: TextIO, parts: tuple[str, ...], limit: int) -> list[Any]:
     for line in f:
         if not line.strip():
             continue
-        node = json.loads(line)
+        try:
+            node = json.loads(line)
+        except ValueError:
+            continue  # a malformed record: Spark's pass counts or refuses it
+        if not isinstance(node, dict):
+            continue
         for part in parts:
             node = node.get(part) if isinstance(node, dict) else None
         out.append(None if node is None else node if isinstance(node, str) else json.dumps(node))

@@ -226,14 +226,16 @@ ISO 8601 text (e.g. 2013-01-01T10:00:00Z)
                                                         for m in e.mentions})) from None
     column = getattr(topic, "timestamp", None)
     if column is not None:
-        _check_timestamp(spec, column, f"{where}.timestamp")
+        _check_timestamp(spec, column, f"{where}.timestamp",
+                         getattr(topic, "timestamp_unit", None))
     return spec
 
 
-def _check_timestamp(spec: InputSpec, column: str, where: str) -> None:
-    """The timestamp checks of :func:`resolve_topic_input` (``where``: the field's name)."""
+def _check_timestamp(spec: InputSpec, column: str, where: str, unit: str | None = None) -> None:
+    """The timestamp checks of :func:`resolve_topic_input` (``where``: the field's name;
+    ``unit``: the topic's ``timestamp_unit``, integer timestamps only)."""
     from kpart.spark._keys import parse_key_path
-    from kpart.spark._windows import check_timestamp_type, iso_problem
+    from kpart.spark._windows import check_timestamp_type, check_timestamp_values
     from kpart.spark.datasets import _first_json_row
 
     if spec.path is None:  # the flights data: its columns are known
@@ -241,7 +243,8 @@ def _check_timestamp(spec: InputSpec, column: str, where: str) -> None:
             raise ConfigError.naming_value(where, "{param}: column {column!r} not found in the "
                                            "flights data (columns: {columns})", column=column,
                                            columns=", ".join(_FLIGHTS_COLUMNS))
-        check_timestamp_type(where, column, flights_key_type(column))
+        check_timestamp_values(where, column, check_timestamp_type(
+            where, column, flights_key_type(column)), [], unit)
         return
     path, fmt = spec.path, spec.fmt
     columns = dataset_columns(path, fmt)
@@ -257,16 +260,11 @@ def _check_timestamp(spec: InputSpec, column: str, where: str) -> None:
         dtype = "string"
     else:
         dtype = _json_type(_first_json_row(path).get(column))
-    if dtype is None:  # a null on the first JSON line: Spark's inferred type is checked in the job
+    if dtype is None:  # null in the JSON sample: Spark's inferred type is checked in the job
         return
-    if check_timestamp_type(where, column, dtype) != "iso_text" or spec.records == 0:
-        return
-    for i, value in enumerate(sample_keys(path, fmt, column)):
-        problem = iso_problem(value)
-        if problem is not None:
-            raise ConfigError.naming_value(where, "{param}: column {column!r}, record {record} "
-                                           "of {path!r}: {problem}", column=column, record=i + 1,
-                                           path=str(path), problem=problem)
+    kind = check_timestamp_type(where, column, dtype)
+    values = sample_keys(path, fmt, column) if spec.records != 0 else []
+    check_timestamp_values(where, column, kind, values, unit, path=str(path))
 
 
 def _json_type(value: Any) -> str | None:

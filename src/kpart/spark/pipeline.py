@@ -67,6 +67,7 @@ __all__ = [
     "pin_placement_seed",
     "resolve_report_topology",
     "run_report",
+    "warn_if_keyless",
 ]
 
 #: Where :func:`run_report` announces its steps (``on_step``): nowhere by default.
@@ -281,7 +282,7 @@ def _loads_from_rows(rows: Sequence[Row], hot: Sequence[Row], topic: TopicConfig
     )
 
 
-def run_report(
+def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
     spark: SparkSession | None,
     topology: Topology,
     spec: InputSpec,
@@ -290,6 +291,7 @@ def run_report(
     whatif: Sequence[int] = (),
     compat: Sequence[str] | str | None = None,
     invalid_keys: str = "error",
+    bad_records: str = "fail",
     on_step: Steps = _silent,
 ) -> dict[str, Any]:
     """Run the main job on ``spec``'s data and return the summary document (not written).
@@ -299,8 +301,12 @@ def run_report(
     ``whatif``: partition counts to compare with the topic's (adds the ``"whatif"`` section,
     :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner); ``compat``:
     partitioner ids, ``"all"`` or ``"default"`` (adds the ``"compat"`` section,
-    :func:`kpart.spark.compat.measure_compat`). Bad values raise ``ConfigError`` before any
-    Spark job. ``on_step`` is told each step in kpart's words (``"reading flights.parquet"``;
+    :func:`kpart.spark.compat.measure_compat`). ``bad_records``: JSON lines Spark cannot parse
+    refused (``"fail"``, naming the first) or left out and counted (``"count"``: the summary's
+    ``malformed_records``), :func:`kpart.spark.datasets.split_malformed`. Bad values raise
+    ``ConfigError`` before any Spark job. A key column null in every record is one
+    :class:`~kpart.errors.KpartWarning` (:func:`warn_if_keyless`). ``on_step`` is told each
+    step in kpart's words (``"reading flights.parquet"``;
     the command line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
     (:func:`resolve_report_topology`); the job, the null-key model and the summary read that.
     The summary has the top :data:`HOT_KEYS` keys.
@@ -308,15 +314,21 @@ def run_report(
     from datetime import UTC, datetime
 
     analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    from kpart.spark.datasets import check_bad_records
+
     resolved = resolve_report_topology(topology, partitioner)
     compat_ids = check_sections(resolved.topic, whatif, compat)
+    check_bad_records(bad_records)
+    malformed = 0
     if spec.records == 0:  # nothing to read: no Spark job (``spark`` may be None)
         loads, sections = _no_records(resolved, spec, whatif, compat_ids)
     elif spark is None:
         raise ValueError("run_report: the input has records, a SparkSession is needed")
     else:
-        loads, sections = _measure(spark, resolved, spec, whatif=whatif, compat_ids=compat_ids,
-                                   invalid_keys=invalid_keys, on_step=on_step)
+        loads, sections, malformed = _measure(
+            spark, resolved, spec, whatif=whatif, compat_ids=compat_ids,
+            invalid_keys=invalid_keys, bad_records=bad_records, on_step=on_step)
+        warn_if_keyless(loads, resolved.topic.key)
     if "whatif" in sections:  # keyed records measured; the others placed as the report does
         sections["whatif"] = count_whatif_like_report(sections["whatif"], resolved, loads)
     groups = resolved.topology.groups
@@ -325,8 +337,35 @@ def run_report(
     if steps:  # none in the producer view without groups: nothing placed or assigned
         on_step(" and ".join(steps))
     summary = build_summary(resolved, loads, source=spec.source, analysed_at=analysed_at)
+    if bad_records == "count":  # in no figure: neither keyed nor null-key records
+        summary["malformed_records"] = malformed
     summary.update(sections)
     return summary
+
+
+def warn_if_keyless(loads: Loads, key: str, where: str = "") -> bool:
+    """Warn (one :class:`~kpart.errors.KpartWarning`) when the key column ``key`` is null in
+    every record of ``loads`` (at least one record): the partitions' loads are then the
+    null-key model's draws, not the keys'. ``where`` prefixes the message (a cluster's
+    ``"topics[0] (clicks): "``). Returns whether it warned.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_keyless(Loads((0, 0), (0, 0), (0, 0), 5, 50, ()), "user_id")
+    True
+    >>> print(caught[0].message)
+    key column 'user_id' is null in every record (5): the partitions' loads are the null-key model's draws, not the keys' (check the key column's name)
+    """
+    from kpart._warnings import kpart_warn
+
+    keyed = sum(loads.partition_records) + loads.invalid_key_records
+    if keyed or not loads.null_key_records:
+        return False
+    kpart_warn(f"{where}key column {key!r} is null in every record ({loads.null_key_records:,})"
+               ": the partitions' loads are the null-key model's draws, not the keys' (check "
+               "the key column's name)")
+    return True
 
 
 def resolve_report_topology(topology: Topology,
@@ -381,15 +420,19 @@ def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
 
 def _measure(spark: SparkSession, resolved: ResolvedTopology, spec: InputSpec, *,
              whatif: Sequence[int], compat_ids: tuple[str, ...], invalid_keys: str,
-             on_step: Steps) -> tuple[Loads, dict[str, Any]]:
-    """Loads and sections of :func:`run_report` measured by Spark (``spec`` has records)."""
+             bad_records: str, on_step: Steps) -> tuple[Loads, dict[str, Any], int]:
+    """Loads and sections of :func:`run_report` measured by Spark (``spec`` has records), and
+    the malformed records left out (``bad_records="count"``)."""
     import tempfile
+
+    from kpart.spark.datasets import split_malformed
 
     topic = resolved.topic
     sections: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kpart-input-") as workdir:
         on_step(f"reading {spec.path.name if spec.path is not None else 'the flights data'}")
         df = load_input(spark, spec, workdir, topic.key)
+        df, malformed = split_malformed(df, spec.fmt, bad_records)
         loads = measure_loads(df, topic, partitioner=resolved.key_partitioner, top_k=HOT_KEYS,
                               invalid_keys=invalid_keys, on_step=on_step)
         if invalid_keys == "count":  # the sections see the records the serializer can take
@@ -411,7 +454,7 @@ def _measure(spark: SparkSession, resolved: ResolvedTopology, spec: InputSpec, *
             sections["compat"] = measure_compat(
                 df, topic.key, topic.partitions, compat_ids, serializer=resolved.serializer
             ).to_json()
-    return loads, sections
+    return loads, sections, malformed
 
 
 def _valid_keys_only(df: DataFrame, topic: TopicConfig) -> DataFrame:
