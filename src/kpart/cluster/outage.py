@@ -402,7 +402,13 @@ def apply_target(model: ClusterModel, target: Mapping[str, Mapping[int, Sequence
     replicas, all in sync (ISR = replicas); the leader stays if it is a target replica, else
     the first target replica (``PartitionChangeBuilder``'s election on the completed
     reassignment). Brokers the model lacks are added without rack or capacity. Loads and
-    configs are kept. :class:`ConfigError` naming a partition the model does not have."""
+    configs are kept.
+
+    A reassignment completes only when every target replica has caught up from the leader:
+    a partition without a leader, or whose target keeps a replica the model marks offline
+    (:attr:`ClusterModel.offline`, brokers down from the start included), never completes
+    and is kept as it is (one warning names the first). :class:`ConfigError` naming a
+    partition the model does not have."""
     names = {t.name: i for i, t in enumerate(model.topics)}
     key = model.topic.astype(np.int64) << 32 | model.partition.astype(np.int64)
     rows, lists = [], []
@@ -414,6 +420,7 @@ def apply_target(model: ClusterModel, target: Mapping[str, Mapping[int, Sequence
                 raise ConfigError(f"Partition {topic}-{p} of the plan is not in the cluster.")
             rows.append(row)
             lists.append(tuple(reps))
+    rows, lists = _completing(model, rows, lists)
     width = max([model.replicas.shape[1], *(len(r) for r in lists)])
     replicas = np.full((len(key), width), -1, dtype=np.int32)
     replicas[:, : model.replicas.shape[1]] = model.replicas
@@ -432,3 +439,31 @@ def apply_target(model: ClusterModel, target: Mapping[str, Mapping[int, Sequence
     extra = sorted({b for reps in lists for b in reps} - known)
     return replace(model, brokers=model.brokers + tuple(ClusterBroker(b) for b in extra),
                    replicas=replicas, leader=leader, isr=isr)
+
+
+def _completing(model: ClusterModel, rows: list[int], lists: list[tuple[int, ...]]
+                ) -> tuple[list[int], list[tuple[int, ...]]]:
+    """The ``rows`` (and their target ``lists``) whose reassignment can complete: the
+    partition has a leader and its target keeps no offline replica; one warning names the
+    first that cannot."""
+    from kpart._warnings import kpart_warn
+
+    before = set(model.offline_brokers())
+    keep_rows, keep_lists, stuck = [], [], []
+    for row, reps in zip(rows, lists, strict=True):
+        off = {int(b) for b in model.offline[row] if b >= 0} if model.offline is not None \
+            else set()
+        bad = [b for b in reps if b in off or b in before]
+        if model.leader[row] < 0 or bad:
+            stuck.append((row, "it has no leader" if model.leader[row] < 0 else
+                          f"its target replica {bad[0]} is offline"))
+            continue
+        keep_rows.append(row)
+        keep_lists.append(reps)
+    if stuck:
+        row, why = stuck[0]
+        more = f" (and {len(stuck) - 1} more)" if len(stuck) > 1 else ""
+        name = f"{model.topics[int(model.topic[row])].name}-{int(model.partition[row])}"
+        kpart_warn(f"--plan: the reassignment of partition {name}{more} cannot complete ({why}):"
+                   " kept as it is now")
+    return keep_rows, keep_lists

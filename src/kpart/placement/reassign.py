@@ -457,7 +457,7 @@ def read_current(text: str, topic: str | None = None, *, partial: bool = False
         from kpart.placement import formats
 
         rows = formats.parse_describe_partitions(text, partial=partial)
-        warn_reassigning(rows, "planned as it will be once it completes")
+        warn_reassigning(rows, "taken as it will be once it completes")
         current = {}
         for d in rows:
             current.setdefault(d.topic, {})[d.partition] = d.completed().replicas
