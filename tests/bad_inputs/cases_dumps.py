@@ -58,7 +58,7 @@ CASES = [
          names="broker 6, the leader of partition t-0", files={"dump.txt": ABSENT_LEADER}),
     Case(id="dumps-outage-partial-with-snapshot",
          argv=("outage", "--snapshot", "cluster.json", "--down", "1", "--partial"),
-         names="--partial", files={"cluster.json": "{}"}),
+         names="--partial goes with --current", files={"cluster.json": "{}"}),
     # warnings: read, and said so
     Case(id="dumps-warn-plan-reassigning", argv=("plan", "--current", "dump.txt",
                                                  "--add-brokers", "4"),
