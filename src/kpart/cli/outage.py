@@ -48,7 +48,7 @@ _All = Annotated[bool, typer.Option(
     "--all", help="Every single-broker and single-rack failure, worst first.")]
 _MinIsr = Annotated[int, typer.Option(
     "--min-insync-replicas", min=1, help="min.insync.replicas of topics whose value is "
-    "unknown (a --describe dump has none).")]
+    "unknown (not set by a --describe header's Configs:).")]
 _Json = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
 
 _Out = Annotated[Path | None, typer.Option(
