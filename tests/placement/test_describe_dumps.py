@@ -185,3 +185,13 @@ def test_describe_out_keeps_configs_and_outage_gives_the_same_result(
     assert planned.pop((3,)) == ([], [])
     assert after == planned
     assert any(under for _, under in after.values())  # min.insync.replicas=2 was kept
+
+
+def test_marked_for_deletion_and_confluents_empty_offline_are_read() -> None:
+    text = (HEADER.format(t="t", n=2, rf=2, c="")
+            + "\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tMarkedForDeletion: "
+              "true\tElr: N/A\tLastKnownElr: N/A\n"
+            + "\tTopic: t\tPartition: 1\tLeader: 2\tReplicas: 2,1\tIsr: 2\tOffline: 1\n")
+    zero, one = parse_describe_partitions(text)
+    assert zero.isr == (1, 2) and zero.offline == ()
+    assert one.offline == (1,) and one.isr == (2,)
