@@ -157,3 +157,36 @@ def test_a_healthy_dump_gives_what_it_gave_before() -> None:
     assert m.offline is None and m.offline_brokers() == ()
     assert [r.down for r in outage_all(m)] == [(1,), (2,)]
     assert outage(m, [1]).leader_after().tolist() == [2, 2]
+
+
+def test_outage_all_equals_outage_with_offline_replicas_and_dead_brokers() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(24)
+    brokers = [ClusterBroker(i, f"r{i % 3}") for i in range(8)]
+    parts, offline = [], []
+    for n in range(300):
+        reps = tuple(int(x) for x in rng.permutation(8)[: rng.integers(1, 4)])
+        isr = tuple(b for b in reps if rng.random() < 0.8)
+        leader = reps[0] if rng.random() < 0.85 else None
+        parts.append(_p(n, reps, leader, isr, float(rng.integers(0, 50))))
+        off = [b for b in reps if b == 7 or (b != leader and rng.random() < 0.1)]
+        offline.append(off + [-1] * (3 - len(off)))
+    m = ClusterModel.from_partitions(brokers, parts, [TopicInfo("t", 2)])
+    from dataclasses import replace
+
+    m = replace(m, offline=np.array(offline, dtype=np.int32), leader=np.where(
+        np.isin(m.leader, [7]), -1, m.leader).astype(np.int32))
+    assert m.offline_brokers() == (7,)
+    results = outage_all(m)
+    assert (7,) not in [r.down for r in results]
+    for fast in results:
+        slow = outage(m, fast.down)
+        for name in ("offline", "under_min_isr", "moved", "moved_to", "alive", "leaders"):
+            assert np.array_equal(getattr(fast, name), getattr(slow, name)), (fast.down, name)
+        for name in ("bytes_in_per_s", "network_in", "network_out", "disk_bytes"):
+            assert np.allclose(getattr(fast, name), getattr(slow, name)), (fast.down, name)
+        before = outage(m, ())
+        # never healthier than the dump: what was offline stays offline
+        assert set(before.offline.tolist()) <= set(fast.offline.tolist())
+        assert not fast.alive[7]
