@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from kpart._warnings import kpart_warn
@@ -192,22 +193,24 @@ def _id_list(value: str, what: str, lineno: int) -> tuple[int, ...]:
 
 
 #: A partition line exactly as ``kafka-topics.sh`` prints it (tab-separated ``Key: value``,
-#: id lists of digits and commas, optional trailing fields without ``:`` in their values):
-#: :func:`_fields` would read the same topic, partition, leader, replicas and ISR from it.
+#: id lists of digits and commas, optional trailing fields without ``:`` in their values) and
+#: without state kpart reads from the trailing fields (an empty ``Offline:`` only; no
+#: ``Adding/Removing Replicas``): :func:`_fields` would read the same topic, partition,
+#: leader, replicas and ISR from it. Other lines take the slow path.
 _CANONICAL = re.compile(
     r"[ \t]*Topic: ?([^\s:]+)\tPartition: ?([0-9]+)\tLeader: ?([0-9]+|none|-1)"
     r"\tReplicas: ?([0-9]+(?:,[0-9]+)*)\tIsr: ?((?:[0-9]+(?:,[0-9]+)*)?)"
-    r"((?:\t(?:Elr|LastKnownElr|Offline|Adding Replicas|Removing Replicas|Directories"
-    r"|MarkedForDeletion): ?[^\t:]*)*)"
+    r"(?:\t(?:(?:Elr|LastKnownElr|Directories|MarkedForDeletion): ?[^\t:]*|Offline: *))*"
     r"[ \t]*")
-#: The trailing fields of a canonical line that carry state kpart reads.
-_STATEFUL_TAIL = re.compile(r"\t(?:Offline: ?[0-9]|Adding Replicas|Removing Replicas)")
+
+
+_NO_STATE: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
 
 
 def _partition(lineno: int, topic: str, partition: int, leader: int | None,
                replicas: tuple[int, ...], isr: tuple[int, ...],
                seen: set[tuple[str, int]],
-               state: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ()),
+               state: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = _NO_STATE,
                ) -> DescribedPartition:
     """One partition line's row (``state``: its offline, adding and removing replicas):
     ConfigError if listed twice; a warning for a leader outside its replicas."""
@@ -217,6 +220,8 @@ def _partition(lineno: int, topic: str, partition: int, leader: int | None,
     if leader is not None and leader not in replicas:
         kpart_warn(f"line {lineno}: the leader {leader} of partition {topic}-{partition} is "
                    f"not one of its replicas {_ids(replicas)}")
+    if state is _NO_STATE:  # the fast path's lines
+        return DescribedPartition(topic, partition, leader, replicas, isr)
     return DescribedPartition(topic, partition, leader, replicas, isr, *state)
 
 
@@ -277,14 +282,12 @@ def parse_describe_with_configs(
     configs: dict[str, tuple[int, str]] = {}
     seen: set[tuple[str, int]] = set()
     declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
-    first: dict[str, int] = {}  # topic -> line of its first partition line
     for lineno, line in enumerate(text.splitlines(), start=1):
         m = _CANONICAL.fullmatch(line)
-        if m is not None and not _STATEFUL_TAIL.search(m.group(6)):
+        if m is not None:
             # a partition line as kafka-topics.sh prints it: no key scan needed
-            topic, part, leader_text, replica_text, isr_text = m.groups()[:5]
+            topic, part, leader_text, replica_text, isr_text = m.groups()
             leader = None if leader_text in ("none", "-1") else int(leader_text)
-            first.setdefault(topic, lineno)
             out.append(_partition(lineno, topic, int(part), leader,
                                   tuple(map(int, replica_text.split(","))),
                                   tuple(map(int, isr_text.split(","))) if isr_text else (), seen))
@@ -315,36 +318,34 @@ def parse_describe_with_configs(
         else:
             raise ConfigError(f"line {lineno}: invalid leader {leader_text!r}")
         isr = _id_list(f.get("Isr", ""), "ISR", lineno)
-        first.setdefault(topic, lineno)
         out.append(_partition(lineno, topic, partition, leader, replicas, isr, seen,
                               _state(f, lineno)))
-    _check_whole(out, declared, first, partial)
+    _check_whole(out, declared, seen, partial)
     return out, configs
 
 
 def _check_whole(out: list[DescribedPartition], declared: dict[str, tuple[int, int]],
-                 first: dict[str, int], partial: bool) -> None:
+                 seen: set[tuple[str, int]], partial: bool) -> None:
     """A partial dump refused (or, with ``partial``, a warning); the ``PartitionCount``
-    warnings."""
-    headless = [t for t in first if t not in declared]
+    warnings. ``seen``: every ``(topic, partition)`` of ``out``."""
+    rows = Counter(d.topic for d in out)
+    headless = [t for t in rows if t not in declared]
     if headless and not partial:
         t = headless[0]
+        d = next(d for d in out if d.topic == t)
         more = f" (and {len(headless) - 1} more topics)" if len(headless) > 1 else ""
         raise ConfigError(
-            f"line {first[t]}: topic {t!r} has partition lines but no header line (Topic: "
-            f"{t}  PartitionCount: ...){more}: a --under-replicated-partitions or "
+            f"partition {t}-{d.partition}: topic {t!r} has partition lines but no header line "
+            f"(Topic: {t}  PartitionCount: ...){more}: a --under-replicated-partitions or "
             f"--unavailable-partitions dump? {_PARTIAL_HINT}")
-    rows = Counter(d.topic for d in out)
-    inside = Counter(d.topic for d in out
-                     if d.topic in declared and d.partition < declared[d.topic][1])
     for topic, (lineno, declared_count) in declared.items():
-        if rows[topic] == declared_count and inside[topic] == declared_count:
+        covered = all(map(seen.__contains__, zip(repeat(topic), range(declared_count))))
+        if covered and rows[topic] == declared_count:
             continue
         message = (f"line {lineno}: topic {topic!r} has PartitionCount {declared_count} but "
                    f"{rows[topic]} partition lines")
-        if inside[topic] < declared_count and not partial:
-            ids = {d.partition for d in out if d.topic == topic}
-            gap = next(p for p in range(declared_count) if p not in ids)
+        if not covered and not partial:
+            gap = next(p for p in range(declared_count) if (topic, p) not in seen)
             raise ConfigError(f"{message} (partition {topic}-{gap} is missing): a partial "
                               f"dump? {_PARTIAL_HINT}")
         kpart_warn(message)
