@@ -18,7 +18,11 @@ What Cruise Control's ``LoadMonitor.clusterModel`` assembles from Kafka's metada
   order (a later file's known value replaces an earlier one's; measured sizes from ``sizes``
   always win over a report's estimate);
 - ``brokers``: the cluster's brokers with racks (``--brokers ID[:RACK],...``); brokers the
-  assignment uses must be among them; without it, the brokers the assignment uses, no racks.
+  assignment uses must be among them (``kpart outage``, ``state_now``: one that is not is down
+  from the start); without it, the brokers the assignment uses, no racks.
+
+A describe dump must be the whole cluster unless ``partial``; its ``Offline:`` field is read
+into :attr:`ClusterModel.offline`, its ``Configs:`` into :attr:`TopicInfo.configs`.
 
 Errors: :class:`~kpart.errors.ConfigError`, one line naming the first bad partition, broker,
 line or field.
