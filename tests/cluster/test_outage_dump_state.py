@@ -190,3 +190,15 @@ def test_outage_all_equals_outage_with_offline_replicas_and_dead_brokers() -> No
         # never healthier than the dump: what was offline stays offline
         assert set(before.offline.tolist()) <= set(fast.offline.tolist())
         assert not fast.alive[7]
+
+
+def test_cluster_json_says_it_does_not_keep_the_offline_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dump = tmp_path / "dump.txt"
+    dump.write_text(DUMP)
+    assert main(["cluster", "--current", str(dump), "--out", str(tmp_path / "c.json")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["kpart: warning: --out: cluster.json does not record the 1 offline replicas "
+                   "of --current (its Offline: field): give the dump itself to kpart outage as "
+                   "--current"]

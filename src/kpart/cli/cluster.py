@@ -142,6 +142,12 @@ def cluster_command(  # noqa: PLR0913
     config = read_capacity(capacity) if capacity is not None else None
     model = model_from_files(current, sizes=sizes, capacity=config, loads=loads,
                              brokers=brokers, topic=topic, partial=partial)
+    if out is not None and model.offline is not None:
+        from kpart._warnings import kpart_warn
+
+        kpart_warn(f"--out: cluster.json does not record the {int((model.offline >= 0).sum())} "
+                   "offline replicas of --current (its Offline: field): give the dump itself "
+                   "to kpart outage as --current")
     if out is not None:
         with busy("writing cluster.json"):
             text = json.dumps(cluster_to_json(model), separators=(",", ":"),
