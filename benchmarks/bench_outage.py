@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 from _cluster_shape import cc1592
 from _timing import peak_rss_mb, run_child
 
@@ -32,13 +33,20 @@ TARGET_S = 30.0
 
 
 def _describe(model: ClusterModel) -> str:
-    """``kafka-topics.sh --describe`` text of the model (leader and ISR as they are)."""
+    """``kafka-topics.sh --describe`` text of the model (leader and ISR as they are), each
+    topic's header line first (a dump without them is refused as partial)."""
     names = [t.name for t in model.topics]
+    counts = np.bincount(model.topic, minlength=len(names)).tolist()
     lines = []
     reps = model.replicas.tolist()
     isr = model.isr.tolist()
+    last = -1
     for t, p, lead, r, i in zip(model.topic.tolist(), model.partition.tolist(),
                                 model.leader.tolist(), reps, isr, strict=True):
+        if t != last:
+            last = t
+            lines.append(f"Topic: {names[t]}\tPartitionCount: {counts[t]}\tReplicationFactor: "
+                         f"{sum(1 for b in r if b >= 0)}\tConfigs: ")
         lines.append(f"\tTopic: {names[t]}\tPartition: {p}\tLeader: {lead}\tReplicas: "
                      f"{','.join(str(b) for b in r if b >= 0)}\tIsr: "
                      f"{','.join(str(b) for b in i if b >= 0)}")

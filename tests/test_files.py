@@ -256,6 +256,7 @@ def test_modes_follow_the_umask_as_open_gives_them(tmp_path: Path, umask: int) -
 def test_place_and_plan_outputs_are_readable_under_umask_022(tmp_path: Path, monkeypatch,
                                                              command: list[str]) -> None:
     (tmp_path / "current.txt").write_text(
+        "Topic: t\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: \n"
         "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
         "Topic: t\tPartition: 1\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n")
     monkeypatch.chdir(tmp_path)
@@ -439,6 +440,7 @@ def test_plan_current_from_stdin(tmp_path: Path, monkeypatch, capsys) -> None:
     import io
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(
+        "Topic: t\tPartitionCount: 1\tReplicationFactor: 2\tConfigs: \n"
         "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"))
     assert main(["describe", "--current", "-", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["partitions"] == 1

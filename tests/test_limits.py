@@ -173,7 +173,8 @@ _HUGE = [
 
 
 def _files(d: Path) -> None:
-    (d / "d.txt").write_text("Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n")
+    (d / "d.txt").write_text("Topic: t\tPartitionCount: 1\tReplicationFactor: 2\tConfigs: \n"
+                             "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n")
     (d / "g.json").write_text(json.dumps(
         {"topics": {"t": 1_000_000_000}, "members": [{"id": "a", "topics": ["t"]}]}))
     (d / "sc.json").write_text(json.dumps({"topics": {"t": 1_000_000_000},

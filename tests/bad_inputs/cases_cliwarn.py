@@ -160,7 +160,7 @@ CASES = [
          names="leader 5 of partition t-0", expect="warning",
          files={"current.txt": LEADER_OUTSIDE}),
     Case(id="cliwarn-warn-describe-count", argv=("describe", "--current", "current.txt",
-                                                 "--json"),
+                                                 "--json", "--partial"),
          names="PartitionCount 3 but 2", expect="warning", files={"current.txt": TOO_FEW_ROWS}),
     Case(id="cliwarn-warn-plan-describe-leader",
          argv=("plan", "--current", "current.txt", "--add-brokers", "3"),

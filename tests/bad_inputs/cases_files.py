@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bad_inputs.case import Case
 
-DESCRIBE = (
+DESCRIBE = (  # a whole-cluster dump: its topic header first (issue 24, point 4(d))
+    "Topic: t\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: \n"
     "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
     "Topic: t\tPartition: 1\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n"
 )

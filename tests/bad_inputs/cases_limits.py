@@ -30,7 +30,8 @@ _SCENARIO = json.dumps({"topics": {"t0": 2}, "steps": [
 # every step keeps its assignment: 1,000 steps of a 1,048,576-partition group need ~1 TB
 _LONG_SCENARIO = json.dumps({"topics": {"t0": 1 << 20}, "steps": [
     {"join": [{"id": f"C{i}", "topics": ["t0"]}]} for i in range(1000)]})
-_DESCRIBE = "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
+_DESCRIBE = ("Topic: t\tPartitionCount: 1\tReplicationFactor: 2\tConfigs: \n"
+             "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n")
 
 CASES = [
     Case("limits-place-partitions-1e9",

@@ -220,7 +220,9 @@ def test_log_dirs_error_names_the_broker() -> None:
      "\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\n",
      "line 1: invalid min.insync.replicas 'zero' of topic 't'"),
     ("\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1,x\tIsr: 1\n", "line 1: invalid replica list"),
-    ("\tTopic: t\tPartition: 0\tLeader: 2\tReplicas: 1\tIsr: 1\n", "leader 2 is not one of its replicas"),
+    ("Topic: t\tPartitionCount: 1\tReplicationFactor: 1\tConfigs: \n"
+     "\tTopic: t\tPartition: 0\tLeader: 2\tReplicas: 1\tIsr: 1\n",
+     "leader 2 is not one of its replicas"),
     ("no partitions here\n", "No partitions found"),
 ])
 def test_bad_describe_is_one_line(text: str, message: str) -> None:

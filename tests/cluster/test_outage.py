@@ -143,7 +143,8 @@ def _reference(parts: list[PartitionState], down: set[int], mins: int) -> dict[s
     for i, p in enumerate(parts):
         touched = bool(down & (set(p.replicas) | set(p.isr)))
         live_isr = [b for b in p.isr if b not in down]
-        if not touched or (p.leader is not None and p.leader in live_isr):
+        # a partition without a leader stays offline: no failure brings a replica back
+        if not touched or p.leader is None or p.leader in live_isr:
             new = p.leader
         else:
             new = next((b for b in p.replicas if b not in down and b in live_isr), None)

@@ -56,9 +56,12 @@ def test_parse_seed_topic_test4() -> None:
 
 
 def test_parse_seed_two_topics_with_irregular_partition() -> None:
-    # the seed's excerpt keeps 2 of each topic's 4 partition lines: parsed, and said so
+    # the seed's excerpt keeps 2 of each topic's 4 partition lines: refused as a partial dump,
+    # parsed with partial=True, and said so
+    with pytest.raises(ConfigError, match="PartitionCount 4 but 2 partition lines"):
+        parse_describe(SEED_TWO_TOPICS)
     with pytest.warns(KpartWarning, match="PartitionCount 4 but 2 partition lines") as caught:
-        assert parse_describe(SEED_TWO_TOPICS) == {
+        assert parse_describe(SEED_TWO_TOPICS, partial=True) == {
             "topic-test1": {0: (0, 1), 1: (1, 0)}, "topic-test7": {0: (0, 1), 1: (1,)}}
     assert len(caught) == 2
 
@@ -67,7 +70,7 @@ def test_parse_modern_output_with_elr_and_reassignment() -> None:
     parts = parse_describe_partitions(MODERN)
     assert parts == [
         DescribedPartition("orders", 0, 1, (1, 2, 3), (1, 2)),
-        DescribedPartition("orders", 1, None, (2, 3, 4), ()),
+        DescribedPartition("orders", 1, None, (2, 3, 4), (), adding=(4,), removing=(1,)),
     ]
 
 

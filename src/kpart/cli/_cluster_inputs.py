@@ -32,7 +32,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster.rates import PartitionLoads
     from kpart.placement.spec import Broker
 
-__all__ = ["CapacityOption", "LoadsOption", "SizesOption", "SnapshotOption", "TopicOption",
+__all__ = ["CapacityOption", "LoadsOption", "PartialOption", "SizesOption", "SnapshotOption",
+           "TopicOption",
            "input_paths", "model_from_files",
            "parse_broker_spec",
            "read_capacity", "read_loads", "read_snapshot", "with_capacity"]
@@ -50,6 +51,10 @@ SizesOption = Annotated[Path | None, typer.Option(
 TopicOption = Annotated[str | None, typer.Option(
     "--topic", help="Topic name of a ZooKeeper topic node given as --current (the node has "
     "none).", show_default=False)]
+PartialOption = Annotated[bool, typer.Option(
+    "--partial", help="Read a --describe dump that is not the whole cluster (a "
+    "--under-replicated-partitions or --unavailable-partitions dump, or topics with fewer "
+    "partition lines than their PartitionCount); refused without it.")]
 SnapshotOption = Annotated[Path | None, typer.Option(
     "--snapshot", help="cluster.json of the cluster (docs/outage.md).", show_default=False)]
 
@@ -120,10 +125,12 @@ def model_from_files(  # noqa: PLR0913
     loads: Sequence[Path] | None = None,
     brokers: str | None = None,
     topic: str | None = None,
+    partial: bool = False,
 ) -> ClusterModel:
     """The model of the files (see the module docstring; ``capacity`` as
-    :func:`read_capacity` read it), read in the order ``--current``, ``--sizes``, ``--loads``,
-    ``--brokers``; a spinner on a terminal while the model is built."""
+    :func:`read_capacity` read it; ``partial``: ``--partial``, a dump that is not the whole
+    cluster), read in the order ``--current``, ``--sizes``, ``--loads``, ``--brokers``; a
+    spinner on a terminal while the model is built."""
     from kpart.cli._progress import busy
     from kpart.cluster.from_files import cluster_from_files
 
@@ -133,7 +140,7 @@ def model_from_files(  # noqa: PLR0913
     cluster = parse_broker_spec(brokers, "--brokers") or None
     with busy("loading the cluster"):
         model = cluster_from_files(current_text, topic=topic, sizes=sizes_text, capacity=capacity,
-                                   loads=tables, brokers=cluster)
+                                   loads=tables, brokers=cluster, partial=partial)
         del current_text, sizes_text
     return model
 

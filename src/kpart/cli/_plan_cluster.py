@@ -101,6 +101,7 @@ class LoadRequest:
     as_json: bool = False
     max_moves_per_broker: int | None = None
     throttle: int | None = None
+    partial: bool = False  # --partial: a --describe dump that is not the whole cluster
 
     @property
     def inputs(self) -> dict[str, PathLike | None]:
@@ -183,11 +184,11 @@ def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
     extra = capacities_for(own, added_ids) if own is not None else {}
     if req.current is not None:
         model = model_from_files(req.current, sizes=req.sizes, capacity=own, loads=req.loads,
-                                 brokers=req.brokers, topic=req.topic)
+                                 brokers=req.brokers, topic=req.topic, partial=req.partial)
         return model, extra
     assert req.snapshot is not None
     refuse({"--sizes": req.sizes, "--loads": req.loads or None, "--brokers": req.brokers,
-            "--topic": req.topic}, "goes with --current: a --snapshot (cluster.json) holds "
+            "--topic": req.topic, "--partial": req.partial or None}, "goes with --current: a --snapshot (cluster.json) holds "
            "its brokers, racks and loads itself")
     model = read_snapshot(req.snapshot)
     return (with_capacity(model, own) if own is not None else model), extra
@@ -315,7 +316,10 @@ def _describe_text(plan: ClusterPlan) -> str:
     for t, p, reps in zip(m.topic.tolist(), m.partition.tolist(), plan.target.tolist(),
                           strict=True):
         target.setdefault(names[t], {})[p] = tuple(b for b in reps if b >= 0)
-    return describe_text(target)
+    configs = {t.name: t.configs if t.configs is not None else
+               f"min.insync.replicas={t.min_insync_replicas}"
+               for t in m.topics if t.configs is not None or t.min_insync_replicas is not None}
+    return describe_text(target, configs)  # the topics' Configs: kept for kpart outage
 
 
 def _batch_of_rows(num_rows: int, schedule: Schedule) -> np.ndarray:

@@ -24,6 +24,7 @@ from kpart._files import check_writable, write_texts
 from kpart.cli._cluster_inputs import (
     CapacityOption,
     LoadsOption,
+    PartialOption,
     SizesOption,
     TopicOption,
     input_paths,
@@ -129,6 +130,7 @@ def cluster_command(  # noqa: PLR0913
     brokers: _Brokers = None,
     topic: TopicOption = None,
     as_json: _Json = False,
+    partial: PartialOption = False,
 ) -> None:
     """Write the cluster model (cluster.json) from a describe dump, sizes, capacities and loads."""
     from kpart.cli._progress import busy
@@ -139,7 +141,13 @@ def cluster_command(  # noqa: PLR0913
         _check_out(out, inputs)
     config = read_capacity(capacity) if capacity is not None else None
     model = model_from_files(current, sizes=sizes, capacity=config, loads=loads,
-                             brokers=brokers, topic=topic)
+                             brokers=brokers, topic=topic, partial=partial)
+    if out is not None and model.offline is not None:
+        from kpart._warnings import kpart_warn
+
+        kpart_warn(f"--out: cluster.json does not record the {int((model.offline >= 0).sum())} "
+                   "offline replicas of --current (its Offline: field): give the dump itself "
+                   "to kpart outage as --current")
     if out is not None:
         with busy("writing cluster.json"):
             text = json.dumps(cluster_to_json(model), separators=(",", ":"),

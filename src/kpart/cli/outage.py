@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kpart._files import check_writable, read_text, write_texts
-from kpart.cli._cluster_inputs import SnapshotOption, read_snapshot
+from kpart.cli._cluster_inputs import PartialOption, SnapshotOption, read_snapshot
 from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,29 +48,38 @@ _All = Annotated[bool, typer.Option(
     "--all", help="Every single-broker and single-rack failure, worst first.")]
 _MinIsr = Annotated[int, typer.Option(
     "--min-insync-replicas", min=1, help="min.insync.replicas of topics whose value is "
-    "unknown (a --describe dump has none).")]
+    "unknown (not set by a --describe header's Configs:).")]
 _Json = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the JSON report here.", show_default=False)]
 
 
 # -- the cluster ------------------------------------------------------------------------------
-def _model_from_describe(text: str, brokers: str | None) -> ClusterModel:
-    """The model of a ``--describe`` dump (:func:`kpart.cluster.from_files.cluster_from_files`:
-    replicas, leader, ISR, ``min.insync.replicas`` from the topic headers; no loads); brokers =
-    those named in the dump plus ``--brokers`` (which gives racks)."""
+def _model_from_describe(text: str, brokers: str | None, partial: bool) -> ClusterModel:
+    """The model of a ``--describe`` dump (:func:`kpart.cluster.from_files.cluster_from_files`
+    with the state as the dump has it: replicas, leader, ISR, ``Offline:``, a reassignment in
+    progress as it is now, ``min.insync.replicas`` from the topic headers; no loads); brokers
+    = those named in the dump, or ``--brokers`` (which gives racks; a broker the dump names
+    but ``--brokers`` lacks is down from the start). A reassignment JSON or ``--generate``
+    transcript is refused: it holds no leader or ISR."""
     from kpart.cli._cluster_inputs import parse_broker_spec
     from kpart.cluster.from_files import cluster_from_files
+    from kpart.placement.reassign import CURRENT_HEADING, PROPOSED_HEADING
 
     if text.lstrip().startswith("{"):
         raise ConfigError("--current: no partition lines (expected kafka-topics.sh --describe "
                           "output; give a cluster.json as --snapshot)")
+    if CURRENT_HEADING in text or PROPOSED_HEADING in text:
+        raise ConfigError("--current: a kafka-reassign-partitions.sh transcript holds no "
+                          "leader or ISR: kpart outage needs the kafka-topics.sh --describe "
+                          "output (or a cluster.json as --snapshot)")
     racks = parse_broker_spec(brokers, "--brokers") if brokers else None
-    return cluster_from_files(text, brokers=racks)
+    return cluster_from_files(text, brokers=racks, partial=partial, state_now=True)
 
 
 def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
-          brokers: str | None) -> ClusterModel:
+          brokers: str | None, partial: bool = False) -> ClusterModel:
     from kpart.cluster.outage import apply_target
     from kpart.placement.reassign import parse_reassignment_json
 
@@ -78,11 +87,14 @@ def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
         raise ConfigError("Give the cluster as one of --current (a --describe dump) or "
                           "--snapshot (cluster.json)")
     if current is not None:
-        model = _model_from_describe(read_text(current, "--current", stdin=True), brokers)
+        model = _model_from_describe(read_text(current, "--current", stdin=True), brokers,
+                                     partial)
     else:
         assert snapshot is not None
         if brokers is not None:
             raise ConfigError("--brokers: a --snapshot names its brokers and racks itself")
+        if partial:
+            raise ConfigError("--partial goes with --current (a --describe dump)")
         model = read_snapshot(snapshot)
     if plan is not None:
         try:
@@ -261,6 +273,7 @@ def outage_command(  # noqa: PLR0913
     min_isr: _MinIsr = 1,
     as_json: _Json = False,
     out: _Out = None,
+    partial: PartialOption = False,
 ) -> None:
     """Broker- and rack-failure what-ifs: offline partitions, min.insync.replicas, new
     leaders and broker load after (Kafka's election, unclean election off)."""
@@ -272,7 +285,7 @@ def outage_command(  # noqa: PLR0913
     inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
     if out is not None:  # before the long work
         check_writable(out, "--out", inputs=inputs)
-    model = _load(current, snapshot, plan, brokers)
+    model = _load(current, snapshot, plan, brokers, partial)
     if run_all:
         results = ranked(outage_all(model, default_min_isr=min_isr))
     else:

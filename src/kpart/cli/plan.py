@@ -21,6 +21,7 @@ from kpart._files import Content, PathLike, read_text, table_fill, write_texts
 from kpart.cli._cluster_inputs import (  # parse_broker_spec: kpart.cli.plan's name too
     CapacityOption,
     LoadsOption,
+    PartialOption,
     SizesOption,
     SnapshotOption,
     TopicOption,
@@ -111,6 +112,7 @@ class _Request:
     topics_out: Path | None = None
     as_json: bool = False
     fmt: str = "json"
+    partial: bool = False
 
     @property
     def inputs(self) -> dict[str, PathLike | None]:
@@ -129,13 +131,17 @@ class _Inputs:
     removed: list[int]
     pools: PoolSpec | None
     sizes: dict[tuple[str, int], int] | None
+    configs: dict[str, str]  # each topic's Configs: of a describe dump (for --describe-out)
 
 
 def _read_inputs(req: _Request) -> _Inputs:
     """Read ``--current``, the broker lists, ``--pools`` and ``--sizes`` (in that order)."""
     from kpart.placement import balance, planner, pools, reassign
 
-    current = reassign.read_current(_read(req.current_path, "--current"), req.topic)
+    text = _read(req.current_path, "--current")
+    current = reassign.read_current(text, req.topic, partial=req.partial)
+    configs = reassign.read_current_configs(text) if req.describe_out is not None else {}
+    del text
     cluster = parse_broker_spec(req.brokers, "--brokers") or None
     added = parse_broker_spec(req.add_brokers, "--add-brokers")
     removed = [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
@@ -143,7 +149,7 @@ def _read_inputs(req: _Request) -> _Inputs:
     sizes = (balance.parse_partition_sizes(_read(req.sizes_path, "--sizes"))
              if req.sizes_path else None)
     return _Inputs(current, planner.cluster_brokers(current, cluster), added, removed, spec,
-                   sizes)
+                   sizes, configs)
 
 
 def _check_outputs(req: _Request) -> None:
@@ -174,7 +180,7 @@ def _plan(req: _Request, given: _Inputs) -> Plan:
     )
 
 
-def _write_outputs(req: _Request, result: Plan) -> None:
+def _write_outputs(req: _Request, result: Plan, configs: dict[str, str]) -> None:
     """The plan (and its batches), rollback, ``--describe`` view and topics-to-move files,
     written all or none."""
     from kpart.placement import reassign
@@ -194,7 +200,7 @@ def _write_outputs(req: _Request, result: Plan) -> None:
     if req.rollback is not None:
         files[req.rollback] = reassign.rollback_json(result.moves) + "\n"
     if req.describe_out is not None:
-        files[req.describe_out] = reassign.describe_text(result.target)
+        files[req.describe_out] = reassign.describe_text(result.target, configs)
     if req.topics_out is not None:
         files[req.topics_out] = (
             reassign.topics_to_move_json({m.topic for m in result.moves}) + "\n")
@@ -261,7 +267,7 @@ def _run(req: _Request) -> None:
     allowed = None if spec is None else {t: spec.allowed(t, [b.id for b in live]) for t in current}
     b0 = balance.balance(current, [*given.before_brokers, *given.added], allowed=allowed)
     b1 = balance.balance(result.target, live, allowed=allowed)
-    _write_outputs(req, result)
+    _write_outputs(req, result, given.configs)
     _report(req, result, gen_moves, b0, b1)
 
 
@@ -339,6 +345,7 @@ def plan_command(  # noqa: PLR0913
     max_replicas: _MaxReplicas = None,
     capacity_threshold: _CapacityThreshold = None,
     balance_threshold: _BalanceThreshold = None,
+    partial: PartialOption = False,
 ) -> None:
     """Plan a minimal-movement reassignment (add/remove brokers, pools, balance).
 
@@ -366,7 +373,7 @@ def plan_command(  # noqa: PLR0913
             remove_brokers=remove_brokers, goals=goals, thresholds=thresholds, verify=verify,
             failures=failures, out=out, fmt=fmt, rollback=rollback, describe_out=describe_out,
             topics_out=topics_out, summary_out=summary_out, html=html, as_json=as_json,
-            max_moves_per_broker=k, throttle=throttle))
+            max_moves_per_broker=k, throttle=throttle, partial=partial))
         return
     lp.count_mode_checks({"--failures": failures or None, "--summary-out": summary_out,
                           "--html-out": html, "--throttle": throttle,
@@ -381,7 +388,7 @@ def plan_command(  # noqa: PLR0913
         remove_brokers=remove_brokers, pools_path=pools_path, sizes_path=sizes,
         max_moves=max_moves, k=k, seed=seed, leaders=True if leaders is None else leaders,
         rebalance=rebalance, out=out, rollback=rollback, describe_out=describe_out,
-        topics_out=topics_out, as_json=as_json, fmt=fmt,
+        topics_out=topics_out, as_json=as_json, fmt=fmt, partial=partial,
     ))
 
 
@@ -403,6 +410,7 @@ def pools_command(  # noqa: PLR0913
     as_json: _Json = False,
     rollback_alias: _RollbackAlias = None,
     fmt: _Format = None,
+    partial: PartialOption = False,
 ) -> None:
     """Move every topic into its resource pool (brokers reserved for some topics), one plan."""
     if strategy not in ("minimal", "generate"):
@@ -412,7 +420,7 @@ def pools_command(  # noqa: PLR0913
     _run(_Request(
         current, topic=topic, brokers=brokers, pools_path=pools_path, sizes_path=sizes,
         strategy=strategy, k=k, seed=seed, out=out, rollback=rollback,
-        describe_out=describe_out, as_json=as_json, fmt=fmt,
+        describe_out=describe_out, as_json=as_json, fmt=fmt, partial=partial,
     ))
 
 
@@ -422,12 +430,13 @@ def describe_command(
     pools_path: Path | None = typer.Option(None, "--pools", help="Pool file, JSON (docs/formats/pools.md)."),  # noqa: B008
     topic: TopicOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    partial: PartialOption = False,
 ) -> None:
     """Balance report of a current assignment: replicas/leaders per broker and rack."""
     from kpart.placement import balance as bal
     from kpart.placement import planner, pools, reassign
 
-    assignment = reassign.read_current(_read(current, "--current"), topic)
+    assignment = reassign.read_current(_read(current, "--current"), topic, partial=partial)
     cluster = planner.cluster_brokers(assignment, parse_broker_spec(brokers, "--brokers") or None)
     allowed = None
     if pools_path is not None:

@@ -18,7 +18,11 @@ What Cruise Control's ``LoadMonitor.clusterModel`` assembles from Kafka's metada
   order (a later file's known value replaces an earlier one's; measured sizes from ``sizes``
   always win over a report's estimate);
 - ``brokers``: the cluster's brokers with racks (``--brokers ID[:RACK],...``); brokers the
-  assignment uses must be among them; without it, the brokers the assignment uses, no racks.
+  assignment uses must be among them (``kpart outage``, ``state_now``: one that is not is down
+  from the start); without it, the brokers the assignment uses, no racks.
+
+A describe dump must be the whole cluster unless ``partial``; its ``Offline:`` field is read
+into :attr:`ClusterModel.offline`, its ``Configs:`` into :attr:`TopicInfo.configs`.
 
 Errors: :class:`~kpart.errors.ConfigError`, one line naming the first bad partition, broker,
 line or field.
@@ -76,12 +80,16 @@ def log_dirs_errors(text: str) -> None:
                     "partition sizes are missing (fix the broker or leave it out of --sizes)")
 
 
-def _described(current: str, topic: str | None) -> tuple[list[DescribedPartition],
-                                                          dict[str, tuple[int, str]]]:
-    """Partition rows and topic configs of a describe dump, reassignment JSON or ZK node."""
-    if current.lstrip().startswith("{"):
-        from kpart.placement.reassign import read_current
+def _described(current: str, topic: str | None, partial: bool,
+               now: bool) -> tuple[list[DescribedPartition], dict[str, tuple[int, str]]]:
+    """Partition rows and topic configs of a describe dump, reassignment JSON, ``--generate``
+    transcript or ZK node; partitions being reassigned as they are ``now``, else as they will
+    be once the reassignment completes (one warning names them)."""
+    from kpart.placement.reassign import generate_transcript_json, read_current, warn_reassigning
 
+    if not current.lstrip().startswith("{"):
+        current = generate_transcript_json(current) or current
+    if current.lstrip().startswith("{"):
         assignment = read_current(current, topic)
         rows = [DescribedPartition(t, p, r[0], tuple(r), tuple(r))
                 for t, parts in assignment.items() for p, r in sorted(parts.items())]
@@ -89,10 +97,14 @@ def _described(current: str, topic: str | None) -> tuple[list[DescribedPartition
     if topic:
         raise ConfigError(f"A topic name ({topic!r}) only goes with a ZooKeeper topic node; "
                           "this input names its topics itself")
-    rows, configs = parse_describe_with_configs(current)
+    rows, configs = parse_describe_with_configs(current, partial=partial)
     if not rows:
-        raise ConfigError("No partitions found in the --describe output")
-    return rows, configs
+        read_current(current)  # its error, with a hint for a JSON line
+    if now:
+        warn_reassigning(rows, "read as it is now (the old and new replicas), not completed")
+        return rows, configs
+    warn_reassigning(rows, "read as it will be once it completes")
+    return [d.completed() for d in rows], configs
 
 
 def _min_isr(topic: str, configs: Mapping[str, tuple[int, str]]) -> int | None:
@@ -128,6 +140,17 @@ class _Rows:
         self.isr = padded_ids([d.isr for d in rows])[perm]
         self.leader = np.fromiter((-1 if d.leader is None else d.leader for d in rows),
                                   dtype=np.int64, count=len(rows))[perm].astype(np.int32)
+        offline = [tuple(b for b in d.offline if b in d.replicas) if d.offline else ()
+                   for d in rows]
+        self.offline = padded_ids(offline)[perm] if any(offline) else None
+
+    def mark_offline(self, brokers: Sequence[int]) -> None:
+        """Every replica on ``brokers`` offline for its partition (brokers absent from the
+        cluster)."""
+        gone = np.isin(self.replicas, np.asarray(brokers, dtype=np.int32)) & (self.replicas >= 0)
+        extra = np.where(gone, self.replicas, -1)
+        merged = extra if self.offline is None else np.concatenate([self.offline, extra], axis=1)
+        self.offline = merged
 
     def name(self, row: int) -> str:
         return f"{self.names[int(self.topic[row])]}-{int(self.partition[row])}"
@@ -161,19 +184,45 @@ def _apply_sizes(rows: _Rows, sizes: Mapping[tuple[str, int], int]) -> np.ndarra
     return out
 
 
+def _absent(rows: _Rows, racks: Mapping[int, str | None]) -> list[int]:
+    """Brokers the assignment names but ``--brokers`` does not (sorted); ConfigError for one
+    that leads a partition (a leader must be a live broker of the cluster)."""
+    ids = np.concatenate([rows.replicas.ravel(), rows.isr.ravel()])
+    named = np.unique(ids[ids >= 0])
+    absent = named[~np.isin(named, np.fromiter(racks, dtype=np.int64, count=len(racks)))]
+    leading = np.isin(rows.leader, absent)
+    if leading.any():
+        row = int(np.flatnonzero(leading)[0])
+        raise ConfigError(f"--brokers: broker {int(rows.leader[row])}, the leader of partition "
+                          f"{rows.name(row)}, is not one of the cluster's brokers")
+    return [int(b) for b in absent]
+
+
 def _brokers(rows: _Rows, brokers: Sequence[Broker] | None,
-             capacity: CapacityConfig | None) -> list[ClusterBroker]:
+             capacity: CapacityConfig | None, absent_down: bool) -> list[ClusterBroker]:
     racks: dict[int, str | None]
+    absent: list[int] = []
     if brokers:
         racks = {}
         for b in brokers:
             if b.id in racks:
                 raise ConfigError(f"--brokers: broker {b.id} is listed twice")
             racks[b.id] = b.rack
+        absent = _absent(rows, racks) if absent_down else []
+        if absent:
+            from kpart._warnings import kpart_warn
+
+            kpart_warn(f"--brokers: broker {absent[0]}"
+                       f"{f' (and {len(absent) - 1} more)' if len(absent) > 1 else ''} of the "
+                       "assignment is not one of the cluster's brokers: taken as down from the "
+                       "start (its replicas offline)")
+            rows.mark_offline(absent)
+            racks.update(dict.fromkeys(absent))
     else:
         ids = np.concatenate([rows.replicas.ravel(), rows.isr.ravel(), rows.leader])
         racks = dict.fromkeys(int(b) for b in np.unique(ids[ids >= 0]))
-    caps = capacities_for(capacity, racks) if capacity is not None else {}
+    live = [b for b in racks if b not in set(absent)]
+    caps = capacities_for(capacity, live) if capacity is not None else {}
     return [ClusterBroker(b, rack, caps.get(b)) for b, rack in racks.items()]
 
 
@@ -217,19 +266,33 @@ def cluster_from_files(  # noqa: PLR0913
     capacity: CapacityConfig | None = None,
     loads: Sequence[PartitionLoads] = (),
     brokers: Sequence[Broker] | None = None,
+    partial: bool = False,
+    state_now: bool = False,
 ) -> ClusterModel:
-    """The cluster of ``current`` (the text of a describe dump, reassignment JSON or ZooKeeper
-    topic node with ``topic``), weighed by ``sizes`` (the text of a ``kafka-log-dirs.sh`` JSON),
-    ``capacity`` and ``loads``, on ``brokers`` (see the module docstring). Errors:
-    :class:`ConfigError` naming the first bad partition, broker, line or field."""
+    """The cluster of ``current`` (the text of a describe dump, reassignment JSON,
+    ``kafka-reassign-partitions.sh --generate`` transcript or ZooKeeper topic node with
+    ``topic``), weighed by ``sizes`` (the text of a ``kafka-log-dirs.sh`` JSON), ``capacity``
+    and ``loads``, on ``brokers`` (see the module docstring).
+
+    ``partial``: read a dump that is not the whole cluster (else refused, see
+    :func:`kpart.placement.formats.parse_describe_with_configs`). ``state_now`` (``kpart
+    outage``): the state as the dump has it, for a what-if from that state: a partition being
+    reassigned keeps Kafka's union of its old and new replicas, and a broker the dump names
+    but ``brokers`` lacks is down from the start (its replicas offline; a warning names it);
+    else (planning) a partition being reassigned is taken as it will be once the reassignment
+    completes, and such a broker is an error. The ``Offline:`` field is read into
+    :attr:`ClusterModel.offline` either way. Errors: :class:`ConfigError` naming the first
+    bad partition, broker, line or field."""
     with _gc_paused():
-        described, configs = _described(current, topic)
+        described, configs = _described(current, topic, partial, state_now)
         rows = _Rows(described)
         del described
         columns = _columns(rows, sizes, loads)
-    topics = tuple(TopicInfo(t, _min_isr(t, configs)) for t in rows.names)
+    topics = tuple(TopicInfo(t, _min_isr(t, configs),
+                             configs[t][1] if t in configs else None) for t in rows.names)
+    cluster = tuple(_brokers(rows, brokers, capacity, state_now))
     return ClusterModel(
-        tuple(_brokers(rows, brokers, capacity)), topics, topic=rows.topic,
+        cluster, topics, topic=rows.topic,
         partition=rows.partition, replicas=rows.replicas, leader=rows.leader, isr=rows.isr,
-        **columns,
+        offline=rows.offline, **columns,
     )

@@ -13,7 +13,11 @@ replicas with their load), as arrays for scale (2.8M replicas in a few hundred M
   ``-1``), ``leader`` (int32 broker id, ``-1`` = no leader), ``isr`` (int32, shape
   ``(P, I)``, padded with ``-1``) and the loads ``size_bytes``, ``bytes_in_per_s``,
   ``bytes_out_per_s``, ``messages`` (a count of records) and ``messages_in_per_s`` (records/s
-  produced, Kafka's ``MessagesInPerSec``) (float64, ``NaN`` = unknown).
+  produced, Kafka's ``MessagesInPerSec``) (float64, ``NaN`` = unknown);
+- ``offline`` (optional): int32, shape ``(P, O)``, padded with ``-1``: each partition's
+  replicas the source marks offline (the describe dump's ``Offline:`` field, Kafka's
+  ``offlineReplicas``; a broker absent from the cluster): dead for that partition, whatever
+  happens to the others. ``None`` when the source marks none.
 
 Errors: :class:`~kpart.errors.ConfigError` naming the partition or broker (a replica on a broker
 the cluster does not list, a partition listed twice, a leader outside its replicas, a negative
@@ -89,10 +93,14 @@ class ClusterBroker:
 
 @dataclass(frozen=True, slots=True)
 class TopicInfo:
-    """A topic: ``name`` and its ``min.insync.replicas`` (``None`` = unknown)."""
+    """A topic: ``name``, its ``min.insync.replicas`` (``None`` = unknown) and ``configs``:
+    its configuration overrides as a describe dump's ``Configs:`` field printed them
+    (``"k=v,..."``; ``None`` = not known)."""
 
     name: str
     min_insync_replicas: int | None = None
+    #: text kept for writing back (``kpart plan --describe-out``), not part of the value
+    configs: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -175,6 +183,8 @@ class ClusterModel:
     bytes_out_per_s: np.ndarray
     #: records/s produced (``NaN`` = unknown); left out: unknown for every partition
     messages_in_per_s: np.ndarray | None = None
+    #: replicas offline for their partition (see the module docstring); ``None``: none
+    offline: np.ndarray | None = None
     _broker_index: dict[int, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -202,6 +212,12 @@ class ClusterModel:
                 raise ConfigError(f"Cluster arrays disagree: {name} has {len(value)} rows, "
                                   f"topic has {n}.")
             object.__setattr__(self, name, value)
+        if self.offline is not None:
+            value = _frozen(self.offline, np.int32)
+            if value.ndim != 2 or len(value) != n:
+                raise ConfigError(f"Cluster arrays disagree: offline has shape {value.shape}, "
+                                  f"topic has {n} rows.")
+            object.__setattr__(self, "offline", value if (value >= 0).any() else None)
         self._validate()
 
     def _where(self, row: int) -> str:
@@ -222,7 +238,10 @@ class ClusterModel:
                 raise ConfigError(f"Partition {self._where(int(dup))} is listed twice.")
             raise ConfigError("Cluster rows must be sorted by topic, then partition.")
         ids = np.array([b.id for b in self.brokers], dtype=np.int64)
-        for what, arr in (("replica", self.replicas), ("ISR member", self.isr)):
+        checked = [("replica", self.replicas), ("ISR member", self.isr)]
+        if self.offline is not None:
+            checked.append(("offline replica", self.offline))
+        for what, arr in checked:
             flat = arr.reshape(len(arr), arr.shape[1] if arr.ndim > 1 else 1)
             unknown = (flat >= 0) & ~np.isin(flat, ids)
             if unknown.any():
@@ -291,6 +310,38 @@ class ClusterModel:
             raise ConfigError(f"Unknown broker {broker_id}: the cluster has brokers "
                               f"{[b.id for b in self.brokers]!r:.80}.")
         return found
+
+    def offline_mask(self, ids: np.ndarray) -> np.ndarray:
+        """bool, the shape of ``ids`` (``(P, k)`` broker ids row by row, e.g. :attr:`replicas`
+        or :attr:`isr`): ``True`` where the id is one of its row's :attr:`offline` replicas."""
+        out = np.zeros(ids.shape, dtype=bool)
+        if self.offline is None:
+            return out
+        for j in range(self.offline.shape[1]):
+            col = self.offline[:, j][:, None]
+            out |= (ids == col) & (col >= 0)
+        return out
+
+    def offline_brokers(self) -> tuple[int, ...]:
+        """Ids of the brokers down before anything happens: every replica they hold is
+        offline (:attr:`offline`) and they lead nothing. ``()`` when no replica is offline.
+
+        >>> from dataclasses import replace
+        >>> m = ClusterModel.from_partitions([ClusterBroker(1), ClusterBroker(6)],
+        ...     [PartitionState("t", 0, (6, 1), isr=(6,))])
+        >>> replace(m, offline=np.array([[6]])).offline_brokers()
+        (6,)
+        """
+        if self.offline is None:
+            return ()
+        pos = self.broker_positions(self.replicas)
+        held = pos >= 0
+        b = len(self.brokers)
+        hosted = np.bincount(pos[held], minlength=b)
+        off = np.bincount(pos[held & self.offline_mask(self.replicas)], minlength=b)
+        led = np.bincount(self.broker_positions(self.leader[self.leader >= 0]), minlength=b)
+        return tuple(self.brokers[i].id for i in np.flatnonzero((hosted > 0) & (off == hosted)
+                                                                 & (led == 0)))
 
     def replication_factors(self) -> np.ndarray:
         """int32, shape ``(P,)``: each partition's number of replicas."""

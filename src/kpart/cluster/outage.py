@@ -24,6 +24,18 @@ its live replicas but carries no traffic (no leader: nothing produced, nothing r
 ``bytes_in_per_s`` is a broker's **leader bytes-in** (what producers send it, as Kafka's
 ``BytesInPerSec`` metric, replication excluded); ``network_in`` adds replication bytes-in.
 
+The state before the failure is the model's (a describe dump's), and no failure makes a
+partition healthier than that:
+
+- a partition without a leader stays offline (only a live ISR replica coming back would
+  elect one, and a failure brings nothing back);
+- a replica the model marks offline (:attr:`ClusterModel.offline`: the dump's ``Offline:``
+  field, a broker absent from the cluster) is dead for its partition: never elected, not
+  counted in the live ISR, carrying nothing;
+- a broker whose every replica is offline and that leads nothing
+  (:meth:`ClusterModel.offline_brokers`) is down from the start: not a surviving broker of
+  any failure, and not one of :func:`outage_all`'s single-broker failures.
+
 Partitions not touched by the failure keep their state as the model has it (a partition
 already offline or under min ISR stays listed).
 
@@ -95,7 +107,8 @@ class OutageResult:
         with eligible leader replicas off, ``PartitionChangeBuilder.build`` never writes an
         empty ISR, so the last member to die stays listed (dead) until it comes back."""
         isr = self.model.isr
-        dead = np.isin(isr, np.array(self.down, dtype=np.int32)) & (isr >= 0)
+        gone = np.array([*self.down, *self.model.offline_brokers()], dtype=np.int32)
+        dead = (np.isin(isr, gone) & (isr >= 0)) | self.model.offline_mask(isr)
         kept = np.where(dead, -1, isr)
         order = np.argsort(kept < 0, axis=1, kind="stable")
         return np.take_along_axis(kept, order, axis=1)
@@ -136,27 +149,36 @@ def _min_isr(model: ClusterModel, default: int) -> np.ndarray:
     return per_topic
 
 
-def _dead_mask(model: ClusterModel, down: Iterable[int]) -> tuple[tuple[int, ...], np.ndarray]:
-    """Sorted ids, and bool (B + 1,): dead brokers by position, the last entry (``-1``
-    padding indexes it) ``True``."""
+def _dead_mask(model: ClusterModel, down: Iterable[int],
+               before: Iterable[int] = ()) -> tuple[tuple[int, ...], np.ndarray, np.ndarray]:
+    """Sorted ids of ``down``; bool (B + 1,): dead brokers by position (``down`` and the
+    brokers down ``before``), the last entry (``-1`` padding indexes it) ``True``; bool
+    (B + 1,): the brokers of ``down`` alone (the failure), the last entry ``False``."""
     ids = tuple(sorted({int(b) for b in down}))
-    dead = np.zeros(len(model.brokers) + 1, dtype=bool)
-    dead[-1] = True
+    failed = np.zeros(len(model.brokers) + 1, dtype=bool)
     for b in ids:
+        failed[model.broker_index(b)] = True
+    dead = failed.copy()
+    dead[-1] = True
+    for b in before:
         dead[model.broker_index(b)] = True
-    return ids, dead
+    return ids, dead, failed
 
 
 class _Positions:
     """The model's broker ids as positions in :attr:`ClusterModel.brokers` (``-1`` padding),
     computed once: ``rep`` (P, R), ``isr`` (P, I), ``lead`` (P,); ``ids`` maps a position back
-    (``ids[-1] = -1``)."""
+    (``ids[-1] = -1``); ``off_rep`` / ``off_isr``: bool, the replicas / ISR members the model
+    marks offline for their partition; ``before``: the brokers down from the start."""
 
     def __init__(self, model: ClusterModel) -> None:
         self.rep = model.broker_positions(model.replicas)
         self.isr = model.broker_positions(model.isr)
         self.lead = model.broker_positions(model.leader)
         self.ids = np.array([*(b.id for b in model.brokers), -1], dtype=np.int32)
+        self.off_rep = model.offline_mask(model.replicas)
+        self.off_isr = model.offline_mask(model.isr)
+        self.before = model.offline_brokers()
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,10 +207,12 @@ def _count(mask: np.ndarray) -> np.ndarray:
 
 def _elect(at: _Positions, rows: np.ndarray | slice, dead: np.ndarray) -> _Elected:
     """Kafka's election (module docstring) on ``rows``, vectorised over (k, R) arrays of
-    broker positions; ``dead``: bool (B + 1,), its last entry (padding) ``True``."""
+    broker positions; ``dead``: bool (B + 1,), its last entry (padding) ``True``. A replica
+    the model marks offline is dead for its partition; a partition without a leader keeps
+    none."""
     rp, ip, lp = at.rep[rows], at.isr[rows], at.lead[rows]
-    rep_alive = ~dead[rp]
-    live_isr = np.where(dead[ip], -2, ip)
+    rep_alive = ~dead[rp] & ~at.off_rep[rows]
+    live_isr = np.where(dead[ip] | at.off_isr[rows], -2, ip)
     in_isr = np.zeros(rp.shape, dtype=bool)
     keep = np.zeros(len(rp), dtype=bool)
     for j in range(live_isr.shape[1]):
@@ -200,7 +224,7 @@ def _elect(at: _Positions, rows: np.ndarray | slice, dead: np.ndarray) -> _Elect
     first = np.full(len(rp), -1, dtype=np.int32)
     for j in range(rp.shape[1] - 1, -1, -1):
         first = np.where(rep_alive[:, j] & in_isr[:, j], rp[:, j], first)
-    new = np.where(keep, lp, first).astype(np.int32)
+    new = np.where(keep, lp, np.where(lp >= 0, first, -1)).astype(np.int32)
     return _Elected(new, _count(live_isr >= 0), np.where(rep_alive, rp, -1))
 
 
@@ -220,10 +244,10 @@ def outage(model: ClusterModel, down: Iterable[int], *, rack: str | None = None,
     Loads come from :func:`~kpart.cluster.broker_load` on the whole model (the reference
     path; :func:`outage_all` updates only the partitions a failure touches).
     :class:`ConfigError` for a broker the model does not list."""
-    ids, dead = _dead_mask(model, down)
     at = _Positions(model)
+    ids, dead, failed = _dead_mask(model, down, at.before)
     el = _elect(at, slice(None), dead)
-    hit = _any(dead[at.rep] & (at.rep >= 0)) | _any(dead[at.isr] & (at.isr >= 0))
+    hit = _any(failed[at.rep]) | _any(failed[at.isr])
     # partitions the failure does not touch keep their leader
     leader_pos = np.where(hit, el.leader, at.lead)
     leader = at.ids[leader_pos]
@@ -296,9 +320,10 @@ def _rows_by_broker(at: _Positions, b: int) -> tuple[np.ndarray, np.ndarray]:
     return row_of[order], start
 
 
-def _touched(by_broker: np.ndarray, start: np.ndarray, dead: np.ndarray, n: int) -> np.ndarray:
-    """Sorted distinct rows of the dead brokers (int64)."""
-    parts = [by_broker[start[i]:start[i + 1]] for i in np.flatnonzero(dead[:-1])]
+def _touched(by_broker: np.ndarray, start: np.ndarray, failed: np.ndarray,
+             n: int) -> np.ndarray:
+    """Sorted distinct rows of the failed brokers (int64)."""
+    parts = [by_broker[start[i]:start[i + 1]] for i in np.flatnonzero(failed[:-1])]
     rows = np.concatenate([by_broker[:0], *parts])
     if len(rows) * 16 > n:  # many: a mask over all rows beats a sort
         mask = np.zeros(n, dtype=bool)
@@ -309,7 +334,9 @@ def _touched(by_broker: np.ndarray, start: np.ndarray, dead: np.ndarray, n: int)
 
 
 def _failures(model: ClusterModel) -> list[tuple[tuple[int, ...], str | None]]:
-    singles: list[tuple[tuple[int, ...], str | None]] = [((b.id,), None) for b in model.brokers]
+    before = set(model.offline_brokers())  # already down: their failure changes nothing
+    singles: list[tuple[tuple[int, ...], str | None]] = [((b.id,), None) for b in model.brokers
+                                                         if b.id not in before]
     racks = sorted({b.rack for b in model.brokers if b.rack is not None})
     return singles + [(rack_brokers(model, r), r) for r in racks]
 
@@ -318,8 +345,9 @@ def outage_all(model: ClusterModel, *, default_min_isr: int = DEFAULT_MIN_ISR,
                failures: Sequence[tuple[Sequence[int], str | None]] | None = None,
                ) -> list[OutageResult]:
     """:func:`outage` for every single-broker failure (brokers by id), then every single-rack
-    failure (racks by name; brokers without a rack form none), or for ``failures`` (``(ids,
-    rack label)`` pairs). Equal to calling :func:`outage` on each (loads up to float
+    failure (racks by name; brokers without a rack form none; brokers down from the start,
+    :meth:`ClusterModel.offline_brokers`, fail in no single failure), or for ``failures``
+    (``(ids, rack label)`` pairs). Equal to calling :func:`outage` on each (loads up to float
     rounding), but each failure only revisits the partitions it touches: the whole model is
     weighed once, then each failure subtracts its touched rows before and adds them after.
     Rank the results with :func:`ranked`."""
@@ -327,20 +355,21 @@ def outage_all(model: ClusterModel, *, default_min_isr: int = DEFAULT_MIN_ISR,
     min_isr = _min_isr(model, default_min_isr)
     at = _Positions(model)
     contrib = _Contrib(model)
-    base = contrib(slice(None), at.rep, at.lead)
-    base_el = _elect(at, slice(None), _dead_mask(model, ())[1])
+    base_el = _elect(at, slice(None), _dead_mask(model, (), at.before)[1])
     base_el = _Elected(at.lead, base_el.live_isr, base_el.live_replicas)  # nobody moves
+    base_pos = base_el.live_replicas  # replicas neither offline nor down from the start
+    base = contrib(slice(None), base_pos, at.lead)
     base_off, base_under = _status(model, slice(None), base_el, min_isr)
     base_off_rows, base_under_rows = np.flatnonzero(base_off), np.flatnonzero(base_under)
     by_broker, start = _rows_by_broker(at, len(model.brokers))
     out = []
     for down, rack in todo:
-        ids, dead = _dead_mask(model, down)
-        touched = _touched(by_broker, start, dead, model.num_partitions)
+        ids, dead, failed = _dead_mask(model, down, at.before)
+        touched = _touched(by_broker, start, failed, model.num_partitions)
         el = _elect(at, touched, dead)
         offline, under = _status(model, touched, el, min_isr)
         live = ~dead[:-1]
-        totals = (base - contrib(touched, at.rep[touched], at.lead[touched])
+        totals = (base - contrib(touched, base_pos[touched], at.lead[touched])
                   + contrib(touched, el.live_replicas, el.leader))
         changed = (el.leader != at.lead[touched]) & (el.leader >= 0)
         out.append(OutageResult(
@@ -373,7 +402,13 @@ def apply_target(model: ClusterModel, target: Mapping[str, Mapping[int, Sequence
     replicas, all in sync (ISR = replicas); the leader stays if it is a target replica, else
     the first target replica (``PartitionChangeBuilder``'s election on the completed
     reassignment). Brokers the model lacks are added without rack or capacity. Loads and
-    configs are kept. :class:`ConfigError` naming a partition the model does not have."""
+    configs are kept.
+
+    A reassignment completes only when every target replica has caught up from the leader:
+    a partition without a leader, or whose target keeps a replica the model marks offline
+    (:attr:`ClusterModel.offline`, brokers down from the start included), never completes
+    and is kept as it is (one warning names the first). :class:`ConfigError` naming a
+    partition the model does not have."""
     names = {t.name: i for i, t in enumerate(model.topics)}
     key = model.topic.astype(np.int64) << 32 | model.partition.astype(np.int64)
     rows, lists = [], []
@@ -385,6 +420,7 @@ def apply_target(model: ClusterModel, target: Mapping[str, Mapping[int, Sequence
                 raise ConfigError(f"Partition {topic}-{p} of the plan is not in the cluster.")
             rows.append(row)
             lists.append(tuple(reps))
+    rows, lists = _completing(model, rows, lists)
     width = max([model.replicas.shape[1], *(len(r) for r in lists)])
     replicas = np.full((len(key), width), -1, dtype=np.int32)
     replicas[:, : model.replicas.shape[1]] = model.replicas
@@ -403,3 +439,31 @@ def apply_target(model: ClusterModel, target: Mapping[str, Mapping[int, Sequence
     extra = sorted({b for reps in lists for b in reps} - known)
     return replace(model, brokers=model.brokers + tuple(ClusterBroker(b) for b in extra),
                    replicas=replicas, leader=leader, isr=isr)
+
+
+def _completing(model: ClusterModel, rows: list[int], lists: list[tuple[int, ...]]
+                ) -> tuple[list[int], list[tuple[int, ...]]]:
+    """The ``rows`` (and their target ``lists``) whose reassignment can complete: the
+    partition has a leader and its target keeps no offline replica; one warning names the
+    first that cannot."""
+    from kpart._warnings import kpart_warn
+
+    before = set(model.offline_brokers())
+    keep_rows, keep_lists, stuck = [], [], []
+    for row, reps in zip(rows, lists, strict=True):
+        off = {int(b) for b in model.offline[row] if b >= 0} if model.offline is not None \
+            else set()
+        bad = [b for b in reps if b in off or b in before]
+        if model.leader[row] < 0 or bad:
+            stuck.append((row, "it has no leader" if model.leader[row] < 0 else
+                          f"its target replica {bad[0]} is offline"))
+            continue
+        keep_rows.append(row)
+        keep_lists.append(reps)
+    if stuck:
+        row, why = stuck[0]
+        more = f" (and {len(stuck) - 1} more)" if len(stuck) > 1 else ""
+        name = f"{model.topics[int(model.topic[row])].name}-{int(model.partition[row])}"
+        kpart_warn(f"--plan: the reassignment of partition {name}{more} cannot complete ({why}):"
+                   " kept as it is now")
+    return keep_rows, keep_lists

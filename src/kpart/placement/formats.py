@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from kpart._warnings import kpart_warn
@@ -40,6 +41,7 @@ __all__ = [
     "format_assignment",
     "format_describe",
     "format_reassignment_json",
+    "header_configs",
     "parse_describe",
     "parse_describe_partitions",
     "parse_describe_with_configs",
@@ -53,20 +55,47 @@ ANY_LOG_DIR = "any"
 
 _KEYS = ("TopicId", "Topic", "PartitionCount", "ReplicationFactor", "Configs", "Partition",
          "Leader", "Replicas", "Isr", "Adding Replicas", "Removing Replicas", "LastKnownElr",
-         "Elr", "Offline", "Directories")
+         "Elr", "Offline", "Directories", "MarkedForDeletion")
 _KEY_RE = re.compile(r"(?:^|(?<=\s))(" + "|".join(re.escape(k) for k in _KEYS) + r")\s*:")
 _ID_LIST_RE = re.compile(r"\d+(?:\s*,\s*\d+)*")
 
 
 @dataclass(frozen=True, slots=True)
 class DescribedPartition:
-    """One partition line of ``--describe``: ``leader`` is ``None`` for ``none``/``-1``."""
+    """One partition line of ``--describe``: ``leader`` is ``None`` for ``none``/``-1``;
+    ``offline``: the ``Offline:`` field (replicas whose broker or log dir is offline, Kafka's
+    ``offlineReplicas``); ``adding`` / ``removing``: a reassignment in progress (``Adding
+    Replicas:`` / ``Removing Replicas:``; ``replicas`` is then Kafka's union of the old and the
+    new replicas)."""
 
     topic: str
     partition: int
     leader: int | None
     replicas: tuple[int, ...]
     isr: tuple[int, ...]
+    offline: tuple[int, ...] = ()
+    adding: tuple[int, ...] = ()
+    removing: tuple[int, ...] = ()
+
+    @property
+    def reassigning(self) -> bool:
+        """A reassignment is in progress (some replica is being added or removed)."""
+        return bool(self.adding or self.removing)
+
+    def completed(self) -> DescribedPartition:
+        """The partition once its reassignment has completed (itself when none is in
+        progress): the replicas without the removing ones, all in sync (Kafka completes a
+        reassignment when every target replica is in the ISR); the leader stays if it is a
+        target replica, else the first target replica (``PartitionChangeBuilder``)."""
+        if not self.reassigning:
+            return self
+        gone = set(self.removing)
+        target = tuple(b for b in self.replicas if b not in gone)
+        leader = self.leader
+        if leader is not None and leader not in target:
+            leader = target[0] if target else None
+        return DescribedPartition(self.topic, self.partition, leader, target, target,
+                                  tuple(b for b in self.offline if b not in gone))
 
 
 def _ids(replicas: Sequence[int]) -> str:
@@ -164,49 +193,80 @@ def _id_list(value: str, what: str, lineno: int) -> tuple[int, ...]:
 
 
 #: A partition line exactly as ``kafka-topics.sh`` prints it (tab-separated ``Key: value``,
-#: id lists of digits and commas, optional trailing fields without ``:`` in their values):
-#: :func:`_fields` would read the same topic, partition, leader, replicas and ISR from it.
+#: id lists of digits and commas, optional trailing fields without ``:`` in their values) and
+#: without state kpart reads from the trailing fields (an empty ``Offline:`` only; no
+#: ``Adding/Removing Replicas``): :func:`_fields` would read the same topic, partition,
+#: leader, replicas and ISR from it. Other lines take the slow path.
 _CANONICAL = re.compile(
     r"[ \t]*Topic: ?([^\s:]+)\tPartition: ?([0-9]+)\tLeader: ?([0-9]+|none|-1)"
     r"\tReplicas: ?([0-9]+(?:,[0-9]+)*)\tIsr: ?((?:[0-9]+(?:,[0-9]+)*)?)"
-    r"(?:\t(?:Elr|LastKnownElr|Offline|Adding Replicas|Removing Replicas|Directories): ?[^\t:]*)*"
+    r"(?:\t(?:(?:Elr|LastKnownElr|Directories|MarkedForDeletion): ?[^\t:]*|Offline: *))*"
     r"[ \t]*")
+
+
+_NO_STATE: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
 
 
 def _partition(lineno: int, topic: str, partition: int, leader: int | None,
                replicas: tuple[int, ...], isr: tuple[int, ...],
-               seen: set[tuple[str, int]]) -> DescribedPartition:
-    """One partition line's row: ConfigError if listed twice; a warning for a leader outside
-    its replicas."""
+               seen: set[tuple[str, int]],
+               state: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = _NO_STATE,
+               ) -> DescribedPartition:
+    """One partition line's row (``state``: its offline, adding and removing replicas):
+    ConfigError if listed twice; a warning for a leader outside its replicas."""
     if (topic, partition) in seen:
         raise ConfigError(f"line {lineno}: partition {topic}-{partition} listed twice")
     seen.add((topic, partition))
     if leader is not None and leader not in replicas:
         kpart_warn(f"line {lineno}: the leader {leader} of partition {topic}-{partition} is "
                    f"not one of its replicas {_ids(replicas)}")
-    return DescribedPartition(topic, partition, leader, replicas, isr)
+    if state is _NO_STATE:  # the fast path's lines
+        return DescribedPartition(topic, partition, leader, replicas, isr)
+    return DescribedPartition(topic, partition, leader, replicas, isr, *state)
 
 
-def parse_describe_partitions(text: str) -> list[DescribedPartition]:
+def _state(f: dict[str, str], lineno: int) -> tuple[tuple[int, ...], tuple[int, ...],
+                                                     tuple[int, ...]]:
+    """The ``Offline``, ``Adding Replicas`` and ``Removing Replicas`` ids of a line's fields."""
+    return (_id_list(f.get("Offline", ""), "Offline list", lineno),
+            _id_list(f.get("Adding Replicas", ""), "Adding Replicas list", lineno),
+            _id_list(f.get("Removing Replicas", ""), "Removing Replicas list", lineno))
+
+
+#: What a partial dump is refused with (kpart reads a dump as the whole cluster).
+_PARTIAL_HINT = ("kpart reads a dump as the whole cluster: give the full kafka-topics.sh "
+                 "--describe output, or --partial to read these partitions alone")
+
+
+def parse_describe_partitions(text: str, *, partial: bool = False) -> list[DescribedPartition]:
     """Every partition line of ``kafka-topics.sh --describe`` output, in input order: the
-    partitions of :func:`parse_describe_with_configs` (see it for what is tolerated and the
-    errors)."""
-    return parse_describe_with_configs(text)[0]
+    partitions of :func:`parse_describe_with_configs` (see it for what is tolerated, the
+    errors and ``partial``)."""
+    return parse_describe_with_configs(text, partial=partial)[0]
 
 
 def parse_describe_with_configs(
-    text: str,
+    text: str, *, partial: bool = False,
 ) -> tuple[list[DescribedPartition], dict[str, tuple[int, str]]]:
     """Every partition line of ``kafka-topics.sh --describe`` output, in input order.
 
     Tolerant of what real output looks like: leading tabs or spaces, tabs or runs of spaces
     between fields, ``Key:value`` without a space (Kafka ≤ 2.x headers), header lines,
-    several topics, ``Adding/Removing Replicas``, ``Elr``/``LastKnownElr``/``Offline`` fields,
-    and unrelated lines (ignored). Errors: ``ConfigError`` naming the line for a partition
-    line without a topic or replicas, a malformed id list, or a partition listed twice.
-    Warnings (:class:`~kpart.errors.KpartWarning`; the partitions are still returned as
-    written): a leader that is not one of its partition's replicas, and a header whose
-    ``PartitionCount`` differs from the number of partition lines of its topic.
+    several topics, ``Elr``/``LastKnownElr``/``Directories``/``MarkedForDeletion`` fields
+    (ignored), and unrelated lines (ignored). Read into :class:`DescribedPartition`: the
+    ``Offline`` field and a reassignment in progress (``Adding Replicas`` / ``Removing
+    Replicas``).
+
+    A dump is the whole cluster: a partition line whose topic has no header line (what
+    ``--under-replicated-partitions``, ``--unavailable-partitions`` and the other partition
+    filters print) and a topic whose partition lines do not cover partitions ``0`` to
+    ``PartitionCount - 1`` are refused, unless ``partial`` (then a warning names the topic
+    whose lines are fewer than its ``PartitionCount``).
+
+    Errors: ``ConfigError`` naming the line for a partition line without a topic or
+    replicas, a malformed id list, a partition listed twice, and a partial dump (see above). Warnings (:class:`~kpart.errors.KpartWarning`; the partitions are still returned
+    as written): a leader that is not one of its partition's replicas, and a header whose
+    ``PartitionCount`` is smaller than the number of partition lines of its topic.
 
     Also returns each topic header's ``Configs`` field as written, ``{topic: (line number,
     "k=v,...")}`` (topics whose header has none are left out; values are not parsed here:
@@ -224,7 +284,8 @@ def parse_describe_with_configs(
     declared: dict[str, tuple[int, int]] = {}  # topic -> (header line, PartitionCount)
     for lineno, line in enumerate(text.splitlines(), start=1):
         m = _CANONICAL.fullmatch(line)
-        if m is not None:  # a partition line as kafka-topics.sh prints it: no key scan needed
+        if m is not None:
+            # a partition line as kafka-topics.sh prints it: no key scan needed
             topic, part, leader_text, replica_text, isr_text = m.groups()
             leader = None if leader_text in ("none", "-1") else int(leader_text)
             out.append(_partition(lineno, topic, int(part), leader,
@@ -257,26 +318,73 @@ def parse_describe_with_configs(
         else:
             raise ConfigError(f"line {lineno}: invalid leader {leader_text!r}")
         isr = _id_list(f.get("Isr", ""), "ISR", lineno)
-        out.append(_partition(lineno, topic, partition, leader, replicas, isr, seen))
-    rows = Counter(d.topic for d in out)
-    for topic, (lineno, declared_count) in declared.items():
-        if rows[topic] != declared_count:
-            kpart_warn(f"line {lineno}: topic {topic!r} has PartitionCount {declared_count} but "
-                       f"{rows[topic]} partition lines")
+        out.append(_partition(lineno, topic, partition, leader, replicas, isr, seen,
+                              _state(f, lineno)))
+    _check_whole(out, declared, seen, partial)
     return out, configs
 
 
-def parse_describe(text: str) -> dict[str, ReplicaAssignment]:
+def _check_whole(out: list[DescribedPartition], declared: dict[str, tuple[int, int]],
+                 seen: set[tuple[str, int]], partial: bool) -> None:
+    """A partial dump refused (or, with ``partial``, a warning); the ``PartitionCount``
+    warnings. ``seen``: every ``(topic, partition)`` of ``out``."""
+    rows = Counter(d.topic for d in out)
+    headless = [t for t in rows if t not in declared]
+    if headless and not partial:
+        t = headless[0]
+        d = next(d for d in out if d.topic == t)
+        more = f" (and {len(headless) - 1} more topics)" if len(headless) > 1 else ""
+        raise ConfigError(
+            f"partition {t}-{d.partition}: topic {t!r} has partition lines but no header line "
+            f"(Topic: {t}  PartitionCount: ...){more}: a --under-replicated-partitions or "
+            f"--unavailable-partitions dump? {_PARTIAL_HINT}")
+    for topic, (lineno, declared_count) in declared.items():
+        covered = all(map(seen.__contains__, zip(repeat(topic), range(declared_count))))
+        if covered and rows[topic] == declared_count:
+            continue
+        message = (f"line {lineno}: topic {topic!r} has PartitionCount {declared_count} but "
+                   f"{rows[topic]} partition lines")
+        if not covered and not partial:
+            gap = next(p for p in range(declared_count) if (topic, p) not in seen)
+            raise ConfigError(f"{message} (partition {topic}-{gap} is missing): a partial "
+                              f"dump? {_PARTIAL_HINT}")
+        kpart_warn(message)
+
+
+def header_configs(text: str) -> dict[str, str]:
+    """Each topic header's ``Configs:`` field of ``--describe`` output, ``{topic: "k=v,..."}``
+    (the first header of a topic; empty fields left out); only header lines are scanned.
+
+    >>> header_configs("Topic: t\\tPartitionCount: 1\\tReplicationFactor: 1\\tConfigs: a=1,b=2\\n")
+    {'t': 'a=1,b=2'}
+    """
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        if "PartitionCount" not in line:
+            continue
+        f = _fields(line)
+        if f.get("Topic") and f.get("Configs"):
+            out.setdefault(f["Topic"], f["Configs"])
+    return out
+
+
+def parse_describe(text: str, *, partial: bool = False,
+                   completed: bool = False) -> dict[str, ReplicaAssignment]:
     """``kafka-topics.sh --describe`` output → ``{topic: {partition: (broker, ...)}}``
     (topics in order of appearance, partitions sorted). See
-    :func:`parse_describe_partitions` for what is tolerated and the errors.
+    :func:`parse_describe_with_configs` for what is tolerated, the errors and ``partial``.
+    ``completed``: a partition being reassigned is taken as it will be once the
+    reassignment completes (:meth:`DescribedPartition.completed`), else as it is now (Kafka's
+    union of the old and new replicas).
 
     >>> parse_describe("Topic:t\\tPartitionCount:1\\tReplicationFactor:2\\tConfigs:\\n"
     ...                "    Topic: t  Partition: 0    Leader: 1   Replicas: 1,0 Isr: 1,0")
     {'t': {0: (1, 0)}}
     """
     result: dict[str, dict[int, tuple[int, ...]]] = {}
-    for d in parse_describe_partitions(text):
+    for d in parse_describe_partitions(text, partial=partial):
+        if completed:
+            d = d.completed()
         result.setdefault(d.topic, {})[d.partition] = d.replicas
     return {t: dict(sorted(parts.items())) for t, parts in result.items()}
 

@@ -35,9 +35,12 @@ from kpart.placement.spec import Broker
 
 if TYPE_CHECKING:  # pragma: no cover
 
+    from kpart.placement.formats import DescribedPartition
     from kpart.placement.pools import PoolSpec
 
 __all__ = [
+    "CURRENT_HEADING",
+    "PROPOSED_HEADING",
     "ClusterAssignment",
     "Move",
     "apply_moves",
@@ -45,14 +48,17 @@ __all__ = [
     "describe_text",
     "diff",
     "generate_assignment",
+    "generate_transcript_json",
     "parse_reassignment_json",
     "parse_topics_to_move_json",
     "read_current",
+    "read_current_configs",
     "reassignment_json",
     "rollback_json",
     "sorted_partitions",
     "topics_to_move_json",
     "validate_assignment",
+    "warn_reassigning",
 ]
 
 #: ``{topic: {partition: (broker, ...)}}``, preferred leader first.
@@ -213,14 +219,34 @@ def _partitions_json(rows: Iterable[tuple[str, int, Sequence[int]]]) -> str:
     return format_reassignment_json(ordered)
 
 
-def describe_text(assignment: Mapping[str, Mapping[int, Sequence[int]]]) -> str:
+def describe_text(assignment: Mapping[str, Mapping[int, Sequence[int]]],
+                  configs: Mapping[str, str] | None = None) -> str:
     """The ``kafka-topics.sh --describe`` view of an assignment (leader = first replica,
-    ISR = all replicas), topics in ``String.compareTo`` order."""
+    ISR = all replicas), topics in ``String.compareTo`` order; ``configs``: each topic's
+    ``Configs:`` field (``k=v,...``, e.g. ``min.insync.replicas=2``, as the input dump
+    printed it), so that the file read back keeps them.
+
+    >>> describe_text({"t": {0: (1, 2)}}, {"t": "min.insync.replicas=2"}).splitlines()[0]
+    'Topic: t\\tPartitionCount: 1\\tReplicationFactor: 2\\tConfigs: min.insync.replicas=2'
+    """
     from kpart.placement.formats import format_describe
 
+    given = configs or {}
     return "".join(
-        format_describe(assignment[t], t) for t in sorted(assignment, key=java_string_key)
+        format_describe(assignment[t], t, configs=given.get(t, ""))
+        for t in sorted(assignment, key=java_string_key)
     )
+
+
+def read_current_configs(text: str) -> dict[str, str]:
+    """Each topic's ``Configs:`` field of a ``kafka-topics.sh --describe`` dump (``{topic:
+    "k=v,..."}``, topics whose header has none left out); ``{}`` for the JSON inputs, which
+    carry no configs. A quick scan of the header lines only."""
+    if text.lstrip().startswith("{") or generate_transcript_json(text) is not None:
+        return {}
+    from kpart.placement.formats import header_configs
+
+    return header_configs(text)
 
 
 def reassignment_json(
@@ -349,18 +375,65 @@ def parse_topics_to_move_json(text: str) -> list[str]:
     return topics
 
 
-def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
+#: The heading ``kafka-reassign-partitions.sh --generate`` (and ``--execute``) prints above
+#: the current assignment's JSON, and the one above the proposed assignment.
+CURRENT_HEADING = "Current partition replica assignment"
+PROPOSED_HEADING = "Proposed partition reassignment configuration"
+
+
+def generate_transcript_json(text: str) -> str | None:
+    """The current assignment's JSON of a ``kafka-reassign-partitions.sh --generate`` (or
+    ``--execute``) transcript: the first line starting with ``{`` after the
+    :data:`CURRENT_HEADING` line; ``None`` when ``text`` is not such a transcript (it has
+    neither heading). Errors: ``ConfigError`` for a transcript without the current
+    assignment (only the proposed one, or the heading without its JSON).
+
+    >>> generate_transcript_json(CURRENT_HEADING + '\\n{"version":1,"partitions":[]}\\n\\n'
+    ...                          + PROPOSED_HEADING + '\\n{"version":1,"partitions":[]}\\n')
+    '{"version":1,"partitions":[]}'
+    """
+    if CURRENT_HEADING not in text and PROPOSED_HEADING not in text:
+        return None
+    seen = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(CURRENT_HEADING):
+            seen = True
+        elif stripped.startswith(PROPOSED_HEADING) and seen:
+            break
+        elif seen and stripped.startswith("{"):
+            return stripped
+    raise ConfigError(
+        "A kafka-reassign-partitions.sh transcript without its current assignment: kpart reads "
+        f"the JSON under {CURRENT_HEADING!r} (the --generate output), not the proposed one; "
+        "give that block, or the cluster's kafka-topics.sh --describe output")
+
+
+def read_current(text: str, topic: str | None = None, *, partial: bool = False
+                 ) -> ClusterAssignment:
     """The current assignment from a reassignment JSON, ``kafka-topics.sh --describe`` output,
-    or a ZooKeeper topic node (``{"version":1,"partitions":{"0":[0,1],...}}``, seed 001; it
-    holds one topic and not its name, so ``topic`` names it, and only it). The format is
-    detected from the text. Errors: ``ConfigError`` / ``InvalidReplicaAssignmentError``
-    naming the bad value; a ZooKeeper node with no partitions, or with an irregularity
-    ZooKeeper accepts (partition ids not ``0..n-1``, uneven replica counts, a broker twice),
-    is refused here: plan from a regular assignment.
+    a ``kafka-reassign-partitions.sh --generate`` transcript (its current assignment,
+    :func:`generate_transcript_json`), or a ZooKeeper topic node
+    (``{"version":1,"partitions":{"0":[0,1],...}}``, seed 001; it holds one topic and not its
+    name, so ``topic`` names it, and only it). The format is detected from the text.
+
+    A describe dump must be the whole cluster unless ``partial``
+    (:func:`kpart.placement.formats.parse_describe_with_configs`); a partition being
+    reassigned (``Adding Replicas`` / ``Removing Replicas``) is taken as it will be once the
+    reassignment completes, with one warning naming it (planning on top of an unfinished
+    reassignment: its target is the assignment to plan from).
+
+    Errors: ``ConfigError`` / ``InvalidReplicaAssignmentError`` naming the bad value; a
+    ZooKeeper node with no partitions, or with an irregularity ZooKeeper accepts (partition
+    ids not ``0..n-1``, uneven replica counts, a broker twice), is refused here: plan from a
+    regular assignment.
 
     >>> read_current('{"version":1,"partitions":{"0":[0,1],"1":[1,0]}}', topic="topic-test7")
     {'topic-test7': {0: (0, 1), 1: (1, 0)}}
     """
+    transcript = generate_transcript_json(text) if not text.lstrip().startswith("{") else None
+    if transcript is not None:
+        text = transcript
     if text.lstrip().startswith("{"):
         if _is_zk_node(text):
             from kpart.placement.manual import read_zk_topic_node
@@ -383,11 +456,14 @@ def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
     else:
         from kpart.placement import formats
 
-        current = {
-            t: {p: tuple(r) for p, r in ps.items()} for t, ps in formats.parse_describe(text).items()
-        }
+        rows = formats.parse_describe_partitions(text, partial=partial)
+        warn_reassigning(rows, "taken as it will be once it completes")
+        current = {}
+        for d in rows:
+            current.setdefault(d.topic, {})[d.partition] = d.completed().replicas
+        current = {t: dict(sorted(ps.items())) for t, ps in current.items()}
         if not current:
-            raise ConfigError("No partitions found in the --describe output")
+            _no_partitions(text)
     if topic:
         raise ConfigError(
             f"A topic name ({topic!r}) only goes with a ZooKeeper topic node; this input names "
@@ -395,6 +471,33 @@ def read_current(text: str, topic: str | None = None) -> ClusterAssignment:
         )
     validate_assignment(current)
     return current
+
+
+def _no_partitions(text: str) -> None:
+    """ConfigError for a text with no partition line; a hint when it holds a JSON line (a
+    transcript kpart does not recognise)."""
+    if any(line.lstrip().startswith("{") for line in text.splitlines()):
+        raise ConfigError(
+            "No partitions found in the --describe output, but it holds a JSON line: give a "
+            "reassignment JSON alone, or the kafka-reassign-partitions.sh --generate output "
+            f"with its {CURRENT_HEADING!r} block")
+    raise ConfigError("No partitions found in the --describe output")
+
+
+def warn_reassigning(rows: Sequence[DescribedPartition], taken: str) -> None:
+    """One warning naming the partitions of ``rows`` being reassigned (``Adding Replicas`` /
+    ``Removing Replicas``) and how they are ``taken``; nothing when none is."""
+    moving = [d for d in rows if d.reassigning]
+    if not moving:
+        return
+    from kpart._warnings import kpart_warn
+
+    d = moving[0]
+    more = f" (and {len(moving) - 1} more partitions)" if len(moving) > 1 else ""
+    kpart_warn(f"partition {d.topic}-{d.partition} is being reassigned (Adding Replicas: "
+               f"{','.join(map(str, d.adding)) or '-'}, Removing Replicas: "
+               f"{','.join(map(str, d.removing)) or '-'}){more}: a reassignment in progress, "
+               f"{taken}")
 
 
 def _is_zk_node(text: str) -> bool:
