@@ -80,3 +80,10 @@ def test_full_match_and_metadata_order() -> None:
     assert resolve_regex("orders\\é?", topics) == ("orders",)  # \é is é for RE2/J
     assert resolve_regexes(["a", "a", "orders"], topics) == {"a": (), "orders": ("orders",)}
     assert resolve_regex("o.*", []) == ()
+
+
+def test_text_re2_cannot_read_is_refused_as_such() -> None:
+    with pytest.raises(ConfigError, match="kpart cannot evaluate it: a lone UTF-16 surrogate"):
+        check_regex("[\ud800]")
+    with pytest.raises(ConfigError, match="Topic name '\\\\ud800'"):
+        resolve_regex(".*", ["t", "\ud800"])

@@ -53,11 +53,12 @@ def run(classpath: str, rx: list[str]) -> list[dict[str, object]]:
 def main() -> None:
     rx = regexes()
     v17, v18 = run(sys.argv[1], rx), run(sys.argv[2], rx)
-    with gzip.open(HERE / "re2j_vectors.jsonl.gz", "wt", encoding="utf-8") as f:
-        f.write(json.dumps({"topics": TOPICS}) + "\n")
-        for regex, a, b in zip(rx, v17, v18, strict=True):
-            f.write(json.dumps({"regex": regex, "re2j_1_7": a, "re2j_1_8": b},
-                               ensure_ascii=False) + "\n")
+    lines = [json.dumps({"topics": TOPICS})] + [
+        json.dumps({"regex": regex, "re2j_1_7": a, "re2j_1_8": b}, ensure_ascii=False)
+        for regex, a, b in zip(rx, v17, v18, strict=True)]
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    with gzip.GzipFile(HERE / "re2j_vectors.jsonl.gz", "wb", mtime=0) as f:  # reproducible
+        f.write(data)
 
 
 if __name__ == "__main__":

@@ -191,9 +191,20 @@ def check_regex(regex: str) -> None:
     which. A non-string is refused too."""
     if not isinstance(regex, str):
         raise ConfigError(f"Invalid subscribed_topic_regex {regex!r}: expected a string.")
+    if _has_surrogate(regex):
+        raise ConfigError(f"Invalid subscribed_topic_regex {regex!r}: kpart cannot evaluate "
+                          "it: a lone UTF-16 surrogate is not text RE2 can read")
     why = _checked(regex)
     if why is not None:
         raise ConfigError(f"Invalid subscribed_topic_regex {regex!r}: {why}")
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def check_regex_version(regex: str, kafka_version: str | KafkaVersion | None = None) -> None:
@@ -226,6 +237,10 @@ def resolve_regexes(regexes: Sequence[str],
     """Each regex (checked by :func:`check_regex`) → the names in ``topic_names`` it matches
     in full, in ``topic_names`` order (the order the coordinator walks the metadata image).
     One vectorised RE2 pass over the names per regex."""
+    bad = next((t for t in topic_names if _has_surrogate(t)), None)
+    if bad is not None and regexes:
+        raise ConfigError(f"Topic name {bad!r}: kpart cannot match regex subscriptions against "
+                          "it: a lone UTF-16 surrogate is not text RE2 can read")
     names = pa.array(list(topic_names), pa.string())
     out: dict[str, tuple[str, ...]] = {}
     for regex in dict.fromkeys(regexes):
