@@ -386,6 +386,8 @@ SHIPPED = {
     "kip848-three-partitions.json": "kip848",  # docs/versions.md
     "kip848-already-balanced.json": "kip848",  # docs/versions.md
     "migrate-two-topics.json": "group",  # docs/versions.md (kpart migrate)
+    "kip848-regex.json": "kip848",  # docs/formats/kip848-group.md
+    "kip848-regex-names.json": "kip848",  # docs/formats/kip848-group.md, docs/versions.md
     "sticky-uneven.json": "scenario-json",
     "cooperative-racks-loop.json": "scenario-json",
     "pools.json": "pools",

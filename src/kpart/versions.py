@@ -288,6 +288,39 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "co-partitioned ranges, sticky for the members' current ranges"),
         ),
     ),
+    # -- regex subscriptions (KAFKA-17593) ----------------------------------------------
+    Rule(
+        "subscription_type",
+        "KIP-848 group coordinator: whether a group is homogeneous (every member subscribed to "
+        "the same topics: the assignors' homogeneous builders) or heterogeneous",
+        "broker", "the KIP-848 subscription type",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "server-side assignors start with KIP-848's early access in 3.7.0"),
+            Span("3.7.0", "3.9.2", "same-names", "KIP-848",
+                 "homogeneous iff every member subscribes to the same topic names "
+                 "(ConsumerGroupHeartbeat v0 has no regex)"),
+            Span("4.0.0", None, "single-regex", "KAFKA-17593, PR #18020",
+                 "with regexes, homogeneous iff every member uses the same single regex and "
+                 "none subscribes by name (even to the regex's topics); without, as before"),
+        ),
+    ),
+    Rule(
+        "regex_subscription",
+        "KIP-848 group coordinator: which regexes a member may subscribe with "
+        "(subscribe(SubscriptionPattern), resolved by the broker with RE2/J, full match on "
+        "every topic name of the metadata image)",
+        "broker", "the regex subscription (subscribed_topic_regex)",
+        (
+            Span("0.10.0.0", "3.9.2", None, "KIP-848",
+                 "the broker resolves regexes from 4.0.0 (ConsumerGroupHeartbeat v1's "
+                 "SubscribedTopicRegex, KAFKA-17593)"),
+            Span("4.0.0", "4.0.1", "re2j-1.7", "KAFKA-17593, PR #17864",
+                 "RE2/J 1.7: (?<name>re) does not compile (write (?P<name>re))"),
+            Span("4.1.0", None, "re2j-1.8", "RE2/J 1.8 (Kafka 4.1's dependency)",
+                 "RE2/J 1.8: (?<name>re) compiles too"),
+        ),
+    ),
 )}
 
 

@@ -85,9 +85,11 @@ GROUPS = [
 ]
 GROUP_FIELDS = ["topics", "members", "partition_racks", "id", "rack", "instance_id",
                 "generation", "owned", "has_user_data", "user_data_hex", "input"]
-SERVER_GROUPS = [*_golden_inputs("uniform_assignor"), *_golden_inputs("server_range")]
+SERVER_GROUPS = [*_golden_inputs("uniform_assignor"), *_golden_inputs("server_range"),
+                 json.loads(_example("kip848-regex.json")),
+                 json.loads(_example("kip848-regex-names.json"))]
 SERVER_FIELDS = ["topics", "members", "name", "id", "partitions", "partition_racks", "rack",
-                 "instance_id", "assignment", "topic_ids"]
+                 "instance_id", "assignment", "topic_ids", "subscribed_topic_regex"]
 
 
 def _small(group: object) -> bool:
@@ -130,6 +132,8 @@ def test_fuzz_group_file(tmp_path_factory: pytest.TempPathFactory, data: bytes) 
 @example({"topics": [], "members": [{"id": "a", "assignment": 5}]}, "uniform")
 @example({"topics": [{"name": "t", "id": "UgDYw3tMnaKH7I4nNbX4gw", "partitions": 2}],
           "members": [{"id": "a", "topics": ["t"], "rack": ["x"]}]}, "range")
+@example({"topics": [{"name": "t", "id": "UgDYw3tMnaKH7I4nNbX4gw", "partitions": 2}],
+          "members": [{"id": "a", "subscribed_topic_regex": "t\\Q{*"}]}, "uniform")
 def test_fuzz_kip848_group_json(doc: object, assignor: str) -> None:
     group = refused_or_parsed(ServerGroupSpec.from_json, doc)
     if group is not None and _small(group):

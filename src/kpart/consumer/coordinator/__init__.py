@@ -6,7 +6,10 @@ member's target assignment with the assignor named by ``group.remote.assignor``:
 heterogeneous builders) and ``RangeAssignor``
 (:mod:`~kpart.consumer.coordinator.server_range_assignor`), on the coordinator's view of the group
 (:mod:`~kpart.consumer.coordinator.server_spec`: ``GroupSpec``, ``SubscribedTopicDescriber``,
-``GroupAssignment`` of ``org.apache.kafka.coordinator.group.api.assignor``). Successive targets
+``GroupAssignment`` of ``org.apache.kafka.coordinator.group.api.assignor``; members' regex
+subscriptions resolved as :mod:`~kpart.consumer.coordinator.topic_regex_resolver` does, the
+group's homogeneous/heterogeneous type by :mod:`~kpart.consumer.coordinator.subscription_type`,
+KAFKA-17593). Successive targets
 (``TargetAssignmentBuilder``) are :mod:`~kpart.consumer.coordinator.server_simulation`; the
 rebalance simulator runs KIP-848 groups through ``_server_rebalance``.
 

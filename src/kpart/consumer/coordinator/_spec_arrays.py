@@ -90,7 +90,8 @@ class SpecArrays:
         self.counts = np.array([t.num_partitions for t in by_name], dtype=np.int64)
         self.offsets = np.zeros(len(self.topics) + 1, dtype=np.int64)
         np.cumsum(self.counts, out=self.offsets[1:])
-        self._classes([m.topics for m in members])
+        self._classes([spec.subscribed_names(m) for m in members] if spec.has_regex
+                      else [m.topics for m in members])
         self._map_order: np.ndarray | None = None
         self._uuid_rank: np.ndarray | None = None
 
@@ -117,6 +118,9 @@ class SpecArrays:
         self.class_topics = [
             np.array(sorted({index[n] for n in ts if n in index}), dtype=np.int64) for ts in names
         ]
+        if self.spec.has_regex:  # the type depends on how members subscribe, not only on what
+            self.spec.subscription_type  # noqa: B018 (computed and kept in the memo)
+            return
         homogeneous = len({frozenset(ts) for ts in names}) <= 1
         self.spec.memo().setdefault("subscription_type",
                                     "HOMOGENEOUS" if homogeneous else "HETEROGENEOUS")

@@ -50,7 +50,7 @@ def _subscribed_topic_ids(spec: ServerGroupSpec, first: ServerMember,
     ``size()``, which counts every subscribed name, even one missing from the metadata
     (``copied_names``: see :meth:`ServerGroupSpec.subscribed_topic_ids`)."""
     topic_set: JavaHashSet[int] = JavaHashSet(
-        hashset_copy_capacity(len(set(first.topics))), hash_of=uuid_hash_code
+        hashset_copy_capacity(spec.subscription_size(first)), hash_of=uuid_hash_code
     )
     for tid in spec.subscribed_topic_ids(first, copied_names):
         topic_set.add(tid)

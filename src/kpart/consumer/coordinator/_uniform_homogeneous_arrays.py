@@ -43,7 +43,7 @@ def _subscribed_topics(arrays: SpecArrays, first: ServerMember,
     names missing from the metadata too)."""
     spec = arrays.spec
     unique = list(dict.fromkeys(first.topics))
-    if len(unique) <= SMALL_MAP:
+    if len(unique) <= SMALL_MAP or first.topic_regex:  # (a regex: the reference's order)
         return [spec.topic_name(tid) for tid in _subscribed_topic_ids(spec, first, copied_names)]
     by_uuid = {t.uuid: t.name for t in spec.topics}
     uuid_of = {t.name: t.uuid for t in spec.topics}

@@ -69,6 +69,8 @@ def range_target(spec: ServerGroupSpec, java_order: bool = True,
     brokers' (default 4.3; the same from 4.0.0 to 4.3, rule ``server_range`` of
     :mod:`kpart.versions`, which raises :class:`~kpart.errors.ConfigError` for others)."""
     behaviour("server_range", kafka_version)
+    if spec.has_regex:
+        spec.subscription_type_at(kafka_version)
     ordered = _sort_members(spec.members)
     subscriptions = {m.member_id: spec.subscribed_topic_ids(m) for m in ordered}
     subscribers: dict[int, int] = {}
@@ -102,7 +104,7 @@ def range_target(spec: ServerGroupSpec, java_order: bool = True,
         parts = target[m.member_id]
         # homogeneous: sized from the resolved topics; heterogeneous: from TopicIds.size(),
         # which also counts subscribed names missing from the metadata.
-        n = len(subscriptions[m.member_id]) if homogeneous else len(set(m.topics))
+        n = len(subscriptions[m.member_id]) if homogeneous else spec.subscription_size(m)
         result: JavaHashMap[int, list[int]] = JavaHashMap(
             presized_capacity(n), hash_of=uuid_hash_code
         )
@@ -118,6 +120,8 @@ def server_range_columns(spec: ServerGroupSpec,
     sorted order, see :class:`~kpart.consumer._columns.AssignmentColumns`), computed without
     a per-partition Python object. ``kafka_version``: as :func:`range_target`."""
     behaviour("server_range", kafka_version)
+    if spec.has_regex:
+        spec.subscription_type_at(kafka_version)
     with no_gc():  # no cycles are made; full collections over the input's objects would run
         return range_columns(_spec_arrays.spec_arrays(spec))
 
@@ -134,6 +138,8 @@ def assign_range(spec: ServerGroupSpec,
     :func:`range_target`. Pure; no errors beyond those of the spec and the version.
     """
     behaviour("server_range", kafka_version)
+    if spec.has_regex:
+        spec.subscription_type_at(kafka_version)
     if _spec_arrays.use_arrays(spec):
         return GroupAssignment.from_columns(server_range_columns(spec, kafka_version))
     return spec.to_group_assignment(range_target(spec, java_order=False))

@@ -8,7 +8,10 @@ ConsumerGroupPartitionAssignor#assign(GroupSpec, SubscribedTopicDescriber)`` (KI
 - :class:`ServerMember`: ``MemberSubscriptionAndAssignment``: subscribed topic *names*,
   ``group.instance.id``, rack, and the member's current target assignment in the order the
   Java ``HashMap<Uuid, Set<Integer>>`` yields it (a topic that no longer exists is written
-  ``"id:<uuid>"``);
+  ``"id:<uuid>"``), and its regex subscription (``subscribed_topic_regex``, Kafka 4.0+:
+  ``subscribe(SubscriptionPattern)``), which the spec resolves against its topics as the
+  coordinator does (:mod:`~kpart.consumer.coordinator.topic_regex_resolver`: RE2/J, full
+  match on each name);
 - :class:`ServerGroupSpec`: the topics and the members, in the order they were put into the
   coordinator's member ``HashMap``; :meth:`ServerGroupSpec.members_in_map_order` derives
   ``GroupSpec.memberIds()`` (the map's iteration order) from the member ids'
@@ -16,8 +19,11 @@ ConsumerGroupPartitionAssignor#assign(GroupSpec, SubscribedTopicDescriber)`` (KI
   :meth:`ServerGroupSpec.num_partitions` by topic id.
 
 Subscribed names absent from the metadata are ignored by the assignors (the coordinator maps
-names to ids through the metadata image). ``subscription_type`` is ``"HOMOGENEOUS"`` iff every
-member subscribes to the same topic names.
+names to ids through the metadata image). A member's subscription is its names, its regex's
+topics, or both (``TargetAssignmentBuilder``'s ``UnionSet``). ``subscription_type`` is
+``"HOMOGENEOUS"`` iff every member subscribes to the same topic names, or, with regexes, every
+member uses the same single regex and none subscribes by name (KAFKA-17593, Kafka 4.0+; see
+:mod:`~kpart.consumer.coordinator.subscription_type`).
 
 >>> g = ServerGroupSpec.from_json({
 ...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
@@ -25,6 +31,11 @@ member subscribes to the same topic names.
 ...                 {"id": "m2", "topics": ["t0"]}]})
 >>> g.subscription_type, g.num_partitions(2), g.members[0].assignment
 ('HOMOGENEOUS', 3, (('t0', (2, 0)),))
+>>> r = ServerGroupSpec.from_json({
+...     "topics": [{"name": "t0", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
+...     "members": [{"id": "m1", "subscribed_topic_regex": "t.*"}, {"id": "m2", "topics": ["t0"]}]})
+>>> r.subscribed_names(r.members[0]), r.subscription_type
+(('t0',), 'HETEROGENEOUS')
 """
 
 from __future__ import annotations
@@ -41,6 +52,8 @@ from kpart._java.uuid import uuid_from_string, uuid_to_string
 from kpart._json_fields import check_fields
 from kpart._warnings import kpart_warn
 from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.coordinator.subscription_type import subscription_type, subscription_type_at
+from kpart.consumer.coordinator.topic_regex_resolver import check_regex, resolve_regexes
 from kpart.consumer.spec import (
     GroupSpec,
     check_subscription,
@@ -49,6 +62,7 @@ from kpart.consumer.spec import (
 )
 from kpart.errors import ConfigError
 from kpart.limits import BYTES_PER_ASSIGNED_PARTITION, check_group, check_partitions
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "ServerGroupSpec",
@@ -128,6 +142,10 @@ class ServerMember:
       allowed and ignored); ``instance_id``: ``group.instance.id`` or ``None``; ``rack``.
     - ``assignment``: current target assignment, ``((topic, (partition, ...)), ...)`` in Java
       map/set iteration order; ``topic`` is a name, or ``"id:<uuid>"`` for a deleted topic.
+    - ``topic_regex``: the regex subscription (``subscribedTopicRegex``, Kafka 4.0+) or
+      ``None``; an empty string is none, as Kafka reads it. Errors: a regex the broker's RE2/J
+      refuses (or kpart's RE2 cannot run), naming the member and the regex
+      (:func:`~kpart.consumer.coordinator.topic_regex_resolver.check_regex`).
     """
 
     member_id: str
@@ -135,9 +153,17 @@ class ServerMember:
     instance_id: str | None = None
     rack: str | None = None
     assignment: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    topic_regex: str | None = None
 
     def __post_init__(self) -> None:
         check_subscription(self.member_id, self.topics, self.rack, self.instance_id)
+        if self.topic_regex == "":
+            object.__setattr__(self, "topic_regex", None)
+        elif self.topic_regex is not None:
+            try:
+                check_regex(self.topic_regex)
+            except ConfigError as e:
+                raise ConfigError(f"Member {self.member_id!r}: {e}") from None
         seen: set[str] = set()
         for topic, parts in self.assignment:
             if not isinstance(topic, str) or not topic or topic in seen:
@@ -170,6 +196,7 @@ class ServerGroupSpec:
     _by_name: dict[str, ServerTopic] = field(init=False, repr=False, compare=False)
     _by_uuid: dict[int, ServerTopic] = field(init=False, repr=False, compare=False)
     _memo: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _resolved: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_group((t.num_partitions for t in self.topics), len(self.members))
@@ -203,6 +230,9 @@ class ServerGroupSpec:
         object.__setattr__(self, "_by_name", by_name)
         object.__setattr__(self, "_by_uuid", by_uuid)
         object.__setattr__(self, "_memo", {})
+        regexes = [m.topic_regex for m in self.members if m.topic_regex]
+        object.__setattr__(self, "_resolved", resolve_regexes(
+            regexes, [t.name for t in self.topics]) if regexes else {})
 
     def memo(self) -> dict[str, Any]:
         """Values derived from this (frozen) spec, computed once by the assignors that need
@@ -237,8 +267,57 @@ class ServerGroupSpec:
         still counts them (see :attr:`ServerMember.topics`).
         """
         by_name = self._by_name
-        return tuple(by_name[n].uuid for n in _names_set_order(member.topics, copied_names)
+        if not member.topic_regex:
+            return tuple(by_name[n].uuid for n in _names_set_order(member.topics, copied_names)
+                         if n in by_name)
+        return tuple(by_name[n].uuid for n in self._subscription_order(member, copied_names)
                      if n in by_name)
+
+    def _subscription_order(self, member: ServerMember, copied_names: bool) -> tuple[str, ...]:
+        # The regex's topics: ResolvedRegularExpression's HashSet<String>, filled as the
+        # resolver walks the metadata image (here: the order of ``topics``). With names too,
+        # TargetAssignmentBuilder iterates a UnionSet: the larger set (the regex's on a tie),
+        # then the other's names the larger lacks.
+        assert member.topic_regex is not None
+        regex = _set_order(self._resolved[member.topic_regex])
+        if not member.topics:
+            return regex
+        names = _names_set_order(member.topics, copied_names)
+        if not regex:
+            return names
+        large, small = (names, regex) if len(set(names)) > len(regex) else (regex, names)
+        seen = set(large)
+        return large + tuple(n for n in small if n not in seen)
+
+    @property
+    def has_regex(self) -> bool:
+        """Whether a member subscribes with a regex."""
+        return bool(self._resolved)
+
+    def resolved_topics(self, regex: str) -> tuple[str, ...]:
+        """The topics (in ``topics`` order) a member's ``regex`` resolves to (``KeyError``
+        for a regex no member uses)."""
+        return self._resolved[regex]
+
+    def subscribed_names(self, member: ServerMember) -> tuple[str, ...]:
+        """The names ``member`` is subscribed to: its ``topics`` (the same tuple) without a
+        regex, else its names then its regex's topics, once each (members subscribing alike
+        share one tuple)."""
+        if not member.topic_regex:
+            return member.topics
+        cache: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = self._memo.setdefault(
+            "subscribed_names", {})
+        key = (member.topics, member.topic_regex)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = tuple(dict.fromkeys(
+                member.topics + self._resolved[member.topic_regex]))
+        return found
+
+    def subscription_size(self, member: ServerMember) -> int:
+        """``subscribedTopicIds().size()``: the member's distinct subscribed names, those
+        missing from the metadata included."""
+        return len(set(self.subscribed_names(member)))
 
     def to_group_assignment(
         self, target: Mapping[str, Iterable[tuple[int, Iterable[int]]]]
@@ -266,22 +345,38 @@ class ServerGroupSpec:
 
     @property
     def subscription_type(self) -> str:
-        """``"HOMOGENEOUS"`` iff every member subscribes to the same topic names (computed
-        once per spec; members sharing one tuple of names are compared once)."""
+        """``"HOMOGENEOUS"`` iff every member subscribes to the same topic names, or, with
+        regexes, every member uses the same single regex and none subscribes by name (Kafka
+        4.0 to 4.3, see :mod:`~kpart.consumer.coordinator.subscription_type`; computed once
+        per spec; members sharing one tuple of names are compared once)."""
         found = self._memo.get("subscription_type")
         if found is None:
-            found = self._memo["subscription_type"] = _subscription_type(self.members)
+            found = self._memo["subscription_type"] = subscription_type(
+                [(m.topics, m.topic_regex) for m in self.members])
         return found
+
+    def subscription_type_at(self, kafka_version: str | KafkaVersion | None = None) -> str:
+        """:attr:`subscription_type` as the brokers of ``kafka_version`` compute it, after
+        checking they take the members' regexes (:class:`~kpart.errors.ConfigError`
+        otherwise; see :func:`~kpart.consumer.coordinator.subscription_type.
+        subscription_type_at`)."""
+        if not self._resolved:  # no regex: the same answer in every version with assignors
+            subscription_type_at((), kafka_version)
+            return self.subscription_type
+        return subscription_type_at([(m.topics, m.topic_regex) for m in self.members],
+                                    kafka_version)
 
     # -- loading --------------------------------------------------------------------------
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> ServerGroupSpec:
         """Build a group from golden-vector JSON (``tests/golden/FORMAT.md``):
         ``{"topics": [{"name", "id", "partitions"}], "members": [{"id", "topics",
-        "instance_id"?, "rack"?, "assignment"?: [["topic", [p, ...]], ...]}]}``. Raises
-        :class:`ConfigError` naming the bad field, also a field it does not know (``"rak"``).
-        Warns (:class:`~kpart.errors.KpartWarning`) for each member subscribed to a topic
-        ``topics`` does not list (the coordinator skips it; the group is still built)."""
+        "subscribed_topic_regex"?, "instance_id"?, "rack"?, "assignment"?: [["topic",
+        [p, ...]], ...]}]}``. Raises :class:`ConfigError` naming the bad field, also a field
+        it does not know (``"rak"``), and a regex the broker's RE2/J refuses (naming the
+        member and the regex). Warns (:class:`~kpart.errors.KpartWarning`) for each member
+        subscribed to a topic ``topics`` does not list, or to a regex matching none of them
+        (the coordinator assigns nothing for it; the group is still built)."""
         if not isinstance(doc, Mapping):
             raise ConfigError("group: expected a JSON object with 'topics' and 'members'.")
         check_fields(doc, ("topics", "members"), "group")
@@ -305,38 +400,41 @@ class ServerGroupSpec:
                     kpart_warn(f"group.members[{i}].topics: member {m.member_id!r} subscribes to "
                                f"topic {t!r}, which the group's topics do not list (the "
                                "coordinator assigns no partition of it)")
+            if m.topic_regex and not group._resolved[m.topic_regex]:
+                kpart_warn(f"group.members[{i}].subscribed_topic_regex: member {m.member_id!r} "
+                           f"subscribes to regex {m.topic_regex!r}, which matches none of the "
+                           "group's topics (in full, as the broker's RE2/J matches)")
         return group
-
-
-def _subscription_type(members: tuple[ServerMember, ...]) -> str:
-    distinct = {id(m.topics): m.topics for m in members}  # members often share one tuple
-    first: frozenset[str] | None = None
-    for names in set(distinct.values()):  # equal tuples compared once
-        as_set = frozenset(names)
-        if first is None:
-            first = as_set
-        elif as_set != first:
-            return "HETEROGENEOUS"
-    return "HOMOGENEOUS"
 
 
 def _member_from_json(m: Any, i: int) -> ServerMember:
     where = f"group.members[{i}]"
     if isinstance(m, Mapping):
-        check_fields(m, ("id", "topics", "instance_id", "rack", "assignment"), where)
+        check_fields(m, ("id", "topics", "subscribed_topic_regex", "instance_id", "rack",
+                         "assignment"), where)
     if not isinstance(m, Mapping) or "id" not in m:
         raise ConfigError(f"{where}: expected an object with an 'id'.")
     topics = m.get("topics", [])
     if not isinstance(topics, list):
         raise ConfigError(f"{where}.topics: expected a list of topic names.")
+    regex = m.get("subscribed_topic_regex")
+    if regex is not None and not isinstance(regex, str):
+        raise ConfigError(f"{where}.subscribed_topic_regex: expected a string (an RE2/J "
+                          f"regular expression) or null, got {regex!r}.")
     assignment = topic_partitions_from_json(m.get("assignment"), f"{where}.assignment")
-    return ServerMember(
-        member_id=m["id"],
-        topics=tuple(topics),
-        instance_id=m.get("instance_id"),
-        rack=m.get("rack"),
-        assignment=assignment,
-    )
+    try:
+        return ServerMember(
+            member_id=m["id"],
+            topics=tuple(topics),
+            instance_id=m.get("instance_id"),
+            rack=m.get("rack"),
+            assignment=assignment,
+            topic_regex=regex,
+        )
+    except ConfigError as e:
+        if regex and "subscribed_topic_regex" in str(e):
+            raise ConfigError(f"{where}: {e}") from None
+        raise
 
 
 # -- a classic group seen by the coordinator ---------------------------------------------

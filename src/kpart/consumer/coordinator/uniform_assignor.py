@@ -92,7 +92,10 @@ def _homogeneous_rules(spec: ServerGroupSpec,
     """``(extra_to_last, copied_names)`` of the homogeneous builder in ``kafka_version``
     (rules ``uniform_homogeneous`` and ``subscription_names_set`` of :mod:`kpart.versions`);
     checks that the uniform assignor exists and is known in ``kafka_version`` for the builder
-    ``spec`` uses (:class:`~kpart.errors.ConfigError` otherwise)."""
+    ``spec`` uses, and that its brokers take the members' regexes
+    (:class:`~kpart.errors.ConfigError` otherwise)."""
+    if spec.has_regex:
+        spec.subscription_type_at(kafka_version)
     if spec.members and spec.subscription_type == "HOMOGENEOUS":
         extra_to_last = behaviour("uniform_homogeneous", kafka_version) == "extra-to-last"
         copied = behaviour("subscription_names_set", kafka_version) == "copied"
