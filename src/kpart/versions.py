@@ -315,7 +315,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         "cordoned_log_dirs",
         "Cordoned log dirs: a broker whose log dirs are all cordoned is not usable for "
         "placement",
-        "broker", "cordoned log dirs (cordoned.log.dirs)",
+        "broker", "cordoning log dirs (cordoned.log.dirs)",
         (
             Span("0.10.0.0", "4.2.1", None, "KIP-1066",
                  "cordoned.log.dirs starts with KIP-1066 in 4.3.0"),

@@ -20,7 +20,7 @@ naming the version.
 >>> cordoned_brokers("3", kafka_version="4.2")
 Traceback (most recent call last):
 ...
-kpart.errors.ConfigError: Cordoned log dirs (cordoned.log.dirs) does not exist in kafka_version '4.2': cordoned.log.dirs starts with KIP-1066 in 4.3.0; kpart supports it for 4.3.0 to 4.3.1
+kpart.errors.ConfigError: Cordoning log dirs (cordoned.log.dirs) does not exist in kafka_version '4.2': cordoned.log.dirs starts with KIP-1066 in 4.3.0; kpart supports it for 4.3.0 to 4.3.1
 """
 
 from __future__ import annotations
