@@ -200,3 +200,16 @@ def test_plan_command_cordoned(tmp_path: Path, capsys: pytest.CaptureFixture[str
     capsys.readouterr()
     moves = json.loads(out.read_text())["partitions"]
     assert moves and all(5 not in m["replicas"] for m in moves)
+
+
+def test_docs_versions_rows_are_the_table() -> None:
+    """docs/versions.md's placement rows are the version table's (so they cannot drift)."""
+    from kpart.versions import RULES
+
+    text = (ROOT / "docs" / "versions.md").read_text(encoding="utf-8")
+    for name in ("generate_placer", "striped_placer", "zk_add_partitions", "cordoned_log_dirs"):
+        r = RULES[name]
+        spans = "; ".join(f"{s.first}–{s.last or '4.3.1'}: {s.behaviour or '(does not exist)'}"
+                          for s in r.spans)
+        refs = ", ".join(dict.fromkeys(s.ref for s in r.spans))
+        assert f"| `{name}` | {r.decision} | {spans} | {refs} |" in text.splitlines(), name
