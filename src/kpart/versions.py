@@ -284,6 +284,19 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         ),
     ),
     Rule(
+        "adminutils_placer",
+        "AdminUtils.assignReplicasToBrokers: ZooKeeper-era topic creation and --generate up "
+        "to 4.0",
+        "broker", "the AdminUtils placer",
+        (
+            Span("0.10.0.0", "4.0.1", "adminutils", "AdminUtils",
+                 "rack-alternated placement from a start index and a shift"),
+            Span("4.1.0", None, None, "KAFKA-18799",
+                 "AdminUtils is removed in 4.1.0 (KAFKA-18799); the controller and --generate "
+                 "place with the striped placer"),
+        ),
+    ),
+    Rule(
         "striped_placer",
         "KRaft controller's StripedReplicaPlacer (CreateTopics, CreatePartitions): its "
         "placement and its InvalidReplicationFactorException messages",

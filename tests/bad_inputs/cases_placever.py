@@ -21,6 +21,8 @@ CASES: list[Case] = [
       for v in ("4.x", "04.1", "4.3.0.0", "5.0", "4.0.9")),
     Case(id="placever-striped-before-3.0", argv=(*_STRIPED, "--kafka-version", "2.8.2"),
          names="'2.8.2'"),
+    Case(id="placever-adminutils-after-4.0", argv=(*_PLACE, "--kafka-version", "4.3"),
+         names="'4.3'"),
     Case(id="placever-cordoned-before-4.3",
          argv=(*_STRIPED, "--cordoned", "3", "--kafka-version", "4.2.1"), names="'4.2.1'"),
     Case(id="placever-cordoned-adminutils", argv=(*_PLACE, "--cordoned", "3"), names="'3'"),

@@ -93,6 +93,23 @@ def test_plan_and_pools_compare_with_the_versions_generate(
     assert moves == {"4.0": 69, "4.1.0": 70, None: 70}
 
 
+def test_place_adminutils_by_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """AdminUtils is gone in 4.1.0 (KAFKA-18799): kpart place's default placer with a 4.1+
+    --kafka-version is an error naming it; up to 4.0 (or with no version) the same answer."""
+    args = ["place", "--brokers", "0,1,2", "--partitions", "2", "--replication-factor", "2",
+            "--seed", "1"]
+    assert main(args) == 0
+    plain = capsys.readouterr().out
+    assert main([*args, "--kafka-version", "0.10.0.0"]) == 0
+    assert capsys.readouterr().out == plain
+    assert main([*args, "--kafka-version", "4.1.0"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["kpart: error: The AdminUtils placer does not exist in --kafka-version "
+                   "'4.1.0': AdminUtils is removed in 4.1.0 (KAFKA-18799); the controller and "
+                   "--generate place with the striped placer; kpart supports it for 0.10.0.0 "
+                   "to 4.0.1"]
+
+
 def test_the_striped_placer_does_not_exist_before_3_0() -> None:
     with pytest.raises(ConfigError, match=r"^The KRaft striped placer does not exist in "
                        r"kafka_version '2\.8\.2'.*3\.0\.0 to 4\.3\.1$"):
@@ -207,7 +224,8 @@ def test_docs_versions_rows_are_the_table() -> None:
     from kpart.versions import RULES
 
     text = (ROOT / "docs" / "versions.md").read_text(encoding="utf-8")
-    for name in ("generate_placer", "striped_placer", "zk_add_partitions", "cordoned_log_dirs"):
+    for name in ("generate_placer", "adminutils_placer", "striped_placer", "zk_add_partitions",
+                 "cordoned_log_dirs"):
         r = RULES[name]
         spans = "; ".join(f"{s.first}–{s.last or '4.3.1'}: {s.behaviour or '(does not exist)'}"
                           for s in r.spans)

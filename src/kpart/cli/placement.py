@@ -91,7 +91,8 @@ def place(  # noqa: PLR0913
         "not usable for placement, e.g. 3,5.")] = None,
     kafka_version: Annotated[str | None, typer.Option(
         "--kafka-version", help="The brokers' Kafka version (striped placer: 3.0 and later; "
-        "--cordoned: 4.3 and later) [default: 4.3].", show_default=False)] = None,
+        "adminutils: up to 4.0 when given; --cordoned: 4.3 and later) [default: 4.3].",
+        show_default=False)] = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", show_default=False,
         help="describe (default), replica-assignment, json (reassignment), zk, or parquet or "
@@ -116,7 +117,9 @@ def place(  # noqa: PLR0913
     parse_version(kafka_version)
     if placer == "striped":
         behaviour("striped_placer", kafka_version)
-    elif cordoned:
+    elif kafka_version is not None:  # AdminUtils is kpart place's default placer, any version
+        behaviour("adminutils_placer", kafka_version)
+    if placer == "adminutils" and cordoned:
         raise ConfigError(f"--cordoned {cordoned!r} applies to --placer striped only (the KRaft "
                           "controller skips cordoned brokers; AdminUtils has no cordoning).")
     cordoned_ids = cordoned_brokers(cordoned, kafka_version)
