@@ -231,3 +231,10 @@ def test_docs_versions_rows_are_the_table() -> None:
                           for s in r.spans)
         refs = ", ".join(dict.fromkeys(s.ref for s in r.spans))
         assert f"| `{name}` | {r.decision} | {spans} | {refs} |" in text.splitlines(), name
+
+
+def test_plan_with_no_uncordoned_broker_left_is_one_error() -> None:
+    with pytest.raises(InvalidReplicationFactorError, match=r"^No broker can take a replica "
+                       r"of t-0: the brokers it may use hold it already or are cordoned \(2\)"):
+        plan({"t": {0: (0, 1)}}, [Broker(0), Broker(1), Broker(2)], remove_brokers=[0],
+             cordoned=[2])

@@ -275,6 +275,10 @@ class State:
             d = self._best(i, k, ok(self.groups[g]), soft=False, skip_rack=sk)
         if d is None:
             d = self._best(i, k, self.groups[g], soft=False, skip_rack=True)
+        if d is None and self.cordoned:  # the brokers left hold it already or are cordoned
+            raise InvalidReplicationFactorError(
+                f"No broker can take a replica of {t}-{p}: the brokers it may use hold it "
+                f"already or are cordoned ({','.join(map(str, sorted(self.cordoned)))}).")
         if d is None:  # pragma: no cover - RF <= pool size is checked first
             raise InvalidReplicationFactorError(f"No broker can take a replica of {t}-{p}.")
         self._apply(i, k, d)
