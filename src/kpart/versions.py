@@ -321,6 +321,73 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "RE2/J 1.8: (?<name>re) compiles too"),
         ),
     ),
+    # -- placement (kafka-reassign-partitions --generate, the KRaft placer, ZooKeeper's
+    # -- partition additions, cordoned log dirs) ------------------------------------------
+    Rule(
+        "generate_placer",
+        "kafka-reassign-partitions --generate: the placer that proposes each topic's replicas",
+        "broker", "kafka-reassign-partitions --generate",
+        (
+            Span("0.10.0.0", "4.0.1", "adminutils", "AdminUtils.assignReplicasToBrokers",
+                 "AdminUtils' rack-alternated placement, a random start index and shift"),
+            Span("4.1.0", None, "striped", "KAFKA-18798 (PR #18914), KAFKA-18799",
+                 "the KRaft controller's StripedReplicaPlacer, one Random for every topic; "
+                 "AdminUtils is gone"),
+        ),
+    ),
+    Rule(
+        "adminutils_placer",
+        "AdminUtils.assignReplicasToBrokers: ZooKeeper-era topic creation and --generate up "
+        "to 4.0",
+        "broker", "the AdminUtils placer",
+        (
+            Span("0.10.0.0", "4.0.1", "adminutils", "AdminUtils",
+                 "rack-alternated placement from a start index and a shift"),
+            Span("4.1.0", None, None, "KAFKA-18799",
+                 "AdminUtils is removed in 4.1.0 (KAFKA-18799); the controller and --generate "
+                 "place with the striped placer"),
+        ),
+    ),
+    Rule(
+        "striped_placer",
+        "KRaft controller's StripedReplicaPlacer (CreateTopics, CreatePartitions): its "
+        "placement and its InvalidReplicationFactorException messages",
+        "broker", "the KRaft striped placer",
+        (
+            Span("0.10.0.0", "2.8.2", None, "KIP-500",
+                 "the KRaft controller and its StripedReplicaPlacer start in 3.0.0"),
+            Span("3.0.0", "4.2.1", "fenced", "KIP-631",
+                 "striped placement; 'All brokers are currently fenced.'"),
+            Span("4.3.0", None, "cordoned", "KIP-1066",
+                 "the same placement; the messages name cordoned log directories too"),
+        ),
+    ),
+    Rule(
+        "zk_add_partitions",
+        "ZooKeeper mode, kafka-topics --alter --partitions: where AdminUtils starts the new "
+        "partitions (AdminZkClient.createNewPartitionsAssignment)",
+        "broker", "adding partitions in ZooKeeper mode",
+        (
+            Span("0.10.0.0", "3.9.2", "first-at-or-above", "KAFKA-2146",
+                 "the start index is the first broker whose id is >= partition 0's first "
+                 "replica"),
+            Span("4.0.0", None, None, "KIP-833",
+                 "ZooKeeper mode is removed in 4.0.0 (KRaft adds partitions with the striped "
+                 "placer)"),
+        ),
+    ),
+    Rule(
+        "cordoned_log_dirs",
+        "Cordoned log dirs: a broker whose log dirs are all cordoned is not usable for "
+        "placement",
+        "broker", "cordoning log dirs (cordoned.log.dirs)",
+        (
+            Span("0.10.0.0", "4.2.1", None, "KIP-1066",
+                 "cordoned.log.dirs starts with KIP-1066 in 4.3.0"),
+            Span("4.3.0", None, "unusable", "KIP-1066",
+                 "the controller's usable brokers skip a broker with every log dir cordoned"),
+        ),
+    ),
 )}
 
 

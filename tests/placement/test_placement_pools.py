@@ -53,8 +53,9 @@ def test_seed_002_pools_minimal_movement():
 def test_seed_002_pools_with_kafka_generate():
     brokers, current = seed_cluster()
     spec = parse_pools(SEED_POOLS)
-    plan = place_in_pools(current, brokers, spec, strategy="generate", seed=1)
-    expected = generate_assignment(current, brokers, seed=1, pools=spec)
+    plan = place_in_pools(current, brokers, spec, strategy="generate", seed=1,
+                          kafka_version="4.0")
+    expected = generate_assignment(current, brokers, seed=1, pools=spec, kafka_version="4.0")
     for t, parts in expected.items():
         assert dict(plan.target[t]) == parts
         for reps in parts.values():

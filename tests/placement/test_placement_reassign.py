@@ -165,12 +165,13 @@ def test_diff_rejects_unknown_partitions_and_rf_changes():
 def test_generate_is_adminutils_per_topic_with_one_random():
     brokers = [Broker(i, f"r{i % 2}") for i in range(6)]
     current = {"b": {p: (0, 1) for p in range(4)}, "a": {p: (0, 1, 2) for p in range(5)}}
-    out = generate_assignment(current, brokers, seed=42)
+    out = generate_assignment(current, brokers, seed=42, kafka_version="4.0")
     rnd = JavaRandom(42)
     expect_a = assign_replicas_to_brokers(brokers, 5, 3, random=rnd)
     expect_b = assign_replicas_to_brokers(brokers, 4, 2, random=rnd)
     assert out == {"a": dict(expect_a), "b": dict(expect_b)}
-    plain = generate_assignment(current, brokers, seed=42, rack_aware=False)
+    plain = generate_assignment(current, brokers, seed=42, rack_aware=False,
+                                kafka_version="4.0")
     rnd = JavaRandom(42)
     assert plain["a"] == dict(assign_replicas_to_brokers(brokers, 5, 3, random=rnd,
                                                          rack_aware=False))

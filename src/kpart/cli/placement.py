@@ -86,6 +86,13 @@ def place(  # noqa: PLR0913
     topic: Annotated[str, typer.Option(help="Topic name shown in the output.")] = "topic",
     fenced: Annotated[str | None, typer.Option(
         help="Fenced brokers (striped placer: never leaders), e.g. 3,4.")] = None,
+    cordoned: Annotated[str | None, typer.Option(
+        help="Brokers whose log dirs are all cordoned (KIP-1066, Kafka 4.3+; striped placer): "
+        "not usable for placement, e.g. 3,5.")] = None,
+    kafka_version: Annotated[str | None, typer.Option(
+        "--kafka-version", help="The brokers' Kafka version (striped placer: 3.0 and later; "
+        "adminutils: up to 4.0 when given; --cordoned: 4.3 and later) [default: 4.3].",
+        show_default=False)] = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", show_default=False,
         help="describe (default), replica-assignment, json (reassignment), zk, or parquet or "
@@ -103,6 +110,19 @@ def place(  # noqa: PLR0913
     fmt = output_format(fmt, output, (*FORMATS, *BINARY_FORMATS), "describe")
     if placer not in _PLACERS:
         raise ConfigError(f"Invalid --placer {placer!r}: expected adminutils or striped.")
+    from kpart.placement.cordon import cordoned_brokers
+    from kpart.versions import behaviour
+    from kpart.versions import kafka_version as parse_version
+
+    parse_version(kafka_version)
+    if placer == "striped":
+        behaviour("striped_placer", kafka_version)
+    elif kafka_version is not None:  # AdminUtils is kpart place's default placer, any version
+        behaviour("adminutils_placer", kafka_version)
+    if placer == "adminutils" and cordoned:
+        raise ConfigError(f"--cordoned {cordoned!r} applies to --placer striped only (the KRaft "
+                          "controller skips cordoned brokers; AdminUtils has no cordoning).")
+    cordoned_ids = cordoned_brokers(cordoned, kafka_version)
     if not topic:
         raise ConfigError("Invalid --topic '': a topic name must not be empty.")
     from kpart.limits import check_placement
@@ -110,11 +130,15 @@ def place(  # noqa: PLR0913
     check_placement(partitions, replication_factor, partitions_what="--partitions",
                     rf_what="--replication-factor")
     members = _brokers(brokers, racks, fenced)
+    if cordoned_ids:
+        from kpart.placement.cordon import usable_brokers
+
+        members = usable_brokers(members, cordoned_ids)
     if output is not None:
         check_writable(output, "--out")
     try:
         assignment = _place(members, placer, partitions, replication_factor, start_index, seed,
-                            disable_rack_aware, fenced)
+                            disable_rack_aware, fenced, kafka_version)
     except KpartError as e:  # Kafka's message (naming our flags), prefixed with the values
         raise type(e)(f"cannot place {partitions} partition(s) with replication factor "
                       f"{replication_factor} on brokers {brokers}: "
@@ -126,9 +150,9 @@ def place(  # noqa: PLR0913
     _write(format_assignment(assignment.to_dict(), fmt, topic=topic), output)
 
 
-def _place(members: list[Broker], placer: str, partitions: int, replication_factor: int,
+def _place(members: list[Broker], placer: str, partitions: int, replication_factor: int,  # noqa: PLR0913
            start_index: int | None, seed: int | None, disable_rack_aware: bool,
-           fenced: str | None) -> TopicAssignment:
+           fenced: str | None, kafka_version: str | None) -> TopicAssignment:
     from kpart._java.random import JavaRandom
     from kpart.placement.admin_utils import AdminUtilsReplicaPlacer
     from kpart.placement.spec import PlacementSpec, ReplicaPlacer, StaticCluster
@@ -146,7 +170,7 @@ def _place(members: list[Broker], placer: str, partitions: int, replication_fact
         if start_index is not None:
             raise ConfigError(f"--start-index {start_index} applies to --placer adminutils "
                               "only (the striped placer draws its offsets from --seed).")
-        chosen = StripedReplicaPlacer(JavaRandom(seed))
+        chosen = StripedReplicaPlacer(JavaRandom(seed), kafka_version)
     cluster = StaticCluster(tuple(members))
     if disable_rack_aware:
         cluster = cluster.without_racks()

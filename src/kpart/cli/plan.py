@@ -113,6 +113,8 @@ class _Request:
     as_json: bool = False
     fmt: str = "json"
     partial: bool = False
+    kafka_version: str | None = None  # the brokers' version: --generate's placer
+    cordoned: str | None = None  # brokers whose log dirs are all cordoned (KIP-1066)
 
     @property
     def inputs(self) -> dict[str, PathLike | None]:
@@ -163,6 +165,7 @@ def _check_outputs(req: _Request) -> None:
 def _plan(req: _Request, given: _Inputs) -> Plan:
     """The planner (``minimal``) or AdminUtils per pool (``generate``) on parsed inputs."""
     from kpart.placement import planner
+    from kpart.placement.cordon import cordoned_brokers
 
     if req.strategy == "generate":
         if given.added or given.removed:
@@ -171,12 +174,14 @@ def _plan(req: _Request, given: _Inputs) -> Plan:
         return planner.place_in_pools(
             given.current, given.before_brokers, given.pools, strategy="generate",
             seed=req.seed, max_concurrent_moves_per_broker=req.k, sizes=given.sizes,
+            kafka_version=req.kafka_version,
         )
     return planner.plan(
         given.current, given.before_brokers, add_brokers=given.added,
         remove_brokers=given.removed, pools=given.pools, max_moves=req.max_moves,
         max_concurrent_moves_per_broker=req.k, sizes=given.sizes, balance_leaders=req.leaders,
-        rebalance=req.rebalance,
+        rebalance=req.rebalance, cordoned=cordoned_brokers(req.cordoned, req.kafka_version),
+        kafka_version=req.kafka_version,
     )
 
 
@@ -252,7 +257,11 @@ def _run(req: _Request) -> None:
     """``kpart plan`` / ``kpart pools``: read, check the outputs, plan (beside what
     ``--generate`` would do), write, report."""
     from kpart.placement import balance, reassign
+    from kpart.placement.cordon import cordoned_brokers
+    from kpart.versions import behaviour
 
+    behaviour("generate_placer", req.kafka_version)  # a bad --kafka-version: before any read
+    cordoned_brokers(req.cordoned, req.kafka_version)
     given = _read_inputs(req)
     _check_outputs(req)
     current = given.current
@@ -261,7 +270,8 @@ def _run(req: _Request) -> None:
     with busy(f"planning {sum(len(ps) for ps in current.values()):,} partitions"):
         result = _plan(req, given)
         live = list(result.brokers)
-        generated = reassign.generate_assignment(current, live, seed=req.seed, pools=given.pools)
+        generated = reassign.generate_assignment(current, live, seed=req.seed, pools=given.pools,
+                                                 kafka_version=req.kafka_version)
     gen_moves = reassign.count_replica_moves(current, generated)
     spec = given.pools
     allowed = None if spec is None else {t: spec.allowed(t, [b.id for b in live]) for t in current}
@@ -271,6 +281,12 @@ def _run(req: _Request) -> None:
     _report(req, result, gen_moves, b0, b1)
 
 
+_KafkaVersion = Annotated[str | None, typer.Option(
+    "--kafka-version", help="The brokers' Kafka version: --generate's placer (AdminUtils up to "
+    "4.0, StripedReplicaPlacer from 4.1.0, KAFKA-18798) [default: 4.3].", show_default=False)]
+_Cordoned = Annotated[str | None, typer.Option(
+    "--cordoned", help="Brokers whose log dirs are all cordoned (KIP-1066, Kafka 4.3+): they "
+    "keep their replicas and take no new one, e.g. 3,5.", show_default=False)]
 _CurrentOrSnapshot = Annotated[Path | None, typer.Option(
     "--current", help="--describe output, reassignment JSON or ZooKeeper topic node (with "
     "--topic); see docs/formats/current.md. Required, except with --snapshot.",
@@ -346,6 +362,8 @@ def plan_command(  # noqa: PLR0913
     capacity_threshold: _CapacityThreshold = None,
     balance_threshold: _BalanceThreshold = None,
     partial: PartialOption = False,
+    kafka_version: _KafkaVersion = None,
+    cordoned: _Cordoned = None,
 ) -> None:
     """Plan a minimal-movement reassignment (add/remove brokers, pools, balance).
 
@@ -365,6 +383,7 @@ def plan_command(  # noqa: PLR0913
     if lp.load_aware({"--goals": goals, "--capacity": capacity, "--loads": loads,
                       "--snapshot": snapshot, "--verify": verify}):
         lp.load_mode_checks({"--max-moves": max_moves, "--seed": seed,
+                             "--kafka-version": kafka_version, "--cordoned": cordoned,
                              "--leaders/--no-leaders": leaders,
                              "--rebalance/--no-rebalance": rebalance})
         lp.run(lp.LoadRequest(
@@ -389,6 +408,8 @@ def plan_command(  # noqa: PLR0913
         max_moves=max_moves, k=k, seed=seed, leaders=True if leaders is None else leaders,
         rebalance=rebalance, out=out, rollback=rollback, describe_out=describe_out,
         topics_out=topics_out, as_json=as_json, fmt=fmt, partial=partial,
+        kafka_version=kafka_version,
+        cordoned=cordoned,
     ))
 
 
@@ -411,6 +432,7 @@ def pools_command(  # noqa: PLR0913
     rollback_alias: _RollbackAlias = None,
     fmt: _Format = None,
     partial: PartialOption = False,
+    kafka_version: _KafkaVersion = None,
 ) -> None:
     """Move every topic into its resource pool (brokers reserved for some topics), one plan."""
     if strategy not in ("minimal", "generate"):
@@ -421,6 +443,7 @@ def pools_command(  # noqa: PLR0913
         current, topic=topic, brokers=brokers, pools_path=pools_path, sizes_path=sizes,
         strategy=strategy, k=k, seed=seed, out=out, rollback=rollback,
         describe_out=describe_out, as_json=as_json, fmt=fmt, partial=partial,
+        kafka_version=kafka_version,
     ))
 
 

@@ -27,8 +27,12 @@ A program finds such a set where a search over chains does not:
 
 So no broker enters a violation and no goal's violations grow: a lower goal never undoes a
 higher one. The result is kept only when the goals' own counts
-(:meth:`~kpart.cluster.goals._DistributionGoal.violations`) confirm it; the solver is bounded
-by ``seconds`` and its best answer by then is used.
+(:meth:`~kpart.cluster.goals._DistributionGoal.violations`) confirm it. The solver is bounded
+by a count of work, never by the clock: at most ``nodes`` branch-and-bound nodes (HiGHS's
+``mip_max_nodes``, scipy's ``node_limit``), and its best answer by then is used, so the same
+input gives the same plan on a slow or busy machine (a wall-clock limit would stop it at a
+different node there). The programs this module builds close in a few nodes: one on #1592's
+shape, at most 23 on hundreds of random small clusters; :data:`NODE_LIMIT` is far above.
 
 Worked example: three brokers with the network-out band [9, 11] (mean 10); ``a`` leads
 ``p`` (weight 4, followed by ``b``) and 9 more, so 13; ``b`` leads ``q`` (4, followed by
@@ -52,12 +56,15 @@ from scipy.sparse import coo_array
 from kpart.cluster._optimizer_leaders import set_leaders
 from kpart.cluster.goals import Goal, GoalState
 
-__all__ = ["LEADERSHIP_GOALS", "program_leaders"]
+__all__ = ["LEADERSHIP_GOALS", "NODE_LIMIT", "program_leaders"]
 
 #: The goals the program weighs, with the per-broker load each one bands.
 LEADERSHIP_GOALS = {"NetworkOutboundUsageDistributionGoal": "nw_out",
                     "LeaderReplicaDistributionGoal": "leaders",
                     "LeaderBytesInDistributionGoal": "lead_in"}
+#: The branch-and-bound nodes a program may take (a count of work, so that the plan does not
+#: depend on the machine's speed or load; the module docstring).
+NODE_LIMIT = 1000
 #: The share of a band's width a broker is kept from its edges: none first; when the
 #: solver's tolerance took a broker just outside (the goals' own counts say so), once more
 #: with a margin.
@@ -163,7 +170,7 @@ class _Program:
         self.zcost.append(cost)
         return self.n + len(self.zcost) - 1
 
-    def solve(self, cost: np.ndarray, ub: np.ndarray, seconds: float) -> np.ndarray | None:
+    def solve(self, cost: np.ndarray, ub: np.ndarray, nodes: int) -> np.ndarray | None:
         nvar = self.n + len(self.zcost)
         a = coo_array((np.concatenate(self.vals),
                        (np.concatenate(self.rows), np.concatenate(self.cols))),
@@ -174,7 +181,7 @@ class _Program:
             result = milp(c, constraints=LinearConstraint(a, np.array(self.lows),
                                                           np.array(self.highs)),
                           integrality=np.ones(nvar), bounds=Bounds(np.zeros(nvar), upper),
-                          options={"time_limit": seconds, "disp": False, "mip_rel_gap": 0.0})
+                          options={"node_limit": nodes, "disp": False, "mip_rel_gap": 0.0})
         return None if result.x is None else np.asarray(result.x[:self.n])
 
 
@@ -213,13 +220,14 @@ def _constrain(prog: _Program, band: _Band, how: tuple[float, float], vbro: np.n
 
 
 def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, light: int = 40,
-                    seconds: float = 10.0) -> int:
+                    nodes: int = NODE_LIMIT) -> int:
     """Pass leaderships on ``s`` (in place: slot 0 of :attr:`GoalState.pos` and its leader
     loads) so that fewer brokers sit outside the leadership goals' bands (the module
     docstring), for the goals of ``goals`` in :data:`LEADERSHIP_GOALS`, weighed in their order.
     Returns the leaderships passed (0: nothing better found, ``s`` unchanged). Never raises
-    for a valid state; a solver that runs out of ``seconds`` without an answer leaves ``s``
-    as it was. Shapes: ``s.pos`` ``(P, R)``; about ``heavy + light × brokers outside`` rows
+    for a valid state; a solver that runs out of ``nodes`` (branch-and-bound nodes, not
+    seconds: the same state gives the same answer however busy the machine) without an
+    answer leaves ``s`` as it was. Shapes: ``s.pos`` ``(P, R)``; about ``heavy + light × brokers outside`` rows
     in the program (#1592's shape, 2.8M replicas: about 2 s).
 
     >>> from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
@@ -254,7 +262,7 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     current = s.pos[vrow, 0] == vbro
     start = s.pos[:, 0].copy()
     for inner in _INSIDE:
-        move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, seconds)
+        move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, nodes)
         if not move.any():
             return 0
         set_leaders(s, vbro[move], vrow[move])
@@ -269,7 +277,7 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
 
 def _solve(s: GoalState, what: tuple[list[_Band], Sequence[Goal]],
            cols: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], inner: float,
-           seconds: float) -> np.ndarray:
+           nodes: int) -> np.ndarray:
     """bool, one a column: the leaderships the program passes (``inner``: the share of each
     band's width kept clear of its edges)."""
     bands, goals = what
@@ -286,5 +294,5 @@ def _solve(s: GoalState, what: tuple[list[_Band], Sequence[Goal]],
         _constrain(prog, band, (float(nb + 1) ** (len(bands) - 1 - rank), inner), vbro,
                    band.weight[vrow], fixed, limit if band.resource == "nw_out" else None)
     chosen = prog.solve(np.where(current, 0.0, 1.0 / (n + 1)),
-                        np.where(s.allowed[vbro] | current, 1.0, 0.0), seconds)
+                        np.where(s.allowed[vbro] | current, 1.0, 0.0), nodes)
     return np.zeros(n, dtype=bool) if chosen is None else (chosen > 0.5) & ~current

@@ -81,8 +81,10 @@ class State:
         removed: frozenset[int],
         allowed_of: Mapping[str, frozenset[int]],
         goals: Sequence[Goal],
+        cordoned: frozenset[int] = frozenset(),
     ) -> None:
         self.tps = tps
+        self.cordoned = cordoned  # KIP-1066: keep their replicas, take no new one
         self.index = {tp: i for i, tp in enumerate(tps)}
         self.reps = reps
         self.rf = [len(r) for r in reps]
@@ -120,6 +122,8 @@ class State:
         for g, brokers in enumerate(self.groups):
             rfs = [self.rf[i] for i in self.parts_of[g]]
             self._target.update(replica_targets(brokers, self._rack, self._load, rfs))
+        for b in cordoned:  # a cordoned broker takes nothing: its target is at most its load
+            self._target[b] = min(self._target.get(b, 0), self._load.get(b, 0))
         self.sinks: list[set[int]] = [
             {b for b in brokers if self._load[b] < self._target[b]} for brokers in self.groups
         ]
@@ -161,6 +165,8 @@ class State:
 
     # ----- moves -----
     def _hard_ok(self, move: ReplicaMove | LeadershipMove, skip_rack: bool = False) -> bool:
+        if isinstance(move, ReplicaMove) and move.to_broker in self.cordoned:
+            return False
         for g in self.hard:
             if skip_rack and g.name == "RackAware":
                 continue
@@ -269,6 +275,10 @@ class State:
             d = self._best(i, k, ok(self.groups[g]), soft=False, skip_rack=sk)
         if d is None:
             d = self._best(i, k, self.groups[g], soft=False, skip_rack=True)
+        if d is None and self.cordoned:  # the brokers left hold it already or are cordoned
+            raise InvalidReplicationFactorError(
+                f"No broker can take a replica of {t}-{p}: the brokers it may use hold it "
+                f"already or are cordoned ({','.join(map(str, sorted(self.cordoned)))}).")
         if d is None:  # pragma: no cover - RF <= pool size is checked first
             raise InvalidReplicationFactorError(f"No broker can take a replica of {t}-{p}.")
         self._apply(i, k, d)

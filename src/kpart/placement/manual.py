@@ -35,6 +35,10 @@ from kpart.errors import (
 from kpart.limits import check_partitions
 from kpart.placement.admin_utils import assign_replicas_to_brokers
 from kpart.placement.spec import Broker, ReplicaAssignment
+from kpart.versions import KafkaVersion, behaviour
+
+#: The last release line with ZooKeeper mode: :func:`add_partitions`' default version.
+_ZK_LAST = "3.9"
 
 __all__ = [
     "ZkTopicNode",
@@ -270,9 +274,16 @@ def add_partitions(
     topic: str = "topic",
     replica_assignment: Mapping[int, Sequence[int]] | None = None,
     rack_aware: bool = True,
+    kafka_version: str | KafkaVersion | None = None,
 ) -> ReplicaAssignment:
     """Replicas of the partitions ``kafka-topics.sh --alter --partitions new_total`` adds, as
-    ``AdminZkClient.createNewPartitionsAssignment`` computes them.
+    ``AdminZkClient.createNewPartitionsAssignment`` computes them in ZooKeeper mode.
+
+    ``kafka_version``: the brokers' version, looked up in :mod:`kpart.versions` (rule
+    ``zk_add_partitions``: KAFKA-2146's start index from 0.10.0.0 to 3.9.x). ZooKeeper mode is
+    gone in 4.0, so the default is ``3.9``, the last release line with it (not the newest
+    release), and a 4.x version is a ``ConfigError`` naming it (KRaft adds partitions with the
+    striped placer: :class:`~kpart.placement.striped_replica_placer.StripedReplicaPlacer`).
 
     The new partitions continue the existing placement: :func:`assign_replicas_to_brokers`
     with the replication factor of partition 0, ``start_partition_id`` = the current count and
@@ -291,7 +302,13 @@ def add_partitions(
 
     >>> add_partitions({0: (2, 0, 1), 1: (0, 1, 2)}, [0, 1, 2], 4)
     {2: (1, 2, 0), 3: (2, 1, 0)}
+    >>> add_partitions({0: (2, 0, 1), 1: (0, 1, 2)}, [0, 1, 2], 4, kafka_version="4.0")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: Adding partitions in ZooKeeper mode does not exist in kafka_version '4.0': ZooKeeper mode is removed in 4.0.0 (KRaft adds partitions with the striped placer); kpart supports it for 0.10.0.0 to 3.9.2
     """
+    # the table's one behaviour, "first-at-or-above" (KAFKA-2146); other versions raise
+    behaviour("zk_add_partitions", _ZK_LAST if kafka_version is None else kafka_version)
     if 0 not in existing:
         shown = {p: list(r) for p, r in sorted(existing.items())}
         raise AdminOperationError(

@@ -48,6 +48,7 @@ from kpart.placement._goals import (
     ReplicationFactorGoal,
 )
 from kpart.placement._plan_state import State
+from kpart.placement.cordon import cordoned_brokers, usable_brokers
 from kpart.placement.plan import Plan, _check_at_least_one, _freeze, batch_moves
 from kpart.placement.pools import PoolSpec
 from kpart.placement.reassign import (
@@ -58,6 +59,7 @@ from kpart.placement.reassign import (
     validate_assignment,
 )
 from kpart.placement.spec import Broker
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "DEFAULT_GOALS",
@@ -230,6 +232,8 @@ class PoolPlanOptions(TypedDict, total=False):
     balance_leaders: bool
     rebalance: bool | None
     goals: Sequence[Goal]
+    cordoned: Iterable[int]
+    kafka_version: str | KafkaVersion | None
 
 
 class PlanOptions(PoolPlanOptions, total=False):
@@ -241,7 +245,10 @@ class PlanOptions(PoolPlanOptions, total=False):
     ``max_concurrent_moves_per_broker`` [``None``] (``K``): batch size per broker; ``sizes``
     [``None``]: ``{(topic, partition): bytes}``; ``balance_leaders`` [``True``]: run the
     leader phase; ``rebalance`` [``None``]: run the replica-distribution phase (``None``:
-    unless the plan only removes brokers); ``goals`` [:data:`DEFAULT_GOALS`]: the goal chain.
+    unless the plan only removes brokers); ``goals`` [:data:`DEFAULT_GOALS`]: the goal chain;
+    ``cordoned`` [``()``]: ids of brokers whose log dirs are all cordoned (KIP-1066): they keep
+    their replicas and take no new one; ``kafka_version`` [``None``: the newest, 4.3]: the
+    brokers' version, which must have cordoning (4.3.0+) when ``cordoned`` is given.
     """
 
     pools: PoolSpec | None
@@ -372,7 +379,10 @@ def plan(
     allowed_of = _allowed_brokers(current, cluster, removed, options.get("pools"))
     tps = sorted_partitions(current)
     reps = [list(current[t][p]) for t, p in tps]
-    state = State(tps, reps, cluster, removed, allowed_of, options.get("goals", DEFAULT_GOALS))
+    cordoned = cordoned_brokers(options.get("cordoned"), options.get("kafka_version"))
+    usable_brokers(cluster, cordoned)  # every cordoned id is a broker of the cluster
+    state = State(tps, reps, cluster, removed, allowed_of, options.get("goals", DEFAULT_GOALS),
+                  cordoned)
     rebalance = options.get("rebalance")
     if rebalance is None:
         rebalance = not (removed and not add_brokers)
@@ -407,9 +417,11 @@ def place_in_pools(
     replicas already in their pool stay; the pool is balanced), ``options`` as there.
     ``strategy="generate"``: what seed 002 does with Kafka's tools, ``--generate`` over each
     pool's broker list (:func:`~kpart.placement.reassign.generate_assignment` with ``pools``:
-    ``AdminUtils``, rack-aware inside the pool when racks are known, one
-    ``java.util.Random(seed)``) for every topic not entirely inside its pool; of ``options``
-    it takes ``max_concurrent_moves_per_broker`` and ``sizes`` only.
+    the placer of ``kafka_version``, default the newest, 4.3: AdminUtils up to 4.0.x,
+    ``StripedReplicaPlacer`` from 4.1.0, KAFKA-18798; rack-aware inside the pool when racks
+    are known, one ``java.util.Random(seed)``) for every topic not entirely inside its pool;
+    of ``options`` it takes ``max_concurrent_moves_per_broker``, ``sizes`` and
+    ``kafka_version`` only.
     Errors: ``ConfigError`` (and those of :func:`plan`); ``TypeError`` for an option the
     strategy does not take.
 
@@ -424,11 +436,12 @@ def place_in_pools(
     if strategy != "generate":
         raise ConfigError(f"Unknown pool strategy {strategy!r}: expected 'minimal' or 'generate'")
     _check_options(options)
-    unused = sorted(set(options) - {"max_concurrent_moves_per_broker", "sizes"})
+    unused = sorted(set(options) - {"max_concurrent_moves_per_broker", "sizes", "kafka_version"})
     if unused:
         raise TypeError(f"strategy 'generate' takes no {unused[0]!r}")
     cluster = cluster_brokers(current, brokers)
-    target = generate_assignment(current, cluster, seed=seed, pools=pools, only_outside=True)
+    target = generate_assignment(current, cluster, seed=seed, pools=pools, only_outside=True,
+                                 kafka_version=options.get("kafka_version"))
     return plan_from_target(
         current, target, cluster,
         max_concurrent_moves_per_broker=options.get("max_concurrent_moves_per_broker"),

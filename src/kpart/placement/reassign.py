@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kpart._java.strings import java_string_key
-from kpart.errors import ConfigError, InvalidReplicaAssignmentError
+from kpart.errors import AdminOperationError, ConfigError, InvalidReplicaAssignmentError
 from kpart.placement.spec import Broker
+from kpart.versions import KafkaVersion, behaviour
 
 if TYPE_CHECKING:  # pragma: no cover
 
@@ -517,11 +518,15 @@ def generate_assignment(
     rack_aware: bool = True,
     pools: PoolSpec | None = None,
     only_outside: bool = False,
+    kafka_version: str | KafkaVersion | None = None,
 ) -> ClusterAssignment:
     """What ``kafka-reassign-partitions.sh --generate`` proposes for ``current``'s topics over
-    ``brokers`` (``calculateAssignment``): each topic re-placed from scratch by
-    ``AdminUtils.assignReplicasToBrokers`` with the partition count and the replication factor
-    of its first partition. Kafka draws the start index and shift at random; ``seed`` makes the
+    ``brokers`` (``calculateAssignment``): each topic re-placed from scratch with the partition
+    count and the replication factor of its first partition, by the placer of
+    ``kafka_version`` (default: the newest release, 4.3; rule ``generate_placer`` of
+    :mod:`kpart.versions`): ``AdminUtils.assignReplicasToBrokers`` up to 4.0.x, the KRaft
+    controller's ``StripedReplicaPlacer`` from 4.1.0 (KAFKA-18798; every broker unfenced, as
+    the tool describes them). Kafka draws at random; ``seed`` makes the
     draw reproducible: one ``java.util.Random(seed)`` serves the topics in name order, as
     Kafka's one ``Random`` serves them in its ``HashMap`` order.
 
@@ -530,12 +535,19 @@ def generate_assignment(
     on the brokers they may use. Errors: those of ``assign_replicas_to_brokers``;
     ``ConfigError`` for a pool with no broker among ``brokers``.
 
-    >>> generate_assignment({"t": {0: (0,), 1: (0,)}}, [Broker(0), Broker(1)], seed=1)
-    {'t': {0: (1,), 1: (0,)}}
+    >>> cur = {"t": {0: (0, 1), 1: (1, 2), 2: (2, 0)}}
+    >>> brokers = [Broker(0), Broker(1), Broker(2)]
+    >>> generate_assignment(cur, brokers, seed=1, kafka_version="4.0")
+    {'t': {0: (0, 2), 1: (1, 0), 2: (2, 1)}}
+    >>> generate_assignment(cur, brokers, seed=1, kafka_version="4.1.0")
+    {'t': {0: (0, 1), 1: (1, 2), 2: (2, 0)}}
     """
     from kpart._java.random import JavaRandom
     from kpart.placement.admin_utils import assign_replicas_to_brokers
 
+    if behaviour("generate_placer", kafka_version) == "striped":
+        return _generate_striped(current, brokers, seed, rack_aware, pools, only_outside,
+                                 kafka_version)
     rnd = None if seed is None else JavaRandom(seed)
     out: ClusterAssignment = {}
     for topic in sorted(current, key=java_string_key):
@@ -550,6 +562,39 @@ def generate_assignment(
         )
         ids = sorted(parts)
         out[topic] = {ids[k]: tuple(r) for k, r in sorted(placed.items()) if k < len(ids)}
+    return out
+
+
+def _generate_striped(
+    current: Mapping[str, Mapping[int, Sequence[int]]], brokers: Sequence[Broker],
+    seed: int | None, rack_aware: bool, pools: PoolSpec | None, only_outside: bool,
+    kafka_version: str | KafkaVersion | None,
+) -> ClusterAssignment:
+    """Kafka 4.1+'s ``calculateAssignment``: one ``StripedReplicaPlacer`` for every topic,
+    partitions numbered from 0, brokers as ``getBrokerMetadata`` gives them (unfenced;
+    without racks under ``--disable-rack-aware``; racks on some brokers only is an error)."""
+    from kpart._java.random import JavaRandom
+    from kpart.placement.spec import PlacementSpec, StaticCluster
+    from kpart.placement.striped_replica_placer import StripedReplicaPlacer
+
+    usable = [Broker(b.id, b.rack if rack_aware else None) for b in brokers]
+    rackless = sum(b.rack is None for b in usable)
+    if rack_aware and 0 < rackless < len(usable):
+        raise AdminOperationError(
+            "Not all brokers have rack information. Add --disable-rack-aware in command line "
+            "to make replica assignment without rack information.")
+    placer = StripedReplicaPlacer(JavaRandom(seed), kafka_version)
+    out: ClusterAssignment = {}
+    for topic in sorted(current, key=java_string_key):
+        eligible = list(usable) if pools is None else _pool_brokers(topic, usable, pools)
+        parts = current[topic]
+        if only_outside and {b.id for b in eligible}.issuperset(
+                b for r in parts.values() for b in r):
+            continue
+        placed = placer.place(PlacementSpec(len(parts), len(parts[min(parts)])),
+                              StaticCluster(tuple(eligible)))
+        ids = sorted(parts)
+        out[topic] = {ids[k]: tuple(r) for k, r in enumerate(placed.assignments)}
     return out
 
 

@@ -41,6 +41,7 @@ from kpart.placement.spec import (
     PlacementSpec,
     TopicAssignment,
 )
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = ["StripedReplicaPlacer"]
 
@@ -106,11 +107,13 @@ def _rack_sort_key(rack: str | None) -> tuple[int, bytes]:
 class _RackList:
     """``StripedReplicaPlacer.RackList``: the racks, the epoch and the rack offset."""
 
-    __slots__ = ("epoch", "num_total", "num_unfenced", "offset", "rack_names", "racks",
-                 "random", "racks_hash_order")
+    __slots__ = ("epoch", "messages", "num_total", "num_unfenced", "offset", "rack_names",
+                 "racks", "random", "racks_hash_order")
 
-    def __init__(self, random: JavaRandom, brokers: Iterable[Broker]) -> None:
+    def __init__(self, random: JavaRandom, brokers: Iterable[Broker],
+                 messages: str = "cordoned") -> None:
         self.random = random
+        self.messages = messages  # the striped_placer rule's behaviour (kpart.versions)
         self.racks: dict[str | None, _Rack] = {}
         names: list[str | None] = []
         self.num_total = self.num_unfenced = 0
@@ -135,8 +138,8 @@ class _RackList:
 
     def place(self, replication_factor: int) -> list[int]:
         _check_positive(replication_factor)
-        _check_enough_brokers(replication_factor, self.num_total)
-        _check_unfenced(self.num_unfenced)
+        _check_enough_brokers(replication_factor, self.num_total, self.messages)
+        _check_unfenced(self.num_unfenced, self.messages)
         if self.epoch == self.num_unfenced and self.num_unfenced > 1:
             self._shuffle()
             self.epoch = 0
@@ -184,16 +187,20 @@ def _check_positive(replication_factor: int) -> None:
         )
 
 
-def _check_unfenced(num_unfenced: int) -> None:
+def _check_unfenced(num_unfenced: int, messages: str) -> None:
     if num_unfenced == 0:
-        raise InvalidReplicationFactorError("All brokers are currently fenced.")
+        raise InvalidReplicationFactorError(
+            "All brokers are currently fenced." if messages == "fenced" else
+            "All brokers are currently fenced, or have all their log directories cordoned.")
 
 
-def _check_enough_brokers(replication_factor: int, num_total: int) -> None:
+def _check_enough_brokers(replication_factor: int, num_total: int, messages: str) -> None:
     if replication_factor > num_total:
+        tail = "" if messages == "fenced" else (
+            " or some brokers have all their log directories cordoned")
         raise InvalidReplicationFactorError(
             f"The target replication factor of {replication_factor} cannot be reached "
-            f"because only {num_total} broker(s) are registered."
+            f"because only {num_total} broker(s) are registered{tail}."
         )
 
 
@@ -205,16 +212,29 @@ class StripedReplicaPlacer:
     ``random``: a :class:`~kpart.JavaRandom` (``JavaRandom(seed)`` to reproduce Kafka's
     choices; Kafka's controller uses an unseeded one). The placer draws from it on every
     :meth:`place` call, so the order of calls matters.
+
+    ``kafka_version`` (default: the newest release, 4.3): the brokers' Kafka version, looked
+    up in :mod:`kpart.versions` (rule ``striped_placer``). The placement is the same from
+    3.0.0 (the KRaft controller's first release) to 4.3; from 4.3.0 (KIP-1066) its
+    ``InvalidReplicationFactorException`` messages also name cordoned log directories.
+    ``ConfigError`` naming the version before 3.0.0 (no KRaft, no striped placer).
+
+    >>> StripedReplicaPlacer(JavaRandom(0), kafka_version="2.8")
+    Traceback (most recent call last):
+    ...
+    kpart.errors.ConfigError: The KRaft striped placer does not exist in kafka_version '2.8': the KRaft controller and its StripedReplicaPlacer start in 3.0.0; kpart supports it for 3.0.0 to 4.3.1
     """
 
-    __slots__ = ("_random",)
+    __slots__ = ("_messages", "_random")
 
     name = "striped"
 
-    def __init__(self, random: JavaRandom) -> None:
+    def __init__(self, random: JavaRandom,
+                 kafka_version: str | KafkaVersion | None = None) -> None:
         if not isinstance(random, JavaRandom):
             raise TypeError(f"random must be a JavaRandom, got {random!r}")
         self._random = random
+        self._messages = behaviour("striped_placer", kafka_version)
 
     @overload
     def place(self, spec: PlacementSpec, cluster: ClusterDescriber) -> TopicAssignment: ...
@@ -284,9 +304,9 @@ class StripedReplicaPlacer:
                 f"Number of partitions was set to an invalid non-positive value: "
                 f"{num_partitions}."
             )
-        rack_list = _RackList(self._random, usable)
+        rack_list = _RackList(self._random, usable, self._messages)
         _check_positive(replication_factor)
-        _check_unfenced(rack_list.num_unfenced)
-        _check_enough_brokers(replication_factor, rack_list.num_total)
+        _check_unfenced(rack_list.num_unfenced, self._messages)
+        _check_enough_brokers(replication_factor, rack_list.num_total, self._messages)
         check_placement(num_partitions, replication_factor)  # kpart's bounds (kpart.limits)
         return tuple(tuple(rack_list.place(replication_factor)) for _ in range(num_partitions))
