@@ -73,11 +73,12 @@ def _register() -> None:
         plan,
         producer,
         report,
+        share,
         snapshot,
     )
 
     for module in (producer, compat, nullkey, placement, plan, cluster, outage, consumer,
-                   report, snapshot):
+                   report, snapshot, share):
         module.register(app)
     _registered = True
 
