@@ -385,6 +385,7 @@ SHIPPED = {
     "sticky-four-topics.json": "scenario-json",
     "kip848-three-partitions.json": "kip848",  # docs/versions.md
     "kip848-already-balanced.json": "kip848",  # docs/versions.md
+    "share-group.json": None,  # docs/share-groups.md: kpart share-assign (tests/consumer)
     "sticky-uneven.json": "scenario-json",
     "cooperative-racks-loop.json": "scenario-json",
     "pools.json": "pools",
