@@ -299,8 +299,9 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "share groups start with KIP-932's early access in 4.0.0"),
             Span("4.0.0", "4.0.1", "every-partition", "KAFKA-16741",
                  "every member gets every partition of its subscribed topics"),
-            # 4.1.0 to 4.1.2 (KAFKA-18757, KAFKA-18901: member-id hashing, then round robin)
-            # are not modelled: no span, so kpart refuses them naming the version.
+            Span("4.1.0", "4.1.2", "hash-round-robin", "KAFKA-18757, KAFKA-18901",
+                 "the first full algorithm: members hashed onto partitions, the current "
+                 "assignment kept where there is room, the rest round robin"),
             Span("4.2.0", None, "balanced-sharing", "KAFKA-19362, KAFKA-19363",
                  "the final homogeneous and heterogeneous builders: desired sharing "
                  "ceil(members / partitions), balance before stickiness"),

@@ -108,12 +108,24 @@ def test_kafka_4_0_gives_every_member_every_partition_of_its_topics() -> None:
 
 
 @pytest.mark.parametrize("version,message", [
-    ("4.1", r"^The share-group simple assignor is not known to kpart for kafka_version '4\.1'"),
-    ("4.1.2", r"^The share-group simple assignor is not known to kpart for kafka_version "
-              r"'4\.1\.2'"),
+    ("4.4", r"^The share-group simple assignor is not known to kpart for kafka_version '4\.4'"),
     ("3.9.1", r"^The share-group simple assignor does not exist in kafka_version '3\.9\.1': "
               r"share groups start with KIP-932's early access in 4\.0\.0"),
 ])
-def test_versions_without_a_modelled_share_assignor_are_errors(version: str, message: str) -> None:
+def test_versions_without_a_known_share_assignor_are_errors(version: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         assign_simple(_spec(SINGLE[0]["input"]), kafka_version=version)
+
+
+def test_kafka_4_1_hashes_member_ids_onto_partitions() -> None:
+    """Kafka 4.1 (KAFKA-18757, KAFKA-18901): "a" and "d" hash to the same partition
+    (``97 % 3 == 100 % 3 == 1``), so partition 1 is shared although there are more partitions
+    than members; the rest go round robin (members in map order, ``ceil(3 / 2)`` each, one
+    over allowed). Kafka 4.2's builders share nothing here."""
+    spec = ShareGroupSpec.from_json({
+        "topics": [{"name": "t", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
+        "members": [{"id": "a", "topics": ["t"]}, {"id": "d", "topics": ["t"]}]})
+    assert assign_simple(spec, kafka_version="4.1").as_dict() == {
+        "a": {"t": [0, 1]}, "d": {"t": [1, 2]}}
+    shared = assign_simple(spec, kafka_version="4.2.0").as_dict()
+    assert sorted(p for ps in shared.values() for p in ps["t"]) == [0, 1, 2]

@@ -1,14 +1,15 @@
-"""kpart's share-group assignor against Kafka 4.3's own builders on random groups.
+"""kpart's share-group assignor against Kafka's own classes (4.3 and 4.1) on random groups.
 
 Beyond the 52 golden cases: 800 random share groups (1 to 700 members, 1 to 4 topics
 of 1 to 300 partitions, partly initialized, random current assignments shared between
-members, members subscribed to nothing, homogeneous and heterogeneous; every tenth one large) run through Kafka's
-``SimpleHomogeneousAssignmentBuilder`` / ``SimpleHeterogeneousAssignmentBuilder``, compiled
-here from a Kafka git checkout (branch ``4.3``; ``$KPART_KAFKA_GIT``, default the local mirror
+members, members subscribed to nothing, homogeneous and heterogeneous; every tenth one large) run through Kafka 4.3's
+``SimpleHomogeneousAssignmentBuilder`` / ``SimpleHeterogeneousAssignmentBuilder`` and Kafka
+4.1's ``SimpleAssignor``, compiled here from a Kafka git checkout (branches ``4.3`` and ``4.1``; ``$KPART_KAFKA_GIT``, default the local mirror
 ``/work/.mirror/confluentinc+kafka/repo``) with their few API classes and a one-class stub of
 ``ApiException``, driven by ``tests/java/KafkaShareAssignorDiff.java``; and through
 :func:`kpart.consumer.share.simple_target`. Every result must be equal, Kafka's
-``NoSuchElementException`` included (about one group in seven hits it). Needs a JDK and the
+exceptions included (4.3's ``NoSuchElementException``: about one group in seven; 4.1's
+``PartitionAssignorException``: a few). Needs a JDK and the
 checkout: without them the test is skipped, saying so (the golden tests do not depend on it).
 """
 
@@ -25,22 +26,29 @@ import pytest
 from kpart._java.ints import to_int64
 from kpart._java.uuid import uuid_to_string
 from kpart.consumer.share import ShareGroupSpec, simple_target
-from kpart.errors import NoSuchElementError
+from kpart.errors import NoSuchElementError, PartitionAssignorError
 
 KAFKA_GIT = Path(os.environ.get("KPART_KAFKA_GIT", "/work/.mirror/confluentinc+kafka/repo"))
 DRIVER = Path(__file__).parents[1] / "java" / "KafkaShareAssignorDiff.java"
 _API = "group-coordinator/group-coordinator-api/src/main/java/org/apache/kafka/coordinator/group/api/assignor/"
 _GC = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"
-KAFKA_FILES = [
+_COMMON = [
     *(f"{_API}{c}.java" for c in ("GroupAssignment", "GroupSpec", "MemberAssignment",
                                    "MemberSubscription", "PartitionAssignorException",
                                    "SubscribedTopicDescriber", "SubscriptionType")),
     "clients/src/main/java/org/apache/kafka/common/Uuid.java",
     "server-common/src/main/java/org/apache/kafka/server/common/TopicIdPartition.java",
     f"{_GC}modern/MemberAssignmentImpl.java",
-    *(f"{_GC}assignor/{c}.java" for c in ("AssignorHelpers", "SimpleHomogeneousAssignmentBuilder",
-                                           "SimpleHeterogeneousAssignmentBuilder")),
 ]
+#: Kafka's files each branch needs: 4.3's builders; 4.1's SimpleAssignor (and its interfaces).
+KAFKA_FILES = {
+    "4.3": [*_COMMON, *(f"{_GC}assignor/{c}.java" for c in (
+        "AssignorHelpers", "SimpleHomogeneousAssignmentBuilder",
+        "SimpleHeterogeneousAssignmentBuilder"))],
+    "4.1": [*_COMMON, f"{_API}PartitionAssignor.java", f"{_API}ShareGroupPartitionAssignor.java",
+            "clients/src/main/java/org/apache/kafka/common/annotation/InterfaceStability.java",
+            f"{_GC}assignor/SimpleAssignor.java"],
+}
 STUB = ("package org.apache.kafka.common.errors;\n"
         "public class ApiException extends RuntimeException {\n"
         "    public ApiException(String m) { super(m); }\n"
@@ -49,15 +57,17 @@ STUB = ("package org.apache.kafka.common.errors;\n"
         "    public ApiException() { }\n}\n")
 
 
-@pytest.fixture(scope="module")
-def kafka_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="module", params=["4.3", "4.1"])
+def kafka_classes(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    branch: str = request.param
     javac = shutil.which("javac")
     if javac is None or not ((KAFKA_GIT / "HEAD").exists() or (KAFKA_GIT / ".git").exists()):
         pytest.skip(f"needs a JDK and a Kafka git checkout ({KAFKA_GIT}, $KPART_KAFKA_GIT)")
     tmp = tmp_path_factory.mktemp("kafka")
     src = tmp / "src"
-    for path in KAFKA_FILES:
-        text = subprocess.run(["git", "-C", str(KAFKA_GIT), "show", f"4.3:{path}"],
+    for path in KAFKA_FILES[branch]:
+        text = subprocess.run(["git", "-C", str(KAFKA_GIT), "show", f"{branch}:{path}"],
                               capture_output=True, text=True, check=True).stdout
         out = src / path.split("src/main/java/")[1]
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -68,7 +78,7 @@ def kafka_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     classes = tmp / "classes"
     subprocess.run([javac, "-d", str(classes), *map(str, src.rglob("*.java")), str(DRIVER)],
                    check=True, capture_output=True)
-    return classes
+    return branch, classes
 
 
 def _group(rnd: random.Random, big: bool) -> tuple[list, list]:
@@ -105,7 +115,7 @@ def _request(topics: list, members: list) -> list[str]:
     return [*lines, "end"]
 
 
-def _kpart(topics: list, members: list) -> str:
+def _kpart(topics: list, members: list, version: str) -> str:
     doc = {"topics": [{"name": n, "id": uuid_to_string(u), "partitions": c}
                       for n, u, c, _ in topics],
            "assignable": {n: ok for n, _, _, ok in topics if ok},
@@ -113,9 +123,9 @@ def _kpart(topics: list, members: list) -> str:
                         "assignment": [[topics[ti][0], ps] for ti, ps in owned]}
                        for mid, subs, owned in members]}
     try:
-        target = simple_target(ShareGroupSpec.from_json(doc), kafka_version="4.3")
-    except NoSuchElementError:
-        return "ERROR"
+        target = simple_target(ShareGroupSpec.from_json(doc), kafka_version=version)
+    except (NoSuchElementError, PartitionAssignorError) as e:
+        return f"ERROR {e.java_class}"
     index = {u: i for i, (_, u, _, _) in enumerate(topics)}
     out = []
     for mid in sorted(m for m, _, _ in members):
@@ -125,16 +135,18 @@ def _kpart(topics: list, members: list) -> str:
     return "{" + ", ".join(out) + "}"
 
 
-def test_random_groups_match_kafkas_builders(kafka_classes: Path) -> None:
+def test_random_groups_match_kafkas_assignor(kafka_classes: tuple[str, Path]) -> None:
+    branch, classes = kafka_classes
     rnd = random.Random(19363)
     groups = [_group(rnd, big=i % 10 == 0) for i in range(800)]
     request = [line for g in groups for line in _request(*g)]
     done = subprocess.run(
-        [shutil.which("java") or "java", "-cp", str(kafka_classes), "KafkaShareAssignorDiff"],
+        [shutil.which("java") or "java", "-cp", str(classes), "KafkaShareAssignorDiff", branch],
         input="\n".join(request) + "\n", capture_output=True, text=True, check=True, timeout=600)
     kafka = done.stdout.splitlines()
-    ours = [_kpart(*g) for g in groups]
+    ours = [_kpart(*g, version=branch) for g in groups]
     assert len(kafka) == len(groups)
-    assert 50 < kafka.count("ERROR") < len(groups) // 2  # the failure is exercised, not the rule
+    if branch == "4.3":  # the failure is exercised, and is not the rule
+        assert 50 < kafka.count("ERROR java.util.NoSuchElementException") < len(groups) // 2
     mismatched = [i for i, (k, o) in enumerate(zip(kafka, ours, strict=True)) if k != o]
     assert mismatched == [], (mismatched[:5], kafka[mismatched[0]][:400], ours[mismatched[0]][:400])

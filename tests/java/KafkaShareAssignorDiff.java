@@ -6,8 +6,9 @@
 // HashSet<>(list)) does, its current assignment iterating in the given order.
 //   case | topic NAME MSB LSB PARTITIONS ASSIGNABLE(csv or -) | member ID TOPICS(csv of topic
 //   indices or -) ASSIGNMENT(tidx:p.p;tidx:p or -) | end
-// One line per case: {member={topicIndex=[partitions]}} sorted, or ERROR for
-// java.util.NoSuchElementException.
+// Argument: "4.3" (the builders) or "4.1" (that release's SimpleAssignor.assign), both loaded
+// by reflection so that one driver compiles against either branch. One line per case: {member={topicIndex=[partitions]}} sorted, or ERROR and the
+// class of the exception Kafka throws.
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
 import org.apache.kafka.coordinator.group.api.assignor.GroupSpec;
@@ -15,8 +16,6 @@ import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
 import org.apache.kafka.coordinator.group.api.assignor.MemberSubscription;
 import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
 import org.apache.kafka.coordinator.group.api.assignor.SubscriptionType;
-import org.apache.kafka.coordinator.group.assignor.SimpleHeterogeneousAssignmentBuilder;
-import org.apache.kafka.coordinator.group.assignor.SimpleHomogeneousAssignmentBuilder;
 import java.io.*;
 import java.util.*;
 
@@ -35,6 +34,17 @@ public class KafkaShareAssignorDiff {
         public MemberSubscription memberSubscription(String m) { return members.get(m); }
         public MemberAssignment memberAssignment(String m) { return members.get(m); }
     }
+    static GroupAssignment run(String version, boolean hom, GroupSpec spec, SubscribedTopicDescriber d) throws Exception {
+        String pkg = "org.apache.kafka.coordinator.group.assignor.";
+        if (version.equals("4.1")) {
+            Object assignor = Class.forName(pkg + "SimpleAssignor").getConstructor().newInstance();
+            return (GroupAssignment) assignor.getClass().getMethod("assign", GroupSpec.class, SubscribedTopicDescriber.class).invoke(assignor, spec, d);
+        }
+        Class<?> builder = Class.forName(pkg + (hom ? "SimpleHomogeneousAssignmentBuilder" : "SimpleHeterogeneousAssignmentBuilder"));
+        Object b = builder.getConstructor(GroupSpec.class, SubscribedTopicDescriber.class).newInstance(spec, d);
+        return (GroupAssignment) builder.getMethod("build").invoke(b);
+    }
+
     public static void main(String[] a) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         StringBuilder out = new StringBuilder();
@@ -77,7 +87,7 @@ public class KafkaShareAssignorDiff {
                     };
                     Spec spec = new Spec(Collections.unmodifiableMap(members), hom ? SubscriptionType.HOMOGENEOUS : SubscriptionType.HETEROGENEOUS, ok);
                     try {
-                        GroupAssignment g = hom ? new SimpleHomogeneousAssignmentBuilder(spec, d).build() : new SimpleHeterogeneousAssignmentBuilder(spec, d).build();
+                        GroupAssignment g = run(a[0], hom, spec, d);
                         TreeMap<String, String> res = new TreeMap<>();
                         for (String m : members.keySet()) {
                             MemberAssignment ma = g.members().get(m);
@@ -86,7 +96,9 @@ public class KafkaShareAssignorDiff {
                             res.put(m, sorted.toString());
                         }
                         out.append(res).append('\n');
-                    } catch (NoSuchElementException e) { out.append("ERROR\n"); }
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        out.append("ERROR ").append(e.getCause().getClass().getName()).append('\n');
+                    }
                     break;
                 }
             }

@@ -51,8 +51,9 @@ def share_assign_command(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")
                    ] = None,
     kafka_version: Annotated[str, typer.Option("--kafka-version", help=(
-        "The brokers' Kafka version (4.3, 4.0.1, ...): share groups exist from 4.0; 4.0.x "
-        "gives every member every partition, 4.2+ balances (see docs/versions.md)."))
+        "The brokers' Kafka version (4.3, 4.1.0, 4.0.1, ...): share groups exist from 4.0; "
+        "4.0.x gives every member every partition, 4.1.x hashes then round-robins, 4.2+ "
+        "balances (see docs/share-groups.md)."))
     ] = DEFAULT_KAFKA_VERSION,
 ) -> None:
     """Compute a share group's target assignment (the group coordinator's SimpleAssignor)."""

@@ -11,13 +11,17 @@ subscription type:
 - ``HETEROGENEOUS``: ``SimpleHeterogeneousAssignmentBuilder`` (:mod:`._simple_heterogeneous`).
 
 The brokers' Kafka version is an input (rule ``share_simple`` of :mod:`kpart.versions`):
-4.0.x gives every member every partition of its topics (KAFKA-16741); 4.2 and later run the
+4.0.x gives every member every partition of its topics (KAFKA-16741); 4.1.x runs the first
+full algorithm (KAFKA-18757, KAFKA-18901: :mod:`._simple_kafka_4_1`); 4.2 and later run the
 final builders (KAFKA-19362, KAFKA-19363), reproduced exactly, Java iteration orders included
-(Kafka 4.3's vectors). 4.1.x (KAFKA-18757, KAFKA-18901) is not modelled, and share groups do
-not exist before 4.0: both are a :class:`~kpart.errors.ConfigError` naming the version.
+(Kafka 4.3's vectors; both 4.1 and 4.3 are also checked against Kafka's own classes on random
+groups). Share groups do not exist before 4.0: a :class:`~kpart.errors.ConfigError` naming the
+version.
 
 Errors: :class:`~kpart.errors.NoSuchElementError` where Kafka 4.3 itself throws
-``java.util.NoSuchElementException`` (``assignRemainingPartitions`` on some groups).
+``java.util.NoSuchElementException`` (``assignRemainingPartitions`` on some groups);
+:class:`~kpart.errors.PartitionAssignorError` where Kafka 4.1 throws ``PartitionAssignorException``
+("Inconsistent number of member IDs").
 
 >>> g = ShareGroupSpec.from_json({
 ...     "topics": [{"name": "t", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 2}],
@@ -35,6 +39,7 @@ from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator.server_spec import Target
 from kpart.consumer.share._simple_heterogeneous import build_heterogeneous
 from kpart.consumer.share._simple_homogeneous import build_homogeneous
+from kpart.consumer.share._simple_kafka_4_1 import assign_kafka_4_1
 from kpart.consumer.share.share_group_spec import ShareGroupSpec
 from kpart.versions import KafkaVersion, behaviour
 
@@ -77,6 +82,8 @@ def simple_target(spec: ShareGroupSpec, kafka_version: str | KafkaVersion | None
         return {}
     if rule == "every-partition":
         return _every_partition(spec)
+    if rule == "hash-round-robin":
+        return assign_kafka_4_1(spec)
     if spec.subscription_type == "HOMOGENEOUS":
         return build_homogeneous(spec)
     return build_heterogeneous(spec)
@@ -88,6 +95,7 @@ def assign_simple(spec: ShareGroupSpec,
     (default 4.3): every member of ``spec`` in ``spec.members`` order, its partitions by
     topic name (``"id:<uuid>"`` for a deleted topic it still holds), topics and partitions
     sorted; a partition may appear under several members. Errors:
-    :class:`~kpart.errors.ConfigError` (a version without share groups, or 4.1.x, which kpart
-    does not model), :class:`~kpart.errors.NoSuchElementError` (Kafka itself fails)."""
+    :class:`~kpart.errors.ConfigError` (a version without share groups),
+    :class:`~kpart.errors.NoSuchElementError` / :class:`~kpart.errors.PartitionAssignorError`
+    (Kafka itself fails)."""
     return spec.group.to_group_assignment(simple_target(spec, kafka_version))
