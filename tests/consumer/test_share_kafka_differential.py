@@ -1,10 +1,11 @@
-"""kpart's share-group assignor against Kafka's own classes (4.3 and 4.1) on random groups.
+"""kpart's share-group assignor against Kafka's own classes (4.3, 4.1, 4.0) on random groups.
 
 Beyond the 52 golden cases: 800 random share groups (1 to 700 members, 1 to 4 topics
 of 1 to 300 partitions, partly initialized, random current assignments shared between
 members, members subscribed to nothing, homogeneous and heterogeneous; every tenth one large) run through Kafka 4.3's
 ``SimpleHomogeneousAssignmentBuilder`` / ``SimpleHeterogeneousAssignmentBuilder`` and Kafka
-4.1's ``SimpleAssignor``, compiled here from a Kafka git checkout (branches ``4.3`` and ``4.1``; ``$KPART_KAFKA_GIT``, default the local mirror
+4.1's and 4.0's ``SimpleAssignor``, compiled here from a Kafka git checkout (branches ``4.3``,
+``4.1`` and ``4.0``; ``$KPART_KAFKA_GIT``, default the local mirror
 ``/work/.mirror/confluentinc+kafka/repo``) with their few API classes and a one-class stub of
 ``ApiException``, driven by ``tests/java/KafkaShareAssignorDiff.java``; and through
 :func:`kpart.consumer.share.simple_target`. Every result must be equal, Kafka's
@@ -40,7 +41,8 @@ _COMMON = [
     "server-common/src/main/java/org/apache/kafka/server/common/TopicIdPartition.java",
     f"{_GC}modern/MemberAssignmentImpl.java",
 ]
-#: Kafka's files each branch needs: 4.3's builders; 4.1's SimpleAssignor (and its interfaces).
+#: Kafka's files each branch needs: 4.3's builders; 4.1's and 4.0's SimpleAssignor (and its
+#: interfaces).
 KAFKA_FILES = {
     "4.3": [*_COMMON, *(f"{_GC}assignor/{c}.java" for c in (
         "AssignorHelpers", "SimpleHomogeneousAssignmentBuilder",
@@ -49,6 +51,7 @@ KAFKA_FILES = {
             "clients/src/main/java/org/apache/kafka/common/annotation/InterfaceStability.java",
             f"{_GC}assignor/SimpleAssignor.java"],
 }
+KAFKA_FILES["4.0"] = KAFKA_FILES["4.1"]
 STUB = ("package org.apache.kafka.common.errors;\n"
         "public class ApiException extends RuntimeException {\n"
         "    public ApiException(String m) { super(m); }\n"
@@ -57,7 +60,7 @@ STUB = ("package org.apache.kafka.common.errors;\n"
         "    public ApiException() { }\n}\n")
 
 
-@pytest.fixture(scope="module", params=["4.3", "4.1"])
+@pytest.fixture(scope="module", params=["4.3", "4.1", "4.0"])
 def kafka_classes(request: pytest.FixtureRequest,
                   tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     branch: str = request.param
@@ -123,7 +126,8 @@ def _kpart(topics: list, members: list, version: str) -> str:
                         "assignment": [[topics[ti][0], ps] for ti, ps in owned]}
                        for mid, subs, owned in members]}
     try:
-        target = simple_target(ShareGroupSpec.from_json(doc), kafka_version=version)
+        target = simple_target(ShareGroupSpec.from_json(doc),
+                               kafka_version="4.0.1" if version == "4.0" else version)
     except (NoSuchElementError, PartitionAssignorError) as e:
         return f"ERROR {e.java_class}"
     index = {u: i for i, (_, u, _, _) in enumerate(topics)}

@@ -6,7 +6,7 @@
 // HashSet<>(list)) does, its current assignment iterating in the given order.
 //   case | topic NAME MSB LSB PARTITIONS ASSIGNABLE(csv or -) | member ID TOPICS(csv of topic
 //   indices or -) ASSIGNMENT(tidx:p.p;tidx:p or -) | end
-// Argument: "4.3" (the builders) or "4.1" (that release's SimpleAssignor.assign), both loaded
+// Argument: "4.3" (the builders) or "4.1" / "4.0" (that branch's SimpleAssignor.assign), loaded
 // by reflection so that one driver compiles against either branch. One line per case: {member={topicIndex=[partitions]}} sorted, or ERROR and the
 // class of the exception Kafka throws.
 import org.apache.kafka.common.Uuid;
@@ -36,7 +36,7 @@ public class KafkaShareAssignorDiff {
     }
     static GroupAssignment run(String version, boolean hom, GroupSpec spec, SubscribedTopicDescriber d) throws Exception {
         String pkg = "org.apache.kafka.coordinator.group.assignor.";
-        if (version.equals("4.1")) {
+        if (!version.equals("4.3")) {  // 4.0, 4.1: SimpleAssignor.assign
             Object assignor = Class.forName(pkg + "SimpleAssignor").getConstructor().newInstance();
             return (GroupAssignment) assignor.getClass().getMethod("assign", GroupSpec.class, SubscribedTopicDescriber.class).invoke(assignor, spec, d);
         }

@@ -14,7 +14,7 @@ The brokers' Kafka version is an input (rule ``share_simple`` of :mod:`kpart.ver
 4.0.x gives every member every partition of its topics (KAFKA-16741); 4.1.x runs the first
 full algorithm (KAFKA-18757, KAFKA-18901: :mod:`._simple_kafka_4_1`); 4.2 and later run the
 final builders (KAFKA-19362, KAFKA-19363), reproduced exactly, Java iteration orders included
-(Kafka 4.3's vectors; both 4.1 and 4.3 are also checked against Kafka's own classes on random
+(Kafka 4.3's vectors; 4.0, 4.1 and 4.3 are also checked against Kafka's own classes on random
 groups). Share groups do not exist before 4.0: a :class:`~kpart.errors.ConfigError` naming the
 version.
 
