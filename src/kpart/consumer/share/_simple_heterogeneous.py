@@ -86,9 +86,9 @@ class _TopicAssignmentPartialBuilder:
         self.revoke_unassignable_partitions()
         self.revoke_overfilled_members()
         self.revoke_overshared_partitions()
-        capacity = assignor_helpers_capacity(len(self.subscribed_members))
+        # (the sets added here are never iterated, only their keys' order matters: plain sets)
         for p in self.target_partitions:
-            self.final_by_partition.compute_if_absent(p, lambda: JavaHashSet(capacity))
+            self.final_by_partition.compute_if_absent(p, set)  # type: ignore[arg-type]
         self.assign_remaining_partitions()
 
     def revoke_unassignable_partitions(self) -> None:
@@ -133,6 +133,7 @@ class _TopicAssignmentPartialBuilder:
 
     def assign_remaining_partitions(self) -> None:
         counts = self.desired_assignment_counts
+        added: dict[int, set[int]] = {}  # members' sets made here: only their sizes matter
         unfilled: set[int] = set()
         for i in self.subscribed_members:
             assigned = self.final_by_member.get(i)
@@ -154,7 +155,9 @@ class _TopicAssignmentPartialBuilder:
                     i = it.next(where)
                     if i not in members_assigned:
                         self.group.copy_of(i).setdefault(self.topic_id, set()).add(p)
-                        final = self.final_by_member.compute_if_absent(i, JavaHashSet)
+                        final: JavaHashSet[int] | set[int] | None = self.final_by_member.get(i)
+                        if final is None:
+                            final = added.setdefault(i, set())
                         final.add(p)
                         to_make -= 1
                         assigned_this_round = True

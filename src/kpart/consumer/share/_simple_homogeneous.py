@@ -152,7 +152,8 @@ class _Builder:
                     i = it.next(where)
                     if i not in members_assigned:
                         self._copy(i).setdefault(tp[0], set()).add(tp[1])
-                        final = self.final_by_member.setdefault(i, _tip_set())
+                        # (a set made here is never iterated: a plain set will do)
+                        final = self.final_by_member.setdefault(i, set())  # type: ignore[arg-type]
                         final.add(tp)
                         to_make -= 1
                         assigned_this_round = True
