@@ -39,6 +39,7 @@ INPUTS = {
     ("pools", "sizes"): "docs/formats/sizes.md",
     ("assign", "file"): "docs/formats/group.md",
     ("server-assign", "file"): "docs/formats/kip848-group.md",
+    ("share-assign", "file"): "docs/share-groups.md",
     ("rebalance", "scenario_file"): "docs/formats/scenario.md",
     ("upgrade", "file"): "docs/formats/kip848-group.md",
     ("migrate", "file"): "docs/formats/group.md",
@@ -86,7 +87,7 @@ def test_every_file_option_is_an_input_or_named_out() -> None:
             writers.add(name)
             assert any("--out" in p.opts and "-o" in p.opts for p in outs), (name, "no -o/--out")
     assert writers == {"compat", "whatif", "simulate", "place", "plan", "pools", "assign",
-                       "server-assign", "rebalance", "report", "outage",
+                       "server-assign", "share-assign", "rebalance", "report", "outage",
                        "snapshot", "snapshot-group", "cluster", "upgrade", "migrate"}
 
 

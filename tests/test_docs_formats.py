@@ -388,6 +388,7 @@ SHIPPED = {
     "migrate-two-topics.json": "group",  # docs/versions.md (kpart migrate)
     "kip848-regex.json": "kip848",  # docs/formats/kip848-group.md
     "kip848-regex-names.json": "kip848",  # docs/formats/kip848-group.md, docs/versions.md
+    "share-group.json": None,  # docs/share-groups.md: kpart share-assign (tests/consumer)
     "sticky-uneven.json": "scenario-json",
     "cooperative-racks-loop.json": "scenario-json",
     "pools.json": "pools",

@@ -10,6 +10,7 @@
     ├── InvalidPartitionError             IllegalArgumentException("Invalid partition given with record: ...")
     ├── AssignmentError                   IllegalStateException raised by an assignor
     ├── PartitionAssignorError            org.apache.kafka.coordinator.group.api.assignor.PartitionAssignorException
+    ├── NoSuchElementError                java.util.NoSuchElementException thrown by an assignor (a Kafka bug)
     └── ConfigError                       a bad layout/topology/scenario file or CLI value
 
     KpartWarning (UserWarning)            input Kafka accepts but that is probably a mistake
@@ -44,6 +45,7 @@ __all__ = [
     "InvalidReplicationFactorError",
     "KpartError",
     "KpartWarning",
+    "NoSuchElementError",
     "Param",
     "PartitionAssignorError",
 ]
@@ -178,6 +180,13 @@ class PartitionAssignorError(KpartError):
     """A KIP-848 server-side assignor cannot assign (``PartitionAssignorException``)."""
 
     java_class = "org.apache.kafka.coordinator.group.api.assignor.PartitionAssignorException"
+
+
+class NoSuchElementError(KpartError):
+    """Kafka's assignor itself fails with ``java.util.NoSuchElementException`` (kpart
+    reproduces the failure: Kafka 4.3's share-group ``SimpleAssignor`` on some groups)."""
+
+    java_class = "java.util.NoSuchElementException"
 
 
 class ConfigError(KpartError):

@@ -388,6 +388,25 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "the controller's usable brokers skip a broker with every log dir cordoned"),
         ),
     ),
+    # -- share groups (KIP-932) ------------------------------------------------------------
+    Rule(
+        "share_simple",
+        "KIP-932 share groups: the group coordinator's SimpleAssignor (which members share "
+        "which partitions)",
+        "broker", "the share-group simple assignor",
+        (
+            Span("0.10.0.0", "3.9.2", None, "KIP-932",
+                 "share groups start with KIP-932's early access in 4.0.0"),
+            Span("4.0.0", "4.0.1", "every-partition", "KAFKA-16741",
+                 "every member gets every partition of its subscribed topics"),
+            Span("4.1.0", "4.1.2", "hash-round-robin", "KAFKA-18757, KAFKA-18901",
+                 "the first full algorithm: members hashed onto partitions, the current "
+                 "assignment kept where there is room, the rest round robin"),
+            Span("4.2.0", None, "balanced-sharing", "KAFKA-19362, KAFKA-19363",
+                 "the final homogeneous and heterogeneous builders: desired sharing "
+                 "ceil(members / partitions), balance before stickiness"),
+        ),
+    ),
 )}
 
 

@@ -81,11 +81,12 @@ def _register() -> None:
         plan,
         producer,
         report,
+        share,
         snapshot,
     )
 
     for module in (producer, compat, nullkey, placement, plan, cluster, outage, consumer,
-                   report, snapshot):
+                   report, snapshot, share):
         module.register(app)
     __import__("kpart.cli.upgrade", fromlist=["register"]).register(app)  # upgrade, migrate
     _registered = True
