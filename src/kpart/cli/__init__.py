@@ -82,10 +82,11 @@ def _register() -> None:
         producer,
         report,
         snapshot,
+        streams,
     )
 
     for module in (producer, compat, nullkey, placement, plan, cluster, outage, consumer,
-                   report, snapshot):
+                   report, snapshot, streams):
         module.register(app)
     _registered = True
 
