@@ -28,7 +28,7 @@ from kpart.versions import DEFAULT_KAFKA_VERSION, behaviour
 def _group_doc(doc: Any, file: Path) -> Any:
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
         if "steps" in doc["input"]:
-            raise ConfigError(f"{file}: a sequence case: give one round (a step's "
+            raise ConfigError("a sequence case: give one round (a step's "
                               "'subtopologies' and 'num_standby_replicas' with the round's "
                               "'members')")
         return doc["input"]
@@ -82,7 +82,7 @@ def streams_assign_command(
         from rich.console import Console
         from rich.table import Table
 
-        table = Table(title=f"sticky (KIP-1071) assignment of {file.name}")
+        table = Table()
         for col in ("member", "process", "active", "standby"):
             table.add_column(col)
         process = {m.member_id: m.process_id for m in spec.members}
