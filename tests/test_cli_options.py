@@ -39,6 +39,7 @@ INPUTS = {
     ("pools", "sizes"): "docs/formats/sizes.md",
     ("assign", "file"): "docs/formats/group.md",
     ("server-assign", "file"): "docs/formats/kip848-group.md",
+    ("streams-assign", "file"): "docs/streams-groups.md",
     ("rebalance", "scenario_file"): "docs/formats/scenario.md",
     ("outage", "current"): "docs/formats/current.md",
     ("outage", "plan"): "docs/formats/current.md",
@@ -85,7 +86,7 @@ def test_every_file_option_is_an_input_or_named_out() -> None:
             assert any("--out" in p.opts and "-o" in p.opts for p in outs), (name, "no -o/--out")
     assert writers == {"compat", "whatif", "simulate", "place", "plan", "pools", "assign",
                        "server-assign", "rebalance", "report", "outage",
-                       "snapshot", "snapshot-group", "cluster"}
+                       "snapshot", "snapshot-group", "cluster", "streams-assign"}
 
 
 def test_inputs_listed_here_exist() -> None:

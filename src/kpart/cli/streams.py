@@ -41,7 +41,7 @@ def _tasks_text(tasks: Any) -> str:
 
 def streams_assign_command(
     file: Annotated[Path, typer.Argument(
-        help="Streams group, JSON (a golden case's input; docs/streams-groups.md).")],
+        help="Streams group, JSON: subtopologies, standbys, members (docs/streams-groups.md).")],
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print {\"assignment\": ...} as JSON instead of a table.")] = False,
     out: Annotated[
