@@ -9,9 +9,9 @@ tasks. A task is ``(subtopology_id, partition)``.
 
 >>> p = ProcessState("p1")
 >>> p.add_member("m1"); p.add_member("m2")
->>> p.add_task_to_least_loaded_member(("0", 0), True), p.load
+>>> p.add_task_to_least_loaded_member((0, 0), True), p.load
 (1, 0.5)
->>> p.add_task_to_least_loaded_member(("0", 1), True), p.has_task(("0", 1))
+>>> p.add_task_to_least_loaded_member((0, 1), True), p.has_task((0, 1))
 (1, True)
 """
 
@@ -23,8 +23,9 @@ from kpart.errors import AssignmentError
 
 __all__ = ["ProcessState", "TaskId"]
 
-#: ``TaskId(subtopologyId, partition)``.
-TaskId = tuple[str, int]
+#: ``TaskId``: ``(subtopology, partition)``; the assignor uses the subtopology's rank in
+#: ``String`` order in place of its id.
+TaskId = tuple[int, int]
 
 
 class ProcessState:

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from kpart._java.collections import JavaHashMap
 from kpart._java.priority_queue import JavaPriorityQueue
-from kpart._java.strings import java_sorted, java_string_key
+from kpart._java.strings import java_sorted
 from kpart.consumer.streams.group_assignment import MemberAssignment, StreamsGroupAssignment
 from kpart.consumer.streams.group_spec import StreamsGroupSpec, Tasks
 from kpart.consumer.streams.process_state import ProcessState, TaskId
@@ -96,6 +96,10 @@ class _Builder:
         self.spec = spec
         self.fixed = fixed_standby_search
         self.subtopologies = java_sorted(spec.subtopologies, key=lambda s: s.id)
+        # Tasks are (rank of the subtopology id in String order, partition): tuples of ints
+        # sort as Java's comparators on (subtopologyId, partition) do.
+        self.ids = [s.id for s in self.subtopologies]
+        self.rank = {sid: i for i, sid in enumerate(self.ids)}
         by_id = {m.member_id: m for m in spec.members}
         self.members = [by_id[mid] for mid in member_order(spec)]
         self._initialize()
@@ -127,16 +131,30 @@ class _Builder:
                 processes.put(spec.process_id, state)
             state.add_member(spec.member_id)
             for sub, parts in spec.active:
-                for p in parts:
-                    self.active_to_prev[(sub, p)] = member
+                r = self.rank.get(sub)  # (a task of an unknown subtopology is never looked up)
+                if r is not None:
+                    for p in parts:
+                        self.active_to_prev[(r, p)] = member
             for sub, parts in spec.standby:
-                for p in parts:
-                    self.standby_to_prev.setdefault((sub, p), []).append(member)
+                r = self.rank.get(sub)
+                if r is not None:
+                    for p in parts:
+                        self.standby_to_prev.setdefault((r, p), []).append(member)
         self.process_order = [state for _, state in processes.items()]
         self.processes = {state.process_id: state for state in self.process_order}
 
+    def _name(self, task: TaskId) -> str:
+        """``TaskId.toString()``: ``subtopology_partition``."""
+        return f"{self.ids[task[0]]}_{task[1]}"
+
+    def _compact(self, tasks: list[TaskId] | tuple[()]) -> Tasks:
+        by_sub: dict[int, list[int]] = {}
+        for r, p in tasks:
+            by_sub.setdefault(r, []).append(p)
+        return tuple((self.ids[r], tuple(sorted(by_sub[r]))) for r in sorted(by_sub))
+
     def _task_ids(self, active: bool) -> list[TaskId]:
-        return [(s.id, i) for s in self.subtopologies if active or s.stateful
+        return [(r, i) for r, s in enumerate(self.subtopologies) if active or s.stateful
                 for i in range(s.tasks)]
 
     def build(self) -> StreamsGroupAssignment:
@@ -147,8 +165,8 @@ class _Builder:
         for m in self.spec.members:
             state = self.processes[m.process_id]
             out.append((m.member_id, MemberAssignment(
-                _compact(state.assigned_active.get(m.member_id, ())),
-                _compact(state.assigned_standby.get(m.member_id, ())))))
+                self._compact(state.assigned_active.get(m.member_id, ())),
+                self._compact(state.assigned_standby.get(m.member_id, ())))))
         return StreamsGroupAssignment(tuple(out))
 
     # -- quotas -------------------------------------------------------------------------------
@@ -176,7 +194,7 @@ class _Builder:
     # -- active -------------------------------------------------------------------------------
 
     def _assign_active(self, tasks: list[TaskId]) -> None:
-        tasks.sort(key=lambda t: (t[1], java_string_key(t[0])))
+        tasks.sort(key=lambda t: (t[1], t[0]))
         remaining: list[TaskId] = []
         for task in tasks:  # 1. previous active owner
             prev = self.active_to_prev.get(task)
@@ -200,19 +218,19 @@ class _Builder:
                     self._maybe_update_total_tasks_per_member(n)
                     continue
             remaining.append(task)
-        remaining.sort(key=lambda t: (java_string_key(t[0]), t[1]))
+        remaining.sort()
         queue: JavaPriorityQueue[ProcessState] = JavaPriorityQueue(key=lambda s: s.load)
         queue.add_all(self.process_order)
         for task in remaining:  # 3. least-loaded process
             head = queue.poll()
             if head is None:
                 raise AssignmentError(
-                    f"No process available to assign active task {task[0]}_{task[1]}.")
+                    f"No process available to assign active task {self._name(task)}.")
             p = head
             n = p.add_task_to_least_loaded_member(task, True)
             if n == -1:
                 raise AssignmentError(
-                    f"No member available to assign active task {task[0]}_{task[1]}.")
+                    f"No member available to assign active task {self._name(task)}.")
             self._maybe_update_active_tasks_per_member(n)
             self._maybe_update_total_tasks_per_member(n)
             queue.add(p)
@@ -255,7 +273,7 @@ class _Builder:
 
     def _assign_standby(self, tasks: list[TaskId]) -> None:
         n_replicas = self.num_standby_replicas
-        tasks.sort(key=lambda t: (t[1], java_string_key(t[0])), reverse=True)
+        tasks.sort(key=lambda t: (t[1], t[0]), reverse=True)
         to_least_loaded: list[tuple[TaskId, int]] = []
         for task in tasks:
             for i in range(n_replicas):
@@ -277,7 +295,7 @@ class _Builder:
                             continue
                 to_least_loaded.append((task, n_replicas - i))
                 break
-        to_least_loaded.sort(key=lambda x: (java_string_key(x[0][0]), x[0][1]), reverse=True)
+        to_least_loaded.sort(key=lambda x: x[0], reverse=True)
         queue: JavaPriorityQueue[ProcessState] = JavaPriorityQueue(key=lambda s: s.load)
         queue.add_all(self.process_order)
         for task, remaining in to_least_loaded:
@@ -309,8 +327,3 @@ class _Builder:
         return found
 
 
-def _compact(tasks: object) -> Tasks:
-    by_sub: dict[str, list[int]] = {}
-    for sub, p in tasks:  # type: ignore[attr-defined]
-        by_sub.setdefault(sub, []).append(p)
-    return tuple((s, tuple(sorted(by_sub[s]))) for s in java_sorted(by_sub))
