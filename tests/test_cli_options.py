@@ -40,6 +40,7 @@ INPUTS = {
     ("assign", "file"): "docs/formats/group.md",
     ("server-assign", "file"): "docs/formats/kip848-group.md",
     ("share-assign", "file"): "docs/share-groups.md",
+    ("streams-assign", "file"): "docs/streams-groups.md",
     ("rebalance", "scenario_file"): "docs/formats/scenario.md",
     ("upgrade", "file"): "docs/formats/kip848-group.md",
     ("migrate", "file"): "docs/formats/group.md",
@@ -88,7 +89,8 @@ def test_every_file_option_is_an_input_or_named_out() -> None:
             assert any("--out" in p.opts and "-o" in p.opts for p in outs), (name, "no -o/--out")
     assert writers == {"compat", "whatif", "simulate", "place", "plan", "pools", "assign",
                        "server-assign", "share-assign", "rebalance", "report", "outage",
-                       "snapshot", "snapshot-group", "cluster", "upgrade", "migrate"}
+                       "snapshot", "snapshot-group", "cluster", "upgrade", "migrate",
+                       "streams-assign"}
 
 
 def test_inputs_listed_here_exist() -> None:

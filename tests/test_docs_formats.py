@@ -400,6 +400,7 @@ SHIPPED = {
     "cluster.log-dirs.txt": "sizes",
     "capacity.json": None,  # kpart cluster --capacity: checked by tests/cluster (docs/cluster.md)
     "rates.csv": None,  # kpart cluster --loads: checked by tests/cluster (docs/cluster.md)
+    "streams-group.json": None,  # kpart streams-assign: run by docs/streams-groups.md
 }
 
 

@@ -407,6 +407,22 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "ceil(members / partitions), balance before stickiness"),
         ),
     ),
+    Rule(
+        "streams_sticky_assignor",
+        "KIP-1071 Streams groups: the group coordinator's StickyTaskAssignor (which member "
+        "takes each active and standby task)",
+        "broker", "the Streams groups' sticky task assignor",
+        (
+            Span("0.10.0.0", "4.0.1", None, "KIP-1071",
+                 "Streams groups start with KIP-1071's early access in 4.1.0"),
+            # 4.1.0 to 4.1.2 (early access, before KAFKA-19478): not modelled.
+            Span("4.2.0", None, "kafka-20899", "KAFKA-19478, KAFKA-19661, KAFKA-20899",
+                 "heaps of processes and members, range-style order, standbys below the "
+                 "quota, and KAFKA-20899's standby fix as branches 4.2 and 4.3 hold it (it "
+                 "landed after 4.2.1 and 4.3.1, for 4.2.2 and 4.3.2, which kpart does not "
+                 "know yet; the golden vectors come from branch 4.3 with the fix)"),
+        ),
+    ),
 )}
 
 

@@ -83,12 +83,13 @@ def _register() -> None:
         report,
         share,
         snapshot,
+        streams,
+        upgrade,
     )
 
     for module in (producer, compat, nullkey, placement, plan, cluster, outage, consumer,
-                   report, snapshot, share):
+                   upgrade, share, streams, report, snapshot):
         module.register(app)
-    __import__("kpart.cli.upgrade", fromlist=["register"]).register(app)  # upgrade, migrate
     _registered = True
 
 
