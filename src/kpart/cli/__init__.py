@@ -88,6 +88,7 @@ def _register() -> None:
                    report, snapshot):
         module.register(app)
     __import__("kpart.cli.upgrade", fromlist=["register"]).register(app)  # upgrade, migrate
+    __import__("kpart.cli.coordinator", fromlist=["register"]).register(app)
     _registered = True
 
 

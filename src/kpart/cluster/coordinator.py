@@ -112,8 +112,8 @@ def _topic_id(value: object) -> str:
 
 def _check_partition(value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= _INT_MAX:
-        raise ConfigError(f"Invalid partition {value!r}: must be an integer from 0 to "
-                          "2147483647.")
+        raise ConfigError.about("partition", "Invalid {param} {value!r}: must be an integer "
+                                "from 0 to 2147483647.", value=value)
 
 
 class CoordinatorKey(Protocol):
