@@ -277,10 +277,21 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "partitions as 3.9.1"),
         ),
     ),
+    Rule(
+        "server_range",
+        "KIP-848 range assignor (group coordinator's RangeAssignor)",
+        "broker", "the KIP-848 range assignor",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "server-side assignors start with KIP-848's early access in 3.7.0"),
+            Span("4.0.0", None, "co-partitioned", "KIP-848",
+                 "co-partitioned ranges, sticky for the members' current ranges"),
+        ),
+    ),
     # -- coordinators: which partition of an internal topic a key maps to ------------------
     Rule(
         "group_coordinator",
-        "group coordinator: the __consumer_offsets partition of a group id (its leader "
+        "group coordinator: the `__consumer_offsets` partition of a group id (its leader "
         "coordinates the group)",
         "broker", "the group coordinator",
         (
@@ -291,7 +302,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
     ),
     Rule(
         "transaction_coordinator",
-        "transaction coordinator: the __transaction_state partition of a transactional id",
+        "transaction coordinator: the `__transaction_state` partition of a transactional id",
         "broker", "the transaction coordinator",
         (
             Span("0.10.0.0", "0.10.2.2", None, "KIP-98",
@@ -303,7 +314,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
     ),
     Rule(
         "share_coordinator",
-        "share coordinator: the __share_group_state partition of a share partition's state",
+        "share coordinator: the `__share_group_state` partition of a share partition's state",
         "broker", "the share coordinator",
         (
             Span("0.10.0.0", "3.9.2", None, "KIP-932",
@@ -316,7 +327,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
     ),
     Rule(
         "remote_log_metadata_partitioner",
-        "tiered storage: the __remote_log_metadata partition of a topic partition's remote "
+        "tiered storage: the `__remote_log_metadata` partition of a topic partition's remote "
         "log metadata",
         "broker", "the topic-based remote log metadata manager",
         (
@@ -326,17 +337,6 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "toPositive(murmur2(Objects.hash(lsb, msb, partition) as 4 big-endian "
                  "bytes)) % remote.log.metadata.topic.num.partitions "
                  "(RemoteLogMetadataTopicPartitioner)"),
-        ),
-    ),
-    Rule(
-        "server_range",
-        "KIP-848 range assignor (group coordinator's RangeAssignor)",
-        "broker", "the KIP-848 range assignor",
-        (
-            Span("0.10.0.0", "3.6.2", None, "KIP-848",
-                 "server-side assignors start with KIP-848's early access in 3.7.0"),
-            Span("4.0.0", None, "co-partitioned", "KIP-848",
-                 "co-partitioned ranges, sticky for the members' current ranges"),
         ),
     ),
 )}

@@ -18,8 +18,8 @@ import typer
 from kpart.cli._cluster_inputs import read_snapshot
 from kpart.errors import ConfigError
 
-_SNAPSHOT_HELP = ("cluster.json (kpart snapshot): the internal topics' partition counts and "
-                  "leaders.")
+_SNAPSHOT_HELP = ("cluster.json written by kpart snapshot (docs/snapshot.md): the internal "
+                  "topics' partition counts and leaders.")
 
 
 def _describe(kind: str, fields: dict[str, Any], found: Any, *, snapshot: bool,
@@ -63,8 +63,8 @@ def coordinator_command(  # noqa: PLR0913 - one option per Kafka key kind
         "--remote-log-metadata", help="Also the __remote_log_metadata partition of --topic-id "
         "--partition (tiered storage).")] = False,
     partitions: Annotated[int | None, typer.Option(
-        "--partitions", help="The internal topic's partition count when the snapshot does not "
-        "record the topic (the broker's *.num.partitions config; default 50).",
+        "--partitions", "-p", help="The internal topic's partition count when the snapshot "
+        "does not record the topic (the broker's *.num.partitions config; default 50).",
         show_default=False)] = None,
     snapshot: Annotated[Path | None, typer.Option(
         "--snapshot", help=_SNAPSHOT_HELP, show_default=False)] = None,
