@@ -82,7 +82,9 @@ def test_objects_hash_of_longs_and_an_int():
 
 def _cluster(offsets: int = 5) -> ClusterModel:
     rows = [PartitionState("__consumer_offsets", p, (1 + p % 3, 1 + (p + 1) % 3),
-                           leader=None if p == 0 else 1 + p % 3) for p in range(offsets)]
+                           leader=None if p == 0 else 1 + p % 3,
+                           isr=() if p == 0 else (1 + p % 3, 1 + (p + 1) % 3))
+            for p in range(offsets)]
     rows.append(PartitionState("t", 0, (1,), leader=1))
     return ClusterModel.from_partitions([ClusterBroker(b) for b in (1, 2, 3)], rows)
 
@@ -137,3 +139,20 @@ def test_bad_partition_counts(n):
 def test_bad_keys(make):
     with pytest.raises(ConfigError):
         make()
+
+
+def test_coordinator_changes_after_an_outage():
+    from kpart.cluster.coordinator import coordinator_changes
+    from kpart.cluster.outage import outage
+
+    m = _cluster(5)
+    found = [find_coordinator(GroupKey(g), cluster=m) for g in ("orders", "polygenelubricants")]
+    found.append(find_coordinator(TransactionKey("tx-1"), cluster=m))  # not recorded: left out
+    before = {c.key: c.leader for c in found}
+    after = outage(m, [before["orders"]]).leader_after()
+    changes = coordinator_changes(found, m, after)
+    assert [(c.coordinator.key, c.status) for c in changes] == [("orders", "moved")]
+    assert changes[0].leader not in (None, before["orders"])
+    assert coordinator_changes(found, m, m.leader) == []
+    with pytest.raises(ValueError):
+        coordinator_changes(found, m, after[:2])

@@ -44,6 +44,7 @@ for a partition count below 1.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
@@ -65,11 +66,13 @@ __all__ = [
     "SHARE_GROUP_STATE_TOPIC",
     "TRANSACTION_STATE_TOPIC",
     "Coordinator",
+    "CoordinatorChange",
     "CoordinatorKey",
     "GroupKey",
     "RemoteLogMetadataKey",
     "SharePartitionKey",
     "TransactionKey",
+    "coordinator_changes",
     "find_coordinator",
     "internal_topic_partitions",
 ]
@@ -337,3 +340,53 @@ def find_coordinator(key: CoordinatorKey, *, cluster: ClusterModel | None = None
     leader = None if cluster is None or recorded is None else _leader(cluster, key.topic,
                                                                        partition)
     return Coordinator(key.key, key.topic, partition, n, leader)
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinatorChange:
+    """A coordinator that a leader change affects: ``coordinator`` as it was, and ``leader``
+    after (``None``: its partition has no leader — the key has no coordinator,
+    ``COORDINATOR_NOT_AVAILABLE``). ``status`` is ``"moved"`` or ``"unavailable"``."""
+
+    coordinator: Coordinator
+    leader: int | None
+
+    @property
+    def status(self) -> str:
+        return "unavailable" if self.leader is None else "moved"
+
+
+def coordinator_changes(coordinators: Sequence[Coordinator], cluster: ClusterModel,
+                        leader_after: np.ndarray) -> list[CoordinatorChange]:
+    """The coordinators (found on ``cluster`` by :func:`find_coordinator`) whose partition's
+    leader differs in ``leader_after`` (int array, one broker id per row of ``cluster``,
+    ``-1`` = no leader; e.g. :meth:`kpart.cluster.outage.OutageResult.leader_after`), in the
+    given order. A coordinator whose topic the cluster does not record is left out.
+
+    >>> from kpart.cluster.model import ClusterBroker, PartitionState
+    >>> m = ClusterModel.from_partitions(
+    ...     [ClusterBroker(1), ClusterBroker(2)],
+    ...     [PartitionState("__consumer_offsets", p, (1, 2), leader=1, isr=(1, 2))
+    ...      for p in range(2)])
+    >>> found = [find_coordinator(GroupKey(g), cluster=m) for g in ("a", "b")]
+    >>> [(c.coordinator.key, c.leader, c.status)
+    ...  for c in coordinator_changes(found, m, np.array([-1, 2]))]
+    [('a', 2, 'moved'), ('b', None, 'unavailable')]
+    """
+    if len(leader_after) != cluster.num_partitions:
+        raise ValueError(f"leader_after has {len(leader_after)} rows, the cluster "
+                         f"{cluster.num_partitions}")
+    names = {t.name: i for i, t in enumerate(cluster.topics)}
+    out: list[CoordinatorChange] = []
+    for c in coordinators:
+        index = names.get(c.topic)
+        if index is None:
+            continue
+        rows = np.flatnonzero((cluster.topic == index) & (cluster.partition == c.partition))
+        if len(rows) == 0:
+            continue
+        after = int(leader_after[rows[0]])
+        leader = None if after < 0 else after
+        if leader != c.leader:
+            out.append(CoordinatorChange(c, leader))
+    return out
