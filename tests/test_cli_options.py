@@ -47,6 +47,7 @@ INPUTS = {
     ("outage", "current"): "docs/formats/current.md",
     ("outage", "plan"): "docs/formats/current.md",
     ("outage", "snapshot"): "docs/outage.md",
+    ("coordinator", "snapshot"): "docs/snapshot.md",
     ("snapshot", "command_config"): "docs/snapshot.md",
     ("snapshot-group", "cluster"): "docs/snapshot.md",
     ("cluster", "current"): "docs/formats/current.md",

@@ -396,6 +396,7 @@ SHIPPED = {
     "topic-test4.describe.txt": "describe",
     "flights-sample.csv": None,  # a dataset (kpart report, compat, whatif), not a format
     "outage-cluster.json": None,  # a cluster.json (kpart.cluster.cluster_json), read in docs/outage.md
+    "coordinator-cluster.json": None,  # a cluster.json, read in docs/coordinators.md
     "cluster.describe.txt": "describe",
     "cluster.log-dirs.txt": "sizes",
     "capacity.json": None,  # kpart cluster --capacity: checked by tests/cluster (docs/cluster.md)

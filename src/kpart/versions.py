@@ -423,6 +423,57 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "know yet; the golden vectors come from branch 4.3 with the fix)"),
         ),
     ),
+    # -- coordinators: which partition of an internal topic a key maps to ------------------
+    Rule(
+        "group_coordinator",
+        "group coordinator: the `__consumer_offsets` partition of a group id (its leader "
+        "coordinates the group)",
+        "broker", "the group coordinator",
+        (
+            Span("0.10.0.0", None, "abs-hashcode", "KAFKA-1012",
+                 "Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions "
+                 "(GroupMetadataManager, GroupCoordinatorService from 4.0)"),
+        ),
+    ),
+    Rule(
+        "transaction_coordinator",
+        "transaction coordinator: the `__transaction_state` partition of a transactional id",
+        "broker", "the transaction coordinator",
+        (
+            Span("0.10.0.0", "0.10.2.2", None, "KIP-98",
+                 "transactions start in 0.11.0.0 (KIP-98)"),
+            Span("0.11.0.0", None, "abs-hashcode", "KIP-98",
+                 "Utils.abs(transactionalId.hashCode()) % transaction.state.log.num.partitions "
+                 "(TransactionStateManager.partitionFor)"),
+        ),
+    ),
+    Rule(
+        "share_coordinator",
+        "share coordinator: the `__share_group_state` partition of a share partition's state",
+        "broker", "the share coordinator",
+        (
+            Span("0.10.0.0", "3.9.2", None, "KIP-932",
+                 "share groups start with KIP-932's early access in 4.0.0"),
+            Span("4.0.0", None, "abs-format-hashcode", "KIP-932",
+                 "Utils.abs(String.format(\"%s:%s:%d\", groupId, topicId, partition)"
+                 ".hashCode()) % share.coordinator.state.topic.num.partitions "
+                 "(ShareCoordinatorService.partitionFor)"),
+        ),
+    ),
+    Rule(
+        "remote_log_metadata_partitioner",
+        "tiered storage: the `__remote_log_metadata` partition of a topic partition's remote "
+        "log metadata",
+        "broker", "the topic-based remote log metadata manager",
+        (
+            Span("0.10.0.0", "3.5.2", None, "KIP-405",
+                 "tiered storage starts with KIP-405's early access in 3.6.0"),
+            Span("3.6.0", None, "murmur2-objects-hash", "KIP-405",
+                 "toPositive(murmur2(Objects.hash(lsb, msb, partition) as 4 big-endian "
+                 "bytes)) % remote.log.metadata.topic.num.partitions "
+                 "(RemoteLogMetadataTopicPartitioner)"),
+        ),
+    ),
 )}
 
 

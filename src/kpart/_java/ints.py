@@ -10,7 +10,7 @@ complement. Every place kpart reproduces Java arithmetic (murmur2, ``String.hash
 
 from __future__ import annotations
 
-__all__ = ["to_int32", "to_int64"]
+__all__ = ["to_int32", "to_int64", "utils_abs"]
 
 
 def to_int32(value: int) -> int:
@@ -31,3 +31,18 @@ def to_int64(value: int) -> int:
     """
     value &= 0xFFFFFFFFFFFFFFFF
     return value - (1 << 64) if value & 0x8000000000000000 else value
+
+
+def utils_abs(n: int) -> int:
+    """``org.apache.kafka.common.utils.Utils#abs(int)``: ``0`` for ``Integer.MIN_VALUE``, else
+    ``Math.abs(n)``. Kafka's coordinators map a key's ``hashCode()`` to a partition with it.
+
+    It is neither ``n & 0x7fffffff`` (``Utils.toPositive``: ``-1`` → ``2**31 - 1``) nor
+    ``Math.abs`` (``Integer.MIN_VALUE`` stays negative). ``n`` must be a Java ``int``.
+
+    >>> utils_abs(-2147483648), utils_abs(-1), utils_abs(7)
+    (0, 1, 7)
+    """
+    if not -(1 << 31) <= n < (1 << 31):
+        raise ValueError(f"not a Java int: {n}")
+    return 0 if n == -(1 << 31) else abs(n)

@@ -75,6 +75,7 @@ def _register() -> None:
         cluster,
         compat,
         consumer,
+        coordinator,
         nullkey,
         outage,
         placement,
@@ -88,7 +89,7 @@ def _register() -> None:
     )
 
     for module in (producer, compat, nullkey, placement, plan, cluster, outage, consumer,
-                   upgrade, share, streams, report, snapshot):
+                   upgrade, share, streams, coordinator, report, snapshot):
         module.register(app)
     _registered = True
 
