@@ -268,10 +268,6 @@ def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | No
     if timestamp is not None:
         if not timestamp:
             raise ConfigError("--timestamp: expected a column name, got ''")
-        if not topo.brokers:
-            raise ConfigError(f"--timestamp {timestamp!r}: the load over time is the cluster "
-                              "report, which places the topic on brokers: give them with "
-                              "--brokers (and --racks), or a --topology with [cluster]")
         topo = topo.with_topic(timestamp=timestamp)
     if serializer is not None:
         topo = topo.with_topic(key_serializer=check_serializer(serializer))
