@@ -289,7 +289,7 @@ def _analysed(placed: PlacedCluster, sources: Sequence[Mapping[str, Any]], recor
         "broker_racks": [b.rack for b in topo.brokers],
         "racks": list(topo.racks),
         "groups": [g.name for g in topo.groups],
-        "placer": getattr(topo, "placer", None),
+        "placer": getattr(topo, "placer", None) if topo.brokers else None,  # nothing placed
         "window_s": None if placed.window_ms is None else placed.window_ms / 1000,
         "kpart_version": __version__,
         "time": analysed_at,
