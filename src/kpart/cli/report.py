@@ -81,7 +81,8 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--topology: its file or directory name).", show_default=False)] = None,
     timestamp: Annotated[str | None, typer.Option(
         "--timestamp", help="Timestamp column: adds the load over time per --window (the "
-        "cluster report of this topic; overrides the topology's).", show_default=False)] = None,
+        "cluster report of this topic; without brokers, the producer view over time; "
+        "overrides the topology's).", show_default=False)] = None,
     partitions: Annotated[str | None, typer.Option(
         "--partitions", "-p", help="Number of partitions (overrides the topology's).",
         show_default=False, metavar="<int>")] = None,
