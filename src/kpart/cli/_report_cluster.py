@@ -170,11 +170,12 @@ def _cluster_files(topo: Topology, options: ClusterOptions
 
     read: list[Path] = []
     capacity = None
+    for flag, path in (("--capacity", options.capacity), ("--current", options.current),
+                       ("--snapshot", options.snapshot)):
+        if path is not None and not topo.brokers:  # the producer view: nothing placed
+            raise ConfigError(f"{flag} {str(path)!r}: the report has no brokers (the producer "
+                              "view): give them with --brokers, or a --topology with [cluster]")
     if options.capacity is not None:
-        if not topo.brokers:  # the producer view: no broker to give a capacity to
-            raise ConfigError(f"--capacity {str(options.capacity)!r}: the report has no "
-                              "brokers (the producer view): give them with --brokers, or a "
-                              "--topology with [cluster]")
         with _naming("--capacity", options.capacity):
             config = read_capacity(options.capacity)
             capacity = capacities_for(config, [b.id for b in topo.brokers])
