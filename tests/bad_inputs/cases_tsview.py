@@ -20,7 +20,8 @@ def _report(*args: str) -> tuple[str, ...]:
 
 CASES = [
     Case("tsview-timestamp-column-missing",
-         _report("events.csv", "--key", "user_id", "--timestamp", "when"), "'when'",
+         _report("events.csv", "--key", "user_id", "--timestamp", "when"),
+         "column 'when' not found in 'events.csv'",
          files=_EVENTS),
     Case("tsview-capacity-without-brokers",
          _report("events.csv", "--key", "user_id", "--timestamp", "ts", "--capacity",
