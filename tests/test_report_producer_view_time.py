@@ -46,9 +46,7 @@ def test_a_timed_topic_without_cluster_is_a_brokerless_cluster_report() -> None:
     resolved = resolve_cluster(topo)
     assert resolved.topics[0].layout.replicas == ((),) * 4
     assert tuple(resolved.leaders[0]) == (-1,) * 4  # no leader invented
-
-
-def test_several_topics_without_cluster_are_still_refused() -> None:
+    # several topics share brokers: without [cluster] they are still refused
     text = ('[[topics]]\nname = "a"\npartitions = 2\nkey = "k"\n'
             '[[topics]]\nname = "b"\npartitions = 2\nkey = "k"\n')
     with pytest.raises(ConfigError, match="cluster: missing section"):
