@@ -220,7 +220,8 @@ def test_topology_without_cluster_is_the_producer_view(capsys, tmp_path):
      "topic.replication_factor"),
     ('name = "e"\npartitions = 4\nrack_aware = false\nkey = "k"\n', "", "topic.rack_aware"),
     ('name = "e"\npartitions = 4\nkey = "k"\n', 'placer = "kraft"\n', "placer"),
-    ('name = "e"\npartitions = 4\nkey = "k"\ntimestamp = "ts"\n', "", "cluster"),
+    # a timestamp without [cluster] was refused here ("cluster"): it is the producer view over
+    # time now (issue 24, point 2; tests/test_report_producer_view_time.py)
 ])
 def test_placement_fields_without_cluster_are_refused(capsys, tmp_path, topic, head, needle):
     topo = _topology(tmp_path, topic, head=head, cluster="")
@@ -242,11 +243,26 @@ def test_dataset_topic_name(name, topic):
 # -- --timestamp and the topic options on a topology of one topic ----------------------------
 
 
-def test_timestamp_without_brokers_is_refused(capsys, tmp_path):
+def test_timestamp_without_brokers_is_the_producer_view_over_time(capsys, tmp_path):
+    # It was refused ("give them with --brokers"): a user's plain "load over time of my
+    # dataset" needs no brokers; it is the producer view over time (issue 24, point 2), run
+    # end to end in tests/spark/test_report_producer_view_spark.py.
     data = tmp_path / "mydata.csv"
     data.write_text(EVENTS)
-    line = _error(capsys, ["report", str(data), "--key", "user_id", "--timestamp", "ts"])
-    assert "--timestamp 'ts'" in line and "--brokers" in line
+    argv = ["report", str(data), "--key", "user_id", "--timestamp"]
+    assert main([*argv, "ts", "--show-topology"]) == 0
+    topo = parse_topology(capsys.readouterr().out)
+    assert topo.is_cluster and topo.topic.timestamp == "ts" and topo.brokers == ()
+    assert topo.groups == () and topo.topic.name == "mydata"
+    # the cluster report's checks still run before Spark: a missing column is one line
+    line = _error(capsys, [*argv, "when", "--out", str(tmp_path / "r")])
+    assert "timestamp" in line and "'when'" in line and "mydata.csv" in line
+    # no broker to give a capacity to
+    cap = tmp_path / "capacity.json"
+    cap.write_text('{"brokerCapacities": []}')
+    line = _error(capsys, [*argv, "ts", "--capacity", str(cap), "--out", str(tmp_path / "r")])
+    assert line.startswith("kpart: error: --capacity") and "--brokers" in line
+    assert not (tmp_path / "r").exists()
 
 
 def test_timestamp_makes_the_cluster_report(capsys, tmp_path):

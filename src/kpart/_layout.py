@@ -325,7 +325,7 @@ def resolve_cluster(topology: Topology, *, key_partitioner: str | None = None,
         else:
             replicas = (replica_assignment(single) if random is None
                         else _striped(topology, t, t.partitions, random))
-            led = tuple(r[0] for r in replicas)
+            led = tuple(r[0] if r else -1 for r in replicas)  # -1: no brokers, no leader
         resolved.append(_resolved(single, key_partitioner, Layout(replicas, ())))
         leaders.append(led)
     return ResolvedCluster(topology, tuple(resolved), tuple(leaders),

@@ -174,10 +174,10 @@ class Topology:
             raise ConfigError(f"topics: a {self.form!r} topology has one topic"
                               f"{'' if self.form == 'topic' else ' or more'}, got "
                               f"{len(self.topics)}")
-        if not self.brokers and (self.form == "topics" or self.topics[0].timestamp is not None
+        if not self.brokers and (self.form == "topics"
                                  or self.topics[0].replication_factor is not None):
             raise ConfigError("cluster: a topology without brokers (the producer view) is one "
-                              "[topic] without timestamp or replication_factor")
+                              "[topic] without replication_factor")
         names = [t.name for t in self.topics]
         if len(set(names)) != len(names):
             dup = next(n for i, n in enumerate(names) if n in names[:i])
@@ -330,9 +330,9 @@ def topology_from_dict(doc: Mapping[str, Any], *,
         raise ConfigError("topics: give either one [topic] table or [[topics]] tables, not both")
     if "topic" not in doc and "topics" not in doc:
         raise ConfigError("topic: missing section (one [topic] table, or [[topics]] tables)")
-    if "cluster" not in doc and ("topics" in doc or _timed(doc.get("topic"))):
-        raise ConfigError("cluster: missing section (a cluster report, [[topics]] or a topic "
-                          "with a timestamp, places its topics on brokers)")
+    if "cluster" not in doc and "topics" in doc:
+        raise ConfigError("cluster: missing section (a cluster report of [[topics]] places "
+                          "its topics on brokers)")
     if "cluster" not in doc and "placer" in doc:
         raise ConfigError("placer: the topology has no [cluster] (no brokers, nothing placed): "
                           "add its brokers, or drop placer")
@@ -353,11 +353,6 @@ def topology_from_dict(doc: Mapping[str, Any], *,
     groups = parse_groups(doc.get("groups", []), tuple(t.name for t in topics))
     return Topology(brokers, topics, groups, placer, window,
                     "topic" if "topic" in doc else "topics")
-
-
-def _timed(topic: Any) -> bool:
-    """Whether a ``[topic]`` table gives a ``timestamp`` (then it is a cluster report)."""
-    return isinstance(topic, Mapping) and topic.get("timestamp") is not None
 
 
 def parse_topology(text: str) -> Topology:

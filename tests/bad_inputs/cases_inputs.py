@@ -58,12 +58,11 @@ CASES = [
          files=_topology(_TOPIC + "rack_aware = false\n")),
     Case("inputs-producer-view-placer", _report("--topology", "t.toml"), "placer",
          files=_topology('placer = "kraft"\n' + _TOPIC)),
-    Case("inputs-producer-view-timestamp", _report("--topology", "t.toml"), "cluster",
-         files=_topology(_TOPIC + 'timestamp = "ts"\n')),
+    # a [topic] with a timestamp and no [cluster] was refused here ("cluster"): it is the
+    # producer view over time now (issue 24, point 2; tests/bad_inputs/cases_tsview.py)
     # --timestamp and the topic options on one topic
-    Case("inputs-timestamp-without-brokers",
-         _report("events.csv", "--key", "user_id", "--timestamp", "ts"), "--timestamp 'ts'",
-         files=_EVENTS),
+    # --timestamp without --brokers was refused here: it is the producer view over time now
+    # (issue 24, point 2; its bad inputs in tests/bad_inputs/cases_tsview.py)
     Case("inputs-timestamp-empty",
          _report("events.csv", "--key", "user_id", "--brokers", "1", "--timestamp", ""),
          "--timestamp", files=_EVENTS),

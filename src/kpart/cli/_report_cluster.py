@@ -170,6 +170,11 @@ def _cluster_files(topo: Topology, options: ClusterOptions
 
     read: list[Path] = []
     capacity = None
+    for flag, path in (("--capacity", options.capacity), ("--current", options.current),
+                       ("--snapshot", options.snapshot)):
+        if path is not None and not topo.brokers:  # the producer view: nothing placed
+            raise ConfigError(f"{flag} {str(path)!r}: the report has no brokers (the producer "
+                              "view): give them with --brokers, or a --topology with [cluster]")
     if options.capacity is not None:
         with _naming("--capacity", options.capacity):
             config = read_capacity(options.capacity)

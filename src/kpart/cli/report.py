@@ -81,7 +81,8 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--topology: its file or directory name).", show_default=False)] = None,
     timestamp: Annotated[str | None, typer.Option(
         "--timestamp", help="Timestamp column: adds the load over time per --window (the "
-        "cluster report of this topic; overrides the topology's).", show_default=False)] = None,
+        "cluster report of this topic; without brokers, the producer view over time; "
+        "overrides the topology's).", show_default=False)] = None,
     partitions: Annotated[str | None, typer.Option(
         "--partitions", "-p", help="Number of partitions (overrides the topology's).",
         show_default=False, metavar="<int>")] = None,
@@ -268,10 +269,6 @@ def _with_topic_options(topo: Topology, *, key: str | None, serializer: str | No
     if timestamp is not None:
         if not timestamp:
             raise ConfigError("--timestamp: expected a column name, got ''")
-        if not topo.brokers:
-            raise ConfigError(f"--timestamp {timestamp!r}: the load over time is the cluster "
-                              "report, which places the topic on brokers: give them with "
-                              "--brokers (and --racks), or a --topology with [cluster]")
         topo = topo.with_topic(timestamp=timestamp)
     if serializer is not None:
         topo = topo.with_topic(key_serializer=check_serializer(serializer))

@@ -60,12 +60,17 @@ def _cards(cards: Sequence[tuple[str, str]]) -> str:
     return f'<div class="cards">{items}</div>'
 
 
+#: What a producer view (no brokers) leaves empty in ``analysed``: not shown on its page.
+_PLACED = ("brokers", "broker_racks", "racks", "groups", "placer")
+
+
 def _analysed(doc: ClusterDoc) -> str:
     if not doc.analysed:
         return ""
     rows = "".join(f"<tr><th>{html.escape(str(k).replace('_', ' '))}</th>"
                    f"<td>{_esc(v if not isinstance(v, Mapping) else dict(v))}</td></tr>"
-                   for k, v in doc.analysed.items())
+                   for k, v in doc.analysed.items()
+                   if doc.brokers or k not in _PLACED or v)
     return (f'<h3>What was analysed</h3><table id="table-analysed" class="analysed">'
             f"<tbody>{rows}</tbody></table>")
 
@@ -78,9 +83,11 @@ def _overview(doc: ClusterDoc) -> str:
                               else sum(t.records for t in doc.topics))),
              ("bytes", human(doc.bytes if doc.bytes is not None
                              else sum(t.bytes for t in doc.topics), "B")),
-             ("brokers", f"{len(doc.brokers):,}"),
-             ("racks", f"{racks:,}" if racks else "none"),
-             ("consumer groups", f"{len(doc.groups):,}"),
+             *([("brokers", f"{len(doc.brokers):,}"),
+                ("racks", f"{racks:,}" if racks else "none")] if doc.brokers
+               else [("brokers", "none (producer view)")]),
+             *([("consumer groups", f"{len(doc.groups):,}")] if doc.brokers or doc.groups
+               else []),
              ("window", _duration(doc.window_s) if doc.window_s is not None
               else "no timestamp")]
     peaks = [(b.peak_in, b) for b in doc.brokers if b.peak_in is not None]
@@ -105,7 +112,8 @@ def _peak(t: TopicDoc) -> float | None:
 
 def _topics(doc: ClusterDoc) -> str:
     rows = [{"topic": t.topic, "records": t.records, "bytes": human(t.bytes, "B"),
-             "partitions": t.num_partitions, "replication factor": t.replication_factor,
+             "partitions": t.num_partitions,
+             **({"replication factor": t.replication_factor} if doc.brokers else {}),
              "key": t.key, "key serializer": t.key_serializer, "partitioner": t.partitioner,
              "timestamp": t.timestamp or "none", "span": _duration(t.span_s),
              "distinct keys": t.distinct_keys, "null-key records": t.null_key_records,
@@ -130,7 +138,9 @@ def _partition_hover(t: TopicDoc) -> list[str]:
     return out
 
 
-def _topic_chart(t: TopicDoc, i: int) -> str:
+def _topic_chart(t: TopicDoc, i: int, placed: bool = True) -> str:
+    """One topic's partition chart and table (``placed``: with leader and replicas columns;
+    a producer view, without brokers, has none)."""
     parts = t.partitions
     series: dict[str, tuple[Sequence[float | None], str]] = {
         "records": ([p.records for p in parts], ""), "bytes": ([p.bytes for p in parts], "B")}
@@ -142,7 +152,7 @@ def _topic_chart(t: TopicDoc, i: int) -> str:
     fig = charts.topic_bars(t.topic, [p.partition for p in parts], series, markers,
                             _partition_hover(t))
     rows = [{"partition": p.partition, "records": p.records, "bytes": p.bytes, "keys": p.keys,
-             "leader": p.leader, "replicas": list(p.replicas),
+             **({"leader": p.leader, "replicas": list(p.replicas)} if placed else {}),
              "null-key records": p.null_key_records,
              **({"mean bytes in": human(p.mean_in, "B/s"),
                  "peak bytes in": human(p.peak_in, "B/s"),
@@ -160,7 +170,8 @@ def _partitions(doc: ClusterDoc) -> str:
     index = ('<p class="note">' + " · ".join(
         f'<a href="#topic-{i}">{html.escape(t.topic)}</a>' for i, t in enumerate(doc.topics))
         + "</p>") if len(doc.topics) > 1 else ""
-    body = index + "".join(_topic_chart(t, i) for i, t in enumerate(doc.topics))
+    body = index + "".join(_topic_chart(t, i, bool(doc.brokers))
+                           for i, t in enumerate(doc.topics))
     note = (f"Hot partitions (red) carry more than {charts.HOT_FACTOR}× their topic's mean; the "
             "dashed line is the mean. The buttons switch between records, bytes and, with a "
             "timestamp column, the peak window's bytes in per second (open marks: p99 and mean "
@@ -351,6 +362,7 @@ def render_cluster_report(summary: Mapping[str, Any]) -> str:
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}'
         f"{CSS}{TOPICS_CSS}code{{background:#eef2f6;padding:0 3px}}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
-        f"<header><h1>kpart report — cluster: {title}</h1></header><nav>{nav}</nav>"
+        f"<header><h1>kpart report — {'cluster' if doc.brokers else 'producer view'}: "
+        f"{title}</h1></header><nav>{nav}</nav>"
         f"<main>{''.join(sections)}</main></body></html>\n"
     )

@@ -60,9 +60,30 @@ def _headline(doc: ClusterDoc) -> str:
     window = (f"load over time in windows of {_duration(doc.window_s)}"
               if doc.window_s is not None else "no timestamp column: no load over time")
     n = len(doc.topics)
+    where = (f"on {len(doc.brokers):,} brokers {_in_racks(racks)}" if doc.brokers
+             else "(producer view: no brokers, nothing placed)")
     return (f"[bold]{n} topic{'s' * (n != 1)}[/]: {_n(records)} records ({human(size, 'B')}), "
-            f"{sum(t.num_partitions for t in doc.topics):,} partitions on "
-            f"{len(doc.brokers):,} brokers {_in_racks(racks)}; {window}")
+            f"{sum(t.num_partitions for t in doc.topics):,} partitions {where}; {window}")
+
+
+def _producer_lines(doc: ClusterDoc) -> list[str]:
+    """The producer view's keys (no brokers): per topic its null-key records and its hottest
+    key (the page and hot_keys.parquet list the rest)."""
+    from kpart.report._format import key_text
+
+    out = []
+    for t in doc.topics:
+        out.append(f"{escape(t.topic)}: {_n(t.null_key_records)} null-key records "
+                   f"({escape(t.null_key_strategy or '?')})")
+        hot = next((h for h in doc.hot_keys if h.get("topic") == t.topic), None)
+        if hot is not None:
+            share = hot.get("share")
+            out.append(f"{escape(t.topic)}: hottest key "
+                       f"{escape(key_text(hot.get('key'), t.key_serializer))}, "
+                       f"{_n(hot.get('records'))} records"
+                       + ("" if share is None else f" ({percent(share)} of keyed records)")
+                       + f", partition {hot.get('partition')}")
+    return out
 
 
 def _in_racks(racks: int) -> str:
@@ -210,6 +231,9 @@ def print_cluster_summary(summary: dict[str, Any], console: Console | None = Non
     console.print(_topics(doc))
     if doc.brokers:
         console.print(_brokers(doc))
+    else:  # the producer view: its keys instead of brokers
+        for line in _producer_lines(doc):
+            console.print(line, soft_wrap=True)
     for line in _groups(doc):
         console.print(line, soft_wrap=True)
     console.print("[bold]Partition count[/]")

@@ -289,7 +289,7 @@ def _analysed(placed: PlacedCluster, sources: Sequence[Mapping[str, Any]], recor
         "broker_racks": [b.rack for b in topo.brokers],
         "racks": list(topo.racks),
         "groups": [g.name for g in topo.groups],
-        "placer": getattr(topo, "placer", None),
+        "placer": getattr(topo, "placer", None) if topo.brokers else None,  # nothing placed
         "window_s": None if placed.window_ms is None else placed.window_ms / 1000,
         "kpart_version": __version__,
         "time": analysed_at,
@@ -325,12 +325,16 @@ def build_cluster_summary(  # noqa: PLR0913
     Errors: those of :func:`placed_cluster` (``ConfigError``: a measure for another topic,
     another partition count, windows of different lengths). JSON-ready and deterministic
     when every topic has a seed (or its null-key rule draws nothing). The per-window table
-    is not in the document: :func:`windows_table` gives it for ``windows.parquet``."""
+    is not in the document: :func:`windows_table` gives it for ``windows.parquet``.
+
+    A topology without brokers (a ``[topic]`` with a ``timestamp`` and no ``[cluster]``, or
+    ``kpart report DATA --timestamp COLUMN`` without ``--brokers``) is the producer view over
+    time: partitions without leader or replicas, ``brokers`` and ``racks`` empty, ``cluster``
+    ``None`` (no model, no failure what-ifs); the topics, windows, heat map, hot keys, null
+    keys and partition count as with brokers."""
     from kpart.cluster.load import broker_load
 
     placed = placed_cluster(resolved, measures)
-    model = cluster_model_of(placed, capacity, existing)
-    load = broker_load(model)
     owners = _owners(resolved)
     topo = resolved.topology
     readers = {g.name: topo.group_topics(g) for g in topo.groups}
@@ -340,7 +344,13 @@ def build_cluster_summary(  # noqa: PLR0913
     topics = [_topic_row(t, window_s, s, {g: o for g, o in owners.items()
                                           if t.name in readers.get(g, ())})
               for t, s in zip(placed.topics, srcs, strict=True)]
-    brokers = _broker_rows(placed, model, load)
+    brokers: list[dict[str, Any]] = []
+    cluster = None
+    if topo.brokers:  # none: the producer view (nothing placed, no broker or rack invented)
+        model = cluster_model_of(placed, capacity, existing)
+        load = broker_load(model)
+        brokers = _broker_rows(placed, model, load)
+        cluster = _cluster_section(model, load, capacity_threshold, failures=failures)
     records = sum(t["records"] for t in topics)
     return {
         "format": "kpart-report",
@@ -357,7 +367,7 @@ def build_cluster_summary(  # noqa: PLR0913
         "groups": _group_rows(placed),
         "hot_keys": _hot_keys(placed, topics),
         "heatmap": heatmap(placed),
-        "cluster": _cluster_section(model, load, capacity_threshold, failures=failures),
+        "cluster": cluster,
     }
 
 

@@ -47,13 +47,14 @@ class ClusterReport:
     """What :func:`run_cluster_report` computed: the ``summary`` document (``summary.json``,
     ``"kind": "cluster"``), every topic's ``measures``, the per-window table written as
     ``windows.parquet`` (``None`` when no topic has timestamps), the ``model`` written as
-    ``cluster.json`` and its consumer ``groups`` (written there too,
+    ``cluster.json`` (``None`` without brokers: the producer view) and its consumer ``groups``
+    (written there too,
     :func:`kpart.cluster.from_report.report_groups`)."""
 
     summary: dict[str, Any]
     measures: tuple[TopicMeasure, ...]
     windows: pa.Table | None
-    model: ClusterModel
+    model: ClusterModel | None
     groups: tuple[ConsumerGroup, ...] = ()
 
 
@@ -130,7 +131,8 @@ def run_cluster_report(  # noqa: PLR0913 - the cluster report's inputs, by keywo
     measures = measure_topics(spark, resolved, specs, window_ms=window_ms, limits=limits,
                               bad_records=bad_records, on_step=on_step,
                               largest_groups=readers)
-    on_step("placing replicas" + (f" and assigning {len(groups)} consumer group(s)"
+    on_step(("placing replicas" if topology.brokers else "placing null keys")
+            + (f" and assigning {len(groups)} consumer group(s)"
                                   if groups else ""))
     placed = placed_cluster(resolved, measures)  # null keys placed once, windows on one grid
     summary = build_cluster_summary(resolved, placed, capacity=capacity,
@@ -139,6 +141,7 @@ def run_cluster_report(  # noqa: PLR0913 - the cluster report's inputs, by keywo
     for row, m in zip(summary["topics"], measures, strict=True):
         if "malformed_records" in m.source:  # bad_records="count": in no figure of the topic
             row["malformed_records"] = m.source["malformed_records"]
-    return ClusterReport(summary, measures, cluster_windows_table(resolved, placed),
-                         report_cluster_model(resolved, placed, capacity, existing),
+    model = (report_cluster_model(resolved, placed, capacity, existing)
+             if topology.brokers else None)  # the producer view: no cluster.json
+    return ClusterReport(summary, measures, cluster_windows_table(resolved, placed), model,
                          report_groups(resolved))
