@@ -198,8 +198,8 @@ def test_kpart_cluster_accepts_entries_for_brokers_not_yet_in_the_cluster(shared
     assert captured.err == ""
     rows = {r["broker"]: r for r in json.loads(captured.out)["brokers"]}
     assert sorted(rows) == [1, 2, 3, 4]
-    assert rows[4]["disk_capacity"] == 100_000 * BYTES_IN_MB
-    assert rows[1]["network_in_capacity"] == 50_000 * BYTES_IN_KB
+    assert rows[4]["disk_capacity_bytes"] == 100_000 * BYTES_IN_MB
+    assert rows[1]["nw_in_capacity_bytes_per_s"] == 50_000 * BYTES_IN_KB
 
 
 def test_plan_with_and_without_the_added_broker_reads_the_same_file(shared, capsys) -> None:
