@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from kpart.cluster.partition_change import (
     ElectionRules,
@@ -42,7 +43,11 @@ from kpart.cluster.partition_change import (
 )
 from kpart.errors import ConfigError
 
-__all__ = ["EVENT_KINDS", "BrokerEvent", "ReplicationState", "apply_event", "run_events"]
+if TYPE_CHECKING:  # pragma: no cover
+    from kpart.cluster.model import ClusterModel
+
+__all__ = ["EVENT_KINDS", "BrokerEvent", "ReplicationState", "apply_event", "run_events",
+           "state_from_model"]
 
 #: The event kinds, as the golden vectors and ``kpart outage --json`` name them.
 EVENT_KINDS = ("down", "up", "up_unclean")
@@ -178,3 +183,20 @@ def run_events(state: ReplicationState, events: Iterable[BrokerEvent],
         state = apply_event(state, event, rules)
         out.append(state)
     return out
+
+
+def state_from_model(model: ClusterModel, default_min_isr: int = 1) -> ReplicationState:
+    """The elections' view of ``model``: its brokers, those down from the start
+    (:meth:`ClusterModel.offline_brokers`) fenced, each partition's replicas, leader and ISR
+    as the model has them (no ELR or LastKnownElr: the model does not record them, so a
+    cluster that already has some starts without), ``min.insync.replicas`` per topic
+    (``default_min_isr`` where unknown)."""
+    rows = []
+    for i in range(model.num_partitions):
+        st = model.partition_state(i)
+        info = model.topics[int(model.topic[i])]
+        m = default_min_isr if info.min_insync_replicas is None else info.min_insync_replicas
+        rows.append((st.topic, st.partition, m,
+                     PartitionRegistration(st.replicas, st.leader, st.isr)))
+    return ReplicationState.of((b.id for b in model.brokers), rows,
+                               fenced=model.offline_brokers())
