@@ -482,8 +482,8 @@ def _events_command(  # noqa: PLR0913
     if run_all or down_rack is not None:
         raise ConfigError(f"{'--all' if run_all else '--down-rack'} goes with one failure, "
                           "not with ordered events (give the brokers as --down B ...)")
-    version = str(parse_version(kafka_version, "--kafka-version"))
-    rules = ElectionRules.for_version(version, elr, "--kafka-version")
+    version = str(parse_version(kafka_version))
+    rules = ElectionRules.for_version(version, elr)
     inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
     if out is not None:
         check_writable(out, "--out", inputs=inputs)
