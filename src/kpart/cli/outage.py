@@ -9,6 +9,14 @@ run one failure (their union), ``--all`` every single-broker and single-rack fai
 worst first by the highest leader bytes-in of a surviving broker after, then its leader
 count. ``--json`` prints the report as JSON, ``--out`` writes it (atomically). Bad input: one
 line, exit code 2, nothing written.
+
+Ordered events (:mod:`kpart.cluster.broker_events`, KIP-966 eligible leader replicas): as soon
+as ``--up``/``--up-unclean``/``--elr``/``--no-elr`` is given or ``--down`` repeats, every
+``--down``/``--up``/``--up-unclean`` occurrence is an event, in the order given on the command
+line (``ID,...``: one event per id, in listed order); a single ``--down ID,...`` stays one
+simultaneous failure. ELR defaults from ``--kafka-version`` (on for 4.1+). The report shows,
+per event, the partitions it changed (leader, ISR, ELR, LastKnownElr) and the offline and
+under-min-ISR ones; ``--json`` is ``"version": 2`` with every partition per step.
 """
 
 from __future__ import annotations
