@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from golden_vectors import load_golden
 
+from golden_vectors import load_golden
 from kpart.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
