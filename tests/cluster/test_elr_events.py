@@ -103,3 +103,23 @@ def test_elr_asked_of_a_version_without_it_is_an_error(version):
 def test_bad_events_are_errors_naming_them(event, fenced, message):
     with pytest.raises(ConfigError, match=message):
         apply_event(_one(fenced=fenced), event, ElectionRules(True))
+
+
+def test_last_known_elr_before_4_1_1_is_recorded_only_when_the_isr_empties():
+    # leader 1 fails while the other ISR member, 2, is fenced: leaderless, ISR [2]
+    p = PartitionRegistration((1, 2, 3), 1, (1, 2))
+    acceptable = lambda r: r == 3  # noqa: E731
+    new = build_partition_change(p, acceptable, 2, ElectionRules.for_version("4.1.1", True),
+                                 target_isr=(2,))
+    old = build_partition_change(p, acceptable, 2, ElectionRules.for_version("4.1.0", True),
+                                 target_isr=(2,))
+    assert (new.leader, new.isr, new.elr, new.last_known_elr) == (None, (2,), (1,), (1,))
+    assert (old.leader, old.isr, old.elr, old.last_known_elr) == (None, (2,), (1,), ())
+
+
+def test_without_unclean_shutdown_detection_an_unclean_return_counts_as_clean():
+    events = [*EXAMPLE[:3], BrokerEvent("up_unclean", 2)]
+    with_detection = run_events(_one(), events, ElectionRules.for_version("3.8", True))
+    without = run_events(_one(), events, ElectionRules.for_version("3.7", True))
+    assert _path(with_detection)[-1] == (None, (), (3,), (3,))
+    assert _path(without)[-1] == (2, (2,), (3,), ())
