@@ -391,6 +391,7 @@ SHIPPED = {
     "pools.json": "pools",
     "pools-current.json": "reassignment",
     "topic-test4.describe.txt": "describe",
+    "kip966.describe.txt": "describe",
     "flights-sample.csv": None,  # a dataset (kpart report, compat, whatif), not a format
     "outage-cluster.json": None,  # a cluster.json (kpart.cluster.cluster_json), read in docs/outage.md
     "cluster.describe.txt": "describe",

@@ -75,3 +75,18 @@ def test_the_text_report_shows_each_step(capsys):
     assert "eligible leader replicas (KIP-966) on: 4 events" in out
     assert "3. down 3: down 1,2,3; 1 offline" in out
     assert "4. up 2: down 1,3; 0 offline, 1 under min.insync.replicas" in out
+
+
+def test_a_dump_s_elr_and_last_known_elr_are_the_starting_state(tmp_path, capsys):
+    # Kafka 3.7+ prints Elr:/LastKnownElr:; 2 and 3 are offline: the partition waits for them
+    dump = tmp_path / "mid.txt"
+    dump.write_text("Topic: orders\tPartitionCount: 1\tReplicationFactor: 3\tConfigs: "
+                    "min.insync.replicas=2\n\tTopic: orders\tPartition: 0\tLeader: none\t"
+                    "Replicas: 1,2,3\tIsr: \tElr: 3,2\tLastKnownElr: 3\tOffline: 2,3\n")
+    assert main(["outage", "--current", str(dump), "--brokers", "1,2,3", "--down", "1",
+                 "--up", "3", "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    first, last = steps[0]["partitions"][0], steps[1]["partitions"][0]
+    assert (first["leader"], first["isr"], first["elr"], first["last_known_elr"]) == (
+        None, [], [3, 2], [3])
+    assert (last["leader"], last["isr"], last["elr"], last["last_known_elr"]) == (3, [3], [2], [])

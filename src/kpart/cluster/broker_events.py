@@ -187,16 +187,17 @@ def run_events(state: ReplicationState, events: Iterable[BrokerEvent],
 
 def state_from_model(model: ClusterModel, default_min_isr: int = 1) -> ReplicationState:
     """The elections' view of ``model``: its brokers, those down from the start
-    (:meth:`ClusterModel.offline_brokers`) fenced, each partition's replicas, leader and ISR
-    as the model has them (no ELR or LastKnownElr: the model does not record them, so a
-    cluster that already has some starts without), ``min.insync.replicas`` per topic
-    (``default_min_isr`` where unknown)."""
+    (:meth:`ClusterModel.offline_brokers`) fenced, each partition's replicas, leader, ISR,
+    ELR and LastKnownElr as the model has them (a describe dump's ``Elr:`` /
+    ``LastKnownElr:``), ``min.insync.replicas`` per topic (``default_min_isr`` where
+    unknown)."""
     rows = []
     for i in range(model.num_partitions):
         st = model.partition_state(i)
         info = model.topics[int(model.topic[i])]
         m = default_min_isr if info.min_insync_replicas is None else info.min_insync_replicas
         rows.append((st.topic, st.partition, m,
-                     PartitionRegistration(st.replicas, st.leader, st.isr)))
+                     PartitionRegistration(st.replicas, st.leader, st.isr, st.elr,
+                                           st.last_known_elr)))
     return ReplicationState.of((b.id for b in model.brokers), rows,
                                fenced=model.offline_brokers())

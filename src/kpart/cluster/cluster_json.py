@@ -117,12 +117,13 @@ def _broker(doc: object, where: str) -> ClusterBroker:
 def _partition(topic: str, doc: object, where: str) -> PartitionState:
     p = json_object(doc, _PARTITION, where)
     leader = p.get("leader")
+    loads: dict[str, Any] = {k: _amount(p.get(k), f"{where}.{k}") for k in LOADS}
     return PartitionState(
         topic, _int(p.get("partition"), f"{where}.partition"),
         _ids(p.get("replicas"), f"{where}.replicas"),
         None if leader is None or leader == -1 else _int(leader, f"{where}.leader"),
         _ids(p.get("isr") or [], f"{where}.isr"),
-        **{k: _amount(p.get(k), f"{where}.{k}") for k in LOADS},
+        **loads,
     )
 
 
