@@ -474,6 +474,59 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "(RemoteLogMetadataTopicPartitioner)"),
         ),
     ),
+    # -- KIP-966 eligible leader replicas (kpart.cluster.partition_change) --------------------
+    Rule(
+        "eligible_leader_replicas",
+        "KIP-966 eligible leader replicas: whether the controller can keep an ELR, and whether "
+        "it is on by default (what kpart outage's events assume without --elr/--no-elr)",
+        "broker", "eligible leader replicas (KIP-966)",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-966",
+                 "eligible leader replicas start in 3.7.0"),
+            Span("3.7.0", "3.9.2", "config-gated", "KIP-966",
+                 "off unless the controllers set eligible.leader.replicas.enable=true"),
+            Span("4.0.0", "4.0.1", "feature-gated", "KAFKA-18062, PR #17867",
+                 "off unless the feature eligible.leader.replicas.version=1 is finalized"),
+            Span("4.1.0", None, "on-for-new-clusters", "KIP-966",
+                 "on for clusters created at 4.1 or later (eligible.leader.replicas.version=1); "
+                 "off on upgraded clusters until the feature is finalized"),
+        ),
+    ),
+    Rule(
+        "unclean_shutdown_detection",
+        "KIP-966 with ELR on: whether a broker registering after an unclean shutdown leaves "
+        "every ISR and ELR it is in",
+        "broker", "eligible leader replicas (KIP-966)",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-966",
+                 "eligible leader replicas start in 3.7.0"),
+            Span("3.7.0", "3.7.2", "clean-only", "KIP-966",
+                 "not detected yet: the broker is treated as after a clean shutdown"),
+            Span("3.8.0", "3.9.2", "detected", "KAFKA-15586, PR #14706",
+                 "the broker leaves every ISR and ELR"),
+            Span("4.0.0", "4.0.1", "clean-only", "KAFKA-18635",
+                 "the detection was inadvertently removed"),
+            Span("4.1.0", None, "detected", "KAFKA-18635, PR #18277",
+                 "the detection is back"),
+        ),
+    ),
+    Rule(
+        "last_known_leader",
+        "KIP-966 with ELR on and ISR and ELR empty: when LastKnownElr records the last leader, "
+        "and whether a fenced last leader can be elected",
+        "broker", "eligible leader replicas (KIP-966)",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-966",
+                 "eligible leader replicas start in 3.7.0"),
+            Span("3.7.0", "4.0.1", "isr-emptied-even-if-fenced", "KIP-966",
+                 "recorded when the ISR becomes empty; elected even while still fenced"),
+            Span("4.1.0", "4.1.0", "isr-emptied", "KAFKA-19522, PR #20200",
+                 "elected only when it is an acceptable (unfenced) leader"),
+            Span("4.1.1", None, "leaderless", "PR #20655 (#20629 on 4.2)",
+                 "recorded when the partition first becomes leaderless, cleared once it has a "
+                 "leader (PartitionChangeBuilder at 4.3)"),
+        ),
+    ),
 )}
 
 

@@ -70,7 +70,8 @@ def test_parse_modern_output_with_elr_and_reassignment() -> None:
     parts = parse_describe_partitions(MODERN)
     assert parts == [
         DescribedPartition("orders", 0, 1, (1, 2, 3), (1, 2)),
-        DescribedPartition("orders", 1, None, (2, 3, 4), (), adding=(4,), removing=(1,)),
+        DescribedPartition("orders", 1, None, (2, 3, 4), (), adding=(4,), removing=(1,),
+                           elr=(3,)),
     ]
 
 

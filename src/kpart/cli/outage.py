@@ -9,6 +9,14 @@ run one failure (their union), ``--all`` every single-broker and single-rack fai
 worst first by the highest leader bytes-in of a surviving broker after, then its leader
 count. ``--json`` prints the report as JSON, ``--out`` writes it (atomically). Bad input: one
 line, exit code 2, nothing written.
+
+Ordered events (:mod:`kpart.cluster.broker_events`, KIP-966 eligible leader replicas): as soon
+as ``--up``/``--up-unclean``/``--elr``/``--no-elr`` is given or ``--down`` repeats, every
+``--down``/``--up``/``--up-unclean`` occurrence is an event, in the order given on the command
+line (``ID,...``: one event per id, in listed order); a single ``--down ID,...`` stays one
+simultaneous failure. ELR defaults from ``--kafka-version`` (on for 4.1+). The report shows,
+per event, the partitions it changed (leader, ISR, ELR, LastKnownElr) and the offline and
+under-min-ISR ones; ``--json`` is ``"version": 2`` with every partition per step.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from kpart._files import check_writable, read_text, write_texts
 from kpart.cli._cluster_inputs import PartialOption, SnapshotOption, read_snapshot
@@ -26,7 +35,11 @@ from kpart.errors import ConfigError, KpartError
 if TYPE_CHECKING:  # pragma: no cover
 
     from kpart.cluster import ClusterModel
+    from kpart.cluster.broker_events import BrokerEvent, ReplicationState
     from kpart.cluster.outage import OutageResult
+
+#: The options whose every occurrence is one ordered event (or several: ``ID,...``).
+EVENT_OPTIONS = {"--down": "down", "--up": "up", "--up-unclean": "up_unclean"}
 
 #: What ``--all`` ranks by (also printed in the JSON report as ``ranked_by``).
 RANKED_BY = "max bytes_in_per_s (leader bytes-in) of a surviving broker, then max leaders"
@@ -40,8 +53,23 @@ _Plan = Annotated[Path | None, typer.Option(
 _Brokers = Annotated[str | None, typer.Option(
     "--brokers", help="Brokers and racks as ID[:RACK],... or A-B ranges (a --describe dump has "
     "no racks).", show_default=False)]
-_Down = Annotated[str | None, typer.Option(
-    "--down", help="Brokers that go down: ID,...", show_default=False)]
+_Down = Annotated[list[str] | None, typer.Option(
+    "--down", help="Brokers that go down: ID,... (once: one failure of them all; repeated, or "
+    "with --up/--up-unclean/--elr/--no-elr: ordered events, one per broker).",
+    show_default=False)]
+_Up = Annotated[list[str] | None, typer.Option(
+    "--up", help="An ordered event: a down broker returns after a clean shutdown (ID,...).",
+    show_default=False)]
+_UpUnclean = Annotated[list[str] | None, typer.Option(
+    "--up-unclean", help="An ordered event: a down broker returns after an unclean shutdown "
+    "(ID,...).", show_default=False)]
+_Elr = Annotated[bool | None, typer.Option(
+    "--elr/--no-elr", help="Ordered events with KIP-966 eligible leader replicas on or off "
+    "(default: on for --kafka-version 4.1 or later, a cluster created there; off before).",
+    show_default=False)]
+_Version = Annotated[str | None, typer.Option(
+    "--kafka-version", help="The brokers' Kafka version (default 4.3): the elections of "
+    "ordered events (docs/versions.md).", show_default=False)]
 _DownRack = Annotated[str | None, typer.Option(
     "--down-rack", help="A rack that goes down (all its brokers).", show_default=False)]
 _All = Annotated[bool, typer.Option(
@@ -263,11 +291,16 @@ def _table_one(before: OutageResult, r: OutageResult, known: bool) -> None:
 
 
 def outage_command(  # noqa: PLR0913
+    ctx: typer.Context,
     current: _Current = None,
     snapshot: SnapshotOption = None,
     plan: _Plan = None,
     brokers: _Brokers = None,
     down: _Down = None,
+    up: _Up = None,
+    up_unclean: _UpUnclean = None,
+    elr: _Elr = None,
+    kafka_version: _Version = None,
     down_rack: _DownRack = None,
     run_all: _All = False,
     min_isr: _MinIsr = 1,
@@ -276,10 +309,20 @@ def outage_command(  # noqa: PLR0913
     partial: PartialOption = False,
 ) -> None:
     """Broker- and rack-failure what-ifs: offline partitions, min.insync.replicas, new
-    leaders and broker load after (Kafka's election, unclean election off)."""
+    leaders and broker load after (Kafka's election, unclean election off); ordered events
+    (--down B --down C --up B ...) with KIP-966 eligible leader replicas."""
     from kpart.cluster.outage import outage, outage_all, ranked
 
-    if run_all == (down is not None or down_rack is not None):
+    if up or up_unclean or elr is not None or len(down or []) > 1:
+        given = {"--down": down or [], "--up": up or [], "--up-unclean": up_unclean or []}
+        _events_command(ctx.meta.get(_ARGS_KEY, []), given, current, snapshot, plan, brokers,
+                        down_rack, run_all, min_isr, as_json, out, partial, elr, kafka_version)
+        return
+    if kafka_version is not None:
+        raise ConfigError("--kafka-version goes with ordered events (--down B --up B ..., or "
+                          "--elr/--no-elr)")
+    down_ids = down[0] if down else None
+    if run_all == (down_ids is not None or down_rack is not None):
         raise ConfigError("Give --down/--down-rack (one failure) or --all (every single broker "
                           "and rack)")
     inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
@@ -289,7 +332,7 @@ def outage_command(  # noqa: PLR0913
     if run_all:
         results = ranked(outage_all(model, default_min_isr=min_isr))
     else:
-        ids, rack = _failure(model, down, down_rack)
+        ids, rack = _failure(model, down_ids, down_rack)
         results = [outage(model, ids, rack=rack, default_min_isr=min_isr)]
     text = _report(results, run_all) if (as_json or out is not None) else ""
     if out is not None:
@@ -304,6 +347,180 @@ def outage_command(  # noqa: PLR0913
         _table_one(outage(model, (), default_min_isr=min_isr), results[0], known)
 
 
+# -- ordered events (kpart.cluster.broker_events) ---------------------------------------------
+_ARGS_KEY = "kpart.outage.args"
+
+
+def _event_tokens(args: list[str]) -> list[tuple[str, str]]:
+    """``(option, value)`` for each ``--down``/``--up``/``--up-unclean`` occurrence, in the
+    order given (``args``: the arguments :class:`_EventOrderCommand` kept; values taken as
+    click takes them: the next argument, or after ``=``; ``--`` ends the options)."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token == "--":
+            break
+        name, eq, value = token.partition("=")
+        if name in EVENT_OPTIONS:
+            if not eq:
+                i += 1
+                value = args[i] if i < len(args) else ""
+            out.append((name, value))
+        i += 1
+    return out
+
+
+def _parse_events(model: ClusterModel, args: list[str],
+                  given: dict[str, list[str]]) -> list[BrokerEvent]:
+    """The ordered events: each option occurrence in order, ``ID,...`` in listed order.
+    Bad ids are errors naming the option and the value."""
+    from kpart.cluster.broker_events import BrokerEvent
+
+    tokens = _event_tokens(args)
+    # the order read back must be click's values, option by option (else refuse: never guess)
+    for opt in EVENT_OPTIONS:
+        if [v for o, v in tokens if o == opt] != given[opt]:
+            raise ConfigError(f"{opt}: cannot tell the order of the events; give each as "
+                              f"{opt} ID")
+    known = {b.id for b in model.brokers}
+    events = []
+    for opt, value in tokens:
+        items = [x.strip() for x in value.split(",")]
+        if not any(items):
+            raise ConfigError(f"{opt}: no broker given")
+        for item in items:
+            if not (item.isascii() and item.isdigit()):
+                raise ConfigError(f"{opt}: invalid broker id {item!r}: expected ID,...")
+            if int(item) not in known:
+                raise ConfigError(f"{opt} {int(item)}: unknown broker {int(item)}: the cluster "
+                                  f"has brokers {_ranges(sorted(known))}")
+            events.append(BrokerEvent(EVENT_OPTIONS[opt], int(item)))
+    if not events:
+        raise ConfigError("--elr/--no-elr go with ordered events: give --down B [--up B ...]")
+    return events
+
+
+def _run_events(state: ReplicationState, events: list[BrokerEvent],
+                rules: Any) -> list[ReplicationState]:
+    """:func:`~kpart.cluster.broker_events.run_events`, errors naming the option and step."""
+    from kpart.cluster.broker_events import apply_event
+
+    out = []
+    opt = {v: k for k, v in EVENT_OPTIONS.items()}
+    for n, event in enumerate(events, 1):
+        if event.kind != "down" and event.broker not in state.fenced:
+            raise ConfigError(f"{opt[event.kind]} {event.broker}: broker {event.broker} is not "
+                              f"down at event {n} ({event})")
+        if event.kind == "down" and event.broker in state.fenced:
+            raise ConfigError(f"--down {event.broker}: broker {event.broker} is already down at "
+                              f"event {n}")
+        state = apply_event(state, event, rules)
+        out.append(state)
+    return out
+
+
+def _steps_doc(events: list[BrokerEvent], steps: list[ReplicationState], elr: bool,
+               version: str) -> dict[str, Any]:
+    def rows(keys: tuple[tuple[str, int], ...]) -> list[list[Any]]:
+        return [[t, p] for t, p in keys]
+
+    return {
+        "format": "kpart-outage", "version": 2, "elr": elr, "kafka_version": version,
+        "steps": [{
+            "event": str(e),
+            "down": sorted(st.fenced),
+            "offline_partitions": rows(st.offline),
+            "under_min_isr": rows(st.under_min_isr),
+            "partitions": [{"topic": t, "partition": n, "leader": p.leader, "isr": list(p.isr),
+                            "elr": list(p.elr), "last_known_elr": list(p.last_known_elr),
+                            "leader_recovery_state": p.leader_recovery_state}
+                           for (t, n), p in zip(st.keys, st.partitions, strict=True)],
+        } for e, st in zip(events, steps, strict=True)]}
+
+
+def _ids(ids: tuple[int, ...]) -> str:
+    return ",".join(map(str, ids)) or "-"
+
+
+def _print_steps(before: ReplicationState, events: list[BrokerEvent],
+                 steps: list[ReplicationState], elr: bool, version: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=110)
+    console.print(f"Kafka {version}, eligible leader replicas (KIP-966) "
+                  f"{'on' if elr else 'off'}: {len(events)} events")
+    prev = before
+    for n, (event, st) in enumerate(zip(events, steps, strict=True), 1):
+        changed = [i for i, (a, b) in enumerate(zip(prev.partitions, st.partitions,
+                                                     strict=True)) if a != b]
+        console.print(f"{n}. {event}: down {_ids(tuple(sorted(st.fenced)))}; "
+                      f"{len(st.offline)} offline, {len(st.under_min_isr)} under "
+                      f"min.insync.replicas; {len(changed)} partition"
+                      f"{'' if len(changed) == 1 else 's'} changed")
+        if changed:
+            table = Table()
+            for col in ("topic", "partition", "leader", "ISR", "ELR", "LastKnownElr"):
+                table.add_column(col, justify="left" if col == "topic" else "right")
+            for i in changed:
+                (t, p), r = st.keys[i], st.partitions[i]
+                table.add_row(t, str(p), "none" if r.leader is None else str(r.leader),
+                              _ids(r.isr), _ids(r.elr), _ids(r.last_known_elr))
+            console.print(table)
+        for what, keys in (("offline", st.offline),
+                           ("under min.insync.replicas", st.under_min_isr)):
+            if keys:
+                shown = ", ".join(f"{t}-{p}" for t, p in keys[:10])
+                more = f" (+{len(keys) - 10} more)" if len(keys) > 10 else ""
+                console.print(f"{what}: {shown}{more}")
+        prev = st
+
+
+def _events_command(  # noqa: PLR0913
+    args: list[str], given: dict[str, list[str]], current: Path | None, snapshot: Path | None, plan: Path | None, brokers: str | None,
+    down_rack: str | None, run_all: bool, min_isr: int, as_json: bool, out: Path | None,
+    partial: bool, elr: bool | None, kafka_version: str | None,
+) -> None:
+    """``kpart outage`` with ordered events (module docstring)."""
+    from kpart.cluster.broker_events import state_from_model
+    from kpart.cluster.partition_change import ElectionRules
+    from kpart.versions import kafka_version as parse_version
+
+    if run_all or down_rack is not None:
+        raise ConfigError(f"{'--all' if run_all else '--down-rack'} goes with one failure, "
+                          "not with ordered events (give the brokers as --down B ...)")
+    version = str(parse_version(kafka_version))
+    rules = ElectionRules.for_version(version, elr)
+    inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
+    if out is not None:
+        check_writable(out, "--out", inputs=inputs)
+    model = _load(current, snapshot, plan, brokers, partial)
+    events = _parse_events(model, args, given)
+    before = state_from_model(model, default_min_isr=min_isr)
+    steps = _run_events(before, events, rules)
+    text = ""
+    if as_json or out is not None:
+        text = json.dumps(_steps_doc(events, steps, rules.elr, version),
+                          separators=(",", ":")) + "\n"
+    if out is not None:
+        write_texts({out: text}, inputs=inputs)
+    if as_json:
+        typer.echo(text, nl=False)
+        return
+    _print_steps(before, events, steps, rules.elr, version)
+
+
+class _EventOrderCommand(TyperCommand):
+    """``kpart outage`` keeps its raw arguments: the order of ``--down``/``--up``/
+    ``--up-unclean`` occurrences is the order of the events (click collects each option's
+    values apart)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta[_ARGS_KEY] = list(args)
+        return super().parse_args(ctx, args)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``kpart outage`` to the ``kpart`` app."""
-    app.command("outage")(outage_command)
+    app.command("outage", cls=_EventOrderCommand)(outage_command)

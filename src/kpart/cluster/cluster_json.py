@@ -23,8 +23,11 @@ bytes/s (``messages``: records; ``messages_in_per_s``: records/s), capacity as :
 as Kafka's ``ConsumerGroupDescription`` describes them (:class:`~kpart.cluster.groups.ConsumerGroup`:
 ``type`` ``"classic"``/``"consumer"``, ``state`` a ``ConsumerGroupState`` name, ``assignor`` the
 ``partitionAssignor``, ``coordinator`` a broker id; each member's ``assignment`` its partitions
-by topic); read them with :func:`groups_from_json`. Unknown fields are errors (a misspelling), as is another ``format`` or a ``version`` other than
-1. Errors: :class:`~kpart.errors.ConfigError` naming the field, e.g.
+by topic); read them with :func:`groups_from_json`. Version 2 adds each partition's KIP-966
+``elr`` and ``last_known_elr`` (broker ids in Kafka's order; empty or absent = none); kpart
+writes version 2 only when the model records some, and reads versions 1 and 2. Unknown fields
+are errors (a misspelling; ``elr`` in a version 1 file too), as is another ``format`` or
+``version``. Errors: :class:`~kpart.errors.ConfigError` naming the field, e.g.
 ``cluster.topics[0].partitions[3].replicas``.
 
 >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
@@ -56,13 +59,18 @@ from kpart.cluster.model import (
 )
 from kpart.errors import ConfigError
 
-__all__ = ["FORMAT", "VERSION", "cluster_from_json", "cluster_to_json", "groups_from_json",
+__all__ = ["FORMAT", "READ_VERSIONS", "VERSION", "cluster_from_json", "cluster_to_json", "groups_from_json",
            "groups_to_json"]
 
 FORMAT = "kpart-cluster"
-VERSION = 1
+VERSION = 2
+#: The versions :func:`cluster_from_json` reads (1: before KIP-966's ``elr`` /
+#: ``last_known_elr``; :func:`cluster_to_json` still writes 1 when the model records neither).
+READ_VERSIONS = (1, 2)
+_ELR = ("elr", "last_known_elr")
 _CAPACITY = ("disk_bytes", "network_in", "network_out", "cpu")
 _PARTITION = ("partition", "replicas", "leader", "isr", *LOADS)
+_PARTITION_V2 = (*_PARTITION, *_ELR)
 _GROUP = ("group_id", "type", "state", "assignor", "simple", "coordinator", "members")
 _MEMBER = ("member_id", "group_instance_id", "client_id", "host", "rack", "assignment")
 
@@ -114,15 +122,18 @@ def _broker(doc: object, where: str) -> ClusterBroker:
     return ClusterBroker(_int(b.get("id"), f"{where}.id"), rack or None, capacity)
 
 
-def _partition(topic: str, doc: object, where: str) -> PartitionState:
-    p = json_object(doc, _PARTITION, where)
+def _partition(topic: str, doc: object, where: str, version: int = 1) -> PartitionState:
+    p = json_object(doc, _PARTITION if version == 1 else _PARTITION_V2, where)
     leader = p.get("leader")
+    loads: dict[str, Any] = {k: _amount(p.get(k), f"{where}.{k}") for k in LOADS}
+    for k in _ELR:
+        loads[k] = _ids(p.get(k) or [], f"{where}.{k}")
     return PartitionState(
         topic, _int(p.get("partition"), f"{where}.partition"),
         _ids(p.get("replicas"), f"{where}.replicas"),
         None if leader is None or leader == -1 else _int(leader, f"{where}.leader"),
         _ids(p.get("isr") or [], f"{where}.isr"),
-        **{k: _amount(p.get(k), f"{where}.{k}") for k in LOADS},
+        **loads,
     )
 
 
@@ -132,9 +143,10 @@ def cluster_from_json(doc: object) -> ClusterModel:
     top = json_object(doc, ("format", "version", "brokers", "topics", "groups"), "cluster")
     if top.get("format") != FORMAT:
         raise ConfigError(f"cluster.format: expected {FORMAT!r}, got {top.get('format')!r:.40}.")
-    if top.get("version") != VERSION:
-        raise ConfigError(f"cluster.version: kpart reads version {VERSION}, got "
-                          f"{top.get('version')!r:.20}.")
+    version = top.get("version")
+    if type(version) is not int or version not in READ_VERSIONS:
+        raise ConfigError(f"cluster.version: kpart reads versions 1 and {VERSION}, got "
+                          f"{version!r:.20}.")
     brokers = [_broker(b, f"cluster.brokers[{i}]")
                for i, b in enumerate(_list(top, "brokers", "cluster"))]
     topics: list[TopicInfo] = []
@@ -153,8 +165,8 @@ def cluster_from_json(doc: object) -> ClusterModel:
                                 _int(min_isr, f"{where}.configs.min.insync.replicas", minimum=1)))
         parts = _list(t, "partitions", where)
         found = partition_columns(parts)
-        if found is None:  # read entry by entry: names the bad field
-            found = _columns_of([_partition(name, p, f"{where}.partitions[{j}]")
+        if found is None:  # read entry by entry: names the bad field (and reads the ELR)
+            found = _columns_of([_partition(name, p, f"{where}.partitions[{j}]", version)
                                  for j, p in enumerate(parts)])
         columns.append(found)
     groups_from_json(top)
@@ -164,10 +176,13 @@ def cluster_from_json(doc: object) -> ClusterModel:
 def _columns_of(rows: list[PartitionState]) -> Columns:
     """Checked rows of one topic as the columns :func:`partition_columns` gives."""
     model = ClusterModel.from_partitions(
-        [ClusterBroker(b) for b in sorted({x for r in rows for x in (*r.replicas, *r.isr)})],
+        [ClusterBroker(b) for b in sorted({x for r in rows for x in (*r.replicas, *r.isr,
+                                                                     *r.elr, *r.last_known_elr)})],
         rows)
-    return {name: getattr(model, name) for name in ("partition", "replicas", "isr", "leader",
-                                                    *LOADS)}
+    out = {name: getattr(model, name) for name in ("partition", "replicas", "isr", "leader",
+                                                   *LOADS)}
+    out.update({k: getattr(model, k) for k in _ELR if getattr(model, k) is not None})
+    return out
 
 
 def _model(brokers: list[ClusterBroker], topics: list[TopicInfo],
@@ -180,19 +195,21 @@ def _model(brokers: list[ClusterBroker], topics: list[TopicInfo],
     def stacked(name: str) -> np.ndarray:
         if not columns:
             return np.zeros((0, 1) if name in ("replicas", "isr") else 0)
-        if name not in ("replicas", "isr"):
+        if name not in ("replicas", "isr", *_ELR):
             return np.concatenate([c[name] for c in columns])
-        width = max(c[name].shape[1] for c in columns)
+        width = max(c[name].shape[1] for c in columns if name in c)
         out = np.full((len(topic), width), -1, dtype=np.int32)
         start = 0
-        for c in columns:
-            block = c[name]
-            out[start : start + len(block), : block.shape[1]] = block
-            start += len(block)
+        for c, count in zip(columns, counts, strict=True):
+            if name in c:
+                block = c[name]
+                out[start : start + len(block), : block.shape[1]] = block
+            start += count
         return out
 
-    arrays = {name: stacked(name) for name in ("partition", "replicas", "isr", "leader",
-                                                *LOADS)}
+    names = ("partition", "replicas", "isr", "leader", *LOADS,
+             *(k for k in _ELR if any(k in c for c in columns)))
+    arrays = {name: stacked(name) for name in names}
     order = np.lexsort((arrays["partition"], topic))
     if len(order) and not (np.diff(order) == 1).all():
         topic = topic[order]
@@ -319,12 +336,19 @@ def cluster_to_json(model: ClusterModel,
                _id_lists(model.isr),
                *(_numbers(getattr(model, k), missing=np.isnan(getattr(model, k)))
                  for k in LOADS)]
-    entries = [dict(zip(_PARTITION, values, strict=True))
+    keys: tuple[str, ...] = _PARTITION
+    with_elr = model.elr is not None or model.last_known_elr is not None
+    if with_elr:
+        keys = _PARTITION_V2
+        columns += [_id_lists(np.full((len(model.topic), 1), -1) if a is None else a)
+                    for a in (model.elr, model.last_known_elr)]
+    entries = [dict(zip(keys, values, strict=True))
                for values in zip(*columns, strict=True)]
     ends = np.cumsum(np.bincount(model.topic, minlength=len(topics))).tolist()
     for t, (start, end) in enumerate(zip([0, *ends[:-1]], ends, strict=True)):
         topics[t]["partitions"] = entries[start:end]
-    doc = {"format": FORMAT, "version": VERSION, "brokers": brokers, "topics": topics}
+    doc = {"format": FORMAT, "version": VERSION if with_elr else 1, "brokers": brokers,
+           "topics": topics}
     if groups is not None:
         doc["groups"] = groups_to_json(groups)
     return doc

@@ -143,6 +143,10 @@ class _Rows:
         offline = [tuple(b for b in d.offline if b in d.replicas) if d.offline else ()
                    for d in rows]
         self.offline = padded_ids(offline)[perm] if any(offline) else None
+        elr = [d.elr for d in rows]
+        self.elr = padded_ids(elr)[perm] if any(elr) else None
+        last = [d.last_known_elr for d in rows]
+        self.last_known_elr = padded_ids(last)[perm] if any(last) else None
 
     def mark_offline(self, brokers: Sequence[int]) -> None:
         """Every replica on ``brokers`` offline for its partition (brokers absent from the
@@ -294,5 +298,5 @@ def cluster_from_files(  # noqa: PLR0913
     return ClusterModel(
         cluster, topics, topic=rows.topic,
         partition=rows.partition, replicas=rows.replicas, leader=rows.leader, isr=rows.isr,
-        offline=rows.offline, **columns,
+        offline=rows.offline, elr=rows.elr, last_known_elr=rows.last_known_elr, **columns,
     )

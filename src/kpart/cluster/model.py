@@ -117,7 +117,7 @@ class PartitionState:
     ``replicas`` in replica order, ``leader`` (``None`` = no leader), ``isr``, and its loads
     (``None`` = unknown): ``messages``, ``size_bytes`` (bytes on disk, per replica),
     ``bytes_in_per_s`` (produced), ``bytes_out_per_s`` (consumed), ``messages_in_per_s``
-    (records/s produced)."""
+    (records/s produced); KIP-966's ``elr`` and ``last_known_elr`` (Kafka's order)."""
 
     topic: str
     partition: int
@@ -129,6 +129,8 @@ class PartitionState:
     bytes_in_per_s: float | None = None
     bytes_out_per_s: float | None = None
     messages_in_per_s: float | None = None
+    elr: tuple[int, ...] = ()
+    last_known_elr: tuple[int, ...] = ()
 
 
 def padded_ids(rows: Sequence[Sequence[int]]) -> np.ndarray:
@@ -185,6 +187,10 @@ class ClusterModel:
     messages_in_per_s: np.ndarray | None = None
     #: replicas offline for their partition (see the module docstring); ``None``: none
     offline: np.ndarray | None = None
+    #: KIP-966 eligible leader replicas and LastKnownElr, int32 ``(P, E)`` padded with -1
+    #: (a describe dump's ``Elr:``/``LastKnownElr:``); ``None``: none recorded
+    elr: np.ndarray | None = None
+    last_known_elr: np.ndarray | None = None
     _broker_index: dict[int, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -218,6 +224,15 @@ class ClusterModel:
                 raise ConfigError(f"Cluster arrays disagree: offline has shape {value.shape}, "
                                   f"topic has {n} rows.")
             object.__setattr__(self, "offline", value if (value >= 0).any() else None)
+        for name in ("elr", "last_known_elr"):
+            arr = getattr(self, name)
+            if arr is None:
+                continue
+            value = _frozen(arr, np.int32)
+            if value.ndim != 2 or len(value) != n:
+                raise ConfigError(f"Cluster arrays disagree: {name} has shape {value.shape}, "
+                                  f"topic has {n} rows.")
+            object.__setattr__(self, name, value if (value >= 0).any() else None)
         self._validate()
 
     def _where(self, row: int) -> str:
@@ -295,6 +310,9 @@ class ClusterModel:
             leader=np.array([-1 if p.leader is None else p.leader for p in rows], np.int32),
             isr=padded_ids([p.isr for p in rows]),
             **{name: loads(name) for name in LOADS},
+            elr=padded_ids([p.elr for p in rows]) if any(p.elr for p in rows) else None,
+            last_known_elr=(padded_ids([p.last_known_elr for p in rows])
+                            if any(p.last_known_elr for p in rows) else None),
         )
 
     # -- reading --------------------------------------------------------------------------
@@ -368,4 +386,6 @@ class ClusterModel:
             self.topics[int(self.topic[row])].name, int(self.partition[row]),
             ids(self.replicas[row]), None if leader < 0 else leader, ids(self.isr[row]),
             **{name: load(name) for name in LOADS},
+            elr=() if self.elr is None else ids(self.elr[row]),
+            last_known_elr=() if self.last_known_elr is None else ids(self.last_known_elr[row]),
         )

@@ -66,7 +66,8 @@ class DescribedPartition:
     ``offline``: the ``Offline:`` field (replicas whose broker or log dir is offline, Kafka's
     ``offlineReplicas``); ``adding`` / ``removing``: a reassignment in progress (``Adding
     Replicas:`` / ``Removing Replicas:``; ``replicas`` is then Kafka's union of the old and the
-    new replicas)."""
+    new replicas); ``elr`` / ``last_known_elr``: KIP-966's ``Elr:`` / ``LastKnownElr:``
+    (Kafka 3.7+; empty or ``N/A`` read as none)."""
 
     topic: str
     partition: int
@@ -76,6 +77,8 @@ class DescribedPartition:
     offline: tuple[int, ...] = ()
     adding: tuple[int, ...] = ()
     removing: tuple[int, ...] = ()
+    elr: tuple[int, ...] = ()
+    last_known_elr: tuple[int, ...] = ()
 
     @property
     def reassigning(self) -> bool:
@@ -194,25 +197,29 @@ def _id_list(value: str, what: str, lineno: int) -> tuple[int, ...]:
 
 #: A partition line exactly as ``kafka-topics.sh`` prints it (tab-separated ``Key: value``,
 #: id lists of digits and commas, optional trailing fields without ``:`` in their values) and
-#: without state kpart reads from the trailing fields (an empty ``Offline:`` only; no
-#: ``Adding/Removing Replicas``): :func:`_fields` would read the same topic, partition,
+#: without state kpart reads from the trailing fields (an empty ``Offline:``, empty or ``N/A``
+#: ``Elr:``/``LastKnownElr:`` only; no ``Adding/Removing Replicas``): :func:`_fields` would read the same topic, partition,
 #: leader, replicas and ISR from it. Other lines take the slow path.
 _CANONICAL = re.compile(
     r"[ \t]*Topic: ?([^\s:]+)\tPartition: ?([0-9]+)\tLeader: ?([0-9]+|none|-1)"
     r"\tReplicas: ?([0-9]+(?:,[0-9]+)*)\tIsr: ?((?:[0-9]+(?:,[0-9]+)*)?)"
-    r"(?:\t(?:(?:Elr|LastKnownElr|Directories|MarkedForDeletion): ?[^\t:]*|Offline: *))*"
+    r"(?:\t(?:(?:Elr|LastKnownElr): ?(?:N/A)?|(?:Directories|MarkedForDeletion): ?[^\t:]*"
+    r"|Offline: *))*"
     r"[ \t]*")
 
 
-_NO_STATE: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
+_State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+               tuple[int, ...]]
+_NO_STATE: _State = ((), (), (), (), ())
 
 
 def _partition(lineno: int, topic: str, partition: int, leader: int | None,
                replicas: tuple[int, ...], isr: tuple[int, ...],
                seen: set[tuple[str, int]],
-               state: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = _NO_STATE,
+               state: _State = _NO_STATE,
                ) -> DescribedPartition:
-    """One partition line's row (``state``: its offline, adding and removing replicas):
+    """One partition line's row (``state``: its offline, adding and removing replicas, ELR
+    and LastKnownElr):
     ConfigError if listed twice; a warning for a leader outside its replicas."""
     if (topic, partition) in seen:
         raise ConfigError(f"line {lineno}: partition {topic}-{partition} listed twice")
@@ -225,12 +232,14 @@ def _partition(lineno: int, topic: str, partition: int, leader: int | None,
     return DescribedPartition(topic, partition, leader, replicas, isr, *state)
 
 
-def _state(f: dict[str, str], lineno: int) -> tuple[tuple[int, ...], tuple[int, ...],
-                                                     tuple[int, ...]]:
-    """The ``Offline``, ``Adding Replicas`` and ``Removing Replicas`` ids of a line's fields."""
+def _state(f: dict[str, str], lineno: int) -> _State:
+    """The ``Offline``, ``Adding Replicas``, ``Removing Replicas``, ``Elr`` and
+    ``LastKnownElr`` ids of a line's fields."""
     return (_id_list(f.get("Offline", ""), "Offline list", lineno),
             _id_list(f.get("Adding Replicas", ""), "Adding Replicas list", lineno),
-            _id_list(f.get("Removing Replicas", ""), "Removing Replicas list", lineno))
+            _id_list(f.get("Removing Replicas", ""), "Removing Replicas list", lineno),
+            _id_list(f.get("Elr", ""), "Elr list", lineno),
+            _id_list(f.get("LastKnownElr", ""), "LastKnownElr list", lineno))
 
 
 #: What a partial dump is refused with (kpart reads a dump as the whole cluster).
@@ -252,10 +261,10 @@ def parse_describe_with_configs(
 
     Tolerant of what real output looks like: leading tabs or spaces, tabs or runs of spaces
     between fields, ``Key:value`` without a space (Kafka ≤ 2.x headers), header lines,
-    several topics, ``Elr``/``LastKnownElr``/``Directories``/``MarkedForDeletion`` fields
-    (ignored), and unrelated lines (ignored). Read into :class:`DescribedPartition`: the
-    ``Offline`` field and a reassignment in progress (``Adding Replicas`` / ``Removing
-    Replicas``).
+    several topics, ``Directories``/``MarkedForDeletion`` fields (ignored), and unrelated
+    lines (ignored). Read into :class:`DescribedPartition`: the ``Offline`` field, a
+    reassignment in progress (``Adding Replicas`` / ``Removing Replicas``) and KIP-966's
+    ``Elr`` / ``LastKnownElr``.
 
     A dump is the whole cluster: a partition line whose topic has no header line (what
     ``--under-replicated-partitions``, ``--unavailable-partitions`` and the other partition
