@@ -23,6 +23,7 @@ import typer
 
 from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
+from kpart.cli._report_cluster import BadRecordsOption
 from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
 from kpart.errors import ConfigError, InvalidPartitionsError
 
@@ -105,20 +106,34 @@ def _cli_keys(text: str, serializer: str) -> list[Any]:
 @dataclass(frozen=True, slots=True)
 class _Dataset:
     """A dataset read on Spark, as the options give it: ``DATA`` (``None``: the flights data),
-    ``--format``, ``--key``, ``--master``, ``--master-timeout``."""
+    ``--format``, ``--key``, ``--master``, ``--master-timeout``, ``--bad-records`` (JSON lines
+    that do not parse: ``fail`` refuses them, ``count`` leaves them out and counts them)."""
 
     data: Path | None
     fmt: str | None
     key: str
     master: str | None
     master_timeout: str | None
+    bad_records: str = "fail"
+
+
+def _check_bad_records(bad_records: str) -> None:
+    """``--bad-records``: one of :data:`kpart.spark.datasets.BAD_RECORDS` (checked before
+    anything is read, as ``kpart report`` checks it)."""
+    from kpart.spark.datasets import BAD_RECORDS
+
+    if bad_records not in BAD_RECORDS:
+        raise ConfigError(f"--bad-records: expected one of {', '.join(BAD_RECORDS)}, "
+                          f"got {bad_records!r}")
 
 
 def _no_spark_options(source: _Dataset) -> None:
-    """``--master``/``--master-timeout`` choose where a dataset is read: with ``--keys`` (no
-    Spark) they would be ignored, so they are refused, naming the option."""
+    """``--master``/``--master-timeout``/``--bad-records count`` choose how a dataset is read:
+    with ``--keys`` (no Spark) they would be ignored, so they are refused, naming the option."""
     for option, value in (("--master", source.master),
-                          ("--master-timeout", source.master_timeout)):
+                          ("--master-timeout", source.master_timeout),
+                          ("--bad-records", None if source.bad_records == "fail"
+                           else source.bad_records)):
         if value is not None:
             raise ConfigError(f"{option}: applies to a dataset read on Spark, not to --keys "
                               f"(got {value!r})")
@@ -154,11 +169,17 @@ def _check_out(out: Path | None, data: Path | None = None) -> None:
 
 
 def _on_spark(source: _Dataset, job: Callable[[Any], R], serializer: str, *,
-              quiet: bool = False, what: str = "hashing keys") -> R:
+              quiet: bool = False, what: str = "hashing keys") -> tuple[R, int]:
     """Run ``job(df)`` on the dataset (``df``: a Spark ``DataFrame``; ``cli/`` imports no
     pyspark), checked first: path, format, key column and its type for ``serializer``, records
     present, master. kpart's steps go to stderr as ``kpart report``'s do
-    (:func:`kpart.cli._phases.phases`; ``what``: the job's step), none if ``quiet``."""
+    (:func:`kpart.cli._phases.phases`; ``what``: the job's step), none if ``quiet``.
+
+    Returns the job's result and the malformed JSON records left out of ``df``
+    (:func:`kpart.spark.datasets.split_malformed`, as ``kpart report``): with
+    ``--bad-records fail`` (the default) the first one is a ConfigError naming the file and
+    line, before the job; with ``count`` they are counted, never as records without key."""
+    from kpart.spark.datasets import split_malformed
     from kpart.spark.inputs import load_input, resolve_input
 
     master = source.master
@@ -183,21 +204,34 @@ def _on_spark(source: _Dataset, job: Callable[[Any], R], serializer: str, *,
                 name = spec.path.name if spec.path is not None else "the flights data"
                 steps.step(f"reading {name}")
                 df = load_input(spark, spec, workdir)
+                df, malformed = split_malformed(df, spec.fmt, source.bad_records)
                 steps.step(what)
-                return job(df)
+                return job(df), malformed
         finally:
             if owned:
                 spark.stop()
 
 
 def _emit(name: str, section: dict[str, Any], as_json: bool, out: Path | None,
-          show: Callable[[dict[str, Any]], None]) -> None:
+          show: Callable[[dict[str, Any]], None], malformed: int | None = None) -> None:
+    """Print (and with ``--out`` write) ``{name: section}``; ``malformed`` (``--bad-records
+    count`` on a dataset): the malformed records left out, as ``malformed_records``."""
+    if malformed is not None:
+        section = {**section, "malformed_records": malformed}
     if out is not None:
         _write_section(out, name, section)
     if as_json:
         typer.echo(json.dumps({name: section}, indent=2))
     else:
         show(section)
+
+
+def _show_malformed(console: Any, s: dict[str, Any]) -> None:
+    """The ``malformed_records`` line of a section (``--bad-records count``), if any."""
+    if "malformed_records" in s:
+        n = s["malformed_records"]
+        console.print(f"{n:,} malformed JSON record{'' if n == 1 else 's'} left out "
+                      "(--bad-records count; not records without key)")
 
 
 def _pct(x: float) -> str:
@@ -225,6 +259,7 @@ def show_compat(s: dict[str, Any]) -> None:
             t.add_row(f"[{i}] {escape(ids[i])}", *[_pct(x) if i != j else "·"
                                                    for j, x in enumerate(row)])
         console.print(t)
+    _show_malformed(console, s)
     t = Table(title="Pairs", title_justify="left")
     for col in ("a", "b", "keys", "records", "examples"):
         t.add_column(col, justify="right" if col in ("keys", "records") else "left")
@@ -252,6 +287,7 @@ def compat(  # noqa: PLR0913
     partitions_alias: PartitionsAlias = None,
     master_timeout: MasterTimeout = None,
     quiet: _Quiet = False,
+    bad_records: BadRecordsOption = "fail",
 ) -> None:
     """Share of keys (and records) on which each pair of clients picks different partitions."""
     from kpart.producer.compat import compare_partitioners, parse_partitioners
@@ -267,9 +303,11 @@ def compat(  # noqa: PLR0913
         k = -1
     if k < 0:
         raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
+    _check_bad_records(bad_records)
     _check_out(out, data)
     core = _core_serializer(serializer, keys)
-    source = _Dataset(data, fmt, key, master, master_timeout)
+    source = _Dataset(data, fmt, key, master, master_timeout, bad_records)
+    malformed: int | None = None
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
@@ -280,10 +318,11 @@ def compat(  # noqa: PLR0913
         require_spark("compat", except_with="--keys")
         from kpart.spark.compat import measure_compat
 
-        report = _on_spark(source, lambda df: measure_compat(
+        report, counted = _on_spark(source, lambda df: measure_compat(
             df, key, n, ids, serializer=core, examples=k), core,
             quiet=quiet, what=f"comparing {len(ids)} client partitioners")
-    _emit("compat", report.to_json(), as_json, out, show_compat)
+        malformed = counted if bad_records == "count" else None
+    _emit("compat", report.to_json(), as_json, out, show_compat, malformed)
 
 
 def show_whatif(s: dict[str, Any]) -> None:
@@ -296,6 +335,7 @@ def show_whatif(s: dict[str, Any]) -> None:
     console.print(f"{s['partitioner']}: {s['keys']:,} keys, {s['records']:,} records "
                   f"({s['unkeyed_records']:,} not placed by their key), "
                   f"now {s['num_partitions']} partitions")
+    _show_malformed(console, s)
     t = Table(title="Partition counts", title_justify="left")
     for col in ("partitions", "keys moved", "records moved", "max/mean", "CV"):
         t.add_column(col, justify="right")
@@ -345,6 +385,7 @@ def whatif(  # noqa: PLR0913
     partitions_alias: PartitionsAlias = None,
     master_timeout: MasterTimeout = None,
     quiet: _Quiet = False,
+    bad_records: BadRecordsOption = "fail",
 ) -> None:
     """Keys and records whose partition changes N → M, loads and skew for each M."""
     from kpart.producer.clients import get_partitioner
@@ -360,9 +401,11 @@ def whatif(  # noqa: PLR0913
     if spec.hash == "none":
         raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
     whatif_counts(n, targets, window)
+    _check_bad_records(bad_records)
     _check_out(out, data)
     core = _core_serializer(serializer, keys)
-    source = _Dataset(data, fmt, key, master, master_timeout)
+    source = _Dataset(data, fmt, key, master, master_timeout, bad_records)
+    malformed: int | None = None
     if keys is not None:
         if data is not None:
             raise ConfigError(f"--keys: give either DATA ({str(data)!r}) or --keys, not both")
@@ -373,10 +416,11 @@ def whatif(  # noqa: PLR0913
         require_spark("whatif", except_with="--keys")
         from kpart.spark.whatif import measure_whatif
 
-        report = _on_spark(source, lambda df: measure_whatif(
+        report, counted = _on_spark(source, lambda df: measure_whatif(
             df, key, n, targets, spec.id, search=window, serializer=core), core,
             quiet=quiet, what=f"what-if: {n} → {', '.join(map(str, targets))} partitions")
-    _emit("whatif", report.to_json(), as_json, out, show_whatif)
+        malformed = counted if bad_records == "count" else None
+    _emit("whatif", report.to_json(), as_json, out, show_whatif, malformed)
 
 
 def register(app: typer.Typer) -> None:
