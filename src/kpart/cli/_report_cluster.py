@@ -51,6 +51,19 @@ TimestampUnitOption = Annotated[str | None, typer.Option(
 BadRecordsOption = Annotated[str, typer.Option(
     "--bad-records", help="JSON lines that do not parse: 'fail' names the first one, 'count' "
     "leaves them out and counts them (malformed_records in summary.json).")]
+
+
+def check_bad_records_option(bad_records: str) -> None:
+    """``--bad-records``: one of :data:`kpart.spark.datasets.BAD_RECORDS`, checked before
+    anything is read (``kpart report``, ``kpart compat``, ``kpart whatif``)."""
+    from kpart.errors import ConfigError
+    from kpart.spark.datasets import BAD_RECORDS
+
+    if bad_records not in BAD_RECORDS:
+        raise ConfigError(f"--bad-records: expected one of {', '.join(BAD_RECORDS)}, "
+                          f"got {bad_records!r}")
+
+
 CurrentOption = Annotated[Path | None, typer.Option(
     "--current", help="Cluster topology: topics that already exist keep their replicas and "
     "leaders from this kafka-topics.sh --describe dump or reassignment JSON "

@@ -23,7 +23,7 @@ import typer
 
 from kpart._files import check_writable, read_text, write_text
 from kpart.cli._options import SERIALIZER_HELP, PartitionsAlias, either
-from kpart.cli._report_cluster import BadRecordsOption
+from kpart.cli._report_cluster import BadRecordsOption, check_bad_records_option
 from kpart.cli._spark_options import MasterTimeout, check_master_options, require_spark
 from kpart.errors import ConfigError, InvalidPartitionsError
 
@@ -115,16 +115,6 @@ class _Dataset:
     master: str | None
     master_timeout: str | None
     bad_records: str = "fail"
-
-
-def _check_bad_records(bad_records: str) -> None:
-    """``--bad-records``: one of :data:`kpart.spark.datasets.BAD_RECORDS` (checked before
-    anything is read, as ``kpart report`` checks it)."""
-    from kpart.spark.datasets import BAD_RECORDS
-
-    if bad_records not in BAD_RECORDS:
-        raise ConfigError(f"--bad-records: expected one of {', '.join(BAD_RECORDS)}, "
-                          f"got {bad_records!r}")
 
 
 def _no_spark_options(source: _Dataset) -> None:
@@ -303,7 +293,7 @@ def compat(  # noqa: PLR0913
         k = -1
     if k < 0:
         raise ConfigError(f"--examples: expected a non-negative integer, got {examples!r}")
-    _check_bad_records(bad_records)
+    check_bad_records_option(bad_records)
     _check_out(out, data)
     core = _core_serializer(serializer, keys)
     source = _Dataset(data, fmt, key, master, master_timeout, bad_records)
@@ -401,7 +391,7 @@ def whatif(  # noqa: PLR0913
     if spec.hash == "none":
         raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
     whatif_counts(n, targets, window)
-    _check_bad_records(bad_records)
+    check_bad_records_option(bad_records)
     _check_out(out, data)
     core = _core_serializer(serializer, keys)
     source = _Dataset(data, fmt, key, master, master_timeout, bad_records)

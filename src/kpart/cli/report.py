@@ -24,6 +24,7 @@ from kpart.cli._report_cluster import (
     MaxPartitionBytesOption,
     TimestampUnitOption,
     WindowOption,
+    check_bad_records_option,
 )
 from kpart.cli._spark_options import MasterTimeout, Remote, check_master_options, require_spark
 
@@ -135,7 +136,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
                              consumer_records_per_s=consumer_records_per_s,
                              capacity=capacity, current=current, snapshot=snapshot,
                              timestamp_unit=timestamp_unit)
-    _check_bad_records(bad_records)
+    check_bad_records_option(bad_records)
     given = any(v is not None for v in (*topic_options.values(), *sections.values()))
     base = _base_topology(topology, data, key, given=given)
     _one_topic(base, topic_options)
@@ -168,16 +169,6 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
                              invalid_keys=invalid_keys, bad_records=bad_records)
     if not quiet:
         _print_report(summary, out, started)
-
-
-def _check_bad_records(bad_records: str) -> None:
-    """``--bad-records``: one of ``fail``, ``count`` (checked before anything is read)."""
-    from kpart.errors import ConfigError
-    from kpart.spark.datasets import BAD_RECORDS
-
-    if bad_records not in BAD_RECORDS:
-        raise ConfigError(f"--bad-records: expected one of {', '.join(BAD_RECORDS)}, "
-                          f"got {bad_records!r}")
 
 
 def _base_topology(path: Path | None, data: Path | None, key: str | None, *,
