@@ -1,31 +1,14 @@
 // kpart's stand-in: protocol.types.Type names MemoryRecords for its RECORDS types, which the
 // assignors never use; the real class pulls in the record/compression code and generated messages.
+// Abstract so that it fits every release's BaseRecords interface.
 package org.apache.kafka.common.record;
 
 import java.nio.ByteBuffer;
 
-public class MemoryRecords implements BaseRecords {
-    private final ByteBuffer buffer;
-
-    private MemoryRecords(ByteBuffer buffer) {
-        this.buffer = buffer;
-    }
-
+public abstract class MemoryRecords implements BaseRecords {
     public static MemoryRecords readableRecords(ByteBuffer buffer) {
-        return new MemoryRecords(buffer);
+        throw new UnsupportedOperationException("records are not used by the assignors");
     }
 
-    public ByteBuffer buffer() {
-        return buffer.duplicate();
-    }
-
-    @Override
-    public int sizeInBytes() {
-        return buffer.limit();
-    }
-
-    @Override
-    public RecordsSend<? extends BaseRecords> toSend() {
-        throw new UnsupportedOperationException();
-    }
+    public abstract ByteBuffer buffer();
 }
