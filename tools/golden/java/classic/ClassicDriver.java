@@ -38,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 public class ClassicDriver {
     static ConsumerPartitionAssignor assignor(String name) {
@@ -143,11 +142,12 @@ public class ClassicDriver {
                 JsonObject asg = new JsonObject();
                 for (String id : ids) {
                     Assignment a = ga.groupAssignment().get(id);
-                    TreeMap<String, TreeSet<Integer>> sorted = new TreeMap<>();
+                    TreeMap<String, List<Integer>> sorted = new TreeMap<>();  // duplicates kept, as Kafka returns them
                     if (a != null) for (TopicPartition tp : a.partitions())
-                        sorted.computeIfAbsent(tp.topic(), k -> new TreeSet<>()).add(tp.partition());
+                        sorted.computeIfAbsent(tp.topic(), k -> new ArrayList<>()).add(tp.partition());
                     JsonObject mo = new JsonObject();
-                    for (Map.Entry<String, TreeSet<Integer>> te : sorted.entrySet()) {
+                    for (Map.Entry<String, List<Integer>> te : sorted.entrySet()) {
+                        Collections.sort(te.getValue());
                         JsonArray ps = new JsonArray();
                         for (int p : te.getValue()) ps.add(p);
                         mo.add(te.getKey(), ps);
