@@ -83,6 +83,8 @@ class ClusterOptions:
     current: Path | None = None
     snapshot: Path | None = None
     timestamp_unit: str | None = None
+    #: ``--partial`` (a ``--current`` dump that is not the whole cluster); ``None`` when not given
+    partial: bool | None = None
 
     def given(self) -> list[str]:
         """The options given on the command line (for "only with a cluster topology")."""
@@ -198,7 +200,7 @@ def _cluster_files(topo: Topology, options: ClusterOptions
     existing = None
     if options.current is not None:
         with _naming("--current", options.current):
-            existing = model_from_files(options.current)
+            existing = model_from_files(options.current, partial=bool(options.partial))
         read.append(options.current)
     elif options.snapshot is not None:
         existing = read_snapshot(options.snapshot)

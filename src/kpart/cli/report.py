@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kpart.cli._cluster_inputs import CapacityOption, SnapshotOption
+from kpart.cli._cluster_inputs import CapacityOption, PartialOption, SnapshotOption
 from kpart.cli._options import SERIALIZER_HELP
 from kpart.cli._report_cluster import (
     BadRecordsOption,
@@ -109,6 +109,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     max_partition_bytes_per_s: MaxPartitionBytesOption = None,
     consumer_records_per_s: ConsumerRecordsOption = None,
     capacity: CapacityOption = None,
+    partial: PartialOption = False,
     current: CurrentOption = None,
     snapshot: SnapshotOption = None,
     show_topology: Annotated[bool, typer.Option(
@@ -135,7 +136,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     cluster = ClusterOptions(window=window, max_partition_bytes_per_s=max_partition_bytes_per_s,
                              consumer_records_per_s=consumer_records_per_s,
                              capacity=capacity, current=current, snapshot=snapshot,
-                             timestamp_unit=timestamp_unit)
+                             timestamp_unit=timestamp_unit, partial=partial or None)
     check_bad_records_option(bad_records)
     given = any(v is not None for v in (*topic_options.values(), *sections.values()))
     base = _base_topology(topology, data, key, given=given)
