@@ -28,7 +28,7 @@ import numpy as np
 from kpart._loads import Loads
 from kpart.errors import ConfigError
 
-__all__ = ["MAX_GRID_CELLS", "MAX_GRID_WINDOWS", "ConsumerParallelism", "CountRules",
+__all__ = ["MAX_GRID_CELLS", "MAX_GRID_WINDOWS", "check_grid", "ConsumerParallelism", "CountRules",
            "PartitionCountResult",
            "PartitionLimits", "RECOMMENDED_BY", "TopicMeasure", "TopicWindows"]
 
@@ -38,6 +38,36 @@ MAX_GRID_WINDOWS = 1_000_000
 #: Most cells of the per-window series on the common grid (brokers, group members, heat-map
 #: rows, each × the grid's windows; int64 each: 160 MB per series at the limit).
 MAX_GRID_CELLS = 20_000_000
+
+
+def check_grid(starts: dict[str, int], ends: dict[str, int], window_ms: int, rows: int) -> int:
+    """The number of windows of the common grid of a cluster's timed topics, given each topic's
+    first window start and last window end (epoch ms, on the ``window_ms`` grid), checked
+    against :data:`MAX_GRID_WINDOWS` and, × ``rows`` series (brokers, group members, heat-map
+    rows), :data:`MAX_GRID_CELLS`. ``ConfigError`` about ``window`` (``--window``) naming the
+    earliest and the latest topic.
+
+    >>> check_grid({"a": 0}, {"a": 7_200_000}, 3_600_000, 10)
+    2
+    """
+    from datetime import UTC, datetime
+
+    def iso(ms: int) -> str:
+        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    start, end = min(starts.values()), max(ends.values())
+    grid = (end - start) // window_ms
+    if grid <= MAX_GRID_WINDOWS and grid * rows <= MAX_GRID_CELLS:
+        return grid
+    first = min(starts, key=lambda name: starts[name])
+    last = max(ends, key=lambda name: ends[name])
+    raise ConfigError.about(
+        "window", "{param}: the topics' windows lie on one grid from {start} (topic {first!r}) "
+        "to {end} (topic {last!r}): {grid:,} windows of {window:,} ms × {rows:,} series (brokers, "
+        "members, heat-map rows); at most {most:,} windows and {cells:,} cells: pass a longer "
+        "{param}, or report topics timed far apart separately", start=iso(start), first=first,
+        end=iso(end), last=last, grid=grid, window=window_ms, rows=rows, most=MAX_GRID_WINDOWS,
+        cells=MAX_GRID_CELLS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -240,39 +240,21 @@ def placed_cluster(resolved: ResolvedClusterLike,
                               f"the first timed topic has {window_ms} ms")
     start = min(w.start_ms for w in timed)
     end = max(w.start_ms + w.windows * window_ms for w in timed)
-    _check_grid(topics, window_ms, start, end, rows=len(topo.brokers) + sum(  # 200: the
+    _check_grid(topics, window_ms, rows=len(topo.brokers) + sum(  # 200: the
         len(g.members) for g in topo.groups) + min(200, sum(  # heat map's HEATMAP_ROWS
             len(t.records) for t in topics if t.windows is not None)))
     return PlacedCluster(resolved, topics, window_ms, start, (end - start) // window_ms)
 
 
-def _check_grid(topics: Sequence[PlacedTopic], window_ms: int, start: int, end: int, *,
-                rows: int) -> None:
-    """``ConfigError`` about ``window`` (``--window``) when the common grid of the topics'
-    windows exceeds :data:`~kpart._cluster_loads.MAX_GRID_WINDOWS` windows or, × the ``rows``
-    of its series (brokers, members, heat-map rows), :data:`~kpart._cluster_loads.
-    MAX_GRID_CELLS` cells: naming the earliest and the latest topic."""
-    from datetime import UTC, datetime
+def _check_grid(topics: Sequence[PlacedTopic], window_ms: int, *, rows: int) -> None:
+    """The common grid of the timed ``topics``' windows checked
+    (:func:`kpart._cluster_loads.check_grid`: ``ConfigError`` about ``window`` naming the
+    earliest and the latest topic)."""
+    from kpart._cluster_loads import check_grid
 
-    from kpart._cluster_loads import MAX_GRID_CELLS, MAX_GRID_WINDOWS
-
-    def iso(ms: int) -> str:
-        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-    grid = (end - start) // window_ms
-    if grid <= MAX_GRID_WINDOWS and grid * rows <= MAX_GRID_CELLS:
-        return
-    timed = [t for t in topics if t.windows is not None]
-    first = min(timed, key=lambda t: t.windows.start_ms if t.windows else 0)
-    last = max(timed, key=lambda t: t.windows.start_ms + t.windows.windows * window_ms
-               if t.windows else 0)
-    raise ConfigError.about(
-        "window", "{param}: the topics' windows lie on one grid from {start} (topic {first!r}) "
-        "to {end} (topic {last!r}): {grid:,} windows of {window:,} ms × {rows:,} series (brokers, "
-        "members, heat-map rows); at most {most:,} windows and {cells:,} cells: pass a longer "
-        "{param}, or report topics timed far apart separately", start=iso(start),
-        first=first.name, end=iso(end), last=last.name, grid=grid, window=window_ms, rows=rows,
-        most=MAX_GRID_WINDOWS, cells=MAX_GRID_CELLS)
+    check_grid({t.name: t.windows.start_ms for t in topics if t.windows is not None},
+               {t.name: t.windows.start_ms + t.windows.windows * window_ms
+                for t in topics if t.windows is not None}, window_ms, rows)
 
 
 def _brokers(resolved: ResolvedClusterLike,

@@ -487,14 +487,13 @@ def check_window_grid(topic: str, window_ms: int, first_ms: int, last_ms: int,
     return int(windows)
 
 
-def check_common_grid(spans: Mapping[str, tuple[int, int]], window_ms: int, rows: int,
-                      *, most: int = 1_000_000, cells: int = 20_000_000) -> int:
+def check_common_grid(spans: Mapping[str, tuple[int, int]], window_ms: int, rows: int) -> int:
     """The number of windows of the common grid of a cluster's timed topics — from the first
     topic's first window to the last one's last — given each topic's first and last epoch
     milliseconds (``spans``, topology order), checked *before* any topic's job against the
-    limits the summary applies to it (:func:`kpart.cluster.from_report.placed_cluster`:
-    ``most`` windows, ``cells`` = windows × ``rows``, its series: brokers, group members,
-    heat-map rows). ``ConfigError`` about ``window`` (``--window``) naming the earliest and
+    limits the summary applies to it (:func:`kpart._cluster_loads.check_grid`, as
+    :func:`kpart.cluster.from_report.placed_cluster` does; ``rows``: its series: brokers, group
+    members, heat-map rows). ``ConfigError`` about ``window`` (``--window``) naming the earliest and
     the latest topic: topics timed months apart under a 1-minute window.
 
     >>> day = 86_400_000
@@ -508,17 +507,8 @@ def check_common_grid(spans: Mapping[str, tuple[int, int]], window_ms: int, rows
 60,000 ms × 100 series (brokers, members, heat-map rows); at most 1,000,000 windows and \
 20,000,000 cells: pass a longer window, or report topics timed far apart separately
     """
-    starts = {name: first // window_ms * window_ms for name, (first, _) in spans.items()}
-    ends = {name: (last // window_ms + 1) * window_ms for name, (_, last) in spans.items()}
-    start, end = min(starts.values()), max(ends.values())
-    grid = (end - start) // window_ms
-    if grid <= most and grid * rows <= cells:
-        return grid
-    first = min(starts, key=lambda name: starts[name])
-    last = max(ends, key=lambda name: ends[name])
-    raise ConfigError.about(
-        "window", "{param}: the topics' windows lie on one grid from {start} (topic {first!r}) "
-        "to {end} (topic {last!r}): {grid:,} windows of {window:,} ms × {rows:,} series (brokers, "
-        "members, heat-map rows); at most {most:,} windows and {cells:,} cells: pass a longer "
-        "{param}, or report topics timed far apart separately", start=_iso(start), first=first,
-        end=_iso(end), last=last, grid=grid, window=window_ms, rows=rows, most=most, cells=cells)
+    from kpart._cluster_loads import check_grid
+
+    return check_grid({name: first // window_ms * window_ms for name, (first, _) in spans.items()},
+                      {name: (last // window_ms + 1) * window_ms
+                       for name, (_, last) in spans.items()}, window_ms, rows)
