@@ -11,4 +11,14 @@ public class DefaultKafkaPrincipalBuilder implements KafkaPrincipalBuilder {
     public KafkaPrincipal build(AuthenticationContext context) {
         throw new UnsupportedOperationException();
     }
+
+    // KafkaPrincipalSerde's methods (the interface KafkaPrincipalBuilder extends from 2.8 on); no
+    // @Override so that the stand-in also compiles against releases without it.
+    public byte[] serialize(KafkaPrincipal principal) {
+        throw new UnsupportedOperationException();
+    }
+
+    public KafkaPrincipal deserialize(byte[] bytes) {
+        throw new UnsupportedOperationException();
+    }
 }
