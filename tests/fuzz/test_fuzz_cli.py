@@ -79,6 +79,12 @@ FILES: dict[str, str] = {
     "records.csv": "timestamp_ms,size,key\n0,100,a\n5,200,b\n10,100,\n12,50,c\n",
     "records.jsonl": '{"timestamp_ms": 0, "size": 10, "key": "a"}\n{"timestamp_ms": 3, "size": 7}\n',
     "keys.csv": "k,v\na,1\nb,2\n",
+    "share.json": json.dumps({
+        "topics": [{"name": "t0", "id": "UgDYw3tMnaKH7I4nNbX4gw", "partitions": 3}],
+        "members": [{"id": "a", "topics": ["t0"]}, {"id": "b", "topics": ["t0"]}]}),
+    "streams.json": json.dumps({
+        "subtopologies": [{"id": "s0", "tasks": 4, "stateful": True}], "num_standby_replicas": 1,
+        "members": [{"id": "m0", "process_id": "p0"}, {"id": "m1", "process_id": "p1"}]}),
 }
 FILE_ARGS = [*FILES, "bad.bin", "empty.json", "dir", "missing.json", "dir/missing.toml"]
 OUT_ARGS = ["out.json", "out", "dir", "dir/out.txt", "new/out.json", "group.json"]
@@ -95,7 +101,12 @@ VALUES: dict[str, list[str]] = {
     "--to": ["4", "7,9", "3", "4.3", "4.0.0"],
     "--from": ["4.0.0", "4.1.0", "3.6"],
     "--to-protocol": ["consumer", "classic", "share"],
-    "--kafka-version": ["4.3", "4.0.0", "4.0", "3.6"],
+    "--kafka-version": ["4.3", "4.0.0", "4.0", "3.6", "4.1", "2.4.1", "4.4", "0.10.0.0"],
+    "--down": ["1", "2", "1,2", "9"],
+    "--up": ["1", "2", "9"],
+    "--up-unclean": ["1", "2"],
+    "--group": ["g", "polygenelubricants", ""],
+    "--transactional-id": ["t", "tx-1"],
     "--search": ["2-8", "3-3", "8-2"],
     "--serializer": ["string", "bytes", "uuid", "int", "long", "short", "hex", "double"],
     "--partitioner": ["java:default", "librdkafka:consistent", "sarama:default",
@@ -192,6 +203,16 @@ TEMPLATES: dict[str, list[list[str]]] = {
     "migrate": [["migrate", "group.json", "--to-protocol", "consumer", "-a", "sticky"]],
     "rebalance": [["rebalance", "scenario.json", "-s", "range", "-s", "sticky"],
                   ["rebalance", "scenario.toml", "--json"]],
+    "share-assign": [["share-assign", "share.json"],
+                     ["share-assign", "share.json", "--kafka-version", "4.1", "--json"]],
+    "streams-assign": [["streams-assign", "streams.json", "--json"]],
+    "coordinator": [["coordinator", "--group", "g", "--partitions", "50", "--json"],
+                    ["coordinator", "--transactional-id", "t", "--kafka-version", "3.6"]],
+    "outage": [["outage", "--current", "describe.txt", "--down", "1"],
+               ["outage", "--current", "describe.txt", "--down", "1", "--down", "2", "--up",
+                "1", "--json"],
+               ["outage", "--current", "describe.txt", "--down", "2", "--up-unclean", "2",
+                "--no-elr", "--kafka-version", "4.1"]],
     "report": [["report", "keys.csv", "--topology", "topology.toml", "--key", "k",
                 "--out", "out"]],
 }
