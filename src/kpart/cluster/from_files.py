@@ -49,7 +49,12 @@ from kpart.cluster.capacity import CapacityConfig, capacities_for
 from kpart.cluster.model import LOADS, ClusterBroker, ClusterModel, TopicInfo, padded_ids
 from kpart.cluster.rates import PartitionLoads
 from kpart.errors import ConfigError
-from kpart.placement.formats import DescribedPartition, parse_describe_with_configs
+from kpart.placement.formats import (
+    DescribeColumns,
+    DescribedPartition,
+    parse_describe_columns,
+    parse_describe_with_configs,
+)
 from kpart.placement.spec import Broker
 
 __all__ = ["cluster_from_files", "log_dirs_errors"]
@@ -80,11 +85,13 @@ def log_dirs_errors(text: str) -> None:
                     "partition sizes are missing (fix the broker or leave it out of --sizes)")
 
 
-def _described(current: str, topic: str | None, partial: bool,
-               now: bool) -> tuple[list[DescribedPartition], dict[str, tuple[int, str]]]:
+def _described(current: str, topic: str | None, partial: bool, now: bool,
+               ) -> tuple[list[DescribedPartition] | DescribeColumns, dict[str, tuple[int, str]]]:
     """Partition rows and topic configs of a describe dump, reassignment JSON, ``--generate``
     transcript or ZK node; partitions being reassigned as they are ``now``, else as they will
-    be once the reassignment completes (one warning names them)."""
+    be once the reassignment completes (one warning names them). A dump as
+    ``kafka-topics.sh`` prints it is read into arrays (:func:`parse_describe_columns`: none of
+    its partitions is being reassigned), others row by row."""
     from kpart.placement.reassign import generate_transcript_json, read_current, warn_reassigning
 
     if not current.lstrip().startswith("{"):
@@ -97,6 +104,9 @@ def _described(current: str, topic: str | None, partial: bool,
     if topic:
         raise ConfigError(f"A topic name ({topic!r}) only goes with a ZooKeeper topic node; "
                           "this input names its topics itself")
+    columns = parse_describe_columns(current, partial=partial)
+    if columns is not None:
+        return columns, columns.configs
     rows, configs = parse_describe_with_configs(current, partial=partial)
     if not rows:
         read_current(current)  # its error, with a hint for a JSON line
@@ -122,20 +132,33 @@ def _min_isr(topic: str, configs: Mapping[str, tuple[int, str]]) -> int | None:
 class _Rows:
     """The assignment as sorted arrays (topic index, partition, replicas, leader, ISR)."""
 
-    def __init__(self, rows: list[DescribedPartition]) -> None:
-        names = list(dict.fromkeys(d.topic for d in rows))
-        order = {t: i for i, t in enumerate(names)}
-        topic = np.fromiter((order[d.topic] for d in rows), dtype=np.int32, count=len(rows))
-        partition = np.fromiter((d.partition for d in rows), dtype=np.int64, count=len(rows))
+    def __init__(self, described: list[DescribedPartition] | DescribeColumns) -> None:
+        if isinstance(described, DescribeColumns):
+            names = list(described.topics)
+            topic, partition = described.topic, described.partition
+        else:
+            names = list(dict.fromkeys(d.topic for d in described))
+            index = {t: i for i, t in enumerate(names)}
+            topic = np.fromiter((index[d.topic] for d in described), dtype=np.int32,
+                                count=len(described))
+            partition = np.fromiter((d.partition for d in described), dtype=np.int64,
+                                    count=len(described))
         if len(partition) and partition.max() >= 2**31:
             raise ConfigError(f"Invalid partition {int(partition.max())}: larger than int32")
         key = topic.astype(np.int64) << 32 | partition
         perm = np.argsort(key, kind="stable")
         self.names = names
-        self.order = order
+        self.order = {t: i for i, t in enumerate(names)}
         self.key = key[perm]
         self.topic = topic[perm]
         self.partition = partition[perm].astype(np.int32)
+        self.offline = self.elr = self.last_known_elr = None
+        if isinstance(described, DescribeColumns):  # no Offline / Elr / LastKnownElr ids
+            self.replicas = described.replicas[perm]
+            self.isr = described.isr[perm]
+            self.leader = described.leader[perm]
+            return
+        rows = described
         self.replicas = padded_ids([d.replicas for d in rows])[perm]
         self.isr = padded_ids([d.isr for d in rows])[perm]
         self.leader = np.fromiter((-1 if d.leader is None else d.leader for d in rows),
@@ -175,12 +198,11 @@ class _Rows:
         return pos
 
 
-def _apply_sizes(rows: _Rows, sizes: Mapping[tuple[str, int], int]) -> np.ndarray:
-    topics = [t for t, _ in sizes]
-    parts = np.fromiter((p for _, p in sizes), dtype=np.int64, count=len(sizes))
+def _apply_sizes(rows: _Rows, sizes: tuple[list[str], np.ndarray, np.ndarray]) -> np.ndarray:
+    topics, parts, values = sizes
     at = rows.locate(topics, parts, "--sizes")
     out = np.full(len(rows.key), np.nan)
-    out[at] = np.fromiter(sizes.values(), dtype=np.float64, count=len(sizes))
+    out[at] = values.astype(np.float64)
     missing = np.isnan(out)
     if missing.any():
         raise ConfigError(f"--sizes: no size for partition {rows.name(int(np.flatnonzero(missing)[0]))}"
@@ -242,10 +264,10 @@ def _columns(rows: _Rows, sizes: str | None,
                 known = ~np.isnan(values)
                 columns[name][at[known]] = values[known]
     if sizes is not None:
-        from kpart.placement.balance import parse_partition_sizes
+        from kpart.placement.balance import partition_size_columns
 
         log_dirs_errors(sizes)
-        columns["size_bytes"] = _apply_sizes(rows, parse_partition_sizes(sizes))
+        columns["size_bytes"] = _apply_sizes(rows, partition_size_columns(sizes))
     return columns
 
 

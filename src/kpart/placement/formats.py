@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
+import numpy as np
+
 from kpart._warnings import kpart_warn
 from kpart.errors import ConfigError
 from kpart.placement.manual import format_replica_assignment, write_zk_topic_node
@@ -37,12 +39,14 @@ from kpart.placement.spec import ReplicaAssignment
 __all__ = [
     "ANY_LOG_DIR",
     "FORMATS",
+    "DescribeColumns",
     "DescribedPartition",
     "format_assignment",
     "format_describe",
     "format_reassignment_json",
     "header_configs",
     "parse_describe",
+    "parse_describe_columns",
     "parse_describe_partitions",
     "parse_describe_with_configs",
 ]
@@ -331,6 +335,190 @@ def parse_describe_with_configs(
                               _state(f, lineno)))
     _check_whole(out, declared, seen, partial)
     return out, configs
+
+
+@dataclass(frozen=True, slots=True)
+class DescribeColumns:
+    """The partition lines of a describe dump as arrays, in input order
+    (:func:`parse_describe_columns`): ``topics`` the topic names in order of first appearance
+    among the partition lines; ``topic`` (int32, shape ``(n,)``) an index into it;
+    ``partition`` (int64, ``(n,)``); ``leader`` (int32, ``(n,)``, ``-1`` for ``none``);
+    ``replicas`` and ``isr`` (int32, ``(n, W)``, padded with ``-1`` as
+    :func:`kpart.cluster.model.padded_ids` pads); ``configs``: each topic header's
+    ``Configs:`` field, ``{topic: (line number, "k=v,...")}``, as
+    :func:`parse_describe_with_configs` returns it."""
+
+    topics: tuple[str, ...]
+    topic: np.ndarray
+    partition: np.ndarray
+    leader: np.ndarray
+    replicas: np.ndarray
+    isr: np.ndarray
+    configs: dict[str, tuple[int, str]]
+
+
+#: ``_CANONICAL`` for RE2 (pyarrow), on ASCII text: Python's ``\s`` written out
+#: (``[\t\n\x0b\x0c\r\x1c-\x1f ]`` on ASCII, where RE2's ``\s`` lacks ``\x0b`` and ``\x1c-\x1f``).
+_CANONICAL_RE2 = (
+    r"^[ \t]*Topic: ?(?P<topic>[^\t\n\x0b\x0c\r\x1c-\x1f :]+)\tPartition: ?(?P<partition>[0-9]+)"
+    r"\tLeader: ?(?P<leader>[0-9]+|none|-1)\tReplicas: ?(?P<replicas>[0-9]+(?:,[0-9]+)*)"
+    r"\tIsr: ?(?P<isr>(?:[0-9]+(?:,[0-9]+)*)?)"
+    r"(?:\t(?:(?:Elr|LastKnownElr): ?(?:N/A)?|(?:Directories|MarkedForDeletion): ?[^\t:]*"
+    r"|Offline: *))*[ \t]*$")
+#: The ASCII line breaks of ``str.splitlines`` other than ``\n``: a text holding one takes the
+#: row reader.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+_INT32_MAX = 2**31 - 1
+
+
+def _distinct(ids: np.ndarray) -> int:
+    """How many distinct values ``ids`` (int64, ``>= 0``) holds."""
+    if len(ids) and ids.max() < 1 << 24:
+        return int(np.count_nonzero(np.bincount(ids)))
+    return len(np.unique(ids))
+
+
+def _id_matrix(lists: Any) -> np.ndarray | None:
+    """A pyarrow array of ``"1,2,3"`` strings (``""`` for none) → the padded int32 matrix of
+    :func:`kpart.cluster.model.padded_ids`, or ``None`` where ``padded_ids`` would refuse the
+    lists (an id above int32, a list longer than the ids it names)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    split = pc.split_pattern(lists, ",")
+    values = pc.list_flatten(split)
+    lens = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
+    empty = pc.equal(lists, "").to_numpy(zero_copy_only=False)
+    keep = pc.not_equal(values, "")
+    values = pc.filter(values, keep)
+    lens[empty] = 0
+    if len(values) and pc.max(pc.utf8_length(values)).as_py() > 10:
+        return None  # beyond int32 for sure (and beyond int64, which the cast would refuse)
+    flat = pc.cast(values, pa.int64()).to_numpy(zero_copy_only=False)
+    if len(flat) and flat.max() > _INT32_MAX:
+        return None
+    width = int(lens.max(initial=0)) or 1
+    if width > 1 and width > _distinct(flat):
+        return None
+    out = np.full((len(lens), width), -1, dtype=np.int32)
+    rows = np.repeat(np.arange(len(lens)), lens)
+    starts = np.cumsum(lens) - lens
+    cols = np.arange(len(flat)) - np.repeat(starts, lens)
+    out[rows, cols] = flat
+    return out
+
+
+def parse_describe_columns(text: str, *, partial: bool = False) -> DescribeColumns | None:
+    """The partition lines of a ``kafka-topics.sh --describe`` dump read straight into arrays,
+    or ``None`` when this reader declines the text: then :func:`parse_describe_with_configs`
+    reads it (the row reader, with every error and warning). What it takes gives exactly the
+    row reader's partitions and configs (a property test checks it): an ASCII text whose
+    lines end with ``\\n``, every partition line as ``kafka-topics.sh`` prints it (no
+    ``Offline``, ``Elr``, reassignment or ``LastKnownElr`` ids), each topic's header before the
+    checks of a whole dump pass (every topic with a header, its ``PartitionCount`` lines
+    covering partitions 0 to ``PartitionCount - 1`` once each), leaders among their replicas.
+    Anything else — what the row reader refuses, warns about, or reads field by field — is
+    declined. ``partial`` is accepted for the same signature (a dump this reader takes is
+    whole either way). Built on pyarrow's RE2 kernels: about 1 s for Cruise Control's #1592
+    dump (930,000 partition lines), against several for the row reader.
+
+    >>> c = parse_describe_columns("Topic: t\\tPartitionCount: 2\\tReplicationFactor: 2\\t"
+    ...     "Configs: \\n\\tTopic: t\\tPartition: 1\\tLeader: 2\\tReplicas: 2,1\\tIsr: 2\\n"
+    ...     "\\tTopic: t\\tPartition: 0\\tLeader: 1\\tReplicas: 1,2\\tIsr: 1,2\\n")
+    >>> c.topics, c.partition.tolist(), c.replicas.tolist(), c.isr.tolist()
+    (('t',), [1, 0], [[2, 1], [1, 2]], [[2, -1], [1, 2]])
+    """
+    del partial
+    if not text.isascii() or any(c in text for c in _OTHER_BREAKS):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lines = pc.list_flatten(pc.split_pattern(pa.array([text], pa.large_string()), "\n"))
+    found = pc.extract_regex(lines, _CANONICAL_RE2)
+    is_row = pc.is_valid(found).to_numpy(zero_copy_only=False)
+    headers = None if not is_row.any() else _headers(lines, np.flatnonzero(~is_row))
+    if headers is None:
+        return None
+    rows = _row_arrays(pc.filter(found, pa.array(is_row)))
+    if rows is None or not _whole(rows[0], rows[1], rows[2], headers[0]):
+        return None
+    topics, topic, partition, leader, replicas, isr = rows
+    return DescribeColumns(topics, topic, partition, leader, replicas, isr, headers[1])
+
+
+def _headers(lines: Any, at: np.ndarray
+             ) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, str]]] | None:
+    """The topic headers among the lines ``at`` that are not canonical partition lines:
+    ``({topic: (line number, PartitionCount)}, {topic: (line number, configs)})``, or ``None``
+    for a partition line the row reader reads field by field, or a topic's second header."""
+    declared: dict[str, tuple[int, int]] = {}
+    configs: dict[str, tuple[int, str]] = {}
+    for i in at.tolist():
+        line = lines[i].as_py()
+        if not line.strip():
+            continue
+        f = _fields(line)
+        count = f.get("PartitionCount", "")
+        if f.get("Topic") and count.isascii() and count.isdigit():
+            if f["Topic"] in declared:
+                return None
+            declared[f["Topic"]] = (i + 1, int(count))
+            if f.get("Configs"):
+                configs[f["Topic"]] = (i + 1, f["Configs"])
+        if "Partition" in f and "PartitionCount" not in f:
+            return None
+    return declared, configs
+
+
+def _row_arrays(rows: Any) -> tuple[Any, ...] | None:
+    """``(topics, topic, partition, leader, replicas, isr)`` of the canonical lines' fields,
+    or ``None`` where the row reader refuses or warns (ids beyond int32, a leader outside its
+    replicas, a partition listed twice)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(pc.struct_field(rows, "topic"))
+    topics = tuple(encoded.dictionary.to_pylist())
+    topic = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+    part_text, leader_text = pc.struct_field(rows, "partition"), pc.struct_field(rows, "leader")
+    if max(pc.max(pc.utf8_length(part_text)).as_py(),
+           pc.max(pc.utf8_length(leader_text)).as_py()) > 10:
+        return None
+    partition = pc.cast(part_text, pa.int64()).to_numpy(zero_copy_only=False)
+    none = pc.is_in(leader_text, pa.array(["none", "-1"])).to_numpy(zero_copy_only=False)
+    leader64 = pc.cast(pc.if_else(pa.array(none), "0", leader_text), pa.int64()).to_numpy(
+        zero_copy_only=False)
+    if partition.max() > _INT32_MAX or leader64.max() > _INT32_MAX:
+        return None
+    replicas = _id_matrix(pc.struct_field(rows, "replicas"))
+    isr = _id_matrix(pc.struct_field(rows, "isr"))
+    if replicas is None or isr is None:
+        return None
+    leader = np.where(none, -1, leader64).astype(np.int32)
+    if not ((replicas == leader[:, None]).any(axis=1) | none).all():
+        return None  # a leader outside its replicas: the row reader warns
+    key = np.sort(topic.astype(np.int64) << 32 | partition)
+    if (key[1:] == key[:-1]).any():
+        return None  # a partition listed twice: the row reader names it
+    return topics, topic, partition, leader, replicas, isr
+
+
+def _whole(topics: tuple[str, ...], topic: np.ndarray, partition: np.ndarray,
+           declared: dict[str, tuple[int, int]]) -> bool:
+    """The checks of a whole dump (``_check_whole``) pass without a word: every topic of the
+    lines (``topics``, indexed by ``topic``) has a header whose ``PartitionCount`` its lines
+    cover exactly (partitions are distinct here), and every header with a count has lines."""
+    counts = np.bincount(topic, minlength=len(topics))
+    for i, t in enumerate(topics):
+        head = declared.get(t)
+        if head is None or head[1] != counts[i]:
+            return False
+    top = np.full(len(topics), -1, dtype=np.int64)
+    np.maximum.at(top, topic, partition)
+    named = set(topics)
+    return not ((top >= counts).any()
+                or any(c and t not in named for t, (_, c) in declared.items()))
 
 
 def _check_whole(out: list[DescribedPartition], declared: dict[str, tuple[int, int]],
