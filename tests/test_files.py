@@ -368,6 +368,24 @@ def test_a_later_run_removes_only_kpart_stale_temps_of_that_target(tmp_path: Pat
         ["out.txt", *(n for n, v in names.items() if v == "kept")])
 
 
+def test_many_files_at_once_clean_their_own_stale_temps_and_are_all_written(
+        tmp_path: Path) -> None:
+    """write_texts of a plan's many batch files: one listing of the directory removes the
+    stale temporaries of every target (and only theirs), and every file is written (their
+    fsyncs run together)."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = [f".batch-{i}.json.kpart-{dead.pid}-0badc0de.tmp" for i in (3, 17)]
+    kept = [f".other.json.kpart-{dead.pid}-0badc0de.tmp",
+            f".batch-3.json.kpart-{os.getpid()}-0badc0de.tmp"]
+    for name in stale + kept:
+        (tmp_path / name).write_text("x")
+    files = {tmp_path / f"batch-{i}.json": f"{i}\n" for i in range(40)}
+    write_texts(files)
+    assert sorted(os.listdir(tmp_path)) == sorted([p.name for p in files] + kept)
+    assert all(p.read_text() == c for p, c in files.items())
+
+
 def test_a_symlink_target_is_written_through(tmp_path: Path) -> None:
     (tmp_path / "real.txt").write_text("old")
     (tmp_path / "link.txt").symlink_to("real.txt")

@@ -218,25 +218,36 @@ def clean_stale(target: PathLike) -> list[Path]:
     """Remove the temporaries left next to ``target`` by kpart processes that are gone
     (killed mid-write); returns them. A previous report swapped aside (``.old``) while the
     target is missing is put back instead."""
-    target = Path(target)
-    parent = target.parent
-    pattern = _temp_re(target.name)
+    return _clean_stale([Path(target)])
+
+
+#: Any kpart temporary: ``.<stem>.kpart-<pid>-<rand>.<tmp|old>``.
+_ANY_TEMP = re.compile(r"\.(.+)\.kpart-(\d+)-[0-9a-f]{8}\.(tmp|old)")
+
+
+def _clean_stale(targets: Iterable[Path]) -> list[Path]:
+    """:func:`clean_stale` of several targets, each directory listed once (a plan's thousands
+    of batch files in one directory would otherwise list it once per file)."""
+    by_parent: dict[Path, dict[str, Path]] = {}
+    for target in targets:
+        by_parent.setdefault(target.parent, {}).setdefault(_stem(target.name), target)
     removed: list[Path] = []
-    try:
-        names = os.listdir(parent)
-    except OSError:
-        return removed
-    for entry in sorted(names):
-        m = pattern.fullmatch(entry)
-        if m is None or _alive(int(m.group(1))):
+    for parent, stems in by_parent.items():
+        try:
+            names = os.listdir(parent)
+        except OSError:
             continue
-        path = parent / entry
-        if m.group(2) == "old" and not os.path.lexists(target):
-            with contextlib.suppress(OSError):
-                os.rename(path, target)
+        for entry in sorted(names):
+            m = _ANY_TEMP.fullmatch(entry)
+            if m is None or m.group(1) not in stems or _alive(int(m.group(2))):
                 continue
-        _remove(path)
-        removed.append(path)
+            path = parent / entry
+            if m.group(3) == "old" and not os.path.lexists(stems[m.group(1)]):
+                with contextlib.suppress(OSError):
+                    os.rename(path, stems[m.group(1)])
+                    continue
+            _remove(path)
+            removed.append(path)
     return removed
 
 
@@ -313,9 +324,10 @@ def _chunks(content: str | bytes | Iterable[str | bytes]) -> Iterator[bytes]:
         yield chunk.encode("utf-8") if isinstance(chunk, str) else chunk
 
 
-def _write_temp(target: Path, content: Content) -> Path:
-    """Write ``content`` to a new temporary beside ``target``; fsync'd; removed on error
-    (whatever ``fill`` raises, ``KeyboardInterrupt`` included)."""
+def _write_temp(target: Path, content: Content, sync: bool = True) -> Path:
+    """Write ``content`` to a new temporary beside ``target``; fsync'd unless ``sync`` is
+    false (the caller then fsyncs it, :func:`_fsync_all`); removed on error (whatever ``fill``
+    raises, ``KeyboardInterrupt`` included)."""
     tmp = target.parent / _temp_name(target.name)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # mode as open() gives
     try:
@@ -328,11 +340,40 @@ def _write_temp(target: Path, content: Content) -> Path:
                 for chunk in _chunks(content):
                     f.write(chunk)
             f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                os.fsync(f.fileno())
     except BaseException:
         _remove(tmp)
         raise
     return tmp
+
+
+def _fsync_file(path: Path) -> None:
+    """fsync a written temporary (an error is the file's write error)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_all(paths: list[Path]) -> list[OSError | None]:
+    """fsync every path, several at once (fsync releases the GIL, and a file system commits
+    concurrent fsyncs together: thousands of small files take a fraction of the time one by
+    one takes); each path's error, or ``None``."""
+    def one(path: Path) -> OSError | None:
+        try:
+            _fsync_file(path)
+        except OSError as e:
+            return e
+        return None
+
+    if len(paths) < 8:
+        return [one(p) for p in paths]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=16, thread_name_prefix="kpart-fsync") as pool:
+        return list(pool.map(one, paths))
 
 
 def write_texts(
@@ -365,12 +406,17 @@ def write_texts(
         plan.append((path, target, content, option))
     temps: list[tuple[Path, Path]] = []
     try:
+        _clean_stale(target for _, target, _, _ in plan)
         for path, target, content, option in plan:
-            clean_stale(target)
             try:
-                temps.append((_write_temp(target, content), target))
+                temps.append((_write_temp(target, content, sync=len(plan) == 1), target))
             except OSError as e:
                 raise _write_error(option, path, _reason(e)) from None
+        if len(plan) > 1:
+            for error, (path, _, _, option) in zip(_fsync_all([t for t, _ in temps]), plan,
+                                                    strict=True):
+                if error is not None:
+                    raise _write_error(option, path, _reason(error))
         for (tmp, target), (path, _, _, option) in zip(temps, plan, strict=True):
             try:
                 os.replace(tmp, target)
