@@ -4,7 +4,7 @@ issue #1592 shape (215 brokers in 6 racks, 930,000 partitions × RF 3: 221 failu
 
 Measured, median of ``--repeats``, wall and CPU time, with peak memory:
 
-1. the library: :func:`kpart.cluster.outage.outage_all` + :func:`ranked` to a materialized
+1. the library: :func:`kpart.cluster.broker_outage.outage_all` + :func:`ranked` to a materialized
    list of results (every failure's offline / under-min-ISR / moved rows and per-broker load);
 2. the command end to end, in a child process (``python -m kpart.cli outage ... --all --json
    --out FILE``): from a ``--describe`` dump of the model (racks through ``--brokers``), and
@@ -27,7 +27,7 @@ from _cluster_shape import cc1592
 from _timing import peak_rss_mb, run_child
 
 from kpart.cluster import ClusterModel, cluster_to_json
-from kpart.cluster.outage import outage_all, ranked
+from kpart.cluster.broker_outage import outage_all, ranked
 
 TARGET_S = 30.0
 

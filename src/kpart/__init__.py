@@ -5,7 +5,13 @@ Three pure cores, usable alone:
 * producer partitioning (key → partition): :func:`murmur2`, :func:`partition_for_key`,
   :func:`partition_for_keys`;
 * consumer-group assignment (partition → member): :func:`assign`, :class:`GroupSpec`;
-* replica placement (replica → broker): :func:`assign_replicas_to_brokers`, :class:`Broker`.
+* replica placement (replica → broker): :func:`assign_replicas_to_brokers`, :class:`Broker`;
+* the whole cluster: :class:`ClusterModel` (:func:`cluster_from_files`), Cruise Control's goals
+  (:func:`plan_cluster`, :func:`verify`), failures (:func:`outage`), coordinators
+  (:func:`find_coordinator`);
+* Kafka 4.x's groups: share groups (:class:`ShareGroupSpec`, :func:`assign_simple`) and Streams
+  groups (:class:`StreamsGroupSpec`, ``kpart.streams.assign``); every versioned decision takes
+  ``kafka_version=`` (:class:`KafkaVersion`, :mod:`kpart.versions`).
 
 ``kpart.spark`` applies them to DataFrames (with the extra ``kpart[spark]``). Names are
 resolved lazily, so ``import kpart`` imports neither numba, pyarrow nor pyspark.
@@ -41,7 +47,8 @@ _EXPORTS: dict[str, str] = {
     "ProducerConfig": "kpart.producer.simulate",
     "LatencyModel": "kpart.producer.simulate",
     "SimulationResult": "kpart.producer.simulate",
-    "Cluster": "kpart.producer.cluster",
+    "Cluster": "kpart.producer.cluster",  # the old name of ProducerCluster (an alias)
+    "ProducerCluster": "kpart.producer.cluster",
     "Partitioner": "kpart.producer.custom",
     "load_partitioner": "kpart.producer.custom",
     "compare_partitioners": "kpart.producer.compat",
@@ -71,6 +78,21 @@ _EXPORTS: dict[str, str] = {
     "balance": "kpart.placement.balance",
     "PoolSpec": "kpart.placement.pools",
     "parse_pools": "kpart.placement.pools",
+    # the cluster model, the planner and failures (kpart.cluster)
+    "ClusterModel": "kpart.cluster.model",
+    "cluster_from_files": "kpart.cluster.from_files",
+    "cluster_from_json": "kpart.cluster.cluster_json",
+    "ClusterPlan": "kpart.cluster.optimizer",
+    "plan_cluster": "kpart.cluster.optimizer",
+    "verify": "kpart.cluster.verifier",
+    "outage": "kpart.cluster.broker_outage",
+    "find_coordinator": "kpart.cluster.coordinator",
+    # share groups (KIP-932) and Streams groups (KIP-1071)
+    "ShareGroupSpec": "kpart.consumer.share.share_group_spec",
+    "assign_simple": "kpart.consumer.share.simple_assignor",
+    "StreamsGroupSpec": "kpart.consumer.streams.group_spec",
+    # Kafka versions
+    "KafkaVersion": "kpart.versions",
     # topology (the layout file of `kpart report`)
     "Topology": "kpart.topology",
     "load_topology": "kpart.topology",
@@ -100,6 +122,10 @@ _MODULES: dict[str, str] = {
     "placement": "kpart.placement",
     "report": "kpart.report",
     "topology": "kpart.topology",
+    "cluster": "kpart.cluster",
+    "versions": "kpart.versions",
+    "share": "kpart.consumer.share",
+    "streams": "kpart.consumer.streams",
 }
 
 

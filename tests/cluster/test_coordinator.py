@@ -142,8 +142,8 @@ def test_bad_keys(make):
 
 
 def test_coordinator_changes_after_an_outage():
+    from kpart.cluster.broker_outage import outage
     from kpart.cluster.coordinator import coordinator_changes
-    from kpart.cluster.outage import outage
 
     m = _cluster(5)
     found = [find_coordinator(GroupKey(g), cluster=m) for g in ("orders", "polygenelubricants")]

@@ -1,4 +1,4 @@
-"""``kpart.cluster.outage``: Kafka's election with unclean election off (hand-made cases),
+"""``kpart.cluster.broker_outage``: Kafka's election with unclean election off (hand-made cases),
 ``min.insync.replicas`` boundaries, rack failures, the vectorised path against a per-partition
 reference loop, and ``outage_all`` against ``outage``."""
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kpart.cluster import ClusterBroker, ClusterModel, PartitionState, TopicInfo
-from kpart.cluster.outage import apply_target, outage, outage_all, rack_brokers, ranked
+from kpart.cluster.broker_outage import apply_target, outage, outage_all, rack_brokers, ranked
 from kpart.errors import ConfigError
 
 BROKERS = [ClusterBroker(i, f"r{i % 3}") for i in range(6)]

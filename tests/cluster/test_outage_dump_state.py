@@ -14,8 +14,8 @@ import pytest
 
 from kpart.cli import main
 from kpart.cluster import ClusterBroker, ClusterModel, PartitionState, TopicInfo
+from kpart.cluster.broker_outage import apply_target, outage, outage_all, ranked
 from kpart.cluster.from_files import cluster_from_files
-from kpart.cluster.outage import apply_target, outage, outage_all, ranked
 from kpart.errors import ConfigError, KpartWarning
 from kpart.placement.spec import Broker
 

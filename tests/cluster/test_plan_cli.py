@@ -145,7 +145,7 @@ def test_verified_summary(capsys) -> None:
 
 def test_failures_are_ranked_on_the_target(capsys) -> None:
     from kpart.cli._cluster_inputs import read_snapshot
-    from kpart.cluster.outage import outage_all, ranked
+    from kpart.cluster.broker_outage import outage_all, ranked
     from kpart.cluster.plan_summary import failure_rows
 
     s = _summary(["plan", "--snapshot", SNAPSHOT, "--add-brokers", "9:us-east-1a", "--failures"],

@@ -12,7 +12,7 @@ with ``--verify`` refuses a plan it does not accept (exit code 2, nothing writte
 with an invalid replica set (a broker twice, a replication factor changed, a removed or
 unknown broker) is refused even without ``--verify``.
 ``--failures`` adds every single-broker and single-rack failure of the target
-(:func:`kpart.cluster.outage.outage_all`, ranked). Outputs (all or none, atomically):
+(:func:`kpart.cluster.broker_outage.outage_all`, ranked). Outputs (all or none, atomically):
 ``--out`` (the reassignment JSON of the changed partitions, or with ``--format parquet|arrow``
 one row per partition), ``--rollback-out``, ``--describe-out``, ``--topics-out`` and
 ``--summary-out`` (:func:`kpart.cluster.plan_summary.plan_summary`, also printed by
@@ -496,7 +496,7 @@ def run(req: LoadRequest) -> None:
                 throttle_bytes_per_s=req.throttle))
     failures = None
     if req.failures:
-        from kpart.cluster.outage import outage_all, ranked
+        from kpart.cluster.broker_outage import outage_all, ranked
 
         with busy("failure what-ifs of the target"):
             failures = ranked(outage_all(target_model(plan)))

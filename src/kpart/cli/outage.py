@@ -1,5 +1,5 @@
 """``kpart outage``: what happens to leadership, ``min.insync.replicas`` and broker load when
-brokers or a rack go down (:mod:`kpart.cluster.outage`: Kafka's election, unclean election
+brokers or a rack go down (:mod:`kpart.cluster.broker_outage`: Kafka's election, unclean election
 off, as KRaft's ``PartitionChangeBuilder``).
 
 The cluster comes from a ``kafka-topics.sh --describe`` dump (``--current``, racks from
@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from kpart.cluster import ClusterModel
     from kpart.cluster.broker_events import BrokerEvent, ReplicationState
-    from kpart.cluster.outage import OutageResult
+    from kpart.cluster.broker_outage import OutageResult
 
 #: The options whose every occurrence is one ordered event (or several: ``ID,...``).
 EVENT_OPTIONS = {"--down": "down", "--up": "up", "--up-unclean": "up_unclean"}
@@ -108,7 +108,7 @@ def _model_from_describe(text: str, brokers: str | None, partial: bool) -> Clust
 
 def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
           brokers: str | None, partial: bool = False) -> ClusterModel:
-    from kpart.cluster.outage import apply_target
+    from kpart.cluster.broker_outage import apply_target
     from kpart.placement.reassign import parse_reassignment_json
 
     if (current is None) == (snapshot is None):
@@ -135,7 +135,7 @@ def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
 
 def _failure(model: ClusterModel, down: str | None,
              down_rack: str | None) -> tuple[tuple[int, ...], str | None]:
-    from kpart.cluster.outage import rack_brokers
+    from kpart.cluster.broker_outage import rack_brokers
 
     ids: set[int] = set()
     known = {b.id for b in model.brokers}
@@ -311,7 +311,7 @@ def outage_command(  # noqa: PLR0913
     """Broker- and rack-failure what-ifs: offline partitions, min.insync.replicas, new
     leaders and broker load after (Kafka's election, unclean election off); ordered events
     (--down B --down C --up B ...) with KIP-966 eligible leader replicas."""
-    from kpart.cluster.outage import outage, outage_all, ranked
+    from kpart.cluster.broker_outage import outage, outage_all, ranked
 
     if up or up_unclean or elr is not None or len(down or []) > 1:
         given = {"--down": down or [], "--up": up or [], "--up-unclean": up_unclean or []}

@@ -2,7 +2,7 @@
 :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` (not a Cruise Control goal).
 
 Kafka (unclean election off) hands a dead leader's partitions to the first live in-sync
-replica in replica order (:mod:`kpart.cluster.outage`). With the target all in sync, that is
+replica in replica order (:mod:`kpart.cluster.broker_outage`). With the target all in sync, that is
 the first follower outside the failure: the follower order decides which broker takes a
 leadership when the leader's broker or rack stops, and changing it moves no data, changes no
 leader and no replica set (no other goal sees it). :func:`order_followers` estimates, for
@@ -10,7 +10,7 @@ every single-broker and single-rack failure, the network out each survivor takes
 partition's full leader network out, an upper bound: replication to the dead follower stops)
 and, for each survivor it would push over the capacity threshold, puts another live follower
 with room first, heaviest partitions first. The goal's violations are counted exactly (by
-:func:`kpart.cluster.outage.outage_all`) afterwards; what reordering cannot fix stays.
+:func:`kpart.cluster.broker_outage.outage_all`) afterwards; what reordering cannot fix stays.
 """
 
 from __future__ import annotations

@@ -360,7 +360,7 @@ def coordinator_changes(coordinators: Sequence[Coordinator], cluster: ClusterMod
                         leader_after: np.ndarray) -> list[CoordinatorChange]:
     """The coordinators (found on ``cluster`` by :func:`find_coordinator`) whose partition's
     leader differs in ``leader_after`` (int array, one broker id per row of ``cluster``,
-    ``-1`` = no leader; e.g. :meth:`kpart.cluster.outage.OutageResult.leader_after`), in the
+    ``-1`` = no leader; e.g. :meth:`kpart.cluster.broker_outage.OutageResult.leader_after`), in the
     given order. A coordinator whose topic the cluster does not record is left out.
 
     >>> from kpart.cluster.model import ClusterBroker, PartitionState

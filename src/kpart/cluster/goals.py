@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kpart.cluster.broker_outage import outage_all
 from kpart.cluster.model import ClusterModel
-from kpart.cluster.outage import outage_all
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -496,7 +496,7 @@ def completed(model: ClusterModel, replicas: np.ndarray,
 def failure_overloads(model: ClusterModel, threshold: float,
                       ) -> list[tuple[tuple[int, ...], str | None, int, str, float, float]]:
     """Every surviving broker over ``threshold ×`` its network capacity after a single
-    broker or rack failure of ``model`` (:func:`kpart.cluster.outage.outage_all`: Kafka's
+    broker or rack failure of ``model`` (:func:`kpart.cluster.broker_outage.outage_all`: Kafka's
     election, leaders and loads after): ``(down ids, rack, broker id, "network in" |
     "network out", load, capacity)``, failures in :func:`outage_all`'s order."""
     def cap(name: str) -> np.ndarray:
@@ -520,7 +520,7 @@ class BrokerFailureCapacityGoal(_Goal):
     """kpart's goal, not Cruise Control's (opt-in: not in :data:`DEFAULT_GOALS`; hard): the
     cluster survives any single broker failure and any single rack failure below capacity —
     after it, with leadership moved as Kafka moves it (the first live in-sync replica in
-    replica order, :mod:`kpart.cluster.outage`; the replicas all in sync, each partition led
+    replica order, :mod:`kpart.cluster.broker_outage`; the replicas all in sync, each partition led
     by its first replica), every surviving broker's network in and network out stay ≤ the capacity
     threshold × its capacity. Violations: the (failure, surviving broker) pairs over it.
     Only the order of followers (who leads after a failure) is the optimizer's lever here."""

@@ -44,10 +44,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
+    from kpart.cluster.broker_outage import OutageResult
     from kpart.cluster.load import BrokerLoad
     from kpart.cluster.model import ClusterModel
     from kpart.cluster.optimizer import ClusterPlan
-    from kpart.cluster.outage import OutageResult
     from kpart.cluster.verifier import GoalCheck
 
 __all__ = ["broker_rows", "failure_rows", "lower_bound_bytes", "plan_summary", "target_model"]
@@ -91,7 +91,7 @@ def _known(values: np.ndarray) -> bool:
 
 def failure_rows(results: Sequence[OutageResult]) -> list[dict[str, Any]]:
     """One dict per failure, in the order given (rank them first with
-    :func:`kpart.cluster.outage.ranked`): ``down``, ``rack``, the counts of
+    :func:`kpart.cluster.broker_outage.ranked`): ``down``, ``rack``, the counts of
     ``offline_partitions`` and ``under_min_isr`` partitions, ``max_leaders`` /
     ``mean_leaders`` and ``max_bytes_in_per_s`` / ``mean_bytes_in_per_s`` (leader bytes-in)
     over the surviving brokers (``None`` when no rate is known)."""

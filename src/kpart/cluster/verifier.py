@@ -34,10 +34,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from kpart.cluster.broker_outage import outage_all
 from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
 from kpart.cluster.load import broker_load
 from kpart.cluster.model import ClusterModel
-from kpart.cluster.outage import outage_all
 from kpart.placement.pools import PoolSpec
 
 __all__ = ["GoalCheck", "VerifierReport", "goal_floor", "goal_violations", "verify"]
@@ -314,7 +314,7 @@ def _pool_violations(model: ClusterModel, replicas: np.ndarray, pools: PoolSpec 
 def _failure_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
                         th: Thresholds) -> int:
     """(failure, surviving broker) pairs over the network capacity threshold after every
-    single broker and rack failure (:func:`kpart.cluster.outage.outage_all`), with the
+    single broker and rack failure (:func:`kpart.cluster.broker_outage.outage_all`), with the
     replicas all in sync and led by ``leader`` (before and after weighed alike: a replica
     out of sync today is a transient, not the placement's)."""
     reps = np.asarray(replicas, dtype=np.int32)

@@ -6,7 +6,7 @@ Only the queries partitioners use are modelled. Partition lists keep the order t
 in (Kafka keeps the metadata response's order, normally ascending partition ids); "available"
 partitions are the subsequence whose leader is known, in the same order.
 
->>> c = Cluster.of("orders", leaders=[1, 2, None, 1], racks={1: "north", 2: "south"})
+>>> c = ProducerCluster.of("orders", leaders=[1, 2, None, 1], racks={1: "north", 2: "south"})
 >>> [p.partition for p in c.partitions_for_topic("orders")]
 [0, 1, 2, 3]
 >>> [p.partition for p in c.available_partitions_for_topic("orders")]
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from kpart.errors import ConfigError
 
-__all__ = ["Cluster", "Node", "PartitionInfo"]
+__all__ = ["Cluster", "Node", "PartitionInfo", "ProducerCluster"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +48,11 @@ class PartitionInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class Cluster:
-    """Cluster metadata: ``nodes`` and, per topic, its ``PartitionInfo`` tuple.
+class ProducerCluster:
+    """Cluster metadata as a producer's partitioner sees it (Kafka's
+    ``org.apache.kafka.common.Cluster``): ``nodes`` and, per topic, its ``PartitionInfo``
+    tuple. Not the cluster model of :mod:`kpart.cluster` (brokers, replicas, loads): hence the
+    name; :data:`Cluster` is the same class under its Kafka name, kept for existing code.
 
     Errors (:class:`~kpart.errors.ConfigError`): duplicate node ids, a partition whose leader
     is not a known node, partition ids that are not ``0..n-1`` for some order.
@@ -93,7 +96,7 @@ class Cluster:
         leaders: Sequence[int | None],
         racks: Mapping[int, str | None] | None = None,
         hosts: Mapping[int, str] | None = None,
-    ) -> Cluster:
+    ) -> ProducerCluster:
         """One topic whose partition ``i`` is led by broker ``leaders[i]`` (``None``: no
         leader). Brokers are the leaders named plus any in ``racks``/``hosts``."""
         racks = dict(racks or {})
@@ -106,10 +109,10 @@ class Cluster:
         return cls(tuple(nodes.values()), ((topic, parts),))
 
     @classmethod
-    def round_robin(cls, topic: str, num_partitions: int, num_brokers: int) -> Cluster:
+    def round_robin(cls, topic: str, num_partitions: int, num_brokers: int) -> ProducerCluster:
         """``num_partitions`` partitions, partition ``i`` led by broker ``i % num_brokers``.
 
-        >>> [p.leader.id for p in Cluster.round_robin("t", 5, 2).partitions_for_topic("t")]
+        >>> [p.leader.id for p in ProducerCluster.round_robin("t", 5, 2).partitions_for_topic("t")]
         [0, 1, 0, 1, 0]
         """
         if num_partitions < 1:
@@ -153,3 +156,8 @@ class Cluster:
             if n.id == node_id:
                 return n
         return None
+
+
+#: :class:`ProducerCluster` under Kafka's class name (``org.apache.kafka.common.Cluster``), as
+#: kpart exported it before the cluster model of :mod:`kpart.cluster` existed. Same class.
+Cluster = ProducerCluster

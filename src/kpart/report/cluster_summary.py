@@ -318,7 +318,7 @@ def build_cluster_summary(  # noqa: PLR0913
     ``sources``: topic → ``{"path", "format"}`` (default: each measure's ``source``);
     ``analysed_at``: the run's UTC time (ISO 8601); ``capacity_threshold``: the share of
     capacity the page draws (Cruise Control's 0.8); ``failures``: compute the broker- and
-    rack-failure what-ifs (:func:`kpart.cluster.outage.outage_all`, ranked); ``existing``:
+    rack-failure what-ifs (:func:`kpart.cluster.broker_outage.outage_all`, ranked); ``existing``:
     the cluster the existing topics were taken from (their ISR and ``min.insync.replicas``
     weigh in the failures).
 
@@ -377,7 +377,7 @@ def _cluster_section(model: ClusterModel, load: BrokerLoad, capacity_threshold: 
     --json`` (:func:`kpart.cluster.plan_summary.broker_rows`) for the cluster as it is (no
     ``before``) and :func:`~kpart.cluster.plan_summary.failure_rows` of the ranked what-ifs
     (``None`` when not asked)."""
-    from kpart.cluster.outage import outage_all, ranked
+    from kpart.cluster.broker_outage import outage_all, ranked
     from kpart.cluster.plan_summary import broker_rows, failure_rows
 
     return {"brokers": broker_rows(model, load),
