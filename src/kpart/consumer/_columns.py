@@ -43,7 +43,7 @@ from kpart.errors import ConfigError
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-__all__ = ["AssignmentColumns", "MemberPartitions", "no_gc"]
+__all__ = ["AssignmentColumns", "MemberPartitions", "SharedColumns", "no_gc"]
 
 #: Members with their partitions: ``(("C0", OwnedPartitions), ...)``.
 MemberPartitions = tuple[tuple[str, OwnedPartitions], ...]
@@ -153,6 +153,69 @@ class AssignmentColumns:
         with no_gc():
             member, tid, partition = self.rows()
             grouped = _grouped(self.topics, member, tid, partition, len(self.member_ids))
+            return tuple(zip(self.member_ids, grouped, strict=True))
+
+
+class SharedColumns:
+    """An assignment where several members may hold one partition (a share group's, KIP-932)
+    as rows: ``member`` (positions in ``member_ids``), ``topic`` (positions in ``topics``,
+    sorted names) and ``partition``, int32 arrays of one length, one row per (member,
+    partition) held, sorted by member, topic, partition. The same views as
+    :class:`AssignmentColumns` (:meth:`to_arrow`, :meth:`member_partitions`,
+    :meth:`partition_counts`).
+
+    >>> c = SharedColumns(("A", "B"), ("t",), np.array([0, 1, 1]), np.array([0, 0, 0]),
+    ...                   np.array([0, 0, 1]))
+    >>> c.member_partitions()
+    (('A', (('t', (0,)),)), ('B', (('t', (0, 1)),)))
+    """
+
+    __slots__ = ("member", "member_ids", "partition", "topic", "topics")
+
+    def __init__(self, member_ids: Sequence[str], topics: Sequence[str], member: np.ndarray,
+                 topic: np.ndarray, partition: np.ndarray) -> None:
+        self.member_ids = tuple(member_ids)
+        self.topics = tuple(topics)
+        self.member = np.asarray(member, dtype=np.int32)
+        self.topic = np.asarray(topic, dtype=np.int32)
+        self.partition = np.asarray(partition, dtype=np.int32)
+        if not self.member.shape == self.topic.shape == self.partition.shape:
+            raise ConfigError("Shared assignment columns disagree: rows of different lengths.")
+        for a in (self.member, self.topic, self.partition):
+            a.flags.writeable = False
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SharedColumns):
+            return NotImplemented
+        return (self.member_ids == other.member_ids and self.topics == other.topics
+                and all(np.array_equal(a, b) for a, b in zip(self.rows(), other.rows(),
+                                                              strict=True)))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def partition_counts(self) -> list[int]:
+        """Partitions held by each member, in ``member_ids`` order."""
+        return np.bincount(self.member, minlength=len(self.member_ids)).tolist()  # type: ignore[no-any-return]
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(member position, topic index, partition)`` (see the class docstring)."""
+        return self.member, self.topic, self.partition
+
+    def to_arrow(self) -> pa.Table:
+        """One row per (member, partition) held: ``member``, ``topic``, ``partition`` (int32)."""
+        import pyarrow as pa
+
+        return pa.table({
+            "member": string_array(self.member_ids).take(int32_array(self.member)),
+            "topic": string_array(self.topics).take(int32_array(self.topic)),
+            "partition": int32_array(self.partition),
+        })
+
+    def member_partitions(self) -> MemberPartitions:
+        """``((member, ((topic, (partition, ...)), ...)), ...)`` for every member."""
+        with no_gc():
+            grouped = _grouped(self.topics, self.member, self.topic, self.partition,
+                               len(self.member_ids))
             return tuple(zip(self.member_ids, grouped, strict=True))
 
 

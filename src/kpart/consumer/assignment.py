@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kpart._arrow import int32_array, string_array
-from kpart.consumer._columns import AssignmentColumns, MemberPartitions
+from kpart.consumer._columns import AssignmentColumns, MemberPartitions, SharedColumns
 from kpart.consumer.spec import OwnedPartitions
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,7 +49,7 @@ class GroupAssignment:
 
     _assignment: tuple[tuple[str, OwnedPartitions], ...] | None
     _revoked: tuple[tuple[str, OwnedPartitions], ...] | None
-    _columns: AssignmentColumns | None
+    _columns: AssignmentColumns | SharedColumns | None
     _revoked_columns: AssignmentColumns | None
     _member_ids: tuple[str, ...]
     _counts: dict[str, int] | None
@@ -67,9 +67,11 @@ class GroupAssignment:
 
     @classmethod
     def from_columns(
-        cls, columns: AssignmentColumns, revoked: AssignmentColumns | None = None
+        cls, columns: AssignmentColumns | SharedColumns, revoked: AssignmentColumns | None = None
     ) -> GroupAssignment:
-        """The assignment held in ``columns`` (members in ``columns.member_ids`` order) and,
+        """The assignment held in ``columns`` (members in ``columns.member_ids`` order; a
+        :class:`~kpart.consumer._columns.SharedColumns` for a share group, where several
+        members may hold one partition) and,
         cooperative protocol, the partitions each member must revoke in ``revoked`` (same
         members). No per-partition Python object is made until the tuples are asked for.
 
@@ -91,7 +93,7 @@ class GroupAssignment:
         return self
 
     @property
-    def columns(self) -> AssignmentColumns | None:
+    def columns(self) -> AssignmentColumns | SharedColumns | None:
         """The arrays of a columnar result (:meth:`from_columns`), else ``None``."""
         return self._columns
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator.server_spec import Target
+from kpart.consumer.share._simple_arrays import share_columns, use_arrays
 from kpart.consumer.share._simple_heterogeneous import build_heterogeneous
 from kpart.consumer.share._simple_homogeneous import build_homogeneous
 from kpart.consumer.share._simple_kafka_4_1 import assign_kafka_4_1
@@ -98,4 +99,9 @@ def assign_simple(spec: ShareGroupSpec,
     :class:`~kpart.errors.ConfigError` (a version without share groups),
     :class:`~kpart.errors.NoSuchElementError` / :class:`~kpart.errors.PartitionAssignorError`
     (Kafka itself fails)."""
+    if behaviour("share_simple", kafka_version) == "balanced-sharing" and spec.members \
+            and use_arrays(spec):
+        columns = share_columns(spec)
+        if columns is not None:
+            return GroupAssignment.from_columns(columns)
     return spec.group.to_group_assignment(simple_target(spec, kafka_version))
