@@ -1,7 +1,9 @@
 """A topology resolved once: its replicas placed by ``AdminUtils.assignReplicasToBrokers`` (or,
 with ``placer = "kraft"``, by the KRaft controller's ``StripedReplicaPlacer``), its partitions
 assigned to every consumer group's members by the group's assignor (Kafka's
-``ConsumerPartitionAssignor``), its producer's partitioner and null-key rule.
+``ConsumerPartitionAssignor``), its producer's partitioner and null-key rule; each as the
+topology's Kafka versions compute it (:meth:`kpart.topology.Topology.version_kwargs`: the
+brokers' for placement and the KIP-848 assignors, the clients' for the classic ones).
 
 Pure and deterministic once the topology has a ``placement_seed`` (without one, the replicas
 are placed from a random start, like Kafka). :func:`layout_for` is what ``kpart report`` shows
@@ -129,7 +131,7 @@ def _striped(topology: Topology, topic: TopicConfig, num_partitions: int,
     cluster = StaticCluster(topology.brokers)
     if not topic.rack_aware:
         cluster = cluster.without_racks()
-    placed = StripedReplicaPlacer(random).place(
+    placed = StripedReplicaPlacer(random, **topology.version_kwargs()).place(
         PlacementSpec(num_partitions, topic.replication_factor), cluster)
     return tuple(tuple(r) for r in placed.assignments)
 
@@ -169,7 +171,8 @@ def layout_for(topology: Topology) -> Layout:
     assignments = []
     for g in topology.groups:
         members = tuple(Member(m.id, (t.name,), m.rack, m.instance_id) for m in g.members)
-        assignments.append((g.name, assign(GroupSpec((topic,), members), g.strategy)))
+        assignments.append((g.name, assign(GroupSpec((topic,), members), g.strategy,
+                                           **topology.version_kwargs(g))))
     return Layout(replicas, tuple(assignments))
 
 
@@ -347,7 +350,7 @@ def _assign_groups(topology: Topology, resolved: list[ResolvedTopology]
         names = topology.group_topics(g)
         members = tuple(Member(m.id, names, m.rack, m.instance_id) for m in g.members)
         spec = GroupSpec(tuple(specs[n] for n in names), members)
-        out.append((g.name, assign(spec, g.strategy)))
+        out.append((g.name, assign(spec, g.strategy, **topology.version_kwargs(g))))
     return tuple(out)
 
 
