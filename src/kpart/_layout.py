@@ -25,24 +25,26 @@ is), each group assigned over all the topics it subscribes to (:class:`ResolvedC
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kpart.consumer.assignment import GroupAssignment
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import NullKeyRule
-from kpart.topology import TopicConfig, Topology
+from kpart.topology import ConsumerGroupConfig, TopicConfig, Topology
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart._java.random import JavaRandom
     from kpart.cluster.model import ClusterModel
-    from kpart.consumer.spec import Topic
+    from kpart.consumer.spec import GroupSpec, Topic
     from kpart.producer.clients import ClientPartitioner
 
 __all__ = [
     "Layout",
     "ResolvedCluster",
     "ResolvedTopology",
+    "group_specs",
     "layout_for",
     "replica_assignment",
     "resolve_cluster",
@@ -339,6 +341,24 @@ def _assign_groups(topology: Topology, resolved: list[ResolvedTopology]
                    ) -> tuple[tuple[str, GroupAssignment], ...]:
     """Each group assigned over all its topics (one GroupSpec with several Topic entries)."""
     from kpart.consumer import assign
+
+    return tuple((g.name, assign(spec, g.strategy, **topology.version_kwargs(g)))
+                 for g, spec in group_specs(topology, resolved))
+
+
+def group_specs(topology: Topology, resolved: Sequence[ResolvedTopology]
+                ) -> tuple[tuple[ConsumerGroupConfig, GroupSpec], ...]:
+    """Each group of ``topology`` (topology order) and the
+    :class:`~kpart.consumer.spec.GroupSpec` its assignor sees: its members in join order, each
+    subscribed to the group's topics (:meth:`~kpart.topology.Topology.group_topics`), the
+    topics' partitions as ``resolved`` places them (one :class:`ResolvedTopology` per topic of
+    ``topology``, in order), carrying their replicas' racks when the brokers have racks.
+
+    >>> from kpart.topology import demo_topology
+    >>> c = resolve_cluster(demo_topology())
+    >>> [(g.name, [t.name for t in s.topics]) for g, s in group_specs(c.topology, c.topics)]
+    [('ops', ['flights', 'weather']), ('delay-analytics', ['flights'])]
+    """
     from kpart.consumer.spec import GroupSpec, Member
 
     if not topology.groups:
@@ -349,8 +369,7 @@ def _assign_groups(topology: Topology, resolved: list[ResolvedTopology]
     for g in topology.groups:
         names = topology.group_topics(g)
         members = tuple(Member(m.id, names, m.rack, m.instance_id) for m in g.members)
-        spec = GroupSpec(tuple(specs[n] for n in names), members)
-        out.append((g.name, assign(spec, g.strategy, **topology.version_kwargs(g))))
+        out.append((g, GroupSpec(tuple(specs[n] for n in names), members)))
     return tuple(out)
 
 
