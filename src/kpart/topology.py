@@ -439,7 +439,8 @@ def topology_from_dict(doc: Mapping[str, Any], *,
     if "cluster" not in doc and "placer" in doc:
         raise ConfigError("placer: the topology has no [cluster] (no brokers, nothing placed): "
                           "add its brokers, or drop placer")
-    placer = doc.get("placer", DEFAULT_PLACER)
+    kafka_version = version(doc, "kafka_version", "")
+    placer = doc.get("placer", _default_placer(kafka_version))
     if not isinstance(placer, str):
         raise ConfigError(f"placer: expected one of {', '.join(PLACERS)}, got {placer!r}")
     choice(placer, PLACERS, "placer")
@@ -455,9 +456,22 @@ def topology_from_dict(doc: Mapping[str, Any], *,
         topics = parse_topics(doc["topics"], len(brokers), parameters)
     groups = parse_groups(doc.get("groups", []), tuple(t.name for t in topics))
     topology = Topology(brokers, topics, groups, placer, window,
-                        "topic" if "topic" in doc else "topics", version(doc, "kafka_version", ""))
+                        "topic" if "topic" in doc else "topics", kafka_version)
     _check_versions(topology)
     return topology
+
+
+def _default_placer(kafka_version: str | None) -> str:
+    """The placer of a topology that names none: :data:`DEFAULT_PLACER` (``admin-utils``),
+    but ``kraft`` when the brokers' ``kafka_version`` is given and has no AdminUtils (4.1.0
+    and later, KAFKA-18799: every topic is placed by the controller's striped placer)."""
+    if kafka_version is None:
+        return DEFAULT_PLACER
+    try:
+        behaviour("adminutils_placer", kafka_version)
+    except ConfigError:
+        return "kraft"
+    return DEFAULT_PLACER
 
 
 def _check_versions(t: Topology) -> None:

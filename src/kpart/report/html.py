@@ -13,6 +13,8 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 ``skew``           every figure of ``skew``, one row per load
 ``whatif``         only when ``summary["whatif"]`` is present (see below)
 ``compat``         only when ``summary["compat"]`` is present (see below)
+``version-change`` only when ``summary["version_change"]`` is present (``kpart report
+                   --compare-version``; its format: :mod:`kpart.report._version_change`)
 ``broker-load``    only with ``summary["cluster"]``: load per broker (as on ``plan.html``)
 ``failures``       only with ``summary["cluster"]``: broker and rack failures, worst first
 =================  ===========================================================================
@@ -79,6 +81,7 @@ from kpart.report._html_parts import (
     _stat_rows,
     _table,
 )
+from kpart.report._version_change import version_change_html
 
 __all__ = ["HOT_FACTOR", "render_report", "write_report_html"]
 
@@ -399,6 +402,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
         _skew(summary),
         _whatif(summary),
         _compat(summary),
+        version_change_html(summary),
         *cluster_sections(summary.get("cluster")),
     ]
     sections = [s for s in sections if s]
@@ -409,7 +413,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         for sid, label in (
             ("overview", "Overview"), ("partitions", "Partitions"), ("brokers", "Brokers"),
             ("consumers", "Consumers"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
-            ("whatif", "What-if"), ("compat", "Cross-client"), ("broker-load", "Broker load"),
+            ("whatif", "What-if"), ("compat", "Cross-client"),
+            ("version-change", "Kafka version"), ("broker-load", "Broker load"),
             ("failures", "Failures"),
         )
         if any(s.startswith(f'<section id="{sid}"') for s in sections)
