@@ -479,7 +479,7 @@ def _check_versions(t: Topology) -> None:
     the placer (``kraft``: the striped placer, Kafka 3.0+; ``admin-utils`` when the brokers'
     version is given: AdminUtils, up to 4.0.1), every KIP-848 group's assignor at the brokers'
     version, every classic group's ``client_version`` (refused for an assignor kpart does not
-    model by version yet) and a topic's ``client_version`` with the ``client`` null-key rule
+    model by version yet, but on the default release line, 4.3, whose answer it computes) and a topic's ``client_version`` with the ``client`` null-key rule
     (not modelled by version yet). One line naming the field and the version."""
     from kpart.consumer import CONSUMER, get_strategy
 
@@ -497,7 +497,9 @@ def _check_versions(t: Topology) -> None:
         field = f"groups[{i}].client_version"
         if strategy.protocol == CONSUMER:
             version, what = brokers, "kafka_version"
-        elif g.client_version is not None and not strategy.versioned:
+        elif (g.client_version is not None and not strategy.versioned
+              and KafkaVersion.parse(g.client_version).line != KafkaVersion.parse(
+                  DEFAULT_KAFKA_VERSION)):
             raise ConfigError(f"{field} {g.client_version!r}: kpart does not model the "
                               f"{strategy.name} assignor by Kafka version yet (it computes "
                               f"Kafka {DEFAULT_KAFKA_VERSION}'s answer): drop client_version")

@@ -11,8 +11,8 @@ move on an upgrade, so both sides assign the partitions as the report placed the
   (:func:`kpart.consumer.migration.compare`: the partitions changing owner, per member, and each
   side's balance). A KIP-848 group (``uniform``, ``server-range``) follows the brokers' version,
   a classic one its clients'. A classic assignor kpart does not model by version yet is listed
-  as not compared, with the reason (unless ``V`` is its clients' version already: nothing
-  moves); never the same answer printed twice as if nothing moved.
+  as not compared, with the reason (unless ``V`` is on its clients' release line: the
+  same answer, nothing moves); never the same answer printed twice as if nothing moved.
 - Producers (null-key and round-robin placement by client version): not computed yet: kpart's
   null-key rules do not take a Kafka version (:class:`kpart.producer.null_keys.NullKeyRule`).
 
@@ -132,7 +132,7 @@ def version_change(topology: Topology, resolved: Sequence[ResolvedTopology],
         now = topology.version_of(cfg)
         entry = GroupVersionChange(cfg.name, strategy.name, "brokers" if server else "clients",
                                    str(now), str(target), None)
-        if not strategy.versioned and now != target:
+        if not strategy.versioned and now.line != target.line:
             groups.append(replace(entry, reason=(
                 f"kpart does not model the {strategy.name} assignor by Kafka version yet (it "
                 f"computes Kafka {DEFAULT_KAFKA_VERSION}'s answer)")))
