@@ -303,3 +303,58 @@ def test_default_topologies_are_unchanged():
     """No version given: kpart's default and demo topologies compute what they did."""
     assert default_topology().kafka_version is None and default_topology().placer == "admin-utils"
     assert demo_topology().version_kwargs() == {"kafka_version": "4.3"}
+
+
+def test_cluster_page_has_the_section_after_partition_count():
+    from _tools.cluster_report_sample import cluster_report_summary
+
+    t = topo('kafka_version = "4.0.0"')
+    doc = version_change(t, [resolve_topology(t)], "4.3").to_json()
+    summary = {**cluster_report_summary(hot_key_topic=2), "version_change": doc}
+    page = render_report(summary)
+    ids = [s for s in page.split('<section id="')[1:]]
+    order = [s.split('"', 1)[0] for s in ids]
+    assert "version-change" in order
+    assert order.index("version-change") == order.index("partition-count") + 1
+    assert 'href="#version-change"' in page
+    # without the key: the page as before
+    assert '<section id="version-change"' not in render_report(cluster_report_summary(
+        hot_key_topic=2))
+
+
+@pytest.mark.spark
+def test_cluster_report_compare_version(spark, tmp_path, capsys, monkeypatch):
+    """The cluster report (two topics sharing the brokers) carries the section too: groups
+    assigned over all their topics, as the report resolved them."""
+    (tmp_path / "a.csv").write_text("k,v\na,1\nb,2\n")
+    (tmp_path / "c.toml").write_text("""kafka_version = "4.0.0"
+[cluster]
+brokers = [0, 1, 2]
+[[topics]]
+name = "a"
+data = "a.csv"
+key = "k"
+partitions = 3
+replication_factor = 1
+null_key_strategy = "builtin"
+[[topics]]
+name = "b"
+data = "a.csv"
+key = "k"
+partitions = 2
+replication_factor = 1
+null_key_strategy = "builtin"
+[[groups]]
+name = "g"
+strategy = "uniform"
+members = ["m1", "m2"]
+""")
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--topology", "c.toml", "--compare-version", "4.3", "-o", "out"]) == 0
+    assert "What changes at Kafka 4.3 (brokers now 4.0.0):" in capsys.readouterr().out
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    g = summary["version_change"]["groups"][0]
+    resolved = resolve_cluster(parse_topology((tmp_path / "c.toml").read_text()))
+    expected = version_change(resolved.topology, resolved.topics, "4.3").to_json()["groups"][0]
+    assert g == expected and g["moved"] >= 1
+    assert '<section id="version-change">' in (tmp_path / "out" / "report.html").read_text()

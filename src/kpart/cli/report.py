@@ -139,7 +139,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
                      "--null-keys": null_keys, "--topic": topic, "--partitions": partitions,
                      "--replication-factor": replication_factor, "--brokers": brokers,
                      "--racks": racks, "--timestamp": timestamp}
-    sections = {"--whatif": whatif, "--compat": compat, "--compare-version": compare_version,
+    sections = {"--whatif": whatif, "--compat": compat,
                 "--invalid-keys": None if invalid_keys == "error" else invalid_keys}
     cluster = ClusterOptions(window=window, max_partition_bytes_per_s=max_partition_bytes_per_s,
                              consumer_records_per_s=consumer_records_per_s,
@@ -168,7 +168,8 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         return
     if topo.is_cluster:
         _refuse_no_key(topo, data, fmt)
-        report_cluster(topo, data, topology, run, cluster, fmt=fmt, bad_records=bad_records)
+        report_cluster(topo, data, topology, run, cluster, fmt=fmt, bad_records=bad_records,
+                       compare_version=compare_version)
         return
     require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
     counts, spec, inputs = _check_report(topo, data, topology, run, fmt=fmt,
