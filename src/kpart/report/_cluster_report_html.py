@@ -20,6 +20,8 @@ dispatches here). Sections, each a ``<section id=...>`` (docs/report-html.md):
 ``hot-keys``         ``table-hot-keys`` (with their topic)
 ``partition-count``  ``chart-partition-count``, ``table-partition-count`` and, per topic whose
                      hot key alone exceeds a limit, the sentence that the fix is the key
+``version-change``   only with ``summary["version_change"]`` (``--compare-version``):
+                     ``table-version-change`` (:mod:`kpart.report._version_change`)
 ``broker-load``,     ``summary["cluster"]``'s sections, as on ``plan.html``
 ``failures``
 ===================  =========================================================================

@@ -13,8 +13,6 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 ``skew``           every figure of ``skew``, one row per load
 ``whatif``         only when ``summary["whatif"]`` is present (see below)
 ``compat``         only when ``summary["compat"]`` is present (see below)
-``version-change`` only when ``summary["version_change"]`` is present (``kpart report
-                   --compare-version``; its format: :mod:`kpart.report._version_change`)
 ``broker-load``    only with ``summary["cluster"]``: load per broker (as on ``plan.html``)
 ``failures``       only with ``summary["cluster"]``: broker and rack failures, worst first
 =================  ===========================================================================
@@ -41,6 +39,9 @@ Optional sections, keys defined here:
   landing on the same partition as the reference, and each client's load per partition.
   (:meth:`kpart.producer.compat.CompatReport.to_json` and
   :meth:`kpart.producer.whatif.WhatIfReport.to_json` write these two sections.)
+- ``"version_change"``: ``kpart report --compare-version``'s section, ``<section
+  id="version-change">`` after ``compat`` (its format and rendering:
+  :mod:`kpart.report._version_change`).
 - ``"cluster"``: ``{"brokers": [...], "failures": [...] | null, "capacity_threshold"?}`` — the
   cluster's brokers and failures as in ``plan.html``'s summary (``docs/plan-html.md``; each
   broker's ``"before"`` optional: without it one bar per broker, its load now); the very
