@@ -358,3 +358,22 @@ members = ["m1", "m2"]
     expected = version_change(resolved.topology, resolved.topics, "4.3").to_json()["groups"][0]
     assert g == expected and g["moved"] >= 1
     assert '<section id="version-change">' in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_the_striped_placer_is_built_at_the_brokers_version(monkeypatch):
+    """``placer = "kraft"``: the report's StripedReplicaPlacer runs as the brokers' version
+    (its InvalidReplicationFactorException messages changed in 4.3.0, KIP-1066)."""
+    from kpart.placement import striped_replica_placer
+
+    seen = []
+    original = striped_replica_placer.StripedReplicaPlacer.__init__
+
+    def spy(self, random, kafka_version=None):
+        seen.append(kafka_version)
+        original(self, random, kafka_version=kafka_version)
+
+    monkeypatch.setattr(striped_replica_placer.StripedReplicaPlacer, "__init__", spy)
+    layout_for(topo('kafka_version = "4.2.0"\nplacer = "kraft"'))
+    resolve_cluster(topo('kafka_version = "4.0.1"\nplacer = "kraft"'))
+    layout_for(topo('placer = "kraft"'))
+    assert seen == ["4.2.0", "4.0.1", "4.3"]
