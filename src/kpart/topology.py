@@ -277,7 +277,9 @@ class Topology:
         ignored). The one place topology versions become call arguments:
         ``kpart.consumer.assign(spec, g.strategy, **topology.version_kwargs(g))``,
         ``StripedReplicaPlacer(random, **topology.version_kwargs())``; for a topic, the
-        keyword of its producer's partitioner and null-key rule.
+        keyword of its producer's partitioner and null-key rule (kpart's null-key rules take
+        no version yet, so nothing passes it; :func:`parse_topology` refuses a topic's
+        ``client_version`` under the ``client`` rule, the one that depends on it).
 
         >>> t = parse_topology('kafka_version = "4.0.0"\\n' + DEFAULT_TOPOLOGY_TEXT)
         >>> t.version_kwargs(), t.version_kwargs(t.groups[0]), t.version_kwargs(t.topic)
