@@ -380,6 +380,7 @@ def test_every_page_is_linked_from_the_index() -> None:
 #: The files shipped in docs/examples/ and the format each one is in.
 SHIPPED = {
     "my-cluster.toml": "topology",
+    "versions-topology.toml": "topology",
     "range-roundrobin.json": "group",
     "uneven.json": "group",
     "sticky-four-topics.json": "scenario-json",

@@ -237,8 +237,9 @@ BAD = [
     ("topics.1.rack_aware", "yes", "topics[1].rack_aware: expected true or false, got 'yes'"),
     ("topics.1.dataset", "x", "topics[1].dataset: unknown field (expected one of name, "),
     ("groups.0.topic", ["clicks"], "groups[0].topic: unknown field (expected one of name, "
-                                   "strategy, topics, members)"),
-    ("windows", "1m", "windows: unknown field (expected one of placer, window, cluster, topic, "
+                                   "strategy, topics, members, client_version)"),
+    ("windows", "1m", "windows: unknown field (expected one of kafka_version, placer, window, "
+                      "cluster, topic, "
                       "topics, groups)"),
 ]
 
@@ -294,7 +295,7 @@ def test_topology_value_checks():
 
 def test_values_keep_their_field_order():
     """Appended fields: positional construction of the existing ones still works."""
-    assert TopicConfig.__slots__[-4:] == ("data", "format", "timestamp", "timestamp_unit")
+    assert TopicConfig.__slots__[-5:-1] == ("data", "format", "timestamp", "timestamp_unit")
     assert TopicConfig("t", 1, 1, "k").data is None
     assert ConsumerGroupConfig("g", "range", (GroupMemberConfig("m"),)).topics is None
     assert Topology((Broker(0),), (TopicConfig("t", 1, 1, "k"),), ()).topic.name == "t"

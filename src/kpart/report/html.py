@@ -39,6 +39,9 @@ Optional sections, keys defined here:
   landing on the same partition as the reference, and each client's load per partition.
   (:meth:`kpart.producer.compat.CompatReport.to_json` and
   :meth:`kpart.producer.whatif.WhatIfReport.to_json` write these two sections.)
+- ``"version_change"``: ``kpart report --compare-version``'s section, ``<section
+  id="version-change">`` after ``compat`` (its format and rendering:
+  :mod:`kpart.report._version_change`).
 - ``"cluster"``: ``{"brokers": [...], "failures": [...] | null, "capacity_threshold"?}`` — the
   cluster's brokers and failures as in ``plan.html``'s summary (``docs/plan-html.md``; each
   broker's ``"before"`` optional: without it one bar per broker, its load now); the very
@@ -79,6 +82,7 @@ from kpart.report._html_parts import (
     _stat_rows,
     _table,
 )
+from kpart.report._version_change import version_change_html
 
 __all__ = ["HOT_FACTOR", "render_report", "write_report_html"]
 
@@ -399,6 +403,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
         _skew(summary),
         _whatif(summary),
         _compat(summary),
+        version_change_html(summary),
         *cluster_sections(summary.get("cluster")),
     ]
     sections = [s for s in sections if s]
@@ -409,7 +414,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         for sid, label in (
             ("overview", "Overview"), ("partitions", "Partitions"), ("brokers", "Brokers"),
             ("consumers", "Consumers"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
-            ("whatif", "What-if"), ("compat", "Cross-client"), ("broker-load", "Broker load"),
+            ("whatif", "What-if"), ("compat", "Cross-client"),
+            ("version-change", "Kafka version"), ("broker-load", "Broker load"),
             ("failures", "Failures"),
         )
         if any(s.startswith(f'<section id="{sid}"') for s in sections)
