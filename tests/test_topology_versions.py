@@ -131,12 +131,16 @@ def test_bad_versions_name_the_field_and_value(top, topic, group, message):
 
 
 def test_placement_follows_the_brokers_version():
-    # no AdminUtils from 4.1.0: a topology naming no placer places with the striped placer
-    t = topo('kafka_version = "4.1.0"')
-    assert t.placer == "kraft"
-    assert topo('kafka_version = "4.0.1"').placer == topo().placer == "admin-utils"
-    with pytest.raises(ConfigError, match=r"placer 'admin-utils': .*'4\.1\.0'.*placer = \"kraft\""):
-        topo('kafka_version = "4.1.0"\nplacer = "admin-utils"')
+    import kpart.topology as topology_module
+
+    # no ZooKeeper mode from 4.0.0 (KIP-833): topics are created by the controller's striped
+    # placer, so a topology naming no placer places with it
+    assert topo('kafka_version = "4.1.0"').placer == topo('kafka_version = "4.0.0"').placer \
+        == "kraft"
+    assert topology_module._default_placer("3.9.0") == topo().placer == "admin-utils"
+    for v in ("4.0.0", "4.1.0"):
+        with pytest.raises(ConfigError, match=rf"placer 'admin-utils': .*'{v}'.*placer = \"kraft\""):
+            topo(f'kafka_version = "{v}"\nplacer = "admin-utils"')
     # the striped placer starts in 3.0.0
     with pytest.raises(ConfigError, match=r"placer 'kraft': .*'2\.8'"):
         topo('kafka_version = "2.8"\nplacer = "kraft"')

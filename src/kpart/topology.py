@@ -465,12 +465,13 @@ def topology_from_dict(doc: Mapping[str, Any], *,
 
 def _default_placer(kafka_version: str | None) -> str:
     """The placer of a topology that names none: :data:`DEFAULT_PLACER` (``admin-utils``),
-    but ``kraft`` when the brokers' ``kafka_version`` is given and has no AdminUtils (4.1.0
-    and later, KAFKA-18799: every topic is placed by the controller's striped placer)."""
+    but ``kraft`` when the brokers' ``kafka_version`` is given and has no ZooKeeper mode
+    (4.0.0 and later, KIP-833: every topic is created by the controller's striped placer;
+    rule ``zookeeper_topic_creation``)."""
     if kafka_version is None:
         return DEFAULT_PLACER
     try:
-        behaviour("adminutils_placer", kafka_version)
+        behaviour("zookeeper_topic_creation", kafka_version)
     except ConfigError:
         return "kraft"
     return DEFAULT_PLACER
@@ -479,7 +480,7 @@ def _default_placer(kafka_version: str | None) -> str:
 def _check_versions(t: Topology) -> None:
     """Refuse a topology whose versions kpart cannot answer for, before anything is computed:
     the placer (``kraft``: the striped placer, Kafka 3.0+; ``admin-utils`` when the brokers'
-    version is given: AdminUtils, up to 4.0.1), every KIP-848 group's assignor at the brokers'
+    version is given: ZooKeeper mode's AdminUtils, up to 3.9), every KIP-848 group's assignor at the brokers'
     version, every classic group's ``client_version`` (refused for an assignor kpart does not
     model by version yet, but on the default release line, 4.3, whose answer it computes) and a topic's ``client_version`` with the ``client`` null-key rule
     (not modelled by version yet). One line naming the field and the version."""
@@ -490,7 +491,7 @@ def _check_versions(t: Topology) -> None:
         if t.brokers and t.placer == "kraft":
             behaviour("striped_placer", brokers, "kafka_version")
         elif t.brokers and brokers is not None:
-            behaviour("adminutils_placer", brokers, "kafka_version")
+            behaviour("zookeeper_topic_creation", brokers, "kafka_version")
     except ConfigError as e:
         hint = ' (set placer = "kraft")' if t.placer == DEFAULT_PLACER else ""
         raise ConfigError(f"placer {t.placer!r}: {e}{hint}") from None

@@ -349,6 +349,20 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         ),
     ),
     Rule(
+        "zookeeper_topic_creation",
+        "Topic creation in ZooKeeper mode (the brokers place new topics' replicas with "
+        "AdminUtils) beside the KRaft controller's",
+        "broker", "ZooKeeper mode",
+        (
+            Span("0.10.0.0", "3.9.2", "zookeeper-or-kraft", "KIP-500",
+                 "ZooKeeper mode places new topics with AdminUtils; KRaft mode (3.0+, "
+                 "production-ready in 3.3) with the striped placer: the topology says which"),
+            Span("4.0.0", None, None, "KIP-833",
+                 "ZooKeeper mode is removed in 4.0.0: every topic is created by the KRaft "
+                 "controller's StripedReplicaPlacer"),
+        ),
+    ),
+    Rule(
         "striped_placer",
         "KRaft controller's StripedReplicaPlacer (CreateTopics, CreatePartitions): its "
         "placement and its InvalidReplicationFactorException messages",
