@@ -56,10 +56,18 @@ def _root(_version: Annotated[bool, typer.Option(
 
 @app.command("version")
 def version() -> None:
-    """Print kpart's version."""
+    """Print kpart's version, and the Kafka version every decision follows unless
+    ``--kafka-version`` (or a topology's ``kafka_version`` / ``client_version``) says another."""
     from kpart import __version__
+    from kpart.versions import DEFAULT_KAFKA_VERSION, RELEASES, UNRELEASED
+
+    def dotted(v: tuple[int, ...]) -> str:
+        return ".".join(map(str, v))
 
     typer.echo(__version__)
+    typer.echo(f"Kafka version by default: {DEFAULT_KAFKA_VERSION} (known: "
+               f"{dotted(RELEASES[0])} to {dotted(RELEASES[-1])}; "
+               f"{', '.join(map(dotted, UNRELEASED))} unreleased)")
 
 
 _registered = False
