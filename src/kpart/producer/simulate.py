@@ -288,7 +288,7 @@ def generate_records(
     return tuple(out)
 
 
-def simulate(
+def simulate(  # noqa: PLR0913 - keyword-only settings of one simulation
     records: Iterable[Record],
     strategy: str | Partitioner,
     cluster: Cluster,
