@@ -193,3 +193,32 @@ def test_distribute_null_keys_follows_the_client_version():
 
 def test_a_version_line_is_a_known_version():
     assert KafkaVersion.parse("4.4").released is False
+
+
+# -- the commands ----------------------------------------------------------------------------
+
+def test_partition_takes_the_client_version_and_answers_the_same(capsys):
+    from kpart.cli import main
+
+    assert main(["partition", "TT0124", "-p", "15", "--kafka-version", "0.10.0.0"]) == 0
+    assert capsys.readouterr().out == "TT0124\t10\n"
+    assert main(["partition", "TT0124", "-p", "15", "--kafka-version", "0.9.0.1"]) == 2
+    assert "Unknown --kafka-version '0.9.0.1'" in capsys.readouterr().err
+
+
+def test_simulate_command_runs_the_version_s_own_strategy(capsys):
+    import json
+
+    from kpart.cli import main
+
+    argv = ["simulate", "-n", "8", "-p", "4", "--seed", "1", "--json"]
+    assert main([*argv, "--kafka-version", "2.3"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["strategy"] == "default (legacy)" and row["records"] == [2, 2, 2, 2]
+    assert main([*argv, "--kafka-version", "4.0.0", "-s", "uniform-sticky"]) == 2
+    assert "'4.0.0'" in capsys.readouterr().err
+    assert main([*argv, "--kafka-version", "3.3.0", "--batch-size", "0"]) == 2
+    assert "KAFKA-14303" in capsys.readouterr().err
+    assert main([*argv, "--kafka-version", "3.3.2", "--batch-size", "0"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["batches"] == [2, 2, 2, 2]  # batch.size 0: one record per batch

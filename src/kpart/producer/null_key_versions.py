@@ -47,6 +47,7 @@ __all__ = [
     "check_rack_aware",
     "java_null_key_strategy",
     "key_rule",
+    "key_rule_of",
     "null_key_batch_size",
     "resolve_strategy",
 ]
@@ -81,6 +82,25 @@ def key_rule(kafka_version: str | KafkaVersion | None = None) -> str:
     True
     """
     return behaviour("key_partitioner", kafka_version)
+
+
+def key_rule_of(partitioner: str, kafka_version: str | KafkaVersion | None) -> str | None:
+    """The key rule of the Java client of ``kafka_version`` for ``partitioner`` (an id of
+    :data:`kpart.producer.clients.PARTITIONERS`): :func:`key_rule` for ``java:default``;
+    ``None`` for another client when ``kafka_version`` is ``None``, a ``ConfigError`` naming
+    the version otherwise (it is the Java client's version).
+
+    >>> key_rule_of("java:default", "2.8"), key_rule_of("sarama:hash", None)
+    ('murmur2', None)
+    """
+    if partitioner.startswith("java:"):
+        return key_rule(kafka_version)
+    if kafka_version is None:
+        return None
+    raise ConfigError.about(
+        _PARAM, "{param} {value!r} is the Java client's version; partitioner {partitioner!r} "
+        "is not the Java producer's (drop {param})", value=str(kafka_version_of(kafka_version)),
+        partitioner=partitioner)
 
 
 def _lacks(strategy: str, v: KafkaVersion, rule: str, *behaviours: str) -> ConfigError:

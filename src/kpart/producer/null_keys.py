@@ -206,17 +206,14 @@ def _at_version(strategy: str, resolved: str, spec: ClientPartitioner,
         check_null_key_strategy,
         java_null_key_strategy,
         kafka_version_of,
+        key_rule_of,
     )
 
     version = kafka_version_of(kafka_version)
     if strategy == "separate":
         return resolved
     if strategy == "client":
-        if resolved != "builtin":  # another client's own rule: not a Java client version
-            raise ConfigError.about(
-                "kafka_version", "{param} {value!r} is the Java client's version; partitioner "
-                "{partitioner!r} is not the Java producer's (drop {param})",
-                value=str(version), partitioner=spec.id)
+        key_rule_of(spec.id, version)  # another client's own rule: not a Java client version
         return java_null_key_strategy(version)
     return check_null_key_strategy(resolved, version)
 
