@@ -67,21 +67,23 @@ _NAMES = {
 }
 
 
-def java_null_key_strategy(kafka_version: str | KafkaVersion | None = None) -> str:
+def java_null_key_strategy(kafka_version: str | KafkaVersion | None = None,
+                           what: str = _PARAM) -> str:
     """The kpart strategy of the Java producer of ``kafka_version`` for records without a key
     and no ``partitioner.class`` (rule ``null_key_partitioner``): ``legacy``, ``sticky`` or
-    ``builtin``. ``ConfigError`` for a version kpart does not know."""
-    return _OF_DEFAULT[behaviour("null_key_partitioner", kafka_version)]
+    ``builtin``. ``ConfigError`` about ``what`` for a version kpart does not know."""
+    return _OF_DEFAULT[behaviour("null_key_partitioner", kafka_version, what)]
 
 
-def key_rule(kafka_version: str | KafkaVersion | None = None) -> str:
+def key_rule(kafka_version: str | KafkaVersion | None = None, what: str = _PARAM) -> str:
     """The Java producer's key rule in ``kafka_version`` (rule ``key_partitioner``): always
-    ``"murmur2"``, ``toPositive(murmur2(key)) % n``; raises for an unknown version.
+    ``"murmur2"``, ``toPositive(murmur2(key)) % n``; raises (about ``what``) for an unknown
+    version.
 
     >>> key_rule("0.10.0.0") == key_rule("4.4") == "murmur2"
     True
     """
-    return behaviour("key_partitioner", kafka_version)
+    return behaviour("key_partitioner", kafka_version, what)
 
 
 def key_rule_of(partitioner: str, kafka_version: str | KafkaVersion | None) -> str | None:
@@ -133,9 +135,9 @@ def check_null_key_strategy(strategy: str, kafka_version: str | KafkaVersion | N
     return strategy
 
 
-def kafka_version_of(value: str | KafkaVersion | None) -> KafkaVersion:
-    """``value`` parsed (``None``: 4.3); ``ConfigError`` naming ``kafka_version``."""
-    return kafka_version(value, _PARAM)
+def kafka_version_of(value: str | KafkaVersion | None, what: str = _PARAM) -> KafkaVersion:
+    """``value`` parsed (``None``: 4.3); ``ConfigError`` naming ``what``."""
+    return kafka_version(value, what)
 
 
 def resolve_strategy(strategy: str, kafka_version: str | KafkaVersion | None) -> str:
