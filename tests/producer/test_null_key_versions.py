@@ -223,3 +223,43 @@ def test_simulate_command_runs_the_version_s_own_strategy(capsys):
     (row,) = json.loads(capsys.readouterr().out)
     assert row["batches"] == row["records"]  # batch.size 0: one record per batch
     assert sum(row["records"]) == 8
+
+
+#: KIP-1123 vectors from Kafka's own class: ``BuiltInPartitioner`` of confluentinc/kafka branch
+#: 4.4 (commit fc18c47efd, Apache commits only), compiled with javac 17 against stubs of
+#: ``Utils.toPositive`` and ``LogContext`` and the real ``Cluster``/``PartitionInfo``/``Node``; a
+#: driver of ours overrides ``randomPartition()`` with ``toPositive(new Random(seed).nextInt())``
+#: (kpart's ``JavaRandom(seed)``), builds ``rackAware=true`` with the producer's rack, optionally
+#: calls ``updatePartitionLoadStats(queueSizes, ids, leaderRacks, length)`` and then peeks the
+#: sticky partition and appends ``stickyBatchSize`` bytes, ``draws`` times. Arguments: seed,
+#: client.rack, brokers' racks (``-``: none), leaders per partition (``-1``: none), queue sizes of
+#: the partitions with a leader (``-``: no load stats), length, draws.
+KIP_1123_JAVA = [
+    ('7 b a,b,c 0,1,2,0,1,2 - 6 20', "4,1,1,4,4,4,4,1,4,4,1,4,4,4,4,1,1,4,1,1"),
+    ('7 z a,b,c 0,1,2,0,1,2 - 6 20', "1,2,4,3,3,3,1,2,5,5,0,5,1,3,1,0,0,5,4,0"),
+    ('11 b a,b,c 0,-1,2,0,-1,2 - 4 20', "2,0,5,5,3,3,0,5,5,5,2,2,3,3,0,0,2,5,2,2"),
+    ('3 b a,b,c 0,1,2,0,1,2 0,3,1,5,1,2 6 30', "1,1,4,4,1,1,4,1,4,4,4,1,4,4,4,1,1,4,1,4,4,1,4,4,4,4,4,4,4,4"),
+    ('3 a a,b,c 0,1,2,0,1,2 0,3,1,5,1,2 4 30', "0,0,3,3,0,0,0,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0"),
+    ('5 c a,b,- 0,1,2,0,1,2 2,2,2,2,2,1 6 30', "3,1,1,5,2,5,2,2,3,3,3,5,0,2,4,5,4,5,2,2,3,5,3,4,0,0,0,4,4,0"),
+    ('5 c a,b,c 0,1,2,0,1,2 2,2,2,2,2,2 6 30', "5,2,2,2,5,2,2,5,2,2,5,5,5,5,5,2,2,2,5,2,2,2,5,2,5,5,2,2,2,2"),
+    ('9 c a,b,c 0,1,2,0,1,2 2,2,2,2,2,2 5 30', "2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2"),
+]
+
+
+@pytest.mark.parametrize(("args", "java"), KIP_1123_JAVA)
+def test_rack_aware_draws_are_kafka_4_4_s(args, java):
+    seed, rack, brokers, leaders, queues, length, draws = args.split()
+    racks = [None if r == "-" else r for r in brokers.split(",")]
+    owners = [None if int(x) < 0 else int(x) for x in leaders.split(",")]
+    cluster = Cluster.of("t", owners, racks=dict(enumerate(racks)))
+    bip = BuiltInPartitioner("t", 100, seed=int(seed), rack_aware=True, rack=rack)
+    if queues != "-":
+        ids = [p for p, b in enumerate(owners) if b is not None]
+        bip.update_partition_load_stats([int(q) for q in queues.split(",")], ids, int(length),
+                                        [racks[owners[p]] for p in ids])
+    got = []
+    for _ in range(int(draws)):
+        info = bip.peek_current_partition_info(cluster)
+        got.append(info.partition)
+        bip.update_partition_info(info, 100, cluster)
+    assert ",".join(map(str, got)) == java
