@@ -163,7 +163,7 @@ def upgrade_command(  # noqa: PLR0913 - a typer command: one parameter per optio
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
     keys: Annotated[Path | None, typer.Option(
         "--keys", show_default=False, help="Producer side: a text file of record keys, one per "
-        "line in send order (an empty line: no key).")] = None,
+        "line in send order (an empty line: no key; see docs/versions.md).")] = None,
     dataset: Annotated[Path | None, typer.Option(
         "--dataset", show_default=False, help="Producer side: a Parquet file or directory with "
         "a 'key' column (null: no key), rows in send order.")] = None,
