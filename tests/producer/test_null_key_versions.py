@@ -263,3 +263,20 @@ def test_rack_aware_draws_are_kafka_4_4_s(args, java):
         got.append(info.partition)
         bip.update_partition_info(info, 100, cluster)
     assert ",".join(map(str, got)) == java
+
+
+def test_the_partitioner_classes_check_a_client_version_given_to_them():
+    from kpart.producer.default_partitioner import DefaultPartitioner
+    from kpart.producer.uniform_sticky_partitioner import UniformStickyPartitioner
+
+    DefaultPartitioner(seed=1, kafka_version="3.9.2")
+    with pytest.raises(ConfigError, match=r"'4\.0\.0'"):
+        UniformStickyPartitioner(seed=1, kafka_version="4.0.0")
+    with pytest.raises(ConfigError, match=r"'2\.3\.1'"):
+        DefaultPartitioner(seed=1, kafka_version="2.3.1")
+    BuiltInPartitioner("t", 10, seed=1, kafka_version="3.3.0")
+    with pytest.raises(ConfigError, match=r"'3\.2\.3'"):
+        BuiltInPartitioner("t", 10, seed=1, kafka_version="3.2.3")
+    with pytest.raises(ConfigError, match=r"'4\.3'.*for 4\.4"):
+        BuiltInPartitioner("t", 10, seed=1, rack_aware=True, rack="a", kafka_version="4.3")
+    BuiltInPartitioner("t", 10, seed=1, rack_aware=True, rack="a", kafka_version="4.4")

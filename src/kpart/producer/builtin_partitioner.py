@@ -53,6 +53,8 @@ from kpart._java.murmur2 import to_positive
 from kpart.errors import ConfigError
 from kpart.producer._nullkey import IntSource, make_random
 from kpart.producer.cluster import Cluster
+from kpart.producer.null_key_versions import check_null_key_strategy, check_rack_aware
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "BuiltInPartitioner",
@@ -149,7 +151,9 @@ class BuiltInPartitioner:
     """Per-topic built-in partitioner state (see the module docstring).
 
     Errors: :class:`~kpart.errors.ConfigError` when ``sticky_batch_size < 1`` (Kafka:
-    ``IllegalArgumentException("stickyBatchSize must be >= 1 but got 0")``).
+    ``IllegalArgumentException("stickyBatchSize must be >= 1 but got 0")``), when
+    ``rack_aware`` has no ``rack``, and, with ``kafka_version`` (the client's; ``None``: not
+    checked), for a version before 3.3.0 or ``rack_aware`` before 4.4.
     """
 
     def __init__(
@@ -161,7 +165,11 @@ class BuiltInPartitioner:
         seed: int | None = None,
         rack_aware: bool = False,
         rack: str | None = None,
+        kafka_version: str | KafkaVersion | None = None,
     ) -> None:
+        if kafka_version is not None:  # 3.3.0 on; rack-aware on 4.4 only
+            check_null_key_strategy("builtin", kafka_version)
+            check_rack_aware(rack_aware, rack, kafka_version)
         if sticky_batch_size < 1:
             raise ConfigError(f"stickyBatchSize must be >= 1 but got {sticky_batch_size}")
         if rack_aware and not (rack or "").strip():
