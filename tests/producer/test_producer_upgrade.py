@@ -89,3 +89,22 @@ def test_upgrade_command_with_a_dataset(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["null_key_strategy"] == {"from": "legacy", "to": "builtin"}
     assert doc["moved"] == 0 and doc["records_per_partition"]["expected"] is True
+
+
+@pytest.mark.parametrize("version", ["2.4.0", "3.9.0", "3.9.1", "4.3"])
+def test_the_round_robin_closed_form_is_the_partitioner_with_a_new_batch_per_record(version):
+    from kpart.producer.cluster import Cluster
+    from kpart.producer.round_robin_partitioner import RoundRobinPartitioner
+
+    cluster = Cluster.of("t", [0] * 6)
+    rr = RoundRobinPartitioner(kafka_version=version)
+
+    def send() -> int:  # KafkaProducer 2.4-3.9 when the record needs a new batch (4.0: once)
+        first = rr.partition("t", None, None, None, None, cluster)
+        rr.on_new_batch("t", cluster, first)
+        return rr.partition("t", None, None, None, None, cluster)
+
+    sent = [send() for _ in range(13)]
+    u = producer_upgrade([None] * 13, 6, version, "4.3", partitioner="round-robin", limit=13)
+    moved = {m.index: m.before for m in u.moves}
+    assert [moved.get(i, i % 6) for i in range(13)] == sent  # 4.3: record i on i % 6
