@@ -289,7 +289,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "unchanged since 0.8.2 (Utils.abs was n & 0x7fffffff, toPositive's mask; 4.x "
                  "reads the 4-byte blocks with a VarHandle, the same hash): keyed records never "
                  "move between client versions"),
-            Span("4.4", "4.4", "murmur2", "KIP-1123",
+            Span("4.4", "4.4", "murmur2", "branch 4.4",
                  "the same on branch 4.4 (KIP-1123 changes records without a key only)"),
         ),
     ),
@@ -342,7 +342,7 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "send() never returns (an endless loop: the sticky partition never fills)"),
             Span("3.3.2", None, "one-byte", "KAFKA-14303, PR #12752",
                  "batch.size=0 is used as 1 byte"),
-            Span("4.4", "4.4", "one-byte", "KIP-1123", "the same on branch 4.4"),
+            Span("4.4", "4.4", "one-byte", "branch 4.4", "the same on branch 4.4"),
         ),
     ),
     Rule(
