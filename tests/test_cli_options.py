@@ -43,6 +43,8 @@ INPUTS = {
     ("streams-assign", "file"): "docs/streams-groups.md",
     ("rebalance", "scenario_file"): "docs/formats/scenario.md",
     ("upgrade", "file"): "docs/formats/kip848-group.md",
+    ("upgrade", "keys"): "docs/versions.md",
+    ("upgrade", "dataset"): None,
     ("migrate", "file"): "docs/formats/group.md",
     ("outage", "current"): "docs/formats/current.md",
     ("outage", "plan"): "docs/formats/current.md",

@@ -404,6 +404,7 @@ SHIPPED = {
     "capacity.json": None,  # kpart cluster --capacity: checked by tests/cluster (docs/cluster.md)
     "rates.csv": None,  # kpart cluster --loads: checked by tests/cluster (docs/cluster.md)
     "streams-group.json": None,  # kpart streams-assign: run by docs/streams-groups.md
+    "producer-keys.txt": None,  # kpart upgrade --keys: run by docs/versions.md
 }
 
 

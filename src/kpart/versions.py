@@ -52,6 +52,7 @@ __all__ = [
     "Span",
     "behaviour",
     "kafka_version",
+    "releases_with",
 ]
 
 #: The newest release line: the version every ``kafka_version=`` defaults to.
@@ -275,6 +276,87 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
             Span("4.0.0", None, "kafka-17632", "KAFKA-18295",
                  "onNewBatch is gone and the producer partitions a record once: the same "
                  "partitions as 3.9.1"),
+        ),
+    ),
+    # -- producer: where a record goes (kpart.producer) -----------------------------------
+    Rule(
+        "key_partitioner",
+        "Java producer, record with a key (default partitioner): toPositive(murmur2(key)) % "
+        "numPartitions",
+        "client", "the Java producer's key partitioner",
+        (
+            Span("0.10.0.0", None, "murmur2", "KAFKA-1488 (0.8.2)",
+                 "unchanged since 0.8.2 (Utils.abs was n & 0x7fffffff, toPositive's mask; 4.x "
+                 "reads the 4-byte blocks with a VarHandle, the same hash): keyed records never "
+                 "move between client versions"),
+            Span("4.4", "4.4", "murmur2", "branch 4.4",
+                 "the same on branch 4.4 (KIP-1123 changes records without a key only)"),
+        ),
+    ),
+    Rule(
+        "null_key_partitioner",
+        "Java producer, record without a key and no partitioner.class: how its partition is "
+        "chosen",
+        "client", "the Java producer's null-key partitioning",
+        (
+            Span("0.10.0.0", "0.10.1.1", "round-robin-shared", "DefaultPartitioner",
+                 "round robin over the available partitions from a random start, one counter "
+                 "for every topic"),
+            Span("0.10.2.0", "2.3.1", "round-robin", "KAFKA-4402",
+                 "round robin with one counter per topic (random start)"),
+            Span("2.4.0", "3.2.3", "sticky", "KIP-480",
+                 "DefaultPartitioner + StickyPartitionCache: one random partition until a new "
+                 "batch is needed"),
+            Span("3.3.0", None, "builtin", "KIP-794",
+                 "BuiltInPartitioner: uniform sticky by bytes (batch.size), adaptive to queue "
+                 "sizes (partitioner.adaptive.partitioning.enable)"),
+            Span("4.4", "4.4", "builtin", "KIP-1123",
+                 "the same, and rack-aware when partitioner.rack.aware=true (rule "
+                 "partitioner_rack_aware)"),
+        ),
+    ),
+    Rule(
+        "sticky_partitioner_classes",
+        "Java producer: the KIP-480 partitioner classes DefaultPartitioner and "
+        "UniformStickyPartitioner as partitioner.class (kpart strategies sticky, "
+        "uniform-sticky)",
+        "client", "sticky partitioning by partitioner.class (KIP-480's DefaultPartitioner, "
+        "UniformStickyPartitioner)",
+        (
+            Span("0.10.0.0", "2.3.1", None, "KIP-480",
+                 "sticky partitioning starts with KIP-480 in 2.4.0"),
+            Span("2.4.0", "3.9.2", "kip-480", "KIP-480",
+                 "StickyPartitionCache; deprecated by KIP-794 in 3.3.0"),
+            Span("4.0.0", "4.4", None, "KAFKA-18262, PR #18204",
+                 "DefaultPartitioner and UniformStickyPartitioner are removed in 4.0.0"),
+        ),
+    ),
+    Rule(
+        "builtin_zero_batch_size",
+        "Java producer, BuiltInPartitioner with batch.size=0: what a send without a key does",
+        "client", "the built-in partitioner (KIP-794)",
+        (
+            Span("0.10.0.0", "3.2.3", None, "KIP-794",
+                 "the built-in partitioner starts with KIP-794 in 3.3.0"),
+            Span("3.3.0", "3.3.1", "hangs", "KIP-794",
+                 "send() never returns (an endless loop: the sticky partition never fills)"),
+            Span("3.3.2", None, "one-byte", "KAFKA-14303, PR #12752",
+                 "batch.size=0 is used as 1 byte"),
+            Span("4.4", "4.4", "one-byte", "branch 4.4", "the same on branch 4.4"),
+        ),
+    ),
+    Rule(
+        "partitioner_rack_aware",
+        "Java producer, BuiltInPartitioner with partitioner.rack.aware=true and client.rack: "
+        "records without a key prefer partitions led in the producer's rack",
+        "client", "rack-aware null-key partitioning (partitioner.rack.aware)",
+        (
+            Span("0.10.0.0", "4.3.1", None, "KIP-1123",
+                 "partitioner.rack.aware starts with KIP-1123 on branch 4.4 (unreleased)"),
+            Span("4.4", "4.4", "kip-1123", "KIP-1123, KAFKA-19193",
+                 "the sticky partition is drawn among the available partitions led in "
+                 "client.rack (all of them if none), by queue sizes in that rack when "
+                 "adaptive"),
         ),
     ),
     Rule(
@@ -599,6 +681,18 @@ def _behaviour(rule_name: str, version: str | KafkaVersion | None, what: str) ->
     return next(iter(found))
 
 
+def releases_with(rule_name: str, *behaviours: str) -> str:
+    """The releases where rule ``rule_name`` answers one of ``behaviours``, as ``first to
+    last`` ranges (for error messages naming where a behaviour exists).
+
+    >>> releases_with("round_robin_partitioner", "kafka-17632")
+    '3.9.1 to 4.3.1'
+    """
+    r = RULES[rule_name]
+    return _supported(Rule(r.name, r.decision, r.side, r.feature, tuple(
+        s for s in r.spans if s.behaviour in behaviours)))
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -612,7 +706,7 @@ def _supported(r: Rule) -> str:
         if out and _follows(out[-1].split(" to ")[-1], s.first):
             out[-1] = f"{out[-1].split(' to ')[0]} to {last}"
         else:
-            out.append(f"{s.first} to {last}")
+            out.append(s.first if s.first == last else f"{s.first} to {last}")
     return ", ".join(out)
 
 
@@ -620,4 +714,6 @@ def _follows(last: str, first: str) -> bool:
     """Whether release ``first`` comes right after release ``last`` in :data:`RELEASES`."""
     a = tuple(int(p) for p in last.split("."))
     b = tuple(int(p) for p in first.split("."))
+    if b in UNRELEASED:  # an unreleased line follows the newest release
+        return a == RELEASES[-1]
     return a in RELEASES and b in RELEASES and RELEASES.index(b) == RELEASES.index(a) + 1

@@ -27,7 +27,9 @@ T = TypeVar("T")
 
 _STRATEGY_HELP = (
     "Strategy to run (repeatable or comma-separated): legacy, round-robin, round-robin-fixed, "
-    "random, sticky, uniform-sticky, builtin. Default: all (unless --partitioner is given)."
+    "random, sticky, uniform-sticky, builtin, or default (the Java producer's own for "
+    "--kafka-version). Default: all (unless --partitioner is given); with --kafka-version, "
+    "default."
 )
 
 
@@ -169,6 +171,8 @@ class ProducerOptions:
     max_in_flight: int
     latency_ms: float
     broker_latency: tuple[str, ...]
+    rack_aware: bool = False
+    client_rack: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +189,7 @@ class SimulateOptions:
     producer: ProducerOptions
     as_json: bool
     output: Path | None
+    kafka_version: str | None = None
 
 
 def simulate_command(  # noqa: PLR0913
@@ -227,6 +232,16 @@ def simulate_command(  # noqa: PLR0913
         [], "--broker-latency", help="BROKER=MS latency override (repeatable)."
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed (default: random like Kafka)."),
+    kafka_version: str | None = typer.Option(
+        None, "--kafka-version", show_default=False,
+        help="The Java client's Kafka version: --strategy default becomes its own null-key "
+        "strategy, and a strategy it lacks is an error (see docs/versions.md). Default: no "
+        "check; default is 4.3's builtin."),
+    rack_aware: bool = typer.Option(
+        False, "--rack-aware", help="partitioner.rack.aware=true (KIP-1123: --kafka-version "
+        "4.4 and --client-rack)."),
+    client_rack: str | None = typer.Option(
+        None, "--client-rack", help="client.rack: the producer's rack (with --rack-aware)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     output: Path | None = typer.Option(None, "--out", "-o", help="Also write JSON here."),  # noqa: B008
     output_alias: OutputAlias = None,
@@ -239,23 +254,32 @@ def simulate_command(  # noqa: PLR0913
         cluster=ClusterOptions(topic, partitions, brokers, unavailable, tuple(rack)),
         stream=StreamOptions(input_path, records, rate, size, size_jitter, poisson, seed),
         producer=ProducerOptions(batch_size, linger_ms, adaptive, availability_timeout_ms,
-                                 ignore_keys, max_in_flight, latency_ms, tuple(broker_latency)),
+                                 ignore_keys, max_in_flight, latency_ms, tuple(broker_latency),
+                                 rack_aware, client_rack),
         as_json=as_json,
         output=either(output, output_alias, "--out", required=False),
+        kafka_version=kafka_version,
     ))
 
 
-def _strategy_names(strategies: Sequence[str], partitioners: Sequence[str]) -> list[str]:
-    """The ``--strategy`` names (comma-separated or repeated); all of them when neither a
-    strategy nor a ``--partitioner`` is given."""
+def _strategy_names(strategies: Sequence[str], partitioners: Sequence[str],
+                    kafka_version: str | None = None) -> list[str]:
+    """The ``--strategy`` names (comma-separated or repeated); when neither a strategy nor a
+    ``--partitioner`` is given, all of them, or ``default`` with ``--kafka-version``. With
+    ``--kafka-version`` each must exist in that version (the error names it)."""
+    from kpart.producer.null_key_versions import DEFAULT_STRATEGY, resolve_strategy
     from kpart.producer.simulate import STRATEGIES
 
+    known = [*STRATEGIES, DEFAULT_STRATEGY]
     names = [s.strip() for item in strategies for s in item.split(",") if s.strip()]
     for name in names:
-        if name not in STRATEGIES:
-            raise ConfigError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+        if name not in known:
+            raise ConfigError(f"unknown strategy {name!r}; known: {', '.join(known)}")
     if not names and not partitioners:
-        names = list(STRATEGIES)
+        names = [DEFAULT_STRATEGY] if kafka_version is not None else list(STRATEGIES)
+    if kafka_version is not None:
+        for name in names:
+            resolve_strategy(name, kafka_version)
     return names
 
 
@@ -286,17 +310,35 @@ def _cluster(options: ClusterOptions) -> Cluster:
     return Cluster.of(options.topic, leaders, racks={**dict.fromkeys(range(brokers)), **racks})
 
 
-def _producer(options: ProducerOptions) -> tuple[ProducerConfig, LatencyModel]:
-    """Kafka's producer settings (checked with Kafka's messages) and the latency model."""
+def _producer(options: ProducerOptions, names: Sequence[str] = (),
+              kafka_version: str | None = None) -> tuple[ProducerConfig, LatencyModel]:
+    """Kafka's producer settings (checked with Kafka's messages) and the latency model. With
+    ``--kafka-version``, ``--batch-size 0`` is Kafka's "no batching" (one-record batches) or,
+    for the built-in partitioner of 3.3.0/3.3.1, an error (KAFKA-14303); ``--rack-aware``
+    needs a version with KIP-1123 and ``--client-rack``."""
+    from kpart.producer.null_key_versions import (
+        check_rack_aware,
+        null_key_batch_size,
+        resolve_strategy,
+    )
     from kpart.producer.simulate import LatencyModel, ProducerConfig
 
+    batch_size = options.batch_size
+    if kafka_version is not None:
+        for name in names:
+            batch_size = null_key_batch_size(options.batch_size,
+                                             resolve_strategy(name, kafka_version), kafka_version)
+    if options.rack_aware or options.client_rack is not None:
+        check_rack_aware(options.rack_aware, options.client_rack, kafka_version)
     config = ProducerConfig(
-        batch_size=options.batch_size,
+        batch_size=batch_size,
         linger_ms=options.linger_ms,
         adaptive_partitioning=options.adaptive,
         availability_timeout_ms=options.availability_timeout_ms,
         ignore_keys=options.ignore_keys,
         max_in_flight=options.max_in_flight,
+        rack_aware=options.rack_aware,
+        client_rack=options.client_rack,
     )
     per_broker = _pairs(options.broker_latency, "--broker-latency", float)
     return config, LatencyModel.of(options.latency_ms, per_broker)
@@ -331,10 +373,11 @@ def run_simulate(options: SimulateOptions) -> None:
     from kpart.producer.custom import load_partitioner
     from kpart.producer.simulate import simulate
 
-    names = _strategy_names(options.strategies, options.partitioners)
+    version = options.kafka_version
+    names = _strategy_names(options.strategies, options.partitioners, version)
     _check_sizes(options.cluster, options.stream.records)
     cluster = _cluster(options.cluster)
-    config, latency = _producer(options.producer)
+    config, latency = _producer(options.producer, names, version)
     configs = _partitioner_configs(options.configs)
     output = options.output
     if output is not None:
@@ -343,7 +386,9 @@ def run_simulate(options: SimulateOptions) -> None:
     runs: list[tuple[str | Partitioner, str]] = [(n, n) for n in names]
     runs += [(load_partitioner(spec, configs), spec) for spec in options.partitioners]
     seed = options.stream.seed
-    results = [simulate(stream, s, cluster, config, latency, seed=seed, name=n) for s, n in runs]
+    results = [simulate(stream, s, cluster, config, latency, seed=seed,
+                        name=None if s == "default" else n, kafka_version=version)
+               for s, n in runs]
     payload = json.dumps([r.to_dict() for r in results], indent=2) + "\n"
     if output is not None:
         write_text(output, payload, "--out")

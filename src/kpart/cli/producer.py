@@ -47,15 +47,21 @@ def partition(
         help="Client partitioner id (see `kpart partitioners`).")] = "java:default",
     seed: Annotated[str | None, typer.Option(
         help="Seed for partitioners that pick at random (e.g. librdkafka:random).")] = None,
+    kafka_version: Annotated[str | None, typer.Option(
+        "--kafka-version", show_default=False,
+        help="The Java client's Kafka version (java:default only). The key rule is "
+        "toPositive(murmur2(key)) % n in every version kpart knows (rule key_partitioner), "
+        "so the answer does not change; the version is checked. Default: 4.3.")] = None,
     partitions_alias: PartitionsAlias = None,
 ) -> None:
     """Print the partition of each KEY: one line per key, KEY<TAB>PARTITION."""
     from kpart.producer.builtin import partition_for_key
     from kpart.producer.clients import check_num_partitions, get_partitioner, rng_from
+    from kpart.producer.null_key_versions import key_rule_of
 
     partitions = either(partitions, partitions_alias, "--partitions")
     n = check_num_partitions(_int_option(partitions, "--partitions", InvalidPartitionsError))
-    get_partitioner(partitioner)
+    key_rule_of(get_partitioner(partitioner).id, kafka_version)
     rng = rng_from(None if seed is None else _int_option(seed, "--seed", ConfigError))
     lines = []
     for key in keys:  # everything is computed before anything is printed

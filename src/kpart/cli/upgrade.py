@@ -14,12 +14,22 @@ gained) and each side's balance; ``--format json`` (or ``--json``) the same as J
 FILE is a classic group file (docs/formats/group.md, ``topics`` an object) or a KIP-848 group
 file (docs/formats/kip848-group.md, ``topics`` a list); either may be a test-vector case
 ``{"input": {...}}``.
+
+The producer side: ``kpart upgrade --keys FILE|--dataset PATH --partitions N --from V1 --to V2
+[--partitioner default|round-robin] [--limit N]`` compares where a producer's records go with
+the Java client of both versions (:mod:`kpart.producer.upgrade`): ``--keys`` is a text file, one
+key per line (UTF-8, as the StringSerializer sends it), an empty line a record without key;
+``--dataset`` a Parquet file or directory with a ``key`` column (string or binary, null: no
+key), rows in send order. It prints the records that change partition (count and the first
+``--limit``), each side's null-key strategy and records per partition; ``--json``/``--out`` as
+the group side (table or json only).
 """
 
 from __future__ import annotations
 
 import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -31,6 +41,7 @@ from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart.consumer.migration import AssignmentChange
+    from kpart.producer.upgrade import ProducerUpgrade
 
 _FORMATS = ("table", "json", *BINARY_FORMATS)
 _FILE_HELP = ("Group file, JSON: a classic group (docs/formats/group.md) or a KIP-848 group "
@@ -133,13 +144,14 @@ def _emit(change: AssignmentChange, fmt: str, out: Path | None, title: str,
         write_text(out, text + "\n", "--out")
 
 
-def upgrade_command(
-    file: Annotated[Path, typer.Argument(help=_FILE_HELP)],
+def upgrade_command(  # noqa: PLR0913 - a typer command: one parameter per option
     from_version: Annotated[str, typer.Option(
         "--from", "--from-version", help="The Kafka version now (4.0.0, 4.3, ...; the "
         "brokers' for the KIP-848 assignors; see docs/versions.md).")],
     to_version: Annotated[str, typer.Option(
         "--to", "--to-version", help="The Kafka version after the upgrade (or downgrade).")],
+    file: Annotated[Path | None, typer.Argument(
+        help=_FILE_HELP + " Not with --keys/--dataset.", show_default=False)] = None,
     assignor: Annotated[str | None, typer.Option(
         "--assignor", "-a", show_default=False,
         help="uniform or range (KIP-848). Default: the file's assignor (a test-vector case "
@@ -149,10 +161,37 @@ def upgrade_command(
                                             show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
+    keys: Annotated[Path | None, typer.Option(
+        "--keys", show_default=False, help="Producer side: a text file of record keys, one per "
+        "line in send order (an empty line: no key; see docs/versions.md).")] = None,
+    dataset: Annotated[Path | None, typer.Option(
+        "--dataset", show_default=False, help="Producer side: a Parquet file or directory with "
+        "a 'key' column (null: no key), rows in send order.")] = None,
+    partitions: Annotated[int | None, typer.Option(
+        "--partitions", "-p", show_default=False,
+        help="Producer side: the topic's partition count (required with --keys/--dataset).")
+    ] = None,
+    partitioner: Annotated[str, typer.Option(
+        "--partitioner", help="Producer side: default (no partitioner.class) or round-robin "
+        "(RoundRobinPartitioner).")] = "default",
+    limit: Annotated[int, typer.Option(
+        "--limit", help="Producer side: list at most this many moved records.")] = 20,
 ) -> None:
-    """What moves in a consumer group between two Kafka versions of its assignor."""
+    """What moves in a consumer group (FILE) or for a producer's records (--keys/--dataset)
+    between two Kafka versions."""
     from kpart.consumer.migration import upgrade_change
 
+    if keys is not None or dataset is not None:
+        if file is not None or assignor is not None:
+            raise ConfigError(f"{'FILE' if file is not None else '--assignor'} is for a "
+                              "consumer group; --keys/--dataset compare a producer's records")
+        producer_upgrade_command(ProducerUpgradeOptions(
+            keys, dataset, partitions, partitioner, limit, from_version, to_version, fmt,
+            as_json, out))
+        return
+    if file is None:
+        raise ConfigError("kpart upgrade needs a group FILE, or --keys/--dataset for a "
+                          "producer's records")
     fmt = _format(fmt, as_json, out)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
@@ -161,6 +200,124 @@ def upgrade_command(
     change = upgrade_change(group, assignor, from_version, to_version)
     _emit(change, fmt, out, f"{assignor} assignment of {file.name}: Kafka {change.labels[0]} "
           f"→ {change.labels[1]}", file)
+
+
+# -- the producer side (kpart.producer.upgrade) -------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ProducerUpgradeOptions:
+    """``kpart upgrade``'s producer options, as given."""
+
+    keys: Path | None
+    dataset: Path | None
+    partitions: int | None
+    partitioner: str
+    limit: int
+    from_version: str
+    to_version: str
+    fmt: str | None
+    as_json: bool
+    out: Path | None
+
+
+def read_keys_file(path: Path) -> list[bytes | None]:
+    """``--keys``: one key per line, UTF-8 (an empty line: a record without key)."""
+    from kpart.limits import check_records
+
+    text = read_text(path, "--keys", stdin=True)
+    lines = text.splitlines()
+    check_records(len(lines), "--keys")
+    return [line.encode("utf-8") if line else None for line in lines]
+
+
+def read_key_dataset(path: Path) -> list[bytes | None]:
+    """``--dataset``: the ``key`` column of a Parquet file or directory, rows in order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from kpart.limits import check_records
+
+    if not path.exists():
+        raise ConfigError(f"--dataset {str(path)!r}: no such file or directory")
+    try:
+        table = pq.read_table(path, columns=["key"])
+    except (OSError, pa.ArrowException, KeyError, ValueError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ConfigError(f"--dataset {str(path)!r}: not a Parquet dataset with a 'key' "
+                          f"column ({first})") from None
+    column = table.column("key")
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+            or pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type)):
+        raise ConfigError(f"--dataset {str(path)!r}: column 'key' is {column.type}, expected "
+                          "string or binary")
+    check_records(len(column), "--dataset")
+    return [None if v is None else (v.encode("utf-8") if isinstance(v, str) else v)
+            for v in column.to_pylist()]
+
+
+def _counts(values: tuple[float, ...], exact: bool) -> str:
+    return " ".join(f"{v:g}" if exact else f"{v:.2f}" for v in values)
+
+
+def render_producer_upgrade(u: ProducerUpgrade, source: str) -> str:
+    """``u`` as text: the header, both strategies, the moved records (up to the limit) and the
+    records per partition on each side."""
+    from kpart.producer.upgrade import key_text
+
+    a, b = u.versions
+    name = "RoundRobinPartitioner" if u.partitioner == "round-robin" else "default partitioner"
+    before, after = u.strategy_texts
+    lines = [f"{name}, {u.records} records on {u.num_partitions} partitions ({source}): "
+             f"Kafka {a} → {b}"]
+    if not u.per_record:
+        lines.append(f"keyed records: {u.keyed_records}, murmur2 on both sides: none moves")
+    lines.append(f"records without a key: {u.null_key_records}; {a}: {before}; {b}: {after}")
+    lines.append(f"note: {u.note}")
+    of = f"{u.records} records" if u.per_record else f"{u.keyed_records} keyed records"
+    lines.append(f"moved: {u.moved} of {of} change partition")
+    if u.moves:
+        width = max(6, *(len(str(key_text(m.key))) for m in u.moves))
+        lines.append(f"{'record':>8}  {'key':<{width}}  {a:>7}  {b:>7}")
+        for m in u.moves:
+            key = "(none)" if m.key is None else key_text(m.key)
+            lines.append(f"{m.index:>8}  {key:<{width}}  {m.before:>7}  {m.after:>7}")
+        if len(u.moves) < u.moved:
+            lines.append(f"listed: the first {len(u.moves)} of {u.moved} (--limit)")
+    what = "records per partition" if u.per_record else "expected records per partition"
+    lines.append(f"{what}: {a}: {_counts(u.expected_before, u.per_record)}; "
+                 f"{b}: {_counts(u.expected_after, u.per_record)}")
+    return "\n".join(lines)
+
+
+def producer_upgrade_command(o: ProducerUpgradeOptions) -> None:
+    """Check the options, read the keys, compare, print or write."""
+    from kpart.producer.upgrade import producer_upgrade
+
+    if o.keys is not None and o.dataset is not None:
+        raise ConfigError("--keys and --dataset: give one of them")
+    if o.partitions is None:
+        raise ConfigError("--partitions is required with --keys/--dataset (the topic's "
+                          "partition count)")
+    fmt = _format(o.fmt, o.as_json, o.out)
+    if fmt not in ("table", "json"):
+        raise ConfigError(f"--format {fmt}: the producer side of kpart upgrade writes table "
+                          "or json")
+    source = o.keys if o.keys is not None else o.dataset
+    assert source is not None
+    if o.out is not None:
+        check_writable(o.out, "--out", inputs={"--keys": o.keys, "--dataset": o.dataset})
+    # every option is checked before the keys are read
+    producer_upgrade([], o.partitions, o.from_version, o.to_version,
+                     partitioner=o.partitioner, limit=o.limit)
+    keys = read_keys_file(o.keys) if o.keys is not None else read_key_dataset(source)
+    u = producer_upgrade(keys, o.partitions, o.from_version, o.to_version,
+                         partitioner=o.partitioner, limit=o.limit)
+    text = (json.dumps(u.to_json(), indent=2) if fmt == "json"
+            else render_producer_upgrade(u, source.name))
+    if o.out is None:
+        typer.echo(text)
+    else:
+        write_text(o.out, text + "\n", "--out")
 
 
 def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per option

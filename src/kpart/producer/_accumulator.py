@@ -169,6 +169,7 @@ class Accumulator:
         adaptive = self.adaptive and self.builtin is not None and len(self.deques) >= n_parts
         queue_sizes = [0] * len(self.deques) if adaptive else None
         ids = [0] * len(self.deques)
+        racks: list[str | None] = [None] * len(self.deques)
         index = -1
         ready: set[int] = set()
         for p in sorted(self.deques):
@@ -176,6 +177,8 @@ class Accumulator:
             if leader is not None and queue_sizes is not None:
                 index += 1
                 ids[index] = p
+                node = self.cluster.node_by_id(leader)
+                racks[index] = None if node is None else node.rack
             dq = self.deques[p]
             if not dq or leader is None:
                 continue
@@ -190,7 +193,7 @@ class Accumulator:
             if full or now - first.created_ms >= self.linger_ms:
                 ready.add(leader)
         if self.builtin is not None:
-            self.builtin.update_partition_load_stats(queue_sizes, ids, index + 1)
+            self.builtin.update_partition_load_stats(queue_sizes, ids, index + 1, racks)
         return ready
 
     def poll(self, now: float) -> None:

@@ -19,6 +19,14 @@ Behaviour reproduced:
   fewer than 2 partitions, no partition is left, or all queues are equal and none was
   excluded by ``partitioner.availability.timeout.ms``.
 
+* **Rack-aware (KIP-1123, branch 4.4; rule ``partitioner_rack_aware`` of
+  :mod:`kpart.versions`).** With ``rack_aware`` (``partitioner.rack.aware=true``) and the
+  producer's ``rack`` (``client.rack``): without load stats, the draw is among the available
+  partitions whose leader is in ``rack`` (all available ones if none is); with load stats, a
+  second table is built from the same queue sizes restricted to the partitions led in ``rack``
+  (its own ``max + 1``) and used whenever it is not empty. The version check is the caller's
+  (:func:`kpart.producer.null_key_versions.check_rack_aware`); this class models the branch.
+
 Randomness: Kafka's ``ThreadLocalRandom``; here a seeded ``JavaRandom`` passed in.
 
 >>> partition_load_stats([0, 3, 1], [0, 1, 2])      # the example in Kafka's comments
@@ -45,12 +53,15 @@ from kpart._java.murmur2 import to_positive
 from kpart.errors import ConfigError
 from kpart.producer._nullkey import IntSource, make_random
 from kpart.producer.cluster import Cluster
+from kpart.producer.null_key_versions import check_null_key_strategy, check_rack_aware
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "BuiltInPartitioner",
     "PartitionLoadStats",
     "StickyPartitionInfo",
     "partition_load_stats",
+    "rack_load_stats",
 ]
 
 
@@ -98,6 +109,30 @@ def partition_load_stats(
     return PartitionLoadStats(tuple(cft), tuple(partition_ids[:n]))
 
 
+def rack_load_stats(
+    queue_sizes: Sequence[int], partition_ids: Sequence[int],
+    leader_racks: Sequence[str | None], rack: str, length: int,
+) -> PartitionLoadStats | None:
+    """``createPartitionLoadStatsForThisRackIfNeeded`` (KIP-1123): the table over the first
+    ``length`` partitions whose leader's rack is ``rack``, weights ``max(in rack) + 1 - queue``;
+    ``None`` when no partition is led in ``rack`` (Kafka: an empty table, then unused).
+
+    >>> rack_load_stats([0, 3, 1], [0, 1, 2], ["a", "b", "a"], "a", 3)
+    PartitionLoadStats(cumulative_frequency_table=(2, 3), partition_ids=(0, 2))
+    """
+    picked = [(queue_sizes[i], partition_ids[i]) for i in range(length)
+              if leader_racks[i] == rack]
+    if not picked:
+        return None
+    max_plus_1 = max(q for q, _ in picked) + 1
+    cft: list[int] = []
+    running = 0
+    for q, _ in picked:
+        running += max_plus_1 - q
+        cft.append(running)
+    return PartitionLoadStats(tuple(cft), tuple(pid for _, pid in picked))
+
+
 class StickyPartitionInfo:
     """``BuiltInPartitioner.StickyPartitionInfo``: the current partition and the bytes produced
     to it since it was chosen. Compared by identity (a new object per switch)."""
@@ -116,7 +151,9 @@ class BuiltInPartitioner:
     """Per-topic built-in partitioner state (see the module docstring).
 
     Errors: :class:`~kpart.errors.ConfigError` when ``sticky_batch_size < 1`` (Kafka:
-    ``IllegalArgumentException("stickyBatchSize must be >= 1 but got 0")``).
+    ``IllegalArgumentException("stickyBatchSize must be >= 1 but got 0")``), when
+    ``rack_aware`` has no ``rack``, and, with ``kafka_version`` (the client's; ``None``: not
+    checked), for a version before 3.3.0 or ``rack_aware`` before 4.4.
     """
 
     def __init__(
@@ -126,22 +163,41 @@ class BuiltInPartitioner:
         random: IntSource | None = None,
         *,
         seed: int | None = None,
+        rack_aware: bool = False,
+        rack: str | None = None,
+        kafka_version: str | KafkaVersion | None = None,
     ) -> None:
+        if kafka_version is not None:  # 3.3.0 on; rack-aware on 4.4 only
+            check_null_key_strategy("builtin", kafka_version)
+            check_rack_aware(rack_aware, rack, kafka_version)
         if sticky_batch_size < 1:
             raise ConfigError(f"stickyBatchSize must be >= 1 but got {sticky_batch_size}")
+        if rack_aware and not (rack or "").strip():
+            raise ConfigError("client.rack must be provided if partitioner.rack.aware is "
+                              "enabled")
         self.topic = topic
         self.sticky_batch_size = sticky_batch_size
+        self.rack_aware = rack_aware
+        self.rack = rack
         self._random = random if random is not None else make_random(seed)
         self.load_stats: PartitionLoadStats | None = None
+        #: KIP-1123: the load stats of the partitions led in ``rack`` (``None``: none there)
+        self.rack_load_stats: PartitionLoadStats | None = None
         self._info: StickyPartitionInfo | None = None
 
     def next_partition(self, cluster: Cluster) -> int:
         """Draw the next sticky partition (uniform, or weighted by the load stats)."""
         random = to_positive(self._random.next_int())
         if self.load_stats is not None:
+            if self.rack_aware and self.rack_load_stats is not None:
+                return self.rack_load_stats.pick(random)
             return self.load_stats.pick(random)
         available = cluster.available_partitions_for_topic(self.topic)
         if available:
+            if self.rack_aware:
+                in_rack = tuple(p for p in available
+                                if p.leader is not None and p.leader.rack == self.rack)
+                available = in_rack or available
             return available[random % len(available)].partition
         return random % len(cluster.partitions_for_topic(self.topic))
 
@@ -173,10 +229,20 @@ class BuiltInPartitioner:
             self._info = StickyPartitionInfo(self.next_partition(cluster))
 
     def update_partition_load_stats(
-        self, queue_sizes: Sequence[int] | None, partition_ids: Sequence[int], length: int
+        self, queue_sizes: Sequence[int] | None, partition_ids: Sequence[int], length: int,
+        leader_racks: Sequence[str | None] | None = None,
     ) -> None:
-        """Set the load stats (``None`` queue sizes: adaptive partitioning is off)."""
+        """Set the load stats (``None`` queue sizes: adaptive partitioning is off);
+        ``leader_racks`` (the rack of each partition's leader, same order) feeds the
+        rack-aware table when ``rack_aware``."""
+        self.rack_load_stats = None
         if queue_sizes is None:
             self.load_stats = None
-        else:
-            self.load_stats = partition_load_stats(queue_sizes, partition_ids, length)
+            return
+        self.load_stats = partition_load_stats(queue_sizes, partition_ids, length)
+        if self.rack_aware and self.load_stats is not None:
+            if leader_racks is None:
+                raise ConfigError("rack-aware load stats need the leaders' racks")
+            assert self.rack is not None
+            self.rack_load_stats = rack_load_stats(
+                queue_sizes, partition_ids, leader_racks, self.rack, length)

@@ -52,6 +52,7 @@ from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from kpart.producer.clients import ClientPartitioner
+    from kpart.versions import KafkaVersion
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -145,10 +146,18 @@ class NullKeyRule:
 
     @classmethod
     def of(cls, strategy: str = "client", partitioner: str | ClientPartitioner = "java:default",
-           *, batch_size: int = DEFAULT_BATCH_SIZE, seed: int | None = None) -> NullKeyRule:
+           *, batch_size: int = DEFAULT_BATCH_SIZE, seed: int | None = None,
+           kafka_version: str | KafkaVersion | None = None) -> NullKeyRule:
         """Resolve ``strategy`` for ``partitioner`` (an id of
-        :data:`kpart.producer.clients.PARTITIONERS` or its spec). ``ConfigError`` naming a bad
-        value."""
+        :data:`kpart.producer.clients.PARTITIONERS` or its spec). ``kafka_version``: the Java
+        client's (``None``: ``client`` is 4.3's ``builtin`` and a named strategy is not
+        checked); given, ``client`` for ``java:default`` becomes that version's strategy
+        (:func:`kpart.producer.null_key_versions.java_null_key_strategy`) and a named
+        strategy must exist in it. ``ConfigError`` naming a bad value.
+
+        >>> NullKeyRule.of("client", kafka_version="2.8.2").strategy
+        'sticky'
+        """
         from kpart.producer.clients import get_partitioner
 
         if strategy not in NULL_KEY_STRATEGIES:
@@ -156,6 +165,8 @@ class NullKeyRule:
         spec = get_partitioner(partitioner)  # the one look-up of the partitioner
         resolved = resolve_null_key_strategy(strategy, spec)
         _check_count("batch_size", batch_size, 1, "a positive integer")
+        if kafka_version is not None:
+            resolved = _at_version(strategy, resolved, spec, kafka_version)
         return cls(strategy, resolved, spec, batch_size, seed)
 
     @property
@@ -186,6 +197,25 @@ class NullKeyRule:
             return NullKeyDistribution(strategy, "simulation", tuple(recs), tuple(byts))
         counts = _approximate(records, bytes_, strategy, leaders, self.batch_size, self.seed)
         return NullKeyDistribution(strategy, "approximation", counts, apportion(bytes_, counts))
+
+
+def _at_version(strategy: str, resolved: str, spec: ClientPartitioner,
+                kafka_version: str | KafkaVersion) -> str:
+    """``resolved`` for the Java client of ``kafka_version`` (see :meth:`NullKeyRule.of`)."""
+    from kpart.producer.null_key_versions import (
+        check_null_key_strategy,
+        java_null_key_strategy,
+        kafka_version_of,
+        key_rule_of,
+    )
+
+    version = kafka_version_of(kafka_version)
+    if strategy == "separate":
+        return resolved
+    if strategy == "client":
+        key_rule_of(spec.id, version)  # another client's own rule: not a Java client version
+        return java_null_key_strategy(version)
+    return check_null_key_strategy(resolved, version)
 
 
 def apportion(total: int, weights: Sequence[int]) -> tuple[int, ...]:
@@ -290,7 +320,7 @@ def _client_rule(records: int, spec: ClientPartitioner, n: int,
     return tuple(int(x) for x in counts)
 
 
-def distribute_null_keys(
+def distribute_null_keys(  # noqa: PLR0913 - keyword-only settings of one placement
     records: int,
     bytes_: int,
     num_partitions: int,
@@ -300,13 +330,20 @@ def distribute_null_keys(
     leaders: Sequence[int] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     seed: int | None = None,
+    kafka_version: str | KafkaVersion | None = None,
 ) -> NullKeyDistribution:
     """Place ``records`` null-key records of ``bytes_`` bytes in total on ``num_partitions``
     partitions by ``strategy`` (one of :data:`NULL_KEY_STRATEGIES`) for ``partitioner``'s
     producer; ``leaders[p]``: the broker leading partition ``p`` (default ``p``),
     ``batch_size``: ``batch.size`` in bytes, ``seed``: seeds every random draw. The model is
     described in the module docstring; :meth:`NullKeyRule.place` with the rule resolved once.
-    ``ConfigError`` naming a bad value.
+    ``kafka_version``: the Java client's, as :meth:`NullKeyRule.of` takes it (``client`` then
+    means that version's strategy: ``legacy`` up to 2.3, ``sticky`` 2.4–3.2, ``builtin`` from
+    3.3; default ``None``: 4.3's ``builtin``, named strategies unchecked). ``ConfigError``
+    naming a bad value.
+
+    >>> distribute_null_keys(8, 800, 4, seed=1, kafka_version="2.3.1").strategy
+    'legacy'
 
     >>> d = distribute_null_keys(100, 10_000, 3, strategy="random", seed=7)
     >>> sum(d.records), sum(d.bytes), len(d.records)
@@ -316,7 +353,8 @@ def distribute_null_keys(
     _check_count("num_partitions", num_partitions, 1, "a positive integer")
     for name, v in (("records", records), ("bytes", bytes_)):
         _check_count(f"null-key {name}", v, 0, "an integer >= 0")
-    rule = NullKeyRule.of(strategy, partitioner, batch_size=batch_size, seed=seed)
+    rule = NullKeyRule.of(strategy, partitioner, batch_size=batch_size, seed=seed,
+                          kafka_version=kafka_version)
     leaders = tuple(range(num_partitions)) if leaders is None else tuple(leaders)
     if len(leaders) != num_partitions:
         raise ConfigError(f"leaders: {len(leaders)} given for {num_partitions} partitions")

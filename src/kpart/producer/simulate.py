@@ -58,9 +58,11 @@ from kpart.producer.cluster import Cluster
 from kpart.producer.custom import Partitioner, check_partition
 from kpart.producer.default_partitioner import DefaultPartitioner
 from kpart.producer.legacy_default_partitioner import LegacyDefaultPartitioner
+from kpart.producer.null_key_versions import DEFAULT_STRATEGY, check_rack_aware, resolve_strategy
 from kpart.producer.random_partitioner import RandomPartitioner
 from kpart.producer.round_robin_partitioner import RoundRobinPartitioner
 from kpart.producer.uniform_sticky_partitioner import UniformStickyPartitioner
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "STRATEGIES",
@@ -112,6 +114,8 @@ class ProducerConfig:
     availability_timeout_ms: float = 0  # partitioner.availability.timeout.ms
     ignore_keys: bool = False  # partitioner.ignore.keys
     max_in_flight: int = 5  # max.in.flight.requests.per.connection
+    rack_aware: bool = False  # partitioner.rack.aware (KIP-1123, 4.4)
+    client_rack: str | None = None  # client.rack
 
     def __post_init__(self) -> None:
         _at_least("batch.size", self.batch_size, 1, int)
@@ -284,7 +288,7 @@ def generate_records(
     return tuple(out)
 
 
-def simulate(
+def simulate(  # noqa: PLR0913 - keyword-only settings of one simulation
     records: Iterable[Record],
     strategy: str | Partitioner,
     cluster: Cluster,
@@ -294,19 +298,43 @@ def simulate(
     topic: str | None = None,
     seed: int | None = None,
     name: str | None = None,
+    kafka_version: str | KafkaVersion | None = None,
 ) -> SimulationResult:
     """Replay ``records`` (non-decreasing timestamps) through one producer.
 
-    ``strategy``: a name of :data:`STRATEGIES` or a custom partitioner object (used as is, so
-    pass a fresh one). ``topic`` defaults to the cluster's only topic. ``seed`` seeds every
-    random draw (``None``: random, like Kafka).
+    ``strategy``: a name of :data:`STRATEGIES`, ``"default"`` (the Java producer's own
+    null-key strategy for ``kafka_version``: ``legacy`` up to 2.3, ``sticky`` 2.4–3.2,
+    ``builtin`` from 3.3) or a custom partitioner object (used as is, so pass a fresh one).
+    ``kafka_version``: the client's (a string or :class:`~kpart.versions.KafkaVersion`);
+    ``None`` means 4.3 for ``"default"`` and no check for a named strategy, which fixes its
+    Kafka class; given, a named strategy the version lacks is an error
+    (:mod:`kpart.producer.null_key_versions`). ``config.rack_aware`` (KIP-1123) needs
+    ``kafka_version="4.4"`` and the built-in strategy. ``topic`` defaults to the cluster's only
+    topic. ``seed`` seeds every random draw (``None``: random, like Kafka).
 
     Errors (:class:`~kpart.errors.ConfigError` / :class:`~kpart.errors.InvalidPartitionError`,
     naming the bad value): unknown strategy, unknown topic, decreasing timestamps, a
-    partition out of range.
+    partition out of range, a version kpart does not know or that lacks the strategy or
+    setting.
+
+    >>> recs = generate_records(4, rate_per_sec=1000, size=100)
+    >>> simulate(recs, "default", Cluster.round_robin("t", 4, 2), seed=1,
+    ...          kafka_version="2.3.1").strategy
+    'default (legacy)'
     """
     config = config or ProducerConfig()
     latency = latency or LatencyModel()
+    if isinstance(strategy, str):
+        resolved = resolve_strategy(strategy, kafka_version)
+        if strategy == DEFAULT_STRATEGY:
+            name = name or f"{DEFAULT_STRATEGY} ({resolved})"
+        strategy = resolved
+    if config.rack_aware:
+        check_rack_aware(True, config.client_rack, kafka_version)
+        if strategy != "builtin":
+            label = strategy if isinstance(strategy, str) else type(strategy).__name__
+            raise ConfigError(f"partitioner.rack.aware applies to the built-in partitioner "
+                              f"only (no partitioner.class); strategy {label!r} ignores it")
     if topic is None:
         if len(cluster.topics) != 1:
             raise ConfigError(f"cluster has topics {[t for t, _ in cluster.topics]}: pass topic=")
@@ -325,7 +353,9 @@ def simulate(
         partitioner, flow = strategy, "kip480"
         own_name: str = getattr(strategy, "name", type(strategy).__name__)
         label = name or own_name
-    builtin = BuiltInPartitioner(topic, config.batch_size, rng) if flow == "builtin" else None
+    builtin = BuiltInPartitioner(
+        topic, config.batch_size, rng, rack_aware=config.rack_aware, rack=config.client_rack,
+    ) if flow == "builtin" else None
     acc = Accumulator(
         topic=topic,
         cluster=cluster,

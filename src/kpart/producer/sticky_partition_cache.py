@@ -31,6 +31,8 @@ from typing import Any
 from kpart._java.murmur2 import to_positive
 from kpart.producer._nullkey import IntSource, key_partition, make_random
 from kpart.producer.cluster import Cluster, PartitionInfo
+from kpart.producer.null_key_versions import check_null_key_strategy
+from kpart.versions import KafkaVersion
 
 __all__ = ["StickyPartitionCache"]
 
@@ -76,12 +78,16 @@ class _StickyCachePartitioner:
     """The body Kafka's ``DefaultPartitioner`` (2.4–3.2) and ``UniformStickyPartitioner`` share:
     a :class:`StickyPartitionCache` switched by ``onNewBatch``; ``hashes_keys`` tells whether a
     record with a key goes to ``toPositive(murmur2(key)) % numPartitions`` instead (only
-    ``DefaultPartitioner``'s do)."""
+    ``DefaultPartitioner``'s do). ``kafka_version`` (the client's; ``None``: not checked): both
+    classes exist from 2.4.0 to 3.9.2 (removed in 4.0.0, KAFKA-18262), else ``ConfigError``."""
 
     name: str
     hashes_keys: bool
 
-    def __init__(self, random: IntSource | None = None, *, seed: int | None = None) -> None:
+    def __init__(self, random: IntSource | None = None, *, seed: int | None = None,
+                 kafka_version: str | KafkaVersion | None = None) -> None:
+        if kafka_version is not None:  # 2.4.0 to 3.9.2 (rule sticky_partitioner_classes)
+            check_null_key_strategy(self.name, kafka_version)
         self._cache = StickyPartitionCache(random, seed=seed)
 
     def partition(
