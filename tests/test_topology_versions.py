@@ -88,7 +88,7 @@ def test_which_version_each_decision_follows():
     assert str(t.version_of(t.topic)) == "4.3"        # a producer without client_version
     assert t.version_kwargs() == {"kafka_version": "4.0.0"}
     assert t.version_kwargs(uniform) == {"kafka_version": "4.0.0"}
-    assert t.version_kwargs(t.topic) == {"kafka_version": "4.3"}
+    assert t.version_kwargs(t.topic) == {}  # the null-key rule as named (client: 4.3's)
     # a classic assignor without client_version: its own answer, no version passed
     assert topo().version_kwargs(topo().groups[1]) == {}
     assert str(topo().version_of(topo().groups[1])) == "4.3"
@@ -149,13 +149,22 @@ def test_placement_follows_the_brokers_version():
             == layout_for(topo('placer = "kraft"')).replicas)
 
 
-def test_producer_client_version_with_the_client_null_key_rule_is_refused():
-    """kpart's null-key rules take no version yet: the client's own rule at an older client
-    would be the newest one's answer, so it is refused, naming the value."""
-    text = BASE.format(top="", topic='client_version = "2.8"', group="").replace(
-        'null_key_strategy = "builtin"\n', "")
-    with pytest.raises(ConfigError, match=r"topic\.client_version '2\.8'"):
-        parse_topology(text)
+def test_producer_client_version_picks_its_null_key_rule():
+    """A topic's client_version is its Java producer's: the ``client`` null-key rule is that
+    client's (per-topic round robin before 2.4, KIP-480 sticky to 3.2, KIP-794 built-in
+    from 3.3); a rule the client lacks is refused, naming the field and the value."""
+    from kpart._layout import resolve_topology
+
+    def rule(topic_fields: str) -> str:
+        text = BASE.format(top="", topic=topic_fields, group="").replace(
+            'null_key_strategy = "builtin"\n', "")
+        return resolve_topology(parse_topology(text)).null_keys.strategy
+
+    assert rule('client_version = "2.8"') == "sticky"
+    assert rule('client_version = "2.3.1"') == "legacy"  # DefaultPartitioner's round robin
+    assert rule('client_version = "3.3.2"') == rule("") == "builtin"
+    with pytest.raises(ConfigError, match=r"topic\.client_version '4\.1'"):
+        rule('client_version = "4.1"\nnull_key_strategy = "sticky"')
 
 
 def test_with_kafka_version():

@@ -233,7 +233,7 @@ def _resolved(topology: Topology, key_partitioner: str | None,
               layout: Layout) -> ResolvedTopology:
     t = topology.topic
     rule = NullKeyRule.of(t.null_key_strategy, t.partitioner, batch_size=t.batch_size,
-                          seed=t.effective_null_key_seed)
+                          seed=t.effective_null_key_seed, **topology.version_kwargs(t))
     return ResolvedTopology(topology, rule.partitioner, key_partitioner or t.partitioner,
                             t.key_serializer, layout, rule)
 

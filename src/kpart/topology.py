@@ -102,7 +102,7 @@ from kpart._topology_tables import (
 )
 from kpart.errors import ConfigError, Param
 from kpart.placement.spec import Broker
-from kpart.producer.null_keys import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES
+from kpart.producer.null_keys import DEFAULT_BATCH_SIZE, NULL_KEY_STRATEGIES, NullKeyRule
 from kpart.versions import DEFAULT_KAFKA_VERSION, KafkaVersion, behaviour
 
 __all__ = [
@@ -277,14 +277,16 @@ class Topology:
         ignored). The one place topology versions become call arguments:
         ``kpart.consumer.assign(spec, g.strategy, **topology.version_kwargs(g))``,
         ``StripedReplicaPlacer(random, **topology.version_kwargs())``; for a topic, the
-        keyword of its producer's partitioner and null-key rule (kpart's null-key rules take
-        no version yet, so nothing passes it; :func:`parse_topology` refuses a topic's
-        ``client_version`` under the ``client`` rule, the one that depends on it).
+        keyword of its producer's null-key rule
+        (:meth:`kpart.producer.null_keys.NullKeyRule.of`), ``{}`` when its ``client_version``
+        is not given (the rule as named, the ``client`` rule as 4.3's).
 
         >>> t = parse_topology('kafka_version = "4.0.0"\\n' + DEFAULT_TOPOLOGY_TEXT)
         >>> t.version_kwargs(), t.version_kwargs(t.groups[0]), t.version_kwargs(t.topic)
-        ({'kafka_version': '4.0.0'}, {}, {'kafka_version': '4.3'})
+        ({'kafka_version': '4.0.0'}, {}, {})
         """
+        if isinstance(of, TopicConfig) and of.client_version is None:
+            return {}
         if isinstance(of, ConsumerGroupConfig) and of.client_version is None:
             from kpart.consumer import CONSUMER, get_strategy
 
@@ -482,8 +484,10 @@ def _check_versions(t: Topology) -> None:
     the placer (``kraft``: the striped placer, Kafka 3.0+; ``admin-utils`` when the brokers'
     version is given: ZooKeeper mode's AdminUtils, up to 3.9), every KIP-848 group's assignor at the brokers'
     version, every classic group's ``client_version`` (refused for an assignor kpart does not
-    model by version yet, but on the default release line, 4.3, whose answer it computes) and a topic's ``client_version`` with the ``client`` null-key rule
-    (not modelled by version yet). One line naming the field and the version."""
+    model by version yet, but on the default release line, 4.3, whose answer it computes) and a
+    topic's ``client_version`` where its null-key rule does not exist (e.g. ``sticky``, the
+    ``DefaultPartitioner`` class, after 3.9) or its partitioner is not Java's. One line naming
+    the field and the version."""
     from kpart.consumer import CONSUMER, get_strategy
 
     brokers = t.kafka_version
@@ -514,14 +518,14 @@ def _check_versions(t: Topology) -> None:
         except ConfigError as e:
             raise ConfigError(f"groups[{i}] ({g.name}): {e}") from None
     for i, topic in enumerate(t.topics):
+        if topic.client_version is None:
+            continue
         where = "topic" if t.form == "topic" else f"topics[{i}]"
-        if topic.client_version is not None and topic.null_key_strategy == "client":
-            raise ConfigError(
-                f"{where}.client_version {topic.client_version!r}: the producer's own null-key "
-                "rule (null_key_strategy = \"client\") is not modelled by Kafka version yet "
-                f"(kpart computes Kafka {DEFAULT_KAFKA_VERSION}'s): name the rule with "
-                "null_key_strategy (builtin, sticky, uniform-sticky, round-robin, ...), or "
-                "drop client_version")
+        try:
+            NullKeyRule.of(topic.null_key_strategy, topic.partitioner,
+                           batch_size=topic.batch_size, kafka_version=topic.client_version)
+        except ConfigError as e:
+            raise ConfigError(f"{where}.client_version {topic.client_version!r}: {e}") from None
 
 
 def parse_topology(text: str) -> Topology:
