@@ -583,8 +583,9 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
     ),
     Rule(
         "default_assignment_strategy",
-        "the consumer's default partition.assignment.strategy (used when the group file "
-        "names no classic assignor; the group runs the first, which every member supports)",
+        "the consumer's default partition.assignment.strategy (the group runs the first, "
+        "which every member supports: what kpart assign, rebalance and migrate run when no "
+        "assignor is named)",
         "client", "the default partition.assignment.strategy",
         (
             Span("0.10.0.0", "2.8.2", "range", "KAFKA-2464",
