@@ -127,3 +127,6 @@ def test_the_default_strategy_by_client_version():
     assert [default_strategy(v) for v in ("0.10.0.0", "2.8", "3.0.0", None)] == ["range"] * 4
     with pytest.raises(ConfigError, match="'4.9'"):
         default_strategy("4.9")
+    # assign() without a strategy runs the default one, at the given client version
+    assert assign(STATIC, kafka_version="2.3").as_dict() == {"a": {"t": [0, 1]}, "b": {"t": [2]}}
+    assert assign(STATIC).as_dict() == {"a": {"t": [2]}, "b": {"t": [0, 1]}}

@@ -296,13 +296,15 @@ def server_strategy(assignor: str | Strategy) -> Strategy:
     )
 
 
-def assign(group: GroupSpec, strategy: str | Strategy = "range", *,
+def assign(group: GroupSpec, strategy: str | Strategy | None = None, *,
            kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
     """Compute ``group``'s assignment with a Kafka assignor.
 
     ``strategy``: a name in :data:`ASSIGNORS` (``"range"``, ``"roundrobin"``, ``"sticky"``,
     ``"cooperative-sticky"``, and the KIP-848 ``"uniform"``/``"server-range"``, which read
-    members' ``owned_partitions`` as their current targets) or a :class:`Strategy`. Returns a
+    members' ``owned_partitions`` as their current targets) or a :class:`Strategy`; ``None``
+    (default): what consumers of ``kafka_version`` run by default, :func:`default_strategy`
+    (``range`` in every version). Returns a
     :class:`GroupAssignment` listing every member (``()`` for members with nothing).
     ``kafka_version``: the brokers' version for the KIP-848 assignors, the client's for the
     classic ones (default: the newest release, 4.3; see :meth:`Strategy.at_version` and
@@ -316,6 +318,8 @@ def assign(group: GroupSpec, strategy: str | Strategy = "range", *,
     >>> assign(g, "roundrobin").as_dict(), assign(g, "roundrobin", kafka_version="2.3").as_dict()
     ({'a': {'t': [1]}, 'b': {'t': [0]}}, {'a': {'t': [0]}, 'b': {'t': [1]}})
     """
+    if strategy is None:
+        strategy = default_strategy(kafka_version)
     run = _versioned(get_strategy(strategy), kafka_version).load()
     check_assignment(sum(t.num_partitions for t in group.topics),
                      f"assigning {len(group.topics):,} topics to {len(group.members):,} members")
