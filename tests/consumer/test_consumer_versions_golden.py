@@ -57,7 +57,7 @@ def test_release_file_is_complete(version: str, name: str) -> None:
         assert not any(c["differs_from_4_0_0"] for c in cases)
 
 
-def _result(group: GroupSpec, strategy: str, version: str | None) -> dict:
+def _result(group: GroupSpec, strategy: str, version: str) -> dict:
     try:
         return assign(group, strategy, kafka_version=version).to_json()
     except ValueError as e:  # kpart errors: compare with Kafka's class and message
@@ -76,17 +76,11 @@ def _cases() -> list:
     return out
 
 
-def _modelled_version(case: dict) -> str | None:
-    """The version a modelled case runs at: its release, except the sticky assignors at 4.0.0,
-    kpart's trunk port, which run at kpart's default until the sticky rule models 4.0.0."""
-    version = case["source"]["kafka_version"]
-    return None if case["assignor"] in ("sticky", "cooperative-sticky") else version
-
-
 @pytest.mark.parametrize("case", _cases())
 def test_modelled_release(case: dict) -> None:
     group = GroupSpec.from_json(case["input"])
-    assert _result(group, case["assignor"], _modelled_version(case)) == case["expected"]
+    version = case["source"]["kafka_version"]
+    assert _result(group, case["assignor"], version) == case["expected"]
 
 
 def test_modelled_releases_are_the_kafka_trunk_answers() -> None:
