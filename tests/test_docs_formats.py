@@ -387,6 +387,7 @@ SHIPPED = {
     "kip848-three-partitions.json": "kip848",  # docs/versions.md
     "kip848-already-balanced.json": "kip848",  # docs/versions.md
     "migrate-two-topics.json": "group",  # docs/versions.md (kpart migrate)
+    "classic-static-racks.json": "group",  # docs/versions.md (classic assignors by version)
     "kip848-regex.json": "kip848",  # docs/formats/kip848-group.md
     "kip848-regex-names.json": "kip848",  # docs/formats/kip848-group.md, docs/versions.md
     "share-group.json": None,  # docs/share-groups.md: kpart share-assign (tests/consumer)

@@ -623,6 +623,73 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "leader (PartitionChangeBuilder at 4.3)"),
         ),
     ),
+    # -- classic client assignors (partition.assignment.strategy; the client's version) -------
+    Rule(
+        "classic_range",
+        "classic RangeAssignor (client side): the order of each topic's consumers, and "
+        "whether replica racks count",
+        "client", "the range assignor",
+        (
+            Span("0.10.1.0", "2.3.1", "member-id", "KAFKA-3661",
+                 "consumers sorted by member id, racks ignored (0.10.0.x, before KAFKA-3661's "
+                 "handling of topics missing from the metadata, is not modelled)"),
+            Span("2.4.0", "3.4.1", "static-first", "KAFKA-8355 (KIP-345)",
+                 "static members first, by group.instance.id, then the others by member id; "
+                 "racks ignored"),
+            Span("3.5.0", None, "rack-aware", "KAFKA-14451 (KIP-881), KAFKA-14891",
+                 "the same order; partitions matched to consumers on their replicas' racks "
+                 "first when client.rack is set"),
+        ),
+    ),
+    Rule(
+        "classic_round_robin",
+        "classic RoundRobinAssignor (client side): the order in which consumers are dealt "
+        "partitions",
+        "client", "the roundrobin assignor",
+        (
+            Span("0.10.1.0", "2.3.1", "member-id", "KAFKA-3661",
+                 "consumers sorted by member id (0.10.0.x, where a topic missing from the "
+                 "metadata throws, is not modelled)"),
+            Span("2.4.0", None, "static-first", "KAFKA-8356 (KIP-345)",
+                 "static members first, by group.instance.id, then the others by member id"),
+        ),
+    ),
+    Rule(
+        "cooperative_sticky",
+        "classic CooperativeStickyAssignor (client side): whether the client has it",
+        "client", "the cooperative-sticky assignor",
+        (
+            Span("0.10.0.0", "2.3.1", None, "KIP-429",
+                 "CooperativeStickyAssignor was added in 2.4.0 (KAFKA-8179)"),
+            Span("2.4.0", None, "exists", "KIP-429, KAFKA-8179",
+                 "the cooperative sticky assignor (its output: rule classic_sticky)"),
+        ),
+    ),
+    # PLACEHOLDER (helper "classic"): the minimal classic_sticky rule, replaced at merge by the
+    # full rule of the sticky helpers (its value picks the AbstractStickyAssignor port).
+    Rule(
+        "classic_sticky",
+        "classic StickyAssignor and CooperativeStickyAssignor (client side): which release "
+        "of AbstractStickyAssignor computes the assignment",
+        "client", "the sticky assignor (sticky, cooperative-sticky)",
+        (
+            Span("3.7.1", None, "3.7.1", "KAFKA-16277, KAFKA-15170",
+                 "AbstractStickyAssignor as of 3.7.1 (unchanged through 4.3)"),
+        ),
+    ),
+    Rule(
+        "default_assignment_strategy",
+        "the consumer's default partition.assignment.strategy (the group runs the first, "
+        "which every member supports: what kpart assign, rebalance and migrate run when no "
+        "assignor is named)",
+        "client", "the default partition.assignment.strategy",
+        (
+            Span("0.10.0.0", "2.8.2", "range", "KAFKA-2464",
+                 "[RangeAssignor]"),
+            Span("3.0.0", None, "range,cooperative-sticky", "KAFKA-13023 (KIP-726)",
+                 "[RangeAssignor, CooperativeStickyAssignor]"),
+        ),
+    ),
 )}
 
 

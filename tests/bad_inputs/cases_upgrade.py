@@ -1,6 +1,6 @@
 """Catalogue cases of issue 25, point 4 (ids ``upgrade-*``): ``kpart upgrade --from/--to`` and
 ``kpart migrate --to-protocol``: an unparseable or unknown version, a version without the
-assignor, a classic assignor across versions (kpart does not model those by version yet), a
+assignor, a classic assignor at a version without it or where kpart does not model it, a
 ``--to-protocol`` other than consumer/classic, an assignor or group file of the wrong family."""
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ CASES = [
     _upgrade("unknown-patch", "'4.0.9'", "--from", "4.0.9", "--to", "4.3"),
     _upgrade("before-kip848", "'3.6'", "--from", "3.6", "--to", "4.3", "-o", "out.json"),
     _upgrade("ambiguous-line", "'4.0'", "--from", "4.0", "--to", "4.3"),
-    _upgrade("classic-across-versions", "cooperative-sticky", "--from", "3.6", "--to", "4.3",
+    _upgrade("classic-across-versions", "cooperative-sticky", "--from", "2.3", "--to", "4.3",
              "-a", "cooperative-sticky", "-o", "out.json", group=CLASSIC),
-    _upgrade("classic-range-across-versions", "'2.8'", "--from", "2.8", "--to", "3.9.1",
-             "-a", "range", group=CLASSIC),
+    _upgrade("classic-range-across-versions", "'0.10.0.1'", "--from", "0.10.0.1", "--to",
+             "3.9.1", "-a", "range", group=CLASSIC),
     _upgrade("unknown-assignor", "'stickyy'", "--from", "4.0.0", "--to", "4.3", "-a",
              "stickyy"),
     _upgrade("missing-to", "--to", "--from", "4.0.0"),

@@ -2,7 +2,7 @@
 server-assign``, ``assign`` and ``rebalance``: unparseable (``4.x``, ``04.1``, ``4.3.0.0``), unknown (``5.0``, ``4.0.9``), a
 version without the feature (server-side assignors before 3.7.0), one kpart does not model
 (3.7-3.9), a release line whose releases differ (``4.0``: KAFKA-18688 is in 4.0.1), and a
-classic assignor, which kpart does not model by version yet."""
+classic assignor at a version where kpart does not model it."""
 
 from __future__ import annotations
 
@@ -28,14 +28,14 @@ SCENARIO = json.dumps({"topics": {"t": 3}, "steps": [{"join": [{"id": "m1", "top
                                                               {"id": "m2", "topics": ["t"]}]}]})
 
 CASES = [
-    Case(id="versions-assign-classic", names="'4.3'", files={"group.json": CLASSIC_GROUP},
-         argv=("assign", "group.json", "-s", "sticky", "--kafka-version", "4.3")),
+    Case(id="versions-assign-classic", names="'0.11.0.0'", files={"group.json": CLASSIC_GROUP},
+         argv=("assign", "group.json", "-s", "sticky", "--kafka-version", "0.11.0.0")),
     Case(id="versions-assign-uniform-bad", names="'4.3.0.0'", files={"group.json": CLASSIC_GROUP},
          argv=("assign", "group.json", "-s", "uniform", "--kafka-version", "4.3.0.0", "-o",
                "out.json")),
-    Case(id="versions-rebalance-classic", names="'4.0.0'", files={"s.json": SCENARIO},
-         argv=("rebalance", "s.json", "-s", "uniform", "-s", "range", "--kafka-version",
-               "4.0.0", "-o", "out.json")),
+    Case(id="versions-rebalance-classic", names="'2.3.1'", files={"s.json": SCENARIO},
+         argv=("rebalance", "s.json", "-s", "range", "-s", "cooperative-sticky",
+               "--kafka-version", "2.3.1", "-o", "out.json")),
     Case(id="versions-rebalance-before-kip848", names="'3.6'", files={"s.json": SCENARIO},
          argv=("rebalance", "s.json", "-s", "uniform", "--kafka-version", "3.6")),
     _case("letter", "4.x", "'4.x'"),

@@ -135,7 +135,7 @@ def test_downgrade_to_range_moves_what_range_places_elsewhere():
     (lambda: upgrade_change(_server(3, ["m1"]), "uniform", "4.x", "4.3"), "from_version '4.x'"),
     (lambda: upgrade_change(_server(3, ["m1"]), "uniform", "4.0.0", "5.0"), "to_version '5.0'"),
     (lambda: upgrade_change(_server(3, ["m1"]), "uniform", "3.6", "4.3"), "from_version '3.6'"),
-    (lambda: upgrade_change(_classic({"t": 3}, 2), "range", "3.6", "4.3"), "range assignor"),
+    (lambda: upgrade_change(_classic({"t": 3}, 2), "range", "0.10.0", "4.3"), "range assignor"),
     (lambda: protocol_change(_classic({"t": 3}, 2), "range", "share"), "to_protocol 'share'"),
     (lambda: protocol_change(_server(3, ["m1"]), "range", "consumer"), "classic group"),
     (lambda: protocol_change(_classic({"t": 3}, 2), "uniform", "consumer"), "'uniform'"),
@@ -148,11 +148,23 @@ def test_bad_input_is_one_config_error_naming_the_value(call, names):
     assert names in str(e.value) and "\n" not in str(e.value)
 
 
-def test_a_classic_assignor_across_versions_names_version_and_assignor():
+def test_a_classic_assignor_where_it_does_not_exist_names_version_and_assignor():
     with pytest.raises(ConfigError) as e:
-        upgrade_change(_classic({"t": 3}, 2), "cooperative-sticky", "3.6.2", "4.3")
-    assert str(e.value).startswith("from_version '3.6.2': kpart does not model the "
-                                   "cooperative-sticky assignor by Kafka version yet")
+        upgrade_change(_classic({"t": 3}, 2), "cooperative-sticky", "2.3.1", "4.3")
+    assert str(e.value).startswith("The cooperative-sticky assignor does not exist in "
+                                   "from_version '2.3.1'")
+
+
+def test_classic_upgrade_across_kip881_moves_partitions_to_their_racks():
+    """Range before 3.5.0 ignores racks (C0 takes the first range); from 3.5.0 (KIP-881) each
+    partition goes to the member on its replica's rack."""
+    g = GroupSpec.from_json({"topics": {"t": 2}, "partition_racks": {"t": [["r1"], ["r0"]]},
+                             "members": [{"id": "C0", "topics": ["t"], "rack": "r0"},
+                                         {"id": "C1", "topics": ["t"], "rack": "r1"}]})
+    c = upgrade_change(g, "range", "3.4.1", "3.5.0")
+    assert c.before.as_dict() == {"C0": {"t": [0]}, "C1": {"t": [1]}}
+    assert c.after.as_dict() == {"C0": {"t": [1]}, "C1": {"t": [0]}}
+    assert c.moved == 2
 
 
 def test_offline_switch_starts_the_new_side_from_no_assignment():

@@ -69,16 +69,29 @@ def test_upgrade_of_a_classic_group_file_with_uniform(tmp_path, capsys):
     assert doc["moves"] == [{"topic": "t", "partition": 1, "from": "m1", "to": "m2"}]
 
 
-def test_upgrade_with_a_classic_assignor_is_an_error_not_the_same_answer(tmp_path, capsys):
+def test_upgrade_with_a_classic_assignor_where_it_does_not_exist_is_an_error(tmp_path, capsys):
     path = tmp_path / "g.json"
     path.write_text(json.dumps({"topics": {"t": 3}, "members": [{"id": "m1", "topics": ["t"]}]}))
     out = tmp_path / "o.json"
-    assert main(["upgrade", str(path), "--from", "3.6", "--to", "4.3", "-a", "sticky",
+    assert main(["upgrade", str(path), "--from", "2.3", "--to", "4.3", "-a", "cooperative-sticky",
                  "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("kpart: error: --from-version '3.6': kpart does not model the sticky "
-                          "assignor by Kafka version yet")
+    assert err.startswith("kpart: error: The cooperative-sticky assignor does not exist in "
+                          "--from-version '2.3'")
     assert not out.exists()
+
+
+def test_upgrade_of_a_classic_range_group_moves_the_static_member_first(tmp_path, capsys):
+    """KIP-345's ordering (2.4.0): the static member c3 takes the first range."""
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"topics": {"t": 3}, "members": [
+        {"id": "c1", "topics": ["t"]}, {"id": "c2", "topics": ["t"]},
+        {"id": "c3", "topics": ["t"], "instance_id": "host-3"}]}))
+    doc = _json(capsys, ["upgrade", str(path), "--from", "2.3", "--to", "2.4", "-a", "range",
+                         "--json"])
+    assert doc["before"]["assignment"] == {"c1": {"t": [0]}, "c2": {"t": [1]}, "c3": {"t": [2]}}
+    assert doc["after"]["assignment"] == {"c1": {"t": [1]}, "c2": {"t": [2]}, "c3": {"t": [0]}}
+    assert doc["moved"] == 3
 
 
 def test_migrate_to_consumer_json(tmp_path, capsys):

@@ -67,15 +67,20 @@ def load_group_file(path: Path) -> Any:
         raise ConfigError(f"{path}: {e}") from None
 
 
-_VERSION_HELP = ("The brokers' Kafka version for the KIP-848 strategies (uniform, server-range): "
-                 "4.3, 4.0.0, ... (default: the newest release; see docs/versions.md). The "
-                 "classic assignors are not modelled by version yet: an error with one.")
+_VERSION_HELP = ("The Kafka version: the brokers' for the KIP-848 strategies (uniform, "
+                 "server-range), the consumers' for the classic ones (range, roundrobin, "
+                 "sticky, cooperative-sticky): 4.3, 2.8.2, ... (default: the newest release, "
+                 "4.3; see docs/versions.md). A version without the assignor, or where kpart "
+                 "does not model it, is an error.")
+_DEFAULT_STRATEGY = ("Default: range, the first of the consumer's default "
+                     "partition.assignment.strategy ([range] before 3.0.0, [range, "
+                     "cooperative-sticky] from 3.0.0).")
 
 
 def _strategies_at(names: list[str], kafka_version: str | None) -> list[Any]:
     """The strategies called ``names``, bound to ``kafka_version`` when it is given
     (:meth:`~kpart.consumer.Strategy.at_version`: a :class:`ConfigError` about
-    ``--kafka-version`` for a classic assignor, which kpart does not model by version yet)."""
+    ``--kafka-version`` for a version without the assignor or where kpart does not model it)."""
     from kpart.consumer import get_strategy
 
     strategies = [get_strategy(n) for n in names]
@@ -177,8 +182,9 @@ def _show(tables: list[Any], out: Path | None) -> None:
 def assign_command(
     file: Annotated[Path, typer.Argument(help="Group file, JSON (docs/formats/group.md).")],
     strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help=f"One of: {_STRATEGIES}.")
-    ] = "range",
+        str | None, typer.Option("--strategy", "-s", show_default=False,
+                                 help=f"One of: {_STRATEGIES}. {_DEFAULT_STRATEGY}")
+    ] = None,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
                                             show_default=False)] = None,
     out: Annotated[
@@ -188,9 +194,10 @@ def assign_command(
         "--kafka-version", help=_VERSION_HELP, show_default=False)] = None,
 ) -> None:
     """Assign a consumer group's partitions with a Kafka assignor."""
-    from kpart.consumer import assign
+    from kpart.consumer import assign, default_strategy
 
     fmt = output_format(fmt, out, _ASSIGN_FORMATS, "json")
+    strategy = strategy or default_strategy(kafka_version)
     (chosen,) = _strategies_at([strategy], kafka_version)
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
@@ -313,7 +320,10 @@ def _rebalance_format(fmt: str | None, as_json: bool, out: Path | None) -> str:
 def rebalance_command(
     scenario_file: Annotated[Path, typer.Argument(help="Scenario file, JSON or TOML (docs/formats/scenario.md).")],
     strategy: Annotated[
-        list[str] | None, typer.Option("--strategy", "-s", help=f"Repeatable: {_STRATEGIES}.")
+        list[str] | None, typer.Option(
+            "--strategy", "-s",
+            help=f"Repeatable: {_STRATEGIES}. Default: the scenario's strategies, else range "
+            "(the first of the consumer's default partition.assignment.strategy).")
     ] = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", "-f", show_default=False,
@@ -333,7 +343,10 @@ def rebalance_command(
     if out is not None:
         check_writable(out, "--out", inputs={"SCENARIO_FILE": scenario_file})
     scenario = load_scenario(scenario_file, option="SCENARIO_FILE")  # errors name the file, the step and the field
-    names = list(dict.fromkeys(strategy or scenario.strategies or ("range",)))
+    from kpart.consumer import default_strategy
+
+    names = list(dict.fromkeys(strategy or scenario.strategies
+                               or (default_strategy(kafka_version),)))
     chosen = _strategies_at(names, kafka_version)
     from kpart.cli._progress import task_progress
 

@@ -1,8 +1,10 @@
 """``kpart upgrade`` and ``kpart migrate``: what moves in a consumer group when its brokers'
 Kafka version changes, or when it switches rebalance protocol (classic ↔ consumer, KIP-848).
 
-``kpart upgrade FILE --from 4.0.0 --to 4.3 [--assignor uniform|range]`` computes the group's
-assignment as both versions' group coordinator does; ``kpart migrate FILE --to-protocol
+``kpart upgrade FILE --from 4.0.0 --to 4.3 [--assignor A]`` computes the group's assignment as
+both versions compute it: the group coordinator's (``uniform``, ``range``: the brokers' versions)
+or, for a classic group file, a classic assignor's (``range``, ``roundrobin``, ``sticky``,
+``cooperative-sticky``: the consumers' versions); ``kpart migrate FILE --to-protocol
 consumer [--assignor range|roundrobin|sticky|cooperative-sticky] [--kafka-version V]`` computes
 the classic assignor's answer and the KIP-848 target the converted group gets (Kafka's mapping:
 ``range`` → ``range``, the others → ``uniform``); ``--to-protocol classic`` the reverse. Both
@@ -147,16 +149,17 @@ def _emit(change: AssignmentChange, fmt: str, out: Path | None, title: str,
 def upgrade_command(  # noqa: PLR0913 - a typer command: one parameter per option
     from_version: Annotated[str, typer.Option(
         "--from", "--from-version", help="The Kafka version now (4.0.0, 4.3, ...; the "
-        "brokers' for the KIP-848 assignors; see docs/versions.md).")],
+        "brokers' for the KIP-848 assignors, the consumers' for the classic ones; see "
+        "docs/versions.md).")],
     to_version: Annotated[str, typer.Option(
         "--to", "--to-version", help="The Kafka version after the upgrade (or downgrade).")],
     file: Annotated[Path | None, typer.Argument(
         help=_FILE_HELP + " Not with --keys/--dataset.", show_default=False)] = None,
     assignor: Annotated[str | None, typer.Option(
         "--assignor", "-a", show_default=False,
-        help="uniform or range (KIP-848). Default: the file's assignor (a test-vector case "
-        "names it), else uniform. The classic assignors are not modelled by version yet: an "
-        "error with one.")] = None,
+        help="uniform or range (KIP-848), or with a classic group file range, roundrobin, "
+        "sticky or cooperative-sticky (classic). Default: the file's assignor (a test-vector "
+        "case names it), else uniform.")] = None,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP,
                                             show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
@@ -347,6 +350,7 @@ def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per optio
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
 ) -> None:
     """What moves in a consumer group when it switches rebalance protocol (classic <-> consumer)."""
+    from kpart.consumer import default_strategy
     from kpart.consumer.migration import PROTOCOLS, protocol_change
 
     if to_protocol not in PROTOCOLS:
@@ -356,7 +360,9 @@ def migrate_command(  # noqa: PLR0913 - a typer command: one parameter per optio
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
     group, named = load_any_group(file)
-    chosen = assignor or named or ("range" if to_protocol == "consumer" else "uniform")
+    # (the consumers' version is not an input of migrate: their default is the newest's)
+    chosen = assignor or named or (default_strategy() if to_protocol == "consumer"
+                                   else "uniform")
     change = protocol_change(group, chosen, to_protocol, kafka_version=kafka_version,
                              to_assignor=to_assignor, online=not offline)
     _emit(change, fmt, out, f"{file.name}: {change.labels[0]} → {change.labels[1]} "

@@ -68,6 +68,7 @@ __all__ = [
     "EAGER",
     "Strategy",
     "assign",
+    "default_strategy",
     "get_strategy",
     "server_assign",
     "server_strategy",
@@ -110,9 +111,9 @@ class Strategy:
     - ``kafka_name``: the value of Kafka's setting (``partition.assignment.strategy`` or
       ``group.remote.assignor``) when it differs from ``name``.
     - ``rules``: the rules of :mod:`kpart.versions` the assignor follows; when there are
-      some, ``target`` takes ``kafka_version=`` (the brokers' version for ``CONSUMER``
-      assignors); ``kafka_version``: the version it runs as (``None``: the newest release,
-      4.3). :meth:`at_version` binds one, checked against every rule:
+      some, ``target`` (and ``ordered``) take ``kafka_version=`` (the brokers' version for
+      ``CONSUMER`` assignors, the client's for the classic ones); ``kafka_version``: the
+      version it runs as (``None``: the newest release, 4.3). :meth:`at_version` binds one, checked against every rule:
       ``simulate(doc, get_strategy("uniform").at_version("4.0.0"))``.
 
     A strategy that is not registered can be passed as a value wherever a name is taken:
@@ -142,17 +143,22 @@ class Strategy:
         release). Raises :class:`~kpart.errors.ConfigError` for a version kpart does not
         know, or where one of the strategy's rules has no single answer (the assignor does
         not exist there, kpart does not model it, or a release line whose releases differ),
-        and for an assignor that follows no rule yet (the classic ones): never another
-        version's answer.
+        and for a strategy that follows no rule (one built by hand, without ``rules``): never
+        another version's answer. The KIP-848 assignors follow the brokers' version, the
+        classic ones the client's (``cooperative-sticky`` exists from 2.4.0).
 
         >>> str(get_strategy("uniform").at_version("4.0.0").kafka_version)
         '4.0.0'
+        >>> get_strategy("cooperative-sticky").at_version("2.3")
+        Traceback (most recent call last):
+        ...
+        kpart.errors.ConfigError: The cooperative-sticky assignor does not exist in kafka_version '2.3': CooperativeStickyAssignor was added in 2.4.0 (KAFKA-8179); kpart supports it for 2.4.0 to 4.3.1
         """
         version = _parse_version(kafka_version)
         if not self.rules:
             raise ConfigError.about(
                 "kafka_version", "{param} {value!r}: kpart does not model the {name} assignor "
-                "by Kafka version yet (only uniform and server-range, KIP-848)",
+                "by Kafka version (a strategy without rules of kpart.versions)",
                 value=str(version), name=self.name)
         for rule in self.rules:
             behaviour(rule, version)
@@ -178,11 +184,16 @@ class Strategy:
                 return spec.to_group_assignment(run(spec, False))
 
             return on_group
-        return cast(AssignorFn, _resolve(self.target))
+        return cast(AssignorFn, self._bound(_resolve(self.target)))
 
     def load_ordered(self) -> OrderedFn | None:
         """The order-preserving variant, or ``None`` when the strategy has none."""
-        return None if self.ordered is None else cast(OrderedFn, _resolve(self.ordered))
+        return None if self.ordered is None else cast(OrderedFn,
+                                                      self._bound(_resolve(self.ordered)))
+
+    def _bound(self, run: Callable[..., object]) -> Callable[..., object]:
+        """``run`` with the strategy's ``kafka_version`` when it follows rules."""
+        return functools.partial(run, kafka_version=self.kafka_version) if self.versioned else run
 
     def load_server(self) -> ServerFn:
         """A ``CONSUMER`` strategy's function on a ``ServerGroupSpec``; :class:`ConfigError`
@@ -206,15 +217,18 @@ def _resolve(target: str | Callable[..., object]) -> Callable[..., object]:
 
 #: name → :class:`Strategy`. One line per assignor.
 ASSIGNORS: dict[str, Strategy] = {
-    "range": Strategy("range", "kpart.consumer.classic.range_assignor:assign_range"),
+    "range": Strategy("range", "kpart.consumer.classic.range_assignor:assign_range",
+                      rules=("classic_range",)),
     "roundrobin": Strategy(
-        "roundrobin", "kpart.consumer.classic.round_robin_assignor:assign_round_robin"
+        "roundrobin", "kpart.consumer.classic.round_robin_assignor:assign_round_robin",
+        rules=("classic_round_robin",),
     ),
     "sticky": Strategy(
         "sticky",
         "kpart.consumer.classic.sticky_assignor:assign_sticky",
         user_data=True,
         ordered="kpart.consumer.classic.sticky_assignor:assign_sticky_ordered",
+        rules=("classic_sticky",),
     ),
     "cooperative-sticky": Strategy(
         "cooperative-sticky",
@@ -223,6 +237,7 @@ ASSIGNORS: dict[str, Strategy] = {
         ordered=(
             "kpart.consumer.classic.cooperative_sticky_assignor:assign_cooperative_sticky_ordered"
         ),
+        rules=("cooperative_sticky", "classic_sticky"),
     ),
     "uniform": Strategy(
         "uniform", "kpart.consumer.coordinator.uniform_assignor:uniform_target", protocol=CONSUMER,
@@ -250,6 +265,20 @@ def get_strategy(strategy: str | Strategy) -> Strategy:
     return found
 
 
+def default_strategy(kafka_version: str | KafkaVersion | None = None) -> str:
+    """The classic assignor a group of Kafka ``kafka_version`` consumers runs when
+    ``partition.assignment.strategy`` is not set (default: the newest release, 4.3; rule
+    ``default_assignment_strategy``): the default list is ``[range]`` before 3.0.0 and
+    ``[range, cooperative-sticky]`` from 3.0.0 (KIP-726), and the coordinator elects the first
+    protocol of the members' lists that every member supports, so the first of the list.
+    Raises :class:`~kpart.errors.ConfigError` for a version kpart does not know.
+
+    >>> default_strategy("2.8"), default_strategy()
+    ('range', 'range')
+    """
+    return behaviour("default_assignment_strategy", kafka_version).split(",")[0]
+
+
 def server_strategy(assignor: str | Strategy) -> Strategy:
     """A KIP-848 (``CONSUMER``) strategy by registry name or by Kafka's
     ``group.remote.assignor`` value (``"uniform"``, ``"range"``, ``"server-range"``; a
@@ -267,20 +296,30 @@ def server_strategy(assignor: str | Strategy) -> Strategy:
     )
 
 
-def assign(group: GroupSpec, strategy: str | Strategy = "range", *,
+def assign(group: GroupSpec, strategy: str | Strategy | None = None, *,
            kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
     """Compute ``group``'s assignment with a Kafka assignor.
 
     ``strategy``: a name in :data:`ASSIGNORS` (``"range"``, ``"roundrobin"``, ``"sticky"``,
     ``"cooperative-sticky"``, and the KIP-848 ``"uniform"``/``"server-range"``, which read
-    members' ``owned_partitions`` as their current targets) or a :class:`Strategy`. Returns a
+    members' ``owned_partitions`` as their current targets) or a :class:`Strategy`; ``None``
+    (default): what consumers of ``kafka_version`` run by default, :func:`default_strategy`
+    (``range`` in every version). Returns a
     :class:`GroupAssignment` listing every member (``()`` for members with nothing).
-    ``kafka_version``: the brokers' version for the KIP-848 assignors (default: the newest
-    release, 4.3; see :meth:`Strategy.at_version`, which refuses it for the classic assignors,
-    not modelled by version yet). Raises :class:`~kpart.errors.ConfigError` for an unknown
-    strategy or version, and whatever Kafka's assignor would throw (as a ``kpart.errors``
-    class).
+    ``kafka_version``: the brokers' version for the KIP-848 assignors, the client's for the
+    classic ones (default: the newest release, 4.3; see :meth:`Strategy.at_version` and
+    :mod:`kpart.versions`: rules ``classic_range``, ``classic_round_robin``,
+    ``cooperative_sticky``, ``classic_sticky``). Raises :class:`~kpart.errors.ConfigError` for
+    an unknown strategy or version, a version without the assignor or where kpart does not
+    model it, and whatever Kafka's assignor would throw (as a ``kpart.errors`` class).
+
+    >>> g = GroupSpec.from_json({"topics": {"t": 2}, "members": [
+    ...     {"id": "a", "topics": ["t"]}, {"id": "b", "topics": ["t"], "instance_id": "i"}]})
+    >>> assign(g, "roundrobin").as_dict(), assign(g, "roundrobin", kafka_version="2.3").as_dict()
+    ({'a': {'t': [1]}, 'b': {'t': [0]}}, {'a': {'t': [0]}, 'b': {'t': [1]}})
     """
+    if strategy is None:
+        strategy = default_strategy(kafka_version)
     run = _versioned(get_strategy(strategy), kafka_version).load()
     check_assignment(sum(t.num_partitions for t in group.topics),
                      f"assigning {len(group.topics):,} topics to {len(group.members):,} members")

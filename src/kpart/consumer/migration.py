@@ -5,12 +5,13 @@ One concept: the comparison of two :class:`~kpart.consumer.assignment.GroupAssig
 the same group, :func:`compare` → :class:`AssignmentChange` (the partitions that change owner,
 per partition and per member, and each side's balance). Two compositions build the pair:
 
-- :func:`upgrade_change`: the same KIP-848 group computed by the group coordinator's assignor of
-  two Kafka releases (the brokers' version, :mod:`kpart.versions`). Both sides answer the same
-  group state, as the file gives it: the difference is what a target assignment computed after
-  the upgrade differs by from one computed before. The classic (client-side) assignors are not
-  modelled by version yet: an error naming the version and the assignor, never the same answer
-  twice.
+- :func:`upgrade_change`: the same group computed by the assignor of two Kafka releases: the
+  group coordinator's (KIP-848, the brokers' version) or a classic client-side one (the
+  consumers' version; rules ``classic_range``, ``classic_round_robin``, ``cooperative_sticky``,
+  ``classic_sticky`` of :mod:`kpart.versions`). Both sides answer the same group state, as the
+  file gives it: the difference is what an assignment computed after the upgrade differs by
+  from one computed before. A version where kpart does not model the assignor is an error naming
+  the version and the assignor, never another version's answer.
 - :func:`protocol_change`: a classic group moved to the consumer protocol (``"consumer"``), or a
   KIP-848 group moved back (``"classic"``). Kafka's consumer rebalance protocol documentation
   (``docs/operations/consumer-rebalance-protocol.md``, section "Migrating from Client-side
@@ -264,12 +265,13 @@ def compare(before: GroupAssignment, after: GroupAssignment,
 
 def _at(strategy: Strategy, version: str | KafkaVersion | None, what: str) -> Strategy:
     """``strategy`` at ``version``, errors naming the parameter ``what``: an unknown version,
-    a version without the assignor, or a classic assignor (not modelled by version yet)."""
+    a version without the assignor or where kpart does not model it, or a strategy that follows
+    no rule of :mod:`kpart.versions` (one built by hand)."""
     v = kafka_version(version, what)
     if not strategy.rules:
         raise ConfigError.about(
             what, "{param} {value!r}: kpart does not model the {name} assignor by Kafka "
-            "version yet (only the KIP-848 uniform and range assignors), so it cannot say what "
+            "version (a strategy without rules of kpart.versions), so it cannot say what "
             "changes across versions", value=str(v), name=strategy.name)
     for rule in strategy.rules:
         behaviour(rule, v, what)
@@ -295,10 +297,13 @@ def upgrade_change(spec: ServerGroupSpec | GroupSpec, assignor: str | Strategy,
                    ) -> AssignmentChange:
     """The same group's assignment by ``assignor`` as Kafka ``from_version`` and ``to_version``
     compute it (labels: the two versions). ``spec``: a KIP-848 group (``uniform``, ``range`` /
-    ``server-range``) or a classic group file's group (its members' owned partitions as their
-    current targets). Raises :class:`~kpart.errors.ConfigError` about ``from_version`` or
-    ``to_version``: unparseable, unknown, a version without the assignor, or a classic assignor
-    (kpart does not model those by version yet).
+    ``server-range``) or a classic group file's group, run by a classic assignor (``range``,
+    ``roundrobin``, ``sticky``, ``cooperative-sticky``: the consumers' versions; a cooperative
+    answer taken once settled, as :func:`protocol_change` does) or by a KIP-848 one (its members'
+    owned partitions as their current targets: the brokers' versions). Raises
+    :class:`~kpart.errors.ConfigError` about ``from_version`` or ``to_version``: unparseable,
+    unknown, a version without the assignor (``cooperative-sticky`` before 2.4.0) or where kpart
+    does not model it.
 
     >>> g = ServerGroupSpec.from_json({
     ...     "topics": [{"name": "t", "id": "AAAAAAAAAAAAAAAAAAAAAg", "partitions": 3}],
@@ -306,12 +311,22 @@ def upgrade_change(spec: ServerGroupSpec | GroupSpec, assignor: str | Strategy,
     >>> c = upgrade_change(g, "uniform", "4.0.0", "4.3")
     >>> c.before.as_dict(), c.after.as_dict(), c.moved
     ({'m1': {'t': [0, 1]}, 'm2': {'t': [2]}}, {'m1': {'t': [0]}, 'm2': {'t': [1, 2]}}, 1)
+
+    A static member ``b`` among dynamic ones: from 2.4.0 (KIP-345) the range assignor puts it
+    first.
+
+    >>> g = GroupSpec.from_json({"topics": {"t": 3}, "members": [
+    ...     {"id": "a", "topics": ["t"]}, {"id": "b", "topics": ["t"], "instance_id": "i"}]})
+    >>> upgrade_change(g, "range", "2.3", "2.4").moves[0]
+    PartitionMove(topic='t', partition=0, from_member='a', to_member='b')
     """
     strategy = (get_strategy(assignor) if isinstance(spec, GroupSpec)
                 else server_strategy(assignor))
     old = _at(strategy, from_version, "from_version")
     new = _at(strategy, to_version, "to_version")
-    if isinstance(spec, GroupSpec):
+    if isinstance(spec, GroupSpec) and strategy.protocol != CONSUMER:
+        before, after = _settled(spec, old), _settled(spec, new)
+    elif isinstance(spec, GroupSpec):
         before, after = assign(spec, old), assign(spec, new)
     else:
         before, after = server_assign(spec, old), server_assign(spec, new)

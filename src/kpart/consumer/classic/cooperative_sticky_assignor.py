@@ -28,6 +28,7 @@ from kpart.consumer.classic.abstract_sticky_assignor import (
     assign_partitions,
 )
 from kpart.consumer.spec import GroupSpec, Member
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = [
     "CooperativeStickyAssignor",
@@ -65,19 +66,25 @@ def _transferring(
     return {tp: c for tp, c in added.items() if tp in revoked}
 
 
-def assign_cooperative_sticky(group: GroupSpec) -> GroupAssignment:
+def assign_cooperative_sticky(
+    group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None,
+) -> GroupAssignment:
     """Cooperative-sticky assignment of ``group``; ``revoked`` lists, per member, the owned
     partitions it must give up (they are handed out in the follow-up rebalance).
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
+    for rule in ("cooperative_sticky", "classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
+        behaviour(rule, kafka_version)
     return _assign(group, ordered=False)[0]
 
 
 def assign_cooperative_sticky_ordered(
-    group: GroupSpec,
+    group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None,
 ) -> tuple[GroupAssignment, dict[str, list[TP]]]:
     """:func:`assign_cooperative_sticky` plus each member's partitions in Kafka's list order."""
+    for rule in ("cooperative_sticky", "classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
+        behaviour(rule, kafka_version)
     result, lists = _assign(group, ordered=True)
     assert lists is not None
     return result, lists

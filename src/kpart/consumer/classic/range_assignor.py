@@ -36,6 +36,7 @@ Seed 003 / Kafka's Javadoc example: two members, ``t0`` and ``t1`` with 3 partit
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import islice
 
 from kpart.consumer.assignment import GroupAssignment
@@ -46,6 +47,7 @@ from kpart.consumer.classic._member_info import (
 )
 from kpart.consumer.classic._range_arrays import try_range_columns
 from kpart.consumer.spec import GroupSpec, TopicDescriber
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = ["RangeAssignor", "assign_range"]
 
@@ -203,16 +205,42 @@ def _assign_with_rack_matching(states: list[_TopicAssignmentState], out: _Out) -
             _assign_ranges(co_partitioned[0], out, rack_matching=True)
 
 
-def assign_range(group: GroupSpec) -> GroupAssignment:
-    """Assign ``group``'s partitions as Kafka's ``RangeAssignor`` does.
+def assign_range(group: GroupSpec, *,
+                 kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
+    """Assign ``group``'s partitions as Kafka's ``RangeAssignor`` of client ``kafka_version``
+    does (default: the newest release, 4.3; rule ``classic_range`` of :mod:`kpart.versions`).
 
     Input: the metadata and subscriptions in ``group`` (topics missing from the metadata or
     with no partitions are skipped; ``owned_partitions`` and generations are ignored).
-    Output: every member of the group, with ``()`` when it gets nothing. Never raises.
-    Large groups get a columnar result (the array path), others the object path.
+    Output: every member of the group, with ``()`` when it gets nothing. Raises only
+    :class:`~kpart.errors.ConfigError` for a ``kafka_version`` kpart does not model (0.10.0.x,
+    unknown, unparseable). Large groups get a columnar result (the array path), others the
+    object path. By version: from 3.5.0 (KIP-881) consumers' ``client.rack`` and the replicas'
+    racks count; 2.4.0 to 3.4.1 order static members first but ignore racks; before 2.4.0 the
+    consumers are ordered by member id alone (``group.instance.id`` is ignored).
+
+    >>> g = GroupSpec.from_json({"topics": {"t": 3}, "members": [
+    ...     {"id": "a", "topics": ["t"]}, {"id": "b", "topics": ["t"], "instance_id": "i"}]})
+    >>> assign_range(g).as_dict(), assign_range(g, kafka_version="2.3").as_dict()
+    ({'a': {'t': [2]}, 'b': {'t': [0, 1]}}, {'a': {'t': [0, 1]}, 'b': {'t': [2]}})
     """
+    group = _as_client_sees(group, behaviour("classic_range", kafka_version))
     fast = try_range_columns(group)
     return fast if fast is not None else _assign_range_objects(group)
+
+
+def _as_client_sees(group: GroupSpec, rule: str) -> GroupSpec:
+    """``group`` with what client behaviour ``rule`` does not read removed: members' racks
+    before KIP-881 (``static-first``), and their group instance ids too before KIP-345's
+    ordering (``member-id``). The output lists the same members."""
+    if rule == "rack-aware":
+        return group
+    keep_ids = rule == "static-first"
+    if not any(m.rack or (m.group_instance_id and not keep_ids) for m in group.members):
+        return group
+    return group.with_members(
+        replace(m, rack=None, group_instance_id=m.group_instance_id if keep_ids else None)
+        for m in group.members)
 
 
 def _assign_range_objects(group: GroupSpec) -> GroupAssignment:
@@ -240,6 +268,7 @@ class RangeAssignor:
     name = "range"
     protocol = "EAGER"
 
-    def assign(self, group: GroupSpec) -> GroupAssignment:
+    def assign(self, group: GroupSpec, *,
+               kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
         """See :func:`assign_range`."""
-        return assign_range(group)
+        return assign_range(group, kafka_version=kafka_version)

@@ -32,6 +32,8 @@ reference it is tested against, and runs whatever the array path declines.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kpart._java.strings import java_sorted
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.classic._member_info import (
@@ -41,18 +43,34 @@ from kpart.consumer.classic._member_info import (
 )
 from kpart.consumer.classic._round_robin_arrays import try_round_robin_columns
 from kpart.consumer.spec import GroupSpec
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = ["RoundRobinAssignor", "assign_round_robin"]
 
 
-def assign_round_robin(group: GroupSpec) -> GroupAssignment:
-    """Assign ``group``'s partitions as Kafka's ``RoundRobinAssignor`` does.
+def assign_round_robin(group: GroupSpec, *,
+                       kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
+    """Assign ``group``'s partitions as Kafka's ``RoundRobinAssignor`` of client
+    ``kafka_version`` does (default: the newest release, 4.3; rule ``classic_round_robin`` of
+    :mod:`kpart.versions`).
 
     Input: the metadata and subscriptions in ``group`` (topics missing from the metadata or
     with no partitions are skipped; ``owned_partitions`` and generations are ignored).
-    Output: every member of the group, with ``()`` when it gets nothing. Never raises.
-    Large groups get a columnar result (the array path), others the object path.
+    Output: every member of the group, with ``()`` when it gets nothing. Raises only
+    :class:`~kpart.errors.ConfigError` for a ``kafka_version`` kpart does not model (0.10.0.x,
+    unknown, unparseable). Large groups get a columnar result (the array path), others the
+    object path. By version: from 2.4.0 (KIP-345, KAFKA-8356) static members are dealt first,
+    by ``group.instance.id``; before, every consumer in member id order.
+
+    >>> g = GroupSpec.from_json({"topics": {"t": 3}, "members": [
+    ...     {"id": "a", "topics": ["t"]}, {"id": "b", "topics": ["t"], "instance_id": "i"}]})
+    >>> assign_round_robin(g).as_dict(), assign_round_robin(g, kafka_version="2.3").as_dict()
+    ({'a': {'t': [1]}, 'b': {'t': [0, 2]}}, {'a': {'t': [0, 2]}, 'b': {'t': [1]}})
     """
+    if behaviour("classic_round_robin", kafka_version) == "member-id" and any(
+        m.group_instance_id for m in group.members
+    ):  # before KIP-345's ordering the assignor does not read group.instance.id
+        group = group.with_members(replace(m, group_instance_id=None) for m in group.members)
     fast = try_round_robin_columns(group)
     return fast if fast is not None else _assign_round_robin_objects(group)
 
@@ -91,6 +109,7 @@ class RoundRobinAssignor:
     name = "roundrobin"
     protocol = "EAGER"
 
-    def assign(self, group: GroupSpec) -> GroupAssignment:
+    def assign(self, group: GroupSpec, *,
+               kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
         """See :func:`assign_round_robin`."""
-        return assign_round_robin(group)
+        return assign_round_robin(group, kafka_version=kafka_version)

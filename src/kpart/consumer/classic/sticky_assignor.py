@@ -32,6 +32,7 @@ from kpart.consumer.classic.abstract_sticky_assignor import (
     assign_partitions,
 )
 from kpart.consumer.spec import GroupSpec, Member
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
 
@@ -45,20 +46,25 @@ def sticky_member_data(member: Member) -> MemberData:
 
 
 def assign_sticky_ordered(
-    group: GroupSpec,
+    group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None,
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
     """:func:`assign_sticky` plus each member's partitions in the order of Kafka's list
     (what the member stores as its next user data)."""
+    for rule in ("classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
+        behaviour(rule, kafka_version)
     result, lists = _assign(group, ordered=True)
     assert lists is not None
     return result, lists
 
 
-def assign_sticky(group: GroupSpec) -> GroupAssignment:
+def assign_sticky(group: GroupSpec, *,
+                  kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
     """Sticky assignment of ``group`` (every member listed, ``()`` when it gets nothing).
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
+    for rule in ("classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
+        behaviour(rule, kafka_version)
     return _assign(group, ordered=False)[0]
 
 
