@@ -89,8 +89,8 @@ def test_which_version_each_decision_follows():
     assert t.version_kwargs() == {"kafka_version": "4.0.0"}
     assert t.version_kwargs(uniform) == {"kafka_version": "4.0.0"}
     assert t.version_kwargs(t.topic) == {}  # the null-key rule as named (client: 4.3's)
-    # a classic assignor without client_version: its own answer, no version passed
-    assert topo().version_kwargs(topo().groups[1]) == {}
+    # a classic assignor without client_version: the default client, 4.3 (range is versioned)
+    assert topo().version_kwargs(topo().groups[1]) == {"kafka_version": "4.3"}
     assert str(topo().version_of(topo().groups[1])) == "4.3"
 
 
