@@ -17,7 +17,7 @@ from kpart.consumer.spec import GroupSpec
 
 FILES = ("assign_range", "assign_roundrobin", "assign_sticky", "assign_cooperative_sticky")
 MODELLED = ("4.0.0",)  # kpart's classic assignors = trunk 2024-10-25 = 4.0.0 (same assignor files)
-NOT_YET_MODELLED = ("2.4.1", "2.8.2", "3.0.2", "3.4.1", "3.6.2", "3.9.0", "4.1.1")
+NOT_YET_MODELLED = ("2.4.1", "2.8.0", "2.8.2", "3.0.2", "3.4.1", "3.6.2", "3.9.0", "4.1.1")
 
 
 def _versions() -> list[str]:
