@@ -51,10 +51,12 @@ __all__ = [
     "GeneralAssign",
     "LeaderInputs",
     "MemberData",
+    "NullPointerError",
     "assign",
     "cooperative_member_data",
     "group_result",
     "leader_inputs",
+    "run_assignor",
     "sticky_member_data",
     "transferring_ownership",
 ]
@@ -249,9 +251,21 @@ class _PartitionMovements:
         return reverse.first()
 
 
-def _null_size(what: str) -> AssignmentError:
-    # Java dereferences null here (NullPointerException); kpart stops the same way, naming it.
-    return AssignmentError(f"Kafka's assignor fails here with a NullPointerException: {what}")
+class NullPointerError(AssignmentError):
+    """Kafka's general sticky path itself fails with ``java.lang.NullPointerException`` (a
+    Kafka bug, 2.4 – 2.8): it looks up the partition count of a member it set aside as unable
+    to change (e.g. the previous-generation owner of a partition, now subscribed only to topics
+    nobody else reads). The message is Java 17's."""
+
+    java_class = "java.lang.NullPointerException"
+
+
+NPE_MESSAGE = ('Cannot invoke "java.util.List.size()" because the return value of '
+               '"java.util.Map.get(Object)" is null')
+
+
+def _null_size() -> NullPointerError:
+    return NullPointerError(NPE_MESSAGE)
 
 
 class GeneralAssign:
@@ -437,7 +451,7 @@ class GeneralAssign:
     def _size(self, c: str | None) -> int:
         tps = self.current.get(c) if c is not None else None
         if tps is None:
-            raise _null_size(f"member {c!r} has no current assignment during the reassignments")
+            raise _null_size()  # a member set aside (fixed), or no member at all
         return len(tps)
 
     def _is_balanced(self) -> bool:
@@ -485,7 +499,7 @@ class GeneralAssign:
             if tp in self.c2p_set[c]:
                 self._reassign(tp, c)
                 return
-        raise _null_size(f"no member can take partition {tp[0]}-{tp[1]}")
+        raise _null_size()  # reassignPartition(..., null): TreeSet.remove(null) dereferences it
 
     def _reassign(self, tp: TP, new: str) -> None:
         old = self.owner[tp]
