@@ -17,7 +17,7 @@ from kpart.consumer import assign
 from kpart.consumer.spec import GroupSpec
 
 FILES = ("assign_range", "assign_roundrobin", "assign_sticky", "assign_cooperative_sticky")
-RELEASES = ("2.4.1", "2.8.2", "3.0.2", "3.4.1", "3.6.2", "3.9.0", "4.0.0", "4.1.1", "4.3")
+RELEASES = ("2.4.1", "2.8.0", "2.8.2", "3.0.2", "3.4.1", "3.6.2", "3.9.0", "4.0.0", "4.1.1", "4.3")
 _CLASSIC = ("assign_range", "assign_roundrobin")
 _STICKY = ("assign_sticky", "assign_cooperative_sticky")
 #: (release, file) pairs checked case by case: Range and RoundRobin of every release (rules
