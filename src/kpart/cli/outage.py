@@ -22,6 +22,7 @@ under-min-ISR ones; ``--json`` is ``"version": 2`` with every partition per step
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from kpart.cluster import ClusterModel
     from kpart.cluster.broker_events import BrokerEvent, ReplicationState
+    from kpart.cluster.coordinator import Coordinator, CoordinatorChange
     from kpart.cluster.outage import OutageResult
 
 #: The options whose every occurrence is one ordered event (or several: ``ID,...``).
@@ -78,6 +80,15 @@ _MinIsr = Annotated[int, typer.Option(
     "--min-insync-replicas", min=1, help="min.insync.replicas of topics whose value is "
     "unknown (not set by a --describe header's Configs:).")]
 _Json = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+_Group = Annotated[list[str] | None, typer.Option(
+    "--group", help="A group id whose coordinator (its __consumer_offsets partition's leader) "
+    "to follow; repeatable (docs/coordinators.md).", show_default=False)]
+_TransactionalId = Annotated[list[str] | None, typer.Option(
+    "--transactional-id", help="A transactional.id whose coordinator (its "
+    "__transaction_state partition's leader) to follow; repeatable.", show_default=False)]
+_GroupsFile = Annotated[Path | None, typer.Option(
+    "--groups-file", help="Group ids to follow, one per line (blank lines skipped), as "
+    "kafka-consumer-groups.sh --list prints them.", show_default=False)]
 
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the JSON report here.", show_default=False)]
@@ -216,12 +227,17 @@ def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
             "max_bytes_in_per_s": _rate(max_b, known), "mean_bytes_in_per_s": _rate(mean_b, known)}
 
 
-def _report(results: list[OutageResult], ranked: bool) -> str:
+def _report(results: list[OutageResult], ranked: bool,
+            changes: list[list[CoordinatorChange]] | None = None) -> str:
     model = results[0].model
     known = not bool(_all_nan(model.bytes_in_per_s))
+    outages = [_to_json(r, known) for r in results]
+    if changes is not None:
+        for doc_r, ch in zip(outages, changes, strict=True):
+            doc_r["coordinators"] = [_change_json(c) for c in ch]
     doc = {"format": "kpart-outage", "version": 1,
            "ranked_by": RANKED_BY if ranked else None,
-           "outages": [_to_json(r, known) for r in results]}
+           "outages": outages}
     return json.dumps(doc, separators=(",", ":")) + "\n"
 
 
@@ -307,16 +323,21 @@ def outage_command(  # noqa: PLR0913
     as_json: _Json = False,
     out: _Out = None,
     partial: PartialOption = False,
+    group: _Group = None,
+    transactional_id: _TransactionalId = None,
+    groups_file: _GroupsFile = None,
 ) -> None:
     """Broker- and rack-failure what-ifs: offline partitions, min.insync.replicas, new
     leaders and broker load after (Kafka's election, unclean election off); ordered events
     (--down B --down C --up B ...) with KIP-966 eligible leader replicas."""
     from kpart.cluster.outage import outage, outage_all, ranked
 
+    keys = _Keys(_group_ids(group, groups_file), tuple(transactional_id or ()))
     if up or up_unclean or elr is not None or len(down or []) > 1:
         given = {"--down": down or [], "--up": up or [], "--up-unclean": up_unclean or []}
         _events_command(ctx.meta.get(_ARGS_KEY, []), given, current, snapshot, plan, brokers,
-                        down_rack, run_all, min_isr, as_json, out, partial, elr, kafka_version)
+                        down_rack, run_all, min_isr, as_json, out, partial, elr, kafka_version,
+                        keys)
         return
     if kafka_version is not None:
         raise ConfigError("--kafka-version goes with ordered events (--down B --up B ..., or "
@@ -329,12 +350,14 @@ def outage_command(  # noqa: PLR0913
     if out is not None:  # before the long work
         check_writable(out, "--out", inputs=inputs)
     model = _load(current, snapshot, plan, brokers, partial)
+    found = _coordinators(model, keys, None)
     if run_all:
         results = ranked(outage_all(model, default_min_isr=min_isr))
     else:
         ids, rack = _failure(model, down_ids, down_rack)
         results = [outage(model, ids, rack=rack, default_min_isr=min_isr)]
-    text = _report(results, run_all) if (as_json or out is not None) else ""
+    changes = _outage_changes(found, model, results)
+    text = _report(results, run_all, changes) if (as_json or out is not None) else ""
     if out is not None:
         write_texts({out: text}, inputs=inputs)
     if as_json:
@@ -345,6 +368,86 @@ def outage_command(  # noqa: PLR0913
         _table_all(results, known)
     else:
         _table_one(outage(model, (), default_min_isr=min_isr), results[0], known)
+    if found is not None and changes is not None:
+        _print_coordinators(found, changes, [f"down {_label(r)}" for r in results])
+
+
+# -- coordinators (kpart.cluster.coordinator) -------------------------------------------------
+@dataclass(frozen=True)
+class _Keys:
+    """The group ids and transactional ids whose coordinators to follow."""
+
+    groups: tuple[str, ...]
+    transactional_ids: tuple[str, ...]
+
+
+def _group_ids(group: list[str] | None, groups_file: Path | None) -> tuple[str, ...]:
+    """``--group`` values, then ``--groups-file``'s lines (stripped, blank ones skipped)."""
+    ids = list(group or ())
+    if groups_file is not None:
+        lines = [x.strip() for x in read_text(groups_file, "--groups-file").splitlines()]
+        if not any(lines):
+            raise ConfigError(f"--groups-file {groups_file}: no group id in it")
+        ids += [x for x in lines if x]
+    return tuple(ids)
+
+
+def _coordinators(model: ClusterModel, keys: _Keys,
+                  version: str | None) -> tuple[Coordinator, ...] | None:
+    """The coordinators to follow (``None`` when no key is given); refusals as
+    :func:`kpart.cluster.outage.outage_coordinators`."""
+    from kpart.cluster.outage import outage_coordinators
+
+    if not keys.groups and not keys.transactional_ids:
+        return None
+    return outage_coordinators(model, keys.groups, keys.transactional_ids, version)
+
+
+def _outage_changes(found: tuple[Coordinator, ...] | None, model: ClusterModel,
+                    results: list[OutageResult]) -> list[list[CoordinatorChange]] | None:
+    from kpart.cluster.coordinator import coordinator_changes
+
+    if found is None:
+        return None
+    return [coordinator_changes(found, model, r.leader_after()) for r in results]
+
+
+def _key_json(c: Coordinator) -> dict[str, Any]:
+    kind = "group" if c.topic == "__consumer_offsets" else "transactional_id"
+    return {"kind": kind, "id": c.key, "topic": c.topic, "partition": c.partition}
+
+
+def _coordinator_json(c: Coordinator) -> dict[str, Any]:
+    return {**_key_json(c), "leader": c.leader}
+
+
+def _change_json(c: CoordinatorChange) -> dict[str, Any]:
+    return {**_key_json(c.coordinator), "leader_before": c.coordinator.leader,
+            "leader": c.leader, "status": c.status}
+
+
+def _print_coordinators(found: tuple[Coordinator, ...], changes: list[list[CoordinatorChange]],
+                        labels: list[str]) -> None:
+    """One line per coordinator that moves or becomes unavailable, under its failure or
+    event; a line saying so when none does."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    def name(c: Coordinator) -> str:
+        kind = "group" if c.topic == "__consumer_offsets" else "transactional id"
+        return f"{kind} {c.key!r} ({c.topic}-{c.partition})"
+
+    def leader(x: int | None) -> str:
+        return "none" if x is None else str(x)
+
+    console = Console(width=110)
+    console.print(f"coordinators of {len(found)} key{'' if len(found) == 1 else 's'}:")
+    for label, ch in zip(labels, changes, strict=True):
+        if not ch:
+            console.print(f"  {escape(label)}: no coordinator moves")
+        for c in ch:
+            console.print(f"  {escape(label)}: {escape(name(c.coordinator))}: leader "
+                          f"{leader(c.coordinator.leader)} -> {leader(c.leader)} ({c.status})")
 
 
 # -- ordered events (kpart.cluster.broker_events) ---------------------------------------------
@@ -480,7 +583,7 @@ def _print_steps(before: ReplicationState, events: list[BrokerEvent],
 def _events_command(  # noqa: PLR0913
     args: list[str], given: dict[str, list[str]], current: Path | None, snapshot: Path | None, plan: Path | None, brokers: str | None,
     down_rack: str | None, run_all: bool, min_isr: int, as_json: bool, out: Path | None,
-    partial: bool, elr: bool | None, kafka_version: str | None,
+    partial: bool, elr: bool | None, kafka_version: str | None, keys: _Keys,
 ) -> None:
     """``kpart outage`` with ordered events (module docstring)."""
     from kpart.cluster.broker_events import state_from_model
@@ -497,18 +600,33 @@ def _events_command(  # noqa: PLR0913
         check_writable(out, "--out", inputs=inputs)
     model = _load(current, snapshot, plan, brokers, partial)
     events = _parse_events(model, args, given)
+    found = _coordinators(model, keys, version)
     before = state_from_model(model, default_min_isr=min_isr)
     steps = _run_events(before, events, rules)
+    changes = None
+    if found is not None:
+        from kpart.cluster.coordinator import coordinator_rows
+        from kpart.cluster.outage import coordinator_steps
+
+        rows = coordinator_rows(found, model).tolist()
+        changes = coordinator_steps(found, [[st.partitions[r].leader for r in rows]
+                                            for st in steps])
     text = ""
     if as_json or out is not None:
-        text = json.dumps(_steps_doc(events, steps, rules.elr, version),
-                          separators=(",", ":")) + "\n"
+        doc = _steps_doc(events, steps, rules.elr, version)
+        if found is not None and changes is not None:
+            doc["coordinators"] = [_coordinator_json(c) for c in found]
+            for step, ch in zip(doc["steps"], changes, strict=True):
+                step["coordinators"] = [_change_json(c) for c in ch]
+        text = json.dumps(doc, separators=(",", ":")) + "\n"
     if out is not None:
         write_texts({out: text}, inputs=inputs)
     if as_json:
         typer.echo(text, nl=False)
         return
     _print_steps(before, events, steps, rules.elr, version)
+    if found is not None and changes is not None:
+        _print_coordinators(found, changes, [f"{n}. {e}" for n, e in enumerate(events, 1)])
 
 
 class _EventOrderCommand(TyperCommand):

@@ -504,7 +504,8 @@ def outage_coordinators(model: ClusterModel, group_ids: Iterable[str] = (),
         internal_topic_partitions,
     )
 
-    keys = [*(GroupKey(g) for g in group_ids), *(TransactionKey(t) for t in transactional_ids)]
+    keys: list[GroupKey | TransactionKey] = [
+        *(GroupKey(g) for g in group_ids), *(TransactionKey(t) for t in transactional_ids)]
     found = []
     for key in keys:
         option = _KEY_OPTION[key.topic]
