@@ -523,23 +523,48 @@ def _run_events(state: ReplicationState, events: list[BrokerEvent],
     return out
 
 
-def _steps_doc(events: list[BrokerEvent], steps: list[ReplicationState], elr: bool,
-               version: str) -> dict[str, Any]:
-    def rows(keys: tuple[tuple[str, int], ...]) -> list[list[Any]]:
-        return [[t, p] for t, p in keys]
+def _steps_text(events: list[BrokerEvent], steps: list[ReplicationState], elr: bool,
+                version: str, found: tuple[Coordinator, ...] | None,
+                changes: list[list[CoordinatorChange]] | None) -> str:
+    """The ``--json`` report of ordered events (``"version": 2``), one line. Every partition
+    of every step is written, each registration's JSON made once and shared by the steps and
+    partitions that hold the same one (exactly what ``json.dumps`` with compact separators
+    writes)."""
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    prefixes: list[str] | None = None
+    made: dict[int, str] = {}
 
-    return {
-        "format": "kpart-outage", "version": 2, "elr": elr, "kafka_version": version,
-        "steps": [{
-            "event": str(e),
-            "down": sorted(st.fenced),
-            "offline_partitions": rows(st.offline),
-            "under_min_isr": rows(st.under_min_isr),
-            "partitions": [{"topic": t, "partition": n, "leader": p.leader, "isr": list(p.isr),
-                            "elr": list(p.elr), "last_known_elr": list(p.last_known_elr),
-                            "leader_recovery_state": p.leader_recovery_state}
-                           for (t, n), p in zip(st.keys, st.partitions, strict=True)],
-        } for e, st in zip(events, steps, strict=True)]}
+    def reg_json(p: Any) -> str:
+        got = made.get(id(p))
+        if got is None:
+            got = made[id(p)] = (
+                f'"leader":{"null" if p.leader is None else p.leader},'
+                f'"isr":[{",".join(map(str, p.isr))}],"elr":[{",".join(map(str, p.elr))}],'
+                f'"last_known_elr":[{",".join(map(str, p.last_known_elr))}],'
+                f'"leader_recovery_state":{dumps(p.leader_recovery_state)}}}')
+        return got
+
+    head: dict[str, Any] = {"format": "kpart-outage", "version": 2, "elr": elr,
+                            "kafka_version": version}
+    if found is not None:
+        head["coordinators"] = [_coordinator_json(c) for c in found]
+    parts = [dumps(head)[:-1], ',"steps":[']
+    for n, (e, st) in enumerate(zip(events, steps, strict=True)):
+        if prefixes is None:
+            topic_json: dict[str, str] = {}
+            prefixes = [f'{{"topic":{topic_json.setdefault(t, dumps(t))},"partition":{p},'
+                        for t, p in st.keys]
+        step = {"event": str(e), "down": sorted(st.fenced),
+                "offline_partitions": [[t, p] for t, p in st.offline],
+                "under_min_isr": [[t, p] for t, p in st.under_min_isr]}
+        parts += ["," if n else "", dumps(step)[:-1], ',"partitions":[',
+                  ",".join([a + (made.get(id(p)) or reg_json(p))
+                            for a, p in zip(prefixes, st.partitions, strict=True)]), "]"]
+        if changes is not None:
+            parts += [',"coordinators":', dumps([_change_json(c) for c in changes[n]])]
+        parts.append("}")
+    parts.append("]}\n")
+    return "".join(parts)
 
 
 def _ids(ids: tuple[int, ...]) -> str:
@@ -613,12 +638,7 @@ def _events_command(  # noqa: PLR0913
                                             for st in steps])
     text = ""
     if as_json or out is not None:
-        doc = _steps_doc(events, steps, rules.elr, version)
-        if found is not None and changes is not None:
-            doc["coordinators"] = [_coordinator_json(c) for c in found]
-            for step, ch in zip(doc["steps"], changes, strict=True):
-                step["coordinators"] = [_change_json(c) for c in ch]
-        text = json.dumps(doc, separators=(",", ":")) + "\n"
+        text = _steps_text(events, steps, rules.elr, version, found, changes)
     if out is not None:
         write_texts({out: text}, inputs=inputs)
     if as_json:
