@@ -228,6 +228,7 @@ def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
 
 
 def _report(results: list[OutageResult], ranked: bool,
+            found: tuple[Coordinator, ...] | None = None,
             changes: list[list[CoordinatorChange]] | None = None) -> str:
     model = results[0].model
     known = not bool(_all_nan(model.bytes_in_per_s))
@@ -235,9 +236,11 @@ def _report(results: list[OutageResult], ranked: bool,
     if changes is not None:
         for doc_r, ch in zip(outages, changes, strict=True):
             doc_r["coordinators"] = [_change_json(c) for c in ch]
-    doc = {"format": "kpart-outage", "version": 1,
-           "ranked_by": RANKED_BY if ranked else None,
-           "outages": outages}
+    doc: dict[str, Any] = {"format": "kpart-outage", "version": 1,
+                           "ranked_by": RANKED_BY if ranked else None}
+    if found is not None:
+        doc["coordinators"] = [_coordinator_json(c) for c in found]
+    doc["outages"] = outages
     return json.dumps(doc, separators=(",", ":")) + "\n"
 
 
@@ -357,7 +360,7 @@ def outage_command(  # noqa: PLR0913
         ids, rack = _failure(model, down_ids, down_rack)
         results = [outage(model, ids, rack=rack, default_min_isr=min_isr)]
     changes = _outage_changes(found, model, results)
-    text = _report(results, run_all, changes) if (as_json or out is not None) else ""
+    text = _report(results, run_all, found, changes) if (as_json or out is not None) else ""
     if out is not None:
         write_texts({out: text}, inputs=inputs)
     if as_json:
@@ -441,7 +444,9 @@ def _print_coordinators(found: tuple[Coordinator, ...], changes: list[list[Coord
         return "none" if x is None else str(x)
 
     console = Console(width=110)
-    console.print(f"coordinators of {len(found)} key{'' if len(found) == 1 else 's'}:")
+    gone = [name(c) for c in found if c.leader is None]
+    console.print(f"coordinators of {len(found)} key{'' if len(found) == 1 else 's'}"
+                  + (f" (unavailable before: {escape(', '.join(gone))})" if gone else "") + ":")
     for label, ch in zip(labels, changes, strict=True):
         if not ch:
             console.print(f"  {escape(label)}: no coordinator moves")
