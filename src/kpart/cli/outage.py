@@ -30,7 +30,7 @@ import typer
 from typer.core import TyperCommand
 
 from kpart._files import check_writable, read_text, write_texts
-from kpart.cli._cluster_inputs import PartialOption, SnapshotOption, read_snapshot
+from kpart.cli._cluster_inputs import PartialOption, SnapshotOption
 from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +72,10 @@ _Elr = Annotated[bool | None, typer.Option(
 _Version = Annotated[str | None, typer.Option(
     "--kafka-version", help="The brokers' Kafka version (default 4.3): the elections of "
     "ordered events (docs/versions.md).", show_default=False)]
+_Features = Annotated[Path | None, typer.Option(
+    "--features", help="kafka-features.sh describe output of the cluster: its finalized "
+    "eligible.leader.replicas.version sets the --elr/--no-elr default (a cluster.json of "
+    "version 3 records it too).", show_default=False)]
 _DownRack = Annotated[str | None, typer.Option(
     "--down-rack", help="A rack that goes down (all its brokers).", show_default=False)]
 _All = Annotated[bool, typer.Option(
@@ -117,14 +121,36 @@ def _model_from_describe(text: str, brokers: str | None, partial: bool) -> Clust
     return cluster_from_files(text, brokers=racks, partial=partial, state_now=True)
 
 
+def _read_snapshot(path: Path) -> tuple[ClusterModel, dict[str, int | str] | None]:
+    """The model of a ``cluster.json`` and its finalized feature levels (version 3's
+    ``features``; ``None`` when not recorded)."""
+    from kpart.cluster.cluster_json import cluster_from_json, features_from_json
+
+    text = read_text(path, "--snapshot")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"--snapshot: not JSON ({e.msg} at line {e.lineno})") from None
+    return cluster_from_json(doc), features_from_json(doc)
+
+
 def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
           brokers: str | None, partial: bool = False) -> ClusterModel:
+    return _load_features(current, snapshot, plan, brokers, partial)[0]
+
+
+def _load_features(current: Path | None, snapshot: Path | None, plan: Path | None,
+                   brokers: str | None, partial: bool = False,
+                   ) -> tuple[ClusterModel, dict[str, int | str] | None]:
+    """The cluster (``--current`` or ``--snapshot``, ``--plan`` applied) and the snapshot's
+    finalized feature levels (``None``: a dump, or a snapshot without them)."""
     from kpart.cluster.outage import apply_target
     from kpart.placement.reassign import parse_reassignment_json
 
     if (current is None) == (snapshot is None):
         raise ConfigError("Give the cluster as one of --current (a --describe dump) or "
                           "--snapshot (cluster.json)")
+    features = None
     if current is not None:
         model = _model_from_describe(read_text(current, "--current", stdin=True), brokers,
                                      partial)
@@ -134,14 +160,14 @@ def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
             raise ConfigError("--brokers: a --snapshot names its brokers and racks itself")
         if partial:
             raise ConfigError("--partial goes with --current (a --describe dump)")
-        model = read_snapshot(snapshot)
+        model, features = _read_snapshot(snapshot)
     if plan is not None:
         try:
             target = parse_reassignment_json(read_text(plan, "--plan"))
         except KpartError as e:
             raise ConfigError(f"--plan: {e}") from None
         model = apply_target(model, target)
-    return model
+    return model, features
 
 
 def _failure(model: ClusterModel, down: str | None,
@@ -329,6 +355,7 @@ def outage_command(  # noqa: PLR0913
     group: _Group = None,
     transactional_id: _TransactionalId = None,
     groups_file: _GroupsFile = None,
+    features: _Features = None,
 ) -> None:
     """Broker- and rack-failure what-ifs: offline partitions, min.insync.replicas, new
     leaders and broker load after (Kafka's election, unclean election off); ordered events
@@ -336,11 +363,11 @@ def outage_command(  # noqa: PLR0913
     from kpart.cluster.outage import outage, outage_all, ranked
 
     keys = _Keys(_group_ids(group, groups_file), tuple(transactional_id or ()))
-    if up or up_unclean or elr is not None or len(down or []) > 1:
+    if up or up_unclean or elr is not None or len(down or []) > 1 or features is not None:
         given = {"--down": down or [], "--up": up or [], "--up-unclean": up_unclean or []}
         _events_command(ctx.meta.get(_ARGS_KEY, []), given, current, snapshot, plan, brokers,
                         down_rack, run_all, min_isr, as_json, out, partial, elr, kafka_version,
-                        keys)
+                        keys, features)
         return
     if kafka_version is not None:
         raise ConfigError("--kafka-version goes with ordered events (--down B --up B ..., or "
@@ -530,7 +557,8 @@ def _run_events(state: ReplicationState, events: list[BrokerEvent],
 
 def _steps_text(events: list[BrokerEvent], steps: list[ReplicationState], elr: bool,
                 version: str, found: tuple[Coordinator, ...] | None,
-                changes: list[list[CoordinatorChange]] | None) -> str:
+                changes: list[list[CoordinatorChange]] | None,
+                level: int | None = None) -> str:
     """The ``--json`` report of ordered events (``"version": 2``), one line. Every partition
     of every step is written, each registration's JSON made once and shared by the steps and
     partitions that hold the same one (exactly what ``json.dumps`` with compact separators
@@ -551,6 +579,8 @@ def _steps_text(events: list[BrokerEvent], steps: list[ReplicationState], elr: b
 
     head: dict[str, Any] = {"format": "kpart-outage", "version": 2, "elr": elr,
                             "kafka_version": version}
+    if level is not None:
+        head["elr_feature_level"] = level
     if found is not None:
         head["coordinators"] = [_coordinator_json(c) for c in found]
     parts = [dumps(head)[:-1], ',"steps":[']
@@ -572,18 +602,41 @@ def _steps_text(events: list[BrokerEvent], steps: list[ReplicationState], elr: b
     return "".join(parts)
 
 
+def _elr_level(features: dict[str, int | str] | None, version: str,
+               elr: bool | None) -> int | None:
+    """The finalized ``eligible.leader.replicas.version`` of the cluster (``None``: unknown,
+    or a version whose ELR does not follow the feature: before 4.0); a warning when ``--elr`` is asked of a cluster where the feature is not finalized."""
+    from kpart._warnings import kpart_warn
+    from kpart.cluster.features import ELR_FEATURE, elr_feature_level
+    from kpart.versions import behaviour
+
+    try:
+        gate = behaviour("eligible_leader_replicas", version)
+    except ConfigError:  # a version without ELR: the feature does not matter
+        return None
+    if gate not in ("feature-gated", "on-for-new-clusters"):  # 3.7-3.9: a controller config
+        return None
+    level = elr_feature_level(features)
+    if level == 0 and elr:
+        kpart_warn(f"--elr: the cluster's {ELR_FEATURE} is 0 (ELR off there until it is "
+                   f"finalized: kafka-features.sh upgrade --feature {ELR_FEATURE}=1)")
+    return level
+
+
 def _ids(ids: tuple[int, ...]) -> str:
     return ",".join(map(str, ids)) or "-"
 
 
 def _print_steps(before: ReplicationState, events: list[BrokerEvent],
-                 steps: list[ReplicationState], elr: bool, version: str) -> None:
+                 steps: list[ReplicationState], elr: bool, version: str,
+                 level: int | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console(width=110)
+    feature = "" if level is None else f" (eligible.leader.replicas.version={level})"
     console.print(f"Kafka {version}, eligible leader replicas (KIP-966) "
-                  f"{'on' if elr else 'off'}: {len(events)} events")
+                  f"{'on' if elr else 'off'}{feature}: {len(events)} events")
     prev = before
     for n, (event, st) in enumerate(zip(events, steps, strict=True), 1):
         changed = [i for i, (a, b) in enumerate(zip(prev.partitions, st.partitions,
@@ -614,6 +667,7 @@ def _events_command(  # noqa: PLR0913
     args: list[str], given: dict[str, list[str]], current: Path | None, snapshot: Path | None, plan: Path | None, brokers: str | None,
     down_rack: str | None, run_all: bool, min_isr: int, as_json: bool, out: Path | None,
     partial: bool, elr: bool | None, kafka_version: str | None, keys: _Keys,
+    features_file: Path | None = None,
 ) -> None:
     """``kpart outage`` with ordered events (module docstring)."""
     from kpart.cluster.broker_events import state_from_model
@@ -625,10 +679,20 @@ def _events_command(  # noqa: PLR0913
                           "not with ordered events (give the brokers as --down B ...)")
     version = str(parse_version(kafka_version))
     rules = ElectionRules.for_version(version, elr)
-    inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
+    inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan,
+              "--features": features_file}
+    features = None
+    if features_file is not None:
+        from kpart.cluster.features import parse_features
+
+        features = parse_features(read_text(features_file, "--features"),
+                                  f"--features {features_file}")
     if out is not None:
         check_writable(out, "--out", inputs=inputs)
-    model = _load(current, snapshot, plan, brokers, partial)
+    model, recorded = _load_features(current, snapshot, plan, brokers, partial)
+    level = _elr_level(features if features is not None else recorded, version, elr)
+    if level is not None:
+        rules = ElectionRules.for_version(version, elr, feature_level=level)
     events = _parse_events(model, args, given)
     found = _coordinators(model, keys, version)
     before = state_from_model(model, default_min_isr=min_isr)
@@ -643,13 +707,13 @@ def _events_command(  # noqa: PLR0913
                                             for st in steps])
     text = ""
     if as_json or out is not None:
-        text = _steps_text(events, steps, rules.elr, version, found, changes)
+        text = _steps_text(events, steps, rules.elr, version, found, changes, level)
     if out is not None:
         write_texts({out: text}, inputs=inputs)
     if as_json:
         typer.echo(text, nl=False)
         return
-    _print_steps(before, events, steps, rules.elr, version)
+    _print_steps(before, events, steps, rules.elr, version, level)
     if found is not None and changes is not None:
         _print_coordinators(found, changes, [f"{n}. {e}" for n, e in enumerate(events, 1)])
 
