@@ -41,3 +41,20 @@ CASES = [
     _outage("elr-at-3.6-with-group", "'3.6.2'", "--down", "1", "--down", "2", "--elr",
             "--kafka-version", "3.6.2", "--group", "g", dump=OFFSETS),
 ]
+
+FEATURES = ("Feature: eligible.leader.replicas.version  SupportedMinVersion: 0  "
+            "SupportedMaxVersion: 1  FinalizedVersionLevel: {}  Epoch: 3\n")
+
+CASES += [
+    _outage("features-not-describe-output", "no 'Feature:' line", "--down", "1", "--down", "2",
+            "--features", "f.txt", **{"f.txt": "eligible.leader.replicas.version=1\n"}),
+    _outage("features-bad-level", "'one'", "--down", "1", "--down", "2", "--features", "f.txt",
+            **{"f.txt": FEATURES.format("one")}),
+    _outage("features-missing", "f.txt", "--down", "1", "--down", "2", "--features", "f.txt"),
+    Case(id="outcoord-snapshot-features-bad-level", argv=(
+        "outage", "--snapshot", "c.json", "--down", "1", "--down", "2", "-o", "out.json"),
+        names="cluster.features.eligible.leader.replicas.version", files={"c.json": (
+            '{"format": "kpart-cluster", "version": 3, "features": {'
+            '"eligible.leader.replicas.version": true}, "brokers": [{"id": 1}, {"id": 2}], '
+            '"topics": []}')}),
+]
