@@ -586,9 +586,8 @@ def _steps_text(events: list[BrokerEvent], steps: list[ReplicationState], elr: b
     parts = [dumps(head)[:-1], ',"steps":[']
     for n, (e, st) in enumerate(zip(events, steps, strict=True)):
         if prefixes is None:
-            topic_json: dict[str, str] = {}
-            prefixes = [f'{{"topic":{topic_json.setdefault(t, dumps(t))},"partition":{p},'
-                        for t, p in st.keys]
+            topic_json = {t: dumps(t) for t in dict.fromkeys(t for t, _ in st.keys)}
+            prefixes = [f'{{"topic":{topic_json[t]},"partition":{p},' for t, p in st.keys]
         step = {"event": str(e), "down": sorted(st.fenced),
                 "offline_partitions": [[t, p] for t, p in st.offline],
                 "under_min_isr": [[t, p] for t, p in st.under_min_isr]}

@@ -211,7 +211,17 @@ def state_from_model(model: ClusterModel, default_min_isr: int = 1) -> Replicati
             for t in model.topics]
     topics = model.topic.tolist()
     leaders = [None if x < 0 else x for x in model.leader.tolist()]
-    rows = [(names[t], p, mins[t], PartitionRegistration(r, lead, i, e, k))
+    # one registration per distinct state (immutable, so shared: less memory, and a
+    # report writes each once)
+    regs: dict[tuple[object, ...], PartitionRegistration] = {}
+
+    def reg(*state: object) -> PartitionRegistration:
+        got = regs.get(state)
+        if got is None:
+            got = regs[state] = PartitionRegistration(*state)  # type: ignore[arg-type]
+        return got
+
+    rows = [(names[t], p, mins[t], reg(r, lead, i, e, k))
             for t, p, r, lead, i, e, k in zip(
                 topics, model.partition.tolist(), id_lists(model.replicas), leaders,
                 id_lists(model.isr), id_lists(model.elr), id_lists(model.last_known_elr),
