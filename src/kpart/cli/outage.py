@@ -14,9 +14,20 @@ Ordered events (:mod:`kpart.cluster.broker_events`, KIP-966 eligible leader repl
 as ``--up``/``--up-unclean``/``--elr``/``--no-elr`` is given or ``--down`` repeats, every
 ``--down``/``--up``/``--up-unclean`` occurrence is an event, in the order given on the command
 line (``ID,...``: one event per id, in listed order); a single ``--down ID,...`` stays one
-simultaneous failure. ELR defaults from ``--kafka-version`` (on for 4.1+). The report shows,
-per event, the partitions it changed (leader, ISR, ELR, LastKnownElr) and the offline and
-under-min-ISR ones; ``--json`` is ``"version": 2`` with every partition per step.
+simultaneous failure. ELR defaults from ``--kafka-version`` (on for 4.1+) and, from 4.0, the
+cluster's finalized ``eligible.leader.replicas.version`` when known (``--features FILE``: a
+``kafka-features.sh describe`` output, which also selects ordered events; or a version 3
+``cluster.json``'s ``features``). The report shows, per event, the partitions it changed
+(leader, ISR, ELR, LastKnownElr) and the offline and under-min-ISR ones; ``--json`` is
+``"version": 2`` with every partition per step.
+
+Coordinators (:mod:`kpart.cluster.coordinator`): ``--group``/``--transactional-id``
+(repeatable) and ``--groups-file`` follow those keys' coordinators — the leaders of their
+``__consumer_offsets``/``__transaction_state`` partitions — through the failure(s) or events,
+listing those that move or become unavailable (JSON: a top-level ``coordinators`` with each
+key's partition and leader before, and ``coordinators`` per failure or step with
+``leader_before``, ``leader`` and ``status``). An input without the internal topic (or the
+key's partition of it) is refused: the leader is never guessed.
 """
 
 from __future__ import annotations
