@@ -86,7 +86,7 @@ _Version = Annotated[str | None, typer.Option(
 _Features = Annotated[Path | None, typer.Option(
     "--features", help="kafka-features.sh describe output of the cluster: its finalized "
     "eligible.leader.replicas.version sets the --elr/--no-elr default (a cluster.json of "
-    "version 3 records it too).", show_default=False)]
+    "version 3 records it too; docs/outage.md).", show_default=False)]
 _DownRack = Annotated[str | None, typer.Option(
     "--down-rack", help="A rack that goes down (all its brokers).", show_default=False)]
 _All = Annotated[bool, typer.Option(
@@ -103,7 +103,7 @@ _TransactionalId = Annotated[list[str] | None, typer.Option(
     "__transaction_state partition's leader) to follow; repeatable.", show_default=False)]
 _GroupsFile = Annotated[Path | None, typer.Option(
     "--groups-file", help="Group ids to follow, one per line (blank lines skipped), as "
-    "kafka-consumer-groups.sh --list prints them.", show_default=False)]
+    "kafka-consumer-groups.sh --list prints them (docs/coordinators.md).", show_default=False)]
 
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the JSON report here.", show_default=False)]

@@ -45,7 +45,7 @@ def snapshot_command(
     features: Annotated[Path | None, typer.Option(
         "--features", help="kafka-features.sh describe output of the cluster, recorded as its "
         "finalized feature levels (cluster.json version 3; the Admin client kpart uses "
-        "cannot describe features).", show_default=False)] = None,
+        "cannot describe features; docs/snapshot.md).", show_default=False)] = None,
 ) -> None:
     """Snapshot a live cluster (brokers, racks, replicas, leaders, ISR, min.insync.replicas,
     messages, consumer groups) into cluster.json. Read-only."""
