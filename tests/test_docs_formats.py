@@ -397,6 +397,7 @@ SHIPPED = {
     "pools-current.json": "reassignment",
     "topic-test4.describe.txt": "describe",
     "kip966.describe.txt": "describe",
+    "kip966.features.txt": None,  # kafka-features.sh describe output: docs/outage.md (--features)
     "flights-sample.csv": None,  # a dataset (kpart report, compat, whatif), not a format
     "outage-cluster.json": None,  # a cluster.json (kpart.cluster.cluster_json), read in docs/outage.md
     "coordinator-cluster.json": None,  # a cluster.json, read in docs/coordinators.md

@@ -74,8 +74,8 @@ def test_cluster_json_round_trips_and_refuses_misspellings() -> None:
     doc["topics"][0]["partitions"][0]["replicaz"] = [1]
     with pytest.raises(ConfigError, match=r"cluster.topics\[0\].partitions\[0\].replicaz: unknown"):
         cluster_from_json(doc)
-    with pytest.raises(ConfigError, match="cluster.version: kpart reads versions 1 and 2, got 3"):
-        cluster_from_json({"format": "kpart-cluster", "version": 3})
+    with pytest.raises(ConfigError, match="cluster.version: kpart reads versions 1 to 3, got 4"):
+        cluster_from_json({"format": "kpart-cluster", "version": 4})
 
 
 _partition = st.builds(

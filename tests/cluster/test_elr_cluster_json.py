@@ -43,6 +43,6 @@ def test_elr_in_a_version_1_file_and_unknown_versions_are_errors():
     doc["version"] = 1
     with pytest.raises(ConfigError, match=r"partitions\[0\]\.elr: unknown field"):
         cluster_from_json(doc)
-    doc["version"] = 3
-    with pytest.raises(ConfigError, match="kpart reads versions 1 and 2, got 3"):
+    doc["version"] = 4
+    with pytest.raises(ConfigError, match="kpart reads versions 1 to 3, got 4"):
         cluster_from_json(doc)

@@ -14,14 +14,26 @@ Ordered events (:mod:`kpart.cluster.broker_events`, KIP-966 eligible leader repl
 as ``--up``/``--up-unclean``/``--elr``/``--no-elr`` is given or ``--down`` repeats, every
 ``--down``/``--up``/``--up-unclean`` occurrence is an event, in the order given on the command
 line (``ID,...``: one event per id, in listed order); a single ``--down ID,...`` stays one
-simultaneous failure. ELR defaults from ``--kafka-version`` (on for 4.1+). The report shows,
-per event, the partitions it changed (leader, ISR, ELR, LastKnownElr) and the offline and
-under-min-ISR ones; ``--json`` is ``"version": 2`` with every partition per step.
+simultaneous failure. ELR defaults from ``--kafka-version`` (on for 4.1+) and, from 4.0, the
+cluster's finalized ``eligible.leader.replicas.version`` when known (``--features FILE``: a
+``kafka-features.sh describe`` output, which also selects ordered events; or a version 3
+``cluster.json``'s ``features``). The report shows, per event, the partitions it changed
+(leader, ISR, ELR, LastKnownElr) and the offline and under-min-ISR ones; ``--json`` is
+``"version": 2`` with every partition per step.
+
+Coordinators (:mod:`kpart.cluster.coordinator`): ``--group``/``--transactional-id``
+(repeatable) and ``--groups-file`` follow those keys' coordinators — the leaders of their
+``__consumer_offsets``/``__transaction_state`` partitions — through the failure(s) or events,
+listing those that move or become unavailable (JSON: a top-level ``coordinators`` with each
+key's partition and leader before, and ``coordinators`` per failure or step with
+``leader_before``, ``leader`` and ``status``). An input without the internal topic (or the
+key's partition of it) is refused: the leader is never guessed.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,7 +41,7 @@ import typer
 from typer.core import TyperCommand
 
 from kpart._files import check_writable, read_text, write_texts
-from kpart.cli._cluster_inputs import PartialOption, SnapshotOption, read_snapshot
+from kpart.cli._cluster_inputs import PartialOption, SnapshotOption
 from kpart.errors import ConfigError, KpartError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,6 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster import ClusterModel
     from kpart.cluster.broker_events import BrokerEvent, ReplicationState
     from kpart.cluster.broker_outage import OutageResult
+    from kpart.cluster.coordinator import Coordinator, CoordinatorChange
 
 #: The options whose every occurrence is one ordered event (or several: ``ID,...``).
 EVENT_OPTIONS = {"--down": "down", "--up": "up", "--up-unclean": "up_unclean"}
@@ -70,6 +83,10 @@ _Elr = Annotated[bool | None, typer.Option(
 _Version = Annotated[str | None, typer.Option(
     "--kafka-version", help="The brokers' Kafka version (default 4.3): the elections of "
     "ordered events (docs/versions.md).", show_default=False)]
+_Features = Annotated[Path | None, typer.Option(
+    "--features", help="kafka-features.sh describe output of the cluster: its finalized "
+    "eligible.leader.replicas.version sets the --elr/--no-elr default (a cluster.json of "
+    "version 3 records it too; docs/outage.md).", show_default=False)]
 _DownRack = Annotated[str | None, typer.Option(
     "--down-rack", help="A rack that goes down (all its brokers).", show_default=False)]
 _All = Annotated[bool, typer.Option(
@@ -78,6 +95,15 @@ _MinIsr = Annotated[int, typer.Option(
     "--min-insync-replicas", min=1, help="min.insync.replicas of topics whose value is "
     "unknown (not set by a --describe header's Configs:).")]
 _Json = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+_Group = Annotated[list[str] | None, typer.Option(
+    "--group", help="A group id whose coordinator (its __consumer_offsets partition's leader) "
+    "to follow; repeatable (docs/coordinators.md).", show_default=False)]
+_TransactionalId = Annotated[list[str] | None, typer.Option(
+    "--transactional-id", help="A transactional.id whose coordinator (its "
+    "__transaction_state partition's leader) to follow; repeatable.", show_default=False)]
+_GroupsFile = Annotated[Path | None, typer.Option(
+    "--groups-file", help="Group ids to follow, one per line (blank lines skipped), as "
+    "kafka-consumer-groups.sh --list prints them (docs/coordinators.md).", show_default=False)]
 
 _Out = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the JSON report here.", show_default=False)]
@@ -106,14 +132,36 @@ def _model_from_describe(text: str, brokers: str | None, partial: bool) -> Clust
     return cluster_from_files(text, brokers=racks, partial=partial, state_now=True)
 
 
+def _read_snapshot(path: Path) -> tuple[ClusterModel, dict[str, int | str] | None]:
+    """The model of a ``cluster.json`` and its finalized feature levels (version 3's
+    ``features``; ``None`` when not recorded)."""
+    from kpart.cluster.cluster_json import cluster_from_json, features_from_json
+
+    text = read_text(path, "--snapshot")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"--snapshot: not JSON ({e.msg} at line {e.lineno})") from None
+    return cluster_from_json(doc), features_from_json(doc)
+
+
 def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
           brokers: str | None, partial: bool = False) -> ClusterModel:
+    return _load_features(current, snapshot, plan, brokers, partial)[0]
+
+
+def _load_features(current: Path | None, snapshot: Path | None, plan: Path | None,
+                   brokers: str | None, partial: bool = False,
+                   ) -> tuple[ClusterModel, dict[str, int | str] | None]:
+    """The cluster (``--current`` or ``--snapshot``, ``--plan`` applied) and the snapshot's
+    finalized feature levels (``None``: a dump, or a snapshot without them)."""
     from kpart.cluster.broker_outage import apply_target
     from kpart.placement.reassign import parse_reassignment_json
 
     if (current is None) == (snapshot is None):
         raise ConfigError("Give the cluster as one of --current (a --describe dump) or "
                           "--snapshot (cluster.json)")
+    features = None
     if current is not None:
         model = _model_from_describe(read_text(current, "--current", stdin=True), brokers,
                                      partial)
@@ -123,14 +171,14 @@ def _load(current: Path | None, snapshot: Path | None, plan: Path | None,
             raise ConfigError("--brokers: a --snapshot names its brokers and racks itself")
         if partial:
             raise ConfigError("--partial goes with --current (a --describe dump)")
-        model = read_snapshot(snapshot)
+        model, features = _read_snapshot(snapshot)
     if plan is not None:
         try:
             target = parse_reassignment_json(read_text(plan, "--plan"))
         except KpartError as e:
             raise ConfigError(f"--plan: {e}") from None
         model = apply_target(model, target)
-    return model
+    return model, features
 
 
 def _failure(model: ClusterModel, down: str | None,
@@ -216,12 +264,20 @@ def _to_json(r: OutageResult, known: bool) -> dict[str, Any]:
             "max_bytes_in_per_s": _rate(max_b, known), "mean_bytes_in_per_s": _rate(mean_b, known)}
 
 
-def _report(results: list[OutageResult], ranked: bool) -> str:
+def _report(results: list[OutageResult], ranked: bool,
+            found: tuple[Coordinator, ...] | None = None,
+            changes: list[list[CoordinatorChange]] | None = None) -> str:
     model = results[0].model
     known = not bool(_all_nan(model.bytes_in_per_s))
-    doc = {"format": "kpart-outage", "version": 1,
-           "ranked_by": RANKED_BY if ranked else None,
-           "outages": [_to_json(r, known) for r in results]}
+    outages = [_to_json(r, known) for r in results]
+    if changes is not None:
+        for doc_r, ch in zip(outages, changes, strict=True):
+            doc_r["coordinators"] = [_change_json(c) for c in ch]
+    doc: dict[str, Any] = {"format": "kpart-outage", "version": 1,
+                           "ranked_by": RANKED_BY if ranked else None}
+    if found is not None:
+        doc["coordinators"] = [_coordinator_json(c) for c in found]
+    doc["outages"] = outages
     return json.dumps(doc, separators=(",", ":")) + "\n"
 
 
@@ -307,16 +363,22 @@ def outage_command(  # noqa: PLR0913
     as_json: _Json = False,
     out: _Out = None,
     partial: PartialOption = False,
+    group: _Group = None,
+    transactional_id: _TransactionalId = None,
+    groups_file: _GroupsFile = None,
+    features: _Features = None,
 ) -> None:
     """Broker- and rack-failure what-ifs: offline partitions, min.insync.replicas, new
     leaders and broker load after (Kafka's election, unclean election off); ordered events
     (--down B --down C --up B ...) with KIP-966 eligible leader replicas."""
     from kpart.cluster.broker_outage import outage, outage_all, ranked
 
-    if up or up_unclean or elr is not None or len(down or []) > 1:
+    keys = _Keys(_group_ids(group, groups_file), tuple(transactional_id or ()))
+    if up or up_unclean or elr is not None or len(down or []) > 1 or features is not None:
         given = {"--down": down or [], "--up": up or [], "--up-unclean": up_unclean or []}
         _events_command(ctx.meta.get(_ARGS_KEY, []), given, current, snapshot, plan, brokers,
-                        down_rack, run_all, min_isr, as_json, out, partial, elr, kafka_version)
+                        down_rack, run_all, min_isr, as_json, out, partial, elr, kafka_version,
+                        keys, features)
         return
     if kafka_version is not None:
         raise ConfigError("--kafka-version goes with ordered events (--down B --up B ..., or "
@@ -329,12 +391,14 @@ def outage_command(  # noqa: PLR0913
     if out is not None:  # before the long work
         check_writable(out, "--out", inputs=inputs)
     model = _load(current, snapshot, plan, brokers, partial)
+    found = _coordinators(model, keys, None)
     if run_all:
         results = ranked(outage_all(model, default_min_isr=min_isr))
     else:
         ids, rack = _failure(model, down_ids, down_rack)
         results = [outage(model, ids, rack=rack, default_min_isr=min_isr)]
-    text = _report(results, run_all) if (as_json or out is not None) else ""
+    changes = _outage_changes(found, model, results)
+    text = _report(results, run_all, found, changes) if (as_json or out is not None) else ""
     if out is not None:
         write_texts({out: text}, inputs=inputs)
     if as_json:
@@ -345,6 +409,88 @@ def outage_command(  # noqa: PLR0913
         _table_all(results, known)
     else:
         _table_one(outage(model, (), default_min_isr=min_isr), results[0], known)
+    if found is not None and changes is not None:
+        _print_coordinators(found, changes, [f"down {_label(r)}" for r in results])
+
+
+# -- coordinators (kpart.cluster.coordinator) -------------------------------------------------
+@dataclass(frozen=True)
+class _Keys:
+    """The group ids and transactional ids whose coordinators to follow."""
+
+    groups: tuple[str, ...]
+    transactional_ids: tuple[str, ...]
+
+
+def _group_ids(group: list[str] | None, groups_file: Path | None) -> tuple[str, ...]:
+    """``--group`` values, then ``--groups-file``'s lines (stripped, blank ones skipped)."""
+    ids = list(group or ())
+    if groups_file is not None:
+        lines = [x.strip() for x in read_text(groups_file, "--groups-file").splitlines()]
+        if not any(lines):
+            raise ConfigError(f"--groups-file {groups_file}: no group id in it")
+        ids += [x for x in lines if x]
+    return tuple(ids)
+
+
+def _coordinators(model: ClusterModel, keys: _Keys,
+                  version: str | None) -> tuple[Coordinator, ...] | None:
+    """The coordinators to follow (``None`` when no key is given); refusals as
+    :func:`kpart.cluster.broker_outage.outage_coordinators`."""
+    from kpart.cluster.broker_outage import outage_coordinators
+
+    if not keys.groups and not keys.transactional_ids:
+        return None
+    return outage_coordinators(model, keys.groups, keys.transactional_ids, version)
+
+
+def _outage_changes(found: tuple[Coordinator, ...] | None, model: ClusterModel,
+                    results: list[OutageResult]) -> list[list[CoordinatorChange]] | None:
+    from kpart.cluster.coordinator import coordinator_changes
+
+    if found is None:
+        return None
+    return [coordinator_changes(found, model, r.leader_after()) for r in results]
+
+
+def _key_json(c: Coordinator) -> dict[str, Any]:
+    kind = "group" if c.topic == "__consumer_offsets" else "transactional_id"
+    return {"kind": kind, "id": c.key, "topic": c.topic, "partition": c.partition}
+
+
+def _coordinator_json(c: Coordinator) -> dict[str, Any]:
+    return {**_key_json(c), "leader": c.leader}
+
+
+def _change_json(c: CoordinatorChange) -> dict[str, Any]:
+    return {**_key_json(c.coordinator), "leader_before": c.coordinator.leader,
+            "leader": c.leader, "status": c.status}
+
+
+def _print_coordinators(found: tuple[Coordinator, ...], changes: list[list[CoordinatorChange]],
+                        labels: list[str]) -> None:
+    """One line per coordinator that moves or becomes unavailable, under its failure or
+    event; a line saying so when none does."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    def name(c: Coordinator) -> str:
+        kind = "group" if c.topic == "__consumer_offsets" else "transactional id"
+        return f"{kind} {c.key!r} ({c.topic}-{c.partition})"
+
+    def leader(x: int | None) -> str:
+        return "none" if x is None else str(x)
+
+    console = Console(width=110)
+    gone = [name(c) for c in found if c.leader is None]
+    console.print(f"coordinators of {len(found)} key{'' if len(found) == 1 else 's'}"
+                  + (f" (unavailable before: {escape(', '.join(gone))})" if gone else "") + ":")
+    for label, ch in zip(labels, changes, strict=True):
+        if not ch:
+            console.print(f"  {escape(label)}: no coordinator moves")
+        for c in ch:
+            console.print(f"  {escape(label)}: {escape(name(c.coordinator))}: leader "
+                          f"{leader(c.coordinator.leader)} -> {leader(c.leader)} ({c.status})")
 
 
 # -- ordered events (kpart.cluster.broker_events) ---------------------------------------------
@@ -420,23 +566,71 @@ def _run_events(state: ReplicationState, events: list[BrokerEvent],
     return out
 
 
-def _steps_doc(events: list[BrokerEvent], steps: list[ReplicationState], elr: bool,
-               version: str) -> dict[str, Any]:
-    def rows(keys: tuple[tuple[str, int], ...]) -> list[list[Any]]:
-        return [[t, p] for t, p in keys]
+def _steps_text(events: list[BrokerEvent], steps: list[ReplicationState], elr: bool,
+                version: str, found: tuple[Coordinator, ...] | None,
+                changes: list[list[CoordinatorChange]] | None,
+                level: int | None = None) -> str:
+    """The ``--json`` report of ordered events (``"version": 2``), one line. Every partition
+    of every step is written, each registration's JSON made once and shared by the steps and
+    partitions that hold the same one (exactly what ``json.dumps`` with compact separators
+    writes)."""
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    prefixes: list[str] | None = None
+    made: dict[int, str] = {}
 
-    return {
-        "format": "kpart-outage", "version": 2, "elr": elr, "kafka_version": version,
-        "steps": [{
-            "event": str(e),
-            "down": sorted(st.fenced),
-            "offline_partitions": rows(st.offline),
-            "under_min_isr": rows(st.under_min_isr),
-            "partitions": [{"topic": t, "partition": n, "leader": p.leader, "isr": list(p.isr),
-                            "elr": list(p.elr), "last_known_elr": list(p.last_known_elr),
-                            "leader_recovery_state": p.leader_recovery_state}
-                           for (t, n), p in zip(st.keys, st.partitions, strict=True)],
-        } for e, st in zip(events, steps, strict=True)]}
+    def reg_json(p: Any) -> str:
+        got = made.get(id(p))
+        if got is None:
+            got = made[id(p)] = (
+                f'"leader":{"null" if p.leader is None else p.leader},'
+                f'"isr":[{",".join(map(str, p.isr))}],"elr":[{",".join(map(str, p.elr))}],'
+                f'"last_known_elr":[{",".join(map(str, p.last_known_elr))}],'
+                f'"leader_recovery_state":{dumps(p.leader_recovery_state)}}}')
+        return got
+
+    head: dict[str, Any] = {"format": "kpart-outage", "version": 2, "elr": elr,
+                            "kafka_version": version}
+    if level is not None:
+        head["elr_feature_level"] = level
+    if found is not None:
+        head["coordinators"] = [_coordinator_json(c) for c in found]
+    parts = [dumps(head)[:-1], ',"steps":[']
+    for n, (e, st) in enumerate(zip(events, steps, strict=True)):
+        if prefixes is None:
+            topic_json = {t: dumps(t) for t in dict.fromkeys(t for t, _ in st.keys)}
+            prefixes = [f'{{"topic":{topic_json[t]},"partition":{p},' for t, p in st.keys]
+        step = {"event": str(e), "down": sorted(st.fenced),
+                "offline_partitions": [[t, p] for t, p in st.offline],
+                "under_min_isr": [[t, p] for t, p in st.under_min_isr]}
+        parts += ["," if n else "", dumps(step)[:-1], ',"partitions":[',
+                  ",".join([a + (made.get(id(p)) or reg_json(p))
+                            for a, p in zip(prefixes, st.partitions, strict=True)]), "]"]
+        if changes is not None:
+            parts += [',"coordinators":', dumps([_change_json(c) for c in changes[n]])]
+        parts.append("}")
+    parts.append("]}\n")
+    return "".join(parts)
+
+
+def _elr_level(features: dict[str, int | str] | None, version: str,
+               elr: bool | None) -> int | None:
+    """The finalized ``eligible.leader.replicas.version`` of the cluster (``None``: unknown,
+    or a version whose ELR does not follow the feature: before 4.0); a warning when ``--elr`` is asked of a cluster where the feature is not finalized."""
+    from kpart._warnings import kpart_warn
+    from kpart.cluster.features import ELR_FEATURE, elr_feature_level
+    from kpart.versions import behaviour
+
+    try:
+        gate = behaviour("eligible_leader_replicas", version)
+    except ConfigError:  # a version without ELR: the feature does not matter
+        return None
+    if gate not in ("feature-gated", "on-for-new-clusters"):  # 3.7-3.9: a controller config
+        return None
+    level = elr_feature_level(features)
+    if level == 0 and elr:
+        kpart_warn(f"--elr: the cluster's {ELR_FEATURE} is 0 (ELR off there until it is "
+                   f"finalized: kafka-features.sh upgrade --feature {ELR_FEATURE}=1)")
+    return level
 
 
 def _ids(ids: tuple[int, ...]) -> str:
@@ -444,13 +638,15 @@ def _ids(ids: tuple[int, ...]) -> str:
 
 
 def _print_steps(before: ReplicationState, events: list[BrokerEvent],
-                 steps: list[ReplicationState], elr: bool, version: str) -> None:
+                 steps: list[ReplicationState], elr: bool, version: str,
+                 level: int | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console(width=110)
+    feature = "" if level is None else f" (eligible.leader.replicas.version={level})"
     console.print(f"Kafka {version}, eligible leader replicas (KIP-966) "
-                  f"{'on' if elr else 'off'}: {len(events)} events")
+                  f"{'on' if elr else 'off'}{feature}: {len(events)} events")
     prev = before
     for n, (event, st) in enumerate(zip(events, steps, strict=True), 1):
         changed = [i for i, (a, b) in enumerate(zip(prev.partitions, st.partitions,
@@ -480,7 +676,8 @@ def _print_steps(before: ReplicationState, events: list[BrokerEvent],
 def _events_command(  # noqa: PLR0913
     args: list[str], given: dict[str, list[str]], current: Path | None, snapshot: Path | None, plan: Path | None, brokers: str | None,
     down_rack: str | None, run_all: bool, min_isr: int, as_json: bool, out: Path | None,
-    partial: bool, elr: bool | None, kafka_version: str | None,
+    partial: bool, elr: bool | None, kafka_version: str | None, keys: _Keys,
+    features_file: Path | None = None,
 ) -> None:
     """``kpart outage`` with ordered events (module docstring)."""
     from kpart.cluster.broker_events import state_from_model
@@ -492,23 +689,43 @@ def _events_command(  # noqa: PLR0913
                           "not with ordered events (give the brokers as --down B ...)")
     version = str(parse_version(kafka_version))
     rules = ElectionRules.for_version(version, elr)
-    inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan}
+    inputs = {"--current": current, "--snapshot": snapshot, "--plan": plan,
+              "--features": features_file}
+    features = None
+    if features_file is not None:
+        from kpart.cluster.features import parse_features
+
+        features = parse_features(read_text(features_file, "--features"),
+                                  f"--features {features_file}")
     if out is not None:
         check_writable(out, "--out", inputs=inputs)
-    model = _load(current, snapshot, plan, brokers, partial)
+    model, recorded = _load_features(current, snapshot, plan, brokers, partial)
+    level = _elr_level(features if features is not None else recorded, version, elr)
+    if level is not None:
+        rules = ElectionRules.for_version(version, elr, feature_level=level)
     events = _parse_events(model, args, given)
+    found = _coordinators(model, keys, version)
     before = state_from_model(model, default_min_isr=min_isr)
     steps = _run_events(before, events, rules)
+    changes = None
+    if found is not None:
+        from kpart.cluster.broker_outage import coordinator_steps
+        from kpart.cluster.coordinator import coordinator_rows
+
+        rows = coordinator_rows(found, model).tolist()
+        changes = coordinator_steps(found, [[st.partitions[r].leader for r in rows]
+                                            for st in steps])
     text = ""
     if as_json or out is not None:
-        text = json.dumps(_steps_doc(events, steps, rules.elr, version),
-                          separators=(",", ":")) + "\n"
+        text = _steps_text(events, steps, rules.elr, version, found, changes, level)
     if out is not None:
         write_texts({out: text}, inputs=inputs)
     if as_json:
         typer.echo(text, nl=False)
         return
-    _print_steps(before, events, steps, rules.elr, version)
+    _print_steps(before, events, steps, rules.elr, version, level)
+    if found is not None and changes is not None:
+        _print_coordinators(found, changes, [f"{n}. {e}" for n, e in enumerate(events, 1)])
 
 
 class _EventOrderCommand(TyperCommand):

@@ -42,6 +42,10 @@ def snapshot_command(
         "--timeout", min=0.1, help="Seconds to wait for the whole snapshot.")] = 10.0,
     no_groups: Annotated[bool, typer.Option(
         "--no-groups", help="Do not list and describe consumer groups.")] = False,
+    features: Annotated[Path | None, typer.Option(
+        "--features", help="kafka-features.sh describe output of the cluster, recorded as its "
+        "finalized feature levels (cluster.json version 3; the Admin client kpart uses "
+        "cannot describe features; docs/snapshot.md).", show_default=False)] = None,
 ) -> None:
     """Snapshot a live cluster (brokers, racks, replicas, leaders, ISR, min.insync.replicas,
     messages, consumer groups) into cluster.json. Read-only."""
@@ -51,7 +55,13 @@ def snapshot_command(
 
     if not bootstrap_server.strip():
         raise ConfigError("--bootstrap-server: expected HOST:PORT, got ''.")
-    check_writable(out, "--out", inputs={"--command-config": command_config})
+    check_writable(out, "--out", inputs={"--command-config": command_config,
+                                         "--features": features})
+    levels = None
+    if features is not None:  # read before connecting: a bad file costs no cluster round trip
+        from kpart.cluster.features import parse_features
+
+        levels = parse_features(read_text(features, "--features"), f"--features {features}")
     props = None
     if command_config is not None:
         props = parse_command_config(read_text(command_config, "--command-config"),
@@ -62,7 +72,7 @@ def snapshot_command(
                          groups=not no_groups)
     for line in snap.warnings:
         kpart_warn(line)
-    doc = cluster_to_json(snap.model, snap.groups)
+    doc = cluster_to_json(snap.model, snap.groups, levels)
     doc.setdefault("groups", None)  # null: not recorded (--no-groups, or the cluster refused)
     write_text(out, _dump(doc, 4) + "\n", "--out")
     m = snap.model

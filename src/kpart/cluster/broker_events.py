@@ -36,6 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from kpart.cluster.partition_change import (
     ElectionRules,
     PartitionRegistration,
@@ -191,13 +193,38 @@ def state_from_model(model: ClusterModel, default_min_isr: int = 1) -> Replicati
     ELR and LastKnownElr as the model has them (a describe dump's ``Elr:`` /
     ``LastKnownElr:``), ``min.insync.replicas`` per topic (``default_min_isr`` where
     unknown)."""
-    rows = []
-    for i in range(model.num_partitions):
-        st = model.partition_state(i)
-        info = model.topics[int(model.topic[i])]
-        m = default_min_isr if info.min_insync_replicas is None else info.min_insync_replicas
-        rows.append((st.topic, st.partition, m,
-                     PartitionRegistration(st.replicas, st.leader, st.isr, st.elr,
-                                           st.last_known_elr)))
+    def id_lists(a: np.ndarray | None) -> list[tuple[int, ...]]:
+        if a is None:
+            return [()] * model.num_partitions
+        # one tuple per distinct row (rows repeat: few replica sets, many partitions)
+        seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+        out = []
+        for row in map(tuple, a.tolist()):
+            got = seen.get(row)
+            if got is None:
+                got = seen[row] = tuple(x for x in row if x >= 0)
+            out.append(got)
+        return out
+
+    names = [t.name for t in model.topics]
+    mins = [default_min_isr if t.min_insync_replicas is None else t.min_insync_replicas
+            for t in model.topics]
+    topics = model.topic.tolist()
+    leaders = [None if x < 0 else x for x in model.leader.tolist()]
+    # one registration per distinct state (immutable, so shared: less memory, and a
+    # report writes each once)
+    regs: dict[tuple[object, ...], PartitionRegistration] = {}
+
+    def reg(*state: object) -> PartitionRegistration:
+        got = regs.get(state)
+        if got is None:
+            got = regs[state] = PartitionRegistration(*state)  # type: ignore[arg-type]
+        return got
+
+    rows = [(names[t], p, mins[t], reg(r, lead, i, e, k))
+            for t, p, r, lead, i, e, k in zip(
+                topics, model.partition.tolist(), id_lists(model.replicas), leaders,
+                id_lists(model.isr), id_lists(model.elr), id_lists(model.last_known_elr),
+                strict=True)]
     return ReplicationState.of((b.id for b in model.brokers), rows,
                                fenced=model.offline_brokers())

@@ -58,11 +58,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from kpart.cluster.coordinator import Coordinator, CoordinatorChange
 from kpart.cluster.load import broker_load
 from kpart.cluster.model import ClusterBroker, ClusterModel
 from kpart.errors import ConfigError
 
-__all__ = ["OutageResult", "apply_target", "outage", "outage_all", "rack_brokers", "ranked"]
+__all__ = ["OutageResult", "apply_target", "coordinator_steps", "outage", "outage_all",
+           "outage_coordinators", "rack_brokers", "ranked"]
 
 #: Kafka's default ``min.insync.replicas``.
 DEFAULT_MIN_ISR = 1
@@ -467,3 +469,79 @@ def _completing(model: ClusterModel, rows: list[int], lists: list[tuple[int, ...
         kpart_warn(f"--plan: the reassignment of partition {name}{more} cannot complete ({why}):"
                    " kept as it is now")
     return keep_rows, keep_lists
+
+
+# -- coordinators (kpart.cluster.coordinator) -------------------------------------------------
+#: The option naming each internal topic's keys, for the refusal of a cluster without it.
+_KEY_OPTION = {"__consumer_offsets": "--group", "__transaction_state": "--transactional-id"}
+
+
+def outage_coordinators(model: ClusterModel, group_ids: Iterable[str] = (),
+                        transactional_ids: Iterable[str] = (),
+                        kafka_version: str | None = None) -> tuple[Coordinator, ...]:
+    """The coordinators of ``group_ids`` (``__consumer_offsets``) then ``transactional_ids``
+    (``__transaction_state``) on ``model``, in the order given, each with its partition's
+    leader before any failure (``None``: already offline). The partition count is the
+    topic's in the model (Kafka's, once the topic exists).
+
+    Raises :class:`~kpart.errors.ConfigError` naming the key and topic when the model does
+    not record the internal topic, or the key's partition of it (a partial dump): the leader
+    can only come from the cluster, so kpart never guesses it.
+
+    >>> from kpart.cluster.model import ClusterBroker, PartitionState
+    >>> m = ClusterModel.from_partitions(
+    ...     [ClusterBroker(1), ClusterBroker(2)],
+    ...     [PartitionState("__consumer_offsets", p, (1, 2), leader=1 + p % 2, isr=(1, 2))
+    ...      for p in range(3)])
+    >>> [(c.key, c.partition, c.leader) for c in outage_coordinators(m, ["orders", "a"])]
+    [('orders', 0, 1), ('a', 1, 2)]
+    """
+    from kpart.cluster.coordinator import (
+        GroupKey,
+        TransactionKey,
+        coordinator_rows,
+        find_coordinator,
+        internal_topic_partitions,
+    )
+
+    keys: list[GroupKey | TransactionKey] = [
+        *(GroupKey(g) for g in group_ids), *(TransactionKey(t) for t in transactional_ids)]
+    found = []
+    for key in keys:
+        option = _KEY_OPTION[key.topic]
+        if internal_topic_partitions(model, key.topic) is None:
+            raise ConfigError(
+                f"{option} {key.key}: the cluster has no {key.topic} topic, so its coordinator's "
+                f"leader is unknown: include it (kafka-topics.sh --describe --topic {key.topic} "
+                "in --current, or a cluster.json from kpart snapshot)")
+        found.append(find_coordinator(key, cluster=model, kafka_version=kafka_version))
+    rows = coordinator_rows(found, model)
+    for c, row in zip(found, rows.tolist(), strict=True):
+        if row < 0:
+            raise ConfigError(
+                f"{_KEY_OPTION[c.topic]} {c.key}: partition {c.partition} of {c.topic} is not in "
+                f"the cluster (a partial dump?): include all {c.num_partitions} partitions of "
+                f"{c.topic}")
+    return tuple(found)
+
+
+def coordinator_steps(coordinators: Sequence[Coordinator],
+                      leaders: Iterable[Sequence[int | None]]) -> list[list[CoordinatorChange]]:
+    """Per step, the coordinators whose leader changes at that step: ``leaders`` gives, per
+    step, each coordinator's partition leader after it (``None`` = offline, in the order of
+    ``coordinators``); each change's ``coordinator.leader`` is the leader before the step
+    (the previous step's, or the coordinator's own before the first).
+
+    >>> c = Coordinator("g", "__consumer_offsets", 0, 1, 1)
+    >>> [[(x.coordinator.leader, x.leader, x.status) for x in s]
+    ...  for s in coordinator_steps([c], [[2], [2], [None]])]
+    [[(1, 2, 'moved')], [], [(2, None, 'unavailable')]]
+    """
+    before = [c.leader for c in coordinators]
+    out = []
+    for step in leaders:
+        after = list(step)
+        out.append([CoordinatorChange(replace(c, leader=b), a)
+                    for c, b, a in zip(coordinators, before, after, strict=True) if a != b])
+        before = after
+    return out

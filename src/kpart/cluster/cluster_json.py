@@ -25,9 +25,13 @@ as Kafka's ``ConsumerGroupDescription`` describes them (:class:`~kpart.cluster.g
 ``partitionAssignor``, ``coordinator`` a broker id; each member's ``assignment`` its partitions
 by topic); read them with :func:`groups_from_json`. Version 2 adds each partition's KIP-966
 ``elr`` and ``last_known_elr`` (broker ids in Kafka's order; empty or absent = none); kpart
-writes version 2 only when the model records some, and reads versions 1 and 2. Unknown fields
-are errors (a misspelling; ``elr`` in a version 1 file too), as is another ``format`` or
-``version``. Errors: :class:`~kpart.errors.ConfigError` naming the field, e.g.
+writes version 2 only when the model records some. Version 3 adds a top-level ``features``: the
+cluster's finalized feature levels (KIP-584; ``{"eligible.leader.replicas.version": 1,
+"metadata.version": "4.1-IV1"}``: an integer level, ``metadata.version`` as its release), as
+``kafka-features.sh describe`` prints them (:mod:`kpart.cluster.features`; read with
+:func:`features_from_json`); kpart writes version 3 only when features are given, and reads
+versions 1 to 3. Unknown fields are errors (a misspelling; ``elr`` in a version 1 file,
+``features`` before version 3, too), as is another ``format`` or ``version``. Errors: :class:`~kpart.errors.ConfigError` naming the field, e.g.
 ``cluster.topics[0].partitions[3].replicas``.
 
 >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
@@ -59,14 +63,15 @@ from kpart.cluster.model import (
 )
 from kpart.errors import ConfigError
 
-__all__ = ["FORMAT", "READ_VERSIONS", "VERSION", "cluster_from_json", "cluster_to_json", "groups_from_json",
-           "groups_to_json"]
+__all__ = ["FORMAT", "READ_VERSIONS", "VERSION", "cluster_from_json", "cluster_to_json",
+           "features_from_json", "groups_from_json", "groups_to_json"]
 
 FORMAT = "kpart-cluster"
-VERSION = 2
+VERSION = 3
 #: The versions :func:`cluster_from_json` reads (1: before KIP-966's ``elr`` /
-#: ``last_known_elr``; :func:`cluster_to_json` still writes 1 when the model records neither).
-READ_VERSIONS = (1, 2)
+#: ``last_known_elr``; 2: before ``features``; :func:`cluster_to_json` still writes 1 when the
+#: model records neither, 2 without features).
+READ_VERSIONS = (1, 2, 3)
 _ELR = ("elr", "last_known_elr")
 _CAPACITY = ("disk_bytes", "network_in", "network_out", "cpu")
 _PARTITION = ("partition", "replicas", "leader", "isr", *LOADS)
@@ -140,13 +145,10 @@ def _partition(topic: str, doc: object, where: str, version: int = 1) -> Partiti
 def cluster_from_json(doc: object) -> ClusterModel:
     """The :class:`ClusterModel` of a parsed ``cluster.json`` document (see the module
     docstring). Raises :class:`ConfigError` naming the bad field."""
-    top = json_object(doc, ("format", "version", "brokers", "topics", "groups"), "cluster")
-    if top.get("format") != FORMAT:
-        raise ConfigError(f"cluster.format: expected {FORMAT!r}, got {top.get('format')!r:.40}.")
-    version = top.get("version")
-    if type(version) is not int or version not in READ_VERSIONS:
-        raise ConfigError(f"cluster.version: kpart reads versions 1 and {VERSION}, got "
-                          f"{version!r:.20}.")
+    version = _version(doc)
+    top = json_object(doc, ("format", "version", "brokers", "topics", "groups",
+                            *(("features",) if version >= 3 else ())), "cluster")
+    features_from_json(top)
     brokers = [_broker(b, f"cluster.brokers[{i}]")
                for i, b in enumerate(_list(top, "brokers", "cluster"))]
     topics: list[TopicInfo] = []
@@ -171,6 +173,52 @@ def cluster_from_json(doc: object) -> ClusterModel:
         columns.append(found)
     groups_from_json(top)
     return _model(brokers, topics, columns)
+
+
+def _version(doc: object) -> int:
+    if not isinstance(doc, Mapping):
+        raise ConfigError("cluster: expected an object.")
+    top = doc
+    if top.get("format") != FORMAT:
+        raise ConfigError(f"cluster.format: expected {FORMAT!r}, got {top.get('format')!r:.40}.")
+    version = top.get("version")
+    if type(version) is not int or version not in READ_VERSIONS:
+        raise ConfigError(f"cluster.version: kpart reads versions 1 to {VERSION}, got "
+                          f"{version!r:.20}.")
+    return version
+
+
+def features_from_json(doc: object) -> dict[str, int | str] | None:
+    """The finalized feature levels of a parsed ``cluster.json`` (version 3's ``features``;
+    ``None`` when not recorded). Raises :class:`ConfigError` naming the bad entry.
+
+    >>> features_from_json({"format": "kpart-cluster", "version": 3,
+    ...                     "features": {"eligible.leader.replicas.version": 1}})
+    {'eligible.leader.replicas.version': 1}
+    """
+    from kpart.cluster.features import METADATA_VERSION
+
+    version = _version(doc)
+    value = doc.get("features") if isinstance(doc, Mapping) else None
+    if value is None:
+        return None
+    if version < 3:
+        raise ConfigError(f"cluster.features: not in version {version} (features are version "
+                          "3's)")
+    if not isinstance(value, Mapping):
+        raise ConfigError("cluster.features: expected an object of feature levels.")
+    out: dict[str, int | str] = {}
+    for name, level in value.items():
+        where = f"cluster.features.{name}"
+        if name == METADATA_VERSION:
+            if not isinstance(level, str) or not level:
+                raise ConfigError(f"{where}: expected a release string such as '4.1-IV1'.")
+            out[name] = level
+        elif not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 32767:
+            raise ConfigError(f"{where}: expected a level from 0 to 32767, got {level!r:.40}.")
+        else:
+            out[name] = level
+    return out
 
 
 def _columns_of(rows: list[PartitionState]) -> Columns:
@@ -319,10 +367,12 @@ def _numbers(values: np.ndarray, *, missing: np.ndarray) -> list[float | int | N
 
 
 def cluster_to_json(model: ClusterModel,
-                    groups: Iterable[ConsumerGroup] | None = None) -> dict[str, Any]:
+                    groups: Iterable[ConsumerGroup] | None = None,
+                    features: Mapping[str, int | str] | None = None) -> dict[str, Any]:
     """``model`` as a ``cluster.json`` document (a dict ready for ``json.dumps``): brokers by
     id, topics in the model's order, partitions by number; unknown values as ``null``; with
-    ``groups``, a ``groups`` section (see :func:`groups_to_json`)."""
+    ``groups``, a ``groups`` section (see :func:`groups_to_json`); with ``features`` (finalized
+    levels, :func:`kpart.cluster.features.parse_features`), version 3 with ``features``."""
     brokers = []
     for b in model.brokers:
         cap = None if b.capacity is None else {k: getattr(b.capacity, k) for k in _CAPACITY}
@@ -347,8 +397,12 @@ def cluster_to_json(model: ClusterModel,
     ends = np.cumsum(np.bincount(model.topic, minlength=len(topics))).tolist()
     for t, (start, end) in enumerate(zip([0, *ends[:-1]], ends, strict=True)):
         topics[t]["partitions"] = entries[start:end]
-    doc = {"format": FORMAT, "version": VERSION if with_elr else 1, "brokers": brokers,
-           "topics": topics}
+    doc: dict[str, Any] = {
+        "format": FORMAT, "version": 3 if features is not None else 2 if with_elr else 1,
+        "brokers": brokers, "topics": topics}
+    if features is not None:
+        doc["features"] = dict(features)
+        features_from_json(doc)
     if groups is not None:
         doc["groups"] = groups_to_json(groups)
     return doc

@@ -73,6 +73,7 @@ __all__ = [
     "SharePartitionKey",
     "TransactionKey",
     "coordinator_changes",
+    "coordinator_rows",
     "find_coordinator",
     "internal_topic_partitions",
 ]
@@ -376,17 +377,39 @@ def coordinator_changes(coordinators: Sequence[Coordinator], cluster: ClusterMod
     if len(leader_after) != cluster.num_partitions:
         raise ValueError(f"leader_after has {len(leader_after)} rows, the cluster "
                          f"{cluster.num_partitions}")
-    names = {t.name: i for i, t in enumerate(cluster.topics)}
+    rows = coordinator_rows(coordinators, cluster)
     out: list[CoordinatorChange] = []
-    for c in coordinators:
-        index = names.get(c.topic)
-        if index is None:
+    for c, row in zip(coordinators, rows.tolist(), strict=True):
+        if row < 0:
             continue
-        rows = np.flatnonzero((cluster.topic == index) & (cluster.partition == c.partition))
-        if len(rows) == 0:
-            continue
-        after = int(leader_after[rows[0]])
+        after = int(leader_after[row])
         leader = None if after < 0 else after
         if leader != c.leader:
             out.append(CoordinatorChange(c, leader))
+    return out
+
+
+def coordinator_rows(coordinators: Sequence[Coordinator], cluster: ClusterModel) -> np.ndarray:
+    """The row of ``cluster`` holding each coordinator's partition (int64 array, one per
+    coordinator, in order; ``-1`` when the cluster does not record that topic or partition).
+    One pass over the cluster per internal topic, whatever the number of coordinators.
+
+    >>> from kpart.cluster.model import ClusterBroker, PartitionState
+    >>> m = ClusterModel.from_partitions(
+    ...     [ClusterBroker(1)], [PartitionState("__consumer_offsets", p, (1,)) for p in (0, 2)])
+    >>> coordinator_rows([Coordinator("a", "__consumer_offsets", p, 3, None)
+    ...                   for p in (2, 1)], m).tolist()
+    [1, -1]
+    """
+    names = {t.name: i for i, t in enumerate(cluster.topics)}
+    by_topic: dict[str, dict[int, int]] = {}
+    out = np.full(len(coordinators), -1, dtype=np.int64)
+    for k, c in enumerate(coordinators):
+        if c.topic not in by_topic:
+            index = names.get(c.topic)
+            rows = (np.flatnonzero(cluster.topic == index) if index is not None
+                    else np.zeros(0, dtype=np.int64))
+            by_topic[c.topic] = dict(zip(cluster.partition[rows].tolist(), rows.tolist(),
+                                         strict=True))
+        out[k] = by_topic[c.topic].get(c.partition, -1)
     return out

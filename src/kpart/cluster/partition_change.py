@@ -96,10 +96,16 @@ class ElectionRules:
 
     @classmethod
     def for_version(cls, version: str | KafkaVersion | None, elr: bool | None,
-                    what: str = "kafka_version") -> ElectionRules:
+                    what: str = "kafka_version", *,
+                    feature_level: int | None = None) -> ElectionRules:
         """The rules of Kafka ``version`` (default 4.3) with ELR ``elr`` (``None``: the
-        version's default: on for 4.1+, a cluster created at 4.1 or later; off before, and off
-        for versions without ELR). Raises :class:`~kpart.errors.ConfigError` naming the
+        default. Without ``feature_level``: the version's default, on for 4.1+, a cluster
+        created at 4.1 or later; off before, and off for versions without ELR. With
+        ``feature_level``, the cluster's finalized ``eligible.leader.replicas.version``
+        (:mod:`kpart.cluster.features`): from 4.0 on, on exactly when it is 1 or more — an
+        upgraded cluster has ELR off until the feature is finalized; 3.7–3.9 gate ELR by the
+        controllers' ``eligible.leader.replicas.enable`` instead, so the level does not change
+        their default, off). Raises :class:`~kpart.errors.ConfigError` naming the
         version when ``elr=True`` is asked of a version without eligible leader replicas
         (before 3.7.0), or a version kpart does not know.
 
@@ -107,6 +113,10 @@ class ElectionRules:
         ElectionRules(elr=True, unclean_shutdown_detection=True, last_known_leader='leaderless')
         >>> ElectionRules.for_version("3.9", None).elr, ElectionRules.for_version("3.6", False).elr
         (False, False)
+        >>> ElectionRules.for_version("4.3", None, feature_level=0).elr
+        False
+        >>> ElectionRules.for_version("4.0", None, feature_level=1).elr
+        True
         """
         try:
             gate = behaviour("eligible_leader_replicas", version, what)
@@ -114,7 +124,12 @@ class ElectionRules:
             if elr or "does not exist" not in str(e):
                 raise
             return cls(elr=False)
-        if not (gate == "on-for-new-clusters" if elr is None else elr):
+        if elr is None:
+            if feature_level is not None and gate in ("feature-gated", "on-for-new-clusters"):
+                elr = feature_level >= 1
+            else:
+                elr = gate == "on-for-new-clusters"
+        if not elr:
             return cls(elr=False)
         return cls(
             elr=True,
