@@ -673,6 +673,19 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         "of AbstractStickyAssignor computes the assignment",
         "client", "the sticky assignor (sticky, cooperative-sticky)",
         (
+            # 0.11.0 to 2.3.1: the StickyAssignor before AbstractStickyAssignor (KIP-54's first
+            # implementation): not modelled
+            Span("2.4.0", "2.5.0", "2.4.0", "KAFKA-8179",
+                 "KIP-429: AbstractStickyAssignor shared by sticky and the new "
+                 "cooperative-sticky; one general algorithm"),
+            Span("2.5.1", "2.8.0", "2.5.1", "KAFKA-9987, KAFKA-10082, KAFKA-10083",
+                 "a constrained fast path when every member subscribes to the same topics "
+                 "(and a second read of the user data the general path then sees consumed)"),
+            Span("2.8.1", "2.8.2", "2.8.1", "KAFKA-13081, PR #11068",
+                 "a partition claimed twice in one generation is invalidated; "
+                 "cooperative-sticky sends its generation in its user data"),
+            # 3.0.0 to 3.7.0 (KAFKA-12464, KAFKA-12984, KAFKA-14639, KIP-881, KAFKA-15106):
+            # not modelled yet (tests/golden/3.0.2, 3.4.1, 3.6.2 hold Kafka's answers)
             Span("3.7.1", None, "3.7.1", "KAFKA-16277, KAFKA-15170",
                  "AbstractStickyAssignor as of 3.7.1 (unchanged through 4.3)"),
         ),

@@ -25,15 +25,19 @@ twice, or end in ``AssignmentError("No more unfilled consumers to be assigned.")
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from kpart._java.hashing import hashmap_order
+from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.classic._constrained_builder import ConstrainedBuilder
 from kpart.consumer.classic._general_builder import GeneralBuilder
 from kpart.consumer.classic._member_info import partitions_per_topic
 from kpart.consumer.classic._sticky_rack import RackInfo
 from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
+from kpart.errors import ConfigError
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = [
     "DEFAULT_GENERATION",
@@ -41,6 +45,7 @@ __all__ = [
     "StickyResult",
     "all_subscriptions_equal",
     "assign_partitions",
+    "release_assignor",
     "subscription_order",
 ]
 
@@ -183,3 +188,46 @@ def assign_partitions(
     gb = GeneralBuilder(ppt, rack_info, owned_by, {m.member_id: m.topics for m in members}, prev)
     assignment = gb.build()
     return StickyResult(assignment, None, False, max_generation, tuple(gb.final_order))
+
+
+#: ``classic_sticky`` rule value → the module porting that release line of
+#: ``AbstractStickyAssignor`` (:mod:`kpart.consumer.classic.releases`); the newest line (3.7.1
+#: and later) is this module's.
+_RELEASE_MODULES = {
+    "2.4.0": "kpart.consumer.classic.releases.abstract_sticky_assignor_2_4",
+    "2.5.1": "kpart.consumer.classic.releases.abstract_sticky_assignor_2_5_1",
+    "2.8.1": "kpart.consumer.classic.releases.abstract_sticky_assignor_2_8_1",
+}
+
+
+def release_assignor(kafka_version: str | KafkaVersion | None, *, cooperative: bool,
+                     ordered: bool = False) -> Callable[[GroupSpec], GroupAssignment] | None:
+    """The sticky (``cooperative``: cooperative-sticky) assignor of the client
+    ``kafka_version`` when its release line is an older port (rule ``classic_sticky`` of
+    :mod:`kpart.versions`: 2.4.0-2.5.0, 2.5.1-2.8.0, 2.8.1-2.8.2), ``None`` for the newest line
+    (this module's, 3.7.1 and later). Raises :class:`~kpart.errors.ConfigError` for a version
+    kpart does not model (before 2.4.0, 3.0.0 to 3.7.0) and, with ``ordered`` (the rebalance
+    simulator, which also needs the members' user-data lists), for an older line.
+
+    >>> release_assignor("4.3", cooperative=False) is None
+    True
+    >>> release_assignor("2.8.2", cooperative=True).__name__
+    'assign_at_release'
+    """
+    line = behaviour("classic_sticky", kafka_version)
+    if cooperative:
+        behaviour("cooperative_sticky", kafka_version)
+    module = _RELEASE_MODULES.get(str(line))
+    if module is None:
+        return None
+    if ordered:
+        raise ConfigError.about(
+            "kafka_version", "{param} {value!r}: kpart simulates sticky rebalances (the "
+            "members' user data, round after round) for 3.7.1 and later only; a single "
+            "assignment (kpart assign) is modelled at this version", value=str(kafka_version))
+    run = importlib.import_module(module).assign
+
+    def assign_at_release(group: GroupSpec) -> GroupAssignment:
+        return run(group, cooperative=cooperative)  # type: ignore[no-any-return]
+
+    return assign_at_release

@@ -26,9 +26,10 @@ from kpart.consumer.classic.abstract_sticky_assignor import (
     DEFAULT_GENERATION,
     MemberData,
     assign_partitions,
+    release_assignor,
 )
 from kpart.consumer.spec import GroupSpec, Member
-from kpart.versions import KafkaVersion, behaviour
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "CooperativeStickyAssignor",
@@ -74,8 +75,9 @@ def assign_cooperative_sticky(
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
-    for rule in ("cooperative_sticky", "classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
-        behaviour(rule, kafka_version)
+    older = release_assignor(kafka_version, cooperative=True)
+    if older is not None:
+        return older(group)
     return _assign(group, ordered=False)[0]
 
 
@@ -83,8 +85,7 @@ def assign_cooperative_sticky_ordered(
     group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None,
 ) -> tuple[GroupAssignment, dict[str, list[TP]]]:
     """:func:`assign_cooperative_sticky` plus each member's partitions in Kafka's list order."""
-    for rule in ("cooperative_sticky", "classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
-        behaviour(rule, kafka_version)
+    release_assignor(kafka_version, cooperative=True, ordered=True)  # 3.7.1+ only
     result, lists = _assign(group, ordered=True)
     assert lists is not None
     return result, lists

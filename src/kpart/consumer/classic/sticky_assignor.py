@@ -30,9 +30,10 @@ from kpart.consumer.classic._constrained_arrays import try_array_form
 from kpart.consumer.classic.abstract_sticky_assignor import (
     MemberData,
     assign_partitions,
+    release_assignor,
 )
 from kpart.consumer.spec import GroupSpec, Member
-from kpart.versions import KafkaVersion, behaviour
+from kpart.versions import KafkaVersion
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
 
@@ -50,8 +51,7 @@ def assign_sticky_ordered(
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
     """:func:`assign_sticky` plus each member's partitions in the order of Kafka's list
     (what the member stores as its next user data)."""
-    for rule in ("classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
-        behaviour(rule, kafka_version)
+    release_assignor(kafka_version, cooperative=False, ordered=True)  # 3.7.1+ only
     result, lists = _assign(group, ordered=True)
     assert lists is not None
     return result, lists
@@ -63,8 +63,9 @@ def assign_sticky(group: GroupSpec, *,
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
-    for rule in ("classic_sticky",):  # kafka_version pass-through (helper classic; sticky helpers replace)
-        behaviour(rule, kafka_version)
+    older = release_assignor(kafka_version, cooperative=False)
+    if older is not None:
+        return older(group)
     return _assign(group, ordered=False)[0]
 
 
