@@ -23,7 +23,8 @@ to force the array paths on the golden vectors).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, compress
+from operator import attrgetter
 
 import numpy as np
 
@@ -41,6 +42,8 @@ __all__ = [
     "spec_arrays",
     "use_arrays",
 ]
+
+_MASK64 = (1 << 64) - 1
 
 #: Total partitions from which :func:`use_arrays` picks the array paths.
 ARRAY_THRESHOLD = 2000
@@ -61,11 +64,13 @@ class SpecArrays:
       ``class_topics``: each class's subscribed topics present in the metadata, as sorted
       positions in ``topics``; ``holders``: spec positions of the members holding a current
       assignment;
-    - ``uuid_rank``: each topic's rank in ``Uuid.compareTo`` order.
+    - ``uuid_rank``: each topic's rank in ``Uuid.compareTo`` order; ``uuid_hash_codes``:
+      each topic id's ``Uuid.hashCode`` (as uint32 values).
     """
 
     __slots__ = (
         "_map_order",
+        "_uuid_hash_codes",
         "_uuid_rank",
         "class_names",
         "class_topics",
@@ -82,8 +87,8 @@ class SpecArrays:
     def __init__(self, spec: ServerGroupSpec) -> None:
         self.spec = spec
         members = spec.members
-        self.member_ids = tuple([m.member_id for m in members])
-        self.holders = [i for i, m in enumerate(members) if m.assignment]
+        self.member_ids = tuple(map(attrgetter("member_id"), members))
+        self.holders = list(compress(range(len(members)), map(attrgetter("assignment"), members)))
         by_name = sorted(spec.topics, key=lambda t: t.name)
         self.topics = tuple([t.name for t in by_name])
         self.index = {name: i for i, name in enumerate(self.topics)}
@@ -91,9 +96,10 @@ class SpecArrays:
         self.offsets = np.zeros(len(self.topics) + 1, dtype=np.int64)
         np.cumsum(self.counts, out=self.offsets[1:])
         self._classes([spec.subscribed_names(m) for m in members] if spec.has_regex
-                      else [m.topics for m in members])
+                      else list(map(attrgetter("topics"), members)))
         self._map_order: np.ndarray | None = None
         self._uuid_rank: np.ndarray | None = None
+        self._uuid_hash_codes: np.ndarray | None = None
 
     def _classes(self, tuples: list[tuple[str, ...]]) -> None:
         """Members sharing a tuple object share a class; distinct tuple objects are compared
@@ -134,6 +140,16 @@ class SpecArrays:
             self._uuid_rank = np.empty(len(by_name), dtype=np.int64)
             self._uuid_rank[ranked] = np.arange(len(by_name))
         return self._uuid_rank
+
+    @property
+    def uuid_hash_codes(self) -> np.ndarray:
+        """Each topic id's ``Uuid.hashCode`` (positions as ``topics``), as uint32 values in
+        an int64 array (:func:`kpart._java.uuid.uuid_hash_code` on arrays)."""
+        if self._uuid_hash_codes is None:
+            uuids = np.array(list(map(self.spec.topic_uuid, self.topics)), dtype=object)
+            x = (uuids >> 64) ^ (uuids & _MASK64)
+            self._uuid_hash_codes = (((x >> 32) ^ x) & 0xFFFFFFFF).astype(np.int64)
+        return self._uuid_hash_codes
 
     @property
     def total(self) -> int:

@@ -129,11 +129,12 @@ def uniform_columns(spec: ServerGroupSpec,
     members, a deleted-topic reference ``"id:<uuid>"`` naming a topic of the metadata, no
     members): the object path (:func:`uniform_target`) then gives the result. Errors: as
     :func:`assign_uniform`."""
-    extra_to_last, copied_names = _homogeneous_rules(spec, kafka_version)
-    if not spec.members:
-        return None
     with no_gc():  # no cycles are made; full collections over the input's objects would run
-        arrays = _spec_arrays.spec_arrays(spec)
+        # (the arrays first: they find the subscription type the rules ask for in one pass)
+        arrays = _spec_arrays.spec_arrays(spec) if spec.members else None
+        extra_to_last, copied_names = _homogeneous_rules(spec, kafka_version)
+        if arrays is None:
+            return None
         if spec.subscription_type == "HOMOGENEOUS":
             return homogeneous_columns(arrays, extra_to_last, copied_names)
         return heterogeneous_columns(arrays)
