@@ -89,10 +89,11 @@ class SpecArrays:
         members = spec.members
         self.member_ids = tuple(map(attrgetter("member_id"), members))
         self.holders = list(compress(range(len(members)), map(attrgetter("assignment"), members)))
-        by_name = sorted(spec.topics, key=lambda t: t.name)
-        self.topics = tuple([t.name for t in by_name])
-        self.index = {name: i for i, name in enumerate(self.topics)}
-        self.counts = np.array([t.num_partitions for t in by_name], dtype=np.int64)
+        by_name = sorted(spec.topics, key=attrgetter("name"))
+        self.topics = tuple(map(attrgetter("name"), by_name))
+        self.index = dict(zip(self.topics, range(len(self.topics)), strict=True))
+        self.counts = np.fromiter(map(attrgetter("num_partitions"), by_name), dtype=np.int64,
+                                  count=len(by_name))
         self.offsets = np.zeros(len(self.topics) + 1, dtype=np.int64)
         np.cumsum(self.counts, out=self.offsets[1:])
         self._classes([spec.subscribed_names(m) for m in members] if spec.has_regex
@@ -176,6 +177,9 @@ class SpecArrays:
         array of topic positions; ``None``: every topic of the metadata). ``None`` when the
         arrays cannot hold it exactly: a partition owned twice, or a deleted-topic reference
         (``"id:<uuid>"``) naming a topic of the metadata."""
+        if not self.holders:  # nobody owns anything (a fresh group)
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty
         spec, index = self.spec, self.index
         offsets = self.offsets.tolist()
         known = {t.uuid for t in spec.topics}
