@@ -121,10 +121,11 @@ class SpecArrays:
         self._uuid_hash_codes: np.ndarray | None = None
 
     def _classes(self, tuples: list[tuple[str, ...]]) -> None:
-        """Members sharing a tuple object share a class; distinct tuple objects are compared
-        by value. Classes are numbered by their first member (spec order)."""
+        """Members listing equal tuples share a class (members sharing one tuple object, the
+        usual case, are not compared element by element). Classes are numbered by their first member (spec order)."""
         names: list[tuple[str, ...]] = []
-        if len(set(map(id, tuples))) <= 1:  # one tuple object: the usual homogeneous group
+        # one tuple (list.count compares by identity first: one object costs no compare)
+        if not tuples or tuples.count(tuples[0]) == len(tuples):
             names = tuples[:1]
             self.member_class = np.zeros(len(tuples), dtype=np.int64)
         else:

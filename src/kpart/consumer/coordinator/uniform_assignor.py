@@ -148,7 +148,7 @@ def assign_uniform(spec: ServerGroupSpec,
     Output: every member of ``spec`` (in ``spec.members`` order), its partitions by topic
     name. Groups of ``_spec_arrays.ARRAY_THRESHOLD`` partitions or more take the array path
     (:func:`uniform_columns`; a columnar result, ``to_arrow()`` read from the arrays: Kafka's
-    JMH shape of 10,000 members and 100,000 partitions in tens of milliseconds), smaller ones
+    JMH shape of 10,000 members and 100,000 partitions in milliseconds), smaller ones
     the object path; both give the same assignment. Errors:
     :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
     ``PartitionAssignorException``; :class:`~kpart.errors.ConfigError` for a version without
