@@ -130,10 +130,12 @@ class AssignmentColumns:
         held = np.bincount(owner + 1, minlength=n + 1)  # [nobody, member 0, member 1, ...]
         order = order[int(held[0]):]  # skip partitions no member holds
         member = np.repeat(np.arange(n, dtype=np.int32), held[1:])  # owner[order], cheaper
+        # each partition index's topic and partition number, then one gather each
         topic_of = np.repeat(np.arange(len(self.topics), dtype=np.int32), self.counts)
-        tid = topic_of[order]
-        partition = (order - self.offsets[tid]).astype(np.int32)
-        return member, tid, partition
+        index = np.int32 if len(owner) < 2**31 else np.int64
+        partition_of = np.arange(len(owner), dtype=index) - np.repeat(
+            self.offsets.astype(index), self.counts)
+        return member, topic_of[order], partition_of[order].astype(np.int32, copy=False)
 
     def to_arrow(self) -> pa.Table:
         """One row per held partition: ``member`` (string), ``topic`` (string), ``partition``
