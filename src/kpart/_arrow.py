@@ -72,6 +72,12 @@ def string_array(values: Sequence[str]) -> pa.StringArray:
     """``values`` as an Arrow ``string`` array, built from their UTF-8 bytes."""
     import pyarrow as pa
 
+    data = "".join(values)
+    if data.isascii():  # one byte a character: no per-string encode (member ids, topic names)
+        offsets = np.zeros(len(values) + 1, dtype=np.int32)
+        np.cumsum(np.fromiter(map(len, values), np.int64, len(values)), out=offsets[1:])
+        return pa.StringArray.from_buffers(len(values), pa.py_buffer(offsets),
+                                           pa.py_buffer(data.encode("ascii")))
     encoded = [v.encode("utf-8") for v in values]
     offsets = np.zeros(len(encoded) + 1, dtype=np.int32)
     np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)), out=offsets[1:])

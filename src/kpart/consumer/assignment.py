@@ -89,7 +89,7 @@ class GroupAssignment:
         self._columns = columns
         self._revoked_columns = revoked
         self._member_ids = columns.member_ids
-        self._counts = dict(zip(columns.member_ids, columns.partition_counts(), strict=True))
+        self._counts = None  # read from the arrays when asked for
         return self
 
     @property
@@ -122,7 +122,10 @@ class GroupAssignment:
     def partition_counts(self) -> dict[str, int]:
         """``{member: number of partitions assigned}`` (read from the arrays of a columnar
         result, without building its tuples)."""
-        if self._counts is None:
+        if self._counts is None and self._columns is not None:
+            self._counts = dict(zip(self._columns.member_ids, self._columns.partition_counts(),
+                                    strict=True))
+        elif self._counts is None:
             self._counts = {
                 m: sum(len(ps) for _, ps in owned) for m, owned in self.assignment
             }

@@ -22,8 +22,11 @@ to force the array paths on the golden vectors).
 
 from __future__ import annotations
 
+import base64
+import re
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, compress
+from operator import attrgetter
 
 import numpy as np
 
@@ -41,6 +44,22 @@ __all__ = [
     "spec_arrays",
     "use_arrays",
 ]
+
+_MASK64 = (1 << 64) - 1
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def _uuid_words(ids: Sequence[str]) -> np.ndarray | None:
+    """Topic ids (``Uuid.toString``: 22 URL-safe base64 characters each) as an ``(n, 2)``
+    uint64 array of (most, least) significant bits, decoded in one call: each id padded with
+    ``"AA"`` to 24 characters (18 bytes, the first 16 the id's); ``None`` when an id is not
+    in that form."""
+    text = "AA".join(ids) + "AA"
+    if len(text) != 24 * len(ids) or not _BASE64URL.fullmatch(text):
+        return None
+    raw = np.frombuffer(base64.urlsafe_b64decode(text), dtype=np.uint8)
+    words: np.ndarray = raw.reshape(len(ids), 18)[:, :16].copy().view(">u8").astype(np.uint64)
+    return words
 
 #: Total partitions from which :func:`use_arrays` picks the array paths.
 ARRAY_THRESHOLD = 2000
@@ -61,11 +80,14 @@ class SpecArrays:
       ``class_topics``: each class's subscribed topics present in the metadata, as sorted
       positions in ``topics``; ``holders``: spec positions of the members holding a current
       assignment;
-    - ``uuid_rank``: each topic's rank in ``Uuid.compareTo`` order.
+    - ``uuid_rank``: each topic's rank in ``Uuid.compareTo`` order; ``uuid_hash_codes``:
+      each topic id's ``Uuid.hashCode`` (as uint32 values).
     """
 
     __slots__ = (
         "_map_order",
+        "_topic_ids",
+        "_uuid_hash_codes",
         "_uuid_rank",
         "class_names",
         "class_topics",
@@ -82,24 +104,28 @@ class SpecArrays:
     def __init__(self, spec: ServerGroupSpec) -> None:
         self.spec = spec
         members = spec.members
-        self.member_ids = tuple([m.member_id for m in members])
-        self.holders = [i for i, m in enumerate(members) if m.assignment]
-        by_name = sorted(spec.topics, key=lambda t: t.name)
-        self.topics = tuple([t.name for t in by_name])
-        self.index = {name: i for i, name in enumerate(self.topics)}
-        self.counts = np.array([t.num_partitions for t in by_name], dtype=np.int64)
+        self.member_ids = tuple(map(attrgetter("member_id"), members))
+        self.holders = list(compress(range(len(members)), map(attrgetter("assignment"), members)))
+        by_name = sorted(spec.topics, key=attrgetter("name"))
+        self.topics = tuple(map(attrgetter("name"), by_name))
+        self._topic_ids = tuple(map(attrgetter("topic_id"), by_name))
+        self.index = dict(zip(self.topics, range(len(self.topics)), strict=True))
+        self.counts = np.fromiter(map(attrgetter("num_partitions"), by_name), dtype=np.int64,
+                                  count=len(by_name))
         self.offsets = np.zeros(len(self.topics) + 1, dtype=np.int64)
         np.cumsum(self.counts, out=self.offsets[1:])
         self._classes([spec.subscribed_names(m) for m in members] if spec.has_regex
-                      else [m.topics for m in members])
+                      else list(map(attrgetter("topics"), members)))
         self._map_order: np.ndarray | None = None
         self._uuid_rank: np.ndarray | None = None
+        self._uuid_hash_codes: np.ndarray | None = None
 
     def _classes(self, tuples: list[tuple[str, ...]]) -> None:
-        """Members sharing a tuple object share a class; distinct tuple objects are compared
-        by value. Classes are numbered by their first member (spec order)."""
+        """Members listing equal tuples share a class (members sharing one tuple object, the
+        usual case, are not compared element by element). Classes are numbered by their first member (spec order)."""
         names: list[tuple[str, ...]] = []
-        if len(set(map(id, tuples))) <= 1:  # one tuple object: the usual homogeneous group
+        # one tuple (list.count compares by identity first: one object costs no compare)
+        if not tuples or tuples.count(tuples[0]) == len(tuples):
             names = tuples[:1]
             self.member_class = np.zeros(len(tuples), dtype=np.int64)
         else:
@@ -136,6 +162,22 @@ class SpecArrays:
         return self._uuid_rank
 
     @property
+    def uuid_hash_codes(self) -> np.ndarray:
+        """Each topic id's ``Uuid.hashCode`` (positions as ``topics``), as uint32 values in
+        an int64 array (:func:`kpart._java.uuid.uuid_hash_code` on arrays)."""
+        if self._uuid_hash_codes is None:
+            words = _uuid_words(self._topic_ids)
+            if words is None:  # an id not in the canonical 22-character form
+                uuids = np.array(list(map(self.spec.topic_uuid, self.topics)), dtype=object)
+                x = (uuids >> 64) ^ (uuids & _MASK64)
+                self._uuid_hash_codes = (((x >> 32) ^ x) & 0xFFFFFFFF).astype(np.int64)
+            else:
+                x = words[:, 0] ^ words[:, 1]
+                self._uuid_hash_codes = ((x >> np.uint64(32)) ^ x).astype(np.uint32).astype(
+                    np.int64)
+        return self._uuid_hash_codes
+
+    @property
     def total(self) -> int:
         """Partitions of the metadata."""
         return int(self.offsets[-1])
@@ -160,6 +202,9 @@ class SpecArrays:
         array of topic positions; ``None``: every topic of the metadata). ``None`` when the
         arrays cannot hold it exactly: a partition owned twice, or a deleted-topic reference
         (``"id:<uuid>"``) naming a topic of the metadata."""
+        if not self.holders:  # nobody owns anything (a fresh group)
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty
         spec, index = self.spec, self.index
         offsets = self.offsets.tolist()
         known = {t.uuid for t in spec.topics}

@@ -26,7 +26,6 @@ import numpy as np
 
 from kpart._java.arrays import SMALL_MAP, hashmap_key_order, string_hash_codes
 from kpart._java.hashing import hashset_copy_capacity
-from kpart._java.uuid import uuid_hashset_order
 from kpart.consumer._columns import AssignmentColumns
 from kpart.consumer.coordinator._spec_arrays import SpecArrays
 from kpart.consumer.coordinator._uniform_homogeneous import _subscribed_topic_ids
@@ -37,25 +36,30 @@ __all__ = ["homogeneous_columns"]
 
 
 def _subscribed_topics(arrays: SpecArrays, first: ServerMember,
-                       copied_names: bool = False) -> list[str]:
-    """``_subscribed_topic_ids`` of the reference for member ``first``, as topic names: ``new HashSet<>(subscribedTopicIds())`` in iteration order (the view iterates the
-    member's ``HashSet<String>`` of names; its ``size()``, which presizes the copy, counts
-    names missing from the metadata too)."""
-    spec = arrays.spec
+                       copied_names: bool = False) -> np.ndarray:
+    """``_subscribed_topic_ids`` of the reference for member ``first``, as positions in
+    ``arrays.topics``: ``new HashSet<>(subscribedTopicIds())`` in iteration order (the view
+    iterates the member's ``HashSet<String>`` of names; its ``size()``, which presizes the
+    copy, counts names missing from the metadata too). Large sets are ordered on arrays: the
+    names by ``String.hashCode`` buckets, then the ids by ``Uuid.hashCode`` buckets (the
+    bucket model of :func:`kpart._java.hashing.hashmap_order`)."""
+    spec, index = arrays.spec, arrays.index
     unique = list(dict.fromkeys(first.topics))
     if len(unique) <= SMALL_MAP or first.topic_regex:  # (a regex: the reference's order)
-        return [spec.topic_name(tid) for tid in _subscribed_topic_ids(spec, first, copied_names)]
-    by_uuid = {t.uuid: t.name for t in spec.topics}
-    uuid_of = {t.name: t.uuid for t in spec.topics}
+        ids = _subscribed_topic_ids(spec, first, copied_names)
+        return np.array([index[spec.topic_name(tid)] for tid in ids], dtype=np.int64)
     if copied_names:  # new HashSet<>(list): the table starts at its final length
         h = string_hash_codes(unique)
         bucket = (h ^ (h >> 16)) & (hashset_copy_capacity(len(unique)) - 1)
         names_order = np.argsort(bucket, kind="stable").tolist()
     else:
         names_order = hashmap_key_order(unique).tolist()
-    ids = [uuid_of[unique[i]] for i in names_order if unique[i] in uuid_of]
-    order = uuid_hashset_order(ids, capacity=hashset_copy_capacity(len(unique)))
-    return [by_uuid[tid] for tid in order]
+    found = [index.get(unique[i]) for i in names_order]
+    positions = np.array([t for t in found if t is not None], dtype=np.int64)
+    h = arrays.uuid_hash_codes[positions]  # the copy: new HashSet<Uuid>, ids in that order
+    bucket = (h ^ (h >> 16)) & (hashset_copy_capacity(len(unique)) - 1)
+    ordered: np.ndarray = positions[np.argsort(bucket, kind="stable")]
+    return ordered
 
 
 def _topic_positions(arrays: SpecArrays, copied_names: bool = False) -> np.ndarray:
@@ -67,10 +71,7 @@ def _topic_positions(arrays: SpecArrays, copied_names: bool = False) -> np.ndarr
     found = memo.get(key)
     if not isinstance(found, np.ndarray):
         first = spec.members[int(arrays.map_order()[0])]
-        index = arrays.index
-        found = np.array([index[name] for name in _subscribed_topics(arrays, first, copied_names)],
-                         dtype=np.int64)
-        memo[key] = found
+        found = memo[key] = _subscribed_topics(arrays, first, copied_names)
     return found
 
 

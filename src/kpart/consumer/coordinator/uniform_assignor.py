@@ -129,11 +129,12 @@ def uniform_columns(spec: ServerGroupSpec,
     members, a deleted-topic reference ``"id:<uuid>"`` naming a topic of the metadata, no
     members): the object path (:func:`uniform_target`) then gives the result. Errors: as
     :func:`assign_uniform`."""
-    extra_to_last, copied_names = _homogeneous_rules(spec, kafka_version)
-    if not spec.members:
-        return None
     with no_gc():  # no cycles are made; full collections over the input's objects would run
-        arrays = _spec_arrays.spec_arrays(spec)
+        # (the arrays first: they find the subscription type the rules ask for in one pass)
+        arrays = _spec_arrays.spec_arrays(spec) if spec.members else None
+        extra_to_last, copied_names = _homogeneous_rules(spec, kafka_version)
+        if arrays is None:
+            return None
         if spec.subscription_type == "HOMOGENEOUS":
             return homogeneous_columns(arrays, extra_to_last, copied_names)
         return heterogeneous_columns(arrays)
@@ -147,7 +148,7 @@ def assign_uniform(spec: ServerGroupSpec,
     Output: every member of ``spec`` (in ``spec.members`` order), its partitions by topic
     name. Groups of ``_spec_arrays.ARRAY_THRESHOLD`` partitions or more take the array path
     (:func:`uniform_columns`; a columnar result, ``to_arrow()`` read from the arrays: Kafka's
-    JMH shape of 10,000 members and 100,000 partitions in tens of milliseconds), smaller ones
+    JMH shape of 10,000 members and 100,000 partitions in milliseconds), smaller ones
     the object path; both give the same assignment. Errors:
     :class:`~kpart.errors.PartitionAssignorError` where Kafka throws
     ``PartitionAssignorException``; :class:`~kpart.errors.ConfigError` for a version without

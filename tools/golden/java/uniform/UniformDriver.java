@@ -96,14 +96,12 @@ public class UniformDriver {
 
         @Override
         public int size() {
-            int n = 0;
-            for (String t : topicNames) if (topics.ids.containsKey(t)) n++;
-            return n;
+            return topicNames.size();  // as TopicIds: names missing from the metadata count
         }
 
         @Override
         public boolean isEmpty() {
-            return size() == 0;
+            return topicNames.isEmpty();
         }
 
         @Override
