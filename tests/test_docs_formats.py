@@ -384,6 +384,7 @@ SHIPPED = {
     "range-roundrobin.json": "group",
     "uneven.json": "group",
     "sticky-four-topics.json": "scenario-json",
+    "kip1263-joins.json": "scenario-json",  # docs/consumer-assignment.md (KIP-1263)
     "kip848-three-partitions.json": "kip848",  # docs/versions.md
     "kip848-already-balanced.json": "kip848",  # docs/versions.md
     "migrate-two-topics.json": "group",  # docs/versions.md (kpart migrate)

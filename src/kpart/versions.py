@@ -445,6 +445,22 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         ),
     ),
     Rule(
+        "consumer_assignment_interval",
+        "KIP-848 group coordinator: how long after a target assignment the next one may be "
+        "computed (group.consumer.assignment.interval.ms): changes in between wait and are "
+        "assigned together",
+        "broker", "target assignment batching (KIP-1263)",
+        (
+            Span("0.10.0.0", "3.6.2", None, "KIP-848",
+                 "the consumer rebalance protocol starts in 3.7.0"),
+            Span("3.7.0", "4.2.1", "0", "KIP-848",
+                 "every group change computes a new target assignment at once"),
+            Span("4.3.0", None, "1000", "KIP-1263, KAFKA-20251",
+                 "a new target at most every group.consumer.assignment.interval.ms (default "
+                 "1,000 ms) after the previous one: changes in between are batched"),
+        ),
+    ),
+    Rule(
         "striped_placer",
         "KRaft controller's StripedReplicaPlacer (CreateTopics, CreatePartitions): its "
         "placement and its InvalidReplicationFactorException messages",

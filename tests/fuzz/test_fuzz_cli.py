@@ -86,6 +86,8 @@ FILES: dict[str, str] = {
         "subtopologies": [{"id": "s0", "tasks": 4, "stateful": True}], "num_standby_replicas": 1,
         "members": [{"id": "m0", "process_id": "p0"}, {"id": "m1", "process_id": "p1"}]}),
     "keys.txt": "a\nb\n\nc\n",  # kpart upgrade --keys (producer side)
+    "timed.json": json.dumps({"topics": {"t": 6}, "steps": [  # KIP-1263 batching
+        {"at_ms": t, "join": [{"id": m, "topics": ["t"]}]} for t, m in ((0, "A"), (200, "B"))]}),
 }
 FILE_ARGS = [*FILES, "bad.bin", "empty.json", "dir", "missing.json", "dir/missing.toml"]
 OUT_ARGS = ["out.json", "out", "dir", "dir/out.txt", "new/out.json", "group.json"]
@@ -111,6 +113,7 @@ VALUES: dict[str, list[str]] = {
     "--transactional-id": ["t", "tx-1"],
     "--client-rack": ["a", "", " "],
     "--limit": ["0", "3"],
+    "--assignment-interval-ms": ["0", "300", "1000"],
     "--search": ["2-8", "3-3", "8-2"],
     "--serializer": ["string", "bytes", "uuid", "int", "long", "short", "hex", "double"],
     "--partitioner": ["java:default", "librdkafka:consistent", "sarama:default",
@@ -214,6 +217,7 @@ TEMPLATES: dict[str, list[list[str]]] = {
                  "--json"]],
     "migrate": [["migrate", "group.json", "--to-protocol", "consumer", "-a", "sticky"]],
     "rebalance": [["rebalance", "scenario.json", "-s", "range", "-s", "sticky"],
+                  ["rebalance", "timed.json", "-s", "uniform", "--assignment-interval-ms", "300"],
                   ["rebalance", "scenario.toml", "--json"]],
     "share-assign": [["share-assign", "share.json"],
                      ["share-assign", "share.json", "--kafka-version", "4.1", "--json"]],

@@ -231,9 +231,22 @@ def _results_json(sims: dict[str, Any], scenario: Any) -> dict[str, Any]:
             }
             if st.error is not None:
                 r["error"] = {"class": st.error.java_class, "message": str(st.error)}
+            if scenario.times is not None:  # KIP-1263: when targets were computed
+                r["targets_at_ms"] = _targets_at(sim, i)
             results[name] = r
-        steps.append({"step": i, "change": change.describe(), "results": results})
+        entry = {"step": i, "change": change.describe(), "results": results}
+        if scenario.times is not None:
+            entry["at_ms"] = scenario.times[i]
+        steps.append(entry)
     return {"scenario": scenario.name, "strategies": list(sims), "steps": steps}
+
+
+def _targets_at(sim: Any, step: int) -> list[int]:
+    """When the step's targets were computed (ms; KIP-848 with timed steps): ``[]`` when the
+    step waited for KIP-1263's assignment interval, two entries when a waiting step's changes
+    were assigned at the interval's end."""
+    return [r.at_ms for r in sim.rounds
+            if r.step == step and not r.deferred and r.at_ms is not None]
 
 
 def _settled_cell(report: Any) -> str:
@@ -334,6 +347,11 @@ def rebalance_command(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here (atomically).")] = None,
     kafka_version: Annotated[str | None, typer.Option(
         "--kafka-version", help=_VERSION_HELP, show_default=False)] = None,
+    assignment_interval_ms: Annotated[int | None, typer.Option(
+        "--assignment-interval-ms", min=0, show_default=False,
+        help="KIP-848 groups: group.consumer.assignment.interval.ms (KIP-1263, Kafka 4.3+; "
+        "default: the scenario's assignment_interval_ms, else the brokers' default, 1000 from "
+        "4.3). Batches the changes of steps with at_ms times less than this apart.")] = None,
 ) -> None:
     """Simulate a consumer group's rebalances, strategies side by side."""
     from kpart.consumer._scenario import load_scenario
@@ -351,7 +369,8 @@ def rebalance_command(
     from kpart.cli._progress import task_progress
 
     with task_progress(len(names) * len(scenario.groups), "rebalance steps") as advance:
-        sims = compare(scenario, chosen, on_step=advance)
+        sims = compare(scenario, chosen, on_step=advance,
+                       assignment_interval_ms=assignment_interval_ms)
     if fmt in BINARY_FORMATS:
         assert out is not None
         write_table(out, rebalance_table(sims, scenario), fmt,
@@ -371,6 +390,10 @@ def rebalance_command(
         reports = [sims[n].steps[i] for n in names]
         for field in ("rounds", "moved", "revoked", "paused", "balance"):
             table.add_row(field, *(str(getattr(r, field)) for r in reports))
+        if scenario.times is not None:
+            table.add_row("target at ms", *(
+                ", ".join(map(str, _targets_at(sims[n], i))) or "waits (KIP-1263)"
+                for n in names))
         if not all(r.settled for r in reports):
             table.add_row("settled", *(_settled_cell(r) for r in reports))
         for m in scenario.groups[i].members:

@@ -64,6 +64,12 @@ class Round:
     assignment: GroupAssignment | None
     error: KpartError | None = None
     revoked: tuple[tuple[str, tuple[Pair, ...]], ...] = ()
+    #: KIP-848 with timed steps: when the target was computed (ms), else ``None``.
+    at_ms: int | None = None
+    #: KIP-1263: no target was computed (the assignment interval had not elapsed since the
+    #: previous one); ``assignment`` is the previous target of the members still present
+    #: (nothing yet for those who just joined).
+    deferred: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -60,7 +60,8 @@ from kpart.errors import ConfigError, KpartError, Param
 
 __all__ = ["Scenario", "StepChange", "as_scenario", "load_scenario", "parse_scenario"]
 
-_SCENARIO_KEYS = ("name", "strategies", "topics", "partition_racks", "topic_ids", "steps")
+_SCENARIO_KEYS = ("name", "strategies", "topics", "partition_racks", "topic_ids",
+                  "assignment_interval_ms", "steps")
 _EVENT_KEYS = (
     "name",
     "delete_topics",
@@ -71,8 +72,9 @@ _EVENT_KEYS = (
     "crash",
     "subscribe",
     "join",
+    "at_ms",
 )
-_ABSOLUTE_KEYS = ("name", "topics", "partition_racks", "members")
+_ABSOLUTE_KEYS = ("name", "topics", "partition_racks", "members", "at_ms")
 _MEMBER_KEYS = ("id", "topics", "rack", "instance_id", "generation", "owned", "has_user_data")
 
 
@@ -115,6 +117,12 @@ class Scenario:
     strategies: tuple[str, ...] = ()
     name: str | None = None
     topic_ids: dict[str, str] = field(default_factory=dict, compare=False)
+    #: When each step happens (``at_ms`` of every step, ms, non-decreasing), or ``None``:
+    #: steps far enough apart that each gets its own target (KIP-1263 batches nothing).
+    times: tuple[int, ...] | None = None
+    #: ``group.consumer.assignment.interval.ms`` the scenario sets (KIP-1263), or ``None``:
+    #: the brokers' default at the simulated Kafka version.
+    assignment_interval_ms: int | None = None
 
 
 def _fail(where: str, msg: str) -> ConfigError:
@@ -379,7 +387,34 @@ def parse_scenario(doc: Any) -> Scenario:
         groups.append(group)
         changes.append(change)
     _check_topic_ids(topic_ids, groups)
-    return Scenario(tuple(groups), tuple(changes), strategies, doc.get("name"), topic_ids)
+    interval = doc.get("assignment_interval_ms")
+    if interval is not None:
+        interval = _millis("scenario.assignment_interval_ms", interval)
+    return Scenario(tuple(groups), tuple(changes), strategies, doc.get("name"), topic_ids,
+                    _times(steps), interval)
+
+
+def _millis(where: str, v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise _fail(where, f"expected milliseconds, an integer >= 0, got {v!r}")
+    return v
+
+
+def _times(steps: Sequence[Mapping[str, Any]]) -> tuple[int, ...] | None:
+    """Every step's ``at_ms`` (non-decreasing), or ``None`` when no step has one; a scenario
+    timing some steps only is refused."""
+    given = [i for i, step in enumerate(steps) if "at_ms" in step]
+    if not given:
+        return None
+    if len(given) != len(steps):
+        missing = next(i for i in range(len(steps)) if i not in given)
+        raise _fail(f"steps[{missing}].at_ms", "missing: give every step a time, or none")
+    times = [_millis(f"steps[{i}].at_ms", step["at_ms"]) for i, step in enumerate(steps)]
+    for i in range(1, len(times)):
+        if times[i] < times[i - 1]:
+            raise _fail(f"steps[{i}].at_ms", f"{times[i]} is before the previous step's "
+                        f"{times[i - 1]}: steps are in time order")
+    return tuple(times)
 
 
 def _check_topic_ids(topic_ids: Mapping[str, str], groups: Sequence[GroupSpec]) -> None:

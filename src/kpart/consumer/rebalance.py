@@ -56,8 +56,9 @@ from kpart.consumer._scenario import Scenario, as_scenario
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.coordinator._server_rebalance import simulate_server_rounds
 from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
-from kpart.errors import KpartError
+from kpart.errors import ConfigError, KpartError
 from kpart.limits import check_assignment
+from kpart.versions import behaviour
 
 __all__ = [
     "MAX_ROUNDS_PER_STEP",
@@ -319,8 +320,37 @@ def _reports(
     return tuple(reports)
 
 
+def assignment_interval(scenario: Scenario, strategy: Strategy,
+                        given: int | None = None) -> int:
+    """``group.consumer.assignment.interval.ms`` for a KIP-848 ``strategy`` (KIP-1263):
+    ``given`` (the command line), else the scenario's ``assignment_interval_ms``, else the
+    brokers' default at the strategy's Kafka version (rule ``consumer_assignment_interval``:
+    1,000 ms from 4.3, 0 before). A positive interval at a version without KIP-1263 is a
+    :class:`~kpart.errors.ConfigError` naming it. Only timed steps (``at_ms``) are batched.
+
+    >>> from kpart.consumer import get_strategy
+    >>> sc = as_scenario({"topics": {"t": 2}, "steps": [{"join": [{"id": "A", "topics": ["t"]}]}]})
+    >>> assignment_interval(sc, get_strategy("uniform")), assignment_interval(
+    ...     sc, get_strategy("uniform").at_version("4.2.0"))
+    (1000, 0)
+    """
+    default = int(behaviour("consumer_assignment_interval", strategy.kafka_version))
+    value = given if given is not None else scenario.assignment_interval_ms
+    if value is None:
+        return default
+    if value > 0 and default == 0:
+        why = ("target assignment batching (KIP-1263) starts in Kafka 4.3.0; at "
+               f"{strategy.kafka_version} every change computes a new target (give 0)")
+        if given is None:
+            raise ConfigError(f"scenario.assignment_interval_ms {value}: {why}")
+        raise ConfigError.about("assignment_interval_ms", "{param} {value}: {why}",
+                                value=value, why=why)
+    return value
+
+
 def simulate(
-    steps: Any, strategy: str | Strategy = "range", *, on_step: Callable[[], None] | None = None
+    steps: Any, strategy: str | Strategy = "range", *, on_step: Callable[[], None] | None = None,
+    assignment_interval_ms: int | None = None,
 ) -> Simulation:
     """Simulate a scenario under ``strategy`` (a name in :data:`~kpart.consumer.ASSIGNORS` or
     a :class:`~kpart.consumer.Strategy` value) and report every step (``on_step()`` is called
@@ -351,7 +381,8 @@ def simulate(
     if strat.protocol == CONSUMER:
         rounds = simulate_server_rounds(
             scenario.groups, strat, topic_ids=scenario.topic_ids, changes=scenario.changes,
-            on_step=on_step,
+            on_step=on_step, times=scenario.times,
+            interval_ms=assignment_interval(scenario, strat, assignment_interval_ms),
         )
     else:
         rounds = simulate_rounds(scenario.groups, strat, on_step=on_step)
@@ -363,8 +394,10 @@ def compare(
     strategies: Sequence[str | Strategy],
     *,
     on_step: Callable[[], None] | None = None,
+    assignment_interval_ms: int | None = None,
 ) -> dict[str, Simulation]:
     """:func:`simulate` under several strategies (same scenario), keyed by strategy name."""
     scenario = as_scenario(steps)
-    sims = (simulate(scenario, s, on_step=on_step) for s in strategies)
+    sims = (simulate(scenario, s, on_step=on_step, assignment_interval_ms=assignment_interval_ms)
+            for s in strategies)
     return {sim.strategy: sim for sim in sims}

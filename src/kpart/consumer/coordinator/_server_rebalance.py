@@ -118,6 +118,8 @@ def simulate_server_rounds(
     topic_ids: Mapping[str, str] | None = None,
     changes: Sequence[StepChange] | None = None,
     on_step: Callable[[], None] | None = None,
+    times: Sequence[int] | None = None,
+    interval_ms: int = 0,
 ) -> tuple[Round, ...]:
     """One :class:`~kpart.consumer.rebalance.Round` per step under the KIP-848 ``strategy``:
     the target the coordinator computes from each member's current target (the previous
@@ -126,28 +128,65 @@ def simulate_server_rounds(
     ``revoked``: per member still in the group, the partitions it gives up (of topics it still
     subscribes to, deleted topics included). ``changes`` (the scenario's) tell when a deleted
     topic is created again, with a new id. An assignor error is recorded in its round and
-    leaves the targets unchanged."""
+    leaves the targets unchanged.
+
+    KIP-1263 (Kafka 4.3, ``GroupMetadataManager.canComputeNextTargetAssignment``): with
+    ``times`` (each step's time, ms) and ``interval_ms`` > 0, a step less than ``interval_ms``
+    after the previous target computes none: its round is ``deferred`` (members keep their
+    targets; a new member has none yet). The waiting changes are assigned together by the
+    first heartbeat once the interval has elapsed: the next step's, when it comes at that
+    moment or sooner, else a second round of the waiting step at exactly the end of the
+    interval (in a group, some member's heartbeat, every ``heartbeat.interval.ms``, arrives
+    about then; kpart takes that moment)."""
     run = strategy.load_server()
     current: Target = {}
     names: dict[int, str] = {}  # every topic id seen → its name (deleted topics included)
-    rounds = []
-    for s, (step, ids) in enumerate(zip(steps, _ids_per_step(steps, topic_ids, changes),
-                                        strict=True)):
-        base = server_group(step, ids)  # the scenario's members own nothing themselves
-        names.update((t.uuid, t.name) for t in base.topics)
-        spec = with_current_assignments(base, current)
+    rounds: list[Round] = []
+    last_ms: int | None = None  # when the last target was computed (None: never)
+    waiting: tuple[int, GroupSpec] | None = None  # a deferred step: (index, its spec)
+
+    def compute(s: int, r: int, spec: ServerGroupSpec, at: int | None) -> None:
+        nonlocal current, last_ms
         seen = _members_seen(spec, s)
         try:
             raw = run(spec, True)
         except KpartError as e:
-            rounds.append(Round(step=s, round=0, generation=s + 1, leader="", members=seen,
-                                assignment=None, error=e))
+            rounds.append(Round(step=s, round=r, generation=s + 1, leader="", members=seen,
+                                assignment=None, error=e, at_ms=at))
             current = {m.member_id: current.get(m.member_id, []) for m in spec.members}
         else:
             result = spec.to_group_assignment(raw)
-            rounds.append(Round(step=s, round=0, generation=s + 1, leader="", members=seen,
-                                assignment=result, revoked=_revoked(spec, result, names)))
+            rounds.append(Round(step=s, round=r, generation=s + 1, leader="", members=seen,
+                                assignment=result, revoked=_revoked(spec, result, names),
+                                at_ms=at))
             current = read_back(spec, raw)
+        last_ms = at
+
+    for s, (step, ids) in enumerate(zip(steps, _ids_per_step(steps, topic_ids, changes),
+                                        strict=True)):
+        at = None if times is None else int(times[s])
+        if waiting is not None and last_ms is not None and at is not None \
+                and at > last_ms + interval_ms:
+            w, wspec = waiting  # the waiting changes, assigned when the interval ended
+            compute(w, 1, with_current_assignments(wspec, current), last_ms + interval_ms)
+        waiting = None
+        base = server_group(step, ids)  # the scenario's members own nothing themselves
+        names.update((t.uuid, t.name) for t in base.topics)
+        spec = with_current_assignments(base, current)
+        if at is not None and last_ms is not None and interval_ms > 0 \
+                and at < last_ms + interval_ms:
+            kept = {m.member_id: current.get(m.member_id, []) for m in spec.members}
+            rounds.append(Round(step=s, round=0, generation=s + 1, leader="",
+                                members=_members_seen(spec, s),
+                                assignment=spec.to_group_assignment(kept), at_ms=at,
+                                deferred=True))
+            current = kept
+            waiting = (s, base)
+        else:
+            compute(s, 0, spec, at)
         if on_step is not None:
             on_step()
+    if waiting is not None and last_ms is not None:
+        w, wspec = waiting
+        compute(w, 1, with_current_assignments(wspec, current), last_ms + interval_ms)
     return tuple(rounds)
