@@ -143,7 +143,7 @@ def simulate_server_rounds(
     names: dict[int, str] = {}  # every topic id seen → its name (deleted topics included)
     rounds: list[Round] = []
     last_ms: int | None = None  # when the last target was computed (None: never)
-    waiting: tuple[int, GroupSpec] | None = None  # a deferred step: (index, its spec)
+    waiting: tuple[int, ServerGroupSpec] | None = None  # a deferred step: (index, its spec)
 
     def compute(s: int, r: int, spec: ServerGroupSpec, at: int | None) -> None:
         nonlocal current, last_ms
