@@ -385,6 +385,7 @@ SHIPPED = {
     "uneven.json": "group",
     "sticky-four-topics.json": "scenario-json",
     "kip1263-joins.json": "scenario-json",  # docs/consumer-assignment.md (KIP-1263)
+    "share-steps.json": None,  # docs/share-groups.md: kpart share-assign, a sequence (run there)
     "kip848-three-partitions.json": "kip848",  # docs/versions.md
     "kip848-already-balanced.json": "kip848",  # docs/versions.md
     "migrate-two-topics.json": "group",  # docs/versions.md (kpart migrate)

@@ -138,3 +138,22 @@ def test_kafka_4_1_hashes_member_ids_onto_partitions() -> None:
         "a": {"t": [0, 1]}, "d": {"t": [1, 2]}}
     shared = assign_simple(spec, kafka_version="4.2.0").as_dict()
     assert sorted(p for ps in shared.values() for p in ps["t"]) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("case", SEQUENCES, ids=case_ids(tuple(SEQUENCES)))
+def test_the_simulator_reproduces_every_round(case: dict) -> None:
+    """:func:`kpart.consumer.share.simulate_share_group` from the steps alone (no recorded
+    current assignments) gives every round's result and the members' current assignments in
+    the order the vectors record them."""
+    from kpart.consumer.share import simulate_share_group
+
+    rounds = simulate_share_group([_spec(s) for s in case["input"]["steps"]], "4.3")
+    for got, rnd in zip(rounds, case["expected"]["rounds"], strict=True):
+        if "error" in rnd:
+            assert got.error is not None and got.error.java_class == rnd["error"]["class"]
+        else:
+            assert got.assignment is not None
+            assert got.assignment.to_json() == {"assignment": rnd["assignment"]}
+        recorded = [[(t, list(ps)) for t, ps in m.get("assignment", [])] for m in rnd["members"]]
+        assert [[(t, list(ps)) for t, ps in m.assignment]
+                for m in got.spec.members] == recorded

@@ -5,7 +5,9 @@
 ``input`` object of a ``single`` case of Kafka's vectors, or one sequence round: the step's
 ``topics`` and ``assignable`` with the round's ``members``; a whole golden case line is read
 through its ``input``) and prints ``{"assignment": {member: {topic: [p, ...]}}}``, in the shape
-of the vectors' ``expected``, or a table. The algorithm is :mod:`kpart.consumer.share`.
+of the vectors' ``expected``, or a table. A sequence (``{"steps": [group state, ...]}``, a
+sequence case's ``input``) is simulated step after step as the coordinator runs it and printed
+as ``{"rounds": [{"step", "assignment"} or {"step", "error"}]}``. The algorithm is :mod:`kpart.consumer.share`.
 Kafka's own failure (``java.util.NoSuchElementException``) is an error naming it (exit 2);
 a member subscribed to a topic the file does not list is a warning, as for consumer groups.
 """
@@ -32,12 +34,35 @@ def _group_doc(file: Path) -> Any:
     except json.JSONDecodeError as e:
         raise ConfigError(f"{file}: malformed JSON: {e}") from None
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
-        if doc.get("kind") == "sequence" or "steps" in doc["input"]:
-            raise ConfigError(
-                f"{file}: a sequence case: give one round (the step's 'topics' and "
-                "'assignable' with the round's 'members').")
         doc = doc["input"]
     return doc
+
+
+def _sequence(file: Path, doc: dict[str, Any], kafka_version: str) -> dict[str, Any]:
+    """``{"rounds": [{"step", "assignment"} | {"step", "error"}]}`` of a sequence document
+    (``{"steps": [{"topics", "assignable"?, "members"}, ...]}``, a golden sequence's
+    ``input``), simulated as the coordinator runs it
+    (:func:`~kpart.consumer.share.simulate_share_group`)."""
+    from kpart.consumer.share import ShareGroupSpec, simulate_share_group
+
+    steps = doc.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise ConfigError(f"{file}: steps: expected a non-empty list of group states")
+    specs = []
+    for i, step in enumerate(steps):
+        try:
+            specs.append(ShareGroupSpec.from_json(step))
+        except KpartError as e:
+            raise ConfigError(f"{file}: steps[{i}]: {e}") from None
+    rounds = []
+    for r in simulate_share_group(specs, kafka_version):
+        if r.assignment is None:
+            assert r.error is not None
+            rounds.append({"step": r.step, "error": {"class": r.error.java_class,
+                                                     "message": str(r.error)}})
+        else:
+            rounds.append({"step": r.step, **r.assignment.to_json()})
+    return {"rounds": rounds}
 
 
 def share_assign_command(
@@ -65,8 +90,19 @@ def share_assign_command(
     behaviour("share_simple", kafka_version)  # version errors before anything is read
     if out is not None:
         check_writable(out, "--out", inputs={"FILE": file})
+    doc = _group_doc(file)
+    if isinstance(doc, dict) and "steps" in doc and "members" not in doc:
+        if fmt != "json":
+            raise ConfigError(f"{file}: a sequence of group states is printed as JSON only "
+                              f"(--format {fmt})")
+        text = json.dumps(_sequence(file, doc, kafka_version), indent=2)
+        if out is None:
+            typer.echo(text)
+        else:
+            write_text(out, text + "\n", "--out")
+        return
     try:
-        spec = ShareGroupSpec.from_json(_group_doc(file))
+        spec = ShareGroupSpec.from_json(doc)
     except KpartError as e:
         raise ConfigError(f"{file}: {e}") from None
     result = assign_simple(spec, kafka_version=kafka_version)

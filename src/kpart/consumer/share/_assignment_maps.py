@@ -1,9 +1,11 @@
 """What both ``Simple*AssignmentBuilder`` s share: Java's member numbering, the current
-assignments as maps, ``AssignorHelpers.deepCopyAssignment``, and the member iterator of
+assignments as maps, ``AssignorHelpers.deepCopyAssignment`` (Java's iteration orders kept), and the member iterator of
 ``assignRemainingPartitions`` (a ``HashSet<Integer>`` iterator, removal through it)."""
 
 from __future__ import annotations
 
+from kpart._java.collections import JavaHashMap, JavaHashSet
+from kpart._java.uuid import uuid_hash_code
 from kpart.consumer.share.share_group_spec import ShareGroupSpec
 from kpart.errors import NoSuchElementError
 
@@ -18,10 +20,19 @@ def old_assignments(spec: ShareGroupSpec, member_ids: list[str]) -> list[Assignm
     return [{spec.topic_uuid(t): list(ps) for t, ps in by_id[m].assignment} for m in member_ids]
 
 
-def deep_copy(old: Assignment) -> dict[int, set[int]]:
-    """``AssignorHelpers.deepCopyAssignment`` (only its content matters: the builders never
-    iterate a copy)."""
-    return {t: set(ps) for t, ps in old.items()}
+#: A member's new assignment as the builders hold it: ``HashMap<Uuid, Set<Integer>>`` in Java's
+#: iteration order (the order the coordinator writes the target record in, which is the order
+#: the next assignment reads it back in).
+Copied = JavaHashMap[int, JavaHashSet[int]]
+
+
+def deep_copy(old: Assignment) -> Copied:
+    """``AssignorHelpers.deepCopyAssignment``: ``new HashMap<>(size)`` of ``new HashSet<>(ps)``
+    per topic, filled in ``old``'s iteration order."""
+    copy: Copied = JavaHashMap(len(old), hash_of=uuid_hash_code)
+    for t, ps in old.items():
+        copy.put(t, JavaHashSet.copy_of(ps))
+    return copy
 
 
 def desired_counts(desired_sharing: int, num_partitions: int, num_members: int) -> list[int]:

@@ -17,6 +17,7 @@ from kpart._java.uuid import uuid_hash_code
 from kpart.consumer.coordinator.server_spec import Target
 from kpart.consumer.share._assignment_maps import (
     Assignment,
+    Copied,
     MemberIterator,
     deep_copy,
     desired_counts,
@@ -45,9 +46,9 @@ class _Builder:
             for tid in self.subscribed_topic_ids
         }
         self.old: list[Assignment] = old_assignments(spec, self.member_ids)
-        self.new: dict[int, dict[int, set[int]]] = {}
+        self.new: dict[int, Copied] = {}
 
-    def copy_of(self, i: int) -> dict[int, set[int]]:
+    def copy_of(self, i: int) -> Copied:
         found = self.new.get(i)
         if found is None:
             found = self.new[i] = deep_copy(self.old[i])
@@ -112,7 +113,9 @@ class _TopicAssignmentPartialBuilder:
                     assert by_partition is not None
                     by_partition.remove(i)
                     assigned.remove(p)
-                    self.group.copy_of(i)[self.topic_id].discard(p)
+                    parts = self.group.copy_of(i).get(self.topic_id)
+                    assert parts is not None
+                    parts.remove(p)
 
     def revoke_overshared_partitions(self) -> None:
         sharing = self.desired_sharing
@@ -154,7 +157,7 @@ class _TopicAssignmentPartialBuilder:
                         assigned_this_round = False
                     i = it.next(where)
                     if i not in members_assigned:
-                        self.group.copy_of(i).setdefault(self.topic_id, set()).add(p)
+                        self.group.copy_of(i).compute_if_absent(self.topic_id, JavaHashSet).add(p)
                         final: JavaHashSet[int] | set[int] | None = self.final_by_member.get(i)
                         if final is None:
                             final = added.setdefault(i, set())

@@ -16,6 +16,7 @@ from kpart._java.collections import JavaHashMap, JavaHashSet
 from kpart._java.topic_id_partition import assignor_helpers_capacity, topic_id_partition_hash
 from kpart.consumer.coordinator.server_spec import Target
 from kpart.consumer.share._assignment_maps import (
+    Copied,
     MemberIterator,
     deep_copy,
     desired_counts,
@@ -48,14 +49,14 @@ class _Builder:
         self.desired_sharing = 0 if t == 0 else (m + t - 1) // t
         self.desired_assignment_count = desired_counts(self.desired_sharing, t, m)
         self.old = old_assignments(spec, self.member_ids)
-        self.new: dict[int, dict[int, set[int]]] = {}
+        self.new: dict[int, Copied] = {}
         self.final_by_partition: JavaHashMap[TopicIdPartition, JavaHashSet[int]] = JavaHashMap(
             assignor_helpers_capacity(t), hash_of=topic_id_partition_hash)
         self.final_by_member: dict[int, JavaHashSet[TopicIdPartition]] = {}
         self.unfilled: set[int] = set()
         self.overfilled: set[int] = set()
 
-    def _copy(self, i: int) -> dict[int, set[int]]:
+    def _copy(self, i: int) -> Copied:
         found = self.new.get(i)
         if found is None:
             found = self.new[i] = deep_copy(self.old[i])
@@ -80,7 +81,7 @@ class _Builder:
     def revoke_unassignable_partitions(self) -> None:
         for i in range(self.num_group_members):
             old = self.old[i]
-            new: dict[int, set[int]] | None = None
+            new: Copied | None = None
             count = 0
             desired = self.desired_assignment_count[i]
             for tid, parts in old.items():
@@ -95,7 +96,7 @@ class _Builder:
                 else:
                     if new is None:
                         new = deep_copy(old)
-                    new.pop(tid, None)
+                    new.remove(tid)
             if new is not None:
                 self.new[i] = new
             if count < desired:
@@ -109,7 +110,9 @@ class _Builder:
             final = self.final_by_member[i]
             if len(final) > desired:
                 for tp in list(final):
-                    self.new[i][tp[0]].discard(tp[1])
+                    parts = self.new[i].get(tp[0])
+                    assert parts is not None
+                    parts.remove(tp[1])
                     by_partition = self.final_by_partition.get(tp)
                     assert by_partition is not None
                     by_partition.remove(i)
@@ -151,7 +154,7 @@ class _Builder:
                         assigned_this_round = False
                     i = it.next(where)
                     if i not in members_assigned:
-                        self._copy(i).setdefault(tp[0], set()).add(tp[1])
+                        self._copy(i).compute_if_absent(tp[0], JavaHashSet).add(tp[1])
                         # (a set made here is never iterated: a plain set will do)
                         final = self.final_by_member.setdefault(i, set())  # type: ignore[arg-type]
                         final.add(tp)
