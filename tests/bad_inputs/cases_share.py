@@ -1,7 +1,7 @@
 """Catalogue cases of issue 26, point 1 (ids ``share-*``): ``kpart share-assign`` on a share
 group with a member subscribed to an unknown topic (a warning, as consumer groups warn), a
 group on which Kafka 4.3's ``SimpleAssignor`` itself throws ``NoSuchElementException`` (an
-error naming it), versions without a known share assignor (3.9: no share groups; 4.4: unreleased), a sequence case instead of one round, and bad ``assignable`` values; ``--out`` is
+error naming it), versions without a known share assignor (3.9: no share groups; 4.4: unreleased), a sequence asked for as a table, and bad ``assignable`` values; ``--out`` is
 never written after an error."""
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ CASES = [
          argv=("share-assign", "g.json", "--kafka-version", "3.9.2", "-o", "out.json")),
     Case(id="share-4.4-unreleased", names="'4.4'", files={"g.json": GROUP},
          argv=("share-assign", "g.json", "--kafka-version", "4.4")),
-    Case(id="share-sequence-case", names="sequence", files={"g.json": json.dumps(
+    Case(id="share-sequence-case-as-table", names="--format table", files={"g.json": json.dumps(
         {"kind": "sequence", "input": {"steps": [json.loads(GROUP)]}})},
-         argv=("share-assign", "g.json")),
+         argv=("share-assign", "g.json", "--format", "table")),
     Case(id="share-assignable-unknown-topic", names="'u'",
          files={"g.json": _group(assignable={"u": [0]})}, argv=("share-assign", "g.json")),
     Case(id="share-assignable-partition-beyond", names="partition 7",

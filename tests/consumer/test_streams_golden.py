@@ -82,3 +82,16 @@ def test_sequence_simulated(case: dict[str, Any]) -> None:
         assert got == rnd["assignment"], f"step {i}"
         targets = {mid: got[mid] for mid in present}
         instance_of = {m["id"]: m["instance_id"] for m in step["members"]}
+
+
+@pytest.mark.parametrize("case", SEQUENCES, ids=[c["id"] for c in SEQUENCES])
+def test_the_simulator_reproduces_every_round(case: dict[str, Any]) -> None:
+    """:func:`kpart.consumer.streams.simulate_streams_group` from the steps alone: every
+    round's inputs (members' current tasks) and result."""
+    from kpart.consumer.streams import simulate_streams_group
+
+    rounds = simulate_streams_group(case["input"]["steps"], "4.3")
+    for got, rnd in zip(rounds, case["expected"]["rounds"], strict=True):
+        assert got.assignment is not None
+        assert got.assignment.to_json() == {"assignment": rnd["assignment"]}
+        assert got.spec == StreamsGroupSpec.from_json(_round_doc(case, rnd))

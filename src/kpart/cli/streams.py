@@ -27,12 +27,32 @@ from kpart.versions import DEFAULT_KAFKA_VERSION, behaviour
 
 def _group_doc(doc: Any, file: Path) -> Any:
     if isinstance(doc, dict) and "members" not in doc and isinstance(doc.get("input"), dict):
-        if "steps" in doc["input"]:
-            raise ConfigError("a sequence case: give one round (a step's "
-                              "'subtopologies' and 'num_standby_replicas' with the round's "
-                              "'members')")
         return doc["input"]
     return doc
+
+
+def _sequence(file: Path, doc: dict[str, Any], kafka_version: str) -> dict[str, Any]:
+    """``{"rounds": [{"step", "assignment"} | {"step", "error"}]}`` of a sequence document
+    (``{"steps": [group state, ...]}``, a golden sequence's ``input``), simulated as the
+    coordinator runs it (:func:`~kpart.consumer.streams.simulate_streams_group`)."""
+    from kpart.consumer.streams import simulate_streams_group
+
+    steps = doc.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise ConfigError(f"{file}: steps: expected a non-empty list of group states")
+    try:
+        rounds = simulate_streams_group(steps, kafka_version)
+    except ConfigError as e:
+        raise ConfigError(f"{file}: {e}") from None
+    out = []
+    for r in rounds:
+        if r.assignment is None:
+            assert r.error is not None
+            out.append({"step": r.step, "error": {"class": getattr(r.error, "java_class", None),
+                                                   "message": str(r.error)}})
+        else:
+            out.append({"step": r.step, **r.assignment.to_json()})
+    return {"rounds": out}
 
 
 def _tasks_text(tasks: Any) -> str:
@@ -63,8 +83,19 @@ def streams_assign_command(
         doc = json.loads(read_text(file, "FILE", stdin=True))
     except json.JSONDecodeError as e:
         raise ConfigError(f"{file}: malformed JSON: {e}") from None
+    doc = _group_doc(doc, file)
+    if isinstance(doc, dict) and "steps" in doc and "members" not in doc:
+        if not as_json:
+            raise ConfigError(f"{file}: a sequence of group states is printed as JSON only: "
+                              "add --json")
+        text = json.dumps(_sequence(file, doc, kafka_version), indent=2)
+        if out is None:
+            typer.echo(text)
+        else:
+            write_text(out, text + "\n", "--out")
+        return
     try:
-        spec = StreamsGroupSpec.from_json(_group_doc(doc, file))
+        spec = StreamsGroupSpec.from_json(doc)
     except KpartError as e:
         raise ConfigError(f"{file}: {e}") from None
     stale = spec.stale_tasks()
