@@ -39,10 +39,11 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from kpart._java.collections import JavaHashMap, JavaHashSet
+from kpart._java.collections import JavaHashMap
 from kpart._java.hashing import hashmap_order
 from kpart._java.strings import java_string_key
 from kpart.consumer.assignment import GroupAssignment
+from kpart.consumer.classic._partition_movements import PartitionMovements
 from kpart.consumer.spec import GroupSpec, Member
 from kpart.errors import AssignmentError
 
@@ -201,56 +202,6 @@ class _SortedMembers:
         return (k[2] for k in self._items)
 
 
-class _PartitionMovements:
-    """``AbstractStickyAssignor.PartitionMovements`` (the parts that decide moves): per topic,
-    the partitions moved between each (source, destination) pair, in ``HashSet`` s whose first
-    element (Java's bucket order) is the one moved back."""
-
-    __slots__ = ("by_topic", "movements")
-
-    def __init__(self) -> None:
-        self.movements: dict[TP, tuple[str, str]] = {}
-        self.by_topic: dict[str, dict[tuple[str, str], JavaHashSet[TP]]] = {}
-
-    def _remove_record(self, tp: TP) -> tuple[str, str]:
-        pair = self.movements.pop(tp)
-        per_topic = self.by_topic[tp[0]]
-        moved = per_topic[pair]
-        moved.remove(tp)
-        if not len(moved):
-            del per_topic[pair]
-        if not per_topic:
-            del self.by_topic[tp[0]]
-        return pair
-
-    def _add_record(self, tp: TP, pair: tuple[str, str]) -> None:
-        self.movements[tp] = pair
-        per_topic = self.by_topic.setdefault(tp[0], {})
-        moved = per_topic.get(pair)
-        if moved is None:
-            moved = per_topic[pair] = JavaHashSet()
-        moved.add(tp)
-
-    def move_partition(self, tp: TP, old: str, new: str) -> None:
-        if tp in self.movements:
-            src = self._remove_record(tp)[0]
-            if src != new:
-                self._add_record(tp, (src, new))
-        else:
-            self._add_record(tp, (old, new))
-
-    def actual_partition_to_move(self, tp: TP, old: str, new: str) -> TP:
-        per_topic = self.by_topic.get(tp[0])
-        if per_topic is None:
-            return tp
-        if tp in self.movements:
-            old = self.movements[tp][0]
-        reverse = per_topic.get((new, old))
-        if reverse is None:
-            return tp
-        return reverse.first()
-
-
 class NullPointerError(AssignmentError):
     """Kafka's general sticky path itself fails with ``java.lang.NullPointerException`` (a
     Kafka bug, 2.4 – 2.8): it looks up the partition count of a member it set aside as unable
@@ -279,7 +230,7 @@ class GeneralAssign:
         self.members = inputs.members
         self.data = data
         self.topics_of = {m.member_id: m.topics for m in inputs.members}
-        self.movements = _PartitionMovements()
+        self.movements = PartitionMovements()  # unchanged since 2.4
         self.current: dict[str, list[TP]] = {}
         self.prev: dict[TP, tuple[str, int]] = {}  # in the HashMap's key order
         self.p2c: dict[TP, list[str]] = {}  # partition2AllPotentialConsumers, HashMap order
@@ -503,7 +454,7 @@ class GeneralAssign:
 
     def _reassign(self, tp: TP, new: str) -> None:
         old = self.owner[tp]
-        self._move(self.movements.actual_partition_to_move(tp, old, new), new)
+        self._move(self.movements.get_the_actual_partition_to_be_moved(tp, old, new), new)
 
     def _move(self, tp: TP, new: str) -> None:
         old = self.owner[tp]
