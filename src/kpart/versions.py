@@ -527,6 +527,33 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "leader (PartitionChangeBuilder at 4.3)"),
         ),
     ),
+    Rule(
+        "classic_sticky",
+        "Classic client StickyAssignor / CooperativeStickyAssignor (AbstractStickyAssignor): "
+        "which owned partitions a member keeps and where the others go",
+        "client", "the classic sticky assignors",
+        (
+            Span("0.10.0.0", "2.3.1", None, "KIP-429",
+                 "kpart models the sticky assignors from 2.4.0 (cooperative-sticky starts "
+                 "there)"),
+            Span("2.4.0", "2.5.0", "2.4.0", "KIP-429",
+                 "the general algorithm for every group, plus the cooperative variant"),
+            Span("2.5.1", "2.8.0", "2.5.1", "KAFKA-9987",
+                 "the constrained algorithm when every member subscribes to the same topics"),
+            Span("2.8.1", "2.8.2", "2.8.1", "KAFKA-13081",
+                 "doubly claimed partitions detected and handled (2.8 branch)"),
+            Span("3.0.0", "3.4.0", "3.0.0", "KAFKA-12464, KAFKA-12675, KAFKA-12984",
+                 "only the highest generation's claims count; the reworked general algorithm"),
+            Span("3.4.1", "3.4.1", "3.4.1", "KAFKA-14639",
+                 "claims of every generation count, the highest generation wins"),
+            Span("3.5.0", "3.5.1", "3.5.0", "KIP-881 (KAFKA-14452)",
+                 "rack-aware sticky assignment"),
+            Span("3.5.2", "3.7.0", "3.5.2", "KAFKA-15106",
+                 "the general algorithm's balance check is fixed"),
+            Span("3.7.1", "4.4", "3.7.1", "KAFKA-16277, KAFKA-15170",
+                 "owned partitions kept in partition order; the rack-aware round robin fixed"),
+        ),
+    ),
 )}
 
 

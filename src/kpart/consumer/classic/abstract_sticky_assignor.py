@@ -25,8 +25,10 @@ twice, or end in ``AssignmentError("No more unfilled consumers to be assigned.")
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 
 from kpart._java.hashing import hashmap_order
 from kpart.consumer.classic._constrained_builder import ConstrainedBuilder
@@ -34,6 +36,8 @@ from kpart.consumer.classic._general_builder import GeneralBuilder
 from kpart.consumer.classic._member_info import partitions_per_topic
 from kpart.consumer.classic._sticky_rack import RackInfo
 from kpart.consumer.spec import GroupSpec, Member, OwnedPartitions
+from kpart.errors import ConfigError
+from kpart.versions import KafkaVersion, behaviour
 
 __all__ = [
     "DEFAULT_GENERATION",
@@ -41,11 +45,50 @@ __all__ = [
     "StickyResult",
     "all_subscriptions_equal",
     "assign_partitions",
+    "release_line",
+    "release_module",
     "subscription_order",
 ]
 
 DEFAULT_GENERATION = -1
 TP = tuple[str, int]
+
+#: ``classic_sticky`` lines this module runs itself (flags of the builders).
+BUILDER_LINES = ("3.5.2", "3.7.1")
+#: ``classic_sticky`` lines ported as whole objects: ``kpart.consumer.classic.releases.<module>``,
+#: each with ``assign(group, *, cooperative) -> GroupAssignment``.
+_RELEASE_MODULES = {
+    "2.4.0": "abstract_sticky_assignor_2_4",
+    "2.5.1": "abstract_sticky_assignor_2_5_1",
+    "2.8.1": "abstract_sticky_assignor_2_8_1",
+}
+
+
+def release_line(kafka_version: str | KafkaVersion | None) -> str:
+    """The ``classic_sticky`` line of ``kafka_version`` (default 4.3: ``"3.7.1"``): the first
+    release of the implementation line it belongs to. Raises
+    :class:`~kpart.errors.ConfigError` naming the version when it is unknown, before 2.4.0,
+    ambiguous (``3.5``), or in a line kpart does not model yet.
+
+    >>> release_line("3.6.2"), release_line(None)
+    ('3.5.2', '3.7.1')
+    """
+    line = behaviour("classic_sticky", kafka_version)
+    if line not in BUILDER_LINES and line not in _RELEASE_MODULES:
+        raise ConfigError.about(
+            "kafka_version", "The classic sticky assignors of {param} {value!r} (the {line} "
+            "line) are not modelled by kpart yet; kpart models them for 3.5.2 and later",
+            value=str(kafka_version), line=line)
+    return line
+
+
+def release_module(line: str) -> ModuleType | None:
+    """The whole-object port of ``classic_sticky`` line ``line`` (imported on first use), or
+    ``None`` for the lines this module's builders run (:data:`BUILDER_LINES`)."""
+    name = _RELEASE_MODULES.get(line)
+    if name is None:
+        return None
+    return importlib.import_module(f"kpart.consumer.classic.releases.{name}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,10 +198,13 @@ def _prev_assignment(
 
 
 def assign_partitions(
-    group: GroupSpec, member_data: Callable[[Member], MemberData]
+    group: GroupSpec, member_data: Callable[[Member], MemberData], *, line: str = "3.7.1"
 ) -> StickyResult:
     """``AbstractStickyAssignor.assignPartitions`` for ``group``; ``member_data`` decodes a
-    member's previous partitions and generation (assignor-specific).
+    member's previous partitions and generation (assignor-specific). ``line``: the
+    ``classic_sticky`` behaviour of :mod:`kpart.versions` this module implements, ``"3.7.1"``
+    (3.7.1 and later) or ``"3.5.2"`` (3.5.2 to 3.7.0: the constrained builder before
+    KAFKA-16277 and KAFKA-15170).
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
@@ -170,7 +216,10 @@ def assign_partitions(
     equal, owned_by, multi, max_generation = all_subscriptions_equal(ppt, members, data)
     rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])
     if equal:
-        cb = ConstrainedBuilder(ppt, rack_info, owned_by, multi)
+        fixed = line == "3.7.1"
+        cb = ConstrainedBuilder(
+            ppt, rack_info, owned_by, multi, kafka_16277=fixed, kafka_15170=fixed
+        )
         assignment = cb.build()
         return StickyResult(
             assignment,

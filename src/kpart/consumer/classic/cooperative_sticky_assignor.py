@@ -26,8 +26,11 @@ from kpart.consumer.classic.abstract_sticky_assignor import (
     DEFAULT_GENERATION,
     MemberData,
     assign_partitions,
+    release_line,
+    release_module,
 )
 from kpart.consumer.spec import GroupSpec, Member
+from kpart.versions import KafkaVersion
 
 __all__ = [
     "CooperativeStickyAssignor",
@@ -65,13 +68,26 @@ def _transferring(
     return {tp: c for tp, c in added.items() if tp in revoked}
 
 
-def assign_cooperative_sticky(group: GroupSpec) -> GroupAssignment:
+def assign_cooperative_sticky(
+    group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None
+) -> GroupAssignment:
     """Cooperative-sticky assignment of ``group``; ``revoked`` lists, per member, the owned
     partitions it must give up (they are handed out in the follow-up rebalance).
 
-    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
+    ``kafka_version``: the client's Kafka version (default 4.3), by the ``classic_sticky``
+    rule of :mod:`kpart.versions` (3.5.2 to 3.7.0: before KAFKA-16277 and KAFKA-15170).
+
+    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``;
+    :class:`~kpart.errors.ConfigError` naming ``kafka_version`` when kpart does not model it.
     """
-    return _assign(group, ordered=False)[0]
+    line = release_line(kafka_version)
+    if line == "3.7.1":
+        return _assign(group, ordered=False)[0]
+    module = release_module(line)
+    if module is not None:
+        result: GroupAssignment = module.assign(group, cooperative=True)
+        return result
+    return reference_assign(group, line=line)[0]
 
 
 def assign_cooperative_sticky_ordered(
@@ -90,9 +106,12 @@ def _assign(group: GroupSpec, ordered: bool) -> tuple[GroupAssignment, dict[str,
     return reference_assign(group)
 
 
-def reference_assign(group: GroupSpec) -> tuple[GroupAssignment, dict[str, list[TP]]]:
-    """The object-based port (reference for the array form): assignment and Kafka lists."""
-    result = assign_partitions(group, cooperative_member_data)
+def reference_assign(
+    group: GroupSpec, *, line: str = "3.7.1"
+) -> tuple[GroupAssignment, dict[str, list[TP]]]:
+    """The object-based port (reference for the array form): assignment and Kafka lists;
+    ``line``: as :func:`~kpart.consumer.classic.abstract_sticky_assignor.assign_partitions`."""
+    result = assign_partitions(group, cooperative_member_data, line=line)
     assignment = result.assignment
     moving = result.partitions_transferring_ownership
     if moving is None:

@@ -30,8 +30,11 @@ from kpart.consumer.classic._constrained_arrays import try_array_form
 from kpart.consumer.classic.abstract_sticky_assignor import (
     MemberData,
     assign_partitions,
+    release_line,
+    release_module,
 )
 from kpart.consumer.spec import GroupSpec, Member
+from kpart.versions import KafkaVersion
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
 
@@ -54,12 +57,25 @@ def assign_sticky_ordered(
     return result, lists
 
 
-def assign_sticky(group: GroupSpec) -> GroupAssignment:
+def assign_sticky(
+    group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None
+) -> GroupAssignment:
     """Sticky assignment of ``group`` (every member listed, ``()`` when it gets nothing).
 
-    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
+    ``kafka_version``: the client's Kafka version (default 4.3), by the ``classic_sticky``
+    rule of :mod:`kpart.versions` (3.5.2 to 3.7.0: before KAFKA-16277 and KAFKA-15170).
+
+    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``;
+    :class:`~kpart.errors.ConfigError` naming ``kafka_version`` when kpart does not model it.
     """
-    return _assign(group, ordered=False)[0]
+    line = release_line(kafka_version)
+    if line == "3.7.1":
+        return _assign(group, ordered=False)[0]
+    module = release_module(line)
+    if module is not None:
+        result: GroupAssignment = module.assign(group, cooperative=False)
+        return result
+    return reference_assign(group, line=line)[0]
 
 
 def _assign(
@@ -72,10 +88,11 @@ def _assign(
 
 
 def reference_assign(
-    group: GroupSpec,
+    group: GroupSpec, *, line: str = "3.7.1"
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
-    """The object-based port (reference for the array form): assignment and Kafka lists."""
-    result = assign_partitions(group, sticky_member_data)
+    """The object-based port (reference for the array form): assignment and Kafka lists;
+    ``line``: as :func:`~kpart.consumer.classic.abstract_sticky_assignor.assign_partitions`."""
+    result = assign_partitions(group, sticky_member_data, line=line)
     ids = [m.member_id for m in group.members]
     lists = {m: list(result.assignment.get(m, ())) for m in ids}
     return GroupAssignment.from_pairs(ids, lists), lists
