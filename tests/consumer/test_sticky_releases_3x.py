@@ -79,3 +79,39 @@ def test_the_versions_page_example() -> None:
     old = assign_cooperative_sticky(spec, kafka_version="3.7.0")
     assert old.as_dict() == {"a": {"t": [2, 3]}, "b": {}}
     assert dict(old.revoked) == {"a": (("t", (0, 1)),)}
+
+
+def _kafka_15106_group(g1: int, g2: int, g3: int) -> GroupSpec:
+    # AbstractStickyAssignorTest.testSubscriptionNotEqualAndAssignSamePartitionWith3Generation
+    # (added with KAFKA-15106 in 3.5.2): partition 2 of `topic` claimed in three generations
+    return GroupSpec.from_json({"topics": {"topic": 6, "topic1": 1}, "members": [
+        {"id": "consumer1", "topics": ["topic"], "generation": g1, "owned": [["topic", [0, 2]]]},
+        {"id": "consumer2", "topics": ["topic"], "generation": g2,
+         "owned": [["topic", [1, 2, 3]]]},
+        {"id": "consumer3", "topics": ["topic"], "generation": g3,
+         "owned": [["topic", [2, 4, 5]]]},
+        {"id": "consumer4", "topics": ["topic1"], "generation": 2, "owned": [["topic1", [0]]]}]})
+
+
+def _sound(result) -> bool:
+    lists = [result.partitions_of(m) for m in result.member_ids]
+    flat = [tp for one in lists for tp in one]
+    return len(flat) == len(set(flat)) and all(1 <= len(one) <= 2 for one in lists)
+
+
+GENERATIONS = [(1, 2, 3), (1, 3, 2), (2, 1, 3), (2, 3, 1), (3, 1, 2), (3, 2, 1)]
+
+
+@pytest.mark.parametrize("version", ["3.5.2", "3.6.2", "3.7.1", "4.3"])
+def test_kafka_15106_regression_test_holds_from_3_5_2(version: str) -> None:
+    for gens in GENERATIONS:
+        assert _sound(assign_sticky(_kafka_15106_group(*gens), kafka_version=version)), gens
+
+
+def test_3_5_0_has_the_bug_kafka_15106_fixed() -> None:
+    # 3.5.0 and 3.5.1 (no golden vectors: ported from source): the claim map takes the
+    # older generation's claimant, so with these generations consumer2 is handed partition 3
+    # while consumer1 keeps it too — the assertion Kafka's regression test makes fails
+    failed = [g for g in GENERATIONS
+              if not _sound(assign_sticky(_kafka_15106_group(*g), kafka_version="3.5.1"))]
+    assert failed == [(2, 1, 3), (3, 1, 2)]

@@ -54,7 +54,7 @@ DEFAULT_GENERATION = -1
 TP = tuple[str, int]
 
 #: ``classic_sticky`` lines this module runs itself (flags of the builders).
-BUILDER_LINES = ("3.5.2", "3.7.1")
+BUILDER_LINES = ("3.5.0", "3.5.2", "3.7.1")
 #: ``classic_sticky`` lines ported as whole objects: ``kpart.consumer.classic.releases.<module>``,
 #: each with ``assign(group, *, cooperative) -> GroupAssignment``.
 _RELEASE_MODULES = {
@@ -77,7 +77,7 @@ def release_line(kafka_version: str | KafkaVersion | None) -> str:
     if line not in BUILDER_LINES and line not in _RELEASE_MODULES:
         raise ConfigError.about(
             "kafka_version", "The classic sticky assignors of {param} {value!r} (the {line} "
-            "line) are not modelled by kpart yet; kpart models them for 3.5.2 and later",
+            "line) are not modelled by kpart yet; kpart models them for 3.5.0 and later",
             value=str(kafka_version), line=line)
     return line
 
@@ -132,9 +132,13 @@ def all_subscriptions_equal(
     all_topics: Mapping[str, int],
     members: list[Member],
     data: Mapping[str, MemberData],
+    *,
+    kafka_15106: bool = True,
 ) -> tuple[bool, dict[str, list[TP]], set[TP], int]:
     """``allSubscriptionsEqual``: (equal, member → valid owned partitions, partitions claimed
-    twice in one generation, highest generation). ``members`` in subscription-map order."""
+    twice in one generation, highest generation). ``members`` in subscription-map order.
+    Before KAFKA-15106 (3.4.1 to 3.5.1) a claim of an older generation than the partition's
+    current claimant still becomes the claimant that later claims are compared with."""
     equal = True
     subscribed: set[str] = set()
     owner_of: dict[TP, str] = {}
@@ -168,6 +172,8 @@ def all_subscriptions_equal(
             elif generation > other_generation:
                 owned.append(tp)
                 _remove_first(owned_by[other], tp)
+                owner_of[tp] = m.member_id
+            elif not kafka_15106:
                 owner_of[tp] = m.member_id
     return equal, owned_by, multi, max_generation
 
@@ -203,8 +209,8 @@ def assign_partitions(
     """``AbstractStickyAssignor.assignPartitions`` for ``group``; ``member_data`` decodes a
     member's previous partitions and generation (assignor-specific). ``line``: the
     ``classic_sticky`` behaviour of :mod:`kpart.versions` this module implements, ``"3.7.1"``
-    (3.7.1 and later) or ``"3.5.2"`` (3.5.2 to 3.7.0: the constrained builder before
-    KAFKA-16277 and KAFKA-15170).
+    (3.7.1 and later), ``"3.5.2"`` (3.5.2 to 3.7.0: the constrained builder before
+    KAFKA-16277 and KAFKA-15170) or ``"3.5.0"`` (3.5.0 to 3.5.1: also before KAFKA-15106).
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
@@ -213,7 +219,10 @@ def assign_partitions(
         return StickyResult({}, {}, True, DEFAULT_GENERATION, ())
     ppt = partitions_per_topic(group)
     data = {m.member_id: member_data(m) for m in members}
-    equal, owned_by, multi, max_generation = all_subscriptions_equal(ppt, members, data)
+    kafka_15106 = line != "3.5.0"
+    equal, owned_by, multi, max_generation = all_subscriptions_equal(
+        ppt, members, data, kafka_15106=kafka_15106
+    )
     rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])
     if equal:
         fixed = line == "3.7.1"
@@ -229,6 +238,9 @@ def assign_partitions(
             tuple(owned_by),
         )
     prev = _prev_assignment(members, data, max_generation)
-    gb = GeneralBuilder(ppt, rack_info, owned_by, {m.member_id: m.topics for m in members}, prev)
+    gb = GeneralBuilder(
+        ppt, rack_info, owned_by, {m.member_id: m.topics for m in members}, prev,
+        kafka_15106=kafka_15106,
+    )
     assignment = gb.build()
     return StickyResult(assignment, None, False, max_generation, tuple(gb.final_order))
