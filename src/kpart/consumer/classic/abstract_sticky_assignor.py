@@ -54,7 +54,7 @@ DEFAULT_GENERATION = -1
 TP = tuple[str, int]
 
 #: ``classic_sticky`` lines this module runs itself (flags of the builders).
-BUILDER_LINES = ("3.5.0", "3.5.2", "3.7.1")
+BUILDER_LINES = ("3.4.1", "3.5.0", "3.5.2", "3.7.1")
 #: ``classic_sticky`` lines ported as whole objects: ``kpart.consumer.classic.releases.<module>``,
 #: each with ``assign(group, *, cooperative) -> GroupAssignment``.
 _RELEASE_MODULES = {
@@ -77,7 +77,7 @@ def release_line(kafka_version: str | KafkaVersion | None) -> str:
     if line not in BUILDER_LINES and line not in _RELEASE_MODULES:
         raise ConfigError.about(
             "kafka_version", "The classic sticky assignors of {param} {value!r} (the {line} "
-            "line) are not modelled by kpart yet; kpart models them for 3.5.0 and later",
+            "line) are not modelled by kpart yet; kpart models them for 3.4.1 and later",
             value=str(kafka_version), line=line)
     return line
 
@@ -210,7 +210,9 @@ def assign_partitions(
     member's previous partitions and generation (assignor-specific). ``line``: the
     ``classic_sticky`` behaviour of :mod:`kpart.versions` this module implements, ``"3.7.1"``
     (3.7.1 and later), ``"3.5.2"`` (3.5.2 to 3.7.0: the constrained builder before
-    KAFKA-16277 and KAFKA-15170) or ``"3.5.0"`` (3.5.0 to 3.5.1: also before KAFKA-15106).
+    KAFKA-16277 and KAFKA-15170), ``"3.5.0"`` (3.5.0 to 3.5.1: also before KAFKA-15106) or
+    ``"3.4.1"`` (also before KIP-881: no rack view, not even the unassigned partitions'
+    ordering by same-rack consumers).
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
@@ -219,11 +221,14 @@ def assign_partitions(
         return StickyResult({}, {}, True, DEFAULT_GENERATION, ())
     ppt = partitions_per_topic(group)
     data = {m.member_id: member_data(m) for m in members}
-    kafka_15106 = line != "3.5.0"
+    kafka_15106 = line not in ("3.4.1", "3.5.0")
     equal, owned_by, multi, max_generation = all_subscriptions_equal(
         ppt, members, data, kafka_15106=kafka_15106
     )
-    rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])
+    if line == "3.4.1":  # before KIP-881: no rack view at all
+        rack_info = RackInfo({}, {}, {})
+    else:
+        rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])
     if equal:
         fixed = line == "3.7.1"
         cb = ConstrainedBuilder(
