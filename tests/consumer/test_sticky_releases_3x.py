@@ -16,7 +16,7 @@ from kpart.consumer.classic.sticky_assignor import assign_sticky
 from kpart.consumer.spec import GroupSpec
 from kpart.errors import ConfigError
 
-RELEASES = ("3.4.1", "3.6.2", "4.0.0")
+RELEASES = ("3.0.2", "3.4.1", "3.6.2", "4.0.0")
 ASSIGNORS = {"sticky": assign_sticky, "cooperative_sticky": assign_cooperative_sticky}
 
 
@@ -52,6 +52,7 @@ def test_the_release_vectors_do_differ_from_today(name: str) -> None:
     # the release cases above are not today's answers renamed: Kafka changed these outputs
     assert len(_ids("3.6.2", name)) >= 28
     assert len(_ids("3.4.1", name)) >= 64
+    assert len(_ids("3.0.2", name)) >= 81
 
 
 @pytest.mark.parametrize("fn", list(ASSIGNORS.values()))
@@ -116,3 +117,15 @@ def test_3_5_0_has_the_bug_kafka_15106_fixed() -> None:
     failed = [g for g in GENERATIONS
               if not _sound(assign_sticky(_kafka_15106_group(*g), kafka_version="3.5.1"))]
     assert failed == [(2, 1, 3), (3, 1, 2)]
+
+
+def test_a_line_without_its_port_is_an_error_naming_the_version(monkeypatch) -> None:
+    # the 2.x lines are whole-object ports (kpart.consumer.classic.releases); a line whose port
+    # is not there is one error naming the version, never another line's answer
+    from kpart.consumer.classic import abstract_sticky_assignor as asa
+
+    monkeypatch.setattr(asa, "_RELEASE_MODULES", {"2.8.1": "no_such_module"})
+    spec = GroupSpec.from_json({"topics": {"t": 1}, "members": [{"id": "a", "topics": ["t"]}]})
+    with pytest.raises(ConfigError, match=r"kafka_version '2\.8\.2' \(the 2\.8\.1 line\) are not "
+                       r"modelled"):
+        assign_cooperative_sticky(spec, kafka_version="2.8.2")

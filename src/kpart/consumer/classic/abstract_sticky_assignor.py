@@ -26,6 +26,7 @@ twice, or end in ``AssignmentError("No more unfilled consumers to be assigned.")
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -54,7 +55,7 @@ DEFAULT_GENERATION = -1
 TP = tuple[str, int]
 
 #: ``classic_sticky`` lines this module runs itself (flags of the builders).
-BUILDER_LINES = ("3.4.1", "3.5.0", "3.5.2", "3.7.1")
+BUILDER_LINES = ("3.0.0", "3.4.1", "3.5.0", "3.5.2", "3.7.1")
 #: ``classic_sticky`` lines ported as whole objects: ``kpart.consumer.classic.releases.<module>``,
 #: each with ``assign(group, *, cooperative) -> GroupAssignment``.
 _RELEASE_MODULES = {
@@ -68,27 +69,39 @@ def release_line(kafka_version: str | KafkaVersion | None) -> str:
     """The ``classic_sticky`` line of ``kafka_version`` (default 4.3: ``"3.7.1"``): the first
     release of the implementation line it belongs to. Raises
     :class:`~kpart.errors.ConfigError` naming the version when it is unknown, before 2.4.0,
-    ambiguous (``3.5``), or in a line kpart does not model yet.
+    ambiguous (``3.5``), or in a line kpart does not model.
 
     >>> release_line("3.6.2"), release_line(None)
     ('3.5.2', '3.7.1')
     """
     line = behaviour("classic_sticky", kafka_version)
-    if line not in BUILDER_LINES and line not in _RELEASE_MODULES:
+    if line not in BUILDER_LINES and not _ported(line):
         raise ConfigError.about(
             "kafka_version", "The classic sticky assignors of {param} {value!r} (the {line} "
-            "line) are not modelled by kpart yet; kpart models them for 3.4.1 and later",
+            "line) are not modelled by kpart yet; kpart models them for 3.0.0 and later",
             value=str(kafka_version), line=line)
     return line
+
+
+def _module_path(line: str) -> str:
+    return f"kpart.consumer.classic.releases.{_RELEASE_MODULES[line]}"
+
+
+def _ported(line: str) -> bool:
+    if line not in _RELEASE_MODULES:
+        return False
+    try:
+        return importlib.util.find_spec(_module_path(line)) is not None
+    except ModuleNotFoundError:  # no releases package at all
+        return False
 
 
 def release_module(line: str) -> ModuleType | None:
     """The whole-object port of ``classic_sticky`` line ``line`` (imported on first use), or
     ``None`` for the lines this module's builders run (:data:`BUILDER_LINES`)."""
-    name = _RELEASE_MODULES.get(line)
-    if name is None:
+    if line not in _RELEASE_MODULES:
         return None
-    return importlib.import_module(f"kpart.consumer.classic.releases.{name}")
+    return importlib.import_module(_module_path(line))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +147,16 @@ def all_subscriptions_equal(
     data: Mapping[str, MemberData],
     *,
     kafka_15106: bool = True,
+    kafka_14639: bool = True,
 ) -> tuple[bool, dict[str, list[TP]], set[TP], int]:
     """``allSubscriptionsEqual``: (equal, member → valid owned partitions, partitions claimed
     twice in one generation, highest generation). ``members`` in subscription-map order.
     Before KAFKA-15106 (3.4.1 to 3.5.1) a claim of an older generation than the partition's
-    current claimant still becomes the claimant that later claims are compared with."""
+    current claimant still becomes the claimant that later claims are compared with. Before
+    KAFKA-14639 (3.0.0 to 3.4.0) only the claims of the highest generation seen so far count:
+    a member of a higher generation voids every earlier claim."""
+    if not kafka_14639:
+        return _highest_generation_claims(all_topics, members, data)
     equal = True
     subscribed: set[str] = set()
     owner_of: dict[TP, str] = {}
@@ -178,6 +196,54 @@ def all_subscriptions_equal(
     return equal, owned_by, multi, max_generation
 
 
+def _highest_generation_claims(
+    all_topics: Mapping[str, int],
+    members: list[Member],
+    data: Mapping[str, MemberData],
+) -> tuple[bool, dict[str, list[TP]], set[TP], int]:
+    """``allSubscriptionsEqual`` of 3.0.0 to 3.4.0 (KAFKA-12984): only the highest
+    generation's claims count."""
+    equal = True
+    subscribed: set[str] = set()
+    owner_of: dict[TP, str] = {}
+    owned_by: dict[str, list[TP]] = {}
+    multi: set[TP] = set()
+    highest: list[str] = []
+    max_generation = DEFAULT_GENERATION
+    for m in members:
+        if not subscribed:
+            subscribed.update(m.topics)
+        elif equal and not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
+            equal = False
+        md = data[m.member_id]
+        owned: list[TP] = []
+        owned_by[m.member_id] = owned
+        generation = md.generation
+        if generation is None and max_generation != DEFAULT_GENERATION:
+            continue
+        if generation is not None and generation < max_generation:
+            continue
+        if generation is not None and generation > max_generation:
+            owner_of.clear()
+            multi.clear()
+            for dropped in highest:
+                owned_by[dropped].clear()
+            highest.clear()
+            max_generation = generation
+        highest.append(m.member_id)
+        for tp in md.partitions:
+            if tp[0] not in all_topics:
+                continue
+            other = owner_of.get(tp)
+            if other is None:
+                owner_of[tp] = m.member_id
+                owned.append(tp)
+            else:
+                _remove_first(owned_by[other], tp)
+                multi.add(tp)
+    return equal, owned_by, multi, max_generation
+
+
 def _remove_first(items: list[TP], tp: TP) -> None:
     if tp in items:
         items.remove(tp)
@@ -212,7 +278,11 @@ def assign_partitions(
     (3.7.1 and later), ``"3.5.2"`` (3.5.2 to 3.7.0: the constrained builder before
     KAFKA-16277 and KAFKA-15170), ``"3.5.0"`` (3.5.0 to 3.5.1: also before KAFKA-15106) or
     ``"3.4.1"`` (also before KIP-881: no rack view, not even the unassigned partitions'
-    ordering by same-rack consumers).
+    ordering by same-rack consumers) or ``"3.0.0"`` (3.0.0 to 3.4.0: also before KAFKA-14639,
+    only the highest generation's claims count). Up to 3.3.2 the cooperative assignor read the
+    generation from its user data (a user-data generation of -1 is present, not absent) and
+    3.0.x kept the first claimant in its claim map; neither changes an output here, so
+    3.0.0 to 3.4.0 are one line.
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
@@ -221,11 +291,11 @@ def assign_partitions(
         return StickyResult({}, {}, True, DEFAULT_GENERATION, ())
     ppt = partitions_per_topic(group)
     data = {m.member_id: member_data(m) for m in members}
-    kafka_15106 = line not in ("3.4.1", "3.5.0")
+    kafka_15106 = line not in ("3.0.0", "3.4.1", "3.5.0")
     equal, owned_by, multi, max_generation = all_subscriptions_equal(
-        ppt, members, data, kafka_15106=kafka_15106
+        ppt, members, data, kafka_15106=kafka_15106, kafka_14639=line != "3.0.0"
     )
-    if line == "3.4.1":  # before KIP-881: no rack view at all
+    if line in ("3.0.0", "3.4.1"):  # before KIP-881: no rack view at all
         rack_info = RackInfo({}, {}, {})
     else:
         rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])

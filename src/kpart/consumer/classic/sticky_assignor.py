@@ -63,7 +63,7 @@ def assign_sticky(
     """Sticky assignment of ``group`` (every member listed, ``()`` when it gets nothing).
 
     ``kafka_version``: the client's Kafka version (default 4.3), by the ``classic_sticky``
-    rule of :mod:`kpart.versions` (3.4.1: before KIP-881; 3.5.0 to 3.5.1: before KAFKA-15106;
+    rule of :mod:`kpart.versions` (3.0.0 to 3.4.0: before KAFKA-14639; 3.4.1: before KIP-881; 3.5.0 to 3.5.1: before KAFKA-15106;
     3.5.2 to 3.7.0: before KAFKA-16277 and KAFKA-15170).
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``;
