@@ -681,31 +681,6 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "the cooperative sticky assignor (its output: rule classic_sticky)"),
         ),
     ),
-    # PLACEHOLDER (helper "classic"): the minimal classic_sticky rule, replaced at merge by the
-    # full rule of the sticky helpers (its value picks the AbstractStickyAssignor port).
-    Rule(
-        "classic_sticky",
-        "classic StickyAssignor and CooperativeStickyAssignor (client side): which release "
-        "of AbstractStickyAssignor computes the assignment",
-        "client", "the sticky assignor (sticky, cooperative-sticky)",
-        (
-            # 0.11.0 to 2.3.1: the StickyAssignor before AbstractStickyAssignor (KIP-54's first
-            # implementation): not modelled
-            Span("2.4.0", "2.5.0", "2.4.0", "KAFKA-8179",
-                 "KIP-429: AbstractStickyAssignor shared by sticky and the new "
-                 "cooperative-sticky; one general algorithm"),
-            Span("2.5.1", "2.8.0", "2.5.1", "KAFKA-9987, KAFKA-10082, KAFKA-10083",
-                 "a constrained fast path when every member subscribes to the same topics "
-                 "(and a second read of the user data the general path then sees consumed)"),
-            Span("2.8.1", "2.8.2", "2.8.1", "KAFKA-13081, PR #11068",
-                 "a partition claimed twice in one generation is invalidated; "
-                 "cooperative-sticky sends its generation in its user data"),
-            # 3.0.0 to 3.7.0 (KAFKA-12464, KAFKA-12984, KAFKA-14639, KIP-881, KAFKA-15106):
-            # not modelled yet (tests/golden/3.0.2, 3.4.1, 3.6.2 hold Kafka's answers)
-            Span("3.7.1", None, "3.7.1", "KAFKA-16277, KAFKA-15170",
-                 "AbstractStickyAssignor as of 3.7.1 (unchanged through 4.3)"),
-        ),
-    ),
     Rule(
         "default_assignment_strategy",
         "the consumer's default partition.assignment.strategy (the group runs the first, "
@@ -717,6 +692,33 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
                  "[RangeAssignor]"),
             Span("3.0.0", None, "range,cooperative-sticky", "KAFKA-13023 (KIP-726)",
                  "[RangeAssignor, CooperativeStickyAssignor]"),
+        ),
+    ),
+    Rule(
+        "classic_sticky",
+        "Classic client StickyAssignor / CooperativeStickyAssignor (AbstractStickyAssignor): "
+        "which owned partitions a member keeps and where the others go",
+        "client", "the classic sticky assignors",
+        (
+            Span("0.10.0.0", "2.3.1", None, "KIP-429",
+                 "kpart models the sticky assignors from 2.4.0 (cooperative-sticky starts "
+                 "there)"),
+            Span("2.4.0", "2.5.0", "2.4.0", "KIP-429",
+                 "the general algorithm for every group, plus the cooperative variant"),
+            Span("2.5.1", "2.8.0", "2.5.1", "KAFKA-9987",
+                 "the constrained algorithm when every member subscribes to the same topics"),
+            Span("2.8.1", "2.8.2", "2.8.1", "KAFKA-13081",
+                 "doubly claimed partitions detected and handled (2.8 branch)"),
+            Span("3.0.0", "3.4.0", "3.0.0", "KAFKA-12464, KAFKA-12675, KAFKA-12984",
+                 "only the highest generation's claims count; the reworked general algorithm"),
+            Span("3.4.1", "3.4.1", "3.4.1", "KAFKA-14639",
+                 "claims of every generation count, the highest generation wins"),
+            Span("3.5.0", "3.5.1", "3.5.0", "KIP-881 (KAFKA-14452)",
+                 "rack-aware sticky assignment"),
+            Span("3.5.2", "3.7.0", "3.5.2", "KAFKA-15106",
+                 "the general algorithm's balance check is fixed"),
+            Span("3.7.1", "4.4", "3.7.1", "KAFKA-16277, KAFKA-15170",
+                 "owned partitions kept in partition order; the rack-aware round robin fixed"),
         ),
     ),
 )}

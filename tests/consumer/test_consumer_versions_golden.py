@@ -20,15 +20,12 @@ FILES = ("assign_range", "assign_roundrobin", "assign_sticky", "assign_cooperati
 RELEASES = ("2.4.1", "2.8.0", "2.8.2", "3.0.2", "3.4.1", "3.6.2", "3.9.0", "4.0.0", "4.1.1", "4.3")
 _CLASSIC = ("assign_range", "assign_roundrobin")
 _STICKY = ("assign_sticky", "assign_cooperative_sticky")
-#: (release, file) pairs checked case by case: Range and RoundRobin of every release (rules
-#: classic_range, classic_round_robin); the sticky assignors of every release whose line kpart
-#: ports (rule classic_sticky: 2.4.0, 2.5.1, 2.8.1 in kpart.consumer.classic.releases; 3.7.1 and
-#: later, kpart's port of trunk 2024-10-25).
-_STICKY_LINES = ("2.4.1", "2.8.0", "2.8.2", "3.9.0", "4.0.0", "4.1.1", "4.3")
-MODELLED = tuple((r, f) for r in RELEASES for f in _CLASSIC) + tuple(
-    (r, f) for r in _STICKY_LINES for f in _STICKY)
-#: Present, checked for completeness only, until kpart ports the 3.0.0-3.7.0 sticky lines.
-NOT_YET_MODELLED = tuple((r, f) for r in RELEASES for f in _STICKY if r not in _STICKY_LINES)
+#: (release, file) pairs checked case by case: every assignor of every release (rules
+#: classic_range, classic_round_robin, classic_sticky: the 2.x lines in
+#: kpart.consumer.classic.releases, 3.0.0 to 3.7.0 as variations of kpart's port of trunk
+#: 2024-10-25, 3.7.1 and later that port).
+MODELLED = tuple((r, f) for r in RELEASES for f in FILES)
+NOT_YET_MODELLED: tuple[tuple[str, str], ...] = ()
 
 
 def _versions() -> list[str]:

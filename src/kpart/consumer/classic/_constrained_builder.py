@@ -35,7 +35,13 @@ def _no_racks() -> RackInfo:
 class ConstrainedBuilder:
     """One run of the constrained path. ``consumer_to_owned``: member → still-valid owned
     partitions, in the leader's subscription-map order; ``multi_owned``: partitions claimed by
-    several members of the same generation (owned by nobody)."""
+    several members of the same generation (owned by nobody).
+
+    Kafka 3.5.0 to 3.7.0 (``kafka_16277=False, kafka_15170=False``): a member keeps its owned
+    partitions in their decoded order (not sorted by partition); any partition revoked for
+    being over quota counts as changing owner when handed out again, even to the same member,
+    while rack-mismatched ones do not; and the rack-aware round robin neither counts the
+    members it fills to ``maxQuota`` nor stops offering the members at ``minQuota``."""
 
     def __init__(
         self,
@@ -43,7 +49,12 @@ class ConstrainedBuilder:
         rack_info: RackInfo,
         consumer_to_owned: Mapping[str, list[TP]],
         multi_owned: set[TP],
+        *,
+        kafka_16277: bool = True,
+        kafka_15170: bool = True,
     ) -> None:
+        self.kafka_16277 = kafka_16277
+        self.kafka_15170 = kafka_15170
         self.partitions_per_topic = partitions_per_topic
         self.rack_info = rack_info
         self.current_assignment = consumer_to_owned
@@ -82,10 +93,12 @@ class ConstrainedBuilder:
             owned = []
             for tp in owned_all:
                 if rack.racks_mismatch(consumer, tp):
-                    self.maybe_revoked[tp] = consumer
+                    if self.kafka_15170:
+                        self.maybe_revoked[tp] = consumer
                 else:
                     owned.append(tp)
-            owned.sort(key=lambda tp: (tp[1], java_string_key(tp[0])))
+            if self.kafka_16277:
+                owned.sort(key=lambda tp: (tp[1], java_string_key(tp[0])))
             for tp in self.multi_owned:
                 if tp in owned:
                     owned.remove(tp)
@@ -126,7 +139,9 @@ class ConstrainedBuilder:
                 count = len(self.assignment[consumer]) + 1
                 if count >= self.min_quota:
                     under.remove(consumer)
-                    if count < self.max_quota and self.current_over_min < self.expected_over_min:
+                    if count < self.max_quota and (
+                        self.current_over_min < self.expected_over_min or not self.kafka_15170
+                    ):
                         exact.append(consumer)
                 else:
                     index += 1
@@ -137,9 +152,10 @@ class ConstrainedBuilder:
                     consumer = exact[first]
                     if len(self.assignment[consumer]) + 1 == self.max_quota:
                         del exact[first]
-                        self.current_over_min += 1
-                        if self.current_over_min == self.expected_over_min:
-                            exact.clear()
+                        if self.kafka_15170:
+                            self.current_over_min += 1
+                            if self.current_over_min == self.expected_over_min:
+                                exact.clear()
             if consumer is None:
                 remaining.append(tp)
             else:
@@ -175,7 +191,9 @@ class ConstrainedBuilder:
         mine = self.assignment[consumer]
         mine.append(tp)
         previous = self.maybe_revoked.get(tp)
-        if (previous is not None and previous != consumer) or tp in self.multi_owned:
+        if (previous is not None and (previous != consumer or not self.kafka_15170)) or (
+            tp in self.multi_owned
+        ):
             self.partitions_transferring_ownership[tp] = consumer
         return len(mine)
 

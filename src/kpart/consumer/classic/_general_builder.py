@@ -109,7 +109,10 @@ class GeneralBuilder:
         current_assignment: dict[str, list[TP]],
         subscriptions: Mapping[str, Sequence[str]],
         prev_assignment: Mapping[TP, tuple[str, int]],
+        *,
+        kafka_15106: bool = True,
     ) -> None:
+        self.kafka_15106 = kafka_15106
         self.ppt = partitions_per_topic
         self.rack_info = rack_info
         self.current = current_assignment
@@ -191,17 +194,22 @@ class GeneralBuilder:
         return sum(self.ppt[t] for t in topics)
 
     def is_balanced(self) -> bool:
+        if not self.kafka_15106:  # 3.5.0 to 3.5.1: the check before KAFKA-15106
+            return self.is_balanced_literal()
         if self.index is not None:
             return self.index.is_balanced()
         return self.is_balanced_literal()
 
     def is_balanced_literal(self) -> bool:
         """Kafka's ``isBalanced``, verbatim (O(partitions)); :class:`BalanceIndex` answers the
-        same question incrementally."""
+        same question incrementally. Before KAFKA-15106 (3.5.0 to 3.5.1) a partition could
+        move whenever its owner had more partitions than the member (``count < owner's``), not
+        at least two more."""
         cur = self.current
         sc = self.sorted_consumers
         if len(cur[sc.first()]) >= len(cur[sc.last()]) - 1:
             return True
+        slack = 1 if self.kafka_15106 else 0
         all_partitions: dict[TP, str] = {}
         for c, tps in cur.items():
             for tp in tps:
@@ -216,7 +224,7 @@ class GeneralBuilder:
             for t in topics:
                 for p in range(self.ppt[t]):
                     tp = (t, p)
-                    if tp not in mine_set and count + 1 < len(cur[all_partitions[tp]]):
+                    if tp not in mine_set and count + slack < len(cur[all_partitions[tp]]):
                         return False
         return True
 

@@ -26,11 +26,12 @@ twice, or end in ``AssignmentError("No more unfilled consumers to be assigned.")
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 
 from kpart._java.hashing import hashmap_order
-from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.classic._constrained_builder import ConstrainedBuilder
 from kpart.consumer.classic._general_builder import GeneralBuilder
 from kpart.consumer.classic._member_info import partitions_per_topic
@@ -45,12 +46,62 @@ __all__ = [
     "StickyResult",
     "all_subscriptions_equal",
     "assign_partitions",
-    "release_assignor",
+    "release_line",
+    "release_module",
     "subscription_order",
 ]
 
 DEFAULT_GENERATION = -1
 TP = tuple[str, int]
+
+#: ``classic_sticky`` lines this module runs itself (flags of the builders).
+BUILDER_LINES = ("3.0.0", "3.4.1", "3.5.0", "3.5.2", "3.7.1")
+#: ``classic_sticky`` lines ported as whole objects: ``kpart.consumer.classic.releases.<module>``,
+#: each with ``assign(group, *, cooperative) -> GroupAssignment``.
+_RELEASE_MODULES = {
+    "2.4.0": "abstract_sticky_assignor_2_4",
+    "2.5.1": "abstract_sticky_assignor_2_5_1",
+    "2.8.1": "abstract_sticky_assignor_2_8_1",
+}
+
+
+def release_line(kafka_version: str | KafkaVersion | None) -> str:
+    """The ``classic_sticky`` line of ``kafka_version`` (default 4.3: ``"3.7.1"``): the first
+    release of the implementation line it belongs to. Raises
+    :class:`~kpart.errors.ConfigError` naming the version when it is unknown, before 2.4.0,
+    ambiguous (``3.5``), or in a line kpart does not model.
+
+    >>> release_line("3.6.2"), release_line(None)
+    ('3.5.2', '3.7.1')
+    """
+    line = behaviour("classic_sticky", kafka_version)
+    if line not in BUILDER_LINES and not _ported(line):
+        raise ConfigError.about(
+            "kafka_version", "The classic sticky assignors of {param} {value!r} (the {line} "
+            "line) are not modelled by kpart yet; kpart models them for 3.0.0 and later",
+            value=str(kafka_version), line=line)
+    return line
+
+
+def _module_path(line: str) -> str:
+    return f"kpart.consumer.classic.releases.{_RELEASE_MODULES[line]}"
+
+
+def _ported(line: str) -> bool:
+    if line not in _RELEASE_MODULES:
+        return False
+    try:
+        return importlib.util.find_spec(_module_path(line)) is not None
+    except ModuleNotFoundError:  # no releases package at all
+        return False
+
+
+def release_module(line: str) -> ModuleType | None:
+    """The whole-object port of ``classic_sticky`` line ``line`` (imported on first use), or
+    ``None`` for the lines this module's builders run (:data:`BUILDER_LINES`)."""
+    if line not in _RELEASE_MODULES:
+        return None
+    return importlib.import_module(_module_path(line))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +145,18 @@ def all_subscriptions_equal(
     all_topics: Mapping[str, int],
     members: list[Member],
     data: Mapping[str, MemberData],
+    *,
+    kafka_15106: bool = True,
+    kafka_14639: bool = True,
 ) -> tuple[bool, dict[str, list[TP]], set[TP], int]:
     """``allSubscriptionsEqual``: (equal, member → valid owned partitions, partitions claimed
-    twice in one generation, highest generation). ``members`` in subscription-map order."""
+    twice in one generation, highest generation). ``members`` in subscription-map order.
+    Before KAFKA-15106 (3.4.1 to 3.5.1) a claim of an older generation than the partition's
+    current claimant still becomes the claimant that later claims are compared with. Before
+    KAFKA-14639 (3.0.0 to 3.4.0) only the claims of the highest generation seen so far count:
+    a member of a higher generation voids every earlier claim."""
+    if not kafka_14639:
+        return _highest_generation_claims(all_topics, members, data)
     equal = True
     subscribed: set[str] = set()
     owner_of: dict[TP, str] = {}
@@ -131,6 +191,56 @@ def all_subscriptions_equal(
                 owned.append(tp)
                 _remove_first(owned_by[other], tp)
                 owner_of[tp] = m.member_id
+            elif not kafka_15106:
+                owner_of[tp] = m.member_id
+    return equal, owned_by, multi, max_generation
+
+
+def _highest_generation_claims(
+    all_topics: Mapping[str, int],
+    members: list[Member],
+    data: Mapping[str, MemberData],
+) -> tuple[bool, dict[str, list[TP]], set[TP], int]:
+    """``allSubscriptionsEqual`` of 3.0.0 to 3.4.0 (KAFKA-12984): only the highest
+    generation's claims count."""
+    equal = True
+    subscribed: set[str] = set()
+    owner_of: dict[TP, str] = {}
+    owned_by: dict[str, list[TP]] = {}
+    multi: set[TP] = set()
+    highest: list[str] = []
+    max_generation = DEFAULT_GENERATION
+    for m in members:
+        if not subscribed:
+            subscribed.update(m.topics)
+        elif equal and not (len(m.topics) == len(subscribed) and subscribed.issuperset(m.topics)):
+            equal = False
+        md = data[m.member_id]
+        owned: list[TP] = []
+        owned_by[m.member_id] = owned
+        generation = md.generation
+        if generation is None and max_generation != DEFAULT_GENERATION:
+            continue
+        if generation is not None and generation < max_generation:
+            continue
+        if generation is not None and generation > max_generation:
+            owner_of.clear()
+            multi.clear()
+            for dropped in highest:
+                owned_by[dropped].clear()
+            highest.clear()
+            max_generation = generation
+        highest.append(m.member_id)
+        for tp in md.partitions:
+            if tp[0] not in all_topics:
+                continue
+            other = owner_of.get(tp)
+            if other is None:
+                owner_of[tp] = m.member_id
+                owned.append(tp)
+            else:
+                _remove_first(owned_by[other], tp)
+                multi.add(tp)
     return equal, owned_by, multi, max_generation
 
 
@@ -160,10 +270,19 @@ def _prev_assignment(
 
 
 def assign_partitions(
-    group: GroupSpec, member_data: Callable[[Member], MemberData]
+    group: GroupSpec, member_data: Callable[[Member], MemberData], *, line: str = "3.7.1"
 ) -> StickyResult:
     """``AbstractStickyAssignor.assignPartitions`` for ``group``; ``member_data`` decodes a
-    member's previous partitions and generation (assignor-specific).
+    member's previous partitions and generation (assignor-specific). ``line``: the
+    ``classic_sticky`` behaviour of :mod:`kpart.versions` this module implements, ``"3.7.1"``
+    (3.7.1 and later), ``"3.5.2"`` (3.5.2 to 3.7.0: the constrained builder before
+    KAFKA-16277 and KAFKA-15170), ``"3.5.0"`` (3.5.0 to 3.5.1: also before KAFKA-15106) or
+    ``"3.4.1"`` (also before KIP-881: no rack view, not even the unassigned partitions'
+    ordering by same-rack consumers) or ``"3.0.0"`` (3.0.0 to 3.4.0: also before KAFKA-14639,
+    only the highest generation's claims count). Up to 3.3.2 the cooperative assignor read the
+    generation from its user data (a user-data generation of -1 is present, not absent) and
+    3.0.x kept the first claimant in its claim map; neither changes an output here, so
+    3.0.0 to 3.4.0 are one line.
 
     Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
     """
@@ -172,10 +291,19 @@ def assign_partitions(
         return StickyResult({}, {}, True, DEFAULT_GENERATION, ())
     ppt = partitions_per_topic(group)
     data = {m.member_id: member_data(m) for m in members}
-    equal, owned_by, multi, max_generation = all_subscriptions_equal(ppt, members, data)
-    rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])
+    kafka_15106 = line not in ("3.0.0", "3.4.1", "3.5.0")
+    equal, owned_by, multi, max_generation = all_subscriptions_equal(
+        ppt, members, data, kafka_15106=kafka_15106, kafka_14639=line != "3.0.0"
+    )
+    if line in ("3.0.0", "3.4.1"):  # before KIP-881: no rack view at all
+        rack_info = RackInfo({}, {}, {})
+    else:
+        rack_info = RackInfo.build(group, ppt, [m.member_id for m in members])
     if equal:
-        cb = ConstrainedBuilder(ppt, rack_info, owned_by, multi)
+        fixed = line == "3.7.1"
+        cb = ConstrainedBuilder(
+            ppt, rack_info, owned_by, multi, kafka_16277=fixed, kafka_15170=fixed
+        )
         assignment = cb.build()
         return StickyResult(
             assignment,
@@ -185,49 +313,9 @@ def assign_partitions(
             tuple(owned_by),
         )
     prev = _prev_assignment(members, data, max_generation)
-    gb = GeneralBuilder(ppt, rack_info, owned_by, {m.member_id: m.topics for m in members}, prev)
+    gb = GeneralBuilder(
+        ppt, rack_info, owned_by, {m.member_id: m.topics for m in members}, prev,
+        kafka_15106=kafka_15106,
+    )
     assignment = gb.build()
     return StickyResult(assignment, None, False, max_generation, tuple(gb.final_order))
-
-
-#: ``classic_sticky`` rule value → the module porting that release line of
-#: ``AbstractStickyAssignor`` (:mod:`kpart.consumer.classic.releases`); the newest line (3.7.1
-#: and later) is this module's.
-_RELEASE_MODULES = {
-    "2.4.0": "kpart.consumer.classic.releases.abstract_sticky_assignor_2_4",
-    "2.5.1": "kpart.consumer.classic.releases.abstract_sticky_assignor_2_5_1",
-    "2.8.1": "kpart.consumer.classic.releases.abstract_sticky_assignor_2_8_1",
-}
-
-
-def release_assignor(kafka_version: str | KafkaVersion | None, *, cooperative: bool,
-                     ordered: bool = False) -> Callable[[GroupSpec], GroupAssignment] | None:
-    """The sticky (``cooperative``: cooperative-sticky) assignor of the client
-    ``kafka_version`` when its release line is an older port (rule ``classic_sticky`` of
-    :mod:`kpart.versions`: 2.4.0-2.5.0, 2.5.1-2.8.0, 2.8.1-2.8.2), ``None`` for the newest line
-    (this module's, 3.7.1 and later). Raises :class:`~kpart.errors.ConfigError` for a version
-    kpart does not model (before 2.4.0, 3.0.0 to 3.7.0) and, with ``ordered`` (the rebalance
-    simulator, which also needs the members' user-data lists), for an older line.
-
-    >>> release_assignor("4.3", cooperative=False) is None
-    True
-    >>> release_assignor("2.8.2", cooperative=True).__name__
-    'assign_at_release'
-    """
-    line = behaviour("classic_sticky", kafka_version)
-    if cooperative:
-        behaviour("cooperative_sticky", kafka_version)
-    module = _RELEASE_MODULES.get(str(line))
-    if module is None:
-        return None
-    if ordered:
-        raise ConfigError.about(
-            "kafka_version", "{param} {value!r}: kpart simulates sticky rebalances (the "
-            "members' user data, round after round) for 3.7.1 and later only; a single "
-            "assignment (kpart assign) is modelled at this version", value=str(kafka_version))
-    run = importlib.import_module(module).assign
-
-    def assign_at_release(group: GroupSpec) -> GroupAssignment:
-        return run(group, cooperative=cooperative)  # type: ignore[no-any-return]
-
-    return assign_at_release

@@ -30,9 +30,11 @@ from kpart.consumer.classic._constrained_arrays import try_array_form
 from kpart.consumer.classic.abstract_sticky_assignor import (
     MemberData,
     assign_partitions,
-    release_assignor,
+    release_line,
+    release_module,
 )
 from kpart.consumer.spec import GroupSpec, Member
+from kpart.errors import ConfigError
 from kpart.versions import KafkaVersion
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
@@ -49,24 +51,42 @@ def sticky_member_data(member: Member) -> MemberData:
 def assign_sticky_ordered(
     group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None,
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
-    """:func:`assign_sticky` plus each member's partitions in the order of Kafka's list
-    (what the member stores as its next user data)."""
-    release_assignor(kafka_version, cooperative=False, ordered=True)  # 3.7.1+ only
-    result, lists = _assign(group, ordered=True)
-    assert lists is not None
-    return result, lists
+    """:func:`assign_sticky` plus each member's partitions in the order of Kafka's list (what the
+    member stores as its next user data: the rebalance simulator needs it). The 2.x release
+    lines, ported without those lists, are a :class:`~kpart.errors.ConfigError` here."""
+    line = release_line(kafka_version)
+    if release_module(line) is not None:
+        raise ConfigError.about(
+            "kafka_version", "{param} {value!r}: kpart simulates sticky rebalances (the "
+            "members' user data, round after round) for 3.0.0 and later; a single assignment "
+            "(kpart assign) is modelled at this version", value=str(kafka_version))
+    if line == "3.7.1":
+        result, lists = _assign(group, ordered=True)
+        assert lists is not None
+        return result, lists
+    return reference_assign(group, line=line)
 
 
-def assign_sticky(group: GroupSpec, *,
-                  kafka_version: str | KafkaVersion | None = None) -> GroupAssignment:
+def assign_sticky(
+    group: GroupSpec, *, kafka_version: str | KafkaVersion | None = None
+) -> GroupAssignment:
     """Sticky assignment of ``group`` (every member listed, ``()`` when it gets nothing).
 
-    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``.
+    ``kafka_version``: the client's Kafka version (default 4.3), by the ``classic_sticky``
+    rule of :mod:`kpart.versions` (3.0.0 to 3.4.0: before KAFKA-14639; 3.4.1: before KIP-881; 3.5.0 to 3.5.1: before KAFKA-15106;
+    3.5.2 to 3.7.0: before KAFKA-16277 and KAFKA-15170).
+
+    Raises :class:`~kpart.errors.AssignmentError` where Kafka throws ``IllegalStateException``;
+    :class:`~kpart.errors.ConfigError` naming ``kafka_version`` when kpart does not model it.
     """
-    older = release_assignor(kafka_version, cooperative=False)
-    if older is not None:
-        return older(group)
-    return _assign(group, ordered=False)[0]
+    line = release_line(kafka_version)
+    if line == "3.7.1":
+        return _assign(group, ordered=False)[0]
+    module = release_module(line)
+    if module is not None:
+        result: GroupAssignment = module.assign(group, cooperative=False)
+        return result
+    return reference_assign(group, line=line)[0]
 
 
 def _assign(
@@ -79,10 +99,11 @@ def _assign(
 
 
 def reference_assign(
-    group: GroupSpec,
+    group: GroupSpec, *, line: str = "3.7.1"
 ) -> tuple[GroupAssignment, dict[str, list[tuple[str, int]]]]:
-    """The object-based port (reference for the array form): assignment and Kafka lists."""
-    result = assign_partitions(group, sticky_member_data)
+    """The object-based port (reference for the array form): assignment and Kafka lists;
+    ``line``: as :func:`~kpart.consumer.classic.abstract_sticky_assignor.assign_partitions`."""
+    result = assign_partitions(group, sticky_member_data, line=line)
     ids = [m.member_id for m in group.members]
     lists = {m: list(result.assignment.get(m, ())) for m in ids}
     return GroupAssignment.from_pairs(ids, lists), lists
