@@ -30,13 +30,13 @@ import numpy as np
 from numba import njit
 
 from kpart.cluster._optimizer_leaders import (
-    _first_at_least,
     _limit_out,
-    _pair_index,
     _recount,
     _shift,
     _state,
     _worse,
+    first_at_least,
+    pair_index,
 )
 from kpart.cluster.goals import GoalState
 
@@ -85,7 +85,7 @@ def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarr
     i0 = part[col, p_in] if p_in >= 0 else 0.0
     t = min(max(x, bands[5 * g, v]), bands[5 * g + 1, v])
     want = i0 + sign * (x - t)
-    mid = _first_at_least(rows, part[col], lo, hi, want)
+    mid = first_at_least(rows, part[col], lo, hi, want)
     wo0 = part[0, p_in] if p_in >= 0 else 0.0
     wi0 = part[1, p_in] if p_in >= 0 else 0.0
     best, best_gain = -1, -np.inf
@@ -127,8 +127,8 @@ def _close(edge: tuple[int, int], rows_in: tuple[int, int], sign: float, col: in
     best, best_gain = -1, -np.inf
     want_s = part[col, first] + sign * (min(max(x, bands[5 * g, src]), bands[5 * g + 1, src]) - x)
     want_v = part[col, p_v] + sign * (xv - min(max(xv, bands[5 * g, v]), bands[5 * g + 1, v]))
-    mid_s = _first_at_least(rows, part[col], lo, hi, want_s)
-    mid_v = _first_at_least(rows, part[col], lo, hi, want_v)
+    mid_s = first_at_least(rows, part[col], lo, hi, want_s)
+    mid_v = first_at_least(rows, part[col], lo, hi, want_v)
     for k in range(8):
         m = (mid_s if k < 4 else mid_v) + k % 4 - 2
         if m < lo or m >= hi:
@@ -302,7 +302,7 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
         for col in (0, 1):
             if weights[0 if col == 0 else 2] <= 0:
                 continue
-            index = _pair_index(s.pos, np.ascontiguousarray(part[col]), b)
+            index = pair_index(s.pos, np.ascontiguousarray(part[col]), b)
             step += int(_chain_pass(col, s.pos, part, index, ctx, depth, tries))
         made += step
         if not step:

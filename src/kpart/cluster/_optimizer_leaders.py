@@ -30,7 +30,14 @@ from numba import njit
 
 from kpart.cluster.goals import GoalState
 
-__all__ = ["assign_leaders", "refine_leaders", "restore_leaders", "set_leaders"]
+__all__ = [
+    "assign_leaders",
+    "first_at_least",
+    "pair_index",
+    "refine_leaders",
+    "restore_leaders",
+    "set_leaders",
+]
 
 
 @njit(cache=True)
@@ -219,7 +226,7 @@ def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.n
 
 
 @njit(cache=True)
-def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
+def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
                                                                         np.ndarray]:  # pragma: no cover
     """Rows by (leader, follower) pair, each pair's rows sorted by ``lead_out``:
     ``rows, starts`` (pair ``l * b + f`` is ``rows[starts[l*b+f]:starts[l*b+f+1]]``)."""
@@ -269,7 +276,7 @@ def _pair_gain(a: int, c: int, w: tuple[float, float], loads: np.ndarray, bands:
 
 
 @njit(cache=True)
-def _first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
+def first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
                     want: float) -> int:  # pragma: no cover
     while lo < hi:
         m = (lo + hi) // 2
@@ -295,7 +302,7 @@ def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers:
     # what to bring back: what i carries less half the gap between the two
     want = part[0, i] - (loads[0, a] / bands[2, a] - loads[0, c] / bands[2, c]) / (
         1.0 / bands[2, a] + 1.0 / bands[2, c])
-    mid = _first_at_least(rows, part[0], lo, hi, want)
+    mid = first_at_least(rows, part[0], lo, hi, want)
     best, best_gain = -1, 1e-15
     for m in range(max(lo, mid - 3), min(hi, mid + 3)):
         j = rows[m]
@@ -363,7 +370,7 @@ def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
     made = 0
     for _ in range(rounds):
         step = int(_descend(s.pos, part, brokers, loads, bands, weights, sweeps))
-        index = _pair_index(s.pos, s.lead_out, len(s.allowed))
+        index = pair_index(s.pos, s.lead_out, len(s.allowed))
         step += int(_swap_pass(s.pos, part, brokers, loads, bands, weights, index))
         made += step
         if not step:

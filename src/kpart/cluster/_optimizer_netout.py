@@ -48,22 +48,22 @@ from dataclasses import replace
 import numpy as np
 
 from kpart.cluster._optimizer_handover import (
-    _ROWS,
+    ROWS,
+    Undo,
     _cheapest,
     _counts,
     _heavy,
-    _lead_moved,
-    _lead_ok,
     _Limits,
     _move,
     _receivers,
     _rollback,
     _swap,
-    _Undo,
+    lead_moved,
+    lead_ok,
 )
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
-from kpart.cluster._optimizer_swaps import _exchange, _gain_swap, _swap_step
+from kpart.cluster._optimizer_swaps import _exchange, gain_swap, swap_step
 from kpart.cluster.goals import Goal, GoalState
 
 __all__ = ["relocate_for_network_out"]
@@ -75,9 +75,9 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
     followers with room for their network out and for one more leader, while ``x`` has
     leaders to spare (or is already under the leader-count band): many light partitions at
     once, no data moved. Kept (True) only when it brings ``x`` into its band (else its spare
-    leaders stay for :func:`_swap_step`)."""
+    leaders stay for :func:`swap_step`)."""
     spare = len(rows) if s.leaders[x] < lim.clo else int(s.leaders[x] - lim.clo)
-    undo: _Undo = []
+    undo: Undo = []
     for row in rows[: 8 * 1024].tolist():
         if len(undo) >= spare or s.nw_out[x] <= lim.hi[x]:
             break
@@ -89,7 +89,7 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
             if (f >= 0 and s.allowed[f] and s.nw_out[f] + w <= lim.hi[f]
                     and s.leaders[f] + 1 <= lim.chi
                     and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
-                    and _lead_ok(s, row, x, f, guards)):
+                    and lead_ok(s, row, x, f, guards)):
                 _swap(s, row, k, undo)
                 break
     if s.nw_out[x] <= lim.hi_t[x]:
@@ -114,7 +114,7 @@ def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bo
     order = np.argsort(-w, kind="stable")[: max(int(min(room, len(w))), 0)]
     if s.nw_out[x] + w[order].sum() < lim.lo_t[x]:
         return False  # not even all it could take would do
-    undo: _Undo = []
+    undo: Undo = []
     for row, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
         if s.nw_out[x] >= lim.lo[x] or s.leaders[x] + 1 > lim.chi:
             break
@@ -122,7 +122,7 @@ def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bo
         if (s.nw_out[x] + wr > lim.hi[x] or s.leaders[z] - 1 < lim.clo
                 or not (s.nw_out[z] > lim.hi_t[z] or s.nw_out[z] - wr >= lim.lo[z])
                 or s.lead_in[x] + s.rate_in[row] > lim.lin[x]
-                or not _lead_ok(s, row, z, x, guards)):
+                or not lead_ok(s, row, z, x, guards)):
             continue
         _swap(s, row, k, undo)
     if s.nw_out[x] >= lim.lo_t[x]:
@@ -137,14 +137,14 @@ def _pass_one(s: GoalState, x: int, rows: np.ndarray,
     """Step 1 of :func:`_shed`: the leadership of one of ``rows`` (in order) to a follower
     with room, leader counts repaired (:func:`_counts`)."""
     lim, guards = ctx[0], ctx[1]
-    undo: _Undo = []
+    undo: Undo = []
     for row in rows.tolist():
         wr = float(s.lead_out[row])
         for k in range(1, s.pos.shape[1]):
             f = int(s.pos[row, k])
             if (f < 0 or not s.allowed[f] or s.nw_out[f] + wr > lim.hi[f]
                     or s.lead_in[f] + s.rate_in[row] > lim.lin[f]
-                    or not _lead_ok(s, row, x, f, guards)):
+                    or not lead_ok(s, row, x, f, guards)):
                 continue
             took = (int(s.leaders[x]), int(s.leaders[f]))
             _swap(s, row, k, undo)
@@ -165,19 +165,19 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     rows, w = rows[keep], w[keep]
     useful = np.minimum(w, need)
     before = (int(s.leaders[x]), 0)
-    undo: _Undo = []
+    undo: Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
     if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
         return 0.0
     # 1. a leadership to a follower with room (no data moves), the most relief first;
     # 2. else an exchange of leaderships (no data moves)
     free = np.argsort(-useful, kind="stable")
-    if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * _ROWS], ctx)
+    if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * ROWS], ctx)
             or _exchange(s, x, budget, ctx, moves=False) >= 0):
         return 0.0
     # 3. a replica move: the fewest bytes per byte/s of the relief needed
     order = _cheapest(s.size[rows], useful, need)
-    for row in rows[order][:_ROWS].tolist():
+    for row in rows[order][:ROWS].tolist():
         size, wr = float(s.size[row]), float(s.lead_out[row])
         if size > budget:
             continue
@@ -190,7 +190,7 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                 if f < 0 or not accepted(guards, s, row, f, d):
                     continue
                 _move(s, row, k, d, undo)
-                if not _lead_moved(s, row, k, x, d, guards, undo):
+                if not lead_moved(s, row, k, x, d, guards, undo):
                     _rollback(undo)
                     continue
                 got = _counts(s, x, d, took, wr, ctx, undo)
@@ -198,7 +198,7 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                     return size + got
                 _rollback(undo)
     # 4. a swap: the leader replica to a receiver, a follower replica of about its size back
-    got = _swap_step(s, x, rows, order, budget, ctx)
+    got = swap_step(s, x, rows, order, budget, ctx)
     # 5. an exchange whose partition taken back first moves a follower replica to ``x``
     return got if got >= 0 else _exchange(s, x, budget, ctx, moves=True)
 
@@ -217,15 +217,15 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     rows = rows[((s.nw_out[g_of] > lim.hi_t[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
                 & (s.lead_in[x] + s.rate_in[rows] <= lim.lin[x]) & (g_of != x)]
     held = (s.pos[rows, 1:] == x).any(axis=1)
-    undo: _Undo = []
+    undo: Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
     # 1. the leadership of a partition it follows
     cand = rows[held]
     useful = np.minimum(s.lead_out[cand], need)
     free = np.argsort(-useful, kind="stable")
-    for row in cand[free[useful[free] >= need / 8]][:4 * _ROWS].tolist():
+    for row in cand[free[useful[free] >= need / 8]][:4 * ROWS].tolist():
         g = int(lead[row])
-        if not _lead_ok(s, row, g, x, guards):
+        if not lead_ok(s, row, g, x, guards):
             continue
         k = int(np.flatnonzero(s.pos[row] == x)[0])
         wr = float(s.lead_out[row])
@@ -238,7 +238,7 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     rows = rows[~held & (s.size[rows] <= budget)]
     useful = np.minimum(s.lead_out[rows], need)
     order = _cheapest(s.size[rows], useful, need)
-    for row in rows[order][:_ROWS].tolist():
+    for row in rows[order][:ROWS].tolist():
         g = int(lead[row])
         size, wr = float(s.size[row]), float(s.lead_out[row])
         took = (int(s.leaders[g]), int(s.leaders[x]))
@@ -247,7 +247,7 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
             if f < 0 or not accepted(guards, s, row, f, x):
                 continue
             _move(s, row, k, x, undo)
-            if not _lead_moved(s, row, k, g, x, guards, undo):
+            if not lead_moved(s, row, k, g, x, guards, undo):
                 _rollback(undo)
                 continue
             got = _counts(s, g, x, took, wr, ctx, undo)
@@ -255,8 +255,8 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                 return size + got
             _rollback(undo)
     # 3. a swap: a replica of one comes to it, a follower replica of about its size goes back
-    for row in rows[order][:_ROWS // 4].tolist():
-        got = _gain_swap(s, x, row, budget, ctx, undo)
+    for row in rows[order][:ROWS // 4].tolist():
+        got = gain_swap(s, x, row, budget, ctx, undo)
         if got >= 0:
             return got
     return -1.0

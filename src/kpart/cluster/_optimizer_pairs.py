@@ -25,16 +25,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from kpart.cluster._optimizer_handover import (
-    _NETWORK_OUT,
+    NETWORK_OUT,
+    Undo,
     _heavy,
-    _lead_ok,
     _Limits,
     _move,
-    _net_accepted,
     _rollback,
     _swap,
-    _take_one,
-    _Undo,
+    lead_ok,
+    net_accepted,
+    take_one,
 )
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster.goals import Goal, GoalState
@@ -168,7 +168,7 @@ def _disk_band(s: GoalState, guards: Sequence[Goal]) -> tuple[np.ndarray, np.nda
 
 
 def _spread(s: GoalState, b: int, amount: float, avoid: Sequence[int],
-            guards: Sequence[Goal], undo: _Undo) -> float:
+            guards: Sequence[Goal], undo: Undo) -> float:
     """Move follower replicas off ``b``, the largest first of at most ``amount`` bytes in
     all, each to one of the brokers with the most disk room (not ``avoid``) that the guards
     accept. Returns the bytes moved."""
@@ -199,7 +199,7 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
     Returns the bytes moved, -1 when no exchange was found, -2 when ``g`` could not settle
     after one (nothing changed either way)."""
     lim, guards, light = ctx
-    free = [x for x in guards if x.name != _NETWORK_OUT]
+    free = [x for x in guards if x.name != NETWORK_OUT]
     g = int(s.pos[q, 0])
     counts = (int(s.leaders[g]), int(s.leaders[b]))
     if float(s.size[q]) + _window(s, b, q, free, gives=True)[0] > budget:
@@ -211,7 +211,7 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
             continue
         # what ``b`` must send beyond the bottom of ``f``'s window goes first to brokers
         # with disk room (``f``, when it is ``g``, keeps room for what it takes on next)
-        undo: _Undo = []
+        undo: Undo = []
         lo_f = _window(s, f, q, free, gives=False)[0]
         extra = _window(s, b, q, free, gives=True)[0] - lo_f
         spread = _spread(s, b, extra, (b, f, g), free, undo) if extra > 0 else 0.0
@@ -221,13 +221,13 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
         cost = float(s.size[q]) + spread + float(sum(s.size[r] for r, _k in back))
         steps = ((q, k, f, b), *((r, kr, b, f) for r, kr in back))
         if (not back or rest > 0 or cost > budget
-                or not _net_accepted(s, steps, free)):
+                or not net_accepted(s, steps, free)):
             _rollback(undo)
             continue
         for r, kr in back:
             _move(s, r, kr, f, undo)
         _move(s, q, k, b, undo)
-        if k and not _lead_ok(s, q, g, b, free):
+        if k and not lead_ok(s, q, g, b, free):
             _rollback(undo)
             continue
         if k:
@@ -236,11 +236,11 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
             z, w = int(s.pos[r, 0]), float(s.lead_out[r])
             if (_affordable(s, np.array([r]), lim, g)[0] > 0
                     and s.nw_out[g] + w <= lim.hi[g] and s.leaders[g] + 1 <= lim.chi
-                    and _lead_ok(s, r, z, g, free)):
+                    and lead_ok(s, r, z, g, free)):
                 _swap(s, r, int(np.flatnonzero(s.pos[r] == g)[0]), undo)
         got, inside = settle(g, budget - cost)
         if inside and s.leaders[g] < min(lim.clo, counts[0]):
-            extra = _take_one(s, g, float(lim.hi_t[g]), lim, free, light, [])
+            extra = take_one(s, g, float(lim.hi_t[g]), lim, free, light, [])
             got = got + extra if extra >= 0 else -1.0
         if (inside and got >= 0 and cost + got <= budget
                 and s.leaders[g] >= min(lim.clo, counts[0])
