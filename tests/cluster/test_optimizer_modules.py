@@ -13,20 +13,12 @@ CLUSTER = Path(__file__).resolve().parents[2] / "src" / "kpart" / "cluster"
 
 REMAINING = frozenset(
     {
-        "_Limits",
         "_cheapest",
         "_counts",
-        "_exchange",
         "_heavy",
-        "_limit_out",
         "_move",
         "_receivers",
-        "_recount",
-        "_rollback",
-        "_shift",
-        "_state",
         "_swap",
-        "_worse",
     }
 )
 

@@ -30,13 +30,13 @@ import numpy as np
 from numba import njit
 
 from kpart.cluster._optimizer_leaders import (
-    _limit_out,
-    _recount,
-    _shift,
-    _state,
-    _worse,
+    band_distance,
+    enters_violation,
     first_at_least,
+    network_out_limits,
     pair_index,
+    recount_leaders,
+    shift_leader_load,
 )
 from kpart.cluster.goals import GoalState
 
@@ -52,16 +52,16 @@ def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: tuple[np.ndarray, n
     cross its network-out limit. ``ctx``: loads, bands, weights, brokers."""
     loads, bands, weights, brokers = ctx
     f0, f1 = np.zeros(3, np.int64), np.zeros(3, np.int64)
-    before = _state(v, loads, bands, weights, f0)
+    before = band_distance(v, loads, bands, weights, f0)
     loads[0, v] += wo
     loads[1, v] += dc
     loads[2, v] += wi
-    after = _state(v, loads, bands, weights, f1)
+    after = band_distance(v, loads, bands, weights, f1)
     over = wo > 0 and loads[0, v] > brokers[1, v]
     loads[0, v] -= wo
     loads[1, v] -= dc
     loads[2, v] -= wi
-    return -np.inf if over or _worse(f0, f1) else before - after
+    return -np.inf if over or enters_violation(f0, f1) else before - after
 
 
 @njit(cache=True)
@@ -155,8 +155,8 @@ def _pass(src: int, dst: int, r: int, pos: np.ndarray, part: np.ndarray,
         if pos[r, q] == dst:
             pos[r, q] = src
     pos[r, 0] = dst
-    _shift(src, loads, part[0, r], part[1, r], -1.0)
-    _shift(dst, loads, part[0, r], part[1, r], 1.0)
+    shift_leader_load(src, loads, part[0, r], part[1, r], -1.0)
+    shift_leader_load(dst, loads, part[0, r], part[1, r], 1.0)
 
 
 @njit(cache=True)
@@ -293,7 +293,7 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
     bands = np.ascontiguousarray(bands, dtype=np.float64)
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
-    brokers = np.stack([s.allowed.astype(np.float64), _limit_out(s)])
+    brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
     ctx = (loads, bands, weights, brokers)
     b = len(s.allowed)
     made = 0
@@ -307,5 +307,5 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
         made += step
         if not step:
             break
-    _recount(s)
+    recount_leaders(s)
     return made

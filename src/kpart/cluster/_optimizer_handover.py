@@ -25,7 +25,7 @@ NETWORK_OUT = "NetworkOutboundUsageDistributionGoal"
 
 
 @dataclass(frozen=True)
-class _Limits:
+class BrokerLimits:
     """Absolute per-broker limits: network out aimed at ``[lo, hi]``, kept within the
     threshold band ``[lo_t, hi_t]``; leader count ``[clo, chi]``; leader bytes-in ``≤ lin``."""
 
@@ -49,7 +49,7 @@ def _move(s: GoalState, row: int, slot: int, dst: int, undo: Undo) -> None:
     undo.append(lambda: move_replica(s, row, slot, src))
 
 
-def _rollback(undo: Undo) -> None:
+def undo_all(undo: Undo) -> None:
     while undo:
         undo.pop()()
 
@@ -65,13 +65,13 @@ def net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
             if j != i:
                 _move(s, r2, k2, d2, tmp)
         ok = accepted(guards, s, row, src, dst)
-        _rollback(tmp)
+        undo_all(tmp)
         if not ok:
             return False
     return True
 
 
-def _heavy(s: GoalState, lim: _Limits) -> np.ndarray:
+def _heavy(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """bool ``(P,)``: the partitions whose network out as leader alone is above their
     leader's band top (whoever leads one stays over the band: the verifier's floor)."""
     lead = s.pos[:, 0]
@@ -96,7 +96,7 @@ def lead_moved(s: GoalState, row: int, k: int, old: int, new: int, guards: Seque
     return True
 
 
-def take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence[Goal],
+def take_one(s: GoalState, x: int, limit: float, lim: BrokerLimits, guards: Sequence[Goal],
               light: np.ndarray, undo: Undo) -> float:
     """``x`` takes the leadership of one light partition from a broker with a leader to
     spare (network out of ``x`` staying ≤ ``limit``). Returns the bytes moved, -1 for none."""
@@ -128,7 +128,7 @@ def take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence[
     return -1.0
 
 
-def _give_one(s: GoalState, x: int, floor: float, lim: _Limits, guards: Sequence[Goal],
+def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Sequence[Goal],
               undo: Undo) -> float:
     """``x`` passes the leadership of one light partition it leads to a follower with room
     for one more leader (network out of ``x`` staying ≥ ``floor``); when no follower has
@@ -167,7 +167,7 @@ def _give_one(s: GoalState, x: int, floor: float, lim: _Limits, guards: Sequence
 
 
 def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
-            ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+            ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
             undo: Undo) -> float:
     """Leader counts back in band after ``gave`` passed a leadership of network out ``w`` to
     ``took``, for a broker that was inside it (one already outside may go further: the
@@ -215,7 +215,7 @@ def _cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
     return out
 
 
-def _receivers(s: GoalState, w: float, rin: float, lim: _Limits) -> np.ndarray:
+def _receivers(s: GoalState, w: float, rin: float, lim: BrokerLimits) -> np.ndarray:
     """Brokers that can take a leadership of network out ``w``: the farthest under their
     band first, then by network out relative to the band's top."""
     ok = s.allowed & (s.nw_out + w <= lim.hi) & (s.lead_in + rin <= lim.lin)

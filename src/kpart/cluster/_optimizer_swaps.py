@@ -14,23 +14,23 @@ import numpy as np
 from kpart.cluster._optimizer_handover import (
     NETWORK_OUT,
     ROWS,
+    BrokerLimits,
     Undo,
     _counts,
-    _Limits,
     _move,
     _receivers,
-    _rollback,
     _swap,
     lead_moved,
     lead_ok,
     net_accepted,
+    undo_all,
 )
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster.goals import Goal, GoalState
 
 
-def _exchange(s: GoalState, x: int, budget: float,
-              ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+def exchange_replicas(s: GoalState, x: int, budget: float,
+              ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
               moves: bool) -> float:
     """``x`` over its band, whose load is one or two heavy partitions and many light ones
     (no single leadership it passes leaves it inside the band), passes the leadership of
@@ -83,14 +83,14 @@ def _exchange(s: GoalState, x: int, budget: float,
                 _swap(s, p, k, undo)
                 slot = int(np.flatnonzero(s.pos[q] == x)[0])
                 if not lead_ok(s, q, zq, x, free):
-                    _rollback(undo)
+                    undo_all(undo)
                     continue
                 _swap(s, q, slot, undo)
                 got = 0.0 if zq == f else _counts(s, zq, f, took, min(wp, float(wq[c])),
                                                   ctx, undo)
                 if got >= 0 and spent + got <= budget:
                     return spent + got
-                _rollback(undo)
+                undo_all(undo)
     return -1.0
 
 
@@ -106,7 +106,7 @@ def _take_back(s: GoalState, q: int, x: int, guards: Sequence[Goal], undo: Undo)
 
 
 def swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
-               ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
                ) -> float:
     """Step 3 of :func:`_shed`: one :func:`_swap_replicas` of the cheapest candidates
     (``rows[order]``). Returns the bytes moved, -1 for none."""
@@ -119,7 +119,7 @@ def swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget:
 
 
 def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
-                   ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+                   ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
                    undo: Undo) -> float:
     """``x``'s leader replica of ``row`` goes to a receiver ``d`` and a follower replica of
     ``d``'s of about the same size comes back (Cruise Control's
@@ -142,12 +142,12 @@ def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
                 got = _counts(s, x, d, took, wr, ctx, undo)
                 if got >= 0 and size + float(s.size[q]) + got <= budget:
                     return size + float(s.size[q]) + got
-                _rollback(undo)
+                undo_all(undo)
     return -1.0
 
 
 def gain_swap(s: GoalState, x: int, row: int, budget: float,
-               ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
                undo: Undo) -> float:
     """Step 3 of :func:`_gain` (:func:`_swap_replicas` the other way): a replica of ``row``
     on ``f`` comes to ``x`` (under its band), which leads it, and a follower replica of
@@ -178,13 +178,13 @@ def gain_swap(s: GoalState, x: int, row: int, budget: float,
             if not _both(s, ((q, kq, x, f), (row, k, f, x)), guards, undo):
                 continue
             if not lead_moved(s, row, k, g, x, guards, undo):
-                _rollback(undo)
+                undo_all(undo)
                 continue
             got = _counts(s, g, x, took, wr, ctx, undo)
             spent = size + float(s.size[q])
             if got >= 0 and spent + got <= budget:
                 return spent + got
-            _rollback(undo)
+            undo_all(undo)
     return -1.0
 
 
@@ -201,7 +201,7 @@ def _both(s: GoalState, steps: tuple[tuple[int, int, int, int], ...],
             done += 1
         if done == len(order):
             return True
-        _rollback(undo)
+        undo_all(undo)
     if s.count_guard or not net_accepted(s, steps, guards):
         return False
     for r, slot, _src, dst in steps:  # neither order alone: together (each accepted in
