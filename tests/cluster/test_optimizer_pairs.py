@@ -10,7 +10,7 @@ import pytest
 
 import kpart.cluster._optimizer_netout as netout
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_handover import _Limits
+from kpart.cluster._optimizer_handover import BrokerLimits
 from kpart.cluster._optimizer_pairs import _backs
 from kpart.cluster.goals import goal_state, goals_by_name
 from kpart.cluster.optimizer import ClusterPlan, plan_cluster
@@ -78,7 +78,7 @@ def test_a_bin_sends_back_a_partition_it_leads_with_its_leadership() -> None:
     model = ClusterModel.from_partitions(brokers, parts)
     s = goal_state(model, model.replicas, np.ones(4, dtype=bool))
     n = np.ones(4)
-    lim = _Limits(lo=n, hi=1e3 * n, lo_t=n, hi_t=1e3 * n, clo=0.0, chi=10.0,
+    lim = BrokerLimits(lo=n, hi=1e3 * n, lo_t=n, hi_t=1e3 * n, clo=0.0, chi=10.0,
                   lin=np.full(4, np.inf))
     guards = goals_by_name("DiskUsageDistributionGoal")
     assert _backs(s, 2, 0, 0, (lim, guards, 0)) == ([], 0.0)

@@ -30,13 +30,13 @@ import numpy as np
 from numba import njit
 
 from kpart.cluster._optimizer_leaders import (
-    _first_at_least,
-    _limit_out,
-    _pair_index,
-    _recount,
-    _shift,
-    _state,
-    _worse,
+    band_distance,
+    enters_violation,
+    first_at_least,
+    network_out_limits,
+    pair_index,
+    recount_leaders,
+    shift_leader_load,
 )
 from kpart.cluster.goals import GoalState
 
@@ -52,16 +52,16 @@ def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: tuple[np.ndarray, n
     cross its network-out limit. ``ctx``: loads, bands, weights, brokers."""
     loads, bands, weights, brokers = ctx
     f0, f1 = np.zeros(3, np.int64), np.zeros(3, np.int64)
-    before = _state(v, loads, bands, weights, f0)
+    before = band_distance(v, loads, bands, weights, f0)
     loads[0, v] += wo
     loads[1, v] += dc
     loads[2, v] += wi
-    after = _state(v, loads, bands, weights, f1)
+    after = band_distance(v, loads, bands, weights, f1)
     over = wo > 0 and loads[0, v] > brokers[1, v]
     loads[0, v] -= wo
     loads[1, v] -= dc
     loads[2, v] -= wi
-    return -np.inf if over or _worse(f0, f1) else before - after
+    return -np.inf if over or enters_violation(f0, f1) else before - after
 
 
 @njit(cache=True)
@@ -85,7 +85,7 @@ def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarr
     i0 = part[col, p_in] if p_in >= 0 else 0.0
     t = min(max(x, bands[5 * g, v]), bands[5 * g + 1, v])
     want = i0 + sign * (x - t)
-    mid = _first_at_least(rows, part[col], lo, hi, want)
+    mid = first_at_least(rows, part[col], lo, hi, want)
     wo0 = part[0, p_in] if p_in >= 0 else 0.0
     wi0 = part[1, p_in] if p_in >= 0 else 0.0
     best, best_gain = -1, -np.inf
@@ -127,8 +127,8 @@ def _close(edge: tuple[int, int], rows_in: tuple[int, int], sign: float, col: in
     best, best_gain = -1, -np.inf
     want_s = part[col, first] + sign * (min(max(x, bands[5 * g, src]), bands[5 * g + 1, src]) - x)
     want_v = part[col, p_v] + sign * (xv - min(max(xv, bands[5 * g, v]), bands[5 * g + 1, v]))
-    mid_s = _first_at_least(rows, part[col], lo, hi, want_s)
-    mid_v = _first_at_least(rows, part[col], lo, hi, want_v)
+    mid_s = first_at_least(rows, part[col], lo, hi, want_s)
+    mid_v = first_at_least(rows, part[col], lo, hi, want_v)
     for k in range(8):
         m = (mid_s if k < 4 else mid_v) + k % 4 - 2
         if m < lo or m >= hi:
@@ -155,8 +155,8 @@ def _pass(src: int, dst: int, r: int, pos: np.ndarray, part: np.ndarray,
         if pos[r, q] == dst:
             pos[r, q] = src
     pos[r, 0] = dst
-    _shift(src, loads, part[0, r], part[1, r], -1.0)
-    _shift(dst, loads, part[0, r], part[1, r], 1.0)
+    shift_leader_load(src, loads, part[0, r], part[1, r], -1.0)
+    shift_leader_load(dst, loads, part[0, r], part[1, r], 1.0)
 
 
 @njit(cache=True)
@@ -293,7 +293,7 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
     bands = np.ascontiguousarray(bands, dtype=np.float64)
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
-    brokers = np.stack([s.allowed.astype(np.float64), _limit_out(s)])
+    brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
     ctx = (loads, bands, weights, brokers)
     b = len(s.allowed)
     made = 0
@@ -302,10 +302,10 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
         for col in (0, 1):
             if weights[0 if col == 0 else 2] <= 0:
                 continue
-            index = _pair_index(s.pos, np.ascontiguousarray(part[col]), b)
+            index = pair_index(s.pos, np.ascontiguousarray(part[col]), b)
             step += int(_chain_pass(col, s.pos, part, index, ctx, depth, tries))
         made += step
         if not step:
             break
-    _recount(s)
+    recount_leaders(s)
     return made

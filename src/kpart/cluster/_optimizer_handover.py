@@ -16,16 +16,16 @@ from kpart.cluster._optimizer_moves import accepted, move_replica, swap_leader
 from kpart.cluster.goals import Goal, GoalState
 
 #: Candidates tried per step (partitions) and per partition (receiving brokers).
-_ROWS = 48
+ROWS = 48
 _DSTS = 12
 
-_Undo = list[Callable[[], None]]
+Undo = list[Callable[[], None]]
 
-_NETWORK_OUT = "NetworkOutboundUsageDistributionGoal"
+NETWORK_OUT = "NetworkOutboundUsageDistributionGoal"
 
 
 @dataclass(frozen=True)
-class _Limits:
+class BrokerLimits:
     """Absolute per-broker limits: network out aimed at ``[lo, hi]``, kept within the
     threshold band ``[lo_t, hi_t]``; leader count ``[clo, chi]``; leader bytes-in ``≤ lin``."""
 
@@ -38,40 +38,40 @@ class _Limits:
     lin: np.ndarray
 
 
-def _swap(s: GoalState, row: int, slot: int, undo: _Undo) -> None:
+def _swap(s: GoalState, row: int, slot: int, undo: Undo) -> None:
     swap_leader(s, row, slot)
     undo.append(lambda: swap_leader(s, row, slot))
 
 
-def _move(s: GoalState, row: int, slot: int, dst: int, undo: _Undo) -> None:
+def _move(s: GoalState, row: int, slot: int, dst: int, undo: Undo) -> None:
     src = int(s.pos[row, slot])
     move_replica(s, row, slot, dst)
     undo.append(lambda: move_replica(s, row, slot, src))
 
 
-def _rollback(undo: _Undo) -> None:
+def undo_all(undo: Undo) -> None:
     while undo:
         undo.pop()()
 
 
-def _net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
+def net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
                   guards: Sequence[Goal]) -> bool:
     """Every guard accepts each replica move ``(row, slot, src, dst)`` of ``steps`` in the
     state the other moves leave: the brokers' loads the guards check are then their loads
     once all are done (two moves between the same two brokers in opposite directions)."""
     for i, (row, _slot, src, dst) in enumerate(steps):
-        tmp: _Undo = []
+        tmp: Undo = []
         for j, (r2, k2, _s2, d2) in enumerate(steps):
             if j != i:
                 _move(s, r2, k2, d2, tmp)
         ok = accepted(guards, s, row, src, dst)
-        _rollback(tmp)
+        undo_all(tmp)
         if not ok:
             return False
     return True
 
 
-def _heavy(s: GoalState, lim: _Limits) -> np.ndarray:
+def _heavy(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """bool ``(P,)``: the partitions whose network out as leader alone is above their
     leader's band top (whoever leads one stays over the band: the verifier's floor)."""
     lead = s.pos[:, 0]
@@ -79,25 +79,25 @@ def _heavy(s: GoalState, lim: _Limits) -> np.ndarray:
     return out
 
 
-def _lead_ok(s: GoalState, row: int, old: int, new: int, guards: Sequence[Goal]) -> bool:
+def lead_ok(s: GoalState, row: int, old: int, new: int, guards: Sequence[Goal]) -> bool:
     return all(g.accepts_leader(s, row, old, new) for g in guards)
 
 
-def _lead_moved(s: GoalState, row: int, k: int, old: int, new: int, guards: Sequence[Goal],
-                undo: _Undo) -> bool:
+def lead_moved(s: GoalState, row: int, k: int, old: int, new: int, guards: Sequence[Goal],
+                undo: Undo) -> bool:
     """After the replica in slot ``k`` of ``row`` moved to ``new``: from a follower's slot
     (``k`` > 0) it takes the leadership from ``old`` when the guards accept that; ``False``
     when they do not (the caller rolls back). Slot 0 (the leader replica itself) leads on."""
     if not k:
         return True
-    if not _lead_ok(s, row, old, new, guards):
+    if not lead_ok(s, row, old, new, guards):
         return False
     _swap(s, row, k, undo)
     return True
 
 
-def _take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence[Goal],
-              light: np.ndarray, undo: _Undo) -> float:
+def take_one(s: GoalState, x: int, limit: float, lim: BrokerLimits, guards: Sequence[Goal],
+              light: np.ndarray, undo: Undo) -> float:
     """``x`` takes the leadership of one light partition from a broker with a leader to
     spare (network out of ``x`` staying ≤ ``limit``). Returns the bytes moved, -1 for none."""
     rows, slots = np.nonzero(s.pos[:, 1:] == x)
@@ -109,7 +109,7 @@ def _take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence
             break
         if (s.leaders[g] - 1 >= lim.clo and s.nw_out[g] - w >= lim.lo_t[g]
                 and s.lead_in[x] + s.rate_in[row] <= lim.lin[x]
-                and _lead_ok(s, row, g, x, guards)):
+                and lead_ok(s, row, g, x, guards)):
             _swap(s, row, k, undo)
             return 0.0
     for row in light.tolist():  # no shared partition will do: bring one over (a few bytes)
@@ -122,14 +122,14 @@ def _take_one(s: GoalState, x: int, limit: float, lim: _Limits, guards: Sequence
             f = int(s.pos[row, k])
             if f >= 0 and accepted(guards, s, row, f, x):
                 _move(s, row, k, x, undo)
-                if _lead_moved(s, row, k, g, x, guards, undo):
+                if lead_moved(s, row, k, g, x, guards, undo):
                     return float(s.size[row])
                 undo.pop()()
     return -1.0
 
 
-def _give_one(s: GoalState, x: int, floor: float, lim: _Limits, guards: Sequence[Goal],
-              undo: _Undo) -> float:
+def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Sequence[Goal],
+              undo: Undo) -> float:
     """``x`` passes the leadership of one light partition it leads to a follower with room
     for one more leader (network out of ``x`` staying ≥ ``floor``); when no follower has
     room, one moves to a broker that has. Returns the bytes moved, -1 for none."""
@@ -144,7 +144,7 @@ def _give_one(s: GoalState, x: int, floor: float, lim: _Limits, guards: Sequence
             if (f >= 0 and s.allowed[f] and s.leaders[f] + 1 <= lim.chi
                     and s.nw_out[f] + w <= lim.hi_t[f]
                     and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
-                    and _lead_ok(s, row, x, f, guards)):
+                    and lead_ok(s, row, x, f, guards)):
                 _swap(s, row, k, undo)
                 return 0.0
     room = np.flatnonzero(s.allowed & (s.leaders + 1 <= lim.chi))
@@ -160,15 +160,15 @@ def _give_one(s: GoalState, x: int, floor: float, lim: _Limits, guards: Sequence
                 f = int(s.pos[row, k])
                 if f >= 0 and accepted(guards, s, row, f, d):
                     _move(s, row, k, d, undo)
-                    if _lead_moved(s, row, k, x, d, guards, undo):
+                    if lead_moved(s, row, k, x, d, guards, undo):
                         return float(s.size[row])
                     undo.pop()()
     return -1.0
 
 
 def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
-            ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-            undo: _Undo) -> float:
+            ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+            undo: Undo) -> float:
     """Leader counts back in band after ``gave`` passed a leadership of network out ``w`` to
     ``took``, for a broker that was inside it (one already outside may go further: the
     goal's violations do not grow) (``before``: their counts before; each may hand back at
@@ -179,13 +179,13 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
     lim, every, light, failed = ctx
     # network out is kept by ``limit`` and the bands here: its goal would refuse any light
     # leadership to a broker still over its band, which this repair must allow
-    guards = [g for g in every if g.name != _NETWORK_OUT]
+    guards = [g for g in every if g.name != NETWORK_OUT]
     spent = 0.0
     if s.leaders[gave] < lim.clo <= before[0]:
         if (True, gave) in failed:
             return -1.0
         limit = max(float(lim.hi_t[gave]), float(s.nw_out[gave]) + w / 2)
-        got = _take_one(s, gave, limit, lim, guards, light, undo)
+        got = take_one(s, gave, limit, lim, guards, light, undo)
         if got < 0:
             failed.add((True, gave))
             return -1.0
@@ -202,20 +202,20 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
 
 
 def _cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
-    """The first :data:`_ROWS` candidates by bytes per byte/s of the relief needed (in bins
+    """The first :data:`ROWS` candidates by bytes per byte/s of the relief needed (in bins
     of about 9 %, so that among about equally cheap ones the one relieving most comes
     first), leaving out those relieving under 1/16 of it."""
     idx = np.flatnonzero(useful >= need / 16)
     cost = np.round(8 * np.log2(np.maximum(size[idx], 1.0) / useful[idx]))
     key = cost - 0.5 * useful[idx] / max(need, 1e-300)
-    if len(idx) > _ROWS:
-        part = np.argpartition(key, _ROWS)[:_ROWS]
+    if len(idx) > ROWS:
+        part = np.argpartition(key, ROWS)[:ROWS]
         idx, key = idx[part], key[part]
     out: np.ndarray = idx[np.argsort(key, kind="stable")]
     return out
 
 
-def _receivers(s: GoalState, w: float, rin: float, lim: _Limits) -> np.ndarray:
+def _receivers(s: GoalState, w: float, rin: float, lim: BrokerLimits) -> np.ndarray:
     """Brokers that can take a leadership of network out ``w``: the farthest under their
     band first, then by network out relative to the band's top."""
     ok = s.allowed & (s.nw_out + w <= lim.hi) & (s.lead_in + rin <= lim.lin)

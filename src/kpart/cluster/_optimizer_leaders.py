@@ -30,7 +30,14 @@ from numba import njit
 
 from kpart.cluster.goals import GoalState
 
-__all__ = ["assign_leaders", "refine_leaders", "restore_leaders", "set_leaders"]
+__all__ = [
+    "assign_leaders",
+    "first_at_least",
+    "pair_index",
+    "refine_leaders",
+    "restore_leaders",
+    "set_leaders",
+]
 
 
 @njit(cache=True)
@@ -63,7 +70,7 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, share_out:
     return slot
 
 
-def _recount(s: GoalState) -> None:
+def recount_leaders(s: GoalState) -> None:
     b = len(s.allowed)
     led = s.pos[:, 0]
     s.leaders[:] = np.bincount(led, minlength=b)
@@ -83,10 +90,10 @@ def set_leaders(s: GoalState, brokers: np.ndarray, rows: np.ndarray | None = Non
     first = s.pos[rows, 0].copy()
     s.pos[rows, 0] = s.pos[rows, slot]
     s.pos[rows, slot] = first
-    _recount(s)
+    recount_leaders(s)
 
 
-def _limit_out(s: GoalState) -> np.ndarray:
+def network_out_limits(s: GoalState) -> np.ndarray:
     out: np.ndarray = np.where(np.isfinite(s.cap_out), s.cap_out * s.thresholds.capacity,
                                np.inf)
     return out
@@ -101,18 +108,18 @@ def assign_leaders(s: GoalState, share_out: np.ndarray, count_weight: float = 10
     share_lead = np.full(len(allowed), max(len(s.pos) / max(int(allowed.sum()), 1), tiny))
     order = np.argsort(-s.lead_out, kind="stable")
     slot = _choose(s.pos, order, s.lead_out, np.maximum(share_out, tiny), share_lead,
-                   _limit_out(s), allowed, count_weight)
+                   network_out_limits(s), allowed, count_weight)
     rows = np.flatnonzero(slot)
     if len(rows):
         first = s.pos[rows, 0].copy()
         s.pos[rows, 0] = s.pos[rows, slot[rows]]
         s.pos[rows, slot[rows]] = first
-    _recount(s)
+    recount_leaders(s)
     return len(rows)
 
 
 @njit(cache=True)
-def _state(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+def band_distance(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
            flags: np.ndarray) -> float:  # pragma: no cover
     """Broker ``k``'s weighted squared distance to the (aimed) bands; ``flags[j]``: -1
     under goal ``j``'s (threshold) band, 1 over it, 0 inside."""
@@ -132,14 +139,14 @@ def _state(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
 
 
 @njit(cache=True)
-def _shift(k: int, loads: np.ndarray, wo: float, wi: float, sign: float) -> None:
+def shift_leader_load(k: int, loads: np.ndarray, wo: float, wi: float, sign: float) -> None:
     loads[0, k] += sign * wo  # pragma: no cover
     loads[1, k] += sign  # pragma: no cover
     loads[2, k] += sign * wi  # pragma: no cover
 
 
 @njit(cache=True)
-def _worse(before: np.ndarray, after: np.ndarray) -> bool:  # pragma: no cover
+def enters_violation(before: np.ndarray, after: np.ndarray) -> bool:  # pragma: no cover
     """A broker enters a goal's violation (or crosses from under to over): not allowed."""
     bad = False
     for j in range(3):
@@ -175,21 +182,21 @@ def _best_follower(pos: np.ndarray, i: int, part: np.ndarray, brokers: np.ndarra
     fa, fc, ga, gc = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
                       np.zeros(3, np.int64))
     best, best_gain = -1, 1e-15
-    base_a = _state(a, loads, bands, weights, fa)
-    _shift(a, loads, wo, wi, -1.0)
-    after_a = _state(a, loads, bands, weights, ga)
-    if not _worse(fa, ga):
+    base_a = band_distance(a, loads, bands, weights, fa)
+    shift_leader_load(a, loads, wo, wi, -1.0)
+    after_a = band_distance(a, loads, bands, weights, ga)
+    if not enters_violation(fa, ga):
         for k in range(1, pos.shape[1]):
             c = pos[i, k]
             if c < 0 or brokers[0, c] == 0 or loads[0, c] + wo > brokers[1, c]:
                 continue
-            base_c = _state(c, loads, bands, weights, fc)
-            _shift(c, loads, wo, wi, 1.0)
-            gain = base_a + base_c - after_a - _state(c, loads, bands, weights, gc)
-            _shift(c, loads, wo, wi, -1.0)
-            if gain > best_gain * (1 + 1e-9) and not _worse(fc, gc):
+            base_c = band_distance(c, loads, bands, weights, fc)
+            shift_leader_load(c, loads, wo, wi, 1.0)
+            gain = base_a + base_c - after_a - band_distance(c, loads, bands, weights, gc)
+            shift_leader_load(c, loads, wo, wi, -1.0)
+            if gain > best_gain * (1 + 1e-9) and not enters_violation(fc, gc):
                 best, best_gain = k, gain
-    _shift(a, loads, wo, wi, 1.0)
+    shift_leader_load(a, loads, wo, wi, 1.0)
     return best
 
 
@@ -208,8 +215,8 @@ def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.n
             if best < 0:
                 continue
             a, c = pos[i, 0], pos[i, best]
-            _shift(a, loads, part[0, i], part[1, i], -1.0)
-            _shift(c, loads, part[0, i], part[1, i], 1.0)
+            shift_leader_load(a, loads, part[0, i], part[1, i], -1.0)
+            shift_leader_load(c, loads, part[0, i], part[1, i], 1.0)
             pos[i, 0], pos[i, best] = c, a
             made += 1
         changed += made
@@ -219,7 +226,7 @@ def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.n
 
 
 @njit(cache=True)
-def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
+def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
                                                                         np.ndarray]:  # pragma: no cover
     """Rows by (leader, follower) pair, each pair's rows sorted by ``lead_out``:
     ``rows, starts`` (pair ``l * b + f`` is ``rows[starts[l*b+f]:starts[l*b+f+1]]``)."""
@@ -261,15 +268,15 @@ def _pair_gain(a: int, c: int, w: tuple[float, float], loads: np.ndarray, bands:
     counts unchanged); ``-inf`` when a broker would enter a violation."""
     fa0, fc0, fa1, fc1 = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
                           np.zeros(3, np.int64))
-    base = _state(a, loads, bands, weights, fa0) + _state(c, loads, bands, weights, fc0)
+    base = band_distance(a, loads, bands, weights, fa0) + band_distance(c, loads, bands, weights, fc0)
     _carry(a, c, loads, w, 1.0)
-    after = _state(a, loads, bands, weights, fa1) + _state(c, loads, bands, weights, fc1)
+    after = band_distance(a, loads, bands, weights, fa1) + band_distance(c, loads, bands, weights, fc1)
     _carry(a, c, loads, w, -1.0)
-    return -np.inf if _worse(fa0, fa1) or _worse(fc0, fc1) else base - after
+    return -np.inf if enters_violation(fa0, fa1) or enters_violation(fc0, fc1) else base - after
 
 
 @njit(cache=True)
-def _first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
+def first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
                     want: float) -> int:  # pragma: no cover
     while lo < hi:
         m = (lo + hi) // 2
@@ -295,7 +302,7 @@ def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers:
     # what to bring back: what i carries less half the gap between the two
     want = part[0, i] - (loads[0, a] / bands[2, a] - loads[0, c] / bands[2, c]) / (
         1.0 / bands[2, a] + 1.0 / bands[2, c])
-    mid = _first_at_least(rows, part[0], lo, hi, want)
+    mid = first_at_least(rows, part[0], lo, hi, want)
     best, best_gain = -1, 1e-15
     for m in range(max(lo, mid - 3), min(hi, mid + 3)):
         j = rows[m]
@@ -359,16 +366,16 @@ def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
     bands = np.ascontiguousarray(bands)
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
-    brokers = np.stack([s.allowed.astype(np.float64), _limit_out(s)])
+    brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
     made = 0
     for _ in range(rounds):
         step = int(_descend(s.pos, part, brokers, loads, bands, weights, sweeps))
-        index = _pair_index(s.pos, s.lead_out, len(s.allowed))
+        index = pair_index(s.pos, s.lead_out, len(s.allowed))
         step += int(_swap_pass(s.pos, part, brokers, loads, bands, weights, index))
         made += step
         if not step:
             break
-    _recount(s)
+    recount_leaders(s)
     return made
 
 
@@ -391,13 +398,13 @@ def _restore(pos: np.ndarray, orig: np.ndarray, order: np.ndarray, part: np.ndar
         wo, wi = part[0, i], part[1, i]
         if k < 0 or loads[0, c] + wo > brokers[1, c]:
             continue
-        base = _state(a, loads, bands, weights, fa0) + _state(c, loads, bands, weights, fc0)
-        _shift(a, loads, wo, wi, -1.0)
-        _shift(c, loads, wo, wi, 1.0)
-        after = _state(a, loads, bands, weights, fa1) + _state(c, loads, bands, weights, fc1)
-        if after > base * (1 + 1e-12) or _worse(fa0, fa1) or _worse(fc0, fc1):
-            _shift(c, loads, wo, wi, -1.0)
-            _shift(a, loads, wo, wi, 1.0)
+        base = band_distance(a, loads, bands, weights, fa0) + band_distance(c, loads, bands, weights, fc0)
+        shift_leader_load(a, loads, wo, wi, -1.0)
+        shift_leader_load(c, loads, wo, wi, 1.0)
+        after = band_distance(a, loads, bands, weights, fa1) + band_distance(c, loads, bands, weights, fc1)
+        if after > base * (1 + 1e-12) or enters_violation(fa0, fa1) or enters_violation(fc0, fc1):
+            shift_leader_load(c, loads, wo, wi, -1.0)
+            shift_leader_load(a, loads, wo, wi, 1.0)
             continue
         pos[i, 0], pos[i, k] = c, a
         made += 1
@@ -413,7 +420,7 @@ def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: 
     partitions first, in place on ``s``. Returns the leaders restored."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
     part = np.stack([s.lead_out, s.rate_in])
-    brokers = np.stack([s.allowed.astype(np.float64), _limit_out(s)])
+    brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
     rows = np.flatnonzero(s.pos[:, 0] != orig)
     order = rows[np.argsort(s.lead_out[rows], kind="stable")]
     made = 0
@@ -424,5 +431,5 @@ def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: 
         if not step:
             break
         order = order[s.pos[order, 0] != orig[order]]
-    _recount(s)
+    recount_leaders(s)
     return made

@@ -48,36 +48,36 @@ from dataclasses import replace
 import numpy as np
 
 from kpart.cluster._optimizer_handover import (
-    _ROWS,
+    ROWS,
+    BrokerLimits,
+    Undo,
     _cheapest,
     _counts,
     _heavy,
-    _lead_moved,
-    _lead_ok,
-    _Limits,
     _move,
     _receivers,
-    _rollback,
     _swap,
-    _Undo,
+    lead_moved,
+    lead_ok,
+    undo_all,
 )
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
-from kpart.cluster._optimizer_swaps import _exchange, _gain_swap, _swap_step
+from kpart.cluster._optimizer_swaps import exchange_replicas, gain_swap, swap_step
 from kpart.cluster.goals import Goal, GoalState
 
 __all__ = ["relocate_for_network_out"]
 
 
-def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
+def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits,
                guards: Sequence[Goal]) -> bool:
     """Pass the leadership of partitions ``x`` leads (``rows``, the heaviest first) to
     followers with room for their network out and for one more leader, while ``x`` has
     leaders to spare (or is already under the leader-count band): many light partitions at
     once, no data moved. Kept (True) only when it brings ``x`` into its band (else its spare
-    leaders stay for :func:`_swap_step`)."""
+    leaders stay for :func:`swap_step`)."""
     spare = len(rows) if s.leaders[x] < lim.clo else int(s.leaders[x] - lim.clo)
-    undo: _Undo = []
+    undo: Undo = []
     for row in rows[: 8 * 1024].tolist():
         if len(undo) >= spare or s.nw_out[x] <= lim.hi[x]:
             break
@@ -89,16 +89,16 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: _Limits,
             if (f >= 0 and s.allowed[f] and s.nw_out[f] + w <= lim.hi[f]
                     and s.leaders[f] + 1 <= lim.chi
                     and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
-                    and _lead_ok(s, row, x, f, guards)):
+                    and lead_ok(s, row, x, f, guards)):
                 _swap(s, row, k, undo)
                 break
     if s.nw_out[x] <= lim.hi_t[x]:
         return bool(undo)
-    _rollback(undo)
+    undo_all(undo)
     return False
 
 
-def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bool:
+def _take_many(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal]) -> bool:
     """The mirror of :func:`_pass_many` for ``x`` under its band: the leadership of many
     partitions it follows, the heaviest first, each from a leader that stays inside its
     band (or was over it) with a leader to spare, while ``x`` has room for one more leader
@@ -114,7 +114,7 @@ def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bo
     order = np.argsort(-w, kind="stable")[: max(int(min(room, len(w))), 0)]
     if s.nw_out[x] + w[order].sum() < lim.lo_t[x]:
         return False  # not even all it could take would do
-    undo: _Undo = []
+    undo: Undo = []
     for row, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
         if s.nw_out[x] >= lim.lo[x] or s.leaders[x] + 1 > lim.chi:
             break
@@ -122,39 +122,39 @@ def _take_many(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal]) -> bo
         if (s.nw_out[x] + wr > lim.hi[x] or s.leaders[z] - 1 < lim.clo
                 or not (s.nw_out[z] > lim.hi_t[z] or s.nw_out[z] - wr >= lim.lo[z])
                 or s.lead_in[x] + s.rate_in[row] > lim.lin[x]
-                or not _lead_ok(s, row, z, x, guards)):
+                or not lead_ok(s, row, z, x, guards)):
             continue
         _swap(s, row, k, undo)
     if s.nw_out[x] >= lim.lo_t[x]:
         return bool(undo)
-    _rollback(undo)
+    undo_all(undo)
     return False
 
 
 def _pass_one(s: GoalState, x: int, rows: np.ndarray,
-              ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+              ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
               ) -> bool:
     """Step 1 of :func:`_shed`: the leadership of one of ``rows`` (in order) to a follower
     with room, leader counts repaired (:func:`_counts`)."""
     lim, guards = ctx[0], ctx[1]
-    undo: _Undo = []
+    undo: Undo = []
     for row in rows.tolist():
         wr = float(s.lead_out[row])
         for k in range(1, s.pos.shape[1]):
             f = int(s.pos[row, k])
             if (f < 0 or not s.allowed[f] or s.nw_out[f] + wr > lim.hi[f]
                     or s.lead_in[f] + s.rate_in[row] > lim.lin[f]
-                    or not _lead_ok(s, row, x, f, guards)):
+                    or not lead_ok(s, row, x, f, guards)):
                 continue
             took = (int(s.leaders[x]), int(s.leaders[f]))
             _swap(s, row, k, undo)
             if _counts(s, x, f, took, wr, ctx, undo) >= 0:
                 return True
-            _rollback(undo)
+            undo_all(undo)
     return False
 
 
-def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
+def _shed(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
           light: np.ndarray) -> float:
     """One step for ``x`` over its band. Returns the bytes moved, -1 for no step."""
     need = float(s.nw_out[x] - lim.hi[x])
@@ -165,19 +165,19 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     rows, w = rows[keep], w[keep]
     useful = np.minimum(w, need)
     before = (int(s.leaders[x]), 0)
-    undo: _Undo = []
+    undo: Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
     if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
         return 0.0
     # 1. a leadership to a follower with room (no data moves), the most relief first;
     # 2. else an exchange of leaderships (no data moves)
     free = np.argsort(-useful, kind="stable")
-    if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * _ROWS], ctx)
-            or _exchange(s, x, budget, ctx, moves=False) >= 0):
+    if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * ROWS], ctx)
+            or exchange_replicas(s, x, budget, ctx, moves=False) >= 0):
         return 0.0
     # 3. a replica move: the fewest bytes per byte/s of the relief needed
     order = _cheapest(s.size[rows], useful, need)
-    for row in rows[order][:_ROWS].tolist():
+    for row in rows[order][:ROWS].tolist():
         size, wr = float(s.size[row]), float(s.lead_out[row])
         if size > budget:
             continue
@@ -190,20 +190,20 @@ def _shed(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
                 if f < 0 or not accepted(guards, s, row, f, d):
                     continue
                 _move(s, row, k, d, undo)
-                if not _lead_moved(s, row, k, x, d, guards, undo):
-                    _rollback(undo)
+                if not lead_moved(s, row, k, x, d, guards, undo):
+                    undo_all(undo)
                     continue
                 got = _counts(s, x, d, took, wr, ctx, undo)
                 if got >= 0 and size + got <= budget:
                     return size + got
-                _rollback(undo)
+                undo_all(undo)
     # 4. a swap: the leader replica to a receiver, a follower replica of about its size back
-    got = _swap_step(s, x, rows, order, budget, ctx)
+    got = swap_step(s, x, rows, order, budget, ctx)
     # 5. an exchange whose partition taken back first moves a follower replica to ``x``
-    return got if got >= 0 else _exchange(s, x, budget, ctx, moves=True)
+    return got if got >= 0 else exchange_replicas(s, x, budget, ctx, moves=True)
 
 
-def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
+def _gain(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
           light: np.ndarray) -> float:
     """One step for ``x`` under its band. Returns the bytes moved, -1 for no step."""
     if _take_many(s, x, lim, guards):
@@ -217,15 +217,15 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
     rows = rows[((s.nw_out[g_of] > lim.hi_t[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
                 & (s.lead_in[x] + s.rate_in[rows] <= lim.lin[x]) & (g_of != x)]
     held = (s.pos[rows, 1:] == x).any(axis=1)
-    undo: _Undo = []
+    undo: Undo = []
     ctx = (lim, guards, light, set[tuple[bool, int]]())
     # 1. the leadership of a partition it follows
     cand = rows[held]
     useful = np.minimum(s.lead_out[cand], need)
     free = np.argsort(-useful, kind="stable")
-    for row in cand[free[useful[free] >= need / 8]][:4 * _ROWS].tolist():
+    for row in cand[free[useful[free] >= need / 8]][:4 * ROWS].tolist():
         g = int(lead[row])
-        if not _lead_ok(s, row, g, x, guards):
+        if not lead_ok(s, row, g, x, guards):
             continue
         k = int(np.flatnonzero(s.pos[row] == x)[0])
         wr = float(s.lead_out[row])
@@ -233,12 +233,12 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
         _swap(s, row, k, undo)
         if _counts(s, g, x, took, wr, ctx, undo) >= 0:
             return 0.0
-        _rollback(undo)
+        undo_all(undo)
     # 2. a replica move onto it, the fewest bytes per byte/s of the gain needed
     rows = rows[~held & (s.size[rows] <= budget)]
     useful = np.minimum(s.lead_out[rows], need)
     order = _cheapest(s.size[rows], useful, need)
-    for row in rows[order][:_ROWS].tolist():
+    for row in rows[order][:ROWS].tolist():
         g = int(lead[row])
         size, wr = float(s.size[row]), float(s.lead_out[row])
         took = (int(s.leaders[g]), int(s.leaders[x]))
@@ -247,22 +247,22 @@ def _gain(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: fl
             if f < 0 or not accepted(guards, s, row, f, x):
                 continue
             _move(s, row, k, x, undo)
-            if not _lead_moved(s, row, k, g, x, guards, undo):
-                _rollback(undo)
+            if not lead_moved(s, row, k, g, x, guards, undo):
+                undo_all(undo)
                 continue
             got = _counts(s, g, x, took, wr, ctx, undo)
             if got >= 0 and size + got <= budget:
                 return size + got
-            _rollback(undo)
+            undo_all(undo)
     # 3. a swap: a replica of one comes to it, a follower replica of about its size goes back
-    for row in rows[order][:_ROWS // 4].tolist():
-        got = _gain_swap(s, x, row, budget, ctx, undo)
+    for row in rows[order][:ROWS // 4].tolist():
+        got = gain_swap(s, x, row, budget, ctx, undo)
         if got >= 0:
             return got
     return -1.0
 
 
-def _absorbing(lim: _Limits, absorbers: np.ndarray, s: GoalState) -> _Limits:
+def _absorbing(lim: BrokerLimits, absorbers: np.ndarray, s: GoalState) -> BrokerLimits:
     """``lim`` with no network-out top for the ``absorbers`` (brokers leading a partition
     heavier than the band's top: over it in any plan while they lead it, so they may take
     more) and no leader bytes-in limit for those already over it."""
@@ -274,7 +274,7 @@ def _absorbing(lim: _Limits, absorbers: np.ndarray, s: GoalState) -> _Limits:
     return replace(lim, hi=hi, hi_t=hi_t, lin=lin)
 
 
-def _settle(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: float,
+def _settle(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
             light: np.ndarray) -> tuple[float, int]:
     """Steps (:func:`_shed` or :func:`_gain`) for ``x`` until it is inside its band, at most
     64. Returns the bytes moved and the steps taken, negated (minus one) when a step was
@@ -291,12 +291,12 @@ def _settle(s: GoalState, x: int, lim: _Limits, guards: Sequence[Goal], budget: 
     return moved, 64
 
 
-def _heavy_leaders(s: GoalState, lim: _Limits) -> np.ndarray:
+def _heavy_leaders(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """Brokers leading a partition heavier than their band's top (sorted)."""
     return np.unique(s.pos[_heavy(s, lim), 0]).astype(np.int64)
 
 
-def _settle_all(s: GoalState, base: _Limits, guards: Sequence[Goal], budget: float,
+def _settle_all(s: GoalState, base: BrokerLimits, guards: Sequence[Goal], budget: float,
                 light: np.ndarray, rounds: int) -> float:
     """Every broker outside its band, the farthest first, settled (:func:`_settle`), the
     brokers leading a heavy partition left alone (absorbers). Returns the bytes moved."""
@@ -331,7 +331,7 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
     move. Then heavy leaderships are packed two to a broker
     (:func:`kpart.cluster._optimizer_pairs.pair_heavy`) and what that leaves settled again.
     Returns the bytes moved."""
-    base = _Limits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
+    base = BrokerLimits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
                    clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
     light = np.flatnonzero(s.pos[:, 0] >= 0)
     light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]

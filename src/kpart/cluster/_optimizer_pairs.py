@@ -25,16 +25,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from kpart.cluster._optimizer_handover import (
-    _NETWORK_OUT,
+    NETWORK_OUT,
+    BrokerLimits,
+    Undo,
     _heavy,
-    _lead_ok,
-    _Limits,
     _move,
-    _net_accepted,
-    _rollback,
     _swap,
-    _take_one,
-    _Undo,
+    lead_ok,
+    net_accepted,
+    take_one,
+    undo_all,
 )
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster.goals import Goal, GoalState
@@ -87,7 +87,7 @@ def _window(s: GoalState, x: int, q: int, guards: Sequence[Goal], gives: bool,
     return max(lo_t, 0.0), hi_t
 
 
-def _affordable(s: GoalState, rows: np.ndarray, lim: _Limits, x: int) -> np.ndarray:
+def _affordable(s: GoalState, rows: np.ndarray, lim: BrokerLimits, x: int) -> np.ndarray:
     """Network out ``x`` may take with the leadership of each of ``rows`` from its leader
     (one left inside its band, or over it, with a leader to spare); 0 where it may not."""
     z = s.pos[rows, 0]
@@ -99,7 +99,7 @@ def _affordable(s: GoalState, rows: np.ndarray, lim: _Limits, x: int) -> np.ndar
     return out
 
 
-def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[_Limits, Sequence[Goal], int],
+def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[BrokerLimits, Sequence[Goal], int],
            with_led: bool = False) -> tuple[list[list[int]], float]:
     """Follower replicas ``[row, slot]`` on ``b`` to send to ``f`` in exchange for ``q``'s,
     their sizes summing into ``f``'s :func:`_window` and up to what ``b`` must send (at most
@@ -168,7 +168,7 @@ def _disk_band(s: GoalState, guards: Sequence[Goal]) -> tuple[np.ndarray, np.nda
 
 
 def _spread(s: GoalState, b: int, amount: float, avoid: Sequence[int],
-            guards: Sequence[Goal], undo: _Undo) -> float:
+            guards: Sequence[Goal], undo: Undo) -> float:
     """Move follower replicas off ``b``, the largest first of at most ``amount`` bytes in
     all, each to one of the brokers with the most disk room (not ``avoid``) that the guards
     accept. Returns the bytes moved."""
@@ -193,13 +193,13 @@ def _spread(s: GoalState, b: int, amount: float, avoid: Sequence[int],
     return moved
 
 
-def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.ndarray],
+def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray],
            budget: float, settle: Settle) -> float:
     """Broker ``b`` leads ``q`` too (the module docstring); its leader ``g`` settled.
     Returns the bytes moved, -1 when no exchange was found, -2 when ``g`` could not settle
     after one (nothing changed either way)."""
     lim, guards, light = ctx
-    free = [x for x in guards if x.name != _NETWORK_OUT]
+    free = [x for x in guards if x.name != NETWORK_OUT]
     g = int(s.pos[q, 0])
     counts = (int(s.leaders[g]), int(s.leaders[b]))
     if float(s.size[q]) + _window(s, b, q, free, gives=True)[0] > budget:
@@ -211,7 +211,7 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
             continue
         # what ``b`` must send beyond the bottom of ``f``'s window goes first to brokers
         # with disk room (``f``, when it is ``g``, keeps room for what it takes on next)
-        undo: _Undo = []
+        undo: Undo = []
         lo_f = _window(s, f, q, free, gives=False)[0]
         extra = _window(s, b, q, free, gives=True)[0] - lo_f
         spread = _spread(s, b, extra, (b, f, g), free, undo) if extra > 0 else 0.0
@@ -221,14 +221,14 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
         cost = float(s.size[q]) + spread + float(sum(s.size[r] for r, _k in back))
         steps = ((q, k, f, b), *((r, kr, b, f) for r, kr in back))
         if (not back or rest > 0 or cost > budget
-                or not _net_accepted(s, steps, free)):
-            _rollback(undo)
+                or not net_accepted(s, steps, free)):
+            undo_all(undo)
             continue
         for r, kr in back:
             _move(s, r, kr, f, undo)
         _move(s, q, k, b, undo)
-        if k and not _lead_ok(s, q, g, b, free):
-            _rollback(undo)
+        if k and not lead_ok(s, q, g, b, free):
+            undo_all(undo)
             continue
         if k:
             _swap(s, q, k, undo)
@@ -236,11 +236,11 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[_Limits, Sequence[Goal], np.
             z, w = int(s.pos[r, 0]), float(s.lead_out[r])
             if (_affordable(s, np.array([r]), lim, g)[0] > 0
                     and s.nw_out[g] + w <= lim.hi[g] and s.leaders[g] + 1 <= lim.chi
-                    and _lead_ok(s, r, z, g, free)):
+                    and lead_ok(s, r, z, g, free)):
                 _swap(s, r, int(np.flatnonzero(s.pos[r] == g)[0]), undo)
         got, inside = settle(g, budget - cost)
         if inside and s.leaders[g] < min(lim.clo, counts[0]):
-            extra = _take_one(s, g, float(lim.hi_t[g]), lim, free, light, [])
+            extra = take_one(s, g, float(lim.hi_t[g]), lim, free, light, [])
             got = got + extra if extra >= 0 else -1.0
         if (inside and got >= 0 and cost + got <= budget
                 and s.leaders[g] >= min(lim.clo, counts[0])
@@ -260,7 +260,7 @@ def _fullness(s: GoalState, bins: np.ndarray) -> np.ndarray:
 
 
 def _first_bin(s: GoalState, q: int, bins: Sequence[int],
-               ctx: tuple[_Limits, Sequence[Goal], np.ndarray], budget: float,
+               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray], budget: float,
                settle: Settle) -> tuple[float, int]:
     """:func:`_share` of ``q`` with each of ``bins`` in turn until one takes it: the bytes
     moved (-1: none did) and how many bins were tried."""
@@ -271,7 +271,7 @@ def _first_bin(s: GoalState, q: int, bins: Sequence[int],
     return -1.0, len(bins)
 
 
-def pair_heavy(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float,
+def pair_heavy(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
                light: np.ndarray, settle: Settle) -> float:
     """Pack the leaderships heavier than the band's top two (or more) to a broker, one
     pair at a time (the module docstring): each heavy partition led alone by its broker,
@@ -307,7 +307,7 @@ def pair_heavy(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float
             return spent
 
 
-def relieve_over(s: GoalState, lim: _Limits, guards: Sequence[Goal], budget: float,
+def relieve_over(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
                  light: np.ndarray, settle: Settle) -> float:
     """A broker over its band that leads no heavy partition and that the steps of
     :mod:`kpart.cluster._optimizer_netout` left there (its load one or two partitions of

@@ -12,25 +12,25 @@ from collections.abc import Sequence
 import numpy as np
 
 from kpart.cluster._optimizer_handover import (
-    _NETWORK_OUT,
-    _ROWS,
+    NETWORK_OUT,
+    ROWS,
+    BrokerLimits,
+    Undo,
     _counts,
-    _lead_moved,
-    _lead_ok,
-    _Limits,
     _move,
-    _net_accepted,
     _receivers,
-    _rollback,
     _swap,
-    _Undo,
+    lead_moved,
+    lead_ok,
+    net_accepted,
+    undo_all,
 )
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster.goals import Goal, GoalState
 
 
-def _exchange(s: GoalState, x: int, budget: float,
-              ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+def exchange_replicas(s: GoalState, x: int, budget: float,
+              ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
               moves: bool) -> float:
     """``x`` over its band, whose load is one or two heavy partitions and many light ones
     (no single leadership it passes leaves it inside the band), passes the leadership of
@@ -42,7 +42,7 @@ def _exchange(s: GoalState, x: int, budget: float,
     follower replica of it moved to ``x`` first (its size within ``budget``), the smallest
     first. Returns the bytes moved, -1 for none."""
     lim, guards = ctx[0], ctx[1]
-    free = [g for g in guards if g.name != _NETWORK_OUT]
+    free = [g for g in guards if g.name != NETWORK_OUT]
     lead = s.pos[:, 0]
     mine = np.flatnonzero(lead == x)
     top = mine[np.argsort(-s.lead_out[mine], kind="stable")][:3]
@@ -54,14 +54,14 @@ def _exchange(s: GoalState, x: int, budget: float,
     if not len(qs):
         return -1.0
     z, wq, rq = lead[qs], s.lead_out[qs], s.rate_in[qs]
-    undo: _Undo = []
+    undo: Undo = []
     for p in top.tolist():
         wp, rp = float(s.lead_out[p]), float(s.rate_in[p])
         base = float(s.nw_out[x]) - wp
         for k in range(1, s.pos.shape[1]):
             f = int(s.pos[p, k])
             if (f < 0 or not s.allowed[f] or s.lead_in[f] + rp > lim.lin[f]
-                    or not _lead_ok(s, p, x, f, free)):
+                    or not lead_ok(s, p, x, f, free)):
                 continue
             after_z = s.nw_out[z] - wq + np.where(z == f, wp, 0.0)
             ok = ((wq >= lim.lo[x] - base) & (wq <= lim.hi[x] - base) & (qs != p)
@@ -82,19 +82,19 @@ def _exchange(s: GoalState, x: int, budget: float,
                     continue
                 _swap(s, p, k, undo)
                 slot = int(np.flatnonzero(s.pos[q] == x)[0])
-                if not _lead_ok(s, q, zq, x, free):
-                    _rollback(undo)
+                if not lead_ok(s, q, zq, x, free):
+                    undo_all(undo)
                     continue
                 _swap(s, q, slot, undo)
                 got = 0.0 if zq == f else _counts(s, zq, f, took, min(wp, float(wq[c])),
                                                   ctx, undo)
                 if got >= 0 and spent + got <= budget:
                     return spent + got
-                _rollback(undo)
+                undo_all(undo)
     return -1.0
 
 
-def _take_back(s: GoalState, q: int, x: int, guards: Sequence[Goal], undo: _Undo) -> float:
+def _take_back(s: GoalState, q: int, x: int, guards: Sequence[Goal], undo: Undo) -> float:
     """Move a follower replica of ``q`` to ``x`` (the guards accepting). Returns its size, -1
     for none."""
     for k in range(1, s.pos.shape[1]):
@@ -105,13 +105,13 @@ def _take_back(s: GoalState, q: int, x: int, guards: Sequence[Goal], undo: _Undo
     return -1.0
 
 
-def _swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
-               ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+def swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
+               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
                ) -> float:
     """Step 3 of :func:`_shed`: one :func:`_swap_replicas` of the cheapest candidates
     (``rows[order]``). Returns the bytes moved, -1 for none."""
-    undo: _Undo = []
-    for row in rows[order][:_ROWS // 4].tolist():
+    undo: Undo = []
+    for row in rows[order][:ROWS // 4].tolist():
         got = _swap_replicas(s, x, row, budget, ctx, undo)
         if got >= 0:
             return got
@@ -119,8 +119,8 @@ def _swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget
 
 
 def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
-                   ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-                   undo: _Undo) -> float:
+                   ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+                   undo: Undo) -> float:
     """``x``'s leader replica of ``row`` goes to a receiver ``d`` and a follower replica of
     ``d``'s of about the same size comes back (Cruise Control's
     ``INTER_BROKER_REPLICA_SWAP``): disk and replica counts about unchanged on both, where a
@@ -142,13 +142,13 @@ def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
                 got = _counts(s, x, d, took, wr, ctx, undo)
                 if got >= 0 and size + float(s.size[q]) + got <= budget:
                     return size + float(s.size[q]) + got
-                _rollback(undo)
+                undo_all(undo)
     return -1.0
 
 
-def _gain_swap(s: GoalState, x: int, row: int, budget: float,
-               ctx: tuple[_Limits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-               undo: _Undo) -> float:
+def gain_swap(s: GoalState, x: int, row: int, budget: float,
+               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               undo: Undo) -> float:
     """Step 3 of :func:`_gain` (:func:`_swap_replicas` the other way): a replica of ``row``
     on ``f`` comes to ``x`` (under its band), which leads it, and a follower replica of
     ``x``'s of about the same size goes to ``f`` — disk and replica counts about unchanged
@@ -177,19 +177,19 @@ def _gain_swap(s: GoalState, x: int, row: int, budget: float,
                 break
             if not _both(s, ((q, kq, x, f), (row, k, f, x)), guards, undo):
                 continue
-            if not _lead_moved(s, row, k, g, x, guards, undo):
-                _rollback(undo)
+            if not lead_moved(s, row, k, g, x, guards, undo):
+                undo_all(undo)
                 continue
             got = _counts(s, g, x, took, wr, ctx, undo)
             spent = size + float(s.size[q])
             if got >= 0 and spent + got <= budget:
                 return spent + got
-            _rollback(undo)
+            undo_all(undo)
     return -1.0
 
 
 def _both(s: GoalState, steps: tuple[tuple[int, int, int, int], ...],
-          guards: Sequence[Goal], undo: _Undo) -> bool:
+          guards: Sequence[Goal], undo: Undo) -> bool:
     """Apply both replica moves ``(row, slot, src, dst)``, in either order, every guard
     accepting each; False (nothing applied) when neither order passes."""
     for order in (steps, steps[::-1]):
@@ -201,8 +201,8 @@ def _both(s: GoalState, steps: tuple[tuple[int, int, int, int], ...],
             done += 1
         if done == len(order):
             return True
-        _rollback(undo)
-    if s.count_guard or not _net_accepted(s, steps, guards):
+        undo_all(undo)
+    if s.count_guard or not net_accepted(s, steps, guards):
         return False
     for r, slot, _src, dst in steps:  # neither order alone: together (each accepted in
         _move(s, r, slot, dst, undo)  # the state the other leaves, so their final loads)
