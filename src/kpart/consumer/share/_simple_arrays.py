@@ -78,7 +78,8 @@ def _old_pairs(spec: ShareGroupSpec, members: Sequence[ServerMember]) -> _Old | 
     chunks = [ps for _, ps in entries]
     lengths = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
     topic_list = list(map(topic_of_ref.get, refs))
-    if None in topic_list:  # deleted topics' "id:<uuid>" (or names the spec lacks)
+    by_id = None in topic_list
+    if by_id:  # deleted topics' "id:<uuid>" (or names the spec lacks)
         index = {u: k for k, u in enumerate(uuids)}
         for j, ref in enumerate(refs):
             if topic_list[j] is None:
@@ -90,7 +91,9 @@ def _old_pairs(spec: ShareGroupSpec, members: Sequence[ServerMember]) -> _Old | 
     per_member = np.fromiter((len(a) for _, a in holders), dtype=np.int64, count=len(holders))
     entry_member = np.repeat(np.array([i for i, _ in holders], dtype=np.int64), per_member)
     entry_topic = np.array(topic_list, dtype=np.int64)
-    if len(entry_topic) and len(np.unique(entry_member * (len(uuids) + 1) + entry_topic)) \
+    # (the spec refuses a topic listed twice by the same reference: only a name beside an
+    # "id:<uuid>" of the same topic can repeat one, so only then is it looked for)
+    if by_id and len(np.unique(entry_member * (len(uuids) + 1) + entry_topic)) \
             != len(entry_topic):
         return None  # one topic twice in a member's assignment (by name and by "id:<uuid>")
     partition = np.fromiter(chain.from_iterable(chunks), dtype=np.int64,
@@ -390,16 +393,24 @@ def _heterogeneous(spec: ShareGroupSpec, members: Sequence[ServerMember], old: _
     """``SimpleHeterogeneousAssignmentBuilder.build()`` as rows (see :func:`_homogeneous`)."""
     g = spec.group
     index = {u: k for k, u in enumerate(old.uuids)}
-    by_topic: dict[int, list[int]] = {}
-    resolved: dict[tuple[object, object], list[int]] = {}  # members subscribing alike
+    # members subscribing alike share a class: subscriptions resolved once per class
+    classes: dict[tuple[object, object], int] = {}
+    class_topics: list[list[int]] = []
+    member_class = np.empty(len(members), dtype=np.int64)
     for i, mem in enumerate(members):
         how = (mem.topics, mem.topic_regex)
-        ts = resolved.get(how)
-        if ts is None:
-            ts = resolved[how] = [index[u] for u in g.subscribed_topic_ids(
-                mem, copied_names=True)]
+        c = classes.get(how)
+        if c is None:
+            c = classes[how] = len(class_topics)
+            class_topics.append([index[u] for u in g.subscribed_topic_ids(
+                mem, copied_names=True)])
+        member_class[i] = c
+    by_topic: dict[int, np.ndarray] = {}
+    for ts in class_topics:  # the topics in the order their first subscriber lists them
         for t in ts:
-            by_topic.setdefault(t, []).append(i)
+            if t not in by_topic:
+                having = [k for k, tk in enumerate(class_topics) if t in tk]
+                by_topic[t] = np.flatnonzero(np.isin(member_class, having))
     if not by_topic:
         return _empty()
     m = len(members)
@@ -415,7 +426,7 @@ def _heterogeneous(spec: ShareGroupSpec, members: Sequence[ServerMember], old: _
         s, tt = len(subscribed), len(targets)
         sharing = 0 if tt == 0 else (s + tt - 1) // tt
         desired = np.zeros(m, dtype=np.int64)
-        desired[np.array(subscribed, dtype=np.int64)] = _desired_counts(sharing, tt, s)
+        desired[subscribed] = _desired_counts(sharing, tt, s)
         w = _Walk(old.partition[mine], old.member[mine], np.ones(len(mine), dtype=np.bool_),
                   np.arange(n, dtype=np.int64))
         count = np.bincount(w.member, minlength=m)
@@ -456,7 +467,8 @@ def share_columns(spec: ShareGroupSpec) -> SharedColumns | None:
     if rows is None:
         return None
     member, topic, partition = rows
-    names = sorted({old.names[t] for t in np.unique(topic).tolist()})
+    held = np.flatnonzero(np.bincount(topic, minlength=len(old.names)))
+    names = sorted({old.names[t] for t in held.tolist()})
     rank = {n: k for k, n in enumerate(names)}
     topic_rank = np.array([rank.get(n, -1) for n in old.names], dtype=np.int64)
     member, topic = spec_pos[member], topic_rank[topic]
