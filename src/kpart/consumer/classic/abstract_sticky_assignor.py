@@ -48,6 +48,7 @@ __all__ = [
     "assign_partitions",
     "release_line",
     "release_module",
+    "simulated_line",
     "subscription_order",
 ]
 
@@ -80,6 +81,19 @@ def release_line(kafka_version: str | KafkaVersion | None) -> str:
             "kafka_version", "The classic sticky assignors of {param} {value!r} (the {line} "
             "line) are not modelled by kpart yet; kpart models them for 3.0.0 and later",
             value=str(kafka_version), line=line)
+    return line
+
+
+def simulated_line(kafka_version: str | KafkaVersion | None) -> str:
+    """:func:`release_line` for the rebalance simulator, which needs each member's partitions in
+    Kafka's list order (its next user data): the 2.x lines, ported without those lists, are a
+    :class:`~kpart.errors.ConfigError` naming the version."""
+    line = release_line(kafka_version)
+    if line not in BUILDER_LINES:
+        raise ConfigError.about(
+            "kafka_version", "{param} {value!r}: kpart simulates sticky rebalances (the "
+            "members' user data, round after round) for 3.0.0 and later; a single assignment "
+            "(kpart assign) is modelled at this version", value=str(kafka_version))
     return line
 
 

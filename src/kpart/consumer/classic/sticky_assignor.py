@@ -32,9 +32,9 @@ from kpart.consumer.classic.abstract_sticky_assignor import (
     assign_partitions,
     release_line,
     release_module,
+    simulated_line,
 )
 from kpart.consumer.spec import GroupSpec, Member
-from kpart.errors import ConfigError
 from kpart.versions import KafkaVersion
 
 __all__ = ["StickyAssignor", "assign_sticky", "assign_sticky_ordered", "sticky_member_data"]
@@ -54,12 +54,7 @@ def assign_sticky_ordered(
     """:func:`assign_sticky` plus each member's partitions in the order of Kafka's list (what the
     member stores as its next user data: the rebalance simulator needs it). The 2.x release
     lines, ported without those lists, are a :class:`~kpart.errors.ConfigError` here."""
-    line = release_line(kafka_version)
-    if release_module(line) is not None:
-        raise ConfigError.about(
-            "kafka_version", "{param} {value!r}: kpart simulates sticky rebalances (the "
-            "members' user data, round after round) for 3.0.0 and later; a single assignment "
-            "(kpart assign) is modelled at this version", value=str(kafka_version))
+    line = simulated_line(kafka_version)
     if line == "3.7.1":
         result, lists = _assign(group, ordered=True)
         assert lists is not None
