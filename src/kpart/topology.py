@@ -270,11 +270,8 @@ class Topology:
     def version_kwargs(self, of: ConsumerGroupConfig | TopicConfig | None = None
                        ) -> dict[str, str]:
         """The ``kafka_version=`` keyword of the call computing ``of``'s decision (see
-        :meth:`version_of` for which version): ``{"kafka_version": "4.0.0"}``, or ``{}`` for
-        a group whose classic assignor kpart does not model by version (yet) and whose
-        ``client_version`` is not given (the assignor's own answer; :func:`parse_topology`
-        refuses a ``client_version`` given for such a group, so nothing is silently
-        ignored). The one place topology versions become call arguments:
+        :meth:`version_of` for which version): ``{"kafka_version": "4.0.0"}``; a classic
+        group without ``client_version`` runs at kpart's default client, 4.3. The one place topology versions become call arguments:
         ``kpart.consumer.assign(spec, g.strategy, **topology.version_kwargs(g))``,
         ``StripedReplicaPlacer(random, **topology.version_kwargs())``; for a topic, the
         keyword of its producer's null-key rule
@@ -283,7 +280,7 @@ class Topology:
 
         >>> t = parse_topology('kafka_version = "4.0.0"\\n' + DEFAULT_TOPOLOGY_TEXT)
         >>> t.version_kwargs(), t.version_kwargs(t.groups[0]), t.version_kwargs(t.topic)
-        ({'kafka_version': '4.0.0'}, {}, {})
+        ({'kafka_version': '4.0.0'}, {'kafka_version': '4.3'}, {})
         """
         if isinstance(of, TopicConfig) and of.client_version is None:
             return {}
