@@ -358,7 +358,7 @@ def balance_topics(s: GoalState, goal: TopicReplicaDistributionGoal,
     starts = np.searchsorted(s.topic, np.arange(tc.shape[0] + 1))
     moves = 0
     for t, b in np.argwhere(bad).tolist():
-        rows = np.arange(starts[t], starts[t + 1])
+        rows = slice(int(starts[t]), int(starts[t + 1]))
         for _ in range(int(tc.shape[1])):
             under = tc[t, b] < lim[0, t]
             if not under and tc[t, b] <= lim[1, t]:
@@ -372,15 +372,18 @@ def balance_topics(s: GoalState, goal: TopicReplicaDistributionGoal,
     return moves
 
 
-def _topic_move(s: GoalState, rows: np.ndarray, t: int, b: int, partners: list[int],
+def _topic_move(s: GoalState, rows: slice, t: int, b: int, partners: list[int],
                 under: bool, guards: Sequence[Goal]) -> bool:
+    """Move one follower replica of topic ``t`` (its ``rows``, contiguous) between ``b`` and
+    the first of ``partners`` that takes (gives) one, the fewest bytes first."""
     lim_ok = s.topic_count[t]
+    followers = s.pos[rows, 1:]  # a view: no move happens before this returns
     for x in partners:
         g, r = (x, b) if under else (b, x)
         if not s.allowed[r] or g == r or (under and lim_ok[g] <= 0):
             continue
-        here, slots = np.nonzero(s.pos[rows, 1:] == g)
-        cand, slots = rows[here], slots + 1  # followers: leadership stays where it is
+        here, slots = np.nonzero(followers == g)
+        cand, slots = here + rows.start, slots + 1  # followers: leadership stays where it is
         order = np.argsort(s.size[cand], kind="stable")[:64]  # the fewest bytes
         if _first_accepted(s, cand[order], slots[order].astype(np.int32), g, r, guards):
             return True

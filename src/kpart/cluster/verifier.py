@@ -31,12 +31,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
 from kpart.cluster.broker_outage import outage_all
 from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
-from kpart.cluster.load import broker_load
+from kpart.cluster.load import BrokerLoad, broker_load
 from kpart.cluster.model import ClusterModel
 from kpart.placement.pools import PoolSpec
 
@@ -86,6 +87,22 @@ def _outside(values: np.ndarray, lo: float, hi: float, over_only: np.ndarray | N
     return int(((values < lo - tol) | (values > hi + tol)).sum()) + extra
 
 
+class _Weighed:
+    """One assignment's broker positions and :func:`broker_load`, each computed from scratch
+    the first time a goal asks and then shared by the goals :func:`verify` checks on it."""
+
+    def __init__(self, model: ClusterModel, replicas: np.ndarray, leader: np.ndarray) -> None:
+        self.model, self.replicas, self.leader = model, replicas, leader
+
+    @cached_property
+    def positions(self) -> np.ndarray:
+        return self.model.broker_positions(self.replicas)
+
+    @cached_property
+    def load(self) -> BrokerLoad:
+        return broker_load(self.model, self.replicas, self.leader)
+
+
 def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
                     name: str, allowed: np.ndarray, th: Thresholds, *,
                     removed_over: bool = False, pools: PoolSpec | None = None) -> int:
@@ -94,16 +111,23 @@ def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarra
     ``removed_over``: a distribution goal also counts each broker not allowed (being
     removed) that is over the band — its load has to go (how :func:`verify` weighs
     "before"). ``pools``: for BrokerSetAwareGoal (none: it always holds)."""
+    return _violations(_Weighed(model, replicas, leader), name, allowed, th,
+                       removed_over=removed_over, pools=pools)
+
+
+def _violations(weighed: _Weighed, name: str, allowed: np.ndarray, th: Thresholds, *,
+                removed_over: bool, pools: PoolSpec | None) -> int:
+    model, replicas, leader = weighed.model, weighed.replicas, weighed.leader
     if name == "BrokerSetAwareGoal":
         return _pool_violations(model, replicas, pools)
     if name == "PreferredLeaderElectionGoal":
         return int((leader != replicas[:, 0]).sum())
     if name == "BrokerFailureCapacityGoal":
         return _failure_violations(model, replicas, leader, th)
-    pos = model.broker_positions(replicas)
+    pos = weighed.positions
     if name == "TopicReplicaDistributionGoal":
         return _topic_violations(model, pos, allowed, th, removed_over)
-    load = broker_load(model, replicas, leader)
+    load = weighed.load
     gone = ~allowed if removed_over else np.zeros(len(allowed), dtype=bool)
 
     def cap(field: str) -> np.ndarray:
@@ -392,15 +416,14 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
     checks = []
     hard = [g.name for g in goals if g.hard]
     kept: list[str] = []  # usage-distribution goals met so far, in priority order
+    weighed_after = _Weighed(model, target, target[:, 0])
+    weighed_before = (_Weighed(model, model.replicas, model.leader) if before is None
+                      else _Weighed(model, np.asarray(before), np.asarray(before)[:, 0]))
     for g in goals:
-        after = goal_violations(model, target, target[:, 0], g.name, allowed, thresholds,
-                                pools=pools)
-        if before is None:
-            base = goal_violations(model, model.replicas, model.leader, g.name, allowed,
-                                   thresholds, removed_over=True, pools=pools)
-        else:
-            base = goal_violations(model, np.asarray(before), np.asarray(before)[:, 0], g.name,
-                                   allowed, thresholds, removed_over=True, pools=pools)
+        after = _violations(weighed_after, g.name, allowed, thresholds, removed_over=False,
+                            pools=pools)
+        base = _violations(weighed_before, g.name, allowed, thresholds, removed_over=True,
+                           pools=pools)
         ok = after == 0 if g.hard else after <= base
         floor = None if g.hard else goal_floor(model, g.name, allowed, thresholds, hard,
                                                kept)
