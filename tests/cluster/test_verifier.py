@@ -4,12 +4,14 @@ goals and worse soft goals, and agrees with the goals' own counts (from another 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster.goals import GOALS, Thresholds, goal_state, goals_by_name
-from kpart.cluster.verifier import goal_floor, goal_violations, verify
+from kpart.cluster.load import broker_load
+from kpart.cluster.verifier import goal_floor, goal_violations, network_out_ceiling, verify
 
 CAP = Capacity(disk_bytes=100.0, network_in=100.0, network_out=100.0)
 
@@ -116,12 +118,16 @@ _HARD = ("DiskCapacityGoal", "NetworkInboundCapacityGoal", "NetworkOutboundCapac
 
 
 def _heavy_model(sizes: tuple[float, ...], outs: tuple[float, ...], n: int = 6,
-                 disk: float = 100.0) -> ClusterModel:
+                 disk: float = 100.0, *, ins: tuple[float, ...] | None = None,
+                 on: tuple[int, ...] | None = None) -> ClusterModel:
+    """One replica a partition, partition ``p`` on broker ``on[p]`` (default ``p % n``)."""
     cap = Capacity(disk_bytes=disk, network_in=1e6, network_out=1e6)
     brokers = [ClusterBroker(i, f"r{i}", cap) for i in range(n)]
-    parts = [PartitionState("t", p, (p % n,), leader=p % n, size_bytes=s, bytes_in_per_s=0.0,
-                            bytes_out_per_s=o) for p, (s, o) in enumerate(zip(sizes, outs,
-                                                                               strict=True))]
+    on = on or tuple(p % n for p in range(len(sizes)))
+    ins = ins or (0.0,) * len(sizes)
+    parts = [PartitionState("t", p, (b,), leader=b, size_bytes=s, bytes_in_per_s=i,
+                            bytes_out_per_s=o)
+             for p, (s, o, i, b) in enumerate(zip(sizes, outs, ins, on, strict=True))]
     return ClusterModel.from_partitions(brokers, parts)
 
 
@@ -132,11 +138,18 @@ def test_floor_counts_brokers_that_must_lead_a_partition_over_the_band() -> None
     allowed = np.ones(6, dtype=bool)
     th = Thresholds()
     name = "NetworkOutboundUsageDistributionGoal"
-    # one broker may lead both (nothing forbids it): the floor is 1, not 2
+    # one broker leading both would serve 200, twice the hottest broker before (100): no
+    # plan may leave the most-utilized broker more unbalanced, so the floor is 2
+    assert network_out_ceiling(m, allowed).tolist() == pytest.approx([100.0] * 6)
+    assert goal_floor(m, name, allowed, th) == 2
+    # both led by broker 0 today (200), broker 1 leading a light one: one broker may lead
+    # both (nothing forbids it), the floor is 1, not 2
+    both = dict(on=(0, 0, 1, 2, 3, 4, 5))
+    m = _heavy_model((30.0, 30.0, 1, 1, 1, 1, 1), (100.0, 100.0, 10, 10, 10, 10, 10), **both)
     assert goal_floor(m, name, allowed, th) == 1
     assert goal_floor(m, name, allowed, th, _HARD) == 1  # 60 bytes fit 0.8 x 100
     # sized 50 each, they cannot share a broker under DiskCapacityGoal (80 of 100)
-    m2 = _heavy_model((50.0, 50.0, 1, 1, 1, 1), (100.0, 100.0, 10, 10, 10, 10))
+    m2 = _heavy_model((50.0, 50.0, 1, 1, 1, 1, 1), (100.0, 100.0, 10, 10, 10, 10, 10), **both)
     assert goal_floor(m2, name, allowed, th, _HARD) == 2
     assert goal_floor(m2, name, allowed, th) == 1
     assert goal_floor(m2, "DiskUsageDistributionGoal", allowed, th, _HARD) == 2
@@ -173,6 +186,9 @@ def test_floor_is_never_above_the_best_plan(n: int, loads: list[tuple[float, flo
         reps = np.array(choice, dtype=np.int32)
         if any(goal_violations(m, reps, reps[:, 0], h, allowed, th) for h in _HARD):
             continue
+        out = broker_load(m, reps, reps[:, 0]).network_out
+        if (out > network_out_ceiling(m, allowed) * (1 + 1e-9)).any():
+            continue  # hotter than the hottest broker before: no plan may do that
         for name in _FLOORED:
             best[name] = min(best[name], goal_violations(m, reps, reps[:, 0], name, allowed, th))
     for name in _FLOORED:
@@ -183,16 +199,16 @@ def test_floor_is_never_above_the_best_plan(n: int, loads: list[tuple[float, flo
 def test_floor_keeps_the_bands_of_higher_priority_goals_the_plan_meets() -> None:
     # 6 partitions of 20 bytes, one a broker: disk band top 120 / 6 x 1.1 = 22, so a plan
     # keeping DiskUsageDistributionGoal puts no two of them on one broker, and the two
-    # partitions serving 100 bytes/s out need two leaders over the network-out band
-    m = _heavy_model((20.0,) * 6, (100.0, 100.0, 10, 10, 10, 10))
+    # partitions taking 100 bytes/s in need two brokers over the network-in band
+    m = _heavy_model((20.0,) * 6, (0.0,) * 6, ins=(100.0, 100.0, 10, 10, 10, 10))
     allowed = np.ones(6, dtype=bool)
     th = Thresholds()
-    name = "NetworkOutboundUsageDistributionGoal"
+    name = "NetworkInboundUsageDistributionGoal"
     assert goal_floor(m, name, allowed, th, _HARD) == 1
     assert goal_floor(m, name, allowed, th, _HARD, ("DiskUsageDistributionGoal",)) == 2
     disk_then_out = goals_by_name(f"DiskUsageDistributionGoal,{name}")
     report = verify(m, m.replicas, disk_then_out)
-    # network out: 2 brokers over the band [36, 44], 4 under it (10 bytes/s); the floor is 2
+    # network in: 2 brokers over the band [36, 44], 4 under it (10 bytes/s); the floor is 2
     assert [(g.after, g.floor) for g in report.goals] == [(0, 0), (6, 2)]
     # a plan that breaks the disk band (both 20-byte heavy ones on broker 0) keeps no band
     crowded = np.array([[0], [0], [2], [3], [4], [5]])

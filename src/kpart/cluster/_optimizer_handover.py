@@ -36,6 +36,10 @@ class BrokerLimits:
     clo: float
     chi: float
     lin: np.ndarray
+    #: Network out no broker may pass
+    #: (:func:`kpart.cluster.verifier.network_out_ceiling`): the most-utilized broker ends
+    #: no further above the mean than before the plan.
+    top: np.ndarray
 
 
 def _swap(s: GoalState, row: int, slot: int, undo: Undo) -> None:

@@ -23,9 +23,12 @@ that helps:
 
 Absorbers: a broker leading a partition whose network out alone is above the band's top
 stays over the band in any plan while it leads it (the verifier's floor counts such brokers,
-:func:`kpart.cluster.verifier.goal_floor`), so it may take more without a new violation: it
-has no network-out top here (nor a leader bytes-in limit when it is already over that one),
-and the steps above hand it what others cannot hold. Then such partitions are packed two to
+:func:`kpart.cluster.verifier.goal_floor`), so it may take more without a new violation: its
+network-out top here is the ceiling no broker passes (the hottest broker's utilization
+before the plan, relative to the mean: :func:`kpart.cluster.verifier.network_out_ceiling`,
+Cruise Control's refusal to leave the most-utilized broker more unbalanced), it has no
+leader bytes-in limit when it is already over that one, and the steps above hand it what
+others cannot hold. Then such partitions are packed two to
 a broker and what is left over with mid-weight leaderships hands one to an absorber
 (:mod:`kpart.cluster._optimizer_pairs`), and the brokers those steps moved are settled
 again; pairs that settling made possible are packed once more.
@@ -65,6 +68,7 @@ from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
 from kpart.cluster._optimizer_swaps import exchange_replicas, gain_swap, swap_step
 from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.verifier import network_out_ceiling
 
 __all__ = ["relocate_for_network_out"]
 
@@ -267,8 +271,8 @@ def _absorbing(lim: BrokerLimits, absorbers: np.ndarray, s: GoalState) -> Broker
     heavier than the band's top: over it in any plan while they lead it, so they may take
     more) and no leader bytes-in limit for those already over it."""
     hi, hi_t, lin = lim.hi.copy(), lim.hi_t.copy(), lim.lin.copy()
-    hi[absorbers] = np.inf
-    hi_t[absorbers] = np.inf
+    hi[absorbers] = lim.top[absorbers]
+    hi_t[absorbers] = lim.top[absorbers]
     over = absorbers[s.lead_in[absorbers] > lin[absorbers]]
     lin[over] = np.inf
     return replace(lim, hi=hi, hi_t=hi_t, lin=lin)
@@ -331,8 +335,11 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
     move. Then heavy leaderships are packed two to a broker
     (:func:`kpart.cluster._optimizer_pairs.pair_heavy`) and what that leaves settled again.
     Returns the bytes moved."""
-    base = BrokerLimits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
-                   clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
+    top = (np.full(len(s.allowed), np.inf) if s.model is None
+           else network_out_ceiling(s.model, s.allowed) * (1 + 1e-9))
+    base = BrokerLimits(lo=bands[0], hi=np.minimum(bands[1], top), lo_t=bands[3],
+                        hi_t=np.minimum(bands[4], top), clo=float(bands[8].max()),
+                        chi=float(bands[9].min()), lin=bands[14], top=top)
     light = np.flatnonzero(s.pos[:, 0] >= 0)
     light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
 

@@ -14,8 +14,10 @@ leadership (on #1592, adding: a 1.8 TB heavy partition for two mid-weight ones o
 and 11.9 MB/s, the third pair); then ``g``,
 now under its band, is brought back into it by ``settle`` (the steps of
 :mod:`kpart.cluster._optimizer_netout`). A pair is kept only when ``g`` lands inside its
-band with its leader count in band, within the byte budget; else everything it did is
-undone.
+band with its leader count in band, within the byte budget, and ``b`` ends under the ceiling no broker passes (the hottest
+broker's utilization before the plan, relative to the mean:
+:func:`kpart.cluster.verifier.network_out_ceiling`; on #1592, adding, no two heavy
+partitions fit under it); else everything it did is undone.
 """
 
 from __future__ import annotations
@@ -232,6 +234,9 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal]
             continue
         if k:
             _swap(s, q, k, undo)
+        if s.nw_out[b] > lim.top[b]:  # the packed broker would end hotter than any before
+            undo_all(undo)
+            continue
         for r, _kr in back if f == g else ():  # ``g`` leads what it may of what came back
             z, w = int(s.pos[r, 0]), float(s.lead_out[r])
             if (_affordable(s, np.array([r]), lim, g)[0] > 0

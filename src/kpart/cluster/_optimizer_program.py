@@ -272,6 +272,8 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
             return int(move.sum())
         set_leaders(s, start)  # not better: the leaders as they were
         s.bands.clear()
+        if after == before:  # no worse either: a margin would not make it better
+            break
     return 0
 
 
