@@ -185,8 +185,12 @@ class _Rows:
     def locate(self, topics: Sequence[str], partitions: np.ndarray,
                what: str, where: Sequence[str] | None = None) -> np.ndarray:
         """Rows of ``(topics[i], partitions[i])``; ConfigError naming the first unknown."""
-        index = np.fromiter((self.order.get(t, -1) for t in topics), dtype=np.int64,
-                            count=len(topics))
+        import pyarrow as pa
+
+        names = pa.array(topics, type=pa.string()).dictionary_encode()  # one lookup a name
+        known = np.array([self.order.get(t, -1) for t in names.dictionary.to_pylist()],
+                         dtype=np.int64)
+        index = known[names.indices.to_numpy(zero_copy_only=False)]
         key = index << 32 | partitions.astype(np.int64)
         pos = np.minimum(np.searchsorted(self.key, key), len(self.key) - 1)
         found = (index >= 0) & (self.key[pos] == key)
