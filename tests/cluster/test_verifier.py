@@ -153,12 +153,32 @@ def test_floor_counts_brokers_that_must_lead_a_partition_over_the_band() -> None
     assert goal_floor(m2, name, allowed, th, _HARD) == 2
     assert goal_floor(m2, name, allowed, th) == 1
     assert goal_floor(m2, "DiskUsageDistributionGoal", allowed, th, _HARD) == 2
-    assert goal_floor(m2, "ReplicaDistributionGoal", allowed, th, _HARD) is None
+    assert goal_floor(m2, "ReplicaDistributionGoal", allowed, th, _HARD) == 0
+    assert goal_floor(m2, "RackAwareGoal", allowed, th, _HARD) is None
     even = _heavy_model((1.0,) * 6, (10.0,) * 6)
     assert goal_floor(even, name, allowed, th, _HARD) == 0
     report = verify(m2, m2.replicas, goals_by_name(",".join((*_HARD, name,
                                                              "ReplicaDistributionGoal"))))
-    assert [g.floor for g in report.goals] == [None, None, None, 2, None]
+    assert [g.floor for g in report.goals] == [None, None, None, 2, 0]
+
+
+def test_count_goals_floor_at_zero_unless_max_replicas_keeps_every_broker_under_the_band() -> None:
+    # 12 partitions of RF 2 over 3 brokers: 8 replicas and 4 leaders a broker on average
+    m = ClusterModel.from_partitions([ClusterBroker(i, f"r{i}") for i in range(3)],
+                                     [PartitionState("t", p, (p % 3, (p + 1) % 3))
+                                      for p in range(12)])
+    allowed = np.ones(3, dtype=bool)
+    for name in ("ReplicaDistributionGoal", "LeaderReplicaDistributionGoal",
+                 "TopicReplicaDistributionGoal"):
+        assert goal_floor(m, name, allowed, Thresholds(), ("ReplicaCapacityGoal",)) == 0
+    # at most 3 replicas a broker: the replica band's bottom (7) is out of reach everywhere,
+    # the leader band's (3) is not
+    tight = Thresholds(max_replicas_per_broker=3)
+    assert goal_floor(m, "ReplicaDistributionGoal", allowed, tight,
+                      ("ReplicaCapacityGoal",)) == 3
+    assert goal_floor(m, "ReplicaDistributionGoal", allowed, tight) == 0
+    assert goal_floor(m, "LeaderReplicaDistributionGoal", allowed, tight,
+                      ("ReplicaCapacityGoal",)) == 0
 
 
 @settings(max_examples=25, deadline=None)

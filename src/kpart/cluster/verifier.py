@@ -198,6 +198,29 @@ _FLOORED = {"DiskUsageDistributionGoal": ("disk_bytes", False),
 #: The hard capacity goals a floor may rely on: the load they limit and its capacity field.
 _CAPACITY_GOALS = {"DiskCapacityGoal": "disk_bytes", "NetworkInboundCapacityGoal": "network_in",
                    "NetworkOutboundCapacityGoal": "network_out"}
+#: The count-distribution goals :func:`goal_floor` bounds.
+_COUNTED = ("ReplicaDistributionGoal", "LeaderReplicaDistributionGoal",
+            "TopicReplicaDistributionGoal")
+
+
+def _count_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Thresholds,
+                 hard: Sequence[str]) -> int:
+    """The floor of a count-distribution goal: replicas move freely between brokers, so a
+    plan can put any count within the band on every allowed broker — 0 — unless
+    ``max.replicas.per.broker`` (ReplicaCapacityGoal among ``hard``) keeps every broker
+    under the band's bottom (replicas, or leaders: a broker leads only what it holds), when
+    every allowed broker is outside. A topic's band never asks a broker for more than one
+    replica of each of its partitions (its mean is at most its partition count)."""
+    n = int(allowed.sum())
+    if name == "TopicReplicaDistributionGoal" or "ReplicaCapacityGoal" not in hard or not n:
+        return 0
+    rf = model.replication_factors()
+    total = int(rf.sum()) if name == "ReplicaDistributionGoal" else int((rf > 0).sum())
+    t = th.replica_balance if name == "ReplicaDistributionGoal" else th.leader_balance
+    lo = math.floor(total / n * (2 - t))
+    return n if lo > th.max_replicas_per_broker else 0
+
+
 #: Up to this many forced items, :func:`_bins` packs them exactly (3^n subset pairs).
 _EXACT = 10
 
@@ -265,9 +288,10 @@ def _band_top(model: ClusterModel, key: str, leader_only: bool, allowed: np.ndar
 
 def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Thresholds,
                hard: Sequence[str] = (), kept: Sequence[str] = ()) -> int | None:
-    """Violations of the usage-distribution goal ``name`` that no target of ``model`` on the
+    """Violations of the distribution goal ``name`` that no target of ``model`` on the
     ``allowed`` brokers meeting the hard goals ``hard`` (names) can go below; ``None`` for
-    the other goals. The band's top does not depend on the plan (the total load is fixed:
+    the other goals. The count goals (replicas, leaders, a topic's replicas per broker) can
+    always be evened out by moving replicas: 0 (:func:`_count_floor`). For the usage goals: The band's top does not depend on the plan (the total load is fixed:
     each partition keeps its replication factor), so a partition whose load alone is over the
     top on every allowed broker (disk, network in: on each replica; network out: the
     leader's bytes-out + bytes-in × (RF − 1); leader bytes-in: its bytes-in on the leader)
@@ -286,6 +310,8 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
     Example: brokers capped at 0.8 × 10 TB of disk cannot lead seven partitions of 2 TB each
     that each serve more network out than the band's top; two may (a plan that reached two
     would be optimal for that goal), so the floor is 2, not 7."""
+    if name in _COUNTED:
+        return _count_floor(model, name, allowed, th, hard)
     if name not in _FLOORED:
         return None
     key, leader_only = _FLOORED[name]
