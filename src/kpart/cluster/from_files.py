@@ -190,7 +190,7 @@ class _Rows:
         names = pa.array(topics, type=pa.string()).dictionary_encode()  # one lookup a name
         known = np.array([self.order.get(t, -1) for t in names.dictionary.to_pylist()],
                          dtype=np.int64)
-        index = known[names.indices.to_numpy(zero_copy_only=False)]
+        index: np.ndarray = known[names.indices.to_numpy(zero_copy_only=False)]
         key = index << 32 | partitions.astype(np.int64)
         pos = np.minimum(np.searchsorted(self.key, key), len(self.key) - 1)
         found = (index >= 0) & (self.key[pos] == key)
