@@ -17,7 +17,7 @@ line, field, broker or partition.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -100,13 +100,22 @@ def input_paths(*, current: Path | None = None, sizes: Path | None = None,
 def read_loads(path: Path) -> PartitionLoads:
     """A kpart report (its directory, or a ``.json`` file: its ``summary.json``), else a rates
     CSV: chosen by what the path is, never by guessing from the content."""
+    return loads_parser(path)()
+
+
+def loads_parser(path: Path) -> Callable[[], PartitionLoads]:
+    """:func:`read_loads` in two steps: the file is read now (an unreadable one is refused
+    here), its parser returned to be called later (beside the dump, in
+    :func:`~kpart.cluster.from_files.cluster_from_files`' worker thread)."""
     from kpart.cluster.rates import parse_rates_csv, parse_report_loads
 
     if path.is_dir():
-        return parse_report_loads(read_text(path / "summary.json", "--loads"))
-    if path.suffix.lower() == ".json":
-        return parse_report_loads(read_text(path, "--loads"))
-    return parse_rates_csv(read_text(path, "--loads"))
+        text, parse = read_text(path / "summary.json", "--loads"), parse_report_loads
+    elif path.suffix.lower() == ".json":
+        text, parse = read_text(path, "--loads"), parse_report_loads
+    else:
+        text, parse = read_text(path, "--loads"), parse_rates_csv
+    return lambda: parse(text)
 
 
 def read_capacity(path: Path) -> CapacityConfig:
@@ -136,7 +145,7 @@ def model_from_files(  # noqa: PLR0913
 
     current_text = read_text(current, "--current", stdin=True)
     sizes_text = read_text(sizes, "--sizes") if sizes is not None else None
-    tables = [read_loads(p) for p in loads or []]
+    tables = [loads_parser(p) for p in loads or []]  # read now, parsed beside the dump
     cluster = parse_broker_spec(brokers, "--brokers") or None
     with busy("loading the cluster"):
         model = cluster_from_files(current_text, topic=topic, sizes=sizes_text, capacity=capacity,

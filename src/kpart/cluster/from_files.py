@@ -41,7 +41,8 @@ import contextlib
 import gc
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -256,9 +257,27 @@ def _brokers(rows: _Rows, brokers: Sequence[Broker] | None,
     return [ClusterBroker(b, rack, caps.get(b)) for b, rack in racks.items()]
 
 
-def _columns(rows: _Rows, sizes: str | None,
+#: What :func:`_side_inputs` reads: the ``--sizes`` columns (or ``None``) and the load tables.
+_Side = tuple["tuple[list[str], np.ndarray, np.ndarray] | None", list[PartitionLoads]]
+
+
+def _side_inputs(sizes: str | None, loads: Sequence[PartitionLoads | Callable[[], PartitionLoads]],
+                 ) -> _Side:
+    """The sizes read into columns, then each load table (a callable is called here): what
+    :func:`cluster_from_files` reads beside the dump, in a worker thread."""
+    columns = None
+    if sizes is not None:
+        from kpart.placement.balance import partition_size_columns
+
+        log_dirs_errors(sizes)
+        columns = partition_size_columns(sizes)
+    return columns, [table() if callable(table) else table for table in loads]
+
+
+def _columns(rows: _Rows, sizes: tuple[list[str], np.ndarray, np.ndarray] | None,
              loads: Sequence[PartitionLoads]) -> dict[str, np.ndarray]:
-    """The load columns: ``loads`` in order, then measured ``sizes``."""
+    """The load columns: ``loads`` in order, then measured ``sizes`` (as
+    :func:`~kpart.placement.balance.partition_size_columns` reads them)."""
     n = len(rows.key)
     columns = {name: np.full(n, np.nan) for name in LOADS}
     for table in loads:
@@ -268,10 +287,7 @@ def _columns(rows: _Rows, sizes: str | None,
                 known = ~np.isnan(values)
                 columns[name][at[known]] = values[known]
     if sizes is not None:
-        from kpart.placement.balance import partition_size_columns
-
-        log_dirs_errors(sizes)
-        columns["size_bytes"] = _apply_sizes(rows, partition_size_columns(sizes))
+        columns["size_bytes"] = _apply_sizes(rows, sizes)
     return columns
 
 
@@ -294,7 +310,7 @@ def cluster_from_files(  # noqa: PLR0913
     topic: str | None = None,
     sizes: str | None = None,
     capacity: CapacityConfig | None = None,
-    loads: Sequence[PartitionLoads] = (),
+    loads: Sequence[PartitionLoads | Callable[[], PartitionLoads]] = (),
     brokers: Sequence[Broker] | None = None,
     partial: bool = False,
     state_now: bool = False,
@@ -312,12 +328,19 @@ def cluster_from_files(  # noqa: PLR0913
     else (planning) a partition being reassigned is taken as it will be once the reassignment
     completes, and such a broker is an error. The ``Offline:`` field is read into
     :attr:`ClusterModel.offline` either way. Errors: :class:`ConfigError` naming the first
-    bad partition, broker, line or field."""
-    with _gc_paused():
+    bad partition, broker, line or field, the files taken in the order dump, sizes, loads.
+
+    ``sizes`` and ``loads`` are read in a worker thread while the dump is (their parsers
+    spend most of their time in Arrow and numpy, which release the GIL: on #1592, 2.8M
+    replicas, the three files in about the time of the two largest); a callable in ``loads``
+    is called there to read its table."""
+    with _gc_paused(), ThreadPoolExecutor(1, thread_name_prefix="kpart-read") as pool:
+        side = pool.submit(_side_inputs, sizes, loads)
         described, configs = _described(current, topic, partial, state_now)
         rows = _Rows(described)
         del described
-        columns = _columns(rows, sizes, loads)
+        size_columns, tables = side.result()
+        columns = _columns(rows, size_columns, tables)
     topics = tuple(TopicInfo(t, _min_isr(t, configs),
                              configs[t][1] if t in configs else None) for t in rows.names)
     cluster = tuple(_brokers(rows, brokers, capacity, state_now))
