@@ -281,8 +281,10 @@ def check_versions(share: tuple[ShareGroupConfig, ...],
     the version."""
     from kpart.versions import behaviour
 
-    for kind, groups, rule in (("share_groups", share, "share_simple"),
-                               ("streams_groups", streams, "streams_sticky_assignor")):
+    checks: tuple[tuple[str, tuple[ShareGroupConfig | StreamsGroupConfig, ...], str], ...] = (
+        ("share_groups", share, "share_simple"),
+        ("streams_groups", streams, "streams_sticky_assignor"))
+    for kind, groups, rule in checks:
         for i, g in enumerate(groups):
             try:
                 behaviour(rule, brokers, "kafka_version")
