@@ -82,6 +82,7 @@ from kpart.report._html_parts import (
     _stat_rows,
     _table,
 )
+from kpart.report._share_streams import html_sections as share_streams_html
 from kpart.report._version_change import version_change_html
 
 __all__ = ["HOT_FACTOR", "render_report", "write_report_html"]
@@ -399,6 +400,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
         partitions,
         _brokers(summary),
         _groups(summary),
+        *share_streams_html(summary),
         _hot_keys(summary),
         _skew(summary),
         _whatif(summary),
@@ -413,7 +415,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         f'<a href="#{sid}">{label}</a>'
         for sid, label in (
             ("overview", "Overview"), ("partitions", "Partitions"), ("brokers", "Brokers"),
-            ("consumers", "Consumers"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
+            ("consumers", "Consumers"), ("share-groups", "Share groups"),
+            ("streams-groups", "Streams groups"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
             ("whatif", "What-if"), ("compat", "Cross-client"),
             ("version-change", "Kafka version"), ("broker-load", "Broker load"),
             ("failures", "Failures"),
