@@ -17,6 +17,8 @@ dispatches here). Sections, each a ``<section id=...>`` (docs/report-html.md):
 ``racks``            ``table-racks``
 ``consumers``        per group ``chart-group-{i}`` (records per member) and ``table-group-{i}``
                      (member → topic-partitions)
+``share-groups``,    only with ``share_groups`` / ``streams_groups`` (after ``consumers``):
+``streams-groups``   :mod:`kpart.report._share_streams`
 ``hot-keys``         ``table-hot-keys`` (with their topic)
 ``partition-count``  ``chart-partition-count``, ``table-partition-count`` and, per topic whose
                      hot key alone exceeds a limit, the sentence that the fix is the key

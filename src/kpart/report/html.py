@@ -9,6 +9,8 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 ``partitions``     records and bytes per partition: bars, dashed mean line, hot partitions red
 ``brokers``        leader and replica load per broker, brokers grouped by rack
 ``consumers``      records per member, one chart per entry of ``groups`` (group × strategy)
+``share-groups``   only with ``share_groups``; ``streams-groups``: only with ``streams_groups``
+                   (:mod:`kpart.report._share_streams`)
 ``hot-keys``       the ``hot_keys`` table
 ``skew``           every figure of ``skew``, one row per load
 ``whatif``         only when ``summary["whatif"]`` is present (see below)
