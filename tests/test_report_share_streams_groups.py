@@ -324,3 +324,37 @@ def test_page_renders_in_chromium(tmp_path, chromium: str) -> None:
     assert sections["chart-streams-group-0"] == "streams-groups"
     assert report.sections.index("consumers") < report.sections.index("share-groups") \
         < report.sections.index("streams-groups") < report.sections.index("skew")
+
+
+@pytest.mark.spark
+def test_spark_report_counts_the_measured_partitions(spark: object, tmp_path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """The real job (two topics of the docs' example, 1,000 flights each): share members'
+    expected records and Streams members' records come from the partitions' measured totals."""
+    from pathlib import Path
+
+    from kpart.cli import main
+
+    example = Path(__file__).resolve().parents[1] / "docs/examples/share-streams-topology.toml"
+    out = tmp_path / "report"
+    assert main(["report", "--topology", str(example), "--out", str(out), "--quiet"]) == 0, \
+        capsys.readouterr().err
+    s = json.loads((out / "summary.json").read_text())
+    records = {t["topic"]: [p["records"] for p in t["partitions"]] for t in s["topics"]}
+    assert sum(records["clicks"]) == sum(records["stock"]) == 1000
+    (share,) = s["share_groups"]
+    for m in share["members"]:
+        assert m["expected_records"] == round(sum(
+            Fraction(records[p["topic"]][p["partition"]], p["shared_by"])
+            for p in m["partitions"]).__float__(), 6)
+    assert round(sum(m["expected_records"] for m in share["members"]), 3) == 2000
+    (streams,) = s["streams_groups"]
+    sources = {x["id"]: x["source_topics"] for x in streams["subtopologies"]}
+    for m in streams["members"]:
+        assert m["records"] == sum(records[t][task["partition"]]
+                                   for task in m["active_tasks"]
+                                   for t in sources[task["subtopology"]]
+                                   if task["partition"] < len(records[t]))
+    assert sum(m["records"] for m in streams["members"]) == 1000 + 2 * 1000
+    page = (out / "report.html").read_text()
+    assert 'id="chart-share-group-0"' in page and 'id="chart-streams-group-0"' in page
