@@ -56,6 +56,21 @@ names the ``topics`` it subscribes to (default: all)::
     topics = ["clicks", "stock"]
     members = [{ id = "m1" }, { id = "m2" }]
 
+Share groups (KIP-932) and Streams groups (KIP-1071) are ``[[share_groups]]`` and
+``[[streams_groups]]`` tables (:mod:`kpart._topology_share_streams`; assigned by the group
+coordinator, so at the brokers' ``kafka_version``)::
+
+    [[share_groups]]
+    name = "workers"
+    topics = ["clicks"]               # default: every topic; a member may name its own
+    members = ["w1", { id = "w2", topics = ["clicks", "stock"] }]
+
+    [[streams_groups]]
+    name = "enrich"
+    num_standby_replicas = 1
+    subtopologies = [{ id = "0", source_topics = ["clicks"], stateful = true }]
+    members = [{ id = "a", process_id = "p1" }, { id = "b", process_id = "p2" }]
+
 The default topology ships with kpart (``kpart/data/default_topology.toml``):
 :func:`default_topology`; the demo cluster (flights and weather) is :func:`demo_topology`.
 
@@ -174,7 +189,8 @@ class Topology:
     :func:`parse_window`; ``None``: the report's default), the ``form`` it was written in
     (``"topic"``: one ``[topic]`` table; ``"topics"``: ``[[topics]]`` tables) and the
     brokers' ``kafka_version`` as written (``None``: not given; :attr:`brokers_version` is
-    then kpart's default, 4.3). Topics and groups carry their clients' ``client_version``;
+    then kpart's default, 4.3), its ``share_groups`` and ``streams_groups`` (the brokers'
+    version). Topics and groups carry their clients' ``client_version``;
     :meth:`version_kwargs` gives each computation the version it follows.
 
     ``ConfigError`` for no topic, a ``"topic"`` form with several, a duplicate topic name or an
