@@ -240,7 +240,7 @@ BAD = [
                                    "strategy, topics, members, client_version)"),
     ("windows", "1m", "windows: unknown field (expected one of kafka_version, placer, window, "
                       "cluster, topic, "
-                      "topics, groups)"),
+                      "topics, groups, share_groups, streams_groups)"),
 ]
 
 

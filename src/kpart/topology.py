@@ -56,6 +56,21 @@ names the ``topics`` it subscribes to (default: all)::
     topics = ["clicks", "stock"]
     members = [{ id = "m1" }, { id = "m2" }]
 
+Share groups (KIP-932) and Streams groups (KIP-1071) are ``[[share_groups]]`` and
+``[[streams_groups]]`` tables (:mod:`kpart._topology_share_streams`; assigned by the group
+coordinator, so at the brokers' ``kafka_version``)::
+
+    [[share_groups]]
+    name = "workers"
+    topics = ["clicks"]               # default: every topic; a member may name its own
+    members = ["w1", { id = "w2", topics = ["clicks", "stock"] }]
+
+    [[streams_groups]]
+    name = "enrich"
+    num_standby_replicas = 1
+    subtopologies = [{ id = "0", source_topics = ["clicks"], stateful = true }]
+    members = [{ id = "a", process_id = "p1" }, { id = "b", process_id = "p2" }]
+
 The default topology ships with kpart (``kpart/data/default_topology.toml``):
 :func:`default_topology`; the demo cluster (flights and weather) is :func:`demo_topology`.
 
@@ -83,6 +98,20 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kpart._topology_share_streams import (
+    ShareGroupConfig,
+    ShareMemberConfig,
+    StreamsGroupConfig,
+    StreamsMemberConfig,
+    StreamsSubtopologyConfig,
+    check_versions,
+    parse_share_groups,
+    parse_streams_groups,
+    share_groups_to_dict,
+    share_groups_to_toml,
+    streams_groups_to_dict,
+    streams_groups_to_toml,
+)
 from kpart._topology_tables import (
     DATA_FORMATS,
     KEY_SERIALIZERS,
@@ -118,6 +147,11 @@ __all__ = [
     "PLACERS",
     "ConsumerGroupConfig",
     "GroupMemberConfig",
+    "ShareGroupConfig",
+    "ShareMemberConfig",
+    "StreamsGroupConfig",
+    "StreamsMemberConfig",
+    "StreamsSubtopologyConfig",
     "TopicConfig",
     "Topology",
     "default_topology",
@@ -155,7 +189,8 @@ class Topology:
     :func:`parse_window`; ``None``: the report's default), the ``form`` it was written in
     (``"topic"``: one ``[topic]`` table; ``"topics"``: ``[[topics]]`` tables) and the
     brokers' ``kafka_version`` as written (``None``: not given; :attr:`brokers_version` is
-    then kpart's default, 4.3). Topics and groups carry their clients' ``client_version``;
+    then kpart's default, 4.3), its ``share_groups`` and ``streams_groups`` (the brokers'
+    version). Topics and groups carry their clients' ``client_version``;
     :meth:`version_kwargs` gives each computation the version it follows.
 
     ``ConfigError`` for no topic, a ``"topic"`` form with several, a duplicate topic name or an
@@ -168,6 +203,9 @@ class Topology:
     window: str | None = None
     form: str = "topic"
     kafka_version: str | None = None
+    #: ``[[share_groups]]`` (KIP-932) and ``[[streams_groups]]`` (KIP-1071), topology order
+    share_groups: tuple[ShareGroupConfig, ...] = ()
+    streams_groups: tuple[StreamsGroupConfig, ...] = ()
 
     def __post_init__(self) -> None:
         if self.form not in FORMS:
@@ -377,6 +415,10 @@ class Topology:
                          for m in g.members]}
             for g in self.groups
         ]
+        if self.share_groups:
+            doc["share_groups"] = share_groups_to_dict(self.share_groups)
+        if self.streams_groups:
+            doc["streams_groups"] = streams_groups_to_dict(self.streams_groups)
         return doc
 
     def to_toml(self) -> str:
@@ -402,6 +444,8 @@ class Topology:
             lines += ["members = ["]
             lines += [f"  {_inline(m)}," for m in g["members"]]
             lines += ["]"]
+        lines += share_groups_to_toml(self.share_groups)
+        lines += streams_groups_to_toml(self.streams_groups)
         return "\n".join(lines) + "\n"
 
 
@@ -421,7 +465,8 @@ def _inline(d: Mapping[str, Any]) -> str:
 #: The topic fields of a topology without brokers (the producer view): no placement's.
 _PRODUCER_FIELDS = tuple(f for f in TopicConfig.__slots__ if f != "rack_aware")
 
-_TOP_LEVEL = ("kafka_version", "placer", "window", "cluster", "topic", "topics", "groups")
+_TOP_LEVEL = ("kafka_version", "placer", "window", "cluster", "topic", "topics", "groups",
+              "share_groups", "streams_groups")
 
 
 def topology_from_dict(doc: Mapping[str, Any], *,
@@ -455,9 +500,12 @@ def topology_from_dict(doc: Mapping[str, Any], *,
                                                   parameters),)
     else:
         topics = parse_topics(doc["topics"], len(brokers), parameters)
-    groups = parse_groups(doc.get("groups", []), tuple(t.name for t in topics))
+    names = tuple(t.name for t in topics)
+    groups = parse_groups(doc.get("groups", []), names)
+    share = parse_share_groups(doc.get("share_groups", []), names)
+    streams = parse_streams_groups(doc.get("streams_groups", []), names)
     topology = Topology(brokers, topics, groups, placer, window,
-                        "topic" if "topic" in doc else "topics", kafka_version)
+                        "topic" if "topic" in doc else "topics", kafka_version, share, streams)
     _check_versions(topology)
     return topology
 
@@ -514,6 +562,7 @@ def _check_versions(t: Topology) -> None:
                 behaviour(rule, version, what)
         except ConfigError as e:
             raise ConfigError(f"groups[{i}] ({g.name}): {e}") from None
+    check_versions(t.share_groups, t.streams_groups, brokers)
     for i, topic in enumerate(t.topics):
         if topic.client_version is None:
             continue

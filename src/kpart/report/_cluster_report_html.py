@@ -17,6 +17,8 @@ dispatches here). Sections, each a ``<section id=...>`` (docs/report-html.md):
 ``racks``            ``table-racks``
 ``consumers``        per group ``chart-group-{i}`` (records per member) and ``table-group-{i}``
                      (member → topic-partitions)
+``share-groups``,    only with ``share_groups`` / ``streams_groups`` (after ``consumers``):
+``streams-groups``   :mod:`kpart.report._share_streams`
 ``hot-keys``         ``table-hot-keys`` (with their topic)
 ``partition-count``  ``chart-partition-count``, ``table-partition-count`` and, per topic whose
                      hot key alone exceeds a limit, the sentence that the fix is the key
@@ -40,13 +42,15 @@ from kpart.report._cluster_html import CSS, cluster_sections
 from kpart.report._format import human
 from kpart.report._html_parts import _CSS, _esc, _fmt, _section, _table
 from kpart.report._plan_charts import chart_html
+from kpart.report._share_streams import html_sections as share_streams_html
 from kpart.report._version_change import version_change_html
 
 __all__ = ["render_cluster_report"]
 
 _NAV = (("overview", "Overview"), ("topics", "Topics"), ("partitions", "Partitions"),
         ("heatmap", "Heat map"), ("brokers", "Brokers"), ("racks", "Racks"),
-        ("consumers", "Consumers"), ("hot-keys", "Hot keys"),
+        ("consumers", "Consumers"), ("share-groups", "Share groups"),
+        ("streams-groups", "Streams groups"), ("hot-keys", "Hot keys"),
         ("partition-count", "Partition count"), ("version-change", "Kafka version"),
         ("broker-load", "Broker load"),
         ("failures", "Failures"))
@@ -353,7 +357,8 @@ def render_cluster_report(summary: Mapping[str, Any]) -> str:
 
     doc = read_cluster_summary(summary)
     sections = [_overview(doc), _topics(doc), _partitions(doc), _heatmap(doc), _brokers(doc),
-                _racks(doc), _groups(doc), _hot_keys(doc), partition_count_section(doc),
+                _racks(doc), _groups(doc), *share_streams_html(summary), _hot_keys(doc),
+                partition_count_section(doc),
                 version_change_html(summary), *cluster_sections(doc.cluster)]
     sections = [s for s in sections if s]
     nav = "".join(f'<a href="#{sid}">{label}</a>' for sid, label in _NAV

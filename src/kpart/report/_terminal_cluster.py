@@ -24,6 +24,7 @@ from kpart.report._cluster_doc import (
     read_cluster_summary,
 )
 from kpart.report._format import AS_REPLICA, human, in_unit, number, percent, unit_for
+from kpart.report._share_streams import terminal_tables
 
 __all__ = ["BROKER_ROWS", "print_cluster_summary"]
 
@@ -236,6 +237,8 @@ def print_cluster_summary(summary: dict[str, Any], console: Console | None = Non
             console.print(line, soft_wrap=True)
     for line in _groups(doc):
         console.print(line, soft_wrap=True)
+    for item in terminal_tables(summary):  # [[share_groups]], [[streams_groups]]
+        console.print(item, soft_wrap=isinstance(item, str))
     console.print("[bold]Partition count[/]")
     for line in partition_count_lines(doc):
         console.print(line, soft_wrap=True)

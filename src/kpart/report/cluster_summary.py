@@ -50,6 +50,7 @@ from kpart.report._cluster_windows import (
     windows_table,
 )
 from kpart.report.summary import BYTES_DEFINITION, hot_key_rows
+from kpart.share_stream_loads import share_streams_sections
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -368,6 +369,9 @@ def build_cluster_summary(  # noqa: PLR0913
         "hot_keys": _hot_keys(placed, topics),
         "heatmap": heatmap(placed),
         "cluster": cluster,
+        # [[share_groups]] / [[streams_groups]]: present only when the topology has them
+        **share_streams_sections(topo, {t.name: t.records for t in placed.topics},
+                                 {t.name: t.bytes for t in placed.topics}),
     }
 
 

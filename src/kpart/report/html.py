@@ -9,6 +9,8 @@ page needs no network at view time (plotly.js is embedded once, ~4.5 MB). Sectio
 ``partitions``     records and bytes per partition: bars, dashed mean line, hot partitions red
 ``brokers``        leader and replica load per broker, brokers grouped by rack
 ``consumers``      records per member, one chart per entry of ``groups`` (group × strategy)
+``share-groups``   only with ``share_groups``; ``streams-groups``: only with ``streams_groups``
+                   (:mod:`kpart.report._share_streams`)
 ``hot-keys``       the ``hot_keys`` table
 ``skew``           every figure of ``skew``, one row per load
 ``whatif``         only when ``summary["whatif"]`` is present (see below)
@@ -82,6 +84,7 @@ from kpart.report._html_parts import (
     _stat_rows,
     _table,
 )
+from kpart.report._share_streams import html_sections as share_streams_html
 from kpart.report._version_change import version_change_html
 
 __all__ = ["HOT_FACTOR", "render_report", "write_report_html"]
@@ -399,6 +402,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
         partitions,
         _brokers(summary),
         _groups(summary),
+        *share_streams_html(summary),
         _hot_keys(summary),
         _skew(summary),
         _whatif(summary),
@@ -413,7 +417,8 @@ def render_report(summary: Mapping[str, Any]) -> str:
         f'<a href="#{sid}">{label}</a>'
         for sid, label in (
             ("overview", "Overview"), ("partitions", "Partitions"), ("brokers", "Brokers"),
-            ("consumers", "Consumers"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
+            ("consumers", "Consumers"), ("share-groups", "Share groups"),
+            ("streams-groups", "Streams groups"), ("hot-keys", "Hot keys"), ("skew", "Skew"),
             ("whatif", "What-if"), ("compat", "Cross-client"),
             ("version-change", "Kafka version"), ("broker-load", "Broker load"),
             ("failures", "Failures"),

@@ -44,6 +44,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from kpart._layout import Layout, ResolvedTopology, resolve_topology
 from kpart._loads import HotKey, Loads, PlacedLoads, place_loads
 from kpart._skew import Skew, skew_stats
+from kpart.share_stream_loads import share_streams_sections
 from kpart.topology import Topology
 
 __all__ = [
@@ -346,4 +347,7 @@ def build_summary(
         "groups": groups,
         "skew": skew_section(placed, brokers, groups),
         "hot_keys": hot_key_rows(loads.hot_keys, keyed),
+        # [[share_groups]] / [[streams_groups]]: present only when the topology has them
+        **share_streams_sections(resolved.topology, {t.name: placed.records},
+                                 {t.name: placed.bytes}),
     }

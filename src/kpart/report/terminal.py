@@ -28,6 +28,7 @@ from kpart.report._format import (
     percent,
     unit_for,
 )
+from kpart.report._share_streams import terminal_tables
 from kpart.report._terminal_cluster import print_cluster_summary
 
 __all__ = ["print_cluster_summary", "print_summary"]
@@ -167,5 +168,7 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
         console.print(_brokers(summary))
     for t in _groups(summary):
         console.print(t)
+    for item in terminal_tables(summary):  # [[share_groups]], [[streams_groups]]
+        console.print(item, soft_wrap=isinstance(item, str))
     if summary["hot_keys"]:
         console.print(_hot_keys(summary))
