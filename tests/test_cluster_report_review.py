@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kpart.analysis.cluster_model import report_groups
+from kpart.analysis.cluster_summary import build_cluster_summary, report_cluster_model
+from kpart.analysis.cluster_windows import HEATMAP_ROWS
 from kpart.cli import main
 from kpart.cluster.cluster_json import cluster_from_json, cluster_to_json, groups_from_json
-from kpart.cluster.from_report import report_groups
-from kpart.report._cluster_windows import HEATMAP_ROWS
-from kpart.report.cluster_summary import build_cluster_summary, report_cluster_model
 from test_cluster_summary_standin import BROKERS, cluster, group, measure, topic, windows
 
 
@@ -91,7 +91,7 @@ def test_report_groups_round_trip_through_cluster_json(tmp_path: Path,
 
 
 def test_hot_key_reason_keeps_small_rates_and_limits_readable() -> None:
-    from kpart._cluster_loads import PartitionLimits
+    from kpart.analysis.cluster_loads import PartitionLimits
     from kpart.producer.partition_count import HotKeyWindow, search_partition_count
     from test_partition_count import NumpyEvaluator, question
 
@@ -106,9 +106,9 @@ def test_hot_key_reason_keeps_small_rates_and_limits_readable() -> None:
 
 
 def test_an_empty_timed_topic_is_not_said_to_lack_a_timestamp_column() -> None:
-    from kpart._cluster_loads import TopicMeasure
-    from kpart._layout import resolve_cluster
-    from kpart._loads import Loads
+    from kpart.analysis.cluster_loads import TopicMeasure
+    from kpart.analysis.layout import resolve_cluster
+    from kpart.analysis.loads import Loads
     from kpart.report._cluster_doc import read_cluster_summary
     from kpart.report._terminal_cluster import partition_count_lines
     from kpart.report.html import render_report
@@ -196,9 +196,9 @@ def test_keys_placed_at_random_spread_evenly_in_the_windows_not_like_null_keys()
     """librdkafka:random draws a partition per record: its windows split evenly (they
     followed the null-key placement, all on one partition when the sticky rule put the few
     null keys there)."""
-    from kpart._cluster_loads import TopicMeasure, TopicWindows
-    from kpart._loads import Loads
-    from kpart.cluster.from_report import placed_cluster
+    from kpart.analysis.cluster_loads import TopicMeasure, TopicWindows
+    from kpart.analysis.cluster_model import placed_cluster
+    from kpart.analysis.loads import Loads
 
     c = cluster([topic("a", 4)])
     zeros = np.zeros((4, 3), np.int64)
@@ -216,7 +216,7 @@ def test_keys_placed_at_random_spread_evenly_in_the_windows_not_like_null_keys()
 
 
 def null_part(t: object) -> np.ndarray:
-    from kpart.cluster.from_report import null_windows
+    from kpart.analysis.cluster_model import null_windows
 
     placed = t.placed  # type: ignore[attr-defined]
     return null_windows(np.array([2, 0, 0]), placed.null_keys.records)
@@ -239,7 +239,7 @@ def test_topics_timed_years_apart_are_refused_before_the_grid_is_allocated() -> 
 @pytest.mark.parametrize("offset", [0, 1, 2, 5, 7])
 @pytest.mark.parametrize("per", [1, 3, 4])
 def test_heatmap_fold_equals_folding_the_whole_grid(offset: int, per: int) -> None:
-    from kpart.report._cluster_windows import _fold
+    from kpart.analysis.cluster_windows import _fold
 
     rng = np.random.default_rng(offset * 10 + per)
     rates = rng.random((3, 6))
@@ -252,7 +252,7 @@ def test_heatmap_fold_equals_folding_the_whole_grid(offset: int, per: int) -> No
 
 
 def test_a_lower_bound_over_the_practical_limit_says_so() -> None:
-    from kpart._cluster_loads import PartitionLimits
+    from kpart.analysis.cluster_loads import PartitionLimits
     from kpart.producer.partition_count import search_partition_count
     from test_partition_count import NumpyEvaluator, question
 
@@ -266,7 +266,7 @@ def test_a_lower_bound_over_the_practical_limit_says_so() -> None:
 
 
 def test_existing_topics_keep_their_isr_and_min_insync_replicas() -> None:
-    from kpart._layout import resolve_cluster
+    from kpart.analysis.layout import resolve_cluster
     from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState, TopicInfo
     from kpart.topology import topology_from_dict
 

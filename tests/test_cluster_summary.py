@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kpart._cluster_loads import TopicMeasure
-from kpart._loads import HotKey
-from kpart.cluster.from_report import null_windows, placed_cluster
+from kpart.analysis.cluster_loads import TopicMeasure
+from kpart.analysis.cluster_model import null_windows, placed_cluster
+from kpart.analysis.cluster_summary import build_cluster_summary, report_cluster_model
+from kpart.analysis.cluster_windows import HEATMAP_COLUMNS
+from kpart.analysis.loads import HotKey
 from kpart.cluster.model import Capacity
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import apportion
-from kpart.report._cluster_windows import HEATMAP_COLUMNS
-from kpart.report.cluster_summary import build_cluster_summary, report_cluster_model
 from test_cluster_summary_standin import (
     StandInCluster,
     cluster,

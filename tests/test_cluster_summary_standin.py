@@ -1,7 +1,7 @@
 """A tiny stand-in of issue 14's ResolvedCluster (CONTRACT14 §1) and measures built by hand,
 for the cluster summary's tests (no Spark): the topics resolved one by one with
 ``resolve_topology`` (AdminUtils with a seed), groups assigned over all their topics with
-``kpart.consumer.assign``. Once ``kpart._layout.resolve_cluster`` exists (issue 14's topology),
+``kpart.consumer.assign``. Once ``kpart.analysis.layout.resolve_cluster`` exists (issue 14's topology),
 :func:`cluster` returns the real thing for the same topology instead."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from kpart import _layout
-from kpart._cluster_loads import TopicMeasure, TopicWindows
-from kpart._layout import ResolvedTopology, resolve_topology
-from kpart._loads import HotKey, Loads
+from kpart.analysis import layout as _layout
+from kpart.analysis.cluster_loads import TopicMeasure, TopicWindows
+from kpart.analysis.layout import ResolvedTopology, resolve_topology
+from kpart.analysis.loads import HotKey, Loads
 from kpart.consumer import assign
 from kpart.consumer.assignment import GroupAssignment
 from kpart.consumer.spec import GroupSpec, Member, Topic
@@ -88,7 +88,7 @@ def _real(topics: Sequence[TopicConfig], groups: Sequence[ConsumerGroupConfig],
 def cluster(topics: Sequence[TopicConfig], groups: Sequence[ConsumerGroupConfig] = (),
             subscriptions: dict[str, tuple[str, ...]] | None = None,
             brokers: tuple[Broker, ...] = BROKERS) -> StandInCluster:
-    """The resolved cluster: kpart._layout.resolve_cluster's when it exists, else the
+    """The resolved cluster: kpart.analysis.layout.resolve_cluster's when it exists, else the
     stand-in (each topic resolved alone, groups assigned over their topics)."""
     if hasattr(_layout, "resolve_cluster"):
         real: StandInCluster = _real(topics, groups, subscriptions or {}, brokers)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kpart._java.random import JavaRandom
-from kpart._layout import (
+from kpart.analysis.layout import (
     Layout,
     ResolvedCluster,
     layout_for,

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from kpart import _cluster_loads
-from kpart._cluster_loads import PartitionLimits
+from kpart.analysis import cluster_loads as _cluster_loads
+from kpart.analysis.cluster_loads import PartitionLimits
 from kpart.errors import ConfigError
 from kpart.producer import partition_count
 from kpart.producer.partition_count import (

@@ -14,13 +14,13 @@ import pytest
 from rich.console import Console
 
 from kpart import __version__
-from kpart._loads import count_whatif_like_report
+from kpart.analysis.loads import count_whatif_like_report
+from kpart.analysis.summary import HotKey, Loads, build_summary
 from kpart.producer.builtin import partition_for_key
 from kpart.producer.whatif import partition_count_whatif
 from kpart.report._format import percent
 from kpart.report.html import render_report
 from kpart.report.output import write_report
-from kpart.report.summary import HotKey, Loads, build_summary
 from kpart.report.terminal import print_summary
 from kpart.topology import default_topology, parse_topology
 

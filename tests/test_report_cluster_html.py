@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from _tools.cluster_report_sample import cluster_report_summary
-from kpart._loads import HotKey, Loads
+from kpart.analysis.loads import HotKey, Loads
+from kpart.analysis.summary import build_summary
 from kpart.errors import ConfigError
 from kpart.report.html import render_report
-from kpart.report.summary import build_summary
 from kpart.report.terminal import print_summary
 from kpart.topology import default_topology
 

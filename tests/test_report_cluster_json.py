@@ -11,18 +11,18 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from kpart.cluster.capacity import capacities_for, parse_capacity_json
-from kpart.cluster.cluster_json import cluster_from_json, cluster_to_json
-from kpart.cluster.from_report import placed_cluster
-from kpart.cluster.load import broker_load
-from kpart.cluster.model import LOADS
-from kpart.cluster.optimizer import plan_cluster
-from kpart.cluster.plan_summary import plan_summary
-from kpart.report.cluster_summary import (
+from kpart.analysis.cluster_model import placed_cluster
+from kpart.analysis.cluster_summary import (
     build_cluster_summary,
     cluster_windows_table,
     report_cluster_model,
 )
+from kpart.cluster.capacity import capacities_for, parse_capacity_json
+from kpart.cluster.cluster_json import cluster_from_json, cluster_to_json
+from kpart.cluster.load import broker_load
+from kpart.cluster.model import LOADS
+from kpart.cluster.optimizer import plan_cluster
+from kpart.cluster.plan_summary import plan_summary
 from kpart.report.output import CLUSTER_REPORT_FILES, write_report
 from test_cluster_summary_standin import cluster, group, measure, topic, windows
 

@@ -138,8 +138,8 @@ def test_render_is_deterministic(summary: dict) -> None:
 
 
 def test_renders_the_pipeline_summary_builder_output() -> None:
-    """The summary as kpart.report.summary builds it (what `kpart report` writes), no Spark."""
-    from kpart.report.summary import HotKey, Loads, build_summary
+    """The summary as kpart.analysis.summary builds it (what `kpart report` writes), no Spark."""
+    from kpart.analysis.summary import HotKey, Loads, build_summary
     from kpart.topology import default_topology
 
     topology = default_topology()

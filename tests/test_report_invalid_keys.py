@@ -8,8 +8,8 @@ import re
 
 from rich.console import Console
 
+from kpart.analysis.summary import Loads, build_summary
 from kpart.report.html import render_report
-from kpart.report.summary import Loads, build_summary
 from kpart.report.terminal import print_summary
 from kpart.topology import default_topology
 

@@ -1,6 +1,6 @@
 """``kpart report --out``: kpart replaces only a report it wrote, never the user's data.
 
-No Spark: the summary comes from :func:`kpart.report.summary.build_summary` on given loads, and
+No Spark: the summary comes from :func:`kpart.analysis.summary.build_summary` on given loads, and
 the command-line cases fail before a Spark session would start (the session factory raises).
 """
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from kpart.analysis.summary import Loads, build_summary
 from kpart.cli import main
 from kpart.errors import ConfigError
 from kpart.report.output import REPORT_FILES, check_report_out, is_kpart_report, write_report
-from kpart.report.summary import Loads, build_summary
 from kpart.topology import default_topology
 
 

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from kpart._layout import resolve_cluster
-from kpart._loads import HotKey
+from kpart.analysis.cluster_summary import build_cluster_summary, cluster_windows_table
+from kpart.analysis.layout import resolve_cluster
+from kpart.analysis.loads import HotKey
 from kpart.errors import ConfigError
-from kpart.report.cluster_summary import build_cluster_summary, cluster_windows_table
 from kpart.report.html import render_report
 from kpart.report.terminal import print_summary
 from kpart.topology import parse_topology

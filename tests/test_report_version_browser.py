@@ -10,10 +10,10 @@ from __future__ import annotations
 from _tools.browser import inspect_report
 from _tools.cluster_report_sample import cluster_report_summary
 from _tools.sample import sample_summary
-from kpart._layout import resolve_topology
+from kpart.analysis.layout import resolve_topology
+from kpart.analysis.version_change import version_change
 from kpart.report.html import write_report_html
 from kpart.topology import parse_topology
-from kpart.version_change import version_change
 
 TOPOLOGY = """kafka_version = "4.0.0"
 [topic]

@@ -208,7 +208,7 @@ def test_hot_keys_as_written() -> None:
 
 
 def _single(key: object, serializer: str) -> dict:
-    from kpart.report.summary import HotKey, Loads, build_summary
+    from kpart.analysis.summary import HotKey, Loads, build_summary
     from kpart.topology import default_topology
 
     loads = Loads(partition_records=(5,) * 12, partition_bytes=(50,) * 12,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kpart._layout import ResolvedTopology, resolve_topology
+from kpart.analysis.layout import ResolvedTopology, resolve_topology
 from kpart.errors import ConfigError
 from kpart.producer.clients import partition_for_key_by
 from kpart.producer.partition_count import default_limits, partitions_of_hashes

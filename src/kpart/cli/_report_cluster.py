@@ -21,8 +21,8 @@ import typer
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kpart._cluster_loads import PartitionLimits
-    from kpart._layout import ResolvedCluster
+    from kpart.analysis.cluster_loads import PartitionLimits
+    from kpart.analysis.layout import ResolvedCluster
     from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
@@ -115,7 +115,7 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     and timestamp columns, :func:`kpart.spark.inputs.resolve_topic_input`), ``--window``, the
     limits, ``--capacity``, ``--current``/``--snapshot``. One ``ConfigError`` naming the
     option or the topic and field."""
-    from kpart._layout import resolve_cluster
+    from kpart.analysis.layout import resolve_cluster
     from kpart.producer.partition_count import default_limits
     from kpart.spark.cluster_report import pin_cluster_seeds
     from kpart.spark.inputs import resolve_topic_input
@@ -246,7 +246,7 @@ def report_cluster(  # noqa: PLR0913 - the report's inputs and options, by keywo
 ) -> None:
     """``kpart report`` on a cluster topology: ``--show-topology``, else every check before
     Spark starts, the job, the report directory and the terminal summary; ``compare_version``:
-    the section "what changes at Kafka V" (:mod:`kpart.version_change`), computed before Spark
+    the section "what changes at Kafka V" (:mod:`kpart.analysis.version_change`), computed before Spark
     starts on the topology as resolved."""
     import time
 
@@ -270,7 +270,7 @@ def report_cluster(  # noqa: PLR0913 - the report's inputs and options, by keywo
     checked = check_cluster_report(topo, data, topology_path, options)
     extra: dict[str, Any] = {}
     if compare_version is not None:
-        from kpart.version_change import version_change
+        from kpart.analysis.version_change import version_change
 
         extra["version_change"] = version_change(
             checked.resolved.topology, checked.resolved.topics, compare_version).to_json()

@@ -11,7 +11,7 @@ client of :data:`kpart.producer.clients.PARTITIONERS` (index rules ``to-positive
 ``M`` partitions a key goes to ``index(hash(key), M)``, so one 32-bit hash per distinct key
 evaluates every candidate count (:func:`partitions_of_hashes`).
 
-**Limits** (:class:`kpart._cluster_loads.PartitionLimits`, defaults in
+**Limits** (:class:`kpart.analysis.cluster_loads.PartitionLimits`, defaults in
 docs/partition-count.md with their sources):
 
 * :data:`DEFAULT_MAX_PARTITION_BYTES_PER_S` = 10 MB/s per partition: Confluent, "How to choose
@@ -63,7 +63,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from kpart._cluster_loads import ConsumerParallelism, PartitionCountResult, PartitionLimits
+from kpart.analysis.cluster_loads import ConsumerParallelism, PartitionCountResult, PartitionLimits
 from kpart.errors import ConfigError, Param
 
 __all__ = [
@@ -336,7 +336,7 @@ class CountEvaluator(Protocol):
 @dataclass(frozen=True, slots=True)
 class CountAdvice:
     """The partition count advised (:func:`advise_count`): ``count``, what set it (``by``:
-    ``"load"``, ``"current"`` or ``"consumers"``, :data:`kpart._cluster_loads.RECOMMENDED_BY`),
+    ``"load"``, ``"current"`` or ``"consumers"``, :data:`kpart.analysis.cluster_loads.RECOMMENDED_BY`),
     the ``reason`` in words, and the load's own ``smallest_fitting`` count (a fact)."""
 
     count: int

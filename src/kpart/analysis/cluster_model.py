@@ -1,7 +1,7 @@
 """The cluster model of a cluster report: every partition's replicas, leader and measured loads.
 
 The ``report`` loader of the cluster model (docs/report-cluster.md): what ``kpart report``
-measures for a topology of several topics (:class:`~kpart._cluster_loads.TopicMeasure`, one per
+measures for a topology of several topics (:class:`~kpart.analysis.cluster_loads.TopicMeasure`, one per
 topic) laid on its resolved topology (replicas placed topic after topic, the current leaders,
 each group's assignment over all its topics) becomes a :class:`~kpart.cluster.model.
 ClusterModel`, the value ``cluster.json`` holds (Cruise Control's ``ClusterModel``:
@@ -10,15 +10,15 @@ replicas with their load), so that ``kpart plan --snapshot kpart-report/cluster.
 a rebalance from measured loads.
 
 Per partition: ``messages`` = its records, ``size_bytes`` = its bytes (the report's bytes,
-:data:`kpart.report.summary.BYTES_DEFINITION`), ``bytes_in_per_s`` = its timed bytes / the
-topic's span (:attr:`~kpart._cluster_loads.TopicWindows.span_s`), ``messages_in_per_s`` the
+:data:`kpart.analysis.summary.BYTES_DEFINITION`), ``bytes_in_per_s`` = its timed bytes / the
+topic's span (:attr:`~kpart.analysis.cluster_loads.TopicWindows.span_s`), ``messages_in_per_s`` the
 same for records, ``bytes_out_per_s`` = ``bytes_in_per_s`` × the number of consumer groups
 reading the topic (each group reads every record once); ISR = replicas, ``min.insync.replicas``
 unknown (both taken from the existing cluster for the topics it holds). A topic without
 timestamps has unknown (``NaN``) rates.
 
 Null-key records are placed as the single-topic report places them
-(:func:`kpart._loads.place_loads`, the topic's null-key rule on its leaders); per window, the
+(:func:`kpart.analysis.loads.place_loads`, the topic's null-key rule on its leaders); per window, the
 null-key records of the window are split over the partitions in proportion to that placement
 (largest remainder, ties to the lower partition), so every window's total is kept exactly.
 Keyed records the client places at random (every record under ``librdkafka:random``, empty
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from kpart._loads import PlacedLoads, place_loads
+from kpart.analysis.loads import PlacedLoads, place_loads
 from kpart.cluster.model import (
     Capacity,
     ClusterBroker,
@@ -54,8 +54,8 @@ from kpart.cluster.model import (
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kpart._cluster_loads import TopicMeasure, TopicWindows
-    from kpart._layout import ResolvedTopology
+    from kpart.analysis.cluster_loads import TopicMeasure, TopicWindows
+    from kpart.analysis.layout import ResolvedTopology
     from kpart.cluster.groups import ConsumerGroup
     from kpart.consumer.assignment import GroupAssignment
     from kpart.placement.spec import Broker
@@ -82,8 +82,8 @@ class ClusterTopology(Protocol):
 
 
 class ResolvedClusterLike(Protocol):
-    """What the report reads of a resolved cluster (:class:`kpart._layout.ResolvedCluster`):
-    the topology, per topic its :class:`~kpart._layout.ResolvedTopology` (replicas placed
+    """What the report reads of a resolved cluster (:class:`kpart.analysis.layout.ResolvedCluster`):
+    the topology, per topic its :class:`~kpart.analysis.layout.ResolvedTopology` (replicas placed
     cluster-wide) and current leaders (``-1`` = none), each group's assignment over all its
     topics."""
 
@@ -248,9 +248,9 @@ def placed_cluster(resolved: ResolvedClusterLike,
 
 def _check_grid(topics: Sequence[PlacedTopic], window_ms: int, *, rows: int) -> None:
     """The common grid of the timed ``topics``' windows checked
-    (:func:`kpart._cluster_loads.check_grid`: ``ConfigError`` about ``window`` naming the
+    (:func:`kpart.analysis.cluster_loads.check_grid`: ``ConfigError`` about ``window`` naming the
     earliest and the latest topic)."""
-    from kpart._cluster_loads import check_grid
+    from kpart.analysis.cluster_loads import check_grid
 
     check_grid({t.name: t.windows.start_ms for t in topics if t.windows is not None},
                {t.name: t.windows.start_ms + t.windows.windows * window_ms
@@ -325,7 +325,7 @@ def report_cluster_model(resolved: ResolvedClusterLike,
     topology lists them with ``capacity[id]`` (``None``: unknown), one row per partition of
     every topic (topology order), its replicas (ISR = replicas unless ``existing`` says), its
     current leader and its
-    loads. ``measures``: one :class:`~kpart._cluster_loads.TopicMeasure` per topic, topology
+    loads. ``measures``: one :class:`~kpart.analysis.cluster_loads.TopicMeasure` per topic, topology
     order (or :func:`placed_cluster`'s result, to place once for the summary too). Errors:
     those of :func:`placed_cluster`; the model's own checks (``ConfigError``). ``existing``:
     the cluster the topology's existing topics were taken from (``--current``/``--snapshot``):
@@ -348,7 +348,7 @@ def report_groups(resolved: ResolvedClusterLike) -> tuple[ConsumerGroup, ...]:
     member, in join order: ``member_id`` its id, ``group_instance_id``, ``rack`` and its
     ``assignment`` as the report assigned it (topics in topology order, partitions sorted).
 
-    >>> from kpart._layout import resolve_cluster
+    >>> from kpart.analysis.layout import resolve_cluster
     >>> from kpart.topology import demo_topology
     >>> ops = report_groups(resolve_cluster(demo_topology()))[0]
     >>> ops.group_id, ops.type, ops.assignor, [t for t, _ in ops.members[0].assignment]

@@ -1,9 +1,9 @@
 """What the Spark job of a cluster report measures, per topic: loads, load over time and the
 partition count the topic needs. Pure values (numpy inside), no Spark: the job
-(:mod:`kpart.spark.cluster_job`) builds them, the summary (:mod:`kpart.report.cluster_summary`)
+(:mod:`kpart.spark.cluster_job`) builds them, the summary (:mod:`kpart.analysis.cluster_summary`)
 reads them.
 
-Units: records are counts, bytes as :data:`kpart.report.summary.BYTES_DEFINITION`; times are
+Units: records are counts, bytes as :data:`kpart.analysis.summary.BYTES_DEFINITION`; times are
 epoch milliseconds (UTC); rates are per second. A window is ``[k * window_ms, (k + 1) *
 window_ms)`` for the integer ``k = floor(timestamp_ms / window_ms)``, so the windows of every
 topic line up on one grid and broker loads add across topics window by window.
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from kpart._loads import Loads
+from kpart.analysis.loads import Loads
 from kpart.errors import ConfigError
 
 __all__ = ["MAX_GRID_CELLS", "MAX_GRID_WINDOWS", "check_grid", "ConsumerParallelism", "CountRules",
@@ -229,7 +229,7 @@ class PartitionCountResult:
 
 @dataclass(frozen=True, slots=True)
 class TopicMeasure:
-    """One topic's measure: its name, the per-partition :class:`~kpart._loads.Loads` (as the
+    """One topic's measure: its name, the per-partition :class:`~kpart.analysis.loads.Loads` (as the
     single-topic job measures them), its ``windows`` (``None`` without a timestamp column),
     its ``partition_count`` (``None`` without windows) and the ``source`` it was read from
     (``{"path", "format"}``)."""

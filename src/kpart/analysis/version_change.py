@@ -20,7 +20,7 @@ Errors: :class:`~kpart.errors.ConfigError` about ``compare_version`` (the comman
 ``--compare-version``): not a version, unknown, or a version where a KIP-848 group's assignor
 does not exist or is ambiguous (``4.0`` for ``uniform``: 4.0.0 and 4.0.1 differ).
 
->>> from kpart._layout import resolve_cluster
+>>> from kpart.analysis.layout import resolve_cluster
 >>> from kpart.topology import parse_topology
 >>> t = parse_topology('''kafka_version = "4.0.0"
 ... [topic]
@@ -52,7 +52,7 @@ from kpart.consumer.migration import AssignmentChange, compare
 from kpart.versions import DEFAULT_KAFKA_VERSION, KafkaVersion, behaviour
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kpart._layout import ResolvedTopology
+    from kpart.analysis.layout import ResolvedTopology
     from kpart.topology import Topology
 
 __all__ = ["GroupVersionChange", "VersionChange", "version_change"]
@@ -119,10 +119,10 @@ def version_change(topology: Topology, resolved: Sequence[ResolvedTopology],
                    to_version: str | KafkaVersion) -> VersionChange:
     """Each group of ``topology`` assigned at the topology's versions and with brokers and
     clients at ``to_version`` (see the module docstring); ``resolved``: the topology's topics
-    as the report placed them (:func:`kpart._layout.resolve_cluster`'s ``topics``, or the one
-    :class:`~kpart._layout.ResolvedTopology` of a single-topic report). Pure. Errors: see the
+    as the report placed them (:func:`kpart.analysis.layout.resolve_cluster`'s ``topics``, or the one
+    :class:`~kpart.analysis.layout.ResolvedTopology` of a single-topic report). Pure. Errors: see the
     module docstring; the assignors' own errors."""
-    from kpart._layout import group_specs
+    from kpart.analysis.layout import group_specs
 
     target = KafkaVersion.parse(to_version, _WHAT)
     groups = []

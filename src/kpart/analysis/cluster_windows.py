@@ -1,6 +1,6 @@
 """Load over time for the cluster report (private to :mod:`kpart.report`): window statistics,
 per-broker and per-member series on the common grid, the heat map and the ``windows.parquet``
-table, all from a :class:`~kpart.cluster.from_report.PlacedCluster`.
+table, all from a :class:`~kpart.analysis.cluster_model.PlacedCluster`.
 
 A window's rate is its records (or bytes) / ``window_s``. Over a series of ``W`` windows:
 ``peak`` = the largest window's rate, ``p99`` = ``numpy.percentile(rates, 99,
@@ -23,7 +23,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-    from kpart.cluster.from_report import PlacedCluster
+    from kpart.analysis.cluster_model import PlacedCluster
 
 __all__ = ["HEATMAP_COLUMNS", "HEATMAP_ROWS", "broker_bytes_in", "broker_network_in",
            "broker_records", "heatmap", "iso", "member_records",

@@ -4,7 +4,7 @@ the null-key records placed by the producer's null-key rule on the partitions as
 (:func:`count_whatif_like_report`).
 
 Units: ``records`` are counts; ``bytes`` = serialized key length + value length (the record as
-a JSON object, ``kpart.report.summary.BYTES_DEFINITION``).
+a JSON object, ``kpart.analysis.summary.BYTES_DEFINITION``).
 
 Records with a null key have no key to hash: the topic's ``null_key_strategy`` places them
 (:class:`kpart.producer.null_keys.NullKeyRule`, a seeded model of the producer over their count
@@ -36,8 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kpart._layout import Layout, ResolvedTopology, replica_assignment, resolve_topology
 from kpart._skew import skew_stats
+from kpart.analysis.layout import Layout, ResolvedTopology, replica_assignment, resolve_topology
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import NullKeyDistribution, apportion, random_partition_counts
 from kpart.topology import Topology
@@ -134,7 +134,7 @@ def count_whatif_like_report(section: dict[str, Any], topology: Topology | Resol
                              loads: Loads) -> dict[str, Any]:
     """``section`` (the ``"whatif"`` JSON of :meth:`~kpart.producer.whatif.WhatIfReport.
     to_json`, measured over the records *with* a key) with every scenario's records and bytes
-    counted as :func:`~kpart.report.summary.build_summary` counts them (``loads``: the report's
+    counted as :func:`~kpart.analysis.summary.build_summary` counts them (``loads``: the report's
     measured loads, for its null-key records and bytes; ``topology`` resolved once, or
     resolved here). Returns a new dict (``section`` is not changed).
 

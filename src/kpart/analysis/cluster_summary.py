@@ -1,24 +1,24 @@
 """The cluster report's summary: many topics sharing brokers, their load over time.
 
 Pure Python, no Spark (docs/report-cluster.md). The Spark job hands over one
-:class:`~kpart._cluster_loads.TopicMeasure` per topic (loads per partition, per-window loads,
+:class:`~kpart.analysis.cluster_loads.TopicMeasure` per topic (loads per partition, per-window loads,
 the partition count the topic needs); the resolved topology
-(:class:`kpart._layout.ResolvedCluster`: replicas placed topic after topic, current leaders,
+(:class:`kpart.analysis.layout.ResolvedCluster`: replicas placed topic after topic, current leaders,
 each group assigned over all its topics) lays them out. :func:`build_cluster_summary` gives
 the ``summary.json`` document of ``"kind": "cluster"``: per topic its partitions, hot keys,
 skew and partition count; per broker and rack the loads summed over topics with Cruise
 Control's load model (:func:`kpart.cluster.load.broker_load` on
-:func:`~kpart.cluster.from_report.report_cluster_model`, the model ``cluster.json`` holds);
+:func:`~kpart.analysis.cluster_model.report_cluster_model`, the model ``cluster.json`` holds);
 per group member the load of its partitions across its group's topics; the peak, p99 and mean
 rates of every partition, broker and member; the heat map; and the ``cluster`` section the
 page shares with ``plan.html`` (broker rows as :func:`kpart.cluster.plan_summary.plan_summary`
 builds them, :func:`kpart.cluster.plan_summary.broker_rows`, the ranked broker- and
 rack-failure what-ifs of ``kpart outage --all``).
 
-Units: records are counts, bytes as :data:`kpart.report.summary.BYTES_DEFINITION`, rates per
+Units: records are counts, bytes as :data:`kpart.analysis.summary.BYTES_DEFINITION`, rates per
 second, times ISO 8601 UTC. Null-key records are placed per topic as the single-topic report
-places them (:func:`kpart._loads.place_loads`) and, window by window, in proportion to that
-placement (:func:`kpart.cluster.from_report.null_windows`). A topic without timestamps has
+places them (:func:`kpart.analysis.loads.place_loads`) and, window by window, in proportion to that
+placement (:func:`kpart.analysis.cluster_model.null_windows`). A topic without timestamps has
 ``null`` rates; brokers and members sum the topics that have windows (``null`` when none
 has). A partition's mean is over its topic's span, a broker's or member's peak, p99 and mean
 over the common grid of all the topics' windows.
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kpart._skew import skew_stats
-from kpart.cluster.from_report import (
+from kpart.analysis.cluster_model import (
     PlacedCluster,
     PlacedTopic,
     ResolvedClusterLike,
@@ -40,7 +40,7 @@ from kpart.cluster.from_report import (
     placed_cluster,
     report_cluster_model,
 )
-from kpart.report._cluster_windows import (
+from kpart.analysis.cluster_windows import (
     broker_bytes_in,
     broker_network_in,
     broker_records,
@@ -49,12 +49,12 @@ from kpart.report._cluster_windows import (
     rate_stats,
     windows_table,
 )
-from kpart.report.summary import BYTES_DEFINITION, hot_key_rows
+from kpart.analysis.summary import BYTES_DEFINITION, hot_key_rows
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-    from kpart._cluster_loads import TopicMeasure
+    from kpart.analysis.cluster_loads import TopicMeasure
     from kpart.cluster.load import BrokerLoad
     from kpart.cluster.model import Capacity, ClusterModel
 
@@ -310,8 +310,8 @@ def build_cluster_summary(  # noqa: PLR0913
     """The ``summary.json`` document of a cluster report (``"kind": "cluster"``; the format in
     docs/report-cluster.md, units in the module docstring).
 
-    ``resolved``: the topology resolved once (:func:`kpart._layout.resolve_cluster`);
-    ``measures``: one :class:`~kpart._cluster_loads.TopicMeasure` per topic in the topology's
+    ``resolved``: the topology resolved once (:func:`kpart.analysis.layout.resolve_cluster`);
+    ``measures``: one :class:`~kpart.analysis.cluster_loads.TopicMeasure` per topic in the topology's
     order (or :func:`placed_cluster`'s result, placed once for the summary, the model and the
     windows table); ``capacity``: broker id → :class:`~kpart.cluster.model.Capacity` (Cruise
     Control's ``capacity.json``, :func:`kpart.cluster.capacity.capacities_for`);

@@ -1,10 +1,10 @@
 """The report's summary: per-partition loads joined with replica placement and group assignment.
 
 Pure Python, no Spark, and no Kafka logic of its own: the Spark job (:mod:`kpart.spark.pipeline`)
-hands over :class:`~kpart._loads.Loads` (records and bytes per partition, null keys, hot keys);
-the topology resolved once (:func:`kpart._layout.resolve_topology`) gives the replicas
+hands over :class:`~kpart.analysis.loads.Loads` (records and bytes per partition, null keys, hot keys);
+the topology resolved once (:func:`kpart.analysis.layout.resolve_topology`) gives the replicas
 (``AdminUtils.assignReplicasToBrokers`` with the topology's seed), the group assignments
-(Kafka's assignors) and the null-key rule (:func:`kpart._loads.place_loads`);
+(Kafka's assignors) and the null-key rule (:func:`kpart.analysis.loads.place_loads`);
 :func:`build_summary` lays them out per partition, broker (as leader and as replica), rack and
 consumer, with skew figures (:func:`kpart._skew.skew_stats`), one builder per section.
 
@@ -41,9 +41,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict, cast
 
-from kpart._layout import Layout, ResolvedTopology, resolve_topology
-from kpart._loads import HotKey, Loads, PlacedLoads, place_loads
 from kpart._skew import Skew, skew_stats
+from kpart.analysis.layout import Layout, ResolvedTopology, resolve_topology
+from kpart.analysis.loads import HotKey, Loads, PlacedLoads, place_loads
 from kpart.topology import Topology
 
 __all__ = [
@@ -301,7 +301,7 @@ def build_summary(
 ) -> dict[str, Any]:
     """The ``summary.json`` document (see the module docstring for units and null keys).
 
-    ``topology``: resolved once by the caller (:func:`kpart._layout.resolve_topology`), or
+    ``topology``: resolved once by the caller (:func:`kpart.analysis.layout.resolve_topology`), or
     resolved here; ``len(loads.partition_records)`` must equal the topic's partition count
     (``ConfigError`` otherwise). ``source`` (e.g. ``{"path", "format"}``) is recorded as
     ``input``; ``analysed`` says what was analysed (:func:`analysed_section`, with
