@@ -100,8 +100,7 @@ def child(args: argparse.Namespace) -> None:
     and prints one JSON line; on ``done`` prints its JVM's peak RSS and stops."""
     import resource
 
-    from kpart.analysis.cluster_loads import CountRules
-    from kpart.producer.partition_count import default_limits
+    from kpart.producer.partition_count import CountRules, default_limits
     from kpart.spark import get_or_create_session
     from kpart.spark.cluster_job import measure_topic
     from kpart.spark.inputs import resolve_topic_input

@@ -91,8 +91,7 @@ def test_report_groups_round_trip_through_cluster_json(tmp_path: Path,
 
 
 def test_hot_key_reason_keeps_small_rates_and_limits_readable() -> None:
-    from kpart.analysis.cluster_loads import PartitionLimits
-    from kpart.producer.partition_count import HotKeyWindow, search_partition_count
+    from kpart.producer.partition_count import HotKeyWindow, PartitionLimits, search_partition_count
     from test_partition_count import NumpyEvaluator, question
 
     ev = NumpyEvaluator(np.array([1]), np.array([0]), np.array([48]), np.array([2688]),
@@ -252,8 +251,7 @@ def test_heatmap_fold_equals_folding_the_whole_grid(offset: int, per: int) -> No
 
 
 def test_a_lower_bound_over_the_practical_limit_says_so() -> None:
-    from kpart.analysis.cluster_loads import PartitionLimits
-    from kpart.producer.partition_count import search_partition_count
+    from kpart.producer.partition_count import PartitionLimits, search_partition_count
     from test_partition_count import NumpyEvaluator, question
 
     ev = NumpyEvaluator(np.arange(50), np.zeros(50, np.int64), np.full(50, 60),

@@ -21,9 +21,9 @@ import typer
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kpart.analysis.cluster_loads import PartitionLimits
     from kpart.analysis.layout import ResolvedCluster
     from kpart.cluster.model import Capacity, ClusterModel
+    from kpart.producer.partition_count import PartitionLimits
     from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
 

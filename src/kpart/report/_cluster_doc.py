@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kpart.analysis.cluster_loads import RECOMMENDED_BY
 from kpart.errors import ConfigError
+from kpart.producer.partition_count import RECOMMENDED_BY
 from kpart.report._doc_fields import (
     check_numbers,
     count,
@@ -71,7 +71,7 @@ class PartitionDoc:
 
 @dataclass(frozen=True, slots=True)
 class CountDoc:
-    """A topic's ``partition_count`` (:class:`kpart.analysis.cluster_loads.PartitionCountResult`):
+    """A topic's ``partition_count`` (:class:`kpart.producer.partition_count.PartitionCountResult`):
     ``recommended`` never below ``current`` nor the largest group's members, what set it
     (``recommended_by``: ``load``, ``current``, ``consumers``), the load's own
     ``smallest_fitting`` count (a fact) and ``largest_group`` (``(group, members)``)."""

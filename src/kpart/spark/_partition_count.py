@@ -19,15 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kpart.analysis.cluster_loads import (
-    CountRules,
-    PartitionCountResult,
-    PartitionLimits,
-    TopicWindows,
-)
+from kpart.analysis.cluster_loads import TopicWindows
 from kpart.producer.partition_count import (
     CountQuestion,
+    CountRules,
     HotKeyWindow,
+    PartitionCountResult,
+    PartitionLimits,
     Peaks,
     index_rule,
     keyless_partition_count,

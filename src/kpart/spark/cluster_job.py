@@ -39,15 +39,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from kpart.analysis.cluster_loads import (
-    ConsumerParallelism,
-    CountRules,
-    PartitionLimits,
-    TopicMeasure,
-    TopicWindows,
-)
+from kpart.analysis.cluster_loads import TopicMeasure, TopicWindows
 from kpart.analysis.loads import Loads
 from kpart.errors import ConfigError
+from kpart.producer.partition_count import ConsumerParallelism, CountRules, PartitionLimits
 from kpart.spark._keys import KEY_COLUMN, key_column, serialized_as
 from kpart.spark._partition_count import WINDOW_COLUMN, measure_partition_count
 from kpart.spark._windows import (

@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from kpart.analysis.cluster_loads import PartitionLimits, TopicMeasure
+from kpart.analysis.cluster_loads import TopicMeasure
+from kpart.producer.partition_count import PartitionLimits
 from kpart.topology import Topology
 
 if TYPE_CHECKING:  # pragma: no cover
