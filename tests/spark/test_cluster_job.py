@@ -64,7 +64,7 @@ def measure(spark: Any, rt: ResolvedTopology, window_ms: int | None = WINDOW, **
 
 def test_loads_equal_the_single_topic_job_and_windows_a_direct_count(spark, tmp_path):
     from kpart.spark.inputs import load_input, resolve_topic_input
-    from kpart.spark.pipeline import measure_loads
+    from kpart.spark.key_loads import measure_loads
 
     rows = events()
     rt = resolved(write_json(tmp_path, rows))

@@ -174,7 +174,7 @@ def count_whatif_like_report(section: dict[str, Any], topology: Topology | Resol
         m = load["num_partitions"]
         recs = list(load["records"])
         byts = list(load["bytes"]) if load.get("bytes") is not None else None
-        if unkeyed:  # as kpart.spark.pipeline.measure_loads draws them for the report
+        if unkeyed:  # as kpart.spark.key_loads.measure_loads draws them for the report
             drawn = random_partition_counts(unkeyed, m, seed)
             recs = [a + b for a, b in zip(recs, drawn, strict=True)]
             if byts is not None:

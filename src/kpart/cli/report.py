@@ -307,7 +307,8 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
     from kpart.limits import check_report
     from kpart.report.output import check_report_out
     from kpart.spark.inputs import resolve_input, resolve_topic_input
-    from kpart.spark.pipeline import INVALID_KEYS, check_sections
+    from kpart.spark.key_loads import INVALID_KEYS
+    from kpart.spark.pipeline import check_sections
 
     if invalid_keys not in INVALID_KEYS:
         raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "

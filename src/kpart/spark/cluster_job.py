@@ -1,5 +1,5 @@
 """One Spark job for every topic of a cluster topology (issue 14, points 2 to 4): per topic its
-loads (as ``kpart report`` measures one topic, :func:`kpart.spark.pipeline.measure_loads`),
+loads (as ``kpart report`` measures one topic, :func:`kpart.spark.key_loads.measure_loads`),
 its load over time and the partition count it needs, as :class:`kpart.analysis.cluster_loads.
 TopicMeasure` values.
 
@@ -53,7 +53,7 @@ from kpart.spark._windows import (
     timestamp_range,
 )
 from kpart.spark.inputs import InputSpec, load_input
-from kpart.spark.pipeline import HOT_KEYS
+from kpart.spark.key_loads import HOT_KEYS
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -260,7 +260,7 @@ def _measured(df: DataFrame | None, resolved: ResolvedTopology, spec: InputSpec,
               index: int, window_ms: int | None, rules: CountRules, top_k: int,
               on_step: Steps) -> TopicMeasure:
     """The measure of one topic read as ``df`` (``None``: no records)."""
-    from kpart.spark.pipeline import warn_if_keyless
+    from kpart.spark.key_loads import warn_if_keyless
 
     topic = resolved.topic
     if df is None:
@@ -281,7 +281,7 @@ def _measure(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, where: 
     topic = resolved.topic
     column = getattr(topic, "timestamp", None)
     if column is None or window_ms is None:
-        from kpart.spark.pipeline import measure_loads
+        from kpart.spark.key_loads import measure_loads
 
         try:
             loads = measure_loads(df, topic, partitioner=resolved.key_partitioner, top_k=top_k,
@@ -314,17 +314,17 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
     """:func:`measure_topic` of a topic with a timestamp column and a window."""
     from pyspark.sql import functions as F
 
-    from kpart.spark.pipeline import _RAW, _record_columns
+    from kpart.spark.key_loads import RAW_COLUMN, record_columns
 
     topic = resolved.topic
     column = getattr(topic, "timestamp", None)  # TopicConfig.timestamp (issue 14's contract)
     assert column is not None
-    columns, groups, checks_bad = _record_columns(df, topic)
+    columns, groups, checks_bad = record_columns(df, topic)
     unit = getattr(topic, "timestamp_unit", None) or "ms"
     stamped = df.select(*columns, _timestamp_ms(df, column, where, unit).alias(_TS))
     window = F.expr(f"({_TS} - pmod({_TS}, {window_ms})) div {window_ms}")
     names = [c for c in stamped.columns if c != _TS]
-    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
+    checks = [F.min(RAW_COLUMN).alias(RAW_COLUMN)] if checks_bad else []
     kw = (stamped.select(*names, window.alias(WINDOW_COLUMN))
           .groupBy(*groups, WINDOW_COLUMN)
           .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
@@ -372,14 +372,14 @@ def _keyed(kw: DataFrame, groups: list[str], checks_bad: bool, serialized: str) 
     key's first and last window (``lo``, ``hi``)."""
     from pyspark.sql import functions as F
 
-    from kpart.spark.pipeline import _RAW, _KeyedRecords
+    from kpart.spark.key_loads import RAW_COLUMN, KeyedRecords
 
-    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
+    checks = [F.min(RAW_COLUMN).alias(RAW_COLUMN)] if checks_bad else []
     aggregated = (kw.groupBy(*groups)
                   .agg(F.sum("records").alias("records"), F.sum("bytes").alias("bytes"), *checks,
                        F.min(WINDOW_COLUMN).alias("lo"), F.max(WINDOW_COLUMN).alias("hi"))
                   .persist())
-    return _KeyedRecords(aggregated, serialized, checks_bad)
+    return KeyedRecords(aggregated, serialized, checks_bad)
 
 
 def _loads(keyed: Any, resolved: ResolvedTopology, where: str, top_k: int, distinct: int,
@@ -388,32 +388,32 @@ def _loads(keyed: Any, resolved: ResolvedTopology, where: str, top_k: int, disti
     partition (persisted: the caller unpersists)."""
 
     from kpart.spark._keys import bad_key_error
-    from kpart.spark.pipeline import _RAW, _keys_with_partition, _loads_from_rows, _rollup_rows
+    from kpart.spark.key_loads import RAW_COLUMN, keys_with_partition, loads_from_rows, rollup_rows
 
     topic = resolved.topic
     on_step(f"{topic.name}: hashing {distinct:,} distinct keys")
-    per_key = _keys_with_partition(keyed, topic.partitions, resolved.key_partitioner,
+    per_key = keys_with_partition(keyed, topic.partitions, resolved.key_partitioner,
                                    method="auto").persist()
     try:
-        rows, hot = _rollup_rows(per_key, keyed, resolved.key_partitioner, top_k=top_k,
+        rows, hot = rollup_rows(per_key, keyed, resolved.key_partitioner, top_k=top_k,
                                  refuse_invalid=True)
         for r in rows:
             if r["bad_key"]:
                 raise _about_topic(bad_key_error(topic.key, topic.key_serializer, r["records"],
-                                                 r[_RAW]), where)
+                                                 r[RAW_COLUMN]), where)
     except BaseException:
         per_key.unpersist()
         raise
-    return _loads_from_rows(rows, hot, topic), per_key
+    return loads_from_rows(rows, hot, topic), per_key
 
 
 def _placed(partitioner: str, serialized: str) -> Column:
     """True for the rows whose key decides the partition (not null, not drawn at random)."""
     from pyspark.sql import functions as F
 
-    from kpart.spark.pipeline import _random_key_column
+    from kpart.spark.key_loads import random_key_column
 
-    return F.col(KEY_COLUMN).isNotNull() & ~_random_key_column(partitioner, serialized)
+    return F.col(KEY_COLUMN).isNotNull() & ~random_key_column(partitioner, serialized)
 
 
 def _windows(kw: DataFrame, per_key: DataFrame, placed: Column, *, window_ms: int, lo: int,
