@@ -1,6 +1,7 @@
 """``kpart report`` on a cluster topology (``[[topics]]``, or a topic with a timestamp column):
 the options only it reads, their checks before Spark starts, and the run
-(:func:`kpart.spark.cluster_report.run_cluster_report`) with its outputs.
+(:func:`kpart.spark.cluster_report.measure_cluster`, then
+:func:`kpart.analysis.cluster_report.cluster_report` of its measures) with its outputs.
 
 The report directory holds ``summary.json`` (``"kind": "cluster"``, docs/report-cluster.md),
 the Parquet tables, ``windows.parquet`` (records and bytes per partition per window, when a
@@ -293,18 +294,25 @@ def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail",
     """Start Spark (unless a session is active), run the cluster report, stop the session
     kpart started and write the report directory atomically, with the ``extra`` sections
     computed before Spark (``version_change``) in its summary; kpart's steps on stderr."""
+    from datetime import UTC, datetime
+
+    from kpart.analysis.cluster_report import cluster_report
     from kpart.cli._phases import phases
     from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.spark.cluster_report import run_cluster_report
+    from kpart.spark.cluster_report import measure_cluster
 
+    analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     with phases(quiet=run.quiet) as steps:
         with report_session(run, steps) as spark:
-            report = run_cluster_report(
+            measures = measure_cluster(
                 spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
-                limits=checked.limits, capacity=checked.capacity,
-                on_step=steps.step, existing=checked.existing, bad_records=bad_records)
+                limits=checked.limits, on_step=steps.step, bad_records=bad_records)
+            report = cluster_report(
+                checked.resolved, measures, capacity=checked.capacity,
+                sources={name: spec.source for name, spec in checked.specs.items()},
+                analysed_at=analysed_at, existing=checked.existing, on_step=steps.step)
         summary = {**report.summary, **(extra or {})}
         steps.step(f"writing {run.out}/")
         write_report(summary, run.out,

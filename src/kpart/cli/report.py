@@ -2,8 +2,9 @@
 
 Checks every argument before Spark starts (topology, data path, format, key column, output
 directory), so bad input costs milliseconds and prints one line; then runs
-:func:`kpart.spark.pipeline.run_report`, writes the report directory atomically and prints
-the terminal summary.
+the job (:func:`kpart.spark.pipeline.measure_report`), computes the summary from its measures
+(:func:`kpart.analysis.topic_report.topic_summary`), writes the report directory atomically and
+prints the terminal summary.
 """
 
 from __future__ import annotations
@@ -361,18 +362,20 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     session kpart started, and write the report directory atomically, with ``sections`` (the
     ones computed before Spark, ``version_change``) added to the summary; kpart's steps on
     stderr."""
+    from kpart.analysis.topic_report import topic_summary
     from kpart.cli._phases import phases
     from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.spark.pipeline import run_report
+    from kpart.spark.pipeline import measure_report
 
     empty = spec.records == 0  # no records: nothing for Spark to do, no session started
     with phases(quiet=run.quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
         with report_session(run, steps, needed=not empty) as spark:
-            summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
-                                 invalid_keys=invalid_keys, bad_records=bad_records,
-                                 on_step=steps.step)
+            measured = measure_report(spark, topo, spec, whatif=whatif, compat=compat,
+                                      invalid_keys=invalid_keys, bad_records=bad_records,
+                                      on_step=steps.step)
+            summary = topic_summary(measured, steps.step)
         summary = {**summary, **(sections or {})}
         steps.step(f"writing {run.out}/")
         write_report(

@@ -17,7 +17,8 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
    topic's ``null_key_strategy`` — a seeded model of the producer over their count and bytes
    (:mod:`kpart.producer.null_keys`; ``separate`` leaves them out of the totals,
    :mod:`kpart.analysis.loads`) — then per-broker/rack/consumer loads and skew
-   (:func:`kpart.analysis.summary.build_summary`).
+   (:func:`kpart.analysis.summary.build_summary`): :mod:`kpart.analysis.topic_report`, from
+   what :func:`measure_report` returns (this package measures; the CLI composes).
 
 The topic's ``partitioner`` may be any client's id (``"librdkafka:consistent_random"``,
 ``"sarama:hash"``, ...: :data:`kpart.producer.clients.PARTITIONERS`): keys are hashed as that
@@ -41,8 +42,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kpart.analysis.layout import ResolvedTopology
-from kpart.analysis.loads import Loads, count_whatif_like_report
-from kpart.analysis.summary import build_summary
+from kpart.analysis.loads import Loads
+from kpart.analysis.topic_report import MeasuredTopic
 from kpart.errors import ConfigError
 from kpart.spark._keys import check_key_column, key_column, serialized_as
 from kpart.spark.inputs import InputSpec, load_input
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "check_sections",
+    "measure_report",
     "pin_placement_seed",
     "resolve_report_topology",
     "run_report",
@@ -67,7 +69,7 @@ def _silent(step: str) -> None:
     """The default ``on_step``: library callers see no output."""
 
 
-def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
+def measure_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
     spark: SparkSession | None,
     topology: Topology,
     spec: InputSpec,
@@ -78,23 +80,24 @@ def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
     invalid_keys: str = "error",
     bad_records: str = "fail",
     on_step: Steps = _silent,
-) -> dict[str, Any]:
-    """Run the main job on ``spec``'s data and return the summary document (not written).
+) -> MeasuredTopic:
+    """Run the main job on ``spec``'s data and return what it measured (measures only: the
+    summary is :func:`kpart.analysis.topic_report.topic_summary` of the result).
 
     ``partitioner`` overrides the topic's: a client id replaces it everywhere (keys and the
     ``client`` null-key rule); ``"spark:hash"`` hashes keys only (null keys as the topic says).
-    ``whatif``: partition counts to compare with the topic's (adds the ``"whatif"`` section,
-    :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner); ``compat``:
-    partitioner ids, ``"all"`` or ``"default"`` (adds the ``"compat"`` section,
-    :func:`kpart.spark.compat.measure_compat`). ``bad_records``: JSON lines Spark cannot parse
-    refused (``"fail"``, naming the first) or left out and counted (``"count"``: the summary's
+    ``whatif``: partition counts to compare with the topic's (the ``"whatif"`` section,
+    :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner, over the records
+    with a key); ``compat``: partitioner ids, ``"all"`` or ``"default"`` (the ``"compat"``
+    section, :func:`kpart.spark.compat.measure_compat`). ``bad_records``: JSON lines Spark
+    cannot parse refused (``"fail"``, naming the first) or left out and counted (``"count"``:
     ``malformed_records``), :func:`kpart.spark.datasets.split_malformed`. Bad values raise
     ``ConfigError`` before any Spark job. A key column null in every record is one
-    :class:`~kpart.errors.KpartWarning` (:func:`warn_if_keyless`). ``on_step`` is told each
-    step in kpart's words (``"reading flights.parquet"``;
-    the command line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
+    :class:`~kpart.errors.KpartWarning` (:func:`~kpart.spark.key_loads.warn_if_keyless`).
+    ``on_step`` is told each step in kpart's words (``"reading flights.parquet"``; the command
+    line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
     (:func:`resolve_report_topology`); the job, the null-key model and the summary read that.
-    The summary has the top :data:`HOT_KEYS` keys.
+    The loads have the top :data:`~kpart.spark.key_loads.HOT_KEYS` keys.
     """
     from datetime import UTC, datetime
 
@@ -114,18 +117,33 @@ def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
             spark, resolved, spec, whatif=whatif, compat_ids=compat_ids,
             invalid_keys=invalid_keys, bad_records=bad_records, on_step=on_step)
         warn_if_keyless(loads, resolved.topic.key)
-    if "whatif" in sections:  # keyed records measured; the others placed as the report does
-        sections["whatif"] = count_whatif_like_report(sections["whatif"], resolved, loads)
-    groups = resolved.topology.groups
-    steps = (["placing replicas"] if resolved.topology.brokers else []) + (
-        [f"assigning {len(groups)} consumer group(s)"] if groups else [])
-    if steps:  # none in the producer view without groups: nothing placed or assigned
-        on_step(" and ".join(steps))
-    summary = build_summary(resolved, loads, source=spec.source, analysed_at=analysed_at)
-    if bad_records == "count":  # in no figure: neither keyed nor null-key records
-        summary["malformed_records"] = malformed
-    summary.update(sections)
-    return summary
+    return MeasuredTopic(resolved, loads, sections, spec.source, analysed_at,
+                         malformed if bad_records == "count" else None)
+
+
+def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
+    spark: SparkSession | None,
+    topology: Topology,
+    spec: InputSpec,
+    *,
+    partitioner: str | None = None,
+    whatif: Sequence[int] = (),
+    compat: Sequence[str] | str | None = None,
+    invalid_keys: str = "error",
+    bad_records: str = "fail",
+    on_step: Steps = _silent,
+) -> dict[str, Any]:
+    """The summary document of the main job on ``spec``'s data (not written): kpart's public
+    shortcut for :func:`kpart.analysis.topic_report.topic_summary` of :func:`measure_report`
+    (the command line composes the two itself). Parameters and errors: those of
+    :func:`measure_report`."""
+    from kpart.analysis.topic_report import topic_summary
+
+    return topic_summary(
+        measure_report(spark, topology, spec, partitioner=partitioner, whatif=whatif,
+                       compat=compat, invalid_keys=invalid_keys, bad_records=bad_records,
+                       on_step=on_step),
+        on_step)
 
 
 def resolve_report_topology(topology: Topology,
