@@ -221,7 +221,7 @@ def test_topology_without_cluster_is_the_producer_view(capsys, tmp_path):
     ('name = "e"\npartitions = 4\nrack_aware = false\nkey = "k"\n', "", "topic.rack_aware"),
     ('name = "e"\npartitions = 4\nkey = "k"\n', 'placer = "kraft"\n', "placer"),
     # a timestamp without [cluster] was refused here ("cluster"): it is the producer view over
-    # time now (issue 24, point 2; tests/test_report_producer_view_time.py)
+    # time now (issue 24, point 2; tests/analysis/test_cluster_summary_producer_view.py)
 ])
 def test_placement_fields_without_cluster_are_refused(capsys, tmp_path, topic, head, needle):
     topo = _topology(tmp_path, topic, head=head, cluster="")

@@ -263,7 +263,7 @@ def test_any_plan_renders_every_part(brokers, racks, added, removed, batches, th
 
 def test_the_documented_summary_renders() -> None:
     """The example of docs/plan-html.md is a summary render_plan reads."""
-    doc = (Path(__file__).parent.parent / "docs" / "plan-html.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "plan-html.md").read_text(encoding="utf-8")
     example = json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1))
     page = render_plan(example)
     assert chart_ids(page) == [*BROKER_CHARTS, "chart-schedule"]

@@ -2,7 +2,7 @@
 datum, the heat map has one row per partition and one column per time step, the topic
 buttons switch the bars, no JavaScript error, nothing fetched from the network.
 
-As ``tests/test_report_browser.py``: needs Debian's ``chromium`` (``make browser``); skipped
+As ``tests/report/test_html_browser.py``: needs Debian's ``chromium`` (``make browser``); skipped
 without it, except under ``CI=true``, where a missing browser is a failure. Two Chromium starts.
 """
 

@@ -311,7 +311,7 @@ def test_existing_from_a_describe_dump():
 
     from kpart.cluster.from_files import cluster_from_files
 
-    dump = (Path(__file__).resolve().parents[1] / "docs" / "examples"
+    dump = (Path(__file__).resolve().parents[2] / "docs" / "examples"
             / "cluster.describe.txt").read_text(encoding="utf-8")
     t = topology_from_dict({
         "cluster": {"brokers": [1, 2, 3, 4]},

@@ -22,7 +22,7 @@ from kpart.report.html import render_report
 from kpart.report.plan_html import render_plan
 from kpart.report.terminal import print_summary
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _card(page: str, label: str) -> str:

@@ -13,10 +13,10 @@ import textwrap
 
 import pytest
 from rich.console import Console
+from test_report_progress import FakeContext, FakeSession, FakeStageInfo, FakeTracker
 
 from kpart.cli._phases import phases
 from kpart.errors import KpartWarning
-from test_report_progress import FakeContext, FakeSession, FakeStageInfo, FakeTracker
 
 
 def test_off_a_terminal_each_step_is_one_line(capsys) -> None:

@@ -1,7 +1,7 @@
 """plan.html (and report.html's cluster sections) in headless Chromium: every chart renders
 with the right number of bars, no JavaScript error, nothing fetched from the network.
 
-As ``tests/test_report_browser.py``: needs Debian's ``chromium`` (``make browser``); skipped
+As ``tests/report/test_html_browser.py``: needs Debian's ``chromium`` (``make browser``); skipped
 without it, except under ``CI=true``, where a missing browser is a failure. Two Chromium starts.
 """
 

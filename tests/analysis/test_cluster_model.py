@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from _tools.cluster_standin import cluster, group, measure, topic, windows
 from kpart.analysis.cluster_model import placed_cluster
 from kpart.analysis.cluster_summary import (
     build_cluster_summary,
@@ -24,7 +25,6 @@ from kpart.cluster.model import LOADS
 from kpart.cluster.optimizer import plan_cluster
 from kpart.cluster.plan_summary import plan_summary
 from kpart.report.output import CLUSTER_REPORT_FILES, write_report
-from test_cluster_summary_standin import cluster, group, measure, topic, windows
 
 CAPACITY = ('{"brokerCapacities": [{"brokerId": "-1", "capacity": {"DISK": "100", "CPU": "100",'
             ' "NW_IN": "50", "NW_OUT": "50"}}]}')

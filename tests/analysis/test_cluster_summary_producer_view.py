@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from rich.console import Console
 
+from _tools.cluster_standin import measure, windows
 from kpart.analysis.cluster_summary import build_cluster_summary, cluster_windows_table
 from kpart.analysis.layout import resolve_cluster
 from kpart.analysis.loads import HotKey
@@ -20,7 +21,6 @@ from kpart.errors import ConfigError
 from kpart.report.html import render_report
 from kpart.report.terminal import print_summary
 from kpart.topology import parse_topology
-from test_cluster_summary_standin import measure, windows
 
 TOML = """
 [topic]
@@ -71,7 +71,7 @@ def test_the_summary_of_the_producer_view_over_time() -> None:
     assert sum(p["records"] for p in t["partitions"]) == 23 + 3
     assert t["partitions"][2]["peak_records_per_s"] == pytest.approx(9 / 60, abs=1 / 60)
     assert [h["key"] for h in s["hot_keys"]] == ["u9", "u1"]
-    assert "partition_count" in t  # the Spark job measures it (tests/test_report_producer_view_spark.py)
+    assert "partition_count" in t  # the Spark job measures it (tests/spark/test_report_producer_view_spark.py)
     assert s["heatmap"] is not None and len(s["heatmap"]["rows"]) == 4
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from _tools.cluster_standin import BROKERS, cluster, group, measure, topic, windows
 from kpart.analysis.cluster_model import report_groups
 from kpart.analysis.cluster_summary import build_cluster_summary, report_cluster_model
 from kpart.analysis.cluster_windows import HEATMAP_ROWS
 from kpart.cli import main
 from kpart.cluster.cluster_json import cluster_from_json, cluster_to_json, groups_from_json
-from test_cluster_summary_standin import BROKERS, cluster, group, measure, topic, windows
 
 
 def test_heatmap_keeps_the_busiest_partitions_and_counts_the_others() -> None:

@@ -1,6 +1,6 @@
 """The cluster report's summary (issue 14 §2, §3): loads summed over topics with Cruise
 Control's model, window statistics, members across topics, the heat map (no Spark; the
-resolved cluster is a stand-in of CONTRACT14 §1, test_cluster_summary_standin)."""
+resolved cluster is a stand-in of CONTRACT14 §1, tests/_tools/cluster_standin.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _tools.cluster_standin import (
+    StandInCluster,
+    cluster,
+    group,
+    measure,
+    topic,
+    windows,
+)
 from kpart.analysis.cluster_loads import TopicMeasure
 from kpart.analysis.cluster_model import null_windows, placed_cluster
 from kpart.analysis.cluster_summary import build_cluster_summary, report_cluster_model
@@ -19,14 +27,6 @@ from kpart.analysis.loads import HotKey
 from kpart.cluster.model import Capacity
 from kpart.errors import ConfigError
 from kpart.producer.null_keys import apportion
-from test_cluster_summary_standin import (
-    StandInCluster,
-    cluster,
-    group,
-    measure,
-    topic,
-    windows,
-)
 
 
 def _two_topics(null: bool = True) -> tuple[StandInCluster, list[TopicMeasure]]:
