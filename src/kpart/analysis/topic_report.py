@@ -37,7 +37,7 @@ def _silent(step: str) -> None:
 @dataclass(frozen=True, slots=True)
 class MeasuredTopic:
     """What the report's job measured for one topic: the topology it ran on, ``resolved`` once
-    before any Spark work (:func:`kpart.spark.pipeline.resolve_report_topology`); the ``loads``;
+    before any Spark work (:func:`kpart.analysis.report_topology.resolve_report_topology`); the ``loads``;
     the measured ``sections`` (``"whatif"``: :meth:`~kpart.producer.whatif.WhatIfReport.to_json`
     over the records *with* a key; ``"compat"``: the cross-client comparison); the ``source``
     read (``{"path", "format"}`` or ``{"dataset", ...}``); ``analysed_at`` (UTC, ISO 8601); and

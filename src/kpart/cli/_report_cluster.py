@@ -117,8 +117,8 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     limits, ``--capacity``, ``--current``/``--snapshot``. One ``ConfigError`` naming the
     option or the topic and field."""
     from kpart.analysis.layout import resolve_cluster
+    from kpart.analysis.report_topology import pin_cluster_seeds
     from kpart.producer.partition_count import default_limits
-    from kpart.spark.cluster_report import pin_cluster_seeds
     from kpart.spark.inputs import resolve_topic_input
     from kpart.topology import parse_window
 

@@ -342,12 +342,12 @@ def _version_section(topo: Topology, compare_version: str | None
     """``--compare-version V``: the ``version_change`` section
     (:func:`kpart.analysis.version_change.version_change`), computed before Spark starts (errors name
     ``--compare-version``) on the topology as the report resolves it: its placement seed pinned
-    first (:func:`kpart.spark.pipeline.pin_placement_seed`), so that the groups see the
+    first (:func:`kpart.analysis.report_topology.pin_placement_seed`), so that the groups see the
     replicas the report places. Returns that topology and the sections to add."""
     if compare_version is None:
         return topo, {}
+    from kpart.analysis.report_topology import pin_placement_seed, resolve_report_topology
     from kpart.analysis.version_change import version_change
-    from kpart.spark.pipeline import pin_placement_seed, resolve_report_topology
 
     topo = pin_placement_seed(topo)
     change = version_change(topo, [resolve_report_topology(topo)], compare_version)

@@ -11,18 +11,16 @@ the per-window table and the cluster model that ``kpart plan --snapshot`` reads,
 Control's load model), composed by the command line.
 
 Seedless topics draw their replica placement and null-key model at random, like Kafka; the draw
-is pinned once (:func:`pin_cluster_seeds`) so the summary records the seeds that reproduce it.
+is pinned once (:func:`kpart.analysis.report_topology.pin_cluster_seeds`) so the summary records the seeds that reproduce it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kpart.analysis.cluster_loads import TopicMeasure
 from kpart.producer.partition_count import PartitionLimits
-from kpart.topology import Topology
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import SparkSession
@@ -30,37 +28,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.analysis.layout import ResolvedCluster
     from kpart.spark.inputs import InputSpec
 
-__all__ = ["measure_cluster", "pin_cluster_seeds"]
+__all__ = ["measure_cluster"]
 
 Steps = Callable[[str], None]
 
 
 def _silent(step: str) -> None:
     """The default ``on_step``: library callers see no output."""
-
-
-def pin_cluster_seeds(topology: Topology, seed: int | None = None) -> Topology:
-    """``topology`` with a ``placement_seed`` on every topic: its own, else ``seed + i`` for
-    topic ``i``, else one drawn at random (a signed 63-bit integer) per topic.
-
-    >>> from kpart.topology import demo_topology
-    >>> t = demo_topology()
-    >>> pinned = pin_cluster_seeds(replace(t, topics=tuple(
-    ...     replace(x, placement_seed=None) for x in t.topics)), 7)
-    >>> [x.placement_seed for x in pinned.topics]
-    [7, 8]
-    >>> pin_cluster_seeds(t) is t
-    True
-    """
-    if all(t.placement_seed is not None for t in topology.topics):
-        return topology
-    import secrets
-
-    topics = tuple(
-        t if t.placement_seed is not None else replace(
-            t, placement_seed=secrets.randbits(63) if seed is None else seed + i)
-        for i, t in enumerate(topology.topics))
-    return replace(topology, topics=topics)
 
 
 def measure_cluster(  # noqa: PLR0913 - the cluster report's inputs, by keyword
@@ -83,7 +57,7 @@ def measure_cluster(  # noqa: PLR0913 - the cluster report's inputs, by keyword
     (:func:`kpart.producer.partition_count.default_limits`), whose advice never goes below the
     members of the largest group reading the topic. ``resolved``: the topology resolved once,
     before Spark starts (:func:`kpart.analysis.layout.resolve_cluster` of
-    :func:`pin_cluster_seeds`' topology); ``bad_records``: JSON lines Spark cannot parse refused
+    :func:`kpart.analysis.report_topology.pin_cluster_seeds`' topology); ``bad_records``: JSON lines Spark cannot parse refused
     (``"fail"``) or left out and counted (``"count"``: each measure's
     ``source["malformed_records"]``). Every timed topic's time range is read and its window grid
     checked before the topics' jobs (:func:`kpart.spark.cluster_job.measure_topics`). Errors:

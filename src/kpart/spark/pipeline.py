@@ -12,7 +12,7 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
 4. roll up per partition (records, bytes, distinct keys), count the null-key records and their
    bytes (two numbers: they have no key to hash), take the top keys;
 5. in Python, from the topology resolved once before any Spark work
-   (:func:`resolve_report_topology`: replica placement and group assignment, the producer's
+   (:func:`kpart.analysis.report_topology.resolve_report_topology`: replica placement and group assignment, the producer's
    partitioner and null-key rule, :mod:`kpart.analysis.layout`): the null-key records placed by the
    topic's ``null_key_strategy`` — a seeded model of the producer over their count and bytes
    (:mod:`kpart.producer.null_keys`; ``separate`` leaves them out of the totals,
@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from kpart.analysis.layout import ResolvedTopology
 from kpart.analysis.loads import Loads
+from kpart.analysis.report_topology import resolve_report_topology
 from kpart.analysis.topic_report import MeasuredTopic
 from kpart.errors import ConfigError
 from kpart.spark._keys import check_key_column, key_column, serialized_as
@@ -56,8 +57,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "check_sections",
     "measure_report",
-    "pin_placement_seed",
-    "resolve_report_topology",
     "run_report",
 ]
 
@@ -96,7 +95,7 @@ def measure_report(  # noqa: PLR0913 - the report's inputs and sections, by keyw
     :class:`~kpart.errors.KpartWarning` (:func:`~kpart.spark.key_loads.warn_if_keyless`).
     ``on_step`` is told each step in kpart's words (``"reading flights.parquet"``; the command
     line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
-    (:func:`resolve_report_topology`); the job, the null-key model and the summary read that.
+    (:func:`~kpart.analysis.report_topology.resolve_report_topology`); the job, the null-key model and the summary read that.
     The loads have the top :data:`~kpart.spark.key_loads.HOT_KEYS` keys.
     """
     from datetime import UTC, datetime
@@ -144,56 +143,6 @@ def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
                        compat=compat, invalid_keys=invalid_keys, bad_records=bad_records,
                        on_step=on_step),
         on_step)
-
-
-def resolve_report_topology(topology: Topology,
-                            partitioner: str | None = None) -> ResolvedTopology:
-    """``topology`` as :func:`run_report` reads it, resolved once
-    (:func:`kpart.analysis.layout.resolve_topology`): ``partitioner``, a client id, replaces the topic's
-    (keys and the ``client`` null-key rule), another id (``"spark:hash"``) hashes the keys only;
-    the placement seed is pinned (:func:`pin_placement_seed`), so the report and its what-if
-    share one draw. ``ConfigError`` for an unknown partitioner or null-key strategy.
-
-    >>> from kpart.topology import default_topology
-    >>> r = resolve_report_topology(default_topology(), "sarama:hash")
-    >>> r.partitioner.id, r.key_partitioner, r.null_keys.strategy
-    ('sarama:hash', 'sarama:hash', 'client:random')
-    >>> resolve_report_topology(default_topology(), "spark:hash").partitioner.id
-    'java:default'
-    """
-    from kpart.analysis.layout import resolve_topology
-    from kpart.producer.clients import PARTITIONERS
-
-    if partitioner in PARTITIONERS:
-        topology = topology.with_topic(partitioner=partitioner)
-        partitioner = None
-    return resolve_topology(pin_placement_seed(topology), partitioner)
-
-
-def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
-    """``topology`` with a ``placement_seed``: its own, else ``seed``, else one drawn at
-    random (a signed 63-bit integer). A seedless topology places replicas and draws null-key
-    partitions at random, like Kafka; pinning the draw once makes the report's loads and the
-    what-if's "now" the same draws, and the seed recorded in ``summary.json``
-    (``placement_seed``, ``null_key_distribution.seed`` unless ``null_key_seed`` is set)
-    reproduces the run.
-
-    >>> from kpart.topology import topology_from_dict
-    >>> t = topology_from_dict({"cluster": {"brokers": [{"id": 1}]},
-    ...                         "topic": {"name": "t", "partitions": 2,
-    ...                                   "replication_factor": 1, "key": "k"}})
-    >>> pin_placement_seed(t, 5).topic.placement_seed
-    5
-    >>> pin_placement_seed(pin_placement_seed(t, 5), 6).topic.placement_seed
-    5
-    """
-    if topology.topic.placement_seed is not None:
-        return topology
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbits(63)
-    return topology.with_topic(placement_seed=seed)
 
 
 def _measure(spark: SparkSession, resolved: ResolvedTopology, spec: InputSpec, *,
