@@ -84,7 +84,7 @@ def dataset(cache: Path, records: int, topics: int, keys: int, s: float) -> list
 def resolved_cluster(paths: list[Path], partitioner: str | None) -> Any:
     """The topics as ``kpart report`` resolves them: one ``[[topics]]`` topology (12
     partitions, RF 3 each, keyed by ``user``, timestamped by ``ts``) on 6 brokers in 3 racks."""
-    from kpart._layout import resolve_cluster
+    from kpart.analysis.layout import resolve_cluster
     from kpart.topology import Broker, TopicConfig, Topology
 
     brokers = tuple(Broker(b, f"r{b % 3}") for b in range(6))
@@ -100,8 +100,7 @@ def child(args: argparse.Namespace) -> None:
     and prints one JSON line; on ``done`` prints its JVM's peak RSS and stops."""
     import resource
 
-    from kpart._cluster_loads import CountRules
-    from kpart.producer.partition_count import default_limits
+    from kpart.producer.partition_count import CountRules, default_limits
     from kpart.spark import get_or_create_session
     from kpart.spark.cluster_job import measure_topic
     from kpart.spark.inputs import resolve_topic_input

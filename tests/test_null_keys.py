@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpart.analysis.summary import Loads, build_summary
 from kpart.errors import ConfigError
 from kpart.producer import null_keys
 from kpart.producer.clients import partition_for_key_by
@@ -14,7 +15,6 @@ from kpart.producer.null_keys import (
     resolve_null_key_strategy,
 )
 from kpart.producer.simulate import Cluster, ProducerConfig, Record, simulate
-from kpart.report.summary import Loads, build_summary
 from kpart.topology import default_topology
 
 N = 6

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kpart._cluster_loads import PartitionLimits
 from kpart.errors import ConfigError
 from kpart.producer.clients import PARTITIONERS, index_of_hash, key_hash, partition_for_key_by
 from kpart.producer.partition_count import (
     CountQuestion,
     HotKeyWindow,
+    PartitionLimits,
     Peaks,
     default_limits,
     index_rule,

@@ -17,12 +17,11 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from kpart import _cluster_loads
-from kpart._cluster_loads import PartitionLimits
 from kpart.errors import ConfigError
 from kpart.producer import partition_count
 from kpart.producer.partition_count import (
     CountQuestion,
+    PartitionLimits,
     keyless_partition_count,
     search_partition_count,
 )
@@ -30,7 +29,7 @@ from test_partition_count import NumpyEvaluator, question
 
 
 def ConsumerParallelism(group: str, members: int):  # noqa: N802 - the value, looked up late
-    return _cluster_loads.ConsumerParallelism(group, members)
+    return partition_count.ConsumerParallelism(group, members)
 
 
 def advise_count(*args, **kwargs):

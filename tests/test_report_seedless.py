@@ -7,12 +7,13 @@ import warnings
 
 import pytest
 
-from kpart._loads import count_whatif_like_report
+from kpart.analysis.loads import count_whatif_like_report
+from kpart.analysis.report_topology import pin_placement_seed
+from kpart.analysis.summary import Loads, build_summary
 from kpart.errors import KpartWarning
 from kpart.producer.whatif import partition_count_whatif
-from kpart.report.summary import Loads, build_summary
 from kpart.spark.inputs import resolve_input
-from kpart.spark.pipeline import pin_placement_seed, run_report
+from kpart.spark.pipeline import run_report
 from kpart.topology import default_topology
 
 _SEEDLESS = default_topology().with_topic(placement_seed=None, null_key_seed=None,

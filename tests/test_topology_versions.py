@@ -2,7 +2,7 @@
 (per topic and per group) are read, checked and threaded into what the report computes (the
 KIP-848 assignors and the striped placer follow the brokers, classic assignors their clients);
 ``kpart report --kafka-version`` agrees with the file or is refused; ``--compare-version V`` adds
-the section "what changes at Kafka V" (:mod:`kpart.version_change`, rendered by
+the section "what changes at Kafka V" (:mod:`kpart.analysis.version_change`, rendered by
 :mod:`kpart.report._version_change`).
 
 No Spark: the command-line runs read an empty dataset (no Spark job) or fail before one.
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from kpart._layout import layout_for, resolve_cluster, resolve_topology
+from kpart.analysis.layout import layout_for, resolve_cluster, resolve_topology
+from kpart.analysis.version_change import version_change
 from kpart.cli import main
 from kpart.errors import ConfigError
 from kpart.report._version_change import version_change_html, version_change_lines
 from kpart.report.html import render_report
 from kpart.topology import default_topology, demo_topology, parse_topology
-from kpart.version_change import version_change
 
 # The issue's three-partition example: members [m1, m2], one topic of 3 partitions.
 BASE = """{top}
@@ -153,7 +153,7 @@ def test_producer_client_version_picks_its_null_key_rule():
     """A topic's client_version is its Java producer's: the ``client`` null-key rule is that
     client's (per-topic round robin before 2.4, KIP-480 sticky to 3.2, KIP-794 built-in
     from 3.3); a rule the client lacks is refused, naming the field and the value."""
-    from kpart._layout import resolve_topology
+    from kpart.analysis.layout import resolve_topology
 
     def rule(topic_fields: str) -> str:
         text = BASE.format(top="", topic=topic_fields, group="").replace(

@@ -1,7 +1,7 @@
 """A multi-topic report document (``summary.json`` with ``"kind": "cluster"``) built by hand,
 field by field as issue 14's contract (§3) gives it, for the page and terminal tests: seeded,
 any number of topics, brokers and heat map columns, with or without timestamps and capacities.
-Not the real builder (:mod:`kpart.report.cluster_summary`): only its format.
+Not the real builder (:mod:`kpart.analysis.cluster_summary`): only its format.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from kpart.report.summary import BYTES_DEFINITION
+from kpart.analysis.summary import BYTES_DEFINITION
 
 
 def _skew(values: list[float]) -> dict[str, Any]:

@@ -1,9 +1,9 @@
-"""A small synthetic summary, built by kpart's own :func:`kpart.report.summary.build_summary`.
+"""A small synthetic summary, built by kpart's own :func:`kpart.analysis.summary.build_summary`.
 
 For the report's tests and for ``docs/make_screenshot.py`` when no ``kpart report`` output is
 at hand: ``records`` keys drawn from a Zipf law over ``distinct_keys`` tail-number-like keys
 (3% of the records without key), hashed with Kafka's ``BuiltInPartitioner`` (murmur2) into the
-:class:`~kpart.report.summary.Loads` the Spark job would measure; then, as ``kpart report``
+:class:`~kpart.analysis.summary.Loads` the Spark job would measure; then, as ``kpart report``
 does, replicas placed by ``AdminUtils`` (seeded), partitions assigned by each group's assignor,
 null keys placed by the producer's rule, the what-if counted like the report and other
 clients' partitioners compared (:mod:`kpart.producer.whatif` / ``compat``). No Spark, no I/O;
@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from kpart.report.summary import HotKey, Loads, build_summary
+from kpart.analysis.summary import HotKey, Loads, build_summary
 from kpart.topology import Topology, topology_from_dict
 
 TOPIC = "flights"
@@ -85,7 +85,7 @@ def sample_summary(
     loads = _loads(per_key, int(counts[-1]), num_partitions)
     summary = build_summary(topology, loads, source={"path": "sample (synthetic)"})
     if whatif:
-        from kpart._loads import count_whatif_like_report
+        from kpart.analysis.loads import count_whatif_like_report
         from kpart.producer.compat import compare_partitioners
         from kpart.producer.whatif import partition_count_whatif
 

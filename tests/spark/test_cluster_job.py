@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kpart._layout import ResolvedTopology, resolve_topology
+from kpart.analysis.layout import ResolvedTopology, resolve_topology
 from kpart.errors import ConfigError
 from kpart.producer.clients import partition_for_key_by
 from kpart.producer.partition_count import default_limits, partitions_of_hashes
@@ -64,7 +64,7 @@ def measure(spark: Any, rt: ResolvedTopology, window_ms: int | None = WINDOW, **
 
 def test_loads_equal_the_single_topic_job_and_windows_a_direct_count(spark, tmp_path):
     from kpart.spark.inputs import load_input, resolve_topic_input
-    from kpart.spark.pipeline import measure_loads
+    from kpart.spark.key_loads import measure_loads
 
     rows = events()
     rt = resolved(write_json(tmp_path, rows))

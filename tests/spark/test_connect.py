@@ -80,8 +80,9 @@ def test_cluster_report_through_connect_equals_local(server, spark, tmp_path):
     loads, windows and partition counts of a classic local session, and the same
     ``cluster.json``."""
     from _tools.cluster_datasets import write_cluster
+    from kpart.analysis.cluster_report import cluster_report
     from kpart.cli._report_cluster import ClusterOptions, check_cluster_report
-    from kpart.spark.cluster_report import run_cluster_report
+    from kpart.spark.cluster_report import measure_cluster
     from kpart.topology import load_topology
 
     topology = write_cluster(tmp_path)
@@ -91,8 +92,9 @@ def test_cluster_report_through_connect_equals_local(server, spark, tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     remote = json.loads((out / "summary.json").read_text())
     checked = check_cluster_report(load_topology(topology), None, topology, ClusterOptions())
-    local = run_cluster_report(spark, checked.resolved, checked.specs,
-                               window_ms=checked.window_ms, limits=checked.limits)
+    local = cluster_report(checked.resolved, measure_cluster(
+        spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
+        limits=checked.limits))
     assert _untimed(remote) == _untimed(json.loads(json.dumps(local.summary)))
     assert remote["kind"] == "cluster" and [t["records"] for t in remote["topics"]] == [240, 90]
 

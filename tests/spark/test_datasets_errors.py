@@ -84,7 +84,7 @@ def test_the_command_line_names_its_own_flags(tmp_path, capsys, monkeypatch):
 
 def test_resolve_input_names_its_parameters_and_the_cli_its_flags(tmp_path, capsys):
     from kpart.spark.inputs import resolve_input
-    from kpart.spark.pipeline import measure_loads
+    from kpart.spark.key_loads import measure_loads
 
     f = tmp_path / "events.csv"
     f.write_text("user,n\nu1,1\n")

@@ -186,7 +186,7 @@ def test_a_key_null_in_every_record_is_one_warning(spark, tmp_path):
 
 @pytest.mark.spark
 def test_parquet_nanosecond_timestamps_are_read(spark, tmp_path):
-    from kpart._layout import resolve_topology
+    from kpart.analysis.layout import resolve_topology
     from kpart.producer.partition_count import default_limits
     from kpart.spark.cluster_job import measure_topics
 
@@ -208,7 +208,7 @@ def test_parquet_nanosecond_timestamps_are_read(spark, tmp_path):
 
 
 def _measure_cluster(spark: Any, *topics: TopicConfig, steps: list[str] | None = None) -> Any:
-    from kpart._layout import resolve_cluster
+    from kpart.analysis.layout import resolve_cluster
     from kpart.producer.partition_count import default_limits
     from kpart.spark.cluster_job import measure_topics
 

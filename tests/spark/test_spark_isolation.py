@@ -30,7 +30,7 @@ def test_only_kpart_spark_imports_pyspark():
 
 
 def test_report_side_modules_do_not_load_pyspark():
-    code = ("import sys, kpart.topology, kpart.report.summary, kpart.report.output, "
+    code = ("import sys, kpart.topology, kpart.analysis.summary, kpart.report.output, "
             "kpart.report.terminal, kpart.cli.report, kpart.spark, kpart.spark.pipeline; "
             "print('pyspark' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

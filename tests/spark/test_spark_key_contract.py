@@ -1,5 +1,5 @@
 """One key contract on Spark (issue 11, point 1): ``kpart report``'s job
-(:func:`~kpart.spark.pipeline.measure_loads`), ``kpart compat``
+(:func:`~kpart.spark.key_loads.measure_loads`), ``kpart compat``
 (:func:`~kpart.spark.compat.measure_compat`), ``kpart whatif``
 (:func:`~kpart.spark.whatif.measure_whatif`) and ``with_partition`` take the same key columns
 under the same serializers: every (serializer, column type) pair is accepted by all of them or
@@ -22,7 +22,7 @@ from kpart.producer.serializers import SERIALIZERS, serialize_key
 from kpart.spark import with_partition
 from kpart.spark._keys import bad_keys_as_config_errors
 from kpart.spark.compat import measure_compat
-from kpart.spark.pipeline import measure_loads
+from kpart.spark.key_loads import measure_loads
 from kpart.spark.whatif import measure_whatif
 from kpart.topology import default_topology
 

@@ -16,7 +16,8 @@ from kpart.cli import main
 from kpart.errors import ConfigError, KpartWarning
 from kpart.producer.serializers import serialize_key
 from kpart.spark.inputs import resolve_input
-from kpart.spark.pipeline import measure_loads, run_report
+from kpart.spark.key_loads import measure_loads
+from kpart.spark.pipeline import run_report
 from kpart.topology import default_topology
 
 N = 12

@@ -9,14 +9,15 @@ import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 import pytest
 
+from kpart.analysis.summary import build_summary
 from kpart.producer.builtin import partition_for_key
 from kpart.producer.null_keys import apportion, random_partition_counts
 from kpart.producer.serializers import serialize_key
 from kpart.report.output import TABLES, write_report
-from kpart.report.summary import build_summary
 from kpart.spark.datasets import flights_table
 from kpart.spark.inputs import resolve_input
-from kpart.spark.pipeline import measure_loads, run_report
+from kpart.spark.key_loads import measure_loads
+from kpart.spark.pipeline import run_report
 from kpart.topology import NULL_KEY_STRATEGIES, default_topology
 
 pytestmark = pytest.mark.spark

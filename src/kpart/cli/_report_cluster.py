@@ -1,6 +1,7 @@
 """``kpart report`` on a cluster topology (``[[topics]]``, or a topic with a timestamp column):
 the options only it reads, their checks before Spark starts, and the run
-(:func:`kpart.spark.cluster_report.run_cluster_report`) with its outputs.
+(:func:`kpart.spark.cluster_report.measure_cluster`, then
+:func:`kpart.analysis.cluster_report.cluster_report` of its measures) with its outputs.
 
 The report directory holds ``summary.json`` (``"kind": "cluster"``, docs/report-cluster.md),
 the Parquet tables, ``windows.parquet`` (records and bytes per partition per window, when a
@@ -21,9 +22,9 @@ import typer
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kpart._cluster_loads import PartitionLimits
-    from kpart._layout import ResolvedCluster
+    from kpart.analysis.layout import ResolvedCluster
     from kpart.cluster.model import Capacity, ClusterModel
+    from kpart.producer.partition_count import PartitionLimits
     from kpart.spark.inputs import InputSpec
     from kpart.topology import Topology
 
@@ -115,9 +116,9 @@ def check_cluster_report(topo: Topology, data: Path | None, topology_path: Path 
     and timestamp columns, :func:`kpart.spark.inputs.resolve_topic_input`), ``--window``, the
     limits, ``--capacity``, ``--current``/``--snapshot``. One ``ConfigError`` naming the
     option or the topic and field."""
-    from kpart._layout import resolve_cluster
+    from kpart.analysis.layout import resolve_cluster
+    from kpart.analysis.report_topology import pin_cluster_seeds
     from kpart.producer.partition_count import default_limits
-    from kpart.spark.cluster_report import pin_cluster_seeds
     from kpart.spark.inputs import resolve_topic_input
     from kpart.topology import parse_window
 
@@ -246,7 +247,7 @@ def report_cluster(  # noqa: PLR0913 - the report's inputs and options, by keywo
 ) -> None:
     """``kpart report`` on a cluster topology: ``--show-topology``, else every check before
     Spark starts, the job, the report directory and the terminal summary; ``compare_version``:
-    the section "what changes at Kafka V" (:mod:`kpart.version_change`), computed before Spark
+    the section "what changes at Kafka V" (:mod:`kpart.analysis.version_change`), computed before Spark
     starts on the topology as resolved."""
     import time
 
@@ -270,7 +271,7 @@ def report_cluster(  # noqa: PLR0913 - the report's inputs and options, by keywo
     checked = check_cluster_report(topo, data, topology_path, options)
     extra: dict[str, Any] = {}
     if compare_version is not None:
-        from kpart.version_change import version_change
+        from kpart.analysis.version_change import version_change
 
         extra["version_change"] = version_change(
             checked.resolved.topology, checked.resolved.topics, compare_version).to_json()
@@ -293,18 +294,25 @@ def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail",
     """Start Spark (unless a session is active), run the cluster report, stop the session
     kpart started and write the report directory atomically, with the ``extra`` sections
     computed before Spark (``version_change``) in its summary; kpart's steps on stderr."""
+    from datetime import UTC, datetime
+
+    from kpart.analysis.cluster_report import cluster_report
     from kpart.cli._phases import phases
     from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.spark.cluster_report import run_cluster_report
+    from kpart.spark.cluster_report import measure_cluster
 
+    analysed_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     with phases(quiet=run.quiet) as steps:
         with report_session(run, steps) as spark:
-            report = run_cluster_report(
+            measures = measure_cluster(
                 spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
-                limits=checked.limits, capacity=checked.capacity,
-                on_step=steps.step, existing=checked.existing, bad_records=bad_records)
+                limits=checked.limits, on_step=steps.step, bad_records=bad_records)
+            report = cluster_report(
+                checked.resolved, measures, capacity=checked.capacity,
+                sources={name: spec.source for name, spec in checked.specs.items()},
+                analysed_at=analysed_at, existing=checked.existing, on_step=steps.step)
         summary = {**report.summary, **(extra or {})}
         steps.step(f"writing {run.out}/")
         write_report(summary, run.out,

@@ -2,8 +2,9 @@
 
 Checks every argument before Spark starts (topology, data path, format, key column, output
 directory), so bad input costs milliseconds and prints one line; then runs
-:func:`kpart.spark.pipeline.run_report`, writes the report directory atomically and prints
-the terminal summary.
+the job (:func:`kpart.spark.pipeline.measure_report`), computes the summary from its measures
+(:func:`kpart.analysis.topic_report.topic_summary`), writes the report directory atomically and
+prints the terminal summary.
 """
 
 from __future__ import annotations
@@ -307,7 +308,8 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
     from kpart.limits import check_report
     from kpart.report.output import check_report_out
     from kpart.spark.inputs import resolve_input, resolve_topic_input
-    from kpart.spark.pipeline import INVALID_KEYS, check_sections
+    from kpart.spark.key_loads import INVALID_KEYS
+    from kpart.spark.pipeline import check_sections
 
     if invalid_keys not in INVALID_KEYS:
         raise ConfigError(f"--invalid-keys: expected one of {', '.join(INVALID_KEYS)}, "
@@ -338,14 +340,14 @@ def _check_report(topo: Topology, data: Path | None, topology: Path | None, run:
 def _version_section(topo: Topology, compare_version: str | None
                      ) -> tuple[Topology, dict[str, Any]]:
     """``--compare-version V``: the ``version_change`` section
-    (:func:`kpart.version_change.version_change`), computed before Spark starts (errors name
+    (:func:`kpart.analysis.version_change.version_change`), computed before Spark starts (errors name
     ``--compare-version``) on the topology as the report resolves it: its placement seed pinned
-    first (:func:`kpart.spark.pipeline.pin_placement_seed`), so that the groups see the
+    first (:func:`kpart.analysis.report_topology.pin_placement_seed`), so that the groups see the
     replicas the report places. Returns that topology and the sections to add."""
     if compare_version is None:
         return topo, {}
-    from kpart.spark.pipeline import pin_placement_seed, resolve_report_topology
-    from kpart.version_change import version_change
+    from kpart.analysis.report_topology import pin_placement_seed, resolve_report_topology
+    from kpart.analysis.version_change import version_change
 
     topo = pin_placement_seed(topo)
     change = version_change(topo, [resolve_report_topology(topo)], compare_version)
@@ -360,18 +362,20 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
     session kpart started, and write the report directory atomically, with ``sections`` (the
     ones computed before Spark, ``version_change``) added to the summary; kpart's steps on
     stderr."""
+    from kpart.analysis.topic_report import topic_summary
     from kpart.cli._phases import phases
     from kpart.cli._spark_options import report_session
     from kpart.report.html import write_report_html
     from kpart.report.output import write_report
-    from kpart.spark.pipeline import run_report
+    from kpart.spark.pipeline import measure_report
 
     empty = spec.records == 0  # no records: nothing for Spark to do, no session started
     with phases(quiet=run.quiet) as steps:  # kpart's steps on stderr: lines, or live on a TTY
         with report_session(run, steps, needed=not empty) as spark:
-            summary = run_report(spark, topo, spec, whatif=whatif, compat=compat,
-                                 invalid_keys=invalid_keys, bad_records=bad_records,
-                                 on_step=steps.step)
+            measured = measure_report(spark, topo, spec, whatif=whatif, compat=compat,
+                                      invalid_keys=invalid_keys, bad_records=bad_records,
+                                      on_step=steps.step)
+            summary = topic_summary(measured, steps.step)
         summary = {**summary, **(sections or {})}
         steps.step(f"writing {run.out}/")
         write_report(

@@ -11,7 +11,7 @@ client of :data:`kpart.producer.clients.PARTITIONERS` (index rules ``to-positive
 ``M`` partitions a key goes to ``index(hash(key), M)``, so one 32-bit hash per distinct key
 evaluates every candidate count (:func:`partitions_of_hashes`).
 
-**Limits** (:class:`kpart._cluster_loads.PartitionLimits`, defaults in
+**Limits** (:class:`PartitionLimits`, defaults in
 docs/partition-count.md with their sources):
 
 * :data:`DEFAULT_MAX_PARTITION_BYTES_PER_S` = 10 MB/s per partition: Confluent, "How to choose
@@ -63,7 +63,6 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from kpart._cluster_loads import ConsumerParallelism, PartitionCountResult, PartitionLimits
 from kpart.errors import ConfigError, Param
 
 __all__ = [
@@ -71,11 +70,15 @@ __all__ = [
     "DEFAULT_MAX_PARTITIONS",
     "DEFAULT_MAX_PARTITION_BYTES_PER_S",
     "INDEX_RULES",
+    "RECOMMENDED_BY",
     "ConsumerParallelism",
     "CountAdvice",
     "CountEvaluator",
     "CountQuestion",
+    "CountRules",
     "HotKeyWindow",
+    "PartitionCountResult",
+    "PartitionLimits",
     "Peaks",
     "advise_count",
     "candidate_batches",
@@ -99,6 +102,98 @@ DEFAULT_CONSUMER_RECORDS_PER_S = 10_000.0
 DEFAULT_MAX_PARTITIONS = 4_000
 #: How a 32-bit hash becomes a partition: the clients' rules and Spark's ``pmod``.
 INDEX_RULES = ("to-positive", "unsigned", "abs", "pmod")
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionLimits:
+    """What one partition may carry (the user's ``--max-partition-bytes-per-s`` and
+    ``--consumer-records-per-s``; defaults and their sources in docs/partition-count.md), and
+    the largest partition count searched (``max_partitions``)."""
+
+    max_partition_bytes_per_s: float
+    consumer_records_per_s: float
+    max_partitions: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerParallelism:
+    """The largest consumer group reading a topic: its name and its ``members`` (each member
+    reads at least one partition only while the topic has at least ``members`` partitions)."""
+
+    group: str
+    members: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"group", "members"}``."""
+        return {"group": self.group, "members": self.members}
+
+
+@dataclass(frozen=True, slots=True)
+class CountRules:
+    """What one topic's partition count answers to: the ``limits`` one partition may carry and
+    the ``largest_group`` reading the topic (``None``: no group), whose members the advice never
+    goes below (nor below the topic's current count)."""
+
+    limits: PartitionLimits
+    largest_group: ConsumerParallelism | None = None
+
+
+#: What set the advised count (:attr:`PartitionCountResult.recommended_by`): the load (the
+#: smallest count within the limits from the floor up), the current count (Kafka cannot reduce
+#: a topic's partition count) or the largest consumer group's members.
+RECOMMENDED_BY = ("load", "current", "consumers")
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionCountResult:
+    """The partition count advised for a topic, ``recommended``: the smallest count within
+    the limits (the busiest partition's peak window under both) that is at least the current
+    count (Kafka cannot reduce a topic's partition count) and at least the members of the
+    largest group reading it (``largest_group``); ``recommended_by`` names what set it
+    (:data:`RECOMMENDED_BY`). ``None`` when no count up to ``limits.max_partitions`` works
+    (``hot_key`` then names the key whose peak window alone exceeds a limit, if any).
+
+    ``smallest_fitting``: the smallest count within the limits, from 1 — a fact about the
+    load, not advice (it may be below the current count). ``peak_bytes_per_s`` /
+    ``peak_records_per_s``: the busiest partition's peak window at ``recommended`` (at
+    ``current`` when nothing is recommended); ``skew``: records per partition at
+    ``recommended`` (:func:`kpart._skew.skew_stats` JSON); ``moved_keys_share`` /
+    ``moved_records_share``: of the keyed records, what changes partition going from
+    ``current`` to ``recommended`` (``0.0`` when equal); ``current_ok``: the current count
+    already stays within the limits."""
+
+    limits: PartitionLimits
+    current: int
+    current_ok: bool
+    recommended: int | None
+    peak_bytes_per_s: float
+    peak_records_per_s: float
+    skew: dict[str, Any] | None = None
+    moved_keys_share: float | None = None
+    moved_records_share: float | None = None
+    hot_key: dict[str, Any] | None = None
+    reason: str = ""
+    smallest_fitting: int | None = None
+    recommended_by: str | None = None
+    largest_group: ConsumerParallelism | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``partition_count`` section of a topic in ``summary.json``."""
+        return {
+            "limits": {"max_partition_bytes_per_s": self.limits.max_partition_bytes_per_s,
+                       "consumer_records_per_s": self.limits.consumer_records_per_s,
+                       "max_partitions": self.limits.max_partitions},
+            "current": self.current, "current_ok": self.current_ok,
+            "recommended": self.recommended, "recommended_by": self.recommended_by,
+            "smallest_fitting": self.smallest_fitting,
+            "largest_group": (None if self.largest_group is None
+                              else self.largest_group.to_json()),
+            "peak_bytes_per_s": self.peak_bytes_per_s,
+            "peak_records_per_s": self.peak_records_per_s,
+            "skew": self.skew, "moved_keys_share": self.moved_keys_share,
+            "moved_records_share": self.moved_records_share,
+            "hot_key": self.hot_key, "reason": self.reason,
+        }
 
 
 def default_limits(max_partition_bytes_per_s: float | None = None,
@@ -336,7 +431,7 @@ class CountEvaluator(Protocol):
 @dataclass(frozen=True, slots=True)
 class CountAdvice:
     """The partition count advised (:func:`advise_count`): ``count``, what set it (``by``:
-    ``"load"``, ``"current"`` or ``"consumers"``, :data:`kpart._cluster_loads.RECOMMENDED_BY`),
+    ``"load"``, ``"current"`` or ``"consumers"``, :data:`RECOMMENDED_BY`),
     the ``reason`` in words, and the load's own ``smallest_fitting`` count (a fact)."""
 
     count: int

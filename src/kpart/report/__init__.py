@@ -1,17 +1,15 @@
-"""Reports of the main job, without Spark: the summary document, its files and terminal view.
-This package renders; what it shows is computed elsewhere (the topology resolved once in
-:mod:`kpart._layout`, the loads and their null-key records in :mod:`kpart._loads`, skew in
-:mod:`kpart._skew`).
+"""Reports rendered, without Spark: the report directory, its pages and the terminal view.
+This package renders only: what a report shows is computed before, from measures, in
+:mod:`kpart.analysis` (the ``summary.json`` document of one topic,
+:func:`kpart.analysis.summary.build_summary`, or of a cluster,
+:func:`kpart.analysis.cluster_summary.build_cluster_summary`).
 
-* :mod:`kpart.report.summary` — :class:`Loads` (what Spark measured) + the topology's placement
-  and assignments → the ``summary.json`` document (:func:`build_summary`);
 * :mod:`kpart.report.output` — the report directory, written atomically (:func:`write_report`);
 * :mod:`kpart.report.terminal` — the rich terminal summary (:func:`print_summary`);
-* :mod:`kpart.report.html` — the self-contained page (``report.html``).
+* :mod:`kpart.report.html` — the self-contained page (``report.html``);
+* :mod:`kpart.report.plan_html` — the plan's page (``plan.html``).
 """
 
 from __future__ import annotations
 
-from kpart.report.summary import HotKey, Loads, build_summary
-
-__all__ = ["HotKey", "Loads", "build_summary"]
+__all__: list[str] = []

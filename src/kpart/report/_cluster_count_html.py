@@ -2,7 +2,7 @@
 :mod:`kpart.report._cluster_report_html`): per topic, the partition count advised — the
 smallest count whose busiest partition stays under the user's limits in its peak window, never
 below the current count nor the largest group's members, with what set it and the load's own
-smallest count as a fact (:class:`kpart._cluster_loads.PartitionCountResult`) — against the
+smallest count as a fact (:class:`kpart.producer.partition_count.PartitionCountResult`) — against the
 current count, with the share of keys and records that would change partition (Kafka's
 ``BuiltInPartitioner`` hashes a key modulo the count, so a new count moves keys; existing
 records never move); when no count works because one key alone exceeds a limit, the key and

@@ -5,7 +5,7 @@ reader raises one :class:`~kpart.errors.ConfigError` naming it
 (``topics[1].partitions[3].bytes: expected a number, got 'x'``), so neither ever fails with a
 ``KeyError`` or a ``TypeError``.
 
-The format is the one :mod:`kpart.report.cluster_summary` writes (docs/report-html.md): a list
+The format is the one :mod:`kpart.analysis.cluster_summary` writes (docs/report-html.md): a list
 of ``topics`` with their partitions (records, bytes, leader, replicas, rates over time), the
 cluster-wide ``brokers`` (Cruise Control's load model, ``com.linkedin.kafka.cruisecontrol.
 model.Load``), ``racks``, ``groups`` (a group may read several topics), ``hot_keys``, the
@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kpart._cluster_loads import RECOMMENDED_BY
 from kpart.errors import ConfigError
+from kpart.producer.partition_count import RECOMMENDED_BY
 from kpart.report._doc_fields import (
     check_numbers,
     count,
@@ -71,7 +71,7 @@ class PartitionDoc:
 
 @dataclass(frozen=True, slots=True)
 class CountDoc:
-    """A topic's ``partition_count`` (:class:`kpart._cluster_loads.PartitionCountResult`):
+    """A topic's ``partition_count`` (:class:`kpart.producer.partition_count.PartitionCountResult`):
     ``recommended`` never below ``current`` nor the largest group's members, what set it
     (``recommended_by``: ``load``, ``current``, ``consumers``), the load's own
     ``smallest_fitting`` count (a fact) and ``largest_group`` (``(group, members)``)."""

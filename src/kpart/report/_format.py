@@ -264,7 +264,7 @@ def analysed_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def null_keys_note(section: Mapping[str, Any]) -> str:
     """One sentence saying how the what-if ``section`` counts records without a key (the
-    section as :func:`kpart._loads.count_whatif_like_report` counts it, or as measured)."""
+    section as :func:`kpart.analysis.loads.count_whatif_like_report` counts it, or as measured)."""
     if "null_key_records" not in section:
         return ("Records whose key does not decide their partition (no key, or a key the "
                 "client places at random) are left out of these figures.")

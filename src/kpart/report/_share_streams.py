@@ -1,6 +1,6 @@
 """The report's share groups and Streams groups, rendered (private to :mod:`kpart.report`): the
 ``share_groups`` and ``streams_groups`` sections of ``summary.json``
-(:mod:`kpart.share_stream_loads` computes them) as terminal tables and as the page's sections,
+(:mod:`kpart.analysis.share_stream_loads` computes them) as terminal tables and as the page's sections,
 for the single-topic and the cluster report alike.
 
 Page sections (each only when its summary section is there):

@@ -1,6 +1,6 @@
 """The report's "what changes at Kafka V" section (``kpart report --compare-version V``), rendered
-from ``summary.json``'s ``"version_change"`` key (:meth:`kpart.version_change.VersionChange.
-to_json`, computed by :mod:`kpart.version_change`; this module renders only): terminal lines
+from ``summary.json``'s ``"version_change"`` key (:meth:`kpart.analysis.version_change.VersionChange.
+to_json`, computed by :mod:`kpart.analysis.version_change`; this module renders only): terminal lines
 (:func:`version_change_lines`) and the page's ``<section id="version-change">``
 (:func:`version_change_html`).
 

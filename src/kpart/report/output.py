@@ -7,14 +7,14 @@ the user forces it, and never when it is the working directory, an input or a pa
 (:func:`check_report_out`). The old report is removed only once the new one is complete, so a
 failed run leaves either the old report or nothing, never a partial one.
 
-Files: ``summary.json`` (:func:`kpart.report.summary.build_summary`), ``partitions.parquet``,
+Files: ``summary.json`` (:func:`kpart.analysis.summary.build_summary`), ``partitions.parquet``,
 ``brokers.parquet``, ``racks.parquet``, ``consumers.parquet`` (one row per group member) and
 ``hot_keys.parquet`` (written with pyarrow; no Spark). A cluster report (``"kind": "cluster"``,
-:func:`kpart.report.cluster_summary.build_cluster_summary`) has the same tables, one row per
+:func:`kpart.analysis.cluster_summary.build_cluster_summary`) has the same tables, one row per
 (topic, partition), broker, rack, group member and hot key, plus ``windows.parquet`` (the
-per-window loads, :func:`kpart.report.cluster_summary.cluster_windows_table`) and
+per-window loads, :func:`kpart.analysis.cluster_summary.cluster_windows_table`) and
 ``cluster.json`` (the cluster model, :func:`kpart.cluster.cluster_json.cluster_to_json` of
-:func:`kpart.cluster.from_report.report_cluster_model`) when given.
+:func:`kpart.analysis.cluster_model.report_cluster_model`) when given.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def write_tables(summary: dict[str, Any], directory: str | Path, *,
                  windows: pa.Table | None = None) -> list[Path]:
     """Write the summary's tables as ``<directory>/<table>.parquet`` (a cluster summary's
     when its ``kind`` is ``"cluster"``) and, when given, ``windows`` as ``windows.parquet``
-    (:func:`kpart.report.cluster_summary.cluster_windows_table`); returns the paths."""
+    (:func:`kpart.analysis.cluster_summary.cluster_windows_table`); returns the paths."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

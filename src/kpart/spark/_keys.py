@@ -14,7 +14,7 @@ lines). The pure rules here import no pyspark; the column builders import it laz
 - the key as the serializer takes it and the rows it cannot represent (:func:`prepared_key`,
   :func:`failing_on_bad`, :func:`bad_key_error`), in the column :data:`KEY_COLUMN` of the jobs;
 - the bytes of a record (:func:`record_bytes`): the serialized key plus the record as JSON,
-  ``to_json(struct(*))`` — ``kpart.report.summary.BYTES_DEFINITION``.
+  ``to_json(struct(*))`` — ``kpart.analysis.summary.BYTES_DEFINITION``.
 
 Errors are :class:`~kpart.errors.ConfigError` about the library parameter ``key`` or
 ``serializer`` (``key: column 'x' not found ...``; the command line names its flags).
@@ -392,7 +392,7 @@ def key_size_column(key: str | Column, serializer: str) -> Column:
 
 def record_bytes(df: DataFrame, prepared: Column, serializer: str) -> Column:
     """Bytes of each record of ``df`` (``bigint``), as ``kpart report``, compat and whatif count
-    them (``kpart.report.summary.BYTES_DEFINITION``): the serialized size of the key
+    them (``kpart.analysis.summary.BYTES_DEFINITION``): the serialized size of the key
     ``prepared`` (:func:`prepared_key` under ``serializer``; 0 for a null key) plus the value,
     the record as a JSON object: ``to_json(struct(*))`` over every column of ``df``, in bytes."""
     from pyspark.sql import functions as F

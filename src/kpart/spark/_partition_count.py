@@ -19,15 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kpart._cluster_loads import (
-    CountRules,
-    PartitionCountResult,
-    PartitionLimits,
-    TopicWindows,
-)
+from kpart.analysis.cluster_loads import TopicWindows
 from kpart.producer.partition_count import (
     CountQuestion,
+    CountRules,
     HotKeyWindow,
+    PartitionCountResult,
+    PartitionLimits,
     Peaks,
     index_rule,
     keyless_partition_count,
@@ -256,7 +254,7 @@ class _Search:
         """The (key, window) with the largest load relative to the limits."""
         from pyspark.sql import functions as F
 
-        from kpart.spark.pipeline import _hot_key_value
+        from kpart.spark.key_loads import hot_key_value
 
         window_s = window_ms / 1000
         weight = F.greatest(F.col("records") / F.lit(limits.consumer_records_per_s * window_s),
@@ -265,7 +263,7 @@ class _Search:
                .orderBy(weight.desc(), F.asc(KEY_COLUMN)).limit(1).first())
         if row is None:
             return None
-        return HotKeyWindow(_hot_key_value(row[KEY_COLUMN]), int(row["records"]),
+        return HotKeyWindow(hot_key_value(row[KEY_COLUMN]), int(row["records"]),
                             int(row["bytes"]), int(row[WINDOW_COLUMN]) * window_ms)
 
     def close(self) -> None:

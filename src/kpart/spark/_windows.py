@@ -30,7 +30,7 @@ first values before Spark starts and from every value's minimum and maximum befo
 Anything else (boolean, floating point, decimal, structs, ...) is refused before Spark. A null
 timestamp leaves the record out of every window (counted as untimed). Window ``k`` of a topic is
 ``[k * window_ms, (k + 1) * window_ms)`` with ``k = floor(ms / window_ms)``
-(:mod:`kpart._cluster_loads`).
+(:mod:`kpart.analysis.cluster_loads`).
 
 >>> timestamp_kind("timestamp[us, tz=UTC]"), timestamp_kind("bigint"), timestamp_kind("boolean")
 ('timestamp', 'epoch_ms', None)
@@ -491,8 +491,8 @@ def check_common_grid(spans: Mapping[str, tuple[int, int]], window_ms: int, rows
     """The number of windows of the common grid of a cluster's timed topics — from the first
     topic's first window to the last one's last — given each topic's first and last epoch
     milliseconds (``spans``, topology order), checked *before* any topic's job against the
-    limits the summary applies to it (:func:`kpart._cluster_loads.check_grid`, as
-    :func:`kpart.cluster.from_report.placed_cluster` does; ``rows``: its series: brokers, group
+    limits the summary applies to it (:func:`kpart.analysis.cluster_loads.check_grid`, as
+    :func:`kpart.analysis.cluster_model.placed_cluster` does; ``rows``: its series: brokers, group
     members, heat-map rows). ``ConfigError`` about ``window`` (``--window``) naming the earliest and
     the latest topic: topics timed months apart under a 1-minute window.
 
@@ -507,7 +507,7 @@ def check_common_grid(spans: Mapping[str, tuple[int, int]], window_ms: int, rows
 60,000 ms × 100 series (brokers, members, heat-map rows); at most 1,000,000 windows and \
 20,000,000 cells: pass a longer window, or report topics timed far apart separately
     """
-    from kpart._cluster_loads import check_grid
+    from kpart.analysis.cluster_loads import check_grid
 
     return check_grid({name: first // window_ms * window_ms for name, (first, _) in spans.items()},
                       {name: (last // window_ms + 1) * window_ms

@@ -1,6 +1,6 @@
 """One Spark job for every topic of a cluster topology (issue 14, points 2 to 4): per topic its
-loads (as ``kpart report`` measures one topic, :func:`kpart.spark.pipeline.measure_loads`),
-its load over time and the partition count it needs, as :class:`kpart._cluster_loads.
+loads (as ``kpart report`` measures one topic, :func:`kpart.spark.key_loads.measure_loads`),
+its load over time and the partition count it needs, as :class:`kpart.analysis.cluster_loads.
 TopicMeasure` values.
 
 Per topic (:func:`measure_topic`), one scan of its dataset:
@@ -14,7 +14,7 @@ Per topic (:func:`measure_topic`), one scan of its dataset:
 3. each *distinct* key's partition under the topic's partitioner
    (:func:`kpart.spark.with_partition`), rolled up per partition with the hot keys exactly as
    the single-topic job does (:mod:`kpart.spark.pipeline`'s steps, shared): the same
-   :class:`~kpart._loads.Loads`;
+   :class:`~kpart.analysis.loads.Loads`;
 4. the distinct keys' partitions joined back to the (key, window) rows (``how="left"``) and
    rolled up per (partition, window) into a dense ``(P, W)`` :class:`TopicWindows` (``W``: the
    windows from the first to the last timestamp; grids over :data:`kpart.spark._windows.
@@ -39,15 +39,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from kpart._cluster_loads import (
-    ConsumerParallelism,
-    CountRules,
-    PartitionLimits,
-    TopicMeasure,
-    TopicWindows,
-)
-from kpart._loads import Loads
+from kpart.analysis.cluster_loads import TopicMeasure, TopicWindows
+from kpart.analysis.loads import Loads
 from kpart.errors import ConfigError
+from kpart.producer.partition_count import ConsumerParallelism, CountRules, PartitionLimits
 from kpart.spark._keys import KEY_COLUMN, key_column, serialized_as
 from kpart.spark._partition_count import WINDOW_COLUMN, measure_partition_count
 from kpart.spark._windows import (
@@ -58,12 +53,12 @@ from kpart.spark._windows import (
     timestamp_range,
 )
 from kpart.spark.inputs import InputSpec, load_input
-from kpart.spark.pipeline import HOT_KEYS
+from kpart.spark.key_loads import HOT_KEYS
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import Column, DataFrame, SparkSession
 
-    from kpart._layout import ResolvedTopology
+    from kpart.analysis.layout import ResolvedTopology
 
 __all__ = ["ClusterTopics", "measure_topic", "measure_topics"]
 
@@ -76,12 +71,12 @@ def _silent(step: str) -> None:
 
 
 class ClusterTopics(Protocol):
-    """What :func:`measure_topics` reads of a :class:`kpart._layout.ResolvedCluster`: its
+    """What :func:`measure_topics` reads of a :class:`kpart.analysis.layout.ResolvedCluster`: its
     per-topic resolutions, in topology order."""
 
     @property
     def topics(self) -> Sequence[ResolvedTopology]:
-        """One :class:`~kpart._layout.ResolvedTopology` per topic."""
+        """One :class:`~kpart.analysis.layout.ResolvedTopology` per topic."""
         ...
 
 
@@ -97,8 +92,8 @@ def measure_topics(  # noqa: PLR0913 - the job's keyword options, one per settin
     on_step: Steps = _silent,
     largest_groups: Mapping[str, ConsumerParallelism] | None = None,
 ) -> tuple[TopicMeasure, ...]:
-    """Measure every topic of ``resolved`` (a :class:`kpart._layout.ResolvedCluster`; only its
-    ``topics``, the per-topic :class:`~kpart._layout.ResolvedTopology`, are read) on its input
+    """Measure every topic of ``resolved`` (a :class:`kpart.analysis.layout.ResolvedCluster`; only its
+    ``topics``, the per-topic :class:`~kpart.analysis.layout.ResolvedTopology`, are read) on its input
     ``specs[topic name]`` (:func:`kpart.spark.inputs.resolve_topic_input`), in topology order.
 
     ``window_ms``: the window of the load over time (> 0; ``None``: no windows, hence no
@@ -265,7 +260,7 @@ def _measured(df: DataFrame | None, resolved: ResolvedTopology, spec: InputSpec,
               index: int, window_ms: int | None, rules: CountRules, top_k: int,
               on_step: Steps) -> TopicMeasure:
     """The measure of one topic read as ``df`` (``None``: no records)."""
-    from kpart.spark.pipeline import warn_if_keyless
+    from kpart.spark.key_loads import warn_if_keyless
 
     topic = resolved.topic
     if df is None:
@@ -286,7 +281,7 @@ def _measure(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, where: 
     topic = resolved.topic
     column = getattr(topic, "timestamp", None)
     if column is None or window_ms is None:
-        from kpart.spark.pipeline import measure_loads
+        from kpart.spark.key_loads import measure_loads
 
         try:
             loads = measure_loads(df, topic, partitioner=resolved.key_partitioner, top_k=top_k,
@@ -319,17 +314,17 @@ def _measure_timed(df: DataFrame, resolved: ResolvedTopology, spec: InputSpec, *
     """:func:`measure_topic` of a topic with a timestamp column and a window."""
     from pyspark.sql import functions as F
 
-    from kpart.spark.pipeline import _RAW, _record_columns
+    from kpart.spark.key_loads import RAW_COLUMN, record_columns
 
     topic = resolved.topic
     column = getattr(topic, "timestamp", None)  # TopicConfig.timestamp (issue 14's contract)
     assert column is not None
-    columns, groups, checks_bad = _record_columns(df, topic)
+    columns, groups, checks_bad = record_columns(df, topic)
     unit = getattr(topic, "timestamp_unit", None) or "ms"
     stamped = df.select(*columns, _timestamp_ms(df, column, where, unit).alias(_TS))
     window = F.expr(f"({_TS} - pmod({_TS}, {window_ms})) div {window_ms}")
     names = [c for c in stamped.columns if c != _TS]
-    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
+    checks = [F.min(RAW_COLUMN).alias(RAW_COLUMN)] if checks_bad else []
     kw = (stamped.select(*names, window.alias(WINDOW_COLUMN))
           .groupBy(*groups, WINDOW_COLUMN)
           .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
@@ -377,14 +372,14 @@ def _keyed(kw: DataFrame, groups: list[str], checks_bad: bool, serialized: str) 
     key's first and last window (``lo``, ``hi``)."""
     from pyspark.sql import functions as F
 
-    from kpart.spark.pipeline import _RAW, _KeyedRecords
+    from kpart.spark.key_loads import RAW_COLUMN, KeyedRecords
 
-    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
+    checks = [F.min(RAW_COLUMN).alias(RAW_COLUMN)] if checks_bad else []
     aggregated = (kw.groupBy(*groups)
                   .agg(F.sum("records").alias("records"), F.sum("bytes").alias("bytes"), *checks,
                        F.min(WINDOW_COLUMN).alias("lo"), F.max(WINDOW_COLUMN).alias("hi"))
                   .persist())
-    return _KeyedRecords(aggregated, serialized, checks_bad)
+    return KeyedRecords(aggregated, serialized, checks_bad)
 
 
 def _loads(keyed: Any, resolved: ResolvedTopology, where: str, top_k: int, distinct: int,
@@ -393,32 +388,32 @@ def _loads(keyed: Any, resolved: ResolvedTopology, where: str, top_k: int, disti
     partition (persisted: the caller unpersists)."""
 
     from kpart.spark._keys import bad_key_error
-    from kpart.spark.pipeline import _RAW, _keys_with_partition, _loads_from_rows, _rollup_rows
+    from kpart.spark.key_loads import RAW_COLUMN, keys_with_partition, loads_from_rows, rollup_rows
 
     topic = resolved.topic
     on_step(f"{topic.name}: hashing {distinct:,} distinct keys")
-    per_key = _keys_with_partition(keyed, topic.partitions, resolved.key_partitioner,
+    per_key = keys_with_partition(keyed, topic.partitions, resolved.key_partitioner,
                                    method="auto").persist()
     try:
-        rows, hot = _rollup_rows(per_key, keyed, resolved.key_partitioner, top_k=top_k,
+        rows, hot = rollup_rows(per_key, keyed, resolved.key_partitioner, top_k=top_k,
                                  refuse_invalid=True)
         for r in rows:
             if r["bad_key"]:
                 raise _about_topic(bad_key_error(topic.key, topic.key_serializer, r["records"],
-                                                 r[_RAW]), where)
+                                                 r[RAW_COLUMN]), where)
     except BaseException:
         per_key.unpersist()
         raise
-    return _loads_from_rows(rows, hot, topic), per_key
+    return loads_from_rows(rows, hot, topic), per_key
 
 
 def _placed(partitioner: str, serialized: str) -> Column:
     """True for the rows whose key decides the partition (not null, not drawn at random)."""
     from pyspark.sql import functions as F
 
-    from kpart.spark.pipeline import _random_key_column
+    from kpart.spark.key_loads import random_key_column
 
-    return F.col(KEY_COLUMN).isNotNull() & ~_random_key_column(partitioner, serialized)
+    return F.col(KEY_COLUMN).isNotNull() & ~random_key_column(partitioner, serialized)
 
 
 def _windows(kw: DataFrame, per_key: DataFrame, placed: Column, *, window_ms: int, lo: int,

