@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_program import LEADERSHIP_GOALS, program_leaders
+from kpart.cluster._optimizer_program import leadership_goals, program_leaders
 from kpart.cluster.goals import DEFAULT_GOALS, GoalState, goal_state, goals_by_name
 from kpart.cluster.optimizer import plan_cluster
 
@@ -84,7 +84,7 @@ def _random_state(seed: int, brokers: int, partitions: int) -> GoalState:
     return _state(_model(rows, brokers, cap))
 
 
-_GOALS = [g for g in DEFAULT_GOALS if g.name in LEADERSHIP_GOALS or g.hard]
+_GOALS = [g for g in DEFAULT_GOALS if g in leadership_goals(DEFAULT_GOALS) or g.hard]
 
 
 @given(seed=st.integers(0, 2**32 - 1), brokers=st.integers(3, 7),
@@ -92,7 +92,7 @@ _GOALS = [g for g in DEFAULT_GOALS if g.name in LEADERSHIP_GOALS or g.hard]
 def test_no_leadership_goal_ends_worse(seed: int, brokers: int, partitions: int) -> None:
     s = _random_state(seed, brokers, partitions)
     goals = _GOALS
-    named = [g for g in goals if g.name in LEADERSHIP_GOALS]
+    named = leadership_goals(goals)
     before = [g.violations(s) for g in named]
     over_cap = s.nw_out > s.cap_out * s.thresholds.capacity
     start = s.pos.copy()

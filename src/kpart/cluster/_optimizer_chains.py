@@ -38,7 +38,7 @@ from kpart.cluster._optimizer_leaders import (
     recount_leaders,
     shift_leader_load,
 )
-from kpart.cluster.goals import GoalState
+from kpart.cluster.goals.state import GoalState
 
 __all__ = ["chain_leaders"]
 

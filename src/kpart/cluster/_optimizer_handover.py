@@ -13,7 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from kpart.cluster._optimizer_moves import accepted, move_replica, swap_leader
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import GoalState
 
 #: Candidates tried per step (partitions) and per partition (receiving brokers).
 ROWS = 48
@@ -21,7 +23,10 @@ _DSTS = 12
 
 Undo = list[Callable[[], None]]
 
-NETWORK_OUT = "NetworkOutboundUsageDistributionGoal"
+def spreads_network_out(g: Goal) -> bool:
+    """Whether ``g`` is the network-out distribution goal (Cruise Control's
+    ``NetworkOutboundUsageDistributionGoal``)."""
+    return isinstance(g, ResourceDistributionGoal) and g.resource == "nw_out"
 
 
 @dataclass(frozen=True)
@@ -179,7 +184,7 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
     lim, every, light, failed = ctx
     # network out is kept by ``limit`` and the bands here: its goal would refuse any light
     # leadership to a broker still over its band, which this repair must allow
-    guards = [g for g in every if g.name != NETWORK_OUT]
+    guards = [g for g in every if not spreads_network_out(g)]
     spent = 0.0
     if s.leaders[gave] < lim.clo <= before[0]:
         if (True, gave) in failed:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kpart.cluster.goals import GoalState
+from kpart.cluster.goals.state import GoalState
 
 __all__ = [
     "assign_leaders",

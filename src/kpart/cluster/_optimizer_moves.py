@@ -7,16 +7,26 @@ greedy passes that fix one goal while every higher-priority goal accepts each mo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
-from kpart.cluster.goals import Goal, GoalState, TopicReplicaDistributionGoal
+from kpart.cluster.goals.goal import Goal, TopicLimits
+from kpart.cluster.goals.rack_aware import RackAwareGoal
+from kpart.cluster.goals.state import GoalState
 
 #: Candidates tried per (giver, receiver) pair before the pair is given up.
 SCAN = 400
 
 #: :func:`by_broker`'s result: rows, slots, weights, per-broker starts.
 _Index = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def topic_goal(guards: Sequence[Goal]) -> TopicLimits | None:
+    """The topic-replica goal among ``guards`` (the one whose ``guards_always`` is set), or
+    ``None``."""
+    found = next((x for x in guards if getattr(x, "guards_always", False)), None)
+    return None if found is None else cast(TopicLimits, found)
 
 
 def move_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
@@ -191,7 +201,7 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
     ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
     if s.topic_pool is not None and s.broker_pool is not None:
         ok &= s.topic_pool[s.topic[rows]] == s.broker_pool[r]
-    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    topic = topic_goal(guards)
     if topic is not None:  # room for the topic on r, and above its lower limit on the giver
         t = s.topic[rows]
         lim = topic.limits(s)
@@ -272,9 +282,9 @@ def _first_accepted(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int, r
     if not s.allowed[r]:
         return False
     others = (p >= 0) & (np.arange(p.shape[1])[None, :] != slots[:, None])
-    if any(x.name == "RackAwareGoal" for x in guards):
+    if any(isinstance(x, RackAwareGoal) for x in guards):
         ok &= ~(others & (s.rack[np.maximum(p, 0)] == s.rack[r])).any(axis=1)
-    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    topic = topic_goal(guards)
     if topic is not None:
         t = s.topic[rows]
         ok &= s.topic_count[t, r] + 1 <= topic.limits(s)[1, t]
@@ -343,7 +353,7 @@ def _take_largest(s: GoalState, index: _Index, g: int, r: int, take: float,
     return False
 
 
-def balance_topics(s: GoalState, goal: TopicReplicaDistributionGoal,
+def balance_topics(s: GoalState, goal: TopicLimits,
                    guards: Sequence[Goal]) -> int:
     """``TopicReplicaDistributionGoal``: each (topic, broker) count outside the topic's band
     takes (or gives) the topic's smallest follower replicas (leadership stays: the leadership

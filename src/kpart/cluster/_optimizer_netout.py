@@ -64,7 +64,8 @@ from kpart.cluster._optimizer_handover import (
 from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
 from kpart.cluster._optimizer_swaps import exchange_replicas, gain_swap, swap_step
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.state import GoalState
 
 __all__ = ["relocate_for_network_out"]
 

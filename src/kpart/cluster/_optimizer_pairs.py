@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from kpart.cluster._optimizer_handover import (
-    NETWORK_OUT,
     BrokerLimits,
     Undo,
     _heavy,
@@ -33,11 +32,15 @@ from kpart.cluster._optimizer_handover import (
     _swap,
     lead_ok,
     net_accepted,
+    spreads_network_out,
     take_one,
     undo_all,
 )
 from kpart.cluster._optimizer_moves import accepted
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.capacity import CapacityGoal
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import GoalState
 
 __all__ = ["pair_heavy", "relieve_over"]
 
@@ -56,9 +59,16 @@ Settle = Callable[[int, float], tuple[float, bool]]
 
 
 #: Goals the replicas sent back are weighed against together (their sum), not one by one.
-_SUMMED = ("DiskUsageDistributionGoal", "NetworkInboundUsageDistributionGoal",
-           "DiskCapacityGoal", "NetworkInboundCapacityGoal", "ReplicaDistributionGoal",
-           "PotentialNwOutGoal")
+def _summed(g: Goal) -> bool:
+    """The disk and network-in distribution and capacity goals, the replica-count goal and
+    the potential network-out goal."""
+    return ((isinstance(g, ResourceDistributionGoal) and g.resource in ("disk", "nw_in",
+                                                                         "replicas"))
+            or (isinstance(g, CapacityGoal) and g.resource in ("disk", "nw_in", "pot_out")))
+
+
+def _spreads(g: Goal, resource: str) -> bool:
+    return isinstance(g, ResourceDistributionGoal) and g.resource == resource
 
 
 def _window(s: GoalState, x: int, q: int, guards: Sequence[Goal], gives: bool,
@@ -69,10 +79,11 @@ def _window(s: GoalState, x: int, q: int, guards: Sequence[Goal], gives: bool,
     bytes-in per byte)."""
     lo_t, hi_t = 0.0, float("inf")
     for g in guards:
-        if g.name not in ("DiskUsageDistributionGoal", "NetworkInboundUsageDistributionGoal"):
+        if not (_spreads(g, "disk") or _spreads(g, "nw_in")):
             continue
-        lo, hi, c = g.band(s)  # type: ignore[attr-defined]
-        disk = g.name.startswith("Disk")
+        assert isinstance(g, ResourceDistributionGoal)
+        lo, hi, c = g.band(s)
+        disk = g.resource == "disk"
         load = float((s.disk if disk else s.nw_in)[x])
         w = float(s.size[q] if disk else s.rate_in[q])
         per = 1.0 if disk else float(s.rate_in[q] / max(float(s.size[q]), 1e-300))
@@ -117,7 +128,7 @@ def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[BrokerLimits, Sequen
     if hi < lo or most_b < lo:
         return [], 0.0
     aim = min(max(need_b, lo), hi, most_b)  # what ``b`` must send, within both windows
-    each = [x for x in guards if x.name not in _SUMMED]
+    each = [x for x in guards if not _summed(x)]
     rows, slots = np.nonzero(s.pos[:, 1:] == b)
     slots = slots + 1
     if with_led and f == g:  # also replicas ``b`` leads, their leadership going with them to ``g``
@@ -160,7 +171,7 @@ def _disk_band(s: GoalState, guards: Sequence[Goal]) -> tuple[np.ndarray, np.nda
     """Per broker the disk band ``(lo, hi)`` in bytes of the disk goal among ``guards``
     (``(-inf, inf)`` without it)."""
     for g in guards:
-        if g.name == "DiskUsageDistributionGoal":
+        if _spreads(g, "disk"):
             lo, hi, c = g.band(s)  # type: ignore[attr-defined]
             return lo * c, hi * c
     n = len(s.allowed)
@@ -199,7 +210,7 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal]
     Returns the bytes moved, -1 when no exchange was found, -2 when ``g`` could not settle
     after one (nothing changed either way)."""
     lim, guards, light = ctx
-    free = [x for x in guards if x.name != NETWORK_OUT]
+    free = [x for x in guards if not spreads_network_out(x)]
     g = int(s.pos[q, 0])
     counts = (int(s.leaders[g]), int(s.leaders[b]))
     if float(s.size[q]) + _window(s, b, q, free, gives=True)[0] > budget:

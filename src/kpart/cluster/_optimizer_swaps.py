@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from kpart.cluster._optimizer_handover import (
-    NETWORK_OUT,
     ROWS,
     BrokerLimits,
     Undo,
@@ -23,10 +22,12 @@ from kpart.cluster._optimizer_handover import (
     lead_moved,
     lead_ok,
     net_accepted,
+    spreads_network_out,
     undo_all,
 )
 from kpart.cluster._optimizer_moves import accepted
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.state import GoalState
 
 
 def exchange_replicas(s: GoalState, x: int, budget: float,
@@ -42,7 +43,7 @@ def exchange_replicas(s: GoalState, x: int, budget: float,
     follower replica of it moved to ``x`` first (its size within ``budget``), the smallest
     first. Returns the bytes moved, -1 for none."""
     lim, guards = ctx[0], ctx[1]
-    free = [g for g in guards if g.name != NETWORK_OUT]
+    free = [g for g in guards if not spreads_network_out(g)]
     lead = s.pos[:, 0]
     mine = np.flatnonzero(lead == x)
     top = mine[np.argsort(-s.lead_out[mine], kind="stable")][:3]

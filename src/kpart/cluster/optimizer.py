@@ -56,20 +56,31 @@ from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, f
 from kpart.cluster._optimizer_netout import relocate_for_network_out
 from kpart.cluster._optimizer_program import program_leaders
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
-from kpart.cluster.goals import (
+from kpart.cluster.goals.broker_failure_capacity import BrokerFailureCapacityGoal
+from kpart.cluster.goals.broker_set_aware import BrokerSetAwareGoal, pool_arrays
+from kpart.cluster.goals.disk_usage_distribution import DiskUsageDistributionGoal
+from kpart.cluster.goals.goal import Goal, guards_upto
+from kpart.cluster.goals.leader_bytes_in_distribution import LeaderBytesInDistributionGoal
+from kpart.cluster.goals.leader_replica_distribution import LeaderReplicaDistributionGoal
+from kpart.cluster.goals.network_inbound_usage_distribution import (
+    NetworkInboundUsageDistributionGoal,
+)
+from kpart.cluster.goals.network_outbound_usage_distribution import (
+    NetworkOutboundUsageDistributionGoal,
+)
+from kpart.cluster.goals.rack_aware import RackAwareGoal
+from kpart.cluster.goals.registry import DEFAULT_GOALS
+from kpart.cluster.goals.replica_distribution import ReplicaDistributionGoal
+from kpart.cluster.goals.state import (
     BALANCE_MARGIN,
-    DEFAULT_GOALS,
     DEFAULT_THRESHOLDS,
-    BrokerSetAwareGoal,
-    Goal,
     GoalState,
     Thresholds,
-    TopicReplicaDistributionGoal,
     count_band,
     goal_state,
-    pool_arrays,
     util_band,
 )
+from kpart.cluster.goals.topic_replica_distribution import TopicReplicaDistributionGoal
 from kpart.cluster.load import BrokerLoad, broker_load
 from kpart.cluster.model import ClusterBroker, ClusterModel
 from kpart.errors import ConfigError
@@ -120,16 +131,22 @@ def _with_brokers(model: ClusterModel, add: Sequence[ClusterBroker]) -> ClusterM
 def _guards(goals: Sequence[Goal], upto: int) -> list[Goal]:
     """The hard goals, every goal up to (and including) position ``upto``, and
     :class:`TopicReplicaDistributionGoal` (cheap to keep: so that no soft goal gets worse)."""
-    return [g for i, g in enumerate(goals)
-            if g.hard or i <= upto or g.name == "TopicReplicaDistributionGoal"]
+    return guards_upto(list(goals), upto)
 
 
-_REPLICA_RESOURCES = {"DiskUsageDistributionGoal": ("disk", "cap_disk", "size"),
-                      "NetworkInboundUsageDistributionGoal": ("nw_in", "cap_in", "rate_in")}
+_REPLICA_RESOURCES: dict[type[Goal], tuple[str, str, str]] = {
+    DiskUsageDistributionGoal: ("disk", "cap_disk", "size"),
+                      NetworkInboundUsageDistributionGoal: ("nw_in", "cap_in", "rate_in")}
 #: The leadership goals, solved together by :mod:`kpart.cluster._optimizer_leaders` (rows of
 #: its ``bands``: network out, leader count, leader bytes-in).
-_LEADER_GOALS = ("NetworkOutboundUsageDistributionGoal", "LeaderReplicaDistributionGoal",
-                 "LeaderBytesInDistributionGoal")
+_LEADER_GOALS: tuple[type[Goal], ...] = (NetworkOutboundUsageDistributionGoal,
+                                          LeaderReplicaDistributionGoal,
+                                          LeaderBytesInDistributionGoal)
+
+
+def _leader_index(g: Goal) -> int:
+    """``g``'s row in :data:`_LEADER_GOALS`, -1 when it is no leadership goal."""
+    return next((j for j, k in enumerate(_LEADER_GOALS) if isinstance(g, k)), -1)
 
 
 def _leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.ndarray]:
@@ -141,9 +158,8 @@ def _leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.n
     bands = np.tile(np.array([[-math.inf], [math.inf], [1.0], [-math.inf], [math.inf]]),
                     (3, b))
     weights = np.zeros(3)
-    names = [g.name for g in goals if g.name in _LEADER_GOALS]
-    for rank, name in enumerate(names):
-        j = _LEADER_GOALS.index(name)
+    names = [_leader_index(g) for g in goals if _leader_index(g) >= 0]
+    for rank, j in enumerate(names):
         weights[j] = 4.0 ** (len(names) - 1 - rank)
         rows = []
         for margin in (BALANCE_MARGIN, 1.0):
@@ -168,12 +184,12 @@ def _leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.n
 def _leadership_at(goals: Sequence[Goal]) -> int:
     """Where the one leadership pass runs: with the first leadership goal (-1: none).
     Replica goals after it move followers only or are guarded by it."""
-    return next((i for i, g in enumerate(goals) if g.name in _LEADER_GOALS), -1)
+    return next((i for i, g in enumerate(goals) if _leader_index(g) >= 0), -1)
 
 
 def _leader_violations(s: GoalState, goals: Sequence[Goal]) -> list[int]:
     s.bands.clear()
-    return [g.violations(s) for g in goals if g.name in _LEADER_GOALS]
+    return [g.violations(s) for g in goals if _leader_index(g) >= 0]
 
 
 def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
@@ -226,14 +242,14 @@ def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
               weights: np.ndarray) -> None:
     """Replica moves for the network out leadership could not even out, then leadership
     again; kept only when no leadership goal ends worse."""
-    i = next(i for i, g in enumerate(goals) if g.name == _LEADER_GOALS[0])
+    i = next(i for i, g in enumerate(goals) if _leader_index(g) == 0)
     before = _leader_violations(s, goals)
     if not before[0]:
         return
     budget = s.network_out_budget * float((s.size * (s.pos >= 0).sum(axis=1)).sum())
     if budget <= 0:
         return
-    soft = [g for g in goals if not g.hard and g.name != "BrokerFailureCapacityGoal"]
+    soft = [g for g in goals if not g.hard and not isinstance(g, BrokerFailureCapacityGoal)]
     counts = [g.violations(s) for g in soft]
     saved = s.save()
     if relocate_for_network_out(s, bands, _guards(goals, i), budget):
@@ -257,7 +273,7 @@ def _keep_current(s: GoalState, goals: Sequence[Goal]) -> None:
     bands, weights = _leader_bands(s, goals)
     restore_leaders(s, orig[:, 0], bands, weights)
     s.bands.clear()
-    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
+    if any(isinstance(g, BrokerFailureCapacityGoal) for g in goals):
         return
     same = (s.pos[:, 0] == orig[:, 0]) & (np.sort(s.pos, axis=1) == np.sort(orig, axis=1)).all(
         axis=1)
@@ -268,15 +284,15 @@ def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, strict: bool = False)
     g = goals[i]
     th = s.thresholds
     guards = list(goals) if strict else _guards(goals, i)
-    if g.name == "ReplicaDistributionGoal":
+    if isinstance(g, ReplicaDistributionGoal):
         lo, hi = count_band(s.replicas, s.allowed, th.replica_balance, BALANCE_MARGIN)
         cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
         target = cap * s.disk.sum() / cap[s.allowed].sum()
-        disk_goal = any(x.name == "DiskUsageDistributionGoal" for x in goals)
+        disk_goal = any(isinstance(x, DiskUsageDistributionGoal) for x in goals)
         giver = target * (1 + (th.disk_balance - 1) * BALANCE_MARGIN) if disk_goal else None
         fill_counts(s, lo, hi, guards, target, bulk=not strict, giver_disk=giver)
-    elif g.name in _REPLICA_RESOURCES:
-        res, capname, wname = _REPLICA_RESOURCES[g.name]
+    elif type(g) in _REPLICA_RESOURCES:
+        res, capname, wname = _REPLICA_RESOURCES[type(g)]
         t = th.disk_balance if res == "disk" else th.network_in_balance
         lo, hi, c = util_band(getattr(s, res), getattr(s, capname), s.allowed, t, BALANCE_MARGIN)
         balance(s, getattr(s, res), c, lo, hi, getattr(s, wname), guards)
@@ -292,7 +308,7 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
     soft = [g for g in goals if not g.hard]
     unplaced = drain_all(s, [g for g in goals if g.hard],
                          soft if strict else [g for g in soft
-                                              if g.name == "TopicReplicaDistributionGoal"])
+                                              if isinstance(g, TopicReplicaDistributionGoal)])
     seconds.append(("drain", time.perf_counter() - clock))
     clock = time.perf_counter()
     repair(s, goals)
@@ -308,7 +324,7 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
     _keep_current(s, goals)
     seconds.append(("keep leaders", time.perf_counter() - clock))
     clock = time.perf_counter()
-    if any(g.name == "BrokerFailureCapacityGoal" for g in goals):
+    if any(isinstance(g, BrokerFailureCapacityGoal) for g in goals):
         order_followers(s)  # the follower order: seen by no other goal
         seconds.append(("failover order", time.perf_counter() - clock))
     else:  # the program weighs no failure: with the failure goal, leaders stay as they are
@@ -320,9 +336,9 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
 def _with_pools(goals: tuple[Goal, ...], pools: PoolSpec | None) -> tuple[Goal, ...]:
     """``goals`` with :class:`BrokerSetAwareGoal` after RackAwareGoal (first without it)
     when ``pools`` are given and the goals lack it."""
-    if pools is None or any(g.name == "BrokerSetAwareGoal" for g in goals):
+    if pools is None or any(isinstance(g, BrokerSetAwareGoal) for g in goals):
         return goals
-    at = next((i + 1 for i, g in enumerate(goals) if g.name == "RackAwareGoal"), 0)
+    at = next((i + 1 for i, g in enumerate(goals) if isinstance(g, RackAwareGoal)), 0)
     return (*goals[:at], BrokerSetAwareGoal(), *goals[at:])
 
 

@@ -1,0 +1,193 @@
+"""The optimizer's state for Cruise Control's goals (``ClusterModel`` of
+``com.linkedin.kafka.cruisecontrol.model``, on arrays): :class:`Thresholds` (Cruise Control's
+``BalancingConstraint``), the mutable :class:`GoalState` goals read and the moves of
+:mod:`kpart.cluster.goals.relocation` change, and the bands shared by the distribution goals.
+
+>>> t = Thresholds()
+>>> t.capacity, t.max_replicas_per_broker, t.replica_balance
+(0.8, 10000, 1.1)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kpart.cluster.model import ClusterModel
+from kpart.errors import ConfigError
+
+__all__ = [
+    "BALANCE_MARGIN",
+    "DEFAULT_THRESHOLDS",
+    "GoalState",
+    "Thresholds",
+    "count_band",
+    "goal_state",
+    "util_band",
+]
+
+#: Cruise Control's ``ResourceDistributionGoal.BALANCE_MARGIN``: the optimizer aims inside
+#: ``avg × (1 ± (t − 1) × margin)`` so that small estimate errors stay within the goal.
+BALANCE_MARGIN = 0.9
+#: The largest balance threshold taken: far beyond any band (a broker within 1,000 × the mean).
+MAX_BALANCE = 1000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Cruise Control's ``BalancingConstraint`` defaults (names in the field docs)."""
+
+    capacity: float = 0.8  #: disk/network.inbound/network.outbound.capacity.threshold
+    max_replicas_per_broker: int = 10_000  #: max.replicas.per.broker
+    replica_balance: float = 1.10  #: replica.count.balance.threshold
+    leader_balance: float = 1.10  #: leader.replica.count.balance.threshold
+    disk_balance: float = 1.10  #: disk.balance.threshold
+    network_in_balance: float = 1.10  #: network.inbound.balance.threshold
+    network_out_balance: float = 1.10  #: network.outbound.balance.threshold
+    topic_balance: float = 3.00  #: topic.replica.count.balance.threshold
+    topic_min_gap: int = 2  #: topic.replica.count.balance.min.gap
+    topic_max_gap: int = 40  #: topic.replica.count.balance.max.gap
+
+    def __post_init__(self) -> None:
+        if not 0 < self.capacity <= 1:
+            raise ConfigError(f"Invalid capacity threshold {self.capacity}: must be in (0, 1].")
+        if self.max_replicas_per_broker < 1:
+            raise ConfigError(f"Invalid max.replicas.per.broker {self.max_replicas_per_broker}"
+                              ": must be >= 1.")
+        for name in ("replica_balance", "leader_balance", "disk_balance", "network_in_balance",
+                     "network_out_balance", "topic_balance"):
+            t = getattr(self, name)
+            if not (math.isfinite(t) and 1 <= t <= MAX_BALANCE):
+                raise ConfigError(f"Invalid {name.replace('_', ' ')} threshold {t}: must be "
+                                  f"from 1 to {MAX_BALANCE:g} (1.10 = within 10 % of the "
+                                  "mean).")
+
+
+#: Cruise Control's defaults.
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+@dataclass(eq=False)
+class GoalState:
+    """The optimizer's mutable arrays (read only for goals). Brokers by position in
+    ``model.brokers``; ``pos``: int32 ``(P, R)`` broker positions, ``-1`` padding, slot 0 the
+    leader. Per partition: ``size``, ``rate_in``, ``lead_out`` (network out of its leader:
+    bytes-out + bytes-in × (RF − 1)), ``topic``. Per broker (float64 unless said): ``replicas``
+    and ``leaders`` (int64), ``disk``, ``nw_in``, ``nw_out``, ``pot_out``, ``lead_in``;
+    ``cap_disk/cap_in/cap_out`` (``inf`` when unknown), ``rack`` (int32 code, unique per
+    rackless broker), ``allowed`` (bool: may hold replicas), ``topic_count`` (int32 ``(T, B)``).
+    """
+
+    pos: np.ndarray
+    size: np.ndarray
+    rate_in: np.ndarray
+    lead_out: np.ndarray
+    topic: np.ndarray
+    replicas: np.ndarray
+    leaders: np.ndarray
+    disk: np.ndarray
+    nw_in: np.ndarray
+    nw_out: np.ndarray
+    pot_out: np.ndarray
+    lead_in: np.ndarray
+    cap_disk: np.ndarray
+    cap_in: np.ndarray
+    cap_out: np.ndarray
+    rack: np.ndarray
+    allowed: np.ndarray
+    topic_count: np.ndarray
+    thresholds: Thresholds
+    bands: dict[tuple[str, float], tuple[float, float, np.ndarray]] = field(
+        default_factory=dict)
+    #: The model ``pos`` indexes (for goals that replay Kafka on it, e.g.
+    #: ``BrokerFailureCapacityGoal``); ``None`` when built by hand.
+    model: ClusterModel | None = None
+    #: Count a broker that may not hold replicas (one being removed) as a distribution
+    #: violation when it is over the band (its load must go): how "before" is weighed.
+    removed_over: bool = False
+    #: Distribution goals accept any move that takes no broker out of its band (a broker
+    #: already out may go further): no goal's violation count grows, the verifier's measure
+    #: (the optimizer's fallback); by default a move may not take a broker past a limit.
+    count_guard: bool = False
+    #: Resource pools (``BrokerSetAwareGoal``): int32 pool index per topic and per
+    #: broker (``-1``: the default pool, i.e. topics of no pool on brokers of no pool);
+    #: ``None``: no pools (every broker may hold every topic).
+    topic_pool: np.ndarray | None = None
+    broker_pool: np.ndarray | None = None
+    #: Share of all replicas' bytes the optimizer may move for network out after leadership.
+    network_out_budget: float = 0.0
+
+    #: The arrays a move changes (:meth:`save`, :meth:`restore`).
+    MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
+               "topic_count")
+
+    def save(self) -> dict[str, np.ndarray]:
+        """Copies of the arrays a move changes, for :meth:`restore`."""
+        return {k: getattr(self, k).copy() for k in self.MUTABLE}
+
+    def restore(self, saved: dict[str, np.ndarray]) -> None:
+        """The arrays as :meth:`save` copied them (in place; ``bands`` is left as it is)."""
+        for k, v in saved.items():
+            getattr(self, k)[...] = v
+
+
+def capacities(model: ClusterModel, name: str) -> np.ndarray:
+    """float64 ``(B,)``: each broker's capacity ``name`` (a :class:`~kpart.cluster.model.
+    Capacity` field), ``inf`` when unknown."""
+    return np.array([math.inf if b.capacity is None or getattr(b.capacity, name) is None
+                     else float(getattr(b.capacity, name)) for b in model.brokers])
+
+
+def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
+               thresholds: Thresholds = DEFAULT_THRESHOLDS) -> GoalState:
+    """The :class:`GoalState` of ``replicas`` (broker ids ``(P, R)``, the leader first) on
+    ``model``; ``allowed``: bool ``(B,)``, the brokers that may hold replicas."""
+    pos = model.broker_positions(np.asarray(replicas)).astype(np.int32)
+    b = len(model.brokers)
+    held = pos >= 0
+    rf = held.sum(axis=1)
+    size = np.nan_to_num(model.size_bytes)
+    rate_in = np.nan_to_num(model.bytes_in_per_s)
+    lead_out = np.nan_to_num(model.bytes_out_per_s) + rate_in * np.maximum(rf - 1, 0)
+    rows = np.broadcast_to(np.arange(len(pos))[:, None], pos.shape)[held]
+    where = pos[held]
+    lead = pos[:, 0]
+    racks: dict[str | None, int] = {}
+    codes = [racks.setdefault(br.rack, len(racks)) if br.rack is not None else -1 - i
+             for i, br in enumerate(model.brokers)]
+    topic = model.topic.astype(np.int64)
+    tc = np.bincount(topic[rows] * b + where, minlength=len(model.topics) * b)
+    return GoalState(
+        pos=pos, size=size, rate_in=rate_in, lead_out=lead_out, topic=model.topic,
+        replicas=np.bincount(where, minlength=b).astype(np.int64),
+        leaders=np.bincount(lead, minlength=b).astype(np.int64),
+        disk=np.bincount(where, weights=size[rows], minlength=b),
+        nw_in=np.bincount(where, weights=rate_in[rows], minlength=b),
+        nw_out=np.bincount(lead, weights=lead_out, minlength=b),
+        pot_out=np.bincount(where, weights=lead_out[rows], minlength=b),
+        lead_in=np.bincount(lead, weights=rate_in, minlength=b),
+        cap_disk=capacities(model, "disk_bytes"), cap_in=capacities(model, "network_in"),
+        cap_out=capacities(model, "network_out"), rack=np.array(codes, dtype=np.int32),
+        allowed=np.asarray(allowed, dtype=bool),
+        topic_count=tc.reshape(len(model.topics), b).astype(np.int32), thresholds=thresholds,
+        model=model,
+    )
+
+
+# -- limits shared by the goals (the verifier recomputes its own) ---------------------------
+def count_band(counts: np.ndarray, allowed: np.ndarray, t: float,
+               margin: float = 1.0) -> tuple[float, float]:
+    """``(lower, upper)`` of a count balanced within ``t`` over the allowed brokers."""
+    avg = counts.sum() / max(int(allowed.sum()), 1)
+    return (math.floor(avg * (1 - (t - 1) * margin)), math.ceil(avg * (1 + (t - 1) * margin)))
+
+
+def util_band(load: np.ndarray, cap: np.ndarray, allowed: np.ndarray, t: float,
+              margin: float = 1.0) -> tuple[float, float, np.ndarray]:
+    """``(lower, upper, capacity)`` of a utilization balanced within ``t``: a broker is in
+    the band when ``lower ≤ load / capacity ≤ upper`` (capacity 1 when any is unknown)."""
+    c = cap if np.isfinite(cap[allowed]).all() else np.ones_like(cap)
+    avg = load.sum() / max(float(c[allowed].sum()), 1e-300)
+    return avg * (1 - (t - 1) * margin), avg * (1 + (t - 1) * margin), c
