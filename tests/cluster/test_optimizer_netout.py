@@ -32,7 +32,7 @@ def _relocate(s: GoalState, budget: float) -> tuple[float, np.ndarray]:
     goals = DEFAULT_GOALS
     at = next(i for i, g in enumerate(goals) if g.name == _NET_OUT)
     bands, _ = _leader_bands(s, goals)
-    s.bands.clear()
+    s.cache.invalidate()
     return relocate_for_network_out(s, bands, _guards(goals, at), budget), bands
 
 
@@ -74,7 +74,7 @@ def test_relocation_never_makes_a_band_or_a_hard_goal_worse(model: ClusterModel,
     assert (held.sum(axis=1) == (model.replicas >= 0).sum(axis=1)).all()
     srt = np.sort(np.where(held, s.pos, -1 - np.arange(s.pos.shape[1])), axis=1)
     assert not (srt[:, 1:] == srt[:, :-1]).any()
-    s.bands.clear()
+    s.cache.invalidate()
     assert all(g.violations(s) <= b for g, b in zip(hard, hard_before, strict=True))
     # no broker leaves the network-out or the leader-count threshold band it was in
     inside_out = ~_outside(out0, bands[3], bands[4])
@@ -114,7 +114,7 @@ def test_a_leadership_no_follower_can_take_goes_with_a_replica_move() -> None:
 
 def _relocate_bands(s: GoalState) -> tuple[np.ndarray, np.ndarray]:
     bands, _ = _leader_bands(s, DEFAULT_GOALS)
-    s.bands.clear()
+    s.cache.invalidate()
     return bands[3], bands[4]
 
 

@@ -65,7 +65,7 @@ def test_a_higher_goal_is_never_traded_for_a_lower_one() -> None:
     assert [g.violations(s) for g in goals] == [0, 1]
     assert program_leaders(s, goals) == 0
     assert s.pos[1, 0] == 0
-    s.bands.clear()
+    s.cache.invalidate()
     assert program_leaders(s, goals[1:]) == 1  # alone, the leader count may take it
     assert s.pos[1, 0] == 1 and s.leaders.tolist() == [3, 2, 4]
 
@@ -97,7 +97,7 @@ def test_no_leadership_goal_ends_worse(seed: int, brokers: int, partitions: int)
     over_cap = s.nw_out > s.cap_out * s.thresholds.capacity
     start = s.pos.copy()
     made = program_leaders(s, goals)
-    s.bands.clear()
+    s.cache.invalidate()
     after = [g.violations(s) for g in named]
     assert (np.sort(s.pos, axis=1) == np.sort(start, axis=1)).all()  # leaders only
     assert int((s.pos[:, 0] != start[:, 0]).sum()) == made

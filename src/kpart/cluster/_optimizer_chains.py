@@ -35,9 +35,9 @@ from kpart.cluster._optimizer_leaders import (
     first_at_least,
     network_out_limits,
     pair_index,
-    recount_leaders,
     shift_leader_load,
 )
+from kpart.cluster.goals.relocation import recount_leader_loads
 from kpart.cluster.goals.state import GoalState
 
 __all__ = ["chain_leaders"]
@@ -307,5 +307,5 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
         made += step
         if not step:
             break
-    recount_leaders(s)
+    recount_leader_loads(s)
     return made

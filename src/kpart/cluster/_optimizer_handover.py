@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import accepted, move_replica, swap_leader
 from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import accepted, relocate_leadership, relocate_replica
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
 from kpart.cluster.goals.state import GoalState
 
@@ -44,14 +44,14 @@ class BrokerLimits:
 
 
 def _swap(s: GoalState, row: int, slot: int, undo: Undo) -> None:
-    swap_leader(s, row, slot)
-    undo.append(lambda: swap_leader(s, row, slot))
+    relocate_leadership(s, row, slot)
+    undo.append(lambda: relocate_leadership(s, row, slot))
 
 
 def _move(s: GoalState, row: int, slot: int, dst: int, undo: Undo) -> None:
     src = int(s.pos[row, slot])
-    move_replica(s, row, slot, dst)
-    undo.append(lambda: move_replica(s, row, slot, src))
+    relocate_replica(s, row, slot, dst)
+    undo.append(lambda: relocate_replica(s, row, slot, src))
 
 
 def undo_all(undo: Undo) -> None:

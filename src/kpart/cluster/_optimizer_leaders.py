@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kpart.cluster.goals.relocation import recount_leader_loads
 from kpart.cluster.goals.state import GoalState
 
 __all__ = [
@@ -36,7 +37,6 @@ __all__ = [
     "pair_index",
     "refine_leaders",
     "restore_leaders",
-    "set_leaders",
 ]
 
 
@@ -70,29 +70,6 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, share_out:
     return slot
 
 
-def recount_leaders(s: GoalState) -> None:
-    b = len(s.allowed)
-    led = s.pos[:, 0]
-    s.leaders[:] = np.bincount(led, minlength=b)
-    s.nw_out[:] = np.bincount(led, weights=s.lead_out, minlength=b)
-    s.lead_in[:] = np.bincount(led, weights=s.rate_in, minlength=b)
-
-
-def set_leaders(s: GoalState, brokers: np.ndarray, rows: np.ndarray | None = None) -> None:
-    """Make broker position ``brokers[i]`` (one of row ``rows[i]``'s replicas; ``rows``
-    ``None``: every row, ``brokers`` then ``(P,)``) lead its row (slot 0, the leader's old
-    slot taking it), and recount the leader loads."""
-    if rows is None:
-        rows = np.arange(len(s.pos))
-    slot = np.argmax(s.pos[rows] == brokers[:, None], axis=1)
-    change = slot > 0
-    rows, slot = rows[change], slot[change]
-    first = s.pos[rows, 0].copy()
-    s.pos[rows, 0] = s.pos[rows, slot]
-    s.pos[rows, slot] = first
-    recount_leaders(s)
-
-
 def network_out_limits(s: GoalState) -> np.ndarray:
     out: np.ndarray = np.where(np.isfinite(s.cap_out), s.cap_out * s.thresholds.capacity,
                                np.inf)
@@ -114,7 +91,7 @@ def assign_leaders(s: GoalState, share_out: np.ndarray, count_weight: float = 10
         first = s.pos[rows, 0].copy()
         s.pos[rows, 0] = s.pos[rows, slot[rows]]
         s.pos[rows, slot[rows]] = first
-    recount_leaders(s)
+    recount_leader_loads(s)
     return len(rows)
 
 
@@ -375,7 +352,7 @@ def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
         made += step
         if not step:
             break
-    recount_leaders(s)
+    recount_leader_loads(s)
     return made
 
 
@@ -431,5 +408,5 @@ def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: 
         if not step:
             break
         order = order[s.pos[order, 0] != orig[order]]
-    recount_leaders(s)
+    recount_leader_loads(s)
     return made

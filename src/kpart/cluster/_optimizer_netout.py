@@ -61,10 +61,10 @@ from kpart.cluster._optimizer_handover import (
     lead_ok,
     undo_all,
 )
-from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
 from kpart.cluster._optimizer_swaps import exchange_replicas, gain_swap, swap_step
 from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import accepted
 from kpart.cluster.goals.state import GoalState
 
 __all__ = ["relocate_for_network_out"]

@@ -36,9 +36,9 @@ from kpart.cluster._optimizer_handover import (
     take_one,
     undo_all,
 )
-from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster.goals.capacity import CapacityGoal
 from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import accepted
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
 from kpart.cluster.goals.state import GoalState
 

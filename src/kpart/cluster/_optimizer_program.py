@@ -53,9 +53,9 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
-from kpart.cluster._optimizer_leaders import set_leaders
 from kpart.cluster.goals.capacity import CapacityGoal
 from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import relocate_leaderships
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
 from kpart.cluster.goals.state import GoalState
 
@@ -258,7 +258,6 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     named = leadership_goals(goals)
     if not named or len(s.pos) == 0:
         return 0
-    s.bands.clear()
     bands = _bands(s, named)
     outside = np.logical_or.reduce([b.outside for b in bands])
     if not outside.any():
@@ -276,13 +275,11 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
         move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, nodes)
         if not move.any():
             return 0
-        set_leaders(s, vbro[move], vrow[move])
-        s.bands.clear()
+        relocate_leaderships(s, vbro[move], vrow[move])
         after = [g.violations(s) for g in named]
         if after != before and all(x <= y for x, y in zip(after, before, strict=True)):
             return int(move.sum())
-        set_leaders(s, start)  # not better: the leaders as they were
-        s.bands.clear()
+        relocate_leaderships(s, start)  # not better: the leaders as they were
     return 0
 
 

@@ -24,11 +24,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import SCAN, accepted, move_replica, swap_leader
+from kpart.cluster._optimizer_moves import SCAN
 from kpart.cluster.goals.broker_set_aware import BrokerSetAwareGoal, pool_violations
 from kpart.cluster.goals.capacity import CapacityGoal
 from kpart.cluster.goals.goal import Goal
 from kpart.cluster.goals.rack_aware import RackAwareGoal, rack_violations
+from kpart.cluster.goals.relocation import accepted, relocate_leadership, relocate_replica
 from kpart.cluster.goals.replica_capacity import ReplicaCapacityGoal
 from kpart.cluster.goals.state import GoalState
 from kpart.cluster.model import ClusterModel
@@ -145,7 +146,7 @@ def _fix_row(s: GoalState, row: int, racks: bool, hard: Sequence[Goal]) -> bool:
             if util[dst] == np.inf:
                 break
             if accepted(hard, s, row, src, dst):
-                move_replica(s, row, slot, dst)
+                relocate_replica(s, row, slot, dst)
                 return True
     return False
 
@@ -159,7 +160,7 @@ def _hand_leaders(s: GoalState, g: int, limit: np.ndarray, hard: Sequence[Goal])
         for slot in range(1, s.pos.shape[1]):
             f = int(s.pos[row, slot])
             if f >= 0 and s.allowed[f] and all(x.accepts_leader(s, row, g, f) for x in hard):
-                swap_leader(s, row, slot)
+                relocate_leadership(s, row, slot)
                 break
 
 
@@ -191,7 +192,7 @@ def _move_first(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int,
     for row, slot in zip(rows.tolist(), slots.tolist(), strict=True):
         for r in receivers:
             if r != g and accepted(hard, s, row, g, r):
-                move_replica(s, row, slot, r)
+                relocate_replica(s, row, slot, r)
                 return True
     return False
 

@@ -25,8 +25,8 @@ from kpart.cluster._optimizer_handover import (
     spreads_network_out,
     undo_all,
 )
-from kpart.cluster._optimizer_moves import accepted
 from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import accepted
 from kpart.cluster.goals.state import GoalState
 
 

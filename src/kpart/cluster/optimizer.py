@@ -50,7 +50,6 @@ from kpart.cluster._optimizer_leaders import (
     assign_leaders,
     refine_leaders,
     restore_leaders,
-    set_leaders,
 )
 from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
 from kpart.cluster._optimizer_netout import relocate_for_network_out
@@ -70,6 +69,7 @@ from kpart.cluster.goals.network_outbound_usage_distribution import (
 )
 from kpart.cluster.goals.rack_aware import RackAwareGoal
 from kpart.cluster.goals.registry import DEFAULT_GOALS
+from kpart.cluster.goals.relocation import relocate_leaderships
 from kpart.cluster.goals.replica_distribution import ReplicaDistributionGoal
 from kpart.cluster.goals.state import (
     BALANCE_MARGIN,
@@ -188,7 +188,6 @@ def _leadership_at(goals: Sequence[Goal]) -> int:
 
 
 def _leader_violations(s: GoalState, goals: Sequence[Goal]) -> list[int]:
-    s.bands.clear()
     return [g.violations(s) for g in goals if _leader_index(g) >= 0]
 
 
@@ -209,9 +208,8 @@ def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
             _relocate(s, goals, bands, weights)
             _chain(s, goals)
             return
-        set_leaders(s, start)
+        relocate_leaderships(s, start)
     refine_leaders(s, bands, weights)
-    s.bands.clear()
     if weights[0] > 0:
         _relocate(s, goals, bands, weights)
     _chain(s, goals)
@@ -230,8 +228,7 @@ def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
         refine_leaders(s, bands, weights)
     after = _leader_violations(s, goals)
     if after == before or any(a > b for a, b in zip(after, before, strict=True)):
-        set_leaders(s, start)  # no fewer violations: the leaders as they were
-    s.bands.clear()
+        relocate_leaderships(s, start)  # no fewer violations: the leaders as they were
 
 
 #: Default of :func:`plan_cluster`'s ``network_out_budget``.
@@ -254,10 +251,8 @@ def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
     saved = s.save()
     if relocate_for_network_out(s, bands, _guards(goals, i), budget):
         refine_leaders(s, bands, weights)
-    s.bands.clear()
     if any(g.violations(s) > c for g, c in zip(soft, counts, strict=True)):
         s.restore(saved)  # a goal got worse: as it was
-        s.bands.clear()
 
 
 def _keep_current(s: GoalState, goals: Sequence[Goal]) -> None:
@@ -272,7 +267,6 @@ def _keep_current(s: GoalState, goals: Sequence[Goal]) -> None:
     orig = model.broker_positions(model.replicas)
     bands, weights = _leader_bands(s, goals)
     restore_leaders(s, orig[:, 0], bands, weights)
-    s.bands.clear()
     if any(isinstance(g, BrokerFailureCapacityGoal) for g in goals):
         return
     same = (s.pos[:, 0] == orig[:, 0]) & (np.sort(s.pos, axis=1) == np.sort(orig, axis=1)).all(
@@ -354,7 +348,6 @@ def _worse_soft(state: Callable[[np.ndarray], GoalState], s: GoalState,
     reps[rows, 0], reps[rows, slot[rows]] = reps[rows, slot[rows]], reps[rows, 0]
     start = state(reps)
     start.removed_over = True
-    s.bands.clear()
     for g in goals:
         if not g.hard and g.violations(s) > g.violations(start):
             return g.name
@@ -437,7 +430,6 @@ def plan_cluster(
                           f"can take partition {model._where(row)}'s replica on broker "
                           f"{model.brokers[src].id} ({len(unplaced)} replicas left on removed "
                           "brokers) without breaking it.")
-    s.bands.clear()
     error = hard_error(s, model, goals)
     if error:
         raise ConfigError(error)

@@ -32,7 +32,7 @@ class ResourceDistributionGoal(Goal):
     def band(self, state: GoalState, margin: float = 1.0) -> tuple[float, float, np.ndarray]:
         """``(lower, upper, divisor)``: broker ``i`` is in band when ``lower ≤ load[i] /
         divisor[i] ≤ upper``."""
-        found = state.bands.get((self.name, margin))
+        found = state.cache.get((self.name, margin))
         if found is not None:
             return found
         load = getattr(state, self.resource)
@@ -44,7 +44,7 @@ class ResourceDistributionGoal(Goal):
             cap = getattr(state, self.capacity) if self.capacity else np.ones(len(load))
             lo, hi, c = util_band(load, cap, state.allowed, t, margin)
         out = (-math.inf if self.upper_only else lo), hi, c
-        state.bands[(self.name, margin)] = out
+        state.cache.put((self.name, margin), out)
         return out
 
     def violations(self, state: GoalState) -> int:

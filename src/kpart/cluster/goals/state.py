@@ -21,6 +21,7 @@ from kpart.errors import ConfigError
 __all__ = [
     "BALANCE_MARGIN",
     "DEFAULT_THRESHOLDS",
+    "BandCache",
     "GoalState",
     "Thresholds",
     "count_band",
@@ -70,6 +71,27 @@ DEFAULT_THRESHOLDS = Thresholds()
 
 
 @dataclass(eq=False)
+class BandCache:
+    """The distribution goals' bands, computed from a :class:`GoalState`'s loads, by
+    ``(goal name, margin)``: ``(lower, upper, divisor)`` (``(0, 0, (2, T) limits)`` for the
+    topic goal). Invalidated by every move of :mod:`kpart.cluster.goals.relocation` (and
+    :meth:`GoalState.restore`), never cleared by hand."""
+
+    found: dict[tuple[str, float], tuple[float, float, np.ndarray]] = field(
+        default_factory=dict)
+
+    def get(self, key: tuple[str, float]) -> tuple[float, float, np.ndarray] | None:
+        return self.found.get(key)
+
+    def put(self, key: tuple[str, float], value: tuple[float, float, np.ndarray]) -> None:
+        self.found[key] = value
+
+    def invalidate(self) -> None:
+        """Forget every band (the loads changed)."""
+        self.found.clear()
+
+
+@dataclass(eq=False)
 class GoalState:
     """The optimizer's mutable arrays (read only for goals). Brokers by position in
     ``model.brokers``; ``pos``: int32 ``(P, R)`` broker positions, ``-1`` padding, slot 0 the
@@ -99,8 +121,8 @@ class GoalState:
     allowed: np.ndarray
     topic_count: np.ndarray
     thresholds: Thresholds
-    bands: dict[tuple[str, float], tuple[float, float, np.ndarray]] = field(
-        default_factory=dict)
+    #: The bands computed from the loads (invalidated by the moves).
+    cache: BandCache = field(default_factory=BandCache)
     #: The model ``pos`` indexes (for goals that replay Kafka on it, e.g.
     #: ``BrokerFailureCapacityGoal``); ``None`` when built by hand.
     model: ClusterModel | None = None
@@ -128,9 +150,10 @@ class GoalState:
         return {k: getattr(self, k).copy() for k in self.MUTABLE}
 
     def restore(self, saved: dict[str, np.ndarray]) -> None:
-        """The arrays as :meth:`save` copied them (in place; ``bands`` is left as it is)."""
+        """The arrays as :meth:`save` copied them (in place; the band cache invalidated)."""
         for k, v in saved.items():
             getattr(self, k)[...] = v
+        self.cache.invalidate()
 
 
 def capacities(model: ClusterModel, name: str) -> np.ndarray:

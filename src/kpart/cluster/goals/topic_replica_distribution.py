@@ -51,11 +51,11 @@ class TopicReplicaDistributionGoal(Goal):
     def limits(self, state: GoalState) -> np.ndarray:
         """float64 ``(2, T)``: :meth:`bands` as one array, cached in the state."""
         key = (self.name, 1.0)
-        found = state.bands.get(key)
+        found = state.cache.get(key)
         if found is None:
             lo, hi = self.bands(state)
             found = (0.0, 0.0, np.stack([lo, hi]))
-            state.bands[key] = found
+            state.cache.put(key, found)
         return found[2]
 
     def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
