@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster._optimizer_netout import relocate_for_network_out
 from kpart.cluster.goals import DEFAULT_GOALS, GoalState, Thresholds, goal_state
-from kpart.cluster.optimizer import _guards, _leader_bands
+from kpart.cluster.goals.goal import guards_upto
+from kpart.cluster.goals.joint_leadership import leader_bands
 
 _NET_OUT = "NetworkOutboundUsageDistributionGoal"
 
@@ -31,9 +32,9 @@ def _outside(load: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 def _relocate(s: GoalState, budget: float) -> tuple[float, np.ndarray]:
     goals = DEFAULT_GOALS
     at = next(i for i, g in enumerate(goals) if g.name == _NET_OUT)
-    bands, _ = _leader_bands(s, goals)
+    bands, _ = leader_bands(s, goals)
     s.cache.invalidate()
-    return relocate_for_network_out(s, bands, _guards(goals, at), budget), bands
+    return relocate_for_network_out(s, bands, guards_upto(goals, at), budget), bands
 
 
 @st.composite
@@ -113,7 +114,7 @@ def test_a_leadership_no_follower_can_take_goes_with_a_replica_move() -> None:
 
 
 def _relocate_bands(s: GoalState) -> tuple[np.ndarray, np.ndarray]:
-    bands, _ = _leader_bands(s, DEFAULT_GOALS)
+    bands, _ = leader_bands(s, DEFAULT_GOALS)
     s.cache.invalidate()
     return bands[3], bands[4]
 

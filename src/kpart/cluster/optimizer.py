@@ -37,56 +37,25 @@ plan they make).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kpart.cluster._optimizer_chains import chain_leaders
-from kpart.cluster._optimizer_failover import order_followers
-from kpart.cluster._optimizer_leaders import (
-    assign_leaders,
-    refine_leaders,
-    restore_leaders,
-)
-from kpart.cluster._optimizer_moves import balance, balance_topics, drain_all, fill_counts
-from kpart.cluster._optimizer_netout import relocate_for_network_out
-from kpart.cluster._optimizer_program import program_leaders
+from kpart.cluster._optimizer_moves import drain_all
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
-from kpart.cluster.goals.broker_failure_capacity import BrokerFailureCapacityGoal
-from kpart.cluster.goals.broker_set_aware import BrokerSetAwareGoal, pool_arrays
-from kpart.cluster.goals.disk_usage_distribution import DiskUsageDistributionGoal
-from kpart.cluster.goals.goal import Goal, guards_upto
-from kpart.cluster.goals.leader_bytes_in_distribution import LeaderBytesInDistributionGoal
-from kpart.cluster.goals.leader_replica_distribution import LeaderReplicaDistributionGoal
-from kpart.cluster.goals.network_inbound_usage_distribution import (
-    NetworkInboundUsageDistributionGoal,
-)
-from kpart.cluster.goals.network_outbound_usage_distribution import (
-    NetworkOutboundUsageDistributionGoal,
-)
-from kpart.cluster.goals.rack_aware import RackAwareGoal
-from kpart.cluster.goals.registry import DEFAULT_GOALS
-from kpart.cluster.goals.relocation import relocate_leaderships
-from kpart.cluster.goals.replica_distribution import ReplicaDistributionGoal
-from kpart.cluster.goals.state import (
-    BALANCE_MARGIN,
-    DEFAULT_THRESHOLDS,
-    GoalState,
-    Thresholds,
-    count_band,
-    goal_state,
-    util_band,
-)
-from kpart.cluster.goals.topic_replica_distribution import TopicReplicaDistributionGoal
+from kpart.cluster.goals.broker_set_aware import pool_arrays
+from kpart.cluster.goals.goal import Goal, Guards
+from kpart.cluster.goals.joint_leadership import NETWORK_OUT_BUDGET, keep_current_leaders
+from kpart.cluster.goals.registry import DEFAULT_GOALS, with_broker_sets
+from kpart.cluster.goals.state import DEFAULT_THRESHOLDS, GoalState, Thresholds, goal_state
 from kpart.cluster.load import BrokerLoad, broker_load
 from kpart.cluster.model import ClusterBroker, ClusterModel
 from kpart.errors import ConfigError
 from kpart.placement.pools import PoolSpec
 
-__all__ = ["ClusterPlan", "plan_cluster"]
+__all__ = ["NETWORK_OUT_BUDGET", "ClusterPlan", "plan_cluster"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,212 +97,36 @@ def _with_brokers(model: ClusterModel, add: Sequence[ClusterBroker]) -> ClusterM
     return replace(model, brokers=model.brokers + tuple(add))
 
 
-def _guards(goals: Sequence[Goal], upto: int) -> list[Goal]:
-    """The hard goals, every goal up to (and including) position ``upto``, and
-    :class:`TopicReplicaDistributionGoal` (cheap to keep: so that no soft goal gets worse)."""
-    return guards_upto(list(goals), upto)
-
-
-_REPLICA_RESOURCES: dict[type[Goal], tuple[str, str, str]] = {
-    DiskUsageDistributionGoal: ("disk", "cap_disk", "size"),
-                      NetworkInboundUsageDistributionGoal: ("nw_in", "cap_in", "rate_in")}
-#: The leadership goals, solved together by :mod:`kpart.cluster._optimizer_leaders` (rows of
-#: its ``bands``: network out, leader count, leader bytes-in).
-_LEADER_GOALS: tuple[type[Goal], ...] = (NetworkOutboundUsageDistributionGoal,
-                                          LeaderReplicaDistributionGoal,
-                                          LeaderBytesInDistributionGoal)
-
-
-def _leader_index(g: Goal) -> int:
-    """``g``'s row in :data:`_LEADER_GOALS`, -1 when it is no leadership goal."""
-    return next((j for j, k in enumerate(_LEADER_GOALS) if isinstance(g, k)), -1)
-
-
-def _leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.ndarray]:
-    """``(bands, weights)`` for :func:`refine_leaders`: the three leadership goals' bands
-    (Cruise Control's margin inside the threshold), weights by priority (4, 2, 1 in the
-    order ``goals`` lists them; 0 and no band for a goal not asked for)."""
-    th = s.thresholds
-    b = len(s.allowed)
-    bands = np.tile(np.array([[-math.inf], [math.inf], [1.0], [-math.inf], [math.inf]]),
-                    (3, b))
-    weights = np.zeros(3)
-    names = [_leader_index(g) for g in goals if _leader_index(g) >= 0]
-    for rank, j in enumerate(names):
-        weights[j] = 4.0 ** (len(names) - 1 - rank)
-        rows = []
-        for margin in (BALANCE_MARGIN, 1.0):
-            if j == 0:
-                lo, hi, c = util_band(s.nw_out, s.cap_out, s.allowed, th.network_out_balance,
-                                      margin)
-            elif j == 1:
-                lo, hi = count_band(s.leaders, s.allowed, th.leader_balance, margin)
-                c = np.ones(b)
-            else:
-                lo, hi, c = util_band(s.lead_in, np.ones(b), s.allowed,
-                                      th.network_in_balance, margin)
-                lo = -math.inf
-            rows.append((lo * c, hi * c))
-        (lo_aim, hi_aim), (lo_th, hi_th) = rows
-        mid = (hi_aim + lo_aim) / 2 if np.isfinite(lo_aim).all() else hi_aim
-        bands[5 * j: 5 * j + 5] = [lo_aim, hi_aim, np.maximum(mid, 1e-300),
-                                   lo_th * (1 - 1e-9), hi_th * (1 + 1e-9)]
-    return bands, weights
-
-
-def _leadership_at(goals: Sequence[Goal]) -> int:
-    """Where the one leadership pass runs: with the first leadership goal (-1: none).
-    Replica goals after it move followers only or are guarded by it."""
-    return next((i for i, g in enumerate(goals) if _leader_index(g) >= 0), -1)
-
-
-def _leader_violations(s: GoalState, goals: Sequence[Goal]) -> list[int]:
-    return [g.violations(s) for g in goals if _leader_index(g) >= 0]
-
-
-def _lead(s: GoalState, goals: Sequence[Goal]) -> None:
-    """The leadership goals: a greedy start then the descent (when network out is asked
-    for), kept only when no leadership goal ends worse than the descent from the current
-    leaders alone would leave it."""
-    bands, weights = _leader_bands(s, goals)
-    start = s.pos[:, 0].copy()
-    if weights[0] > 0:
-        c = s.cap_out if np.isfinite(s.cap_out[s.allowed]).all() else np.ones(len(s.allowed))
-        share = np.where(s.allowed, c, 0.0) * s.lead_out.sum() / c[s.allowed].sum()
-        before = _leader_violations(s, goals)
-        assign_leaders(s, share)
-        refine_leaders(s, bands, weights)
-        after = _leader_violations(s, goals)
-        if all(a <= b for a, b in zip(after, before, strict=True)):
-            _relocate(s, goals, bands, weights)
-            _chain(s, goals)
-            return
-        relocate_leaderships(s, start)
-    refine_leaders(s, bands, weights)
-    if weights[0] > 0:
-        _relocate(s, goals, bands, weights)
-    _chain(s, goals)
-
-
-def _chain(s: GoalState, goals: Sequence[Goal]) -> None:
-    """Leadership chains (:mod:`kpart.cluster._optimizer_chains`) for what single transfers
-    and swaps left outside the network-out and leader-bytes-in bands; kept only when no
-    leadership goal ends worse and one ends better."""
-    before = _leader_violations(s, goals)
-    if not any(before):
-        return
-    bands, weights = _leader_bands(s, goals)
-    start = s.pos[:, 0].copy()
-    if chain_leaders(s, bands, weights):
-        refine_leaders(s, bands, weights)
-    after = _leader_violations(s, goals)
-    if after == before or any(a > b for a, b in zip(after, before, strict=True)):
-        relocate_leaderships(s, start)  # no fewer violations: the leaders as they were
-
-
-#: Default of :func:`plan_cluster`'s ``network_out_budget``.
-NETWORK_OUT_BUDGET = 0.0185
-
-
-def _relocate(s: GoalState, goals: Sequence[Goal], bands: np.ndarray,
-              weights: np.ndarray) -> None:
-    """Replica moves for the network out leadership could not even out, then leadership
-    again; kept only when no leadership goal ends worse."""
-    i = next(i for i, g in enumerate(goals) if _leader_index(g) == 0)
-    before = _leader_violations(s, goals)
-    if not before[0]:
-        return
-    budget = s.network_out_budget * float((s.size * (s.pos >= 0).sum(axis=1)).sum())
-    if budget <= 0:
-        return
-    soft = [g for g in goals if not g.hard and not isinstance(g, BrokerFailureCapacityGoal)]
-    counts = [g.violations(s) for g in soft]
-    saved = s.save()
-    if relocate_for_network_out(s, bands, _guards(goals, i), budget):
-        refine_leaders(s, bands, weights)
-    if any(g.violations(s) > c for g, c in zip(soft, counts, strict=True)):
-        s.restore(saved)  # a goal got worse: as it was
-
-
-def _keep_current(s: GoalState, goals: Sequence[Goal]) -> None:
-    """Leaders and follower order as they are in the model wherever the goals end the same:
-    each partition's current first replica leads again where no broker's distance to the
-    leadership bands grows (:func:`restore_leaders`), and a partition on the same brokers
-    with the same leader keeps its replica order (unless
-    :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` orders followers)."""
-    model = s.model
-    if model is None:
-        return
-    orig = model.broker_positions(model.replicas)
-    bands, weights = _leader_bands(s, goals)
-    restore_leaders(s, orig[:, 0], bands, weights)
-    if any(isinstance(g, BrokerFailureCapacityGoal) for g in goals):
-        return
-    same = (s.pos[:, 0] == orig[:, 0]) & (np.sort(s.pos, axis=1) == np.sort(orig, axis=1)).all(
-        axis=1)
-    s.pos[same] = orig[same]
-
-
-def _run_goal(s: GoalState, goals: Sequence[Goal], i: int, strict: bool = False) -> None:
-    g = goals[i]
-    th = s.thresholds
-    guards = list(goals) if strict else _guards(goals, i)
-    if isinstance(g, ReplicaDistributionGoal):
-        lo, hi = count_band(s.replicas, s.allowed, th.replica_balance, BALANCE_MARGIN)
-        cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
-        target = cap * s.disk.sum() / cap[s.allowed].sum()
-        disk_goal = any(isinstance(x, DiskUsageDistributionGoal) for x in goals)
-        giver = target * (1 + (th.disk_balance - 1) * BALANCE_MARGIN) if disk_goal else None
-        fill_counts(s, lo, hi, guards, target, bulk=not strict, giver_disk=giver)
-    elif type(g) in _REPLICA_RESOURCES:
-        res, capname, wname = _REPLICA_RESOURCES[type(g)]
-        t = th.disk_balance if res == "disk" else th.network_in_balance
-        lo, hi, c = util_band(getattr(s, res), getattr(s, capname), s.allowed, t, BALANCE_MARGIN)
-        balance(s, getattr(s, res), c, lo, hi, getattr(s, wname), guards)
-    elif isinstance(g, TopicReplicaDistributionGoal):
-        balance_topics(s, g, guards)
-
-
 def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, float]],
               strict: bool) -> list[tuple[int, int]]:
-    """Drain, repair, then each goal in order, on ``s``; ``strict``: every goal guards every
-    move (so that none gets worse). Returns the replicas it could not drain."""
+    """On ``s``: the removed brokers drained and the hard goals broken at the start
+    repaired, then Cruise Control's loop — each goal in priority order fixes its own
+    violations with moves the goals before it accept — then the current leaders kept where
+    the goals allow and each goal's last step. ``strict``: every goal guards every move (so
+    that none gets worse). Returns the replicas it could not drain."""
     clock = time.perf_counter()
     soft = [g for g in goals if not g.hard]
     unplaced = drain_all(s, [g for g in goals if g.hard],
-                         soft if strict else [g for g in soft
-                                              if isinstance(g, TopicReplicaDistributionGoal)])
+                         soft if strict else [g for g in soft if g.guards_always])
     seconds.append(("drain", time.perf_counter() - clock))
     clock = time.perf_counter()
     repair(s, goals)
     seconds.append(("repair", time.perf_counter() - clock))
-    lead_at = _leadership_at(goals)
-    for i, g in enumerate(goals):
+    done: list[Goal] = []
+    for goal in goals:
         clock = time.perf_counter()
-        _run_goal(s, goals, i, strict)
-        if i == lead_at:
-            _lead(s, goals)
-        seconds.append((g.name, time.perf_counter() - clock))
+        goal.optimize(s, guards=Guards(goals, tuple(done), strict))
+        done.append(goal)
+        seconds.append((goal.name, time.perf_counter() - clock))
     clock = time.perf_counter()
-    _keep_current(s, goals)
+    keep_current_leaders(s, goals)
     seconds.append(("keep leaders", time.perf_counter() - clock))
-    clock = time.perf_counter()
-    if any(isinstance(g, BrokerFailureCapacityGoal) for g in goals):
-        order_followers(s)  # the follower order: seen by no other goal
-        seconds.append(("failover order", time.perf_counter() - clock))
-    else:  # the program weighs no failure: with the failure goal, leaders stay as they are
-        program_leaders(s, goals)
-        seconds.append(("leadership program", time.perf_counter() - clock))
+    for i, goal in enumerate(goals):
+        clock = time.perf_counter()
+        step = goal.finish(s, guards=Guards(goals, goals[:i], strict))
+        if step:
+            seconds.append((step, time.perf_counter() - clock))
     return unplaced
-
-
-def _with_pools(goals: tuple[Goal, ...], pools: PoolSpec | None) -> tuple[Goal, ...]:
-    """``goals`` with :class:`BrokerSetAwareGoal` after RackAwareGoal (first without it)
-    when ``pools`` are given and the goals lack it."""
-    if pools is None or any(isinstance(g, BrokerSetAwareGoal) for g in goals):
-        return goals
-    at = next((i + 1 for i, g in enumerate(goals) if isinstance(g, RackAwareGoal)), 0)
-    return (*goals[:at], BrokerSetAwareGoal(), *goals[at:])
 
 
 def _worse_soft(state: Callable[[np.ndarray], GoalState], s: GoalState,
@@ -394,7 +187,7 @@ def plan_cluster(
     allowed = np.array([b.id not in removed for b in model.brokers], dtype=bool)
     if not allowed.any():
         raise ConfigError("Invalid brokers to remove: no broker would be left.")
-    goals = _with_pools(tuple(goals), pools)
+    goals = with_broker_sets(tuple(goals)) if pools is not None else tuple(goals)
     arrays = pool_arrays(model, pools) if pools is not None else (None, None)
 
     def state(replicas: np.ndarray) -> GoalState:

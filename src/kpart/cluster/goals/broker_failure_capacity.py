@@ -7,11 +7,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 
+from kpart.cluster._optimizer_failover import order_followers
 from kpart.cluster.broker_outage import outage_all
-from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.goal import Goal, Guards
 from kpart.cluster.goals.state import GoalState
 from kpart.cluster.model import ClusterModel
 
@@ -62,6 +64,13 @@ class BrokerFailureCapacityGoal(Goal):
 
     name: str = "BrokerFailureCapacityGoal"
     hard: bool = True
+    orders_followers: ClassVar[bool] = True
+
+    def finish(self, state: GoalState, guards: Guards) -> str:
+        """The follower order (:func:`~kpart.cluster._optimizer_failover.order_followers`):
+        seen by no other goal, so last."""
+        order_followers(state)
+        return "failover order"
 
     def violations(self, state: GoalState) -> int:
         if state.model is None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kpart.cluster.goals.goal import Guards
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import GoalState
 
 __all__ = ["DiskUsageDistributionGoal"]
 
@@ -19,3 +21,6 @@ class DiskUsageDistributionGoal(ResourceDistributionGoal):
     capacity: str = "cap_disk"
     threshold: str = "disk_balance"
     upper_only: bool = False
+
+    def optimize(self, state: GoalState, guards: Guards) -> None:
+        self.rebalance_by_moving_replicas(state, guards, state.size)

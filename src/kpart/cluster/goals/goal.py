@@ -10,8 +10,9 @@ guards)`` (its fix, with moves every goal of ``guards`` accepts).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -40,6 +41,12 @@ class Goal:
 
     name: str
     hard: bool
+    #: The goal decides the order of followers (who leads after a failure): the optimizer
+    #: then keeps no partition's current replica order for its own sake.
+    orders_followers: ClassVar[bool] = False
+    #: The goal guards every move of the plan, even those of goals before it (cheap to
+    #: keep, so that no soft goal gets worse: ``TopicReplicaDistributionGoal``).
+    guards_always: ClassVar[bool] = False
 
     def violations(self, state: GoalState) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -57,16 +64,22 @@ class Goal:
         Control's ``AbstractGoal.optimize``); by default nothing to do."""
         return None
 
+    def finish(self, state: GoalState, guards: Guards) -> str:
+        """A last step once every goal is optimized (and the current leaders kept where the
+        goals allow); returns its name for the plan's timings, ``""`` for none (the
+        default)."""
+        return ""
+
 
 @dataclass(frozen=True, slots=True)
 class Guards:
     """What a goal's ``optimize`` is given (Cruise Control's ``optimizedGoals``): ``goals``,
-    every goal of the plan in priority order; ``done``, how many of them were optimized
-    before this one; ``strict``: every goal guards every move (the optimizer's fallback, so
-    that no goal gets worse)."""
+    every goal of the plan in priority order; ``done``, the goals optimized before this one
+    (Cruise Control's ``optimizedGoals``); ``strict``: every goal guards every move (the
+    optimizer's fallback, so that no goal gets worse)."""
 
     goals: tuple[Goal, ...]
-    done: int
+    done: tuple[Goal, ...] = ()
     strict: bool = False
 
     def moves(self) -> list[Goal]:
@@ -74,14 +87,14 @@ class Guards:
         every goal optimized so far and the one optimizing (Cruise Control's
         ``optimizedGoals`` + itself), and ``TopicReplicaDistributionGoal`` (cheap to keep: so
         that no soft goal gets worse)."""
-        return guards_upto(self.goals, len(self.goals) if self.strict else self.done)
+        return guards_upto(self.goals, len(self.goals) if self.strict else len(self.done))
 
 
-def guards_upto(goals: tuple[Goal, ...] | list[Goal], upto: int) -> list[Goal]:
+def guards_upto(goals: Sequence[Goal], upto: int) -> list[Goal]:
     """The hard goals, every goal up to (and including) position ``upto`` of ``goals``, and
     a topic-replica goal (one whose ``guards_always`` is set)."""
     return [g for i, g in enumerate(goals)
-            if g.hard or i <= upto or getattr(g, "guards_always", False)]
+            if g.hard or i <= upto or g.guards_always]
 
 
 def move_delta(state: GoalState, row: int, src: int, resource: str) -> float:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kpart.cluster.goals.goal import Guards
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import GoalState
 
 __all__ = ["NetworkInboundUsageDistributionGoal"]
 
@@ -19,3 +21,6 @@ class NetworkInboundUsageDistributionGoal(ResourceDistributionGoal):
     capacity: str = "cap_in"
     threshold: str = "network_in_balance"
     upper_only: bool = False
+
+    def optimize(self, state: GoalState, guards: Guards) -> None:
+        self.rebalance_by_moving_replicas(state, guards, state.rate_in)

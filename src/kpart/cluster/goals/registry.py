@@ -35,7 +35,7 @@ from kpart.cluster.goals.replica_distribution import ReplicaDistributionGoal
 from kpart.cluster.goals.topic_replica_distribution import TopicReplicaDistributionGoal
 from kpart.errors import ConfigError
 
-__all__ = ["DEFAULT_GOALS", "GOALS", "goals_by_name"]
+__all__ = ["DEFAULT_GOALS", "GOALS", "goals_by_name", "with_broker_sets"]
 
 #: Every goal kpart knows, in Cruise Control's default priority order (hard goals first).
 GOALS: tuple[Goal, ...] = (
@@ -76,3 +76,12 @@ def goals_by_name(names: str | list[str]) -> tuple[Goal, ...]:
             raise ConfigError(f"Unknown goal {n!r}: known goals are {', '.join(known)}.")
         out.append(known[n])
     return tuple(out)
+
+
+def with_broker_sets(goals: tuple[Goal, ...]) -> tuple[Goal, ...]:
+    """``goals`` with :class:`BrokerSetAwareGoal` after RackAwareGoal (first without it)
+    when they lack it: the goals of a plan given resource pools."""
+    if any(isinstance(g, BrokerSetAwareGoal) for g in goals):
+        return goals
+    at = next((i + 1 for i, g in enumerate(goals) if isinstance(g, RackAwareGoal)), 0)
+    return (*goals[:at], BrokerSetAwareGoal(), *goals[at:])

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from kpart.cluster._optimizer_moves import fill_counts
+from kpart.cluster.goals.goal import Guards
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import BALANCE_MARGIN, GoalState, count_band
 
 __all__ = ["ReplicaDistributionGoal"]
 
@@ -19,3 +24,20 @@ class ReplicaDistributionGoal(ResourceDistributionGoal):
     capacity: str = ""
     threshold: str = "replica_balance"
     upper_only: bool = False
+
+    def optimize(self, state: GoalState, guards: Guards) -> None:
+        """Replica counts into the band aimed at: brokers under it take replicas sized to
+        what they still need of the disk target (bytes that must move anyway when the disk
+        goal is one of the plan's, taken from brokers above the disk band aimed at: none
+        moves twice) — :func:`~kpart.cluster._optimizer_moves.fill_counts`; in bulk unless
+        ``guards.strict``."""
+        th = state.thresholds
+        lo, hi = count_band(state.replicas, state.allowed, getattr(th, self.threshold),
+                            BALANCE_MARGIN)
+        cap = np.where(np.isfinite(state.cap_disk), state.cap_disk, 1.0)
+        target = cap * state.disk.sum() / cap[state.allowed].sum()
+        disk_goal = any(isinstance(x, ResourceDistributionGoal) and x.resource == "disk"
+                        for x in guards.goals)
+        giver = target * (1 + (th.disk_balance - 1) * BALANCE_MARGIN) if disk_goal else None
+        fill_counts(state, lo, hi, guards.moves(), target, bulk=not guards.strict,
+                    giver_disk=giver)

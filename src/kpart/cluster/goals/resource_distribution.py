@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster.goals.goal import Goal, leader_delta, leaves, move_delta
-from kpart.cluster.goals.state import GoalState, count_band, util_band
+from kpart.cluster._optimizer_moves import balance
+from kpart.cluster.goals.goal import Goal, Guards, leader_delta, leaves, move_delta
+from kpart.cluster.goals.state import BALANCE_MARGIN, GoalState, count_band, util_band
 
 __all__ = ["ResourceDistributionGoal"]
 
@@ -75,3 +76,17 @@ class ResourceDistributionGoal(Goal):
 
     def accepts_leader(self, state: GoalState, row: int, src: int, dst: int) -> bool:
         return self.keeps(state, src, dst, leader_delta(state, row, self.resource))
+
+    def rebalance_by_moving_replicas(self, state: GoalState, guards: Guards,
+                                     weight: np.ndarray) -> None:
+        """Cruise Control's ``rebalanceByMovingLoadOut/In`` with replicas: every allowed
+        broker into the band aimed at (``BALANCE_MARGIN`` inside the threshold), from the
+        most loaded broker to the least, each time the largest replica (``weight[row]``: what
+        it moves of the resource) that overshoots nothing
+        (:func:`~kpart.cluster._optimizer_moves.balance`), every move accepted by
+        ``guards.moves()``."""
+        t = getattr(state.thresholds, self.threshold)
+        load = getattr(state, self.resource)
+        lo, hi, c = util_band(load, getattr(state, self.capacity), state.allowed, t,
+                              BALANCE_MARGIN)
+        balance(state, load, c, lo, hi, weight, guards.moves())

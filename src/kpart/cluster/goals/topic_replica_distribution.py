@@ -8,7 +8,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from kpart.cluster.goals.goal import Goal, leaves
+from kpart.cluster._optimizer_moves import balance_topics
+from kpart.cluster.goals.goal import Goal, Guards, leaves
 from kpart.cluster.goals.state import GoalState
 
 __all__ = ["TopicReplicaDistributionGoal"]
@@ -68,3 +69,8 @@ class TopicReplicaDistributionGoal(Goal):
                                                           lim[1, t])))
         return bool(state.topic_count[t, dst] + 1 <= lim[1, t]
                     and (not state.allowed[src] or state.topic_count[t, src] - 1 >= lim[0, t]))
+
+    def optimize(self, state: GoalState, guards: Guards) -> None:
+        """Each (topic, broker) count outside the band takes (or gives) the topic's smallest
+        follower replicas (:func:`~kpart.cluster._optimizer_moves.balance_topics`)."""
+        balance_topics(state, self, guards.moves())
