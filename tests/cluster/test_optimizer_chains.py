@@ -1,4 +1,4 @@
-"""Leadership chains (kpart.cluster._optimizer_chains): the worked example of the module
+"""Leadership chains (kpart.cluster.goals._leadership_chains): the worked example of the module
 docstring, where no single transfer nor pair swap helps and a chain does."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_chains import chain_leaders
-from kpart.cluster._optimizer_leaders import refine_leaders
 from kpart.cluster.goals import GoalState, goal_state
+from kpart.cluster.goals._leadership_chains import chain_leaders
+from kpart.cluster.goals._leadership_movement import refine_leaders
 
 CAP = Capacity(disk_bytes=1e9, network_in=1e9, network_out=1e9)
 

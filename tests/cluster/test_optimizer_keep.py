@@ -1,4 +1,4 @@
-"""Leaders kept (kpart.cluster._optimizer_leaders.restore_leaders and plan_cluster): a
+"""Leaders kept (kpart.cluster.goals._leadership_movement.restore_leaders and plan_cluster): a
 leadership the goals do not need moved goes back to the partition's current leader; one
 whose return would take a broker out of a band stays."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_leaders import restore_leaders
 from kpart.cluster.goals import GoalState, goal_state
+from kpart.cluster.goals._leadership_movement import restore_leaders
 from kpart.cluster.optimizer import plan_cluster
 from kpart.cluster.verifier import verify
 

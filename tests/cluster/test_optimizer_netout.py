@@ -1,4 +1,4 @@
-"""Network out by leadership and replica moves (``kpart.cluster._optimizer_netout``): on
+"""Network out by leadership and replica moves (``kpart.cluster.goals._network_out_rebalance``): on
 random clusters, the pass never takes a broker out of its network-out or leader-count band,
 never breaks a hard goal, keeps every replica set valid and stays within its byte budget;
 on a small case a leadership no follower can take goes with one replica move."""
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_netout import relocate_for_network_out
 from kpart.cluster.goals import DEFAULT_GOALS, GoalState, Thresholds, goal_state
+from kpart.cluster.goals._network_out_rebalance import relocate_for_network_out
 from kpart.cluster.goals.goal import guards_upto
 from kpart.cluster.goals.joint_leadership import leader_bands
 

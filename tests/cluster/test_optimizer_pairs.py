@@ -1,4 +1,4 @@
-"""Heavy leaderships two to a broker (``kpart.cluster._optimizer_pairs``): on a cluster with
+"""Heavy leaderships two to a broker (``kpart.cluster.goals._heavy_leaderships``): on a cluster with
 two partitions each serving more network out than the band's top, led by two brokers, the
 plan leads both from one broker and ends at the verifier's floor (one broker over the
 band); without the pairing step it ends above it."""
@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import kpart.cluster._optimizer_netout as netout
+import kpart.cluster.goals._network_out_rebalance as netout
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_handover import BrokerLimits
-from kpart.cluster._optimizer_pairs import _backs
 from kpart.cluster.goals import goal_state, goals_by_name
+from kpart.cluster.goals._heavy_leaderships import _backs
+from kpart.cluster.goals._network_out_actions import BrokerLimits
 from kpart.cluster.optimizer import ClusterPlan, plan_cluster
 from kpart.cluster.verifier import verify
 

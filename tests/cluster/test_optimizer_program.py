@@ -1,4 +1,4 @@
-"""The leadership program (kpart.cluster._optimizer_program): the worked example of its
+"""The leadership program (kpart.cluster.goals._exact_leadership): the worked example of its
 docstring, and on random clusters: only leaders change, no leadership goal ends with more
 brokers outside its band, and a change is made only when one ends with fewer."""
 
@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_program import leadership_goals, program_leaders
 from kpart.cluster.goals import DEFAULT_GOALS, GoalState, goal_state, goals_by_name
+from kpart.cluster.goals._exact_leadership import leadership_goals, program_leaders
 from kpart.cluster.optimizer import plan_cluster
 
 CAP = Capacity(disk_bytes=1e9, network_in=1e9, network_out=1e9)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import SCAN
+from kpart.cluster.goals._replica_movement import SCAN
 from kpart.cluster.goals.broker_set_aware import BrokerSetAwareGoal, pool_violations
 from kpart.cluster.goals.capacity import CapacityGoal
 from kpart.cluster.goals.goal import Goal

@@ -10,18 +10,18 @@ counts are evened with replicas sized to what the receiver still needs, taken fr
 above the disk band aimed at (bytes that must move anyway: none moves twice); then each
 resource goal moves, from the most loaded broker to the least, the largest replica that does not
 overshoot (the fewest bytes that fix the violation); the network-out, leader-count and
-leader-bytes-in goals move leadership, together (:mod:`kpart.cluster._optimizer_leaders`,
+leader-bytes-in goals move leadership, together (:mod:`kpart.cluster.goals._leadership_movement`,
 no data), then, for each broker still outside the network-out band, leadership handovers,
 replica moves chosen by the fewest bytes per byte/s relieved and replica swaps, leader
-counts kept in their band (:mod:`kpart.cluster._optimizer_netout`), and partitions whose network
-out alone is over the band packed two to a broker (:mod:`kpart.cluster._optimizer_pairs`); the
+counts kept in their band (:mod:`kpart.cluster.goals._network_out_rebalance`), and partitions whose network
+out alone is over the band packed two to a broker (:mod:`kpart.cluster.goals._heavy_leaderships`); the
 topic goal moves the smallest followers;
 each partition's current leader comes back wherever no broker ends further from the
-leadership bands (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`); what is still
+leadership bands (:func:`~kpart.cluster.goals._leadership_movement.restore_leaders`); what is still
 outside a leadership band is then solved exactly over the heaviest partitions, as a
-mixed-integer program (:mod:`kpart.cluster._optimizer_program`); kpart's
+mixed-integer program (:mod:`kpart.cluster.goals._exact_leadership`); kpart's
 :class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers instead
-(:mod:`kpart.cluster._optimizer_failover`). The target's leader is each partition's first
+(:mod:`kpart.cluster.goals._failover_order`). The target's leader is each partition's first
 replica. The result is checked by nothing here: run
 :func:`kpart.cluster.verifier.verify` on :attr:`ClusterPlan.target` (the tests do, on every
 plan they make).
@@ -43,8 +43,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import drain_all
 from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
+from kpart.cluster.goals._replica_movement import drain_all
 from kpart.cluster.goals.broker_set_aware import pool_arrays
 from kpart.cluster.goals.goal import Goal, Guards
 from kpart.cluster.goals.joint_leadership import NETWORK_OUT_BUDGET, keep_current_leaders
@@ -165,7 +165,7 @@ def plan_cluster(
     pool's brokers (:class:`~kpart.cluster.goals.BrokerSetAwareGoal`, added after
     RackAwareGoal when ``goals`` lack it). ``network_out_budget``: the share of all replicas'
     bytes that replica moves for network out may move where leadership alone cannot even it
-    out (:mod:`kpart.cluster._optimizer_netout`; 0 for none). Hard goals broken at the start are repaired first
+    out (:mod:`kpart.cluster.goals._network_out_rebalance`; 0 for none). Hard goals broken at the start are repaired first
     with the fewest bytes (:mod:`kpart.cluster._optimizer_repair`). A plan that would leave a
     soft goal with more violations than before is redone with every goal guarding every move.
 

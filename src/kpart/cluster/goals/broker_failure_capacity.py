@@ -11,8 +11,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from kpart.cluster._optimizer_failover import order_followers
 from kpart.cluster.broker_outage import outage_all
+from kpart.cluster.goals._failover_order import order_followers
 from kpart.cluster.goals.goal import Goal, Guards
 from kpart.cluster.goals.state import GoalState
 from kpart.cluster.model import ClusterModel
@@ -67,7 +67,7 @@ class BrokerFailureCapacityGoal(Goal):
     orders_followers: ClassVar[bool] = True
 
     def finish(self, state: GoalState, guards: Guards) -> str:
-        """The follower order (:func:`~kpart.cluster._optimizer_failover.order_followers`):
+        """The follower order (:func:`~kpart.cluster.goals._failover_order.order_followers`):
         seen by no other goal, so last."""
         order_followers(state)
         return "failover order"

@@ -11,18 +11,18 @@ wants many light ones evened, and every leadership moves both. kpart weighs them
 violation of any of them (so no goal's count grows):
 
 1. :meth:`JointLeadershipSolve.solve` — when network out is asked for, a greedy start
-   (:func:`~kpart.cluster._optimizer_leaders.assign_leaders`, heaviest partitions first)
-   and the descent (:func:`~kpart.cluster._optimizer_leaders.refine_leaders`), kept only
+   (:func:`~kpart.cluster.goals._leadership_movement.assign_leaders`, heaviest partitions first)
+   and the descent (:func:`~kpart.cluster.goals._leadership_movement.refine_leaders`), kept only
    when no leadership goal ends worse than the descent from the current leaders alone; then
-   the network-out replica phase (:class:`~kpart.cluster._optimizer_netout.NetworkOutPass`,
+   the network-out replica phase (:class:`~kpart.cluster.goals._network_out_rebalance.NetworkOutPass`,
    Cruise Control's ``rebalanceByMovingLoadOut/In`` and ``rebalanceBySwappingLoadOut/In``,
    within a byte budget, kept only when no soft goal ends worse) and leadership chains
-   (:mod:`kpart.cluster._optimizer_chains`);
+   (:mod:`kpart.cluster.goals._leadership_chains`);
 2. :func:`keep_current_leaders` — after every goal: each partition's current leader back
    wherever no broker ends further from the bands, and the current replica order kept;
 3. :meth:`JointLeadershipSolve.finish` — what is still outside a leadership band, solved
    exactly over the heaviest partitions as a mixed-integer program
-   (:mod:`kpart.cluster._optimizer_program`, HiGHS under a node limit: deterministic, no
+   (:mod:`kpart.cluster.goals._exact_leadership`, HiGHS under a node limit: deterministic, no
    wall-clock limit).
 """
 
@@ -34,10 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster._optimizer_chains import chain_leaders
-from kpart.cluster._optimizer_leaders import assign_leaders, refine_leaders, restore_leaders
-from kpart.cluster._optimizer_netout import relocate_for_network_out
-from kpart.cluster._optimizer_program import program_leaders
+from kpart.cluster.goals._exact_leadership import program_leaders
+from kpart.cluster.goals._leadership_chains import chain_leaders
+from kpart.cluster.goals._leadership_movement import assign_leaders, refine_leaders, restore_leaders
+from kpart.cluster.goals._network_out_rebalance import relocate_for_network_out
 from kpart.cluster.goals.goal import Goal, Guards, guards_upto
 from kpart.cluster.goals.relocation import relocate_leaderships
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
@@ -61,7 +61,7 @@ def leadership_index(g: Goal) -> int:
 
 
 def leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.ndarray]:
-    """``(bands, weights)`` for :func:`~kpart.cluster._optimizer_leaders.refine_leaders`: the
+    """``(bands, weights)`` for :func:`~kpart.cluster.goals._leadership_movement.refine_leaders`: the
     three leadership goals' bands (Cruise Control's margin inside the threshold), weights by
     priority (4, 2, 1 in the order ``goals`` lists them; 0 and no band for a goal not asked
     for)."""
@@ -166,14 +166,14 @@ class JointLeadershipSolve:
             s.restore(saved)  # a goal got worse: as it was
 
     def finish(self, s: GoalState) -> None:
-        """Step 3: the program (:func:`~kpart.cluster._optimizer_program.program_leaders`)."""
+        """Step 3: the program (:func:`~kpart.cluster.goals._exact_leadership.program_leaders`)."""
         program_leaders(s, self.goals)
 
 
 def keep_current_leaders(s: GoalState, goals: Sequence[Goal]) -> None:
     """Step 2: leaders and follower order as they are in the model wherever the goals end
     the same: each partition's current first replica leads again where no broker's distance
-    to the leadership bands grows (:func:`~kpart.cluster._optimizer_leaders.restore_leaders`),
+    to the leadership bands grows (:func:`~kpart.cluster.goals._leadership_movement.restore_leaders`),
     and a partition on the same brokers with the same leader keeps its replica order (unless
     a goal orders followers: ``BrokerFailureCapacityGoal``)."""
     model = s.model

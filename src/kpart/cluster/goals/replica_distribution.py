@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import fill_counts
+from kpart.cluster.goals._replica_movement import fill_counts
 from kpart.cluster.goals.goal import Guards
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
 from kpart.cluster.goals.state import BALANCE_MARGIN, GoalState, count_band
@@ -29,7 +29,7 @@ class ReplicaDistributionGoal(ResourceDistributionGoal):
         """Replica counts into the band aimed at: brokers under it take replicas sized to
         what they still need of the disk target (bytes that must move anyway when the disk
         goal is one of the plan's, taken from brokers above the disk band aimed at: none
-        moves twice) — :func:`~kpart.cluster._optimizer_moves.fill_counts`; in bulk unless
+        moves twice) — :func:`~kpart.cluster.goals._replica_movement.fill_counts`; in bulk unless
         ``guards.strict``."""
         th = state.thresholds
         lo, hi = count_band(state.replicas, state.allowed, getattr(th, self.threshold),

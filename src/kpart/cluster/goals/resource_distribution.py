@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import balance
+from kpart.cluster.goals._replica_movement import balance
 from kpart.cluster.goals.goal import Goal, Guards, leader_delta, leaves, move_delta
 from kpart.cluster.goals.state import BALANCE_MARGIN, GoalState, count_band, util_band
 
@@ -83,7 +83,7 @@ class ResourceDistributionGoal(Goal):
         broker into the band aimed at (``BALANCE_MARGIN`` inside the threshold), from the
         most loaded broker to the least, each time the largest replica (``weight[row]``: what
         it moves of the resource) that overshoots nothing
-        (:func:`~kpart.cluster._optimizer_moves.balance`), every move accepted by
+        (:func:`~kpart.cluster.goals._replica_movement.balance`), every move accepted by
         ``guards.moves()``."""
         t = getattr(state.thresholds, self.threshold)
         load = getattr(state, self.resource)

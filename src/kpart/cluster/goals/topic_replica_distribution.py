@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import balance_topics
+from kpart.cluster.goals._replica_movement import balance_topics
 from kpart.cluster.goals.goal import Goal, Guards, leaves
 from kpart.cluster.goals.state import GoalState
 
@@ -72,5 +72,5 @@ class TopicReplicaDistributionGoal(Goal):
 
     def optimize(self, state: GoalState, guards: Guards) -> None:
         """Each (topic, broker) count outside the band takes (or gives) the topic's smallest
-        follower replicas (:func:`~kpart.cluster._optimizer_moves.balance_topics`)."""
+        follower replicas (:func:`~kpart.cluster.goals._replica_movement.balance_topics`)."""
         balance_topics(state, self, guards.moves())

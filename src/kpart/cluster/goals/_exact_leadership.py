@@ -3,8 +3,8 @@
 ``LeaderReplicaDistributionGoal`` and ``LeaderBytesInDistributionGoal``), as a small
 mixed-integer program solved by HiGHS (:func:`scipy.optimize.milp`).
 
-The descent, the chains and the replica moves before it (:mod:`kpart.cluster._optimizer_leaders`,
-:mod:`kpart.cluster._optimizer_chains`, :mod:`kpart.cluster._optimizer_netout`) leave most
+The descent, the chains and the replica moves before it (:mod:`kpart.cluster.goals._leadership_movement`,
+:mod:`kpart.cluster.goals._leadership_chains`, :mod:`kpart.cluster.goals._network_out_rebalance`) leave most
 brokers at the very edge of their bands, so what is left needs several leaderships passed at
 once among brokers none of which may lose or gain alone (on #1592's shape, adding ten
 brokers: broker 55 under the network-out band, lifted by eleven heavy leaderships passed

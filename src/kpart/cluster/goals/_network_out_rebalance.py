@@ -27,7 +27,7 @@ stays over the band in any plan while it leads it (the verifier's floor counts s
 has no network-out top here (nor a leader bytes-in limit when it is already over that one),
 and the steps above hand it what others cannot hold. Then such partitions are packed two to
 a broker and what is left over with mid-weight leaderships hands one to an absorber
-(:mod:`kpart.cluster._optimizer_pairs`), and the brokers those steps moved are settled
+(:mod:`kpart.cluster.goals._heavy_leaderships`), and the brokers those steps moved are settled
 again; pairs that settling made possible are packed once more.
 
 A broker over its band usually sits at the bottom of the leader-count band (it leads a few
@@ -47,22 +47,22 @@ from dataclasses import replace
 
 import numpy as np
 
-from kpart.cluster._optimizer_handover import (
+from kpart.cluster.goals._heavy_leaderships import pair_heavy, relieve_over
+from kpart.cluster.goals._network_out_actions import (
     ROWS,
     BrokerLimits,
     Undo,
-    _cheapest,
-    _counts,
-    _heavy,
-    _move,
-    _receivers,
-    _swap,
+    cheapest,
+    heavy_partitions,
+    keep_leader_counts,
     lead_moved,
     lead_ok,
+    move_replica,
+    pass_leadership,
+    receivers,
     undo_all,
 )
-from kpart.cluster._optimizer_pairs import pair_heavy, relieve_over
-from kpart.cluster._optimizer_swaps import exchange_replicas, gain_swap, swap_step
+from kpart.cluster.goals._replica_swap import exchange_replicas, gain_swap, swap_step
 from kpart.cluster.goals.goal import Goal
 from kpart.cluster.goals.relocation import accepted
 from kpart.cluster.goals.state import GoalState
@@ -91,7 +91,7 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits,
                     and s.leaders[f] + 1 <= lim.chi
                     and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
                     and lead_ok(s, row, x, f, guards)):
-                _swap(s, row, k, undo)
+                pass_leadership(s, row, k, undo)
                 break
     if s.nw_out[x] <= lim.hi_t[x]:
         return bool(undo)
@@ -125,7 +125,7 @@ def _take_many(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal]) 
                 or s.lead_in[x] + s.rate_in[row] > lim.lin[x]
                 or not lead_ok(s, row, z, x, guards)):
             continue
-        _swap(s, row, k, undo)
+        pass_leadership(s, row, k, undo)
     if s.nw_out[x] >= lim.lo_t[x]:
         return bool(undo)
     undo_all(undo)
@@ -136,7 +136,7 @@ def _pass_one(s: GoalState, x: int, rows: np.ndarray,
               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
               ) -> bool:
     """Step 1 of :func:`_shed`: the leadership of one of ``rows`` (in order) to a follower
-    with room, leader counts repaired (:func:`_counts`)."""
+    with room, leader counts repaired (:func:`keep_leader_counts`)."""
     lim, guards = ctx[0], ctx[1]
     undo: Undo = []
     for row in rows.tolist():
@@ -148,8 +148,8 @@ def _pass_one(s: GoalState, x: int, rows: np.ndarray,
                     or not lead_ok(s, row, x, f, guards)):
                 continue
             took = (int(s.leaders[x]), int(s.leaders[f]))
-            _swap(s, row, k, undo)
-            if _counts(s, x, f, took, wr, ctx, undo) >= 0:
+            pass_leadership(s, row, k, undo)
+            if keep_leader_counts(s, x, f, took, wr, ctx, undo) >= 0:
                 return True
             undo_all(undo)
     return False
@@ -177,12 +177,12 @@ def _shed(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budge
             or exchange_replicas(s, x, budget, ctx, moves=False) >= 0):
         return 0.0
     # 3. a replica move: the fewest bytes per byte/s of the relief needed
-    order = _cheapest(s.size[rows], useful, need)
+    order = cheapest(s.size[rows], useful, need)
     for row in rows[order][:ROWS].tolist():
         size, wr = float(s.size[row]), float(s.lead_out[row])
         if size > budget:
             continue
-        for d in _receivers(s, wr, float(s.rate_in[row]), lim).tolist():
+        for d in receivers(s, wr, float(s.rate_in[row]), lim).tolist():
             if (s.pos[row] == d).any():
                 continue
             took = (before[0], int(s.leaders[d]))
@@ -190,11 +190,11 @@ def _shed(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budge
                 f = int(s.pos[row, k])
                 if f < 0 or not accepted(guards, s, row, f, d):
                     continue
-                _move(s, row, k, d, undo)
+                move_replica(s, row, k, d, undo)
                 if not lead_moved(s, row, k, x, d, guards, undo):
                     undo_all(undo)
                     continue
-                got = _counts(s, x, d, took, wr, ctx, undo)
+                got = keep_leader_counts(s, x, d, took, wr, ctx, undo)
                 if got >= 0 and size + got <= budget:
                     return size + got
                 undo_all(undo)
@@ -231,14 +231,14 @@ def _gain(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budge
         k = int(np.flatnonzero(s.pos[row] == x)[0])
         wr = float(s.lead_out[row])
         took = (int(s.leaders[g]), int(s.leaders[x]))
-        _swap(s, row, k, undo)
-        if _counts(s, g, x, took, wr, ctx, undo) >= 0:
+        pass_leadership(s, row, k, undo)
+        if keep_leader_counts(s, g, x, took, wr, ctx, undo) >= 0:
             return 0.0
         undo_all(undo)
     # 2. a replica move onto it, the fewest bytes per byte/s of the gain needed
     rows = rows[~held & (s.size[rows] <= budget)]
     useful = np.minimum(s.lead_out[rows], need)
-    order = _cheapest(s.size[rows], useful, need)
+    order = cheapest(s.size[rows], useful, need)
     for row in rows[order][:ROWS].tolist():
         g = int(lead[row])
         size, wr = float(s.size[row]), float(s.lead_out[row])
@@ -247,11 +247,11 @@ def _gain(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budge
             f = int(s.pos[row, k])
             if f < 0 or not accepted(guards, s, row, f, x):
                 continue
-            _move(s, row, k, x, undo)
+            move_replica(s, row, k, x, undo)
             if not lead_moved(s, row, k, g, x, guards, undo):
                 undo_all(undo)
                 continue
-            got = _counts(s, g, x, took, wr, ctx, undo)
+            got = keep_leader_counts(s, g, x, took, wr, ctx, undo)
             if got >= 0 and size + got <= budget:
                 return size + got
             undo_all(undo)
@@ -294,7 +294,7 @@ def _settle(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], bud
 
 def _heavy_leaders(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """Brokers leading a partition heavier than their band's top (sorted)."""
-    return np.unique(s.pos[_heavy(s, lim), 0]).astype(np.int64)
+    return np.unique(s.pos[heavy_partitions(s, lim), 0]).astype(np.int64)
 
 
 def _settle_all(s: GoalState, base: BrokerLimits, guards: Sequence[Goal], budget: float,
@@ -330,7 +330,7 @@ def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[G
     (network out: aimed band rows 0, 1, threshold band rows 3, 4; leader count threshold
     band rows 8, 9; leader bytes-in threshold top row 14); ``budget``: bytes this pass may
     move. Then heavy leaderships are packed two to a broker
-    (:func:`kpart.cluster._optimizer_pairs.pair_heavy`) and what that leaves settled again.
+    (:func:`kpart.cluster.goals._heavy_leaderships.pair_heavy`) and what that leaves settled again.
     Returns the bytes moved."""
     base = BrokerLimits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
                    clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])

@@ -2,7 +2,7 @@
 (Cruise Control's ``LEADERSHIP_MOVEMENT`` actions of ``NetworkOutboundUsageDistributionGoal``
 and ``LeaderBytesInDistributionGoal``, chained).
 
-A single leadership transfer or pair swap (:mod:`kpart.cluster._optimizer_leaders`) cannot
+A single leadership transfer or pair swap (:mod:`kpart.cluster.goals._leadership_movement`) cannot
 help a broker above its band whose followers all sit at their band's top: whatever one of
 them takes pushes it out. A chain can: the broker above the band passes a leadership to a
 follower ``v``, ``v`` passes one of its own (about as heavy) on to ``w``, ..., and the last
@@ -12,7 +12,7 @@ over the broker graph (an edge ``u → v`` when ``u`` leads a partition ``v`` fo
 edge the partition whose weight best fits, by binary search in the partitions of that
 (leader, follower) pair sorted by weight): the shortest chain whose ends and intermediates
 never enter a violation (nor cross from under to over) and that lowers the weighted squared
-distance to the bands (the measure of :func:`~kpart.cluster._optimizer_leaders.refine_leaders`).
+distance to the bands (the measure of :func:`~kpart.cluster.goals._leadership_movement.refine_leaders`).
 A broker under its band pulls a chain the other way. When the chain's start may not lose a
 leader (it sits at the bottom of the leader-count band), the chain closes into a cycle: its
 last broker passes a lighter leadership back to the start, and no leader count changes.
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kpart.cluster._optimizer_leaders import (
+from kpart.cluster.goals._leadership_movement import (
     band_distance,
     enters_violation,
     first_at_least,
@@ -287,7 +287,7 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
                   rounds: int = 2, tries: int = 4) -> int:
     """Leadership chains (the module docstring) from every broker outside the network-out
     band, then the leader-bytes-in band, in place on ``s``; ``bands``, ``weights`` as for
-    :func:`~kpart.cluster._optimizer_leaders.refine_leaders`. At most ``depth`` leaderships
+    :func:`~kpart.cluster.goals._leadership_movement.refine_leaders`. At most ``depth`` leaderships
     a chain, ``tries`` chains a broker per round. Returns the leaderships passed."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
     bands = np.ascontiguousarray(bands, dtype=np.float64)

@@ -13,7 +13,7 @@ is ``g`` and ``b``'s followers will not do, replicas ``b`` leads go back with th
 leadership (on #1592, adding: a 1.8 TB heavy partition for two mid-weight ones of 1.4 TB
 and 11.9 MB/s, the third pair); then ``g``,
 now under its band, is brought back into it by ``settle`` (the steps of
-:mod:`kpart.cluster._optimizer_netout`). A pair is kept only when ``g`` lands inside its
+:mod:`kpart.cluster.goals._network_out_rebalance`). A pair is kept only when ``g`` lands inside its
 band with its leader count in band, within the byte budget; else everything it did is
 undone.
 """
@@ -24,14 +24,14 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from kpart.cluster._optimizer_handover import (
+from kpart.cluster.goals._network_out_actions import (
     BrokerLimits,
     Undo,
-    _heavy,
-    _move,
-    _swap,
+    heavy_partitions,
     lead_ok,
+    move_replica,
     net_accepted,
+    pass_leadership,
     spreads_network_out,
     take_one,
     undo_all,
@@ -198,7 +198,7 @@ def _spread(s: GoalState, b: int, amount: float, avoid: Sequence[int],
             continue
         for d in dsts:
             if s.disk[d] + size <= hi[d] and accepted(guards, s, r, b, d):
-                _move(s, r, k, d, undo)
+                move_replica(s, r, k, d, undo)
                 moved += size
                 break
     return moved
@@ -236,19 +236,19 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal]
             undo_all(undo)
             continue
         for r, kr in back:
-            _move(s, r, kr, f, undo)
-        _move(s, q, k, b, undo)
+            move_replica(s, r, kr, f, undo)
+        move_replica(s, q, k, b, undo)
         if k and not lead_ok(s, q, g, b, free):
             undo_all(undo)
             continue
         if k:
-            _swap(s, q, k, undo)
+            pass_leadership(s, q, k, undo)
         for r, _kr in back if f == g else ():  # ``g`` leads what it may of what came back
             z, w = int(s.pos[r, 0]), float(s.lead_out[r])
             if (_affordable(s, np.array([r]), lim, g)[0] > 0
                     and s.nw_out[g] + w <= lim.hi[g] and s.leaders[g] + 1 <= lim.chi
                     and lead_ok(s, r, z, g, free)):
-                _swap(s, r, int(np.flatnonzero(s.pos[r] == g)[0]), undo)
+                pass_leadership(s, r, int(np.flatnonzero(s.pos[r] == g)[0]), undo)
         got, inside = settle(g, budget - cost)
         if inside and s.leaders[g] < min(lim.clo, counts[0]):
             extra = take_one(s, g, float(lim.hi_t[g]), lim, free, light, [])
@@ -299,7 +299,7 @@ def pair_heavy(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: 
     ctx = (lim, guards, light)
     while True:
         lead = s.pos[:, 0]
-        heavy = np.flatnonzero(_heavy(s, lim))
+        heavy = np.flatnonzero(heavy_partitions(s, lim))
         owners = lead[heavy]
         n_heavy = np.bincount(owners, minlength=len(s.allowed))
         alone = heavy[n_heavy[owners] == 1]
@@ -321,7 +321,7 @@ def pair_heavy(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: 
 def relieve_over(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
                  light: np.ndarray, settle: Settle) -> float:
     """A broker over its band that leads no heavy partition and that the steps of
-    :mod:`kpart.cluster._optimizer_netout` left there (its load one or two partitions of
+    :mod:`kpart.cluster.goals._network_out_rebalance` left there (its load one or two partitions of
     0.2-1 x the band's top, their followers full) hands one of them to a broker leading a
     heavy one (over the band in any plan: it has all the room) as :func:`pair_heavy` hands
     a heavy one — a replica of it there, replicas of about its size back — and is then
@@ -331,7 +331,7 @@ def relieve_over(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget
         return 0.0
     spent = 0.0
     ctx = (lim, guards, light)
-    bins = np.unique(s.pos[_heavy(s, lim), 0])
+    bins = np.unique(s.pos[heavy_partitions(s, lim), 0])
     if not len(bins):
         return 0.0
     over = np.flatnonzero(s.allowed & (s.nw_out > lim.hi_t))

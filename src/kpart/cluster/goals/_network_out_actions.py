@@ -1,4 +1,4 @@
-"""The steps of :mod:`kpart.cluster._optimizer_netout` share these: per-broker limits, a
+"""The steps of :mod:`kpart.cluster.goals._network_out_rebalance` share these: per-broker limits, a
 leadership or replica move with its undo, and the leader-count repair that keeps every
 broker's leader count in its band after a step (Cruise Control's
 ``NetworkOutboundUsageDistributionGoal`` keeps ``LeaderReplicaDistributionGoal`` by its
@@ -43,12 +43,12 @@ class BrokerLimits:
     lin: np.ndarray
 
 
-def _swap(s: GoalState, row: int, slot: int, undo: Undo) -> None:
+def pass_leadership(s: GoalState, row: int, slot: int, undo: Undo) -> None:
     relocate_leadership(s, row, slot)
     undo.append(lambda: relocate_leadership(s, row, slot))
 
 
-def _move(s: GoalState, row: int, slot: int, dst: int, undo: Undo) -> None:
+def move_replica(s: GoalState, row: int, slot: int, dst: int, undo: Undo) -> None:
     src = int(s.pos[row, slot])
     relocate_replica(s, row, slot, dst)
     undo.append(lambda: relocate_replica(s, row, slot, src))
@@ -68,7 +68,7 @@ def net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
         tmp: Undo = []
         for j, (r2, k2, _s2, d2) in enumerate(steps):
             if j != i:
-                _move(s, r2, k2, d2, tmp)
+                move_replica(s, r2, k2, d2, tmp)
         ok = accepted(guards, s, row, src, dst)
         undo_all(tmp)
         if not ok:
@@ -76,7 +76,7 @@ def net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
     return True
 
 
-def _heavy(s: GoalState, lim: BrokerLimits) -> np.ndarray:
+def heavy_partitions(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """bool ``(P,)``: the partitions whose network out as leader alone is above their
     leader's band top (whoever leads one stays over the band: the verifier's floor)."""
     lead = s.pos[:, 0]
@@ -97,7 +97,7 @@ def lead_moved(s: GoalState, row: int, k: int, old: int, new: int, guards: Seque
         return True
     if not lead_ok(s, row, old, new, guards):
         return False
-    _swap(s, row, k, undo)
+    pass_leadership(s, row, k, undo)
     return True
 
 
@@ -115,7 +115,7 @@ def take_one(s: GoalState, x: int, limit: float, lim: BrokerLimits, guards: Sequ
         if (s.leaders[g] - 1 >= lim.clo and s.nw_out[g] - w >= lim.lo_t[g]
                 and s.lead_in[x] + s.rate_in[row] <= lim.lin[x]
                 and lead_ok(s, row, g, x, guards)):
-            _swap(s, row, k, undo)
+            pass_leadership(s, row, k, undo)
             return 0.0
     for row in light.tolist():  # no shared partition will do: bring one over (a few bytes)
         g = int(s.pos[row, 0])
@@ -126,7 +126,7 @@ def take_one(s: GoalState, x: int, limit: float, lim: BrokerLimits, guards: Sequ
         for k in range(1, s.pos.shape[1]):
             f = int(s.pos[row, k])
             if f >= 0 and accepted(guards, s, row, f, x):
-                _move(s, row, k, x, undo)
+                move_replica(s, row, k, x, undo)
                 if lead_moved(s, row, k, g, x, guards, undo):
                     return float(s.size[row])
                 undo.pop()()
@@ -150,7 +150,7 @@ def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Seq
                     and s.nw_out[f] + w <= lim.hi_t[f]
                     and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
                     and lead_ok(s, row, x, f, guards)):
-                _swap(s, row, k, undo)
+                pass_leadership(s, row, k, undo)
                 return 0.0
     room = np.flatnonzero(s.allowed & (s.leaders + 1 <= lim.chi))
     room = room[np.argsort(s.leaders[room], kind="stable")][:_DSTS].tolist()
@@ -164,14 +164,14 @@ def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Seq
             for k in range(1, s.pos.shape[1]):
                 f = int(s.pos[row, k])
                 if f >= 0 and accepted(guards, s, row, f, d):
-                    _move(s, row, k, d, undo)
+                    move_replica(s, row, k, d, undo)
                     if lead_moved(s, row, k, x, d, guards, undo):
                         return float(s.size[row])
                     undo.pop()()
     return -1.0
 
 
-def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
+def keep_leader_counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
             ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
             undo: Undo) -> float:
     """Leader counts back in band after ``gave`` passed a leadership of network out ``w`` to
@@ -206,7 +206,7 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
     return spent
 
 
-def _cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
+def cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
     """The first :data:`ROWS` candidates by bytes per byte/s of the relief needed (in bins
     of about 9 %, so that among about equally cheap ones the one relieving most comes
     first), leaving out those relieving under 1/16 of it."""
@@ -220,7 +220,7 @@ def _cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
     return out
 
 
-def _receivers(s: GoalState, w: float, rin: float, lim: BrokerLimits) -> np.ndarray:
+def receivers(s: GoalState, w: float, rin: float, lim: BrokerLimits) -> np.ndarray:
     """Brokers that can take a leadership of network out ``w``: the farthest under their
     band first, then by network out relative to the band's top."""
     ok = s.allowed & (s.nw_out + w <= lim.hi) & (s.lead_in + rin <= lim.lin)
