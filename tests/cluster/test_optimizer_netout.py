@@ -78,9 +78,9 @@ def test_relocation_never_makes_a_band_or_a_hard_goal_worse(model: ClusterModel,
     s.cache.invalidate()
     assert all(g.violations(s) <= b for g, b in zip(hard, hard_before, strict=True))
     # no broker leaves the network-out or the leader-count threshold band it was in
-    inside_out = ~_outside(out0, bands[3], bands[4])
-    assert not (inside_out & _outside(s.nw_out, bands[3], bands[4])).any()
-    clo, chi = bands[8].max(), bands[9].min()
+    inside_out = ~_outside(out0, bands.lo_t[0], bands.hi_t[0])
+    assert not (inside_out & _outside(s.nw_out, bands.lo_t[0], bands.hi_t[0])).any()
+    clo, chi = bands.lo_t[1].max(), bands.hi_t[1].min()
     inside_count = (leaders0 >= clo) & (leaders0 <= chi)
     assert not (inside_count & ((s.leaders < clo) | (s.leaders > chi))).any()
     # the loads match the replica sets (the pass kept its arrays in step)
@@ -107,7 +107,7 @@ def test_a_leadership_no_follower_can_take_goes_with_a_replica_move() -> None:
     moved, bands = _relocate(s, 100.0)
     assert moved == 1.0 and s.pos[0, 0] == 3
     assert s.nw_out.tolist() == [18.0, 20.0, 20.0, 18.0]
-    assert not _outside(s.nw_out, bands[3], bands[4]).any()
+    assert not _outside(s.nw_out, bands.lo_t[0], bands.hi_t[0]).any()
     # no budget: nothing moves
     s = _state(model, Thresholds())
     assert _relocate(s, 0.5)[0] == 0.0 and s.pos[0, 0] == 0
@@ -116,7 +116,7 @@ def test_a_leadership_no_follower_can_take_goes_with_a_replica_move() -> None:
 def _relocate_bands(s: GoalState) -> tuple[np.ndarray, np.ndarray]:
     bands, _ = leader_bands(s, DEFAULT_GOALS)
     s.cache.invalidate()
-    return bands[3], bands[4]
+    return bands.lo_t[0], bands.hi_t[0]
 
 
 def test_a_heavy_leadership_goes_to_an_absorber_and_a_lighter_one_comes_back() -> None:
@@ -139,5 +139,5 @@ def test_a_heavy_leadership_goes_to_an_absorber_and_a_lighter_one_comes_back() -
     moved, bands = _relocate(s, 0.0)
     assert moved == 0.0
     assert s.pos[1, 0] == 5 and s.pos[3, 0] == 0
-    assert np.flatnonzero(_outside(s.nw_out, bands[3], bands[4])).tolist() == [5]
+    assert np.flatnonzero(_outside(s.nw_out, bands.lo_t[0], bands.hi_t[0])).tolist() == [5]
     assert s.leaders.min() >= 1 and s.leaders.max() <= 2

@@ -25,6 +25,8 @@ leadership moved and moved back elsewhere, ties broken away from the current lea
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -32,12 +34,43 @@ from kpart.cluster.goals.relocation import recount_leader_loads
 from kpart.cluster.goals.state import GoalState
 
 __all__ = [
+    "LeaderBands",
     "assign_leaders",
     "first_at_least",
     "pair_index",
     "refine_leaders",
     "restore_leaders",
 ]
+
+
+class LeaderBands(NamedTuple):
+    """The bands of the three leadership goals, float64 ``(3, B)`` each: row 0 network out,
+    row 1 leader count, row 2 leader bytes-in (absolute loads per broker; ``-inf``/``inf``
+    for no limit): ``lo, hi`` the band aimed at (a broker's distance is measured to it,
+    divided by ``norm`` > 0) and ``lo_t, hi_t`` the threshold band (a broker inside may not
+    leave it; a violation is counted against it). A named tuple of arrays, so that the numba
+    passes take it as it is.
+
+    >>> b = LeaderBands.unbounded(2)
+    >>> b.hi.shape, float(b.norm[1, 0])
+    ((3, 2), 1.0)
+    """
+
+    lo: np.ndarray
+    hi: np.ndarray
+    norm: np.ndarray
+    lo_t: np.ndarray
+    hi_t: np.ndarray
+
+    @classmethod
+    def unbounded(cls, brokers: int) -> LeaderBands:
+        """No limit for any goal (``norm`` 1)."""
+        inf = np.full((3, brokers), np.inf)
+        return cls(-inf, inf.copy(), np.ones((3, brokers)), -inf, inf.copy())
+
+    def contiguous(self) -> LeaderBands:
+        """The arrays as C-contiguous float64 (what the numba passes are compiled for)."""
+        return LeaderBands(*(np.ascontiguousarray(a, dtype=np.float64) for a in self))
 
 
 @njit(cache=True)
@@ -96,15 +129,15 @@ def assign_leaders(s: GoalState, share_out: np.ndarray, count_weight: float = 10
 
 
 @njit(cache=True)
-def band_distance(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+def band_distance(k: int, loads: np.ndarray, bands: LeaderBands, weights: np.ndarray,
            flags: np.ndarray) -> float:  # pragma: no cover
     """Broker ``k``'s weighted squared distance to the (aimed) bands; ``flags[j]``: -1
     under goal ``j``'s (threshold) band, 1 over it, 0 inside."""
     total = 0.0
     for j in range(3):
         v = loads[j, k]
-        lo, hi, norm = bands[5 * j, k], bands[5 * j + 1, k], bands[5 * j + 2, k]
-        flags[j] = 1 if v > bands[5 * j + 4, k] else (-1 if v < bands[5 * j + 3, k] else 0)
+        lo, hi, norm = bands.lo[j, k], bands.hi[j, k], bands.norm[j, k]
+        flags[j] = 1 if v > bands.hi_t[j, k] else (-1 if v < bands.lo_t[j, k] else 0)
         if v > hi:
             d = (v - hi) / norm
         elif v < lo:
@@ -132,15 +165,15 @@ def enters_violation(before: np.ndarray, after: np.ndarray) -> bool:  # pragma: 
 
 
 @njit(cache=True)
-def _outside(k: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
+def _outside(k: int, loads: np.ndarray, bands: LeaderBands) -> bool:  # pragma: no cover
     out = False
     for j in range(3):
-        out = out or loads[j, k] > bands[5 * j + 1, k] or loads[j, k] < bands[5 * j, k]
+        out = out or loads[j, k] > bands.hi[j, k] or loads[j, k] < bands.lo[j, k]
     return out
 
 
 @njit(cache=True)
-def _near(pos: np.ndarray, i: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
+def _near(pos: np.ndarray, i: int, loads: np.ndarray, bands: LeaderBands) -> bool:  # pragma: no cover
     """A broker of partition ``i`` is outside a band."""
     near = False
     for k in range(pos.shape[1]):
@@ -150,7 +183,7 @@ def _near(pos: np.ndarray, i: int, loads: np.ndarray, bands: np.ndarray) -> bool
 
 @njit(cache=True)
 def _best_follower(pos: np.ndarray, i: int, part: np.ndarray, brokers: np.ndarray,
-                   loads: np.ndarray, bands: np.ndarray, weights: np.ndarray) -> int:  # pragma: no cover
+                   loads: np.ndarray, bands: LeaderBands, weights: np.ndarray) -> int:  # pragma: no cover
     """The slot of ``i``'s follower whose taking the leadership lowers the penalty most
     without a broker entering a violation; -1 for none. ``brokers``: rows allowed (0/1) and
     the network-out limit."""
@@ -179,7 +212,7 @@ def _best_follower(pos: np.ndarray, i: int, part: np.ndarray, brokers: np.ndarra
 
 @njit(cache=True)
 def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.ndarray,
-             bands: np.ndarray, weights: np.ndarray, sweeps: int) -> int:  # pragma: no cover
+             bands: LeaderBands, weights: np.ndarray, sweeps: int) -> int:  # pragma: no cover
     """Single leadership passes (``part``: rows network out and leader bytes-in per
     partition)."""
     changed = 0
@@ -239,7 +272,7 @@ def _carry(a: int, c: int, loads: np.ndarray, w: tuple[float, float],
 
 
 @njit(cache=True)
-def _pair_gain(a: int, c: int, w: tuple[float, float], loads: np.ndarray, bands: np.ndarray,
+def _pair_gain(a: int, c: int, w: tuple[float, float], loads: np.ndarray, bands: LeaderBands,
                weights: np.ndarray) -> float:  # pragma: no cover
     """Gain of shifting ``w`` (network out, leader bytes-in) from ``a`` to ``c`` (leader
     counts unchanged); ``-inf`` when a broker would enter a violation."""
@@ -266,7 +299,7 @@ def first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
 
 @njit(cache=True)
 def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers: np.ndarray,
-                loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+                loads: np.ndarray, bands: LeaderBands, weights: np.ndarray,
                 index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
     """For passing ``i``'s leadership to its follower in slot ``k``: the row that follower
     leads and ``i``'s leader follows whose leadership, passed back, best lowers the
@@ -277,8 +310,8 @@ def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers:
     b = loads.shape[1]
     lo, hi = starts[c * b + a], starts[c * b + a + 1]
     # what to bring back: what i carries less half the gap between the two
-    want = part[0, i] - (loads[0, a] / bands[2, a] - loads[0, c] / bands[2, c]) / (
-        1.0 / bands[2, a] + 1.0 / bands[2, c])
+    want = part[0, i] - (loads[0, a] / bands.norm[0, a] - loads[0, c] / bands.norm[0, c]) / (
+        1.0 / bands.norm[0, a] + 1.0 / bands.norm[0, c])
     mid = first_at_least(rows, part[0], lo, hi, want)
     best, best_gain = -1, 1e-15
     for m in range(max(lo, mid - 3), min(hi, mid + 3)):
@@ -299,7 +332,7 @@ def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers:
 
 @njit(cache=True)
 def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.ndarray,
-               bands: np.ndarray, weights: np.ndarray,
+               bands: LeaderBands, weights: np.ndarray,
                index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
     """Count-neutral exchanges: a broker outside its network-out band passes the leadership
     of one partition to a follower and takes back, from that follower, the leadership of a
@@ -307,7 +340,7 @@ def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np
     made = 0
     for i in range(pos.shape[0]):
         a = pos[i, 0]
-        if a < 0 or bands[0, a] <= loads[0, a] <= bands[1, a]:
+        if a < 0 or bands.lo[0, a] <= loads[0, a] <= bands.hi[0, a]:
             continue
         for k in range(1, pos.shape[1]):
             c = pos[i, k]
@@ -329,18 +362,14 @@ def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np
     return made
 
 
-def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
+def refine_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray,
                    sweeps: int = 4, rounds: int = 2) -> int:
     """Improve every partition's leader by step 2 of the module docstring, in place on ``s``.
 
-    ``bands``: float64 ``(15, B)``, per goal (network out, leader count, leader bytes-in) the
-    rows ``lower, upper, norm, lower, upper``: the band aimed at (the distance is measured
-    to it, divided by ``norm`` > 0) and the band of the threshold (a broker inside may not
-    leave it; a violation is counted against it); absolute loads, ``-inf``/``inf`` for no
-    limit; ``weights``: float64 ``(3,)`` per goal (0 for a goal
+    ``bands``: the :class:`LeaderBands` of the three goals; ``weights``: float64 ``(3,)`` per goal (0 for a goal
     not asked for: give it an infinite band). Returns the leadership changes made."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
-    bands = np.ascontiguousarray(bands)
+    bands = bands.contiguous()
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
     brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
@@ -358,7 +387,7 @@ def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
 
 @njit(cache=True)
 def _restore(pos: np.ndarray, orig: np.ndarray, order: np.ndarray, part: np.ndarray,
-             brokers: np.ndarray, loads: np.ndarray, bands: np.ndarray,
+             brokers: np.ndarray, loads: np.ndarray, bands: LeaderBands,
              weights: np.ndarray) -> int:  # pragma: no cover
     """One sweep of :func:`restore_leaders` over ``order``; returns the leaders restored."""
     fa0, fc0, fa1, fc1 = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
@@ -388,7 +417,7 @@ def _restore(pos: np.ndarray, orig: np.ndarray, order: np.ndarray, part: np.ndar
     return made
 
 
-def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+def restore_leaders(s: GoalState, orig: np.ndarray, bands: LeaderBands, weights: np.ndarray,
                     sweeps: int = 3) -> int:
     """Give partitions back their leader ``orig`` (int32 ``(P,)`` broker positions, ``-1``
     none) where it is still a replica, may hold replicas, stays under its network-out limit
@@ -403,7 +432,7 @@ def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: 
     made = 0
     for _ in range(sweeps):
         step = int(_restore(s.pos, orig.astype(np.int32), order, part, brokers, loads,
-                            np.ascontiguousarray(bands), np.asarray(weights, np.float64)))
+                            bands.contiguous(), np.asarray(weights, np.float64)))
         made += step
         if not step:
             break

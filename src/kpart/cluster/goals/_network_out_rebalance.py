@@ -48,6 +48,7 @@ from dataclasses import replace
 import numpy as np
 
 from kpart.cluster.goals._heavy_leaderships import pair_heavy, relieve_over
+from kpart.cluster.goals._leadership_movement import LeaderBands
 from kpart.cluster.goals._network_out_actions import (
     ROWS,
     BrokerLimits,
@@ -323,17 +324,18 @@ def _settle_all(s: GoalState, base: BrokerLimits, guards: Sequence[Goal], budget
     return moved
 
 
-def relocate_for_network_out(s: GoalState, bands: np.ndarray, guards: Sequence[Goal],
+def relocate_for_network_out(s: GoalState, bands: LeaderBands, guards: Sequence[Goal],
                              budget: float, rounds: int = 12) -> float:
     """Leadership changes and replica moves that bring brokers into the network-out band
-    (module docstring); ``bands``: the rows of :func:`kpart.cluster.optimizer._leader_bands`
+    (module docstring); ``bands``: :func:`kpart.cluster.goals.joint_leadership.leader_bands`
     (network out: aimed band rows 0, 1, threshold band rows 3, 4; leader count threshold
     band rows 8, 9; leader bytes-in threshold top row 14); ``budget``: bytes this pass may
     move. Then heavy leaderships are packed two to a broker
     (:func:`kpart.cluster.goals._heavy_leaderships.pair_heavy`) and what that leaves settled again.
     Returns the bytes moved."""
-    base = BrokerLimits(lo=bands[0], hi=bands[1], lo_t=bands[3], hi_t=bands[4],
-                   clo=float(bands[8].max()), chi=float(bands[9].min()), lin=bands[14])
+    base = BrokerLimits(lo=bands.lo[0], hi=bands.hi[0], lo_t=bands.lo_t[0], hi_t=bands.hi_t[0],
+                        clo=float(bands.lo_t[1].max()), chi=float(bands.hi_t[1].min()),
+                        lin=bands.hi_t[2])
     light = np.flatnonzero(s.pos[:, 0] >= 0)
     light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
 

@@ -36,7 +36,12 @@ import numpy as np
 
 from kpart.cluster.goals._exact_leadership import program_leaders
 from kpart.cluster.goals._leadership_chains import chain_leaders
-from kpart.cluster.goals._leadership_movement import assign_leaders, refine_leaders, restore_leaders
+from kpart.cluster.goals._leadership_movement import (
+    LeaderBands,
+    assign_leaders,
+    refine_leaders,
+    restore_leaders,
+)
 from kpart.cluster.goals._network_out_rebalance import relocate_for_network_out
 from kpart.cluster.goals.goal import Goal, Guards, guards_upto
 from kpart.cluster.goals.relocation import relocate_leaderships
@@ -60,15 +65,14 @@ def leadership_index(g: Goal) -> int:
     return -1
 
 
-def leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.ndarray]:
+def leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[LeaderBands, np.ndarray]:
     """``(bands, weights)`` for :func:`~kpart.cluster.goals._leadership_movement.refine_leaders`: the
     three leadership goals' bands (Cruise Control's margin inside the threshold), weights by
     priority (4, 2, 1 in the order ``goals`` lists them; 0 and no band for a goal not asked
     for)."""
     th = s.thresholds
     b = len(s.allowed)
-    bands = np.tile(np.array([[-math.inf], [math.inf], [1.0], [-math.inf], [math.inf]]),
-                    (3, b))
+    bands = LeaderBands.unbounded(b)
     weights = np.zeros(3)
     rows = [leadership_index(g) for g in goals if leadership_index(g) >= 0]
     for rank, j in enumerate(rows):
@@ -88,8 +92,10 @@ def leader_bands(s: GoalState, goals: Sequence[Goal]) -> tuple[np.ndarray, np.nd
             found.append((lo * c, hi * c))
         (lo_aim, hi_aim), (lo_th, hi_th) = found
         mid = (hi_aim + lo_aim) / 2 if np.isfinite(lo_aim).all() else hi_aim
-        bands[5 * j: 5 * j + 5] = [lo_aim, hi_aim, np.maximum(mid, 1e-300),
-                                   lo_th * (1 - 1e-9), hi_th * (1 + 1e-9)]
+        for field, value in zip(bands, (lo_aim, hi_aim, np.maximum(mid, 1e-300),
+                                         lo_th * (1 - 1e-9), hi_th * (1 + 1e-9)),
+                                strict=True):
+            field[j] = value
     return bands, weights
 
 
@@ -147,7 +153,7 @@ class JointLeadershipSolve:
         if after == before or any(a > b for a, b in zip(after, before, strict=True)):
             relocate_leaderships(s, start)  # no fewer violations: the leaders as they were
 
-    def _move_replicas(self, s: GoalState, bands: np.ndarray, weights: np.ndarray) -> None:
+    def _move_replicas(self, s: GoalState, bands: LeaderBands, weights: np.ndarray) -> None:
         """The network-out replica phase for what leadership could not even out, then
         leadership again; kept only when no soft goal ends worse."""
         i = next(i for i, g in enumerate(self.goals) if leadership_index(g) == 0)
