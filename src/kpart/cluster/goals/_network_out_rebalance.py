@@ -78,7 +78,9 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits,
     leaders to spare (or is already under the leader-count band): many light partitions at
     once, no data moved. Kept (True) only when it brings ``x`` into its band (else its spare
     leaders stay for :func:`swap_step`)."""
-    spare = len(rows) if s.leaders[x] < lim.clo else int(s.leaders[x] - lim.clo)
+    # leaders it may pass (all: under the leader-count band, or no band, ``clo`` -inf)
+    spare = len(rows) if s.leaders[x] < lim.clo else int(min(s.leaders[x] - lim.clo,
+                                                              len(rows)))
     undo: Undo = []
     for row in rows[: 8 * 1024].tolist():
         if len(undo) >= spare or s.nw_out[x] <= lim.hi[x]:
