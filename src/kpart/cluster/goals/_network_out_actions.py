@@ -8,7 +8,7 @@ own acceptance; kpart repairs with the leadership of a light partition).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,6 +22,7 @@ ROWS = 48
 _DSTS = 12
 
 Undo = list[Callable[[], None]]
+
 
 def spreads_network_out(g: Goal) -> bool:
     """Whether ``g`` is the network-out distribution goal (Cruise Control's
@@ -41,6 +42,19 @@ class BrokerLimits:
     clo: float
     chi: float
     lin: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class StepContext:
+    r"""What one step for one broker works with: the broker ``lim``\ its, the ``guards`` every
+    move keeps, the ``light`` rows a leader-count repair may bring over (the lightest
+    partitions, by bytes and network out), and ``failed``: the leader-count repairs (take?,
+    broker) already found impossible in this step (filled as the step goes)."""
+
+    lim: BrokerLimits
+    guards: Sequence[Goal]
+    light: np.ndarray
+    failed: set[tuple[bool, int]] = field(default_factory=set)
 
 
 def pass_leadership(s: GoalState, row: int, slot: int, undo: Undo) -> None:
@@ -172,16 +186,14 @@ def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Seq
 
 
 def keep_leader_counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
-            ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-            undo: Undo) -> float:
+                       ctx: StepContext, undo: Undo) -> float:
     """Leader counts back in band after ``gave`` passed a leadership of network out ``w`` to
     ``took``, for a broker that was inside it (one already outside may go further: the
     goal's violations do not grow) (``before``: their counts before; each may hand back at
     most half of ``w`` in
-    the repair; ``ctx``: limits, guards, light rows and the (take?, broker) already found
-    impossible in this step). Returns the bytes moved, -1 when it cannot (the caller
+    the repair). Returns the bytes moved, -1 when it cannot (the caller
     undoes)."""
-    lim, every, light, failed = ctx
+    lim, every, light, failed = ctx.lim, ctx.guards, ctx.light, ctx.failed
     # network out is kept by ``limit`` and the bands here: its goal would refuse any light
     # leadership to a broker still over its band, which this repair must allow
     guards = [g for g in every if not spreads_network_out(g)]

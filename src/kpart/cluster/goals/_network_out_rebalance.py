@@ -43,7 +43,7 @@ leader-count repair fails is undone. The bytes moved stay under a budget.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -52,6 +52,7 @@ from kpart.cluster.goals._leadership_movement import LeaderBands
 from kpart.cluster.goals._network_out_actions import (
     ROWS,
     BrokerLimits,
+    StepContext,
     Undo,
     cheapest,
     heavy_partitions,
@@ -68,7 +69,7 @@ from kpart.cluster.goals.goal import Goal
 from kpart.cluster.goals.relocation import accepted
 from kpart.cluster.goals.state import GoalState
 
-__all__ = ["relocate_for_network_out"]
+__all__ = ["NetworkOutPass", "relocate_for_network_out"]
 
 
 def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits,
@@ -77,7 +78,7 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits,
     followers with room for their network out and for one more leader, while ``x`` has
     leaders to spare (or is already under the leader-count band): many light partitions at
     once, no data moved. Kept (True) only when it brings ``x`` into its band (else its spare
-    leaders stay for :func:`swap_step`)."""
+    leaders stay for :meth:`NetworkOutPass.rebalance_by_swapping_load_out`)."""
     # leaders it may pass (all: under the leader-count band, or no band, ``clo`` -inf)
     spare = len(rows) if s.leaders[x] < lim.clo else int(min(s.leaders[x] - lim.clo,
                                                               len(rows)))
@@ -136,11 +137,11 @@ def _take_many(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal]) 
 
 
 def _pass_one(s: GoalState, x: int, rows: np.ndarray,
-              ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+              ctx: StepContext,
               ) -> bool:
-    """Step 1 of :func:`_shed`: the leadership of one of ``rows`` (in order) to a follower
+    """A step of :meth:`NetworkOutPass.rebalance_by_moving_load_out`: the leadership of one of ``rows`` (in order) to a follower
     with room, leader counts repaired (:func:`keep_leader_counts`)."""
-    lim, guards = ctx[0], ctx[1]
+    lim, guards = ctx.lim, ctx.guards
     undo: Undo = []
     for row in rows.tolist():
         wr = float(s.lead_out[row])
@@ -158,112 +159,173 @@ def _pass_one(s: GoalState, x: int, rows: np.ndarray,
     return False
 
 
-def _shed(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
-          light: np.ndarray) -> float:
-    """One step for ``x`` over its band. Returns the bytes moved, -1 for no step."""
-    need = float(s.nw_out[x] - lim.hi[x])
-    most = float(s.nw_out[x] - lim.lo_t[x] * (1 + 1e-6))
-    rows = np.flatnonzero(s.pos[:, 0] == x)
-    w = s.lead_out[rows]
-    keep = (w > 0) & (w <= most)
-    rows, w = rows[keep], w[keep]
-    useful = np.minimum(w, need)
-    before = (int(s.leaders[x]), 0)
-    undo: Undo = []
-    ctx = (lim, guards, light, set[tuple[bool, int]]())
-    if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
-        return 0.0
-    # 1. a leadership to a follower with room (no data moves), the most relief first;
-    # 2. else an exchange of leaderships (no data moves)
-    free = np.argsort(-useful, kind="stable")
-    if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * ROWS], ctx)
-            or exchange_replicas(s, x, budget, ctx, moves=False) >= 0):
-        return 0.0
-    # 3. a replica move: the fewest bytes per byte/s of the relief needed
-    order = cheapest(s.size[rows], useful, need)
-    for row in rows[order][:ROWS].tolist():
-        size, wr = float(s.size[row]), float(s.lead_out[row])
-        if size > budget:
-            continue
-        for d in receivers(s, wr, float(s.rate_in[row]), lim).tolist():
-            if (s.pos[row] == d).any():
+@dataclass(frozen=True, eq=False)
+class _Candidates:
+    """What a moving step found for its broker and a swapping step tries next: the partitions
+    ``rows`` in ``order`` (the fewest bytes per byte/s of the relief needed first) and the
+    broker's leader count before the step."""
+
+    rows: np.ndarray
+    order: np.ndarray
+    leaders: int
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkOutPass:
+    """The network-out replica phase on ``s`` (the module docstring), Cruise Control's
+    ``ResourceDistributionGoal.rebalanceForBroker`` for network out: every move accepted by
+    ``guards``; ``light``: the rows a leader-count repair may bring over."""
+
+    s: GoalState
+    guards: Sequence[Goal]
+    light: np.ndarray
+
+    def rebalance_for_broker(self, x: int, lim: BrokerLimits,
+                             budget: float) -> tuple[float, int]:
+        """Steps for ``x`` until it is inside its band, at most 64: over it, moving load
+        out, else swapping it out; under it, moving load in, else swapping it in. Returns
+        the bytes moved and the steps taken, negated (minus one) when a step was not
+        found."""
+        s = self.s
+        moved = 0.0
+        for step in range(64):
+            if lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x]:
+                return moved, step
+            over = bool(s.nw_out[x] > lim.hi_t[x])
+            ctx = StepContext(lim, self.guards, self.light)
+            if over:
+                got, out = self.rebalance_by_moving_load_out(x, budget - moved, ctx)
+                if got < 0:
+                    got = self.rebalance_by_swapping_load_out(x, budget - moved, ctx, out)
+            else:
+                got, into = self.rebalance_by_moving_load_in(x, budget - moved, ctx)
+                if got < 0 and into is not None:
+                    got = self.rebalance_by_swapping_load_in(x, budget - moved, ctx, into)
+            if got < 0:
+                return moved, -1 - step
+            moved += got
+        return moved, 64
+
+    def rebalance_by_moving_load_out(self, x: int, budget: float, ctx: StepContext,
+                                     ) -> tuple[float, _Candidates]:
+        """``x`` over its band: many leaderships passed at once, else one to a follower with
+        room (the most relief first), else an exchange of two leaderships (no data moves),
+        else one replica moved with its leadership (the fewest bytes per byte/s of the relief
+        needed). Returns the bytes moved (-1 for no step) and the candidates for
+        :meth:`rebalance_by_swapping_load_out`."""
+        s, lim, guards = self.s, ctx.lim, ctx.guards
+        need = float(s.nw_out[x] - lim.hi[x])
+        most = float(s.nw_out[x] - lim.lo_t[x] * (1 + 1e-6))
+        rows = np.flatnonzero(s.pos[:, 0] == x)
+        w = s.lead_out[rows]
+        keep = (w > 0) & (w <= most)
+        rows, w = rows[keep], w[keep]
+        useful = np.minimum(w, need)
+        cand = _Candidates(rows, cheapest(s.size[rows], useful, need), int(s.leaders[x]))
+        undo: Undo = []
+        if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
+            return 0.0, cand
+        free = np.argsort(-useful, kind="stable")
+        if (_pass_one(s, x, rows[free[useful[free] >= need / 8]][:4 * ROWS], ctx)
+                or exchange_replicas(s, x, budget, ctx, moves=False) >= 0):
+            return 0.0, cand
+        for row in rows[cand.order][:ROWS].tolist():
+            size, wr = float(s.size[row]), float(s.lead_out[row])
+            if size > budget:
                 continue
-            took = (before[0], int(s.leaders[d]))
+            for d in receivers(s, wr, float(s.rate_in[row]), lim).tolist():
+                if (s.pos[row] == d).any():
+                    continue
+                took = (cand.leaders, int(s.leaders[d]))
+                for k in range(s.pos.shape[1]):
+                    f = int(s.pos[row, k])
+                    if f < 0 or not accepted(guards, s, row, f, d):
+                        continue
+                    move_replica(s, row, k, d, undo)
+                    if not lead_moved(s, row, k, x, d, guards, undo):
+                        undo_all(undo)
+                        continue
+                    got = keep_leader_counts(s, x, d, took, wr, ctx, undo)
+                    if got >= 0 and size + got <= budget:
+                        return size + got, cand
+                    undo_all(undo)
+        return -1.0, cand
+
+    def rebalance_by_swapping_load_out(self, x: int, budget: float, ctx: StepContext,
+                                       cand: _Candidates) -> float:
+        """``x`` over its band: its leader replica to a receiver and a follower replica of
+        about its size back (:func:`~kpart.cluster.goals._replica_swap.swap_step`), else an
+        exchange whose partition taken back first moves a follower replica to ``x``.
+        Returns the bytes moved, -1 for no step."""
+        got = swap_step(self.s, x, cand.rows, cand.order, budget, ctx)
+        return got if got >= 0 else exchange_replicas(self.s, x, budget, ctx, moves=True)
+
+    def rebalance_by_moving_load_in(self, x: int, budget: float, ctx: StepContext,
+                                    ) -> tuple[float, _Candidates | None]:
+        """``x`` under its band: the leadership of many partitions it follows at once, else
+        of one (the most gain first), else a replica moved onto it that it then leads (the
+        fewest bytes per byte/s of the gain needed). Returns the bytes moved (-1 for no
+        step) and the candidates for :meth:`rebalance_by_swapping_load_in`."""
+        s, lim, guards = self.s, ctx.lim, ctx.guards
+        if _take_many(s, x, lim, guards):
+            return 0.0, None
+        need = float(lim.lo[x] - s.nw_out[x])
+        most = float(lim.hi[x] - s.nw_out[x])
+        lead = s.pos[:, 0]
+        rows = np.flatnonzero((s.lead_out >= need / 16) & (s.lead_out <= most) & (lead >= 0))
+        g_of = lead[rows]
+        w = s.lead_out[rows]
+        rows = rows[((s.nw_out[g_of] > lim.hi_t[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
+                    & (s.lead_in[x] + s.rate_in[rows] <= lim.lin[x]) & (g_of != x)]
+        held = (s.pos[rows, 1:] == x).any(axis=1)
+        undo: Undo = []
+        followed = rows[held]
+        useful = np.minimum(s.lead_out[followed], need)
+        free = np.argsort(-useful, kind="stable")
+        for row in followed[free[useful[free] >= need / 8]][:4 * ROWS].tolist():
+            g = int(lead[row])
+            if not lead_ok(s, row, g, x, guards):
+                continue
+            k = int(np.flatnonzero(s.pos[row] == x)[0])
+            wr = float(s.lead_out[row])
+            took = (int(s.leaders[g]), int(s.leaders[x]))
+            pass_leadership(s, row, k, undo)
+            if keep_leader_counts(s, g, x, took, wr, ctx, undo) >= 0:
+                return 0.0, None
+            undo_all(undo)
+        rows = rows[~held & (s.size[rows] <= budget)]
+        useful = np.minimum(s.lead_out[rows], need)
+        cand = _Candidates(rows, cheapest(s.size[rows], useful, need), int(s.leaders[x]))
+        for row in rows[cand.order][:ROWS].tolist():
+            g = int(lead[row])
+            size, wr = float(s.size[row]), float(s.lead_out[row])
+            took = (int(s.leaders[g]), int(s.leaders[x]))
             for k in range(s.pos.shape[1]):
                 f = int(s.pos[row, k])
-                if f < 0 or not accepted(guards, s, row, f, d):
+                if f < 0 or not accepted(guards, s, row, f, x):
                     continue
-                move_replica(s, row, k, d, undo)
-                if not lead_moved(s, row, k, x, d, guards, undo):
+                move_replica(s, row, k, x, undo)
+                if not lead_moved(s, row, k, g, x, guards, undo):
                     undo_all(undo)
                     continue
-                got = keep_leader_counts(s, x, d, took, wr, ctx, undo)
+                got = keep_leader_counts(s, g, x, took, wr, ctx, undo)
                 if got >= 0 and size + got <= budget:
-                    return size + got
+                    return size + got, cand
                 undo_all(undo)
-    # 4. a swap: the leader replica to a receiver, a follower replica of about its size back
-    got = swap_step(s, x, rows, order, budget, ctx)
-    # 5. an exchange whose partition taken back first moves a follower replica to ``x``
-    return got if got >= 0 else exchange_replicas(s, x, budget, ctx, moves=True)
+        return -1.0, cand
 
-
-def _gain(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
-          light: np.ndarray) -> float:
-    """One step for ``x`` under its band. Returns the bytes moved, -1 for no step."""
-    if _take_many(s, x, lim, guards):
-        return 0.0
-    need = float(lim.lo[x] - s.nw_out[x])
-    most = float(lim.hi[x] - s.nw_out[x])
-    lead = s.pos[:, 0]
-    rows = np.flatnonzero((s.lead_out >= need / 16) & (s.lead_out <= most) & (lead >= 0))
-    g_of = lead[rows]
-    w = s.lead_out[rows]
-    rows = rows[((s.nw_out[g_of] > lim.hi_t[g_of]) | (s.nw_out[g_of] - w >= lim.lo[g_of]))
-                & (s.lead_in[x] + s.rate_in[rows] <= lim.lin[x]) & (g_of != x)]
-    held = (s.pos[rows, 1:] == x).any(axis=1)
-    undo: Undo = []
-    ctx = (lim, guards, light, set[tuple[bool, int]]())
-    # 1. the leadership of a partition it follows
-    cand = rows[held]
-    useful = np.minimum(s.lead_out[cand], need)
-    free = np.argsort(-useful, kind="stable")
-    for row in cand[free[useful[free] >= need / 8]][:4 * ROWS].tolist():
-        g = int(lead[row])
-        if not lead_ok(s, row, g, x, guards):
-            continue
-        k = int(np.flatnonzero(s.pos[row] == x)[0])
-        wr = float(s.lead_out[row])
-        took = (int(s.leaders[g]), int(s.leaders[x]))
-        pass_leadership(s, row, k, undo)
-        if keep_leader_counts(s, g, x, took, wr, ctx, undo) >= 0:
-            return 0.0
-        undo_all(undo)
-    # 2. a replica move onto it, the fewest bytes per byte/s of the gain needed
-    rows = rows[~held & (s.size[rows] <= budget)]
-    useful = np.minimum(s.lead_out[rows], need)
-    order = cheapest(s.size[rows], useful, need)
-    for row in rows[order][:ROWS].tolist():
-        g = int(lead[row])
-        size, wr = float(s.size[row]), float(s.lead_out[row])
-        took = (int(s.leaders[g]), int(s.leaders[x]))
-        for k in range(s.pos.shape[1]):
-            f = int(s.pos[row, k])
-            if f < 0 or not accepted(guards, s, row, f, x):
-                continue
-            move_replica(s, row, k, x, undo)
-            if not lead_moved(s, row, k, g, x, guards, undo):
-                undo_all(undo)
-                continue
-            got = keep_leader_counts(s, g, x, took, wr, ctx, undo)
-            if got >= 0 and size + got <= budget:
-                return size + got
-            undo_all(undo)
-    # 3. a swap: a replica of one comes to it, a follower replica of about its size goes back
-    for row in rows[order][:ROWS // 4].tolist():
-        got = gain_swap(s, x, row, budget, ctx, undo)
-        if got >= 0:
-            return got
-    return -1.0
+    def rebalance_by_swapping_load_in(self, x: int, budget: float, ctx: StepContext,
+                                      cand: _Candidates) -> float:
+        """``x`` under its band: a replica of a partition comes to it, which it leads, and a
+        follower replica of about the same size goes back
+        (:func:`~kpart.cluster.goals._replica_swap.gain_swap`). Returns the bytes moved, -1
+        for no step."""
+        undo: Undo = []
+        for row in cand.rows[cand.order][:ROWS // 4].tolist():
+            got = gain_swap(self.s, x, row, budget, ctx, undo)
+            if got >= 0:
+                return got
+        return -1.0
 
 
 def _absorbing(lim: BrokerLimits, absorbers: np.ndarray, s: GoalState) -> BrokerLimits:
@@ -278,32 +340,16 @@ def _absorbing(lim: BrokerLimits, absorbers: np.ndarray, s: GoalState) -> Broker
     return replace(lim, hi=hi, hi_t=hi_t, lin=lin)
 
 
-def _settle(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
-            light: np.ndarray) -> tuple[float, int]:
-    """Steps (:func:`_shed` or :func:`_gain`) for ``x`` until it is inside its band, at most
-    64. Returns the bytes moved and the steps taken, negated (minus one) when a step was
-    not found."""
-    moved = 0.0
-    for step in range(64):
-        if lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x]:
-            return moved, step
-        over = bool(s.nw_out[x] > lim.hi_t[x])
-        got = (_shed if over else _gain)(s, x, lim, guards, budget - moved, light)
-        if got < 0:
-            return moved, -1 - step
-        moved += got
-    return moved, 64
-
-
 def _heavy_leaders(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """Brokers leading a partition heavier than their band's top (sorted)."""
     return np.unique(s.pos[heavy_partitions(s, lim), 0]).astype(np.int64)
 
 
-def _settle_all(s: GoalState, base: BrokerLimits, guards: Sequence[Goal], budget: float,
-                light: np.ndarray, rounds: int) -> float:
-    """Every broker outside its band, the farthest first, settled (:func:`_settle`), the
-    brokers leading a heavy partition left alone (absorbers). Returns the bytes moved."""
+def _settle_all(net: NetworkOutPass, base: BrokerLimits, budget: float, rounds: int) -> float:
+    """Every broker outside its band, the farthest first, brought into it
+    (:meth:`NetworkOutPass.rebalance_for_broker`), the brokers leading a heavy partition left
+    alone (absorbers). Returns the bytes moved."""
+    s = net.s
     absorbers = _heavy_leaders(s, base)
     stuck: set[int] = set(absorbers.tolist())
     lim = _absorbing(base, absorbers, s)
@@ -316,7 +362,7 @@ def _settle_all(s: GoalState, base: BrokerLimits, guards: Sequence[Goal], budget
         far = np.maximum(s.nw_out[bad] - lim.hi[bad], lim.lo[bad] - s.nw_out[bad])
         progress = False
         for x in bad[np.argsort(-far / lim.hi[bad], kind="stable")].tolist():
-            got, steps = _settle(s, x, lim, guards, budget - moved, light)
+            got, steps = net.rebalance_for_broker(x, lim, budget - moved)
             moved += got
             progress = progress or steps > 0 or steps < -1
             if steps < 0:
@@ -329,33 +375,31 @@ def _settle_all(s: GoalState, base: BrokerLimits, guards: Sequence[Goal], budget
 def relocate_for_network_out(s: GoalState, bands: LeaderBands, guards: Sequence[Goal],
                              budget: float, rounds: int = 12) -> float:
     """Leadership changes and replica moves that bring brokers into the network-out band
-    (module docstring); ``bands``: :func:`kpart.cluster.goals.joint_leadership.leader_bands`
-    (network out: aimed band rows 0, 1, threshold band rows 3, 4; leader count threshold
-    band rows 8, 9; leader bytes-in threshold top row 14); ``budget``: bytes this pass may
-    move. Then heavy leaderships are packed two to a broker
-    (:func:`kpart.cluster.goals._heavy_leaderships.pair_heavy`) and what that leaves settled again.
-    Returns the bytes moved."""
+    (module docstring, :class:`NetworkOutPass`); ``bands``: the leadership goals'
+    :class:`~kpart.cluster.goals._leadership_movement.LeaderBands` (network out: the band
+    aimed at and the threshold band; the leader count's threshold band; the leader
+    bytes-in threshold top); ``budget``: bytes this pass may move. Then heavy leaderships
+    are packed two to a broker (:func:`kpart.cluster.goals._heavy_leaderships.pair_heavy`)
+    and what that leaves settled again. Returns the bytes moved."""
     base = BrokerLimits(lo=bands.lo[0], hi=bands.hi[0], lo_t=bands.lo_t[0], hi_t=bands.hi_t[0],
                         clo=float(bands.lo_t[1].max()), chi=float(bands.hi_t[1].min()),
                         lin=bands.hi_t[2])
     light = np.flatnonzero(s.pos[:, 0] >= 0)
     light = light[np.argsort(s.size[light] + s.lead_out[light], kind="stable")][:512]
+    net = NetworkOutPass(s, guards, light)
 
     def settle(x: int, spend: float) -> tuple[float, bool]:
         lim = _absorbing(base, _heavy_leaders(s, base), s)
-        got, _steps = _settle(s, x, lim, guards, spend, light)
+        got, _steps = net.rebalance_for_broker(x, lim, spend)
         return got, bool(lim.lo_t[x] <= s.nw_out[x] <= lim.hi_t[x])
 
-    moved = _settle_all(s, base, guards, budget, light, rounds)
+    moved = _settle_all(net, base, budget, rounds)
     paired = pair_heavy(s, base, guards, budget - moved, light, settle)
     paired += relieve_over(s, base, guards, budget - moved - paired, light, settle)
     if paired > 0:  # what a pair's steps took out of their band, and what it unblocked
-        moved += paired + _settle_all(s, base, guards, budget - moved - paired, light,
-                                      rounds)
+        moved += paired + _settle_all(net, base, budget - moved - paired, rounds)
         # a pair those steps made possible (a bin now leading what a heavy leader needs)
         again = pair_heavy(s, base, guards, budget - moved, light, settle)
         if again > 0:
-            moved += again + _settle_all(s, base, guards, budget - moved - again, light,
-                                         rounds)
+            moved += again + _settle_all(net, base, budget - moved - again, rounds)
     return moved
-

@@ -13,7 +13,7 @@ import numpy as np
 
 from kpart.cluster.goals._network_out_actions import (
     ROWS,
-    BrokerLimits,
+    StepContext,
     Undo,
     keep_leader_counts,
     lead_moved,
@@ -31,7 +31,7 @@ from kpart.cluster.goals.state import GoalState
 
 
 def exchange_replicas(s: GoalState, x: int, budget: float,
-              ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+              ctx: StepContext,
               moves: bool) -> float:
     """``x`` over its band, whose load is one or two heavy partitions and many light ones
     (no single leadership it passes leaves it inside the band), passes the leadership of
@@ -42,7 +42,7 @@ def exchange_replicas(s: GoalState, x: int, budget: float,
     are repaired by :func:`keep_leader_counts`. ``moves``: ``q`` may be one ``x`` does not follow, a
     follower replica of it moved to ``x`` first (its size within ``budget``), the smallest
     first. Returns the bytes moved, -1 for none."""
-    lim, guards = ctx[0], ctx[1]
+    lim, guards = ctx.lim, ctx.guards
     free = [g for g in guards if not spreads_network_out(g)]
     lead = s.pos[:, 0]
     mine = np.flatnonzero(lead == x)
@@ -107,9 +107,9 @@ def _take_back(s: GoalState, q: int, x: int, guards: Sequence[Goal], undo: Undo)
 
 
 def swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
-               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               ctx: StepContext,
                ) -> float:
-    """Step 3 of :func:`_shed`: one :func:`_swap_replicas` of the cheapest candidates
+    """A step of ``NetworkOutPass.rebalance_by_swapping_load_out``: one :func:`_swap_replicas` of the cheapest candidates
     (``rows[order]``). Returns the bytes moved, -1 for none."""
     undo: Undo = []
     for row in rows[order][:ROWS // 4].tolist():
@@ -120,14 +120,14 @@ def swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget:
 
 
 def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
-                   ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+                   ctx: StepContext,
                    undo: Undo) -> float:
     """``x``'s leader replica of ``row`` goes to a receiver ``d`` and a follower replica of
     ``d``'s of about the same size comes back (Cruise Control's
     ``INTER_BROKER_REPLICA_SWAP``): disk and replica counts about unchanged on both, where a
     single move would take ``x`` (or a follower's broker) under the disk band. Returns the
     bytes moved, -1 for none."""
-    lim, guards = ctx[0], ctx[1]
+    lim, guards = ctx.lim, ctx.guards
     size, wr = float(s.size[row]), float(s.lead_out[row])
     for d in receivers(s, wr, float(s.rate_in[row]), lim)[:4].tolist():
         if (s.pos[row] == d).any():
@@ -148,14 +148,14 @@ def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
 
 
 def gain_swap(s: GoalState, x: int, row: int, budget: float,
-               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               ctx: StepContext,
                undo: Undo) -> float:
-    """Step 3 of :func:`_gain` (:func:`_swap_replicas` the other way): a replica of ``row``
+    """``NetworkOutPass.rebalance_by_swapping_load_in`` (:func:`_swap_replicas` the other way): a replica of ``row``
     on ``f`` comes to ``x`` (under its band), which leads it, and a follower replica of
     ``x``'s of about the same size goes to ``f`` — disk and replica counts about unchanged
     where a single move would take ``x`` over its disk band. Returns the bytes moved, -1
     for none."""
-    guards = ctx[1]
+    guards = ctx.guards
     g = int(s.pos[row, 0])
     size, wr = float(s.size[row]), float(s.lead_out[row])
     qs, ks = np.nonzero(s.pos[:, 1:] == x)
