@@ -49,7 +49,13 @@ from kpart.cluster.goals.broker_set_aware import pool_arrays
 from kpart.cluster.goals.goal import Goal, Guards
 from kpart.cluster.goals.joint_leadership import NETWORK_OUT_BUDGET, keep_current_leaders
 from kpart.cluster.goals.registry import DEFAULT_GOALS, with_broker_sets
-from kpart.cluster.goals.state import DEFAULT_THRESHOLDS, GoalState, Thresholds, goal_state
+from kpart.cluster.goals.state import (
+    DEFAULT_THRESHOLDS,
+    GoalSettings,
+    GoalState,
+    Thresholds,
+    goal_state,
+)
 from kpart.cluster.load import BrokerLoad, broker_load
 from kpart.cluster.model import ClusterBroker, ClusterModel
 from kpart.errors import ConfigError
@@ -129,7 +135,7 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
     return unplaced
 
 
-def _worse_soft(state: Callable[[np.ndarray], GoalState], s: GoalState,
+def _worse_soft(state: Callable[..., GoalState], s: GoalState,
                 goals: Sequence[Goal]) -> str:
     """The first soft goal with more violations in ``s`` than in the model as it is (led by
     its current leaders; ``state`` makes a state of replicas), or ``""``."""
@@ -139,8 +145,7 @@ def _worse_soft(state: Callable[[np.ndarray], GoalState], s: GoalState,
     slot = np.argmax(reps == model.leader[:, None], axis=1)
     rows = np.flatnonzero((slot > 0) & (model.leader >= 0))
     reps[rows, 0], reps[rows, slot[rows]] = reps[rows, slot[rows]], reps[rows, 0]
-    start = state(reps)
-    start.removed_over = True
+    start = state(reps, removed_over=True)
     for g in goals:
         if not g.hard and g.violations(s) > g.violations(start):
             return g.name
@@ -190,11 +195,13 @@ def plan_cluster(
     goals = with_broker_sets(tuple(goals)) if pools is not None else tuple(goals)
     arrays = pool_arrays(model, pools) if pools is not None else (None, None)
 
-    def state(replicas: np.ndarray) -> GoalState:
-        out = goal_state(model, replicas, allowed, thresholds)
-        out.topic_pool, out.broker_pool = arrays
-        out.network_out_budget = network_out_budget
-        return out
+    settings = GoalSettings(thresholds, model, topic_pool=arrays[0], broker_pool=arrays[1],
+                            network_out_budget=network_out_budget)
+
+    def state(replicas: np.ndarray, removed_over: bool = False,
+              count_guard: bool = False) -> GoalState:
+        return goal_state(model, replicas, allowed, settings=replace(
+            settings, removed_over=removed_over, count_guard=count_guard))
 
     s = state(model.replicas)
     infeasible(s, model, goals)
@@ -203,8 +210,7 @@ def plan_cluster(
     worse = _worse_soft(state, s, goals)
     if worse:  # a higher goal's moves made a lower one worse: again, every goal guarding
         clock = time.perf_counter()
-        s = state(model.replicas)
-        s.count_guard = True
+        s = state(model.replicas, count_guard=True)
         seconds.append((f"strict ({worse} worse)", time.perf_counter() - clock))
         unplaced = _optimize(s, goals, seconds, strict=True)
     ids = np.array([b.id for b in model.brokers], dtype=np.int32)

@@ -23,7 +23,6 @@ _NET_OUT = "NetworkOutboundUsageDistributionGoal"
 
 def _state(model: ClusterModel, th: Thresholds) -> GoalState:
     s = goal_state(model, model.replicas, np.ones(len(model.brokers), dtype=bool), th)
-    s.model = model
     return s
 
 

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -22,6 +22,7 @@ __all__ = [
     "BALANCE_MARGIN",
     "DEFAULT_THRESHOLDS",
     "BandCache",
+    "GoalSettings",
     "GoalState",
     "Thresholds",
     "count_band",
@@ -91,6 +92,30 @@ class BandCache:
         self.found.clear()
 
 
+@dataclass(frozen=True, eq=False)
+class GoalSettings:
+    """What a plan is asked for, fixed while it is made: ``thresholds``; ``model``, the model
+    the state's positions index (for goals that replay Kafka on it, e.g.
+    ``BrokerFailureCapacityGoal``; ``None`` when built by hand); ``topic_pool`` /
+    ``broker_pool``: resource pools (``BrokerSetAwareGoal``), int32 pool index per topic and
+    per broker (``-1``: the default pool, i.e. topics of no pool on brokers of no pool),
+    ``None``: no pools; ``network_out_budget``: the share of all replicas' bytes the
+    optimizer may move for network out after leadership; ``removed_over``: count a broker
+    that may not hold replicas (one being removed) as a distribution violation when it is
+    over the band (its load must go: how "before" is weighed); ``count_guard``: distribution
+    goals accept any move that takes no broker out of its band (a broker already out may go
+    further: no goal's violation count grows, the verifier's measure and the optimizer's
+    fallback); by default a move may not take a broker past a limit."""
+
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+    model: ClusterModel | None = None
+    topic_pool: np.ndarray | None = None
+    broker_pool: np.ndarray | None = None
+    network_out_budget: float = 0.0
+    removed_over: bool = False
+    count_guard: bool = False
+
+
 @dataclass(eq=False)
 class GoalState:
     """The optimizer's mutable arrays (read only for goals). Brokers by position in
@@ -120,26 +145,38 @@ class GoalState:
     rack: np.ndarray
     allowed: np.ndarray
     topic_count: np.ndarray
-    thresholds: Thresholds
+    #: What the plan is asked for (frozen; :class:`GoalSettings`).
+    settings: GoalSettings = field(default_factory=GoalSettings)
     #: The bands computed from the loads (invalidated by the moves).
     cache: BandCache = field(default_factory=BandCache)
-    #: The model ``pos`` indexes (for goals that replay Kafka on it, e.g.
-    #: ``BrokerFailureCapacityGoal``); ``None`` when built by hand.
-    model: ClusterModel | None = None
-    #: Count a broker that may not hold replicas (one being removed) as a distribution
-    #: violation when it is over the band (its load must go): how "before" is weighed.
-    removed_over: bool = False
-    #: Distribution goals accept any move that takes no broker out of its band (a broker
-    #: already out may go further): no goal's violation count grows, the verifier's measure
-    #: (the optimizer's fallback); by default a move may not take a broker past a limit.
-    count_guard: bool = False
-    #: Resource pools (``BrokerSetAwareGoal``): int32 pool index per topic and per
-    #: broker (``-1``: the default pool, i.e. topics of no pool on brokers of no pool);
-    #: ``None``: no pools (every broker may hold every topic).
-    topic_pool: np.ndarray | None = None
-    broker_pool: np.ndarray | None = None
-    #: Share of all replicas' bytes the optimizer may move for network out after leadership.
-    network_out_budget: float = 0.0
+    # the settings, read as the state's own (read only: a plan's settings do not change)
+    @property
+    def thresholds(self) -> Thresholds:
+        return self.settings.thresholds
+
+    @property
+    def model(self) -> ClusterModel | None:
+        return self.settings.model
+
+    @property
+    def topic_pool(self) -> np.ndarray | None:
+        return self.settings.topic_pool
+
+    @property
+    def broker_pool(self) -> np.ndarray | None:
+        return self.settings.broker_pool
+
+    @property
+    def network_out_budget(self) -> float:
+        return self.settings.network_out_budget
+
+    @property
+    def removed_over(self) -> bool:
+        return self.settings.removed_over
+
+    @property
+    def count_guard(self) -> bool:
+        return self.settings.count_guard
 
     #: The arrays a move changes (:meth:`save`, :meth:`restore`).
     MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
@@ -164,9 +201,12 @@ def capacities(model: ClusterModel, name: str) -> np.ndarray:
 
 
 def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
-               thresholds: Thresholds = DEFAULT_THRESHOLDS) -> GoalState:
+               thresholds: Thresholds = DEFAULT_THRESHOLDS,
+               settings: GoalSettings | None = None) -> GoalState:
     """The :class:`GoalState` of ``replicas`` (broker ids ``(P, R)``, the leader first) on
-    ``model``; ``allowed``: bool ``(B,)``, the brokers that may hold replicas."""
+    ``model``; ``allowed``: bool ``(B,)``, the brokers that may hold replicas; ``settings``
+    (default: ``thresholds`` alone), their ``model`` set to ``model``."""
+    settings = replace(settings or GoalSettings(thresholds), model=model)
     pos = model.broker_positions(np.asarray(replicas)).astype(np.int32)
     b = len(model.brokers)
     held = pos >= 0
@@ -194,8 +234,7 @@ def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
         cap_disk=capacities(model, "disk_bytes"), cap_in=capacities(model, "network_in"),
         cap_out=capacities(model, "network_out"), rack=np.array(codes, dtype=np.int32),
         allowed=np.asarray(allowed, dtype=bool),
-        topic_count=tc.reshape(len(model.topics), b).astype(np.int32), thresholds=thresholds,
-        model=model,
+        topic_count=tc.reshape(len(model.topics), b).astype(np.int32), settings=settings,
     )
 
 
