@@ -194,14 +194,35 @@ class _Program:
         return None if result.x is None else np.asarray(result.x[:self.n])
 
 
-def _constrain(prog: _Program, band: _Band, how: tuple[float, float], vbro: np.ndarray,
+@dataclass(frozen=True)
+class _Columns:
+    """The program's leadership columns: ``rows`` (sorted) the partitions it may give a new
+    leader; per column its row ``vrow``, broker ``vbro``, and ``current`` (that broker leads
+    it now)."""
+
+    rows: np.ndarray
+    vrow: np.ndarray
+    vbro: np.ndarray
+    current: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Weighing:
+    """How a band's rows are written: ``cost`` of a broker staying outside, ``margin`` the
+    share of the band's width kept clear of its edges."""
+
+    cost: float
+    margin: float
+
+
+def _constrain(prog: _Program, band: _Band, how: _Weighing, vbro: np.ndarray,
                vw: np.ndarray, fixed: np.ndarray, limit: np.ndarray | None) -> None:
     """``band``'s rows for every allowed broker with a column: inside stays inside; outside
     never goes further out, and comes in (its column ``z`` 0) or not (``z`` 1 frees the two
     rows of the band); ``limit``: the hard network-out limit, outside the band too; ``how``:
     the cost of staying outside, and the share of the band's width kept clear of its edges.
     Rows in band widths, so that the solver's tolerances mean the same for every goal."""
-    cost, margin = how
+    cost, margin = how.cost, how.margin
     finite = np.isfinite(band.lo)
     width = np.maximum(np.where(finite, band.hi - band.lo, np.abs(band.hi)), 1e-300)
     inner = 0.0 if band.resource == "leaders" else margin * width  # counts: whole
@@ -272,7 +293,7 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     current = s.pos[vrow, 0] == vbro
     start = s.pos[:, 0].copy()
     for inner in _INSIDE:
-        move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, nodes)
+        move = _solve(s, _Solve(bands, goals, inner, nodes), _Columns(rows, vrow, vbro, current))
         if not move.any():
             return 0
         relocate_leaderships(s, vbro[move], vrow[move])
@@ -283,13 +304,21 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     return 0
 
 
-def _solve(s: GoalState, what: tuple[list[_Band], Sequence[Goal]],
-           cols: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], inner: float,
-           nodes: int) -> np.ndarray:
-    """bool, one a column: the leaderships the program passes (``inner``: the share of each
-    band's width kept clear of its edges)."""
-    bands, goals = what
-    rows, vrow, vbro, current = cols
+@dataclass(frozen=True)
+class _Solve:
+    """One solve: the goals' ``bands`` (in priority order) and the plan's ``goals``, the
+    share ``inner`` of each band's width kept clear of its edges, the solver's ``nodes``."""
+
+    bands: list[_Band]
+    goals: Sequence[Goal]
+    inner: float
+    nodes: int
+
+
+def _solve(s: GoalState, what: _Solve, cols: _Columns) -> np.ndarray:
+    """bool, one a column: the leaderships the program passes."""
+    bands, goals, inner, nodes = what.bands, what.goals, what.inner, what.nodes
+    rows, vrow, vbro, current = cols.rows, cols.vrow, cols.vbro, cols.current
     n = len(vrow)
     prog = _Program(n)
     prog.block(np.searchsorted(rows, vrow), np.arange(n), np.ones(n), 1.0, 1.0)  # one leader
@@ -299,7 +328,7 @@ def _solve(s: GoalState, what: tuple[list[_Band], Sequence[Goal]],
     nb = len(s.allowed)
     for rank, band in enumerate(bands):
         fixed = band.load - np.bincount(led, weights=band.weight[rows], minlength=nb)
-        _constrain(prog, band, (float(nb + 1) ** (len(bands) - 1 - rank), inner), vbro,
+        _constrain(prog, band, _Weighing(float(nb + 1) ** (len(bands) - 1 - rank), inner), vbro,
                    band.weight[vrow], fixed, limit if band.resource == "nw_out" else None)
     chosen = prog.solve(np.where(current, 0.0, 1.0 / (n + 1)),
                         np.where(s.allowed[vbro] | current, 1.0, 0.0), nodes)
