@@ -33,6 +33,8 @@ from numba import njit
 
 from kpart.cluster.goals._leadership_movement import (
     LeaderBands,
+    LeadershipLoads,
+    PairIndex,
     band_distance,
     enters_violation,
     first_at_least,
@@ -43,20 +45,7 @@ from kpart.cluster.goals._leadership_movement import (
 from kpart.cluster.goals.relocation import recount_leader_loads
 from kpart.cluster.goals.state import GoalState
 
-__all__ = ["ChainContext", "ChainDirection", "chain_leaders"]
-
-
-class ChainContext(NamedTuple):
-    """What every step of a chain search reads: ``loads`` float64 ``(3, B)`` (network out,
-    leader count, leader bytes-in per broker, changed as chains are applied), the leadership
-    goals' ``bands`` and ``weights`` (as :func:`~kpart.cluster.goals._leadership_movement.
-    refine_leaders` takes them) and ``brokers`` float64 ``(2, B)``: may hold replicas (0/1),
-    the network-out limit."""
-
-    loads: np.ndarray
-    bands: LeaderBands
-    weights: np.ndarray
-    brokers: np.ndarray
+__all__ = ["ChainDirection", "chain_leaders"]
 
 
 class ChainDirection(NamedTuple):
@@ -70,7 +59,7 @@ class ChainDirection(NamedTuple):
 
 
 @njit(cache=True)
-def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: ChainContext,
+def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: LeadershipLoads,
                ) -> float:  # pragma: no cover
     """Penalty gain at broker ``v`` when its leader count changes by ``dc`` and its network
     out and leader bytes-in by ``wo``, ``wi``; ``-inf`` when it would enter a violation or
@@ -91,13 +80,13 @@ def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: ChainContext,
 
 @njit(cache=True)
 def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarray,
-          part: np.ndarray, index: tuple[np.ndarray, np.ndarray],
-          ctx: ChainContext,
+          part: np.ndarray, index: PairIndex,
+          ctx: LeadershipLoads,
           ) -> tuple[int, float]:  # pragma: no cover
     """The partition ``v`` passes on along edge ``v → w`` (``sign`` 1: ``v`` leads it and
     gives it to ``w``; -1: ``w`` leads it and gives it to ``v``) after receiving ``p_in``
     (-1 at the chain's start), and ``v``'s gain; ``(-1, -inf)`` for none."""
-    rows, starts = index
+    rows, starts = index.rows, index.starts
     loads, bands = ctx.loads, ctx.bands
     v, w = edge
     b = loads.shape[1]
@@ -129,14 +118,14 @@ def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarr
 
 @njit(cache=True)
 def _close(edge: tuple[int, int], rows_in: tuple[int, int], sign: float, col: int,
-           pos: np.ndarray, part: np.ndarray, index: tuple[np.ndarray, np.ndarray],
-           ctx: ChainContext,
+           pos: np.ndarray, part: np.ndarray, index: PairIndex,
+           ctx: LeadershipLoads,
            ) -> tuple[int, float]:  # pragma: no cover
     """The partition closing the chain ``src → ... → v`` into a cycle along ``v → src``
     (both ends keep their leader counts; ``rows_in``: the partitions ``v`` and ``src``
     passed so far, ``v``'s received and ``src``'s first) and the gain of ``v`` and ``src``
     together; ``(-1, -inf)`` for none."""
-    rows, starts = index
+    rows, starts = index.rows, index.starts
     loads, bands = ctx.loads, ctx.bands
     p_v, first = rows_in
     v, src = edge
@@ -203,8 +192,8 @@ def _apply(end: int, parent: np.ndarray, inrow: np.ndarray, sign: float, pos: np
 
 @njit(cache=True)
 def _chain(src: int, how: ChainDirection, pos: np.ndarray, part: np.ndarray,
-           index: tuple[np.ndarray, np.ndarray],
-           ctx: ChainContext,
+           index: PairIndex,
+           ctx: LeadershipLoads,
            depth: int) -> int:  # pragma: no cover
     """The shortest improving chain from ``src`` (``how``: ``sign`` 1: it gives, -1: it
     takes; the column; ``loose``: also through first steps that leave ``src`` worse on its
@@ -269,8 +258,8 @@ def _chain(src: int, how: ChainDirection, pos: np.ndarray, part: np.ndarray,
 
 @njit(cache=True)
 def _chain_pass(col: int, pos: np.ndarray, part: np.ndarray,
-                index: tuple[np.ndarray, np.ndarray],
-                ctx: ChainContext,
+                index: PairIndex,
+                ctx: LeadershipLoads,
                 depth: int, tries: int) -> int:  # pragma: no cover
     """Chains from every broker outside its band of ``col`` (0: network out, 1: leader
     bytes-in), worst first."""
@@ -319,7 +308,7 @@ def chain_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray, depth: 
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
     brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
-    ctx = ChainContext(loads, bands, weights, brokers)
+    ctx = LeadershipLoads(loads, bands, weights, brokers)
     b = len(s.allowed)
     made = 0
     for _ in range(rounds):

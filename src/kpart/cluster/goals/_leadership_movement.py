@@ -34,6 +34,8 @@ from kpart.cluster.goals.relocation import recount_leader_loads
 from kpart.cluster.goals.state import GoalState
 
 __all__ = [
+    "LeadershipLoads",
+    "PairIndex",
     "LeaderBands",
     "assign_leaders",
     "first_at_least",
@@ -236,10 +238,9 @@ def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.n
 
 
 @njit(cache=True)
-def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
-                                                                        np.ndarray]:  # pragma: no cover
-    """Rows by (leader, follower) pair, each pair's rows sorted by ``lead_out``:
-    ``rows, starts`` (pair ``l * b + f`` is ``rows[starts[l*b+f]:starts[l*b+f+1]]``)."""
+def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
+                                                                         np.ndarray]:  # pragma: no cover
+    """:func:`pair_index`'s arrays."""
     p, r = pos.shape
     count = np.zeros(b * b + 1, np.int64)
     for i in range(p):
@@ -261,27 +262,52 @@ def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarra
     return rows, starts
 
 
+class PairIndex(NamedTuple):
+    """Rows by (leader, follower) pair, each pair's rows sorted by weight: pair ``l * B + f``
+    is ``rows[starts[l * B + f]:starts[l * B + f + 1]]``."""
+
+    rows: np.ndarray
+    starts: np.ndarray
+
+
+def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> PairIndex:
+    """The :class:`PairIndex` of ``pos`` (``b`` brokers), rows sorted by ``lead_out``."""
+    return PairIndex(*_pair_index(pos, lead_out, b))
+
+
+class LeadershipLoads(NamedTuple):
+    """What the leadership passes read and change: ``loads`` float64 ``(3, B)`` (network
+    out, leader count, leader bytes-in per broker, changed as leaderships pass), the
+    leadership goals' ``bands`` and ``weights`` (as :func:`refine_leaders` takes them) and
+    ``brokers`` float64 ``(2, B)``: may hold replicas (0/1), the network-out limit."""
+
+    loads: np.ndarray
+    bands: LeaderBands
+    weights: np.ndarray
+    brokers: np.ndarray
+
+
 @njit(cache=True)
-def _carry(a: int, c: int, loads: np.ndarray, w: tuple[float, float],
+def _carry(a: int, c: int, loads: np.ndarray, wo: float, wi: float,
            sign: float) -> None:  # pragma: no cover
-    """Shift ``sign × w`` (network out, leader bytes-in) from ``a`` to ``c``."""
-    loads[0, a] -= sign * w[0]
-    loads[2, a] -= sign * w[1]
-    loads[0, c] += sign * w[0]
-    loads[2, c] += sign * w[1]
+    """Shift ``sign ×`` (network out ``wo``, leader bytes-in ``wi``) from ``a`` to ``c``."""
+    loads[0, a] -= sign * wo
+    loads[2, a] -= sign * wi
+    loads[0, c] += sign * wo
+    loads[2, c] += sign * wi
 
 
 @njit(cache=True)
-def _pair_gain(a: int, c: int, w: tuple[float, float], loads: np.ndarray, bands: LeaderBands,
+def _pair_gain(a: int, c: int, wo: float, wi: float, loads: np.ndarray, bands: LeaderBands,
                weights: np.ndarray) -> float:  # pragma: no cover
-    """Gain of shifting ``w`` (network out, leader bytes-in) from ``a`` to ``c`` (leader
-    counts unchanged); ``-inf`` when a broker would enter a violation."""
+    """Gain of shifting network out ``wo`` and leader bytes-in ``wi`` from ``a`` to ``c``
+    (leader counts unchanged); ``-inf`` when a broker would enter a violation."""
     fa0, fc0, fa1, fc1 = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
                           np.zeros(3, np.int64))
     base = band_distance(a, loads, bands, weights, fa0) + band_distance(c, loads, bands, weights, fc0)
-    _carry(a, c, loads, w, 1.0)
+    _carry(a, c, loads, wo, wi, 1.0)
     after = band_distance(a, loads, bands, weights, fa1) + band_distance(c, loads, bands, weights, fc1)
-    _carry(a, c, loads, w, -1.0)
+    _carry(a, c, loads, wo, wi, -1.0)
     return -np.inf if enters_violation(fa0, fa1) or enters_violation(fc0, fc1) else base - after
 
 
@@ -298,14 +324,13 @@ def first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
 
 
 @njit(cache=True)
-def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers: np.ndarray,
-                loads: np.ndarray, bands: LeaderBands, weights: np.ndarray,
-                index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
+def _return_row(pos: np.ndarray, i: int, k: int, part: np.ndarray, ctx: LeadershipLoads,
+                index: PairIndex) -> int:  # pragma: no cover
     """For passing ``i``'s leadership to its follower in slot ``k``: the row that follower
     leads and ``i``'s leader follows whose leadership, passed back, best lowers the
     penalty; -1 for none."""
-    rows, starts = index
-    i, k = ik
+    rows, starts = index.rows, index.starts
+    loads, bands, weights, brokers = ctx.loads, ctx.bands, ctx.weights, ctx.brokers
     a, c = pos[i, 0], pos[i, k]
     b = loads.shape[1]
     lo, hi = starts[c * b + a], starts[c * b + a + 1]
@@ -324,19 +349,19 @@ def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers:
         wo = part[0, i] - part[0, j]
         if loads[0, c] + wo > brokers[1, c] or loads[0, a] - wo > brokers[1, a]:
             continue
-        gain = _pair_gain(a, c, (wo, part[1, i] - part[1, j]), loads, bands, weights)
+        gain = _pair_gain(a, c, wo, part[1, i] - part[1, j], loads, bands, weights)
         if gain > best_gain:
             best, best_gain = j, gain
     return best
 
 
 @njit(cache=True)
-def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.ndarray,
-               bands: LeaderBands, weights: np.ndarray,
-               index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
+def _swap_pass(pos: np.ndarray, part: np.ndarray, ctx: LeadershipLoads,
+               index: PairIndex) -> int:  # pragma: no cover
     """Count-neutral exchanges: a broker outside its network-out band passes the leadership
     of one partition to a follower and takes back, from that follower, the leadership of a
     partition it follows whose network out brings the two closest to their bands."""
+    loads, bands, brokers = ctx.loads, ctx.bands, ctx.brokers
     made = 0
     for i in range(pos.shape[0]):
         a = pos[i, 0]
@@ -346,11 +371,10 @@ def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np
             c = pos[i, k]
             if c < 0 or brokers[0, c] == 0:
                 continue
-            j = _return_row(pos, (i, k), part, brokers, loads, bands, weights, index)
+            j = _return_row(pos, i, k, part, ctx, index)
             if j < 0:
                 continue
-            w = (part[0, i] - part[0, j], part[1, i] - part[1, j])
-            _carry(a, c, loads, w, 1.0)
+            _carry(a, c, loads, part[0, i] - part[0, j], part[1, i] - part[1, j], 1.0)
             for q in range(1, pos.shape[1]):
                 if pos[j, q] == a:
                     pos[j, q] = c
@@ -377,7 +401,8 @@ def refine_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray,
     for _ in range(rounds):
         step = int(_descend(s.pos, part, brokers, loads, bands, weights, sweeps))
         index = pair_index(s.pos, s.lead_out, len(s.allowed))
-        step += int(_swap_pass(s.pos, part, brokers, loads, bands, weights, index))
+        step += int(_swap_pass(s.pos, part, LeadershipLoads(loads, bands, weights, brokers),
+                               index))
         made += step
         if not step:
             break
