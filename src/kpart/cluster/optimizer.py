@@ -2,29 +2,24 @@
 ``GoalOptimizer.optimizations``: goals in priority order, each ``AbstractGoal.optimize``
 fixing its own violations with moves every higher-priority goal accepts).
 
+Cruise Control's loop, with no goal's name in it::
+
+    for goal in goals:
+        goal.optimize(s, guards=Guards(goals, tuple(done), strict))
+        done.append(goal)
+
 :func:`plan_cluster` adds and removes brokers and evens out replicas, disk, network and
-leadership, moving the fewest bytes it can: hard goals no plan can meet are refused first
-and hard goals broken at the start repaired (:mod:`kpart.cluster._optimizer_repair`); a
-removed broker's replicas go, largest first, to the least-filled allowed broker; replica
-counts are evened with replicas sized to what the receiver still needs, taken from brokers
-above the disk band aimed at (bytes that must move anyway: none moves twice); then each
-resource goal moves, from the most loaded broker to the least, the largest replica that does not
-overshoot (the fewest bytes that fix the violation); the network-out, leader-count and
-leader-bytes-in goals move leadership, together (:mod:`kpart.cluster.goals._leadership_movement`,
-no data), then, for each broker still outside the network-out band, leadership handovers,
-replica moves chosen by the fewest bytes per byte/s relieved and replica swaps, leader
-counts kept in their band (:mod:`kpart.cluster.goals._network_out_rebalance`), and partitions whose network
-out alone is over the band packed two to a broker (:mod:`kpart.cluster.goals._heavy_leaderships`); the
-topic goal moves the smallest followers;
-each partition's current leader comes back wherever no broker ends further from the
-leadership bands (:func:`~kpart.cluster.goals._leadership_movement.restore_leaders`); what is still
-outside a leadership band is then solved exactly over the heaviest partitions, as a
-mixed-integer program (:mod:`kpart.cluster.goals._exact_leadership`); kpart's
-:class:`~kpart.cluster.goals.BrokerFailureCapacityGoal` reorders followers instead
-(:mod:`kpart.cluster.goals._failover_order`). The target's leader is each partition's first
-replica. The result is checked by nothing here: run
-:func:`kpart.cluster.verifier.verify` on :attr:`ClusterPlan.target` (the tests do, on every
-plan they make).
+leadership, moving the fewest bytes it can. Around the loop: hard goals no plan can meet are
+refused first and hard goals broken at the start repaired
+(:mod:`kpart.cluster._optimizer_repair`), a removed broker's replicas drained
+(:func:`~kpart.cluster.goals._replica_movement.drain_all`); after it, each partition's
+current leader comes back wherever the goals allow
+(:func:`~kpart.cluster.goals.joint_leadership.keep_current_leaders`) and each goal takes its
+last step (``finish``: the leadership program, or the failover order). What each goal does
+is its own (:mod:`kpart.cluster.goals`); the map of who runs what, in what order and why, is
+``docs/cluster-optimizer.md``. The target's leader is each partition's first replica. The
+result is checked by nothing here: run :func:`kpart.cluster.verifier.verify` on
+:attr:`ClusterPlan.target` (the tests do, on every plan they make).
 
 >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState, Capacity
 >>> cap = Capacity(disk_bytes=100.0)
