@@ -11,7 +11,7 @@ import pytest
 import kpart.cluster.goals._network_out_rebalance as netout
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster.goals import goal_state, goals_by_name
-from kpart.cluster.goals._heavy_leaderships import _backs
+from kpart.cluster.goals._heavy_leaderships import Exchange, _backs
 from kpart.cluster.goals._network_out_actions import BrokerLimits
 from kpart.cluster.optimizer import ClusterPlan, plan_cluster
 from kpart.cluster.verifier import verify
@@ -81,5 +81,5 @@ def test_a_bin_sends_back_a_partition_it_leads_with_its_leadership() -> None:
     lim = BrokerLimits(lo=n, hi=1e3 * n, lo_t=n, hi_t=1e3 * n, clo=0.0, chi=10.0,
                   lin=np.full(4, np.inf))
     guards = goals_by_name("DiskUsageDistributionGoal")
-    assert _backs(s, 2, 0, 0, (lim, guards, 0)) == ([], 0.0)
-    assert _backs(s, 2, 0, 0, (lim, guards, 0), with_led=True) == ([[1, 0]], 0.0)
+    assert _backs(s, 2, 0, 0, Exchange(lim, guards, 0)) == ([], 0.0)
+    assert _backs(s, 2, 0, 0, Exchange(lim, guards, 0), with_led=True) == ([[1, 0]], 0.0)

@@ -1,6 +1,7 @@
 """The one module of moves (``kpart.cluster.goals.relocation``, Cruise Control's
 relocateReplica/relocateLeadership): every per-broker array and topic count follows a move,
-and the band cache is invalidated by the move itself."""
+and the band cache is invalidated by the move itself (each band checked against its load's
+total before it is used again)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,12 @@ def _model() -> ClusterModel:
     return ClusterModel.from_partitions(brokers, parts)
 
 
+def _ids(s: GoalState, model: ClusterModel) -> np.ndarray:
+    ids = np.array([b.id for b in model.brokers])
+    out: np.ndarray = np.where(s.pos >= 0, ids[np.maximum(s.pos, 0)], -1)
+    return out
+
+
 def _same_as_fresh(s: GoalState, model: ClusterModel) -> None:
     ids = np.array([b.id for b in model.brokers])
     fresh = goal_state(model, np.where(s.pos >= 0, ids[np.maximum(s.pos, 0)], -1), s.allowed)
@@ -43,9 +50,10 @@ def test_every_move_keeps_the_loads_and_invalidates_the_band_cache() -> None:
              lambda: relocate_leaderships(s, np.array([2]), np.array([0]))]
     for move in moves:
         disk.violations(s)  # fills the cache
-        assert s.cache.found
+        before = s.cache.generation
         move()
-        assert not s.cache.found
+        assert s.cache.generation == before + 1  # every band checked again before use
+        assert disk.band(s)[1] == disk.band(goal_state(model, _ids(s, model), s.allowed))[1]
         _same_as_fresh(s, model)
 
 
@@ -55,6 +63,17 @@ def test_restore_invalidates_the_band_cache() -> None:
     saved = s.save()
     relocate_replica(s, 0, 1, 3)
     goals_by_name("DiskUsageDistributionGoal")[0].violations(s)
+    before = s.cache.generation
     s.restore(saved)
-    assert not s.cache.found
+    assert s.cache.generation == before + 1
     _same_as_fresh(s, model)
+
+
+def test_a_band_is_recomputed_when_its_load_total_changed() -> None:
+    model = _model()
+    s = goal_state(model, model.replicas, np.ones(4, bool))
+    disk = goals_by_name("DiskUsageDistributionGoal")[0]
+    hi = disk.band(s)[1]
+    s.disk[0] += 40.0  # not a move: the total changes, as no move would change it
+    s.cache.invalidate()
+    assert abs(disk.band(s)[1] - (hi + 0.1 * 1.1)) < 1e-12  # utilization up 40 / 400

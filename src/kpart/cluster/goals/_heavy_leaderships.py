@@ -21,11 +21,13 @@ undone.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from kpart.cluster.goals._network_out_actions import (
     BrokerLimits,
+    StepContext,
     Undo,
     heavy_partitions,
     lead_ok,
@@ -42,7 +44,7 @@ from kpart.cluster.goals.relocation import accepted
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
 from kpart.cluster.goals.state import GoalState
 
-__all__ = ["pair_heavy", "relieve_over"]
+__all__ = ["Exchange", "pair_heavy", "relieve_over"]
 
 #: A pair moves at most this many times the bytes of the replica it brings to the bin (the
 #: replica, about as much sent back, what the broker that led it takes on): a costlier one
@@ -110,7 +112,17 @@ def _affordable(s: GoalState, rows: np.ndarray, lim: BrokerLimits, x: int) -> np
     return out
 
 
-def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[BrokerLimits, Sequence[Goal], int],
+@dataclass(frozen=True, eq=False)
+class Exchange:
+    """An exchange for a heavy partition: the broker limits ``lim``, the ``guards`` each
+    replica sent back keeps, and ``giver``, the broker that led the heavy partition."""
+
+    lim: BrokerLimits
+    guards: Sequence[Goal]
+    giver: int
+
+
+def _backs(s: GoalState, b: int, f: int, q: int, ctx: Exchange,
            with_led: bool = False) -> tuple[list[list[int]], float]:
     """Follower replicas ``[row, slot]`` on ``b`` to send to ``f`` in exchange for ``q``'s,
     their sizes summing into ``f``'s :func:`_window` and up to what ``b`` must send (at most
@@ -122,7 +134,7 @@ def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[BrokerLimits, Sequen
     heavy partition, over its band in any plan, and its leader count is a lower-priority
     goal). Also returns what ``b`` must still send elsewhere (bytes). ``([], 0)`` when none
     fits."""
-    lim, guards, g = ctx
+    lim, guards, g = ctx.lim, ctx.guards, ctx.giver
     lo, hi = _window(s, f, q, guards, gives=False)
     need_b, most_b = _window(s, b, q, guards, gives=True)
     if hi < lo or most_b < lo:
@@ -204,12 +216,12 @@ def _spread(s: GoalState, b: int, amount: float, avoid: Sequence[int],
     return moved
 
 
-def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray],
+def _share(s: GoalState, q: int, b: int, ctx: StepContext,
            budget: float, settle: Settle) -> float:
     """Broker ``b`` leads ``q`` too (the module docstring); its leader ``g`` settled.
     Returns the bytes moved, -1 when no exchange was found, -2 when ``g`` could not settle
     after one (nothing changed either way)."""
-    lim, guards, light = ctx
+    lim, guards, light = ctx.lim, ctx.guards, ctx.light
     free = [x for x in guards if not spreads_network_out(x)]
     g = int(s.pos[q, 0])
     counts = (int(s.leaders[g]), int(s.leaders[b]))
@@ -226,9 +238,9 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal]
         lo_f = _window(s, f, q, free, gives=False)[0]
         extra = _window(s, b, q, free, gives=True)[0] - lo_f
         spread = _spread(s, b, extra, (b, f, g), free, undo) if extra > 0 else 0.0
-        back, rest = _backs(s, b, f, q, (lim, free, g))
+        back, rest = _backs(s, b, f, q, Exchange(lim, free, g))
         if not back and f == g:
-            back, rest = _backs(s, b, f, q, (lim, free, g), with_led=True)
+            back, rest = _backs(s, b, f, q, Exchange(lim, free, g), with_led=True)
         cost = float(s.size[q]) + spread + float(sum(s.size[r] for r, _k in back))
         steps = ((q, k, f, b), *((r, kr, b, f) for r, kr in back))
         if (not back or rest > 0 or cost > budget
@@ -271,7 +283,7 @@ def _fullness(s: GoalState, bins: np.ndarray) -> np.ndarray:
 
 
 def _first_bin(s: GoalState, q: int, bins: Sequence[int],
-               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray], budget: float,
+               ctx: StepContext, budget: float,
                settle: Settle) -> tuple[float, int]:
     """:func:`_share` of ``q`` with each of ``bins`` in turn until one takes it: the bytes
     moved (-1: none did) and how many bins were tried."""
@@ -296,7 +308,7 @@ def pair_heavy(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: 
         return 0.0
     spent = 0.0
     tried: set[tuple[int, int]] = set()
-    ctx = (lim, guards, light)
+    ctx = StepContext(lim, guards, light)
     while True:
         lead = s.pos[:, 0]
         heavy = np.flatnonzero(heavy_partitions(s, lim))
@@ -330,7 +342,7 @@ def relieve_over(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget
     if s.count_guard:
         return 0.0
     spent = 0.0
-    ctx = (lim, guards, light)
+    ctx = StepContext(lim, guards, light)
     bins = np.unique(s.pos[heavy_partitions(s, lim), 0])
     if not len(bins):
         return 0.0

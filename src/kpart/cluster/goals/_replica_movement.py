@@ -86,7 +86,7 @@ def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal]
     moves = 0
     for r in np.flatnonzero(s.allowed & (s.replicas < lower) & bulk).tolist():
         for _ in range(8):  # each batch sees the state the previous one left
-            made = _fill_batch(s, r, lower, guards, (disk_target, giver_disk))
+            made = _fill_batch(s, r, lower, guards, disk_target, giver_disk)
             moves += made
             if not made or s.replicas[r] >= lower:
                 break
@@ -133,16 +133,15 @@ def _group_rank(keys: np.ndarray) -> np.ndarray:
 
 
 def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
-                disk: tuple[np.ndarray, np.ndarray | None]) -> int:
+                disk_target: np.ndarray, giver_disk: np.ndarray | None) -> int:
     """Fill receiver ``r`` up to ``lower`` replicas in one vectorised pick: the replicas whose
     sizes are nearest what ``r`` still needs per replica, among those every guard would accept
     — checked here as arrays, for the whole batch at once: rack-aware, not of a partition
     ``r`` holds, one per partition, at most what each giver holds above the mean (or, with
-    ``disk``'s second item, above ``lower``, from the brokers whose disk is above it), each
+    ``giver_disk``, above ``lower``, from the brokers whose disk is above it), each
     topic's upper limit on ``r`` and lower limit on the giver, and ``r``'s capacity limits
-    (disk, network in/out, replicas) on the running sums. ``disk``: the disk target per
-    broker and :func:`fill_counts`'s ``giver_disk``. Moves are applied in bulk."""
-    disk_target, giver_disk = disk
+    (disk, network in/out, replicas) on the running sums. ``disk_target``: the disk target
+    per broker; ``giver_disk``: :func:`fill_counts`'s. Moves are applied in bulk."""
     need = int(lower - s.replicas[r])
     if need <= 0:
         return 0

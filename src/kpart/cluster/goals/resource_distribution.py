@@ -33,10 +33,10 @@ class ResourceDistributionGoal(Goal):
     def band(self, state: GoalState, margin: float = 1.0) -> tuple[float, float, np.ndarray]:
         """``(lower, upper, divisor)``: broker ``i`` is in band when ``lower ≤ load[i] /
         divisor[i] ≤ upper``."""
-        found = state.cache.get((self.name, margin))
+        load = getattr(state, self.resource)
+        found = state.cache.get((self.name, margin), lambda: float(load.sum()))
         if found is not None:
             return found
-        load = getattr(state, self.resource)
         t = getattr(state.thresholds, self.threshold)
         if self.resource in ("replicas", "leaders"):
             lo, hi = count_band(load, state.allowed, t, margin)
@@ -45,7 +45,7 @@ class ResourceDistributionGoal(Goal):
             cap = getattr(state, self.capacity) if self.capacity else np.ones(len(load))
             lo, hi, c = util_band(load, cap, state.allowed, t, margin)
         out = (-math.inf if self.upper_only else lo), hi, c
-        state.cache.put((self.name, margin), out)
+        state.cache.put((self.name, margin), out, float(load.sum()))
         return out
 
     def violations(self, state: GoalState) -> int:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -75,21 +76,52 @@ DEFAULT_THRESHOLDS = Thresholds()
 class BandCache:
     """The distribution goals' bands, computed from a :class:`GoalState`'s loads, by
     ``(goal name, margin)``: ``(lower, upper, divisor)`` (``(0, 0, (2, T) limits)`` for the
-    topic goal). Invalidated by every move of :mod:`kpart.cluster.goals.relocation` (and
-    :meth:`GoalState.restore`), never cleared by hand."""
+    topic goal), each with the total load it was computed from. Every move of
+    :mod:`kpart.cluster.goals.relocation` (and :meth:`GoalState.restore`) invalidates the
+    cache (never cleared by hand); a band is then recomputed unless the load's total is
+    still the one it was computed from — a band is a function of that total alone (the
+    allowed brokers, capacities and thresholds stay for a state's life), and a move only
+    shifts load between brokers, so most often it is, and the band is exactly as a
+    recomputation would give.
 
-    found: dict[tuple[str, float], tuple[float, float, np.ndarray]] = field(
+    >>> c = BandCache()
+    >>> c.put(("g", 1.0), (0.0, 1.0, np.ones(1)), total=5.0)
+    >>> c.invalidate()
+    >>> c.get(("g", 1.0), total=lambda: 5.0) is not None  # the same total: still good
+    True
+    >>> c.invalidate()
+    >>> c.get(("g", 1.0), total=lambda: 6.0) is None  # another total: to recompute
+    True
+    """
+
+    found: dict[tuple[str, float], tuple[tuple[float, float, np.ndarray], float, int]] = field(
         default_factory=dict)
+    #: Bumped by :meth:`invalidate`: an entry of an older generation is checked again.
+    generation: int = 0
 
-    def get(self, key: tuple[str, float]) -> tuple[float, float, np.ndarray] | None:
-        return self.found.get(key)
+    def get(self, key: tuple[str, float], total: Callable[[], float],
+            ) -> tuple[float, float, np.ndarray] | None:
+        """The band of ``key``, or ``None`` when it must be computed (none yet, or the
+        loads changed since and ``total()``, the load's total now, differs)."""
+        entry = self.found.get(key)
+        if entry is None:
+            return None
+        band, at, generation = entry
+        if generation == self.generation:
+            return band
+        if total() != at:
+            return None
+        self.found[key] = (band, at, self.generation)
+        return band
 
-    def put(self, key: tuple[str, float], value: tuple[float, float, np.ndarray]) -> None:
-        self.found[key] = value
+    def put(self, key: tuple[str, float], value: tuple[float, float, np.ndarray],
+            total: float) -> None:
+        """Keep ``value``, computed from a load whose total is ``total``."""
+        self.found[key] = (value, total, self.generation)
 
     def invalidate(self) -> None:
-        """Forget every band (the loads changed)."""
-        self.found.clear()
+        """The loads changed: every band is checked again before it is used."""
+        self.generation += 1
 
 
 @dataclass(frozen=True, eq=False)

@@ -52,11 +52,13 @@ class TopicReplicaDistributionGoal(Goal):
     def limits(self, state: GoalState) -> np.ndarray:
         """float64 ``(2, T)``: :meth:`bands` as one array, cached in the state."""
         key = (self.name, 1.0)
-        found = state.cache.get(key)
+        # each topic's replica total: no move changes it (a move takes one replica of the
+        # topic from a broker to another), so the limits stand whatever moved
+        found = state.cache.get(key, lambda: 0.0)
         if found is None:
             lo, hi = self.bands(state)
             found = (0.0, 0.0, np.stack([lo, hi]))
-            state.cache.put(key, found)
+            state.cache.put(key, found, 0.0)
         return found[2]
 
     def accepts(self, state: GoalState, row: int, src: int, dst: int) -> bool:
