@@ -32,6 +32,9 @@ import numpy as np
 from numba import njit
 
 from kpart.cluster.goals._leadership_movement import (
+    HI,
+    LO,
+    NORM,
     LeaderBands,
     LeadershipLoads,
     PairIndex,
@@ -97,7 +100,7 @@ def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarr
         return -1, -np.inf
     x = loads[0 if col == 0 else 2, v]
     i0 = part[col, p_in] if p_in >= 0 else 0.0
-    t = min(max(x, bands.lo[g, v]), bands.hi[g, v])
+    t = min(max(x, bands[LO, g, v]), bands[HI, g, v])
     want = i0 + sign * (x - t)
     mid = first_at_least(rows, part[col], lo, hi, want)
     wo0 = part[0, p_in] if p_in >= 0 else 0.0
@@ -139,8 +142,8 @@ def _close(edge: tuple[int, int], rows_in: tuple[int, int], sign: float, col: in
     x = loads[row, src]
     xv = loads[row, v]
     best, best_gain = -1, -np.inf
-    want_s = part[col, first] + sign * (min(max(x, bands.lo[g, src]), bands.hi[g, src]) - x)
-    want_v = part[col, p_v] + sign * (xv - min(max(xv, bands.lo[g, v]), bands.hi[g, v]))
+    want_s = part[col, first] + sign * (min(max(x, bands[LO, g, src]), bands[HI, g, src]) - x)
+    want_v = part[col, p_v] + sign * (xv - min(max(xv, bands[LO, g, v]), bands[HI, g, v]))
     mid_s = first_at_least(rows, part[col], lo, hi, want_s)
     mid_v = first_at_least(rows, part[col], lo, hi, want_v)
     for k in range(8):
@@ -272,19 +275,19 @@ def _chain_pass(col: int, pos: np.ndarray, part: np.ndarray,
         if brokers[0, v] == 0 and loads[1, v] == 0:
             continue
         x = loads[row, v]
-        if x > bands.hi[g, v]:
-            excess[v] = (x - bands.hi[g, v]) / bands.norm[g, v]
-        elif x < bands.lo[g, v]:
-            excess[v] = (bands.lo[g, v] - x) / bands.norm[g, v]
+        if x > bands[HI, g, v]:
+            excess[v] = (x - bands[HI, g, v]) / bands[NORM, g, v]
+        elif x < bands[LO, g, v]:
+            excess[v] = (bands[LO, g, v] - x) / bands[NORM, g, v]
     made = 0
     for v in np.argsort(-excess):
         if excess[v] <= 0:
             break
         for _ in range(tries):
             x = loads[row, v]
-            if x > bands.hi[g, v]:
+            if x > bands[HI, g, v]:
                 sign = 1.0
-            elif x < bands.lo[g, v] and brokers[0, v] != 0:
+            elif x < bands[LO, g, v] and brokers[0, v] != 0:
                 sign = -1.0
             else:
                 break
@@ -304,11 +307,11 @@ def chain_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray, depth: 
     :func:`~kpart.cluster.goals._leadership_movement.refine_leaders`. At most ``depth`` leaderships
     a chain, ``tries`` chains a broker per round. Returns the leaderships passed."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
-    bands = bands.contiguous()
+    stacked = bands.stacked()
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
     brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
-    ctx = LeadershipLoads(loads, bands, weights, brokers)
+    ctx = LeadershipLoads(loads, stacked, weights, brokers)
     b = len(s.allowed)
     made = 0
     for _ in range(rounds):

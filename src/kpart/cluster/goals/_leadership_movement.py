@@ -34,6 +34,11 @@ from kpart.cluster.goals.relocation import recount_leader_loads
 from kpart.cluster.goals.state import GoalState
 
 __all__ = [
+    "HI",
+    "HI_T",
+    "LO",
+    "LO_T",
+    "NORM",
     "LeadershipLoads",
     "PairIndex",
     "LeaderBands",
@@ -70,9 +75,15 @@ class LeaderBands(NamedTuple):
         inf = np.full((3, brokers), np.inf)
         return cls(-inf, inf.copy(), np.ones((3, brokers)), -inf, inf.copy())
 
-    def contiguous(self) -> LeaderBands:
-        """The arrays as C-contiguous float64 (what the numba passes are compiled for)."""
-        return LeaderBands(*(np.ascontiguousarray(a, dtype=np.float64) for a in self))
+    def stacked(self) -> np.ndarray:
+        """float64 ``(5, 3, B)``, C-contiguous: the fields in order, indexed by :data:`LO`,
+        :data:`HI`, :data:`NORM`, :data:`LO_T`, :data:`HI_T` (what the numba passes take:
+        one array, not five, in their hot loops)."""
+        return np.ascontiguousarray(np.stack(self), dtype=np.float64)
+
+
+#: The fields of :class:`LeaderBands` in its :meth:`~LeaderBands.stacked` array.
+LO, HI, NORM, LO_T, HI_T = range(5)
 
 
 @njit(cache=True)
@@ -131,15 +142,15 @@ def assign_leaders(s: GoalState, share_out: np.ndarray, count_weight: float = 10
 
 
 @njit(cache=True)
-def band_distance(k: int, loads: np.ndarray, bands: LeaderBands, weights: np.ndarray,
+def band_distance(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
            flags: np.ndarray) -> float:  # pragma: no cover
     """Broker ``k``'s weighted squared distance to the (aimed) bands; ``flags[j]``: -1
     under goal ``j``'s (threshold) band, 1 over it, 0 inside."""
     total = 0.0
     for j in range(3):
         v = loads[j, k]
-        lo, hi, norm = bands.lo[j, k], bands.hi[j, k], bands.norm[j, k]
-        flags[j] = 1 if v > bands.hi_t[j, k] else (-1 if v < bands.lo_t[j, k] else 0)
+        lo, hi, norm = bands[LO, j, k], bands[HI, j, k], bands[NORM, j, k]
+        flags[j] = 1 if v > bands[HI_T, j, k] else (-1 if v < bands[LO_T, j, k] else 0)
         if v > hi:
             d = (v - hi) / norm
         elif v < lo:
@@ -167,15 +178,15 @@ def enters_violation(before: np.ndarray, after: np.ndarray) -> bool:  # pragma: 
 
 
 @njit(cache=True)
-def _outside(k: int, loads: np.ndarray, bands: LeaderBands) -> bool:  # pragma: no cover
+def _outside(k: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
     out = False
     for j in range(3):
-        out = out or loads[j, k] > bands.hi[j, k] or loads[j, k] < bands.lo[j, k]
+        out = out or loads[j, k] > bands[HI, j, k] or loads[j, k] < bands[LO, j, k]
     return out
 
 
 @njit(cache=True)
-def _near(pos: np.ndarray, i: int, loads: np.ndarray, bands: LeaderBands) -> bool:  # pragma: no cover
+def _near(pos: np.ndarray, i: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
     """A broker of partition ``i`` is outside a band."""
     near = False
     for k in range(pos.shape[1]):
@@ -185,7 +196,7 @@ def _near(pos: np.ndarray, i: int, loads: np.ndarray, bands: LeaderBands) -> boo
 
 @njit(cache=True)
 def _best_follower(pos: np.ndarray, i: int, part: np.ndarray, brokers: np.ndarray,
-                   loads: np.ndarray, bands: LeaderBands, weights: np.ndarray) -> int:  # pragma: no cover
+                   loads: np.ndarray, bands: np.ndarray, weights: np.ndarray) -> int:  # pragma: no cover
     """The slot of ``i``'s follower whose taking the leadership lowers the penalty most
     without a broker entering a violation; -1 for none. ``brokers``: rows allowed (0/1) and
     the network-out limit."""
@@ -214,7 +225,7 @@ def _best_follower(pos: np.ndarray, i: int, part: np.ndarray, brokers: np.ndarra
 
 @njit(cache=True)
 def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.ndarray,
-             bands: LeaderBands, weights: np.ndarray, sweeps: int) -> int:  # pragma: no cover
+             bands: np.ndarray, weights: np.ndarray, sweeps: int) -> int:  # pragma: no cover
     """Single leadership passes (``part``: rows network out and leader bytes-in per
     partition)."""
     changed = 0
@@ -278,11 +289,11 @@ def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> PairIndex:
 class LeadershipLoads(NamedTuple):
     """What the leadership passes read and change: ``loads`` float64 ``(3, B)`` (network
     out, leader count, leader bytes-in per broker, changed as leaderships pass), the
-    leadership goals' ``bands`` and ``weights`` (as :func:`refine_leaders` takes them) and
+    leadership goals' bands (:meth:`LeaderBands.stacked`) and ``weights`` and
     ``brokers`` float64 ``(2, B)``: may hold replicas (0/1), the network-out limit."""
 
     loads: np.ndarray
-    bands: LeaderBands
+    bands: np.ndarray
     weights: np.ndarray
     brokers: np.ndarray
 
@@ -298,7 +309,7 @@ def _carry(a: int, c: int, loads: np.ndarray, wo: float, wi: float,
 
 
 @njit(cache=True)
-def _pair_gain(a: int, c: int, wo: float, wi: float, loads: np.ndarray, bands: LeaderBands,
+def _pair_gain(a: int, c: int, wo: float, wi: float, loads: np.ndarray, bands: np.ndarray,
                weights: np.ndarray) -> float:  # pragma: no cover
     """Gain of shifting network out ``wo`` and leader bytes-in ``wi`` from ``a`` to ``c``
     (leader counts unchanged); ``-inf`` when a broker would enter a violation."""
@@ -335,8 +346,8 @@ def _return_row(pos: np.ndarray, i: int, k: int, part: np.ndarray, ctx: Leadersh
     b = loads.shape[1]
     lo, hi = starts[c * b + a], starts[c * b + a + 1]
     # what to bring back: what i carries less half the gap between the two
-    want = part[0, i] - (loads[0, a] / bands.norm[0, a] - loads[0, c] / bands.norm[0, c]) / (
-        1.0 / bands.norm[0, a] + 1.0 / bands.norm[0, c])
+    want = part[0, i] - (loads[0, a] / bands[NORM, 0, a] - loads[0, c] / bands[NORM, 0, c]) / (
+        1.0 / bands[NORM, 0, a] + 1.0 / bands[NORM, 0, c])
     mid = first_at_least(rows, part[0], lo, hi, want)
     best, best_gain = -1, 1e-15
     for m in range(max(lo, mid - 3), min(hi, mid + 3)):
@@ -365,7 +376,7 @@ def _swap_pass(pos: np.ndarray, part: np.ndarray, ctx: LeadershipLoads,
     made = 0
     for i in range(pos.shape[0]):
         a = pos[i, 0]
-        if a < 0 or bands.lo[0, a] <= loads[0, a] <= bands.hi[0, a]:
+        if a < 0 or bands[LO, 0, a] <= loads[0, a] <= bands[HI, 0, a]:
             continue
         for k in range(1, pos.shape[1]):
             c = pos[i, k]
@@ -393,15 +404,15 @@ def refine_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray,
     ``bands``: the :class:`LeaderBands` of the three goals; ``weights``: float64 ``(3,)`` per goal (0 for a goal
     not asked for: give it an infinite band). Returns the leadership changes made."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
-    bands = bands.contiguous()
+    stacked = bands.stacked()
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
     brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
     made = 0
     for _ in range(rounds):
-        step = int(_descend(s.pos, part, brokers, loads, bands, weights, sweeps))
+        step = int(_descend(s.pos, part, brokers, loads, stacked, weights, sweeps))
         index = pair_index(s.pos, s.lead_out, len(s.allowed))
-        step += int(_swap_pass(s.pos, part, LeadershipLoads(loads, bands, weights, brokers),
+        step += int(_swap_pass(s.pos, part, LeadershipLoads(loads, stacked, weights, brokers),
                                index))
         made += step
         if not step:
@@ -412,7 +423,7 @@ def refine_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray,
 
 @njit(cache=True)
 def _restore(pos: np.ndarray, orig: np.ndarray, order: np.ndarray, part: np.ndarray,
-             brokers: np.ndarray, loads: np.ndarray, bands: LeaderBands,
+             brokers: np.ndarray, loads: np.ndarray, bands: np.ndarray,
              weights: np.ndarray) -> int:  # pragma: no cover
     """One sweep of :func:`restore_leaders` over ``order``; returns the leaders restored."""
     fa0, fc0, fa1, fc1 = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
@@ -457,7 +468,7 @@ def restore_leaders(s: GoalState, orig: np.ndarray, bands: LeaderBands, weights:
     made = 0
     for _ in range(sweeps):
         step = int(_restore(s.pos, orig.astype(np.int32), order, part, brokers, loads,
-                            bands.contiguous(), np.asarray(weights, np.float64)))
+                            bands.stacked(), np.asarray(weights, np.float64)))
         made += step
         if not step:
             break
