@@ -114,8 +114,8 @@ def test_the_count_fill_takes_from_brokers_whose_bytes_must_go() -> None:
     # broker 0 holds big replicas, brokers 1 and 2 small ones, broker 3 is new: the replicas
     # that fill broker 3's count come from broker 0 alone (what moves off 1 or 2 would have
     # to come back for the disk goal); without giver_disk any broker above the mean gives
-    from kpart.cluster._optimizer_moves import fill_counts
     from kpart.cluster.goals import goal_state
+    from kpart.cluster.goals._replica_movement import fill_counts
 
     cap = Capacity(disk_bytes=1e6)
     brokers = [ClusterBroker(i, f"r{i}", cap) for i in range(4)]

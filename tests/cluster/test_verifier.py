@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster.goals import GOALS, Thresholds, goal_state, goals_by_name
-from kpart.cluster.load import broker_load
-from kpart.cluster.verifier import goal_floor, goal_violations, network_out_ceiling, verify
+from kpart.cluster.load import broker_load, network_out_ceiling
+from kpart.cluster.verifier import goal_floor, goal_violations, verify
 
 CAP = Capacity(disk_bytes=100.0, network_in=100.0, network_out=100.0)
 

@@ -24,8 +24,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import SCAN, accepted, move_replica, swap_leader
-from kpart.cluster.goals import Goal, GoalState, pool_violations
+from kpart.cluster.goals._replica_movement import SCAN
+from kpart.cluster.goals.broker_set_aware import BrokerSetAwareGoal, pool_violations
+from kpart.cluster.goals.capacity import CapacityGoal
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.rack_aware import RackAwareGoal, rack_violations
+from kpart.cluster.goals.relocation import accepted, relocate_leadership, relocate_replica
+from kpart.cluster.goals.replica_capacity import ReplicaCapacityGoal
+from kpart.cluster.goals.state import GoalState
 from kpart.cluster.model import ClusterModel
 from kpart.errors import ConfigError
 
@@ -34,18 +40,17 @@ __all__ = ["hard_error", "infeasible", "rack_violations", "repair"]
 #: Per capacity goal: the per-broker load in :class:`GoalState`, its capacity, what a replica
 #: weighs (``lead_out`` only when it leads), and the words for messages.
 _CAPACITY = {
-    "DiskCapacityGoal": ("disk", "cap_disk", "size", "disk", "bytes"),
-    "NetworkInboundCapacityGoal": ("nw_in", "cap_in", "rate_in", "network in", "bytes/s"),
-    "NetworkOutboundCapacityGoal": ("nw_out", "cap_out", "lead_out", "network out", "bytes/s"),
+    "disk": ("disk", "cap_disk", "size", "disk", "bytes"),
+    "nw_in": ("nw_in", "cap_in", "rate_in", "network in", "bytes/s"),
+    "nw_out": ("nw_out", "cap_out", "lead_out", "network out", "bytes/s"),
 }
 
 
-def rack_violations(s: GoalState) -> np.ndarray:
-    """Rows (int64) with two replicas in one rack."""
-    r = np.where(s.pos >= 0, s.rack[np.maximum(s.pos, 0)], -(2**30))
-    r = np.where(s.pos >= 0, r, -(2**30) - np.arange(r.shape[1])[None, :])
-    srt = np.sort(r, axis=1)
-    return np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
+def _capacity_of(g: Goal) -> str:
+    """The resource of a hard capacity goal (a key of :data:`_CAPACITY`), or ``""``."""
+    if isinstance(g, CapacityGoal) and g.hard and g.resource in _CAPACITY:
+        return g.resource
+    return ""
 
 
 def _broker(model: ClusterModel, b: int) -> str:
@@ -68,13 +73,15 @@ def _check_racks(s: GoalState, model: ClusterModel) -> None:
                           f"racks ({', '.join(names)}).")
 
 
-def _check_capacity(s: GoalState, model: ClusterModel, name: str) -> None:
-    res, capname, wname, words, unit = _CAPACITY[name]
+def _check_capacity(s: GoalState, model: ClusterModel, goal: Goal) -> None:
+    name = goal.name
+    resource = _capacity_of(goal)
+    res, capname, wname, words, unit = _CAPACITY[resource]
     cap = getattr(s, capname)
     limit = cap * s.thresholds.capacity
     ok = s.allowed
     single = getattr(s, wname)
-    copies = 1 if name == "NetworkOutboundCapacityGoal" else (s.pos >= 0).sum(axis=1)
+    copies = 1 if resource == "nw_out" else (s.pos >= 0).sum(axis=1)
     total = float((single * copies).sum())
     if not np.isfinite(limit[ok]).all():
         return
@@ -99,11 +106,11 @@ def infeasible(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> None
     for g in goals:
         if not g.hard:
             continue
-        if g.name == "RackAwareGoal":
+        if isinstance(g, RackAwareGoal):
             _check_racks(s, model)
-        elif g.name in _CAPACITY:
-            _check_capacity(s, model, g.name)
-        elif g.name == "ReplicaCapacityGoal":
+        elif _capacity_of(g):
+            _check_capacity(s, model, g)
+        elif isinstance(g, ReplicaCapacityGoal):
             total = int(s.replicas.sum())
             n = int(s.allowed.sum())
             if total > n * s.thresholds.max_replicas_per_broker:
@@ -114,32 +121,32 @@ def infeasible(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> None
                     f"{int(s.replicas.max())}).")
 
 
-def _misplaced(s: GoalState, row: int, goal: str) -> list[int]:
-    """Slots of ``row`` breaking ``goal`` (a rack shared, a broker outside the pool),
-    followers first (the leader stays where it can)."""
+def _misplaced(s: GoalState, row: int, racks: bool) -> list[int]:
+    """Slots of ``row`` breaking rack awareness (``racks``: a rack shared) or the pools (a
+    broker outside the pool), followers first (the leader stays where it can)."""
     p = s.pos[row]
     held = np.flatnonzero(p >= 0)[::-1]
-    if goal == "RackAwareGoal":
-        racks = s.rack[p[held]]
-        return [k for k in held.tolist() if (racks == s.rack[p[k]]).sum() >= 2]
+    if racks:
+        codes = s.rack[p[held]]
+        return [k for k in held.tolist() if (codes == s.rack[p[k]]).sum() >= 2]
     assert s.topic_pool is not None and s.broker_pool is not None
     want = s.topic_pool[s.topic[row]]
     return [k for k in held.tolist() if s.broker_pool[p[k]] != want]
 
 
-def _fix_row(s: GoalState, row: int, goal: str, hard: Sequence[Goal]) -> bool:
+def _fix_row(s: GoalState, row: int, racks: bool, hard: Sequence[Goal]) -> bool:
     """Move one replica of ``row`` breaking ``goal`` to the least-filled broker every goal of
     ``hard`` accepts."""
     p = s.pos[row]
     cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
     util = np.where(s.allowed, s.disk / cap, np.inf)
-    for slot in _misplaced(s, row, goal):
+    for slot in _misplaced(s, row, racks):
         src = int(p[slot])
         for dst in np.argsort(util, kind="stable")[:SCAN].tolist():
             if util[dst] == np.inf:
                 break
             if accepted(hard, s, row, src, dst):
-                move_replica(s, row, slot, dst)
+                relocate_replica(s, row, slot, dst)
                 return True
     return False
 
@@ -153,20 +160,21 @@ def _hand_leaders(s: GoalState, g: int, limit: np.ndarray, hard: Sequence[Goal])
         for slot in range(1, s.pos.shape[1]):
             f = int(s.pos[row, slot])
             if f >= 0 and s.allowed[f] and all(x.accepts_leader(s, row, g, f) for x in hard):
-                swap_leader(s, row, slot)
+                relocate_leadership(s, row, slot)
                 break
 
 
-def _relieve(s: GoalState, name: str, g: int, hard: Sequence[Goal]) -> None:
-    """Move replicas off broker ``g`` until its load of goal ``name`` is under the limit."""
-    res, capname, wname, _, _ = _CAPACITY[name]
+def _relieve(s: GoalState, resource: str, g: int, hard: Sequence[Goal]) -> None:
+    """Move replicas off broker ``g`` until its load of ``resource`` (a key of
+    :data:`_CAPACITY`) is under the limit."""
+    res, capname, wname, _, _ = _CAPACITY[resource]
     load, limit = getattr(s, res), getattr(s, capname) * s.thresholds.capacity
     w = getattr(s, wname)
-    if name == "NetworkOutboundCapacityGoal":
+    if resource == "nw_out":
         _hand_leaders(s, g, limit, hard)
     while load[g] > limit[g]:
         rows, slots = np.nonzero(s.pos == g)
-        if name == "NetworkOutboundCapacityGoal":
+        if resource == "nw_out":
             rows, slots = rows[slots == 0], slots[slots == 0]
         weight = w[rows]
         excess = load[g] - limit[g]
@@ -184,7 +192,7 @@ def _move_first(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int,
     for row, slot in zip(rows.tolist(), slots.tolist(), strict=True):
         for r in receivers:
             if r != g and accepted(hard, s, row, g, r):
-                move_replica(s, row, slot, r)
+                relocate_replica(s, row, slot, r)
                 return True
     return False
 
@@ -210,21 +218,21 @@ def repair(s: GoalState, goals: Sequence[Goal]) -> None:
     hard = [g for g in goals if g.hard]
     for guards in (list(goals), hard):
         for g in hard:
-            if g.name == "ReplicaCapacityGoal":
+            if isinstance(g, ReplicaCapacityGoal):
                 _spread_replicas(s, guards)
-            elif g.name == "RackAwareGoal":
+            elif isinstance(g, RackAwareGoal):
                 for row in rack_violations(s).tolist():
-                    _fix_row(s, row, g.name, guards)
-            elif g.name == "BrokerSetAwareGoal":
+                    _fix_row(s, row, True, guards)
+            elif isinstance(g, BrokerSetAwareGoal):
                 for row in pool_violations(s).tolist():
-                    while _misplaced(s, row, g.name) and _fix_row(s, row, g.name, guards):
+                    while _misplaced(s, row, False) and _fix_row(s, row, False, guards):
                         pass
-            elif g.name in _CAPACITY:
-                res, capname = _CAPACITY[g.name][:2]
+            elif _capacity_of(g):
+                res, capname = _CAPACITY[_capacity_of(g)][:2]
                 limit = getattr(s, capname) * s.thresholds.capacity
                 over = np.flatnonzero(s.allowed & (getattr(s, res) > limit))
                 for b in over.tolist():
-                    _relieve(s, g.name, b, guards)
+                    _relieve(s, _capacity_of(g), b, guards)
 
 
 def hard_error(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> str | None:
@@ -235,27 +243,27 @@ def hard_error(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> str 
         n = g.violations(s) if g.hard else 0
         if not n:
             continue
-        if g.name == "RackAwareGoal":
+        if isinstance(g, RackAwareGoal):
             row = int(rack_violations(s)[0])
-            return (f"Infeasible RackAwareGoal: partition {model._where(row)} keeps two "
+            return (f"Infeasible {g.name}: partition {model._where(row)} keeps two "
                     f"replicas in one rack ({n} partitions do) whatever the other hard goals "
                     "allow.")
-        if g.name in _CAPACITY:
-            res, capname, _, words, unit = _CAPACITY[g.name]
+        if _capacity_of(g):
+            res, capname, _, words, unit = _CAPACITY[_capacity_of(g)]
             load, cap = getattr(s, res), getattr(s, capname)
             b = int(np.argmax(np.where(s.allowed, load / np.maximum(cap, 1e-300), -math.inf)))
             return (f"Infeasible {g.name}: {_broker(model, b)} keeps {_fmt(float(load[b]))} "
                     f"{unit} of {words}, over {th.capacity} x its {_fmt(float(cap[b]))} "
                     f"({n} brokers do): no replica it holds fits elsewhere.")
-        if g.name == "BrokerSetAwareGoal":
+        if isinstance(g, BrokerSetAwareGoal):
             row = int(pool_violations(s)[0])
-            slot = _misplaced(s, row, g.name)[0]
-            return (f"Infeasible BrokerSetAwareGoal: partition {model._where(row)} keeps a "
+            slot = _misplaced(s, row, False)[0]
+            return (f"Infeasible {g.name}: partition {model._where(row)} keeps a "
                     f"replica on {_broker(model, int(s.pos[row, slot]))}, outside its pool "
                     f"({n} partitions do): its pool has no broker every hard goal accepts.")
-        if g.name == "ReplicaCapacityGoal":
+        if isinstance(g, ReplicaCapacityGoal):
             b = int(np.argmax(s.replicas))
-            return (f"Infeasible ReplicaCapacityGoal: {_broker(model, b)} keeps "
+            return (f"Infeasible {g.name}: {_broker(model, b)} keeps "
                     f"{int(s.replicas[b])} replicas, over max.replicas.per.broker="
                     f"{th.max_replicas_per_broker} ({n} brokers do).")
         detail = getattr(g, "explain", None)

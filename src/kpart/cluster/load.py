@@ -26,13 +26,14 @@ replicas had an unknown size or rate.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from kpart.cluster.model import ClusterModel
 
-__all__ = ["BrokerLoad", "broker_load"]
+__all__ = ["BrokerLoad", "broker_load", "network_out_ceiling"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,3 +84,51 @@ def broker_load(
         network_out=network_out,
         unknown=np.bincount(where, weights=unknown_row[rows], minlength=b).astype(np.int64),
     )
+
+
+def network_out_ceiling(model: ClusterModel, allowed: np.ndarray,
+                        before: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """float ``(B,)``, bytes/s: the network out each broker may serve after a plan so that
+    the most-utilized broker ends no further above the mean than the hottest broker before
+    it (Cruise Control's distribution goals refuse an action that leaves the most-utilized
+    broker more unbalanced): the hottest broker's network-out utilization before, over the
+    mean utilization of the brokers that held replicas then, at the mean over the
+    ``allowed`` brokers, times each broker's network-out capacity when every broker has one
+    (adding brokers lowers it, removing brokers raises it). ``before``: ``(replicas,
+    leader)`` (default: the model's own). Part of the load model the optimizer and the
+    verifier share (:mod:`kpart.cluster.verifier`).
+
+    >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
+    >>> m = ClusterModel.from_partitions([ClusterBroker(i, f"r{i}") for i in range(3)],
+    ...     [PartitionState("t", p, (p,), leader=p, bytes_in_per_s=0.0, bytes_out_per_s=out)
+    ...      for p, out in enumerate((6.0, 3.0, 3.0))])
+    >>> network_out_ceiling(m, np.array([True, True, True])).tolist()
+    [6.0, 6.0, 6.0]
+    >>> network_out_ceiling(m, np.array([True, True, False])).tolist()  # removing broker 2
+    [9.0, 9.0, 9.0]
+    >>> m4 = ClusterModel.from_partitions([ClusterBroker(i, f"r{i}") for i in range(4)],
+    ...     [PartitionState("t", p, (p,), leader=p, bytes_in_per_s=0.0, bytes_out_per_s=out)
+    ...      for p, out in enumerate((6.0, 3.0, 3.0))])
+    >>> network_out_ceiling(m4, np.ones(4, dtype=bool)).tolist()  # broker 3 added, empty
+    [4.5, 4.5, 4.5, 4.5]
+    """
+    reps, lead = (model.replicas, model.leader) if before is None else before
+    b = len(model.brokers)
+    rf = (np.asarray(reps) >= 0).sum(axis=1)
+    lead_out = np.nan_to_num(model.bytes_out_per_s) + np.nan_to_num(
+        model.bytes_in_per_s) * np.maximum(rf - 1, 0)
+    lp = model.broker_positions(np.asarray(lead))
+    load = np.bincount(lp[lp >= 0], weights=lead_out[lp >= 0], minlength=b)
+    pos = model.broker_positions(np.asarray(reps))
+    held = np.zeros(b, dtype=bool)
+    held[pos[pos >= 0]] = True
+    full = np.array([math.inf if x.capacity is None or x.capacity.network_out is None
+                     else float(x.capacity.network_out) for x in model.brokers])
+    c = full if np.isfinite(full[allowed]).all() and np.isfinite(full[held]).all() \
+        else np.ones(b)
+    total = float(load.sum())
+    if total <= 0 or not held.any() or not allowed.any():
+        return np.full(b, math.inf)
+    hottest = float((load[held] / c[held]).max())
+    out: np.ndarray = hottest * float(c[held].sum()) / float(c[allowed].sum()) * c
+    return out

@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import kpart.cluster._optimizer_program as program
+import kpart.cluster.goals._exact_leadership as program
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_program import NODE_LIMIT, program_leaders
 from kpart.cluster.goals import DEFAULT_GOALS, GoalState, goal_state
+from kpart.cluster.goals._exact_leadership import NODE_LIMIT, program_leaders
 from kpart.cluster.optimizer import plan_cluster
 
-_GOALS = [g for g in DEFAULT_GOALS if g.name in program.LEADERSHIP_GOALS or g.hard]
+_GOALS = [g for g in DEFAULT_GOALS if g in program.leadership_goals(DEFAULT_GOALS) or g.hard]
 
 
 def _model(seed: int, brokers: int, partitions: int) -> ClusterModel:

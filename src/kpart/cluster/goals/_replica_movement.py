@@ -7,10 +7,14 @@ greedy passes that fix one goal while every higher-priority goal accepts each mo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
-from kpart.cluster.goals import Goal, GoalState, TopicReplicaDistributionGoal
+from kpart.cluster.goals.goal import Goal, TopicLimits
+from kpart.cluster.goals.rack_aware import RackAwareGoal
+from kpart.cluster.goals.relocation import accepted, relocate_replica, relocate_replicas
+from kpart.cluster.goals.state import GoalState
 
 #: Candidates tried per (giver, receiver) pair before the pair is given up.
 SCAN = 400
@@ -19,42 +23,11 @@ SCAN = 400
 _Index = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def move_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
-    """Move partition ``row``'s replica in ``slot`` to broker position ``dst``."""
-    src = int(s.pos[row, slot])
-    size, rin, lout = float(s.size[row]), float(s.rate_in[row]), float(s.lead_out[row])
-    t = int(s.topic[row])
-    for b, sign in ((src, -1), (dst, 1)):
-        s.replicas[b] += sign
-        s.disk[b] += sign * size
-        s.nw_in[b] += sign * rin
-        s.pot_out[b] += sign * lout
-        s.topic_count[t, b] += sign
-        if slot == 0:
-            s.leaders[b] += sign
-            s.nw_out[b] += sign * lout
-            s.lead_in[b] += sign * rin
-    s.pos[row, slot] = dst
-
-
-def swap_leader(s: GoalState, row: int, slot: int) -> None:
-    """Make the replica in ``slot`` of partition ``row`` its leader (slot 0)."""
-    old, new = int(s.pos[row, 0]), int(s.pos[row, slot])
-    lout, rin = float(s.lead_out[row]), float(s.rate_in[row])
-    s.leaders[old] -= 1
-    s.leaders[new] += 1
-    s.nw_out[old] -= lout
-    s.nw_out[new] += lout
-    s.lead_in[old] -= rin
-    s.lead_in[new] += rin
-    s.pos[row, 0], s.pos[row, slot] = new, old
-
-
-def accepted(goals: Sequence[Goal], s: GoalState, row: int, src: int, dst: int) -> bool:
-    """Every goal of ``goals`` accepts moving ``row``'s replica from ``src`` to ``dst``."""
-    if (s.pos[row] == dst).any() or not s.allowed[dst]:
-        return False
-    return all(g.accepts(s, row, src, dst) for g in goals)
+def topic_goal(guards: Sequence[Goal]) -> TopicLimits | None:
+    """The topic-replica goal among ``guards`` (the one whose ``guards_always`` is set), or
+    ``None``."""
+    found = next((x for x in guards if getattr(x, "guards_always", False)), None)
+    return None if found is None else cast(TopicLimits, found)
 
 
 def by_broker(s: GoalState, weight: np.ndarray, leaders_only: bool = False) -> _Index:
@@ -85,7 +58,7 @@ def drain(s: GoalState, guards: Sequence[Goal]) -> list[tuple[int, int]]:
         util[s.pos[row][s.pos[row] >= 0]] = np.inf
         for dst in np.argsort(util, kind="stable")[:64].tolist():
             if util[dst] != np.inf and accepted(guards, s, row, src, dst):
-                move_replica(s, row, slot, dst)
+                relocate_replica(s, row, slot, dst)
                 break
         else:
             failed.append((row, slot))
@@ -113,7 +86,7 @@ def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal]
     moves = 0
     for r in np.flatnonzero(s.allowed & (s.replicas < lower) & bulk).tolist():
         for _ in range(8):  # each batch sees the state the previous one left
-            made = _fill_batch(s, r, lower, guards, (disk_target, giver_disk))
+            made = _fill_batch(s, r, lower, guards, disk_target, giver_disk)
             moves += made
             if not made or s.replicas[r] >= lower:
                 break
@@ -160,16 +133,15 @@ def _group_rank(keys: np.ndarray) -> np.ndarray:
 
 
 def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
-                disk: tuple[np.ndarray, np.ndarray | None]) -> int:
+                disk_target: np.ndarray, giver_disk: np.ndarray | None) -> int:
     """Fill receiver ``r`` up to ``lower`` replicas in one vectorised pick: the replicas whose
     sizes are nearest what ``r`` still needs per replica, among those every guard would accept
     — checked here as arrays, for the whole batch at once: rack-aware, not of a partition
     ``r`` holds, one per partition, at most what each giver holds above the mean (or, with
-    ``disk``'s second item, above ``lower``, from the brokers whose disk is above it), each
+    ``giver_disk``, above ``lower``, from the brokers whose disk is above it), each
     topic's upper limit on ``r`` and lower limit on the giver, and ``r``'s capacity limits
-    (disk, network in/out, replicas) on the running sums. ``disk``: the disk target per
-    broker and :func:`fill_counts`'s ``giver_disk``. Moves are applied in bulk."""
-    disk_target, giver_disk = disk
+    (disk, network in/out, replicas) on the running sums. ``disk_target``: the disk target
+    per broker; ``giver_disk``: :func:`fill_counts`'s. Moves are applied in bulk."""
     need = int(lower - s.replicas[r])
     if need <= 0:
         return 0
@@ -191,7 +163,7 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
     ok = rack_hits[rows] - (s.rack[src] == s.rack[r]) == 0
     if s.topic_pool is not None and s.broker_pool is not None:
         ok &= s.topic_pool[s.topic[rows]] == s.broker_pool[r]
-    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    topic = topic_goal(guards)
     if topic is not None:  # room for the topic on r, and above its lower limit on the giver
         t = s.topic[rows]
         lim = topic.limits(s)
@@ -221,31 +193,8 @@ def _fill_batch(s: GoalState, r: int, lower: float, guards: Sequence[Goal],
                <= th.capacity * s.cap_out[r])
             & (s.replicas[r] + np.arange(1, len(rows) + 1) <= th.max_replicas_per_broker))
     n = int(np.argmin(fits)) if not fits.all() else len(rows)
-    move_many(s, rows[:n], slots[:n], r)
+    relocate_replicas(s, rows[:n], slots[:n], r)
     return n
-
-
-def move_many(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int) -> None:
-    """:func:`move_replica` for many replicas of distinct partitions, all to ``dst``."""
-    if not len(rows):
-        return
-    src = s.pos[rows, slots]
-    b = len(s.replicas)
-    lead = slots == 0
-    for name, w, only_lead in (("replicas", None, False), ("disk", s.size, False),
-                               ("nw_in", s.rate_in, False), ("pot_out", s.lead_out, False),
-                               ("leaders", None, True), ("nw_out", s.lead_out, True),
-                               ("lead_in", s.rate_in, True)):
-        sel = lead if only_lead else np.ones(len(rows), dtype=bool)
-        weights = None if w is None else w[rows[sel]]
-        delta = np.bincount(src[sel], weights=weights, minlength=b)
-        arr = getattr(s, name)
-        arr -= delta.astype(arr.dtype)
-        arr[dst] += delta.sum()
-    t = s.topic[rows].astype(np.int64)
-    np.subtract.at(s.topic_count, (t, src), 1)
-    np.add.at(s.topic_count, (t, np.full(len(t), dst)), 1)
-    s.pos[rows, slots] = dst
 
 
 def _take_near(s: GoalState, index: _Index, g: int, r: int, want: float,
@@ -272,16 +221,16 @@ def _first_accepted(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int, r
     if not s.allowed[r]:
         return False
     others = (p >= 0) & (np.arange(p.shape[1])[None, :] != slots[:, None])
-    if any(x.name == "RackAwareGoal" for x in guards):
+    if any(isinstance(x, RackAwareGoal) for x in guards):
         ok &= ~(others & (s.rack[np.maximum(p, 0)] == s.rack[r])).any(axis=1)
-    topic = next((x for x in guards if isinstance(x, TopicReplicaDistributionGoal)), None)
+    topic = topic_goal(guards)
     if topic is not None:
         t = s.topic[rows]
         ok &= s.topic_count[t, r] + 1 <= topic.limits(s)[1, t]
     for i in np.flatnonzero(ok).tolist():
         row, slot = int(rows[i]), int(slots[i])
         if accepted(guards, s, row, g, r):
-            move_replica(s, row, slot, r)
+            relocate_replica(s, row, slot, r)
             return True
     return False
 
@@ -343,7 +292,7 @@ def _take_largest(s: GoalState, index: _Index, g: int, r: int, take: float,
     return False
 
 
-def balance_topics(s: GoalState, goal: TopicReplicaDistributionGoal,
+def balance_topics(s: GoalState, goal: TopicLimits,
                    guards: Sequence[Goal]) -> int:
     """``TopicReplicaDistributionGoal``: each (topic, broker) count outside the topic's band
     takes (or gives) the topic's smallest follower replicas (leadership stays: the leadership

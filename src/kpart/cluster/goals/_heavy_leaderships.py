@@ -13,35 +13,40 @@ is ``g`` and ``b``'s followers will not do, replicas ``b`` leads go back with th
 leadership (on #1592, adding: a 1.8 TB heavy partition for two mid-weight ones of 1.4 TB
 and 11.9 MB/s, the third pair); then ``g``,
 now under its band, is brought back into it by ``settle`` (the steps of
-:mod:`kpart.cluster._optimizer_netout`). A pair is kept only when ``g`` lands inside its
-band with its leader count in band, within the byte budget, and ``b`` ends under the ceiling no broker passes (the hottest
-broker's utilization before the plan, relative to the mean:
-:func:`kpart.cluster.verifier.network_out_ceiling`; on #1592, adding, no two heavy
+:mod:`kpart.cluster.goals._network_out_rebalance`). A pair is kept only when ``g`` lands
+inside its band with its leader count in band, within the byte budget, and ``b`` ends under
+the ceiling no broker passes (the hottest broker's utilization before the plan, relative to
+the mean: :func:`kpart.cluster.load.network_out_ceiling`; on #1592, adding, no two heavy
 partitions fit under it); else everything it did is undone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from kpart.cluster._optimizer_handover import (
-    NETWORK_OUT,
+from kpart.cluster.goals._network_out_actions import (
     BrokerLimits,
+    StepContext,
     Undo,
-    _heavy,
-    _move,
-    _swap,
+    heavy_partitions,
     lead_ok,
+    move_replica,
     net_accepted,
+    pass_leadership,
+    spreads_network_out,
     take_one,
     undo_all,
 )
-from kpart.cluster._optimizer_moves import accepted
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.capacity import CapacityGoal
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import accepted
+from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import GoalState
 
-__all__ = ["pair_heavy", "relieve_over"]
+__all__ = ["Exchange", "pair_heavy", "relieve_over"]
 
 #: A pair moves at most this many times the bytes of the replica it brings to the bin (the
 #: replica, about as much sent back, what the broker that led it takes on): a costlier one
@@ -58,9 +63,16 @@ Settle = Callable[[int, float], tuple[float, bool]]
 
 
 #: Goals the replicas sent back are weighed against together (their sum), not one by one.
-_SUMMED = ("DiskUsageDistributionGoal", "NetworkInboundUsageDistributionGoal",
-           "DiskCapacityGoal", "NetworkInboundCapacityGoal", "ReplicaDistributionGoal",
-           "PotentialNwOutGoal")
+def _summed(g: Goal) -> bool:
+    """The disk and network-in distribution and capacity goals, the replica-count goal and
+    the potential network-out goal."""
+    return ((isinstance(g, ResourceDistributionGoal) and g.resource in ("disk", "nw_in",
+                                                                         "replicas"))
+            or (isinstance(g, CapacityGoal) and g.resource in ("disk", "nw_in", "pot_out")))
+
+
+def _spreads(g: Goal, resource: str) -> bool:
+    return isinstance(g, ResourceDistributionGoal) and g.resource == resource
 
 
 def _window(s: GoalState, x: int, q: int, guards: Sequence[Goal], gives: bool,
@@ -71,10 +83,11 @@ def _window(s: GoalState, x: int, q: int, guards: Sequence[Goal], gives: bool,
     bytes-in per byte)."""
     lo_t, hi_t = 0.0, float("inf")
     for g in guards:
-        if g.name not in ("DiskUsageDistributionGoal", "NetworkInboundUsageDistributionGoal"):
+        if not (_spreads(g, "disk") or _spreads(g, "nw_in")):
             continue
-        lo, hi, c = g.band(s)  # type: ignore[attr-defined]
-        disk = g.name.startswith("Disk")
+        assert isinstance(g, ResourceDistributionGoal)
+        lo, hi, c = g.band(s)
+        disk = g.resource == "disk"
         load = float((s.disk if disk else s.nw_in)[x])
         w = float(s.size[q] if disk else s.rate_in[q])
         per = 1.0 if disk else float(s.rate_in[q] / max(float(s.size[q]), 1e-300))
@@ -101,7 +114,17 @@ def _affordable(s: GoalState, rows: np.ndarray, lim: BrokerLimits, x: int) -> np
     return out
 
 
-def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[BrokerLimits, Sequence[Goal], int],
+@dataclass(frozen=True, eq=False)
+class Exchange:
+    """An exchange for a heavy partition: the broker limits ``lim``, the ``guards`` each
+    replica sent back keeps, and ``giver``, the broker that led the heavy partition."""
+
+    lim: BrokerLimits
+    guards: Sequence[Goal]
+    giver: int
+
+
+def _backs(s: GoalState, b: int, f: int, q: int, ctx: Exchange,
            with_led: bool = False) -> tuple[list[list[int]], float]:
     """Follower replicas ``[row, slot]`` on ``b`` to send to ``f`` in exchange for ``q``'s,
     their sizes summing into ``f``'s :func:`_window` and up to what ``b`` must send (at most
@@ -113,13 +136,13 @@ def _backs(s: GoalState, b: int, f: int, q: int, ctx: tuple[BrokerLimits, Sequen
     heavy partition, over its band in any plan, and its leader count is a lower-priority
     goal). Also returns what ``b`` must still send elsewhere (bytes). ``([], 0)`` when none
     fits."""
-    lim, guards, g = ctx
+    lim, guards, g = ctx.lim, ctx.guards, ctx.giver
     lo, hi = _window(s, f, q, guards, gives=False)
     need_b, most_b = _window(s, b, q, guards, gives=True)
     if hi < lo or most_b < lo:
         return [], 0.0
     aim = min(max(need_b, lo), hi, most_b)  # what ``b`` must send, within both windows
-    each = [x for x in guards if x.name not in _SUMMED]
+    each = [x for x in guards if not _summed(x)]
     rows, slots = np.nonzero(s.pos[:, 1:] == b)
     slots = slots + 1
     if with_led and f == g:  # also replicas ``b`` leads, their leadership going with them to ``g``
@@ -162,7 +185,7 @@ def _disk_band(s: GoalState, guards: Sequence[Goal]) -> tuple[np.ndarray, np.nda
     """Per broker the disk band ``(lo, hi)`` in bytes of the disk goal among ``guards``
     (``(-inf, inf)`` without it)."""
     for g in guards:
-        if g.name == "DiskUsageDistributionGoal":
+        if _spreads(g, "disk"):
             lo, hi, c = g.band(s)  # type: ignore[attr-defined]
             return lo * c, hi * c
     n = len(s.allowed)
@@ -189,19 +212,19 @@ def _spread(s: GoalState, b: int, amount: float, avoid: Sequence[int],
             continue
         for d in dsts:
             if s.disk[d] + size <= hi[d] and accepted(guards, s, r, b, d):
-                _move(s, r, k, d, undo)
+                move_replica(s, r, k, d, undo)
                 moved += size
                 break
     return moved
 
 
-def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray],
+def _share(s: GoalState, q: int, b: int, ctx: StepContext,
            budget: float, settle: Settle) -> float:
     """Broker ``b`` leads ``q`` too (the module docstring); its leader ``g`` settled.
     Returns the bytes moved, -1 when no exchange was found, -2 when ``g`` could not settle
     after one (nothing changed either way)."""
-    lim, guards, light = ctx
-    free = [x for x in guards if x.name != NETWORK_OUT]
+    lim, guards, light = ctx.lim, ctx.guards, ctx.light
+    free = [x for x in guards if not spreads_network_out(x)]
     g = int(s.pos[q, 0])
     counts = (int(s.leaders[g]), int(s.leaders[b]))
     if float(s.size[q]) + _window(s, b, q, free, gives=True)[0] > budget:
@@ -217,9 +240,9 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal]
         lo_f = _window(s, f, q, free, gives=False)[0]
         extra = _window(s, b, q, free, gives=True)[0] - lo_f
         spread = _spread(s, b, extra, (b, f, g), free, undo) if extra > 0 else 0.0
-        back, rest = _backs(s, b, f, q, (lim, free, g))
+        back, rest = _backs(s, b, f, q, Exchange(lim, free, g))
         if not back and f == g:
-            back, rest = _backs(s, b, f, q, (lim, free, g), with_led=True)
+            back, rest = _backs(s, b, f, q, Exchange(lim, free, g), with_led=True)
         cost = float(s.size[q]) + spread + float(sum(s.size[r] for r, _k in back))
         steps = ((q, k, f, b), *((r, kr, b, f) for r, kr in back))
         if (not back or rest > 0 or cost > budget
@@ -227,13 +250,13 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal]
             undo_all(undo)
             continue
         for r, kr in back:
-            _move(s, r, kr, f, undo)
-        _move(s, q, k, b, undo)
+            move_replica(s, r, kr, f, undo)
+        move_replica(s, q, k, b, undo)
         if k and not lead_ok(s, q, g, b, free):
             undo_all(undo)
             continue
         if k:
-            _swap(s, q, k, undo)
+            pass_leadership(s, q, k, undo)
         if s.nw_out[b] > lim.top[b]:  # the packed broker would end hotter than any before
             undo_all(undo)
             continue
@@ -242,7 +265,7 @@ def _share(s: GoalState, q: int, b: int, ctx: tuple[BrokerLimits, Sequence[Goal]
             if (_affordable(s, np.array([r]), lim, g)[0] > 0
                     and s.nw_out[g] + w <= lim.hi[g] and s.leaders[g] + 1 <= lim.chi
                     and lead_ok(s, r, z, g, free)):
-                _swap(s, r, int(np.flatnonzero(s.pos[r] == g)[0]), undo)
+                pass_leadership(s, r, int(np.flatnonzero(s.pos[r] == g)[0]), undo)
         got, inside = settle(g, budget - cost)
         if inside and s.leaders[g] < min(lim.clo, counts[0]):
             extra = take_one(s, g, float(lim.hi_t[g]), lim, free, light, [])
@@ -265,7 +288,7 @@ def _fullness(s: GoalState, bins: np.ndarray) -> np.ndarray:
 
 
 def _first_bin(s: GoalState, q: int, bins: Sequence[int],
-               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray], budget: float,
+               ctx: StepContext, budget: float,
                settle: Settle) -> tuple[float, int]:
     """:func:`_share` of ``q`` with each of ``bins`` in turn until one takes it: the bytes
     moved (-1: none did) and how many bins were tried."""
@@ -290,10 +313,10 @@ def pair_heavy(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: 
         return 0.0
     spent = 0.0
     tried: set[tuple[int, int]] = set()
-    ctx = (lim, guards, light)
+    ctx = StepContext(lim, guards, light)
     while True:
         lead = s.pos[:, 0]
-        heavy = np.flatnonzero(_heavy(s, lim))
+        heavy = np.flatnonzero(heavy_partitions(s, lim))
         owners = lead[heavy]
         n_heavy = np.bincount(owners, minlength=len(s.allowed))
         alone = heavy[n_heavy[owners] == 1]
@@ -315,7 +338,7 @@ def pair_heavy(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: 
 def relieve_over(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget: float,
                  light: np.ndarray, settle: Settle) -> float:
     """A broker over its band that leads no heavy partition and that the steps of
-    :mod:`kpart.cluster._optimizer_netout` left there (its load one or two partitions of
+    :mod:`kpart.cluster.goals._network_out_rebalance` left there (its load one or two partitions of
     0.2-1 x the band's top, their followers full) hands one of them to a broker leading a
     heavy one (over the band in any plan: it has all the room) as :func:`pair_heavy` hands
     a heavy one — a replica of it there, replicas of about its size back — and is then
@@ -324,8 +347,8 @@ def relieve_over(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget
     if s.count_guard:
         return 0.0
     spent = 0.0
-    ctx = (lim, guards, light)
-    bins = np.unique(s.pos[_heavy(s, lim), 0])
+    ctx = StepContext(lim, guards, light)
+    bins = np.unique(s.pos[heavy_partitions(s, lim), 0])
     if not len(bins):
         return 0.0
     over = np.flatnonzero(s.allowed & (s.nw_out > lim.hi_t))

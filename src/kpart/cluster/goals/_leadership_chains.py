@@ -2,7 +2,7 @@
 (Cruise Control's ``LEADERSHIP_MOVEMENT`` actions of ``NetworkOutboundUsageDistributionGoal``
 and ``LeaderBytesInDistributionGoal``, chained).
 
-A single leadership transfer or pair swap (:mod:`kpart.cluster._optimizer_leaders`) cannot
+A single leadership transfer or pair swap (:mod:`kpart.cluster.goals._leadership_movement`) cannot
 help a broker above its band whose followers all sit at their band's top: whatever one of
 them takes pushes it out. A chain can: the broker above the band passes a leadership to a
 follower ``v``, ``v`` passes one of its own (about as heavy) on to ``w``, ..., and the last
@@ -12,7 +12,7 @@ over the broker graph (an edge ``u → v`` when ``u`` leads a partition ``v`` fo
 edge the partition whose weight best fits, by binary search in the partitions of that
 (leader, follower) pair sorted by weight): the shortest chain whose ends and intermediates
 never enter a violation (nor cross from under to over) and that lowers the weighted squared
-distance to the bands (the measure of :func:`~kpart.cluster._optimizer_leaders.refine_leaders`).
+distance to the bands (the measure of :func:`~kpart.cluster.goals._leadership_movement.refine_leaders`).
 A broker under its band pulls a chain the other way. When the chain's start may not lose a
 leader (it sits at the bottom of the leader-count band), the chain closes into a cycle: its
 last broker passes a lighter leadership back to the start, and no leader count changes.
@@ -26,30 +26,47 @@ pair swap (``b`` leads nothing ``a`` follows); the chain ``a → b → c`` moves
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from kpart.cluster._optimizer_leaders import (
+from kpart.cluster.goals._leadership_movement import (
+    HI,
+    LO,
+    NORM,
+    LeaderBands,
+    LeadershipLoads,
+    PairIndex,
     band_distance,
     enters_violation,
     first_at_least,
     network_out_limits,
     pair_index,
-    recount_leaders,
     shift_leader_load,
 )
-from kpart.cluster.goals import GoalState
+from kpart.cluster.goals.relocation import recount_leader_loads
+from kpart.cluster.goals.state import GoalState
 
-__all__ = ["chain_leaders"]
+__all__ = ["ChainDirection", "chain_leaders"]
+
+
+class ChainDirection(NamedTuple):
+    """Which way a chain runs: ``sign`` 1 (its start gives a leadership) or -1 (takes one),
+    ``col`` the load it evens (0: network out, 1: leader bytes-in), ``loose``: also through
+    first steps that leave the start worse on its own (for cycles to make up)."""
+
+    sign: float
+    col: int
+    loose: bool
 
 
 @njit(cache=True)
-def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: tuple[np.ndarray, np.ndarray,
-                                                                    np.ndarray, np.ndarray],
+def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: LeadershipLoads,
                ) -> float:  # pragma: no cover
     """Penalty gain at broker ``v`` when its leader count changes by ``dc`` and its network
     out and leader bytes-in by ``wo``, ``wi``; ``-inf`` when it would enter a violation or
-    cross its network-out limit. ``ctx``: loads, bands, weights, brokers."""
+    cross its network-out limit."""
     loads, bands, weights, brokers = ctx
     f0, f1 = np.zeros(3, np.int64), np.zeros(3, np.int64)
     before = band_distance(v, loads, bands, weights, f0)
@@ -66,14 +83,14 @@ def _node_gain(v: int, dc: float, wo: float, wi: float, ctx: tuple[np.ndarray, n
 
 @njit(cache=True)
 def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarray,
-          part: np.ndarray, index: tuple[np.ndarray, np.ndarray],
-          ctx: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+          part: np.ndarray, index: PairIndex,
+          ctx: LeadershipLoads,
           ) -> tuple[int, float]:  # pragma: no cover
     """The partition ``v`` passes on along edge ``v → w`` (``sign`` 1: ``v`` leads it and
     gives it to ``w``; -1: ``w`` leads it and gives it to ``v``) after receiving ``p_in``
     (-1 at the chain's start), and ``v``'s gain; ``(-1, -inf)`` for none."""
-    rows, starts = index
-    loads, bands = ctx[0], ctx[1]
+    rows, starts = index.rows, index.starts
+    loads, bands = ctx.loads, ctx.bands
     v, w = edge
     b = loads.shape[1]
     g = 0 if col == 0 else 2
@@ -83,7 +100,7 @@ def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarr
         return -1, -np.inf
     x = loads[0 if col == 0 else 2, v]
     i0 = part[col, p_in] if p_in >= 0 else 0.0
-    t = min(max(x, bands[5 * g, v]), bands[5 * g + 1, v])
+    t = min(max(x, bands[LO, g, v]), bands[HI, g, v])
     want = i0 + sign * (x - t)
     mid = first_at_least(rows, part[col], lo, hi, want)
     wo0 = part[0, p_in] if p_in >= 0 else 0.0
@@ -104,15 +121,15 @@ def _pick(edge: tuple[int, int], p_in: int, sign: float, col: int, pos: np.ndarr
 
 @njit(cache=True)
 def _close(edge: tuple[int, int], rows_in: tuple[int, int], sign: float, col: int,
-           pos: np.ndarray, part: np.ndarray, index: tuple[np.ndarray, np.ndarray],
-           ctx: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+           pos: np.ndarray, part: np.ndarray, index: PairIndex,
+           ctx: LeadershipLoads,
            ) -> tuple[int, float]:  # pragma: no cover
     """The partition closing the chain ``src → ... → v`` into a cycle along ``v → src``
     (both ends keep their leader counts; ``rows_in``: the partitions ``v`` and ``src``
     passed so far, ``v``'s received and ``src``'s first) and the gain of ``v`` and ``src``
     together; ``(-1, -inf)`` for none."""
-    rows, starts = index
-    loads, bands = ctx[0], ctx[1]
+    rows, starts = index.rows, index.starts
+    loads, bands = ctx.loads, ctx.bands
     p_v, first = rows_in
     v, src = edge
     b = loads.shape[1]
@@ -125,8 +142,8 @@ def _close(edge: tuple[int, int], rows_in: tuple[int, int], sign: float, col: in
     x = loads[row, src]
     xv = loads[row, v]
     best, best_gain = -1, -np.inf
-    want_s = part[col, first] + sign * (min(max(x, bands[5 * g, src]), bands[5 * g + 1, src]) - x)
-    want_v = part[col, p_v] + sign * (xv - min(max(xv, bands[5 * g, v]), bands[5 * g + 1, v]))
+    want_s = part[col, first] + sign * (min(max(x, bands[LO, g, src]), bands[HI, g, src]) - x)
+    want_v = part[col, p_v] + sign * (xv - min(max(xv, bands[LO, g, v]), bands[HI, g, v]))
     mid_s = first_at_least(rows, part[col], lo, hi, want_s)
     mid_v = first_at_least(rows, part[col], lo, hi, want_v)
     for k in range(8):
@@ -177,15 +194,15 @@ def _apply(end: int, parent: np.ndarray, inrow: np.ndarray, sign: float, pos: np
 
 
 @njit(cache=True)
-def _chain(src: int, how: tuple[float, int, bool], pos: np.ndarray, part: np.ndarray,
-           index: tuple[np.ndarray, np.ndarray],
-           ctx: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+def _chain(src: int, how: ChainDirection, pos: np.ndarray, part: np.ndarray,
+           index: PairIndex,
+           ctx: LeadershipLoads,
            depth: int) -> int:  # pragma: no cover
     """The shortest improving chain from ``src`` (``how``: ``sign`` 1: it gives, -1: it
     takes; the column; ``loose``: also through first steps that leave ``src`` worse on its
     own, for cycles to make up), applied; returns the leaderships passed (0: none found)."""
     sign, col, loose = how
-    loads, brokers = ctx[0], ctx[3]
+    loads, brokers = ctx.loads, ctx.brokers
     b = loads.shape[1]
     parent = np.full(b, -1, np.int64)
     inrow = np.full(b, -1, np.int64)
@@ -244,12 +261,12 @@ def _chain(src: int, how: tuple[float, int, bool], pos: np.ndarray, part: np.nda
 
 @njit(cache=True)
 def _chain_pass(col: int, pos: np.ndarray, part: np.ndarray,
-                index: tuple[np.ndarray, np.ndarray],
-                ctx: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                index: PairIndex,
+                ctx: LeadershipLoads,
                 depth: int, tries: int) -> int:  # pragma: no cover
     """Chains from every broker outside its band of ``col`` (0: network out, 1: leader
     bytes-in), worst first."""
-    loads, bands, brokers = ctx[0], ctx[1], ctx[3]
+    loads, bands, brokers = ctx.loads, ctx.bands, ctx.brokers
     g = 0 if col == 0 else 2
     row = 0 if col == 0 else 2
     b = loads.shape[1]
@@ -258,43 +275,43 @@ def _chain_pass(col: int, pos: np.ndarray, part: np.ndarray,
         if brokers[0, v] == 0 and loads[1, v] == 0:
             continue
         x = loads[row, v]
-        if x > bands[5 * g + 1, v]:
-            excess[v] = (x - bands[5 * g + 1, v]) / bands[5 * g + 2, v]
-        elif x < bands[5 * g, v]:
-            excess[v] = (bands[5 * g, v] - x) / bands[5 * g + 2, v]
+        if x > bands[HI, g, v]:
+            excess[v] = (x - bands[HI, g, v]) / bands[NORM, g, v]
+        elif x < bands[LO, g, v]:
+            excess[v] = (bands[LO, g, v] - x) / bands[NORM, g, v]
     made = 0
     for v in np.argsort(-excess):
         if excess[v] <= 0:
             break
         for _ in range(tries):
             x = loads[row, v]
-            if x > bands[5 * g + 1, v]:
+            if x > bands[HI, g, v]:
                 sign = 1.0
-            elif x < bands[5 * g, v] and brokers[0, v] != 0:
+            elif x < bands[LO, g, v] and brokers[0, v] != 0:
                 sign = -1.0
             else:
                 break
-            step = _chain(v, (sign, col, False), pos, part, index, ctx, depth)
+            step = _chain(v, ChainDirection(sign, col, False), pos, part, index, ctx, depth)
             if step == 0:
-                step = _chain(v, (sign, col, True), pos, part, index, ctx, depth)
+                step = _chain(v, ChainDirection(sign, col, True), pos, part, index, ctx, depth)
             if step == 0:
                 break
             made += step
     return made
 
 
-def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: int = 4,
+def chain_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray, depth: int = 4,
                   rounds: int = 2, tries: int = 4) -> int:
     """Leadership chains (the module docstring) from every broker outside the network-out
     band, then the leader-bytes-in band, in place on ``s``; ``bands``, ``weights`` as for
-    :func:`~kpart.cluster._optimizer_leaders.refine_leaders`. At most ``depth`` leaderships
+    :func:`~kpart.cluster.goals._leadership_movement.refine_leaders`. At most ``depth`` leaderships
     a chain, ``tries`` chains a broker per round. Returns the leaderships passed."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
-    bands = np.ascontiguousarray(bands, dtype=np.float64)
+    stacked = bands.stacked()
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
     brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
-    ctx = (loads, bands, weights, brokers)
+    ctx = LeadershipLoads(loads, stacked, weights, brokers)
     b = len(s.allowed)
     made = 0
     for _ in range(rounds):
@@ -307,5 +324,5 @@ def chain_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray, depth: i
         made += step
         if not step:
             break
-    recount_leaders(s)
+    recount_leader_loads(s)
     return made

@@ -1,4 +1,4 @@
-"""The compound steps of :mod:`kpart.cluster._optimizer_netout`: an exchange of two
+"""The compound steps of :mod:`kpart.cluster.goals._network_out_rebalance`: an exchange of two
 leaderships (a heavy one to a follower with room, a lighter one the broker follows back),
 and replica swaps (a replica out, one of about its size back: disk and replica counts about
 unchanged on both brokers) for a broker over or under its network-out band — Cruise
@@ -11,26 +11,27 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kpart.cluster._optimizer_handover import (
-    NETWORK_OUT,
+from kpart.cluster.goals._network_out_actions import (
     ROWS,
-    BrokerLimits,
+    StepContext,
     Undo,
-    _counts,
-    _move,
-    _receivers,
-    _swap,
+    keep_leader_counts,
     lead_moved,
     lead_ok,
+    move_replica,
     net_accepted,
+    pass_leadership,
+    receivers,
+    spreads_network_out,
     undo_all,
 )
-from kpart.cluster._optimizer_moves import accepted
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import accepted
+from kpart.cluster.goals.state import GoalState
 
 
 def exchange_replicas(s: GoalState, x: int, budget: float,
-              ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+              ctx: StepContext,
               moves: bool) -> float:
     """``x`` over its band, whose load is one or two heavy partitions and many light ones
     (no single leadership it passes leaves it inside the band), passes the leadership of
@@ -38,11 +39,11 @@ def exchange_replicas(s: GoalState, x: int, budget: float,
     a broker over the band in any plan — has all the room) and takes back the leadership of
     a partition ``q`` whose network out brings it into its band, from a broker ``z`` that
     stays inside its own (or was over it); ``x`` keeps its leader count, ``f`` and ``z``
-    are repaired by :func:`_counts`. ``moves``: ``q`` may be one ``x`` does not follow, a
+    are repaired by :func:`keep_leader_counts`. ``moves``: ``q`` may be one ``x`` does not follow, a
     follower replica of it moved to ``x`` first (its size within ``budget``), the smallest
     first. Returns the bytes moved, -1 for none."""
-    lim, guards = ctx[0], ctx[1]
-    free = [g for g in guards if g.name != NETWORK_OUT]
+    lim, guards = ctx.lim, ctx.guards
+    free = [g for g in guards if not spreads_network_out(g)]
     lead = s.pos[:, 0]
     mine = np.flatnonzero(lead == x)
     top = mine[np.argsort(-s.lead_out[mine], kind="stable")][:3]
@@ -80,13 +81,13 @@ def exchange_replicas(s: GoalState, x: int, budget: float,
                 spent = _take_back(s, q, x, guards, undo) if moves else 0.0
                 if spent < 0:
                     continue
-                _swap(s, p, k, undo)
+                pass_leadership(s, p, k, undo)
                 slot = int(np.flatnonzero(s.pos[q] == x)[0])
                 if not lead_ok(s, q, zq, x, free):
                     undo_all(undo)
                     continue
-                _swap(s, q, slot, undo)
-                got = 0.0 if zq == f else _counts(s, zq, f, took, min(wp, float(wq[c])),
+                pass_leadership(s, q, slot, undo)
+                got = 0.0 if zq == f else keep_leader_counts(s, zq, f, took, min(wp, float(wq[c])),
                                                   ctx, undo)
                 if got >= 0 and spent + got <= budget:
                     return spent + got
@@ -100,15 +101,15 @@ def _take_back(s: GoalState, q: int, x: int, guards: Sequence[Goal], undo: Undo)
     for k in range(1, s.pos.shape[1]):
         f = int(s.pos[q, k])
         if f >= 0 and accepted(guards, s, q, f, x):
-            _move(s, q, k, x, undo)
+            move_replica(s, q, k, x, undo)
             return float(s.size[q])
     return -1.0
 
 
 def swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget: float,
-               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               ctx: StepContext,
                ) -> float:
-    """Step 3 of :func:`_shed`: one :func:`_swap_replicas` of the cheapest candidates
+    """A step of ``NetworkOutPass.rebalance_by_swapping_load_out``: one :func:`_swap_replicas` of the cheapest candidates
     (``rows[order]``). Returns the bytes moved, -1 for none."""
     undo: Undo = []
     for row in rows[order][:ROWS // 4].tolist():
@@ -119,16 +120,16 @@ def swap_step(s: GoalState, x: int, rows: np.ndarray, order: np.ndarray, budget:
 
 
 def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
-                   ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+                   ctx: StepContext,
                    undo: Undo) -> float:
     """``x``'s leader replica of ``row`` goes to a receiver ``d`` and a follower replica of
     ``d``'s of about the same size comes back (Cruise Control's
     ``INTER_BROKER_REPLICA_SWAP``): disk and replica counts about unchanged on both, where a
     single move would take ``x`` (or a follower's broker) under the disk band. Returns the
     bytes moved, -1 for none."""
-    lim, guards = ctx[0], ctx[1]
+    lim, guards = ctx.lim, ctx.guards
     size, wr = float(s.size[row]), float(s.lead_out[row])
-    for d in _receivers(s, wr, float(s.rate_in[row]), lim)[:4].tolist():
+    for d in receivers(s, wr, float(s.rate_in[row]), lim)[:4].tolist():
         if (s.pos[row] == d).any():
             continue
         qs, ks = np.nonzero(s.pos[:, 1:] == d)
@@ -139,7 +140,7 @@ def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
         took = (int(s.leaders[x]), int(s.leaders[d]))
         for q, k in zip(qs[near].tolist(), ks[near].tolist(), strict=True):
             if _both(s, ((q, k, d, x), (row, 0, x, d)), guards, undo):
-                got = _counts(s, x, d, took, wr, ctx, undo)
+                got = keep_leader_counts(s, x, d, took, wr, ctx, undo)
                 if got >= 0 and size + float(s.size[q]) + got <= budget:
                     return size + float(s.size[q]) + got
                 undo_all(undo)
@@ -147,14 +148,14 @@ def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
 
 
 def gain_swap(s: GoalState, x: int, row: int, budget: float,
-               ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
+               ctx: StepContext,
                undo: Undo) -> float:
-    """Step 3 of :func:`_gain` (:func:`_swap_replicas` the other way): a replica of ``row``
+    """``NetworkOutPass.rebalance_by_swapping_load_in`` (:func:`_swap_replicas` the other way): a replica of ``row``
     on ``f`` comes to ``x`` (under its band), which leads it, and a follower replica of
     ``x``'s of about the same size goes to ``f`` — disk and replica counts about unchanged
     where a single move would take ``x`` over its disk band. Returns the bytes moved, -1
     for none."""
-    guards = ctx[1]
+    guards = ctx.guards
     g = int(s.pos[row, 0])
     size, wr = float(s.size[row]), float(s.lead_out[row])
     qs, ks = np.nonzero(s.pos[:, 1:] == x)
@@ -180,7 +181,7 @@ def gain_swap(s: GoalState, x: int, row: int, budget: float,
             if not lead_moved(s, row, k, g, x, guards, undo):
                 undo_all(undo)
                 continue
-            got = _counts(s, g, x, took, wr, ctx, undo)
+            got = keep_leader_counts(s, g, x, took, wr, ctx, undo)
             spent = size + float(s.size[q])
             if got >= 0 and spent + got <= budget:
                 return spent + got
@@ -197,7 +198,7 @@ def _both(s: GoalState, steps: tuple[tuple[int, int, int, int], ...],
         for r, slot, src, dst in order:
             if not accepted(guards, s, r, src, dst):
                 break
-            _move(s, r, slot, dst, undo)
+            move_replica(s, r, slot, dst, undo)
             done += 1
         if done == len(order):
             return True
@@ -205,5 +206,5 @@ def _both(s: GoalState, steps: tuple[tuple[int, int, int, int], ...],
     if s.count_guard or not net_accepted(s, steps, guards):
         return False
     for r, slot, _src, dst in steps:  # neither order alone: together (each accepted in
-        _move(s, r, slot, dst, undo)  # the state the other leaves, so their final loads)
+        move_replica(s, r, slot, dst, undo)  # the state the other leaves, so their final loads)
     return True

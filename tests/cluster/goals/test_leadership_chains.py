@@ -1,4 +1,4 @@
-"""Leadership chains (kpart.cluster._optimizer_chains): the worked example of the module
+"""Leadership chains (kpart.cluster.goals._leadership_chains): the worked example of the module
 docstring, where no single transfer nor pair swap helps and a chain does."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_chains import chain_leaders
-from kpart.cluster._optimizer_leaders import refine_leaders
 from kpart.cluster.goals import GoalState, goal_state
+from kpart.cluster.goals._leadership_chains import chain_leaders
+from kpart.cluster.goals._leadership_movement import LeaderBands, refine_leaders
 
 CAP = Capacity(disk_bytes=1e9, network_in=1e9, network_out=1e9)
 
@@ -23,12 +23,17 @@ def _state() -> GoalState:
     return goal_state(model, model.replicas, np.ones(3, bool))
 
 
-def _bands() -> tuple[np.ndarray, np.ndarray]:
+def _named(rows: np.ndarray) -> LeaderBands:
+    """The rows ``lo, hi, norm, lo_t, hi_t`` of each goal in turn, as :class:`LeaderBands`."""
+    return LeaderBands(*(rows[k::5] for k in range(5)))
+
+
+def _bands() -> tuple[LeaderBands, np.ndarray]:
     """Network out aimed at and held to [9, 11]; no leader-count nor bytes-in band."""
     inf = np.full(3, np.inf)
     bands = np.stack([np.full(3, 9.0), np.full(3, 11.0), np.full(3, 10.0), np.full(3, 9.0),
                       np.full(3, 11.0)] + [-inf, inf, np.ones(3), -inf, inf] * 2)
-    return bands, np.array([1.0, 0.0, 0.0])
+    return _named(bands), np.array([1.0, 0.0, 0.0])
 
 
 def test_a_chain_clears_what_single_moves_cannot() -> None:
@@ -63,6 +68,7 @@ def test_a_cycle_keeps_every_leader_count() -> None:
                      + [np.full(3, 2.0), np.full(3, 2.0), np.ones(3), np.full(3, 2.0 - 1e-9),
                         np.full(3, 2.0 + 1e-9)]
                      + [-inf, inf, np.ones(3), -inf, inf])
+    bands = _named(bands)
     weights = np.array([4.0, 1.0, 0.0])
     refine_leaders(s, bands, weights)  # no single transfer keeps the counts; no pair swap
     assert s.nw_out.tolist() == [13.0, 10.0, 10.0]

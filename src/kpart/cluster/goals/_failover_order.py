@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpart.cluster.goals import GoalState
+from kpart.cluster.goals.state import GoalState
 
 __all__ = ["order_followers"]
 

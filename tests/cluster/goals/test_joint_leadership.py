@@ -1,4 +1,4 @@
-"""Leaders kept (kpart.cluster._optimizer_leaders.restore_leaders and plan_cluster): a
+"""Leaders kept (kpart.cluster.goals._leadership_movement.restore_leaders and plan_cluster): a
 leadership the goals do not need moved goes back to the partition's current leader; one
 whose return would take a broker out of a band stays."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_leaders import restore_leaders
 from kpart.cluster.goals import GoalState, goal_state
+from kpart.cluster.goals._leadership_movement import LeaderBands, restore_leaders
 from kpart.cluster.optimizer import plan_cluster
 from kpart.cluster.verifier import verify
 
@@ -28,10 +28,11 @@ def _state() -> tuple[GoalState, np.ndarray]:
     return s, model.broker_positions(model.replicas)[:, 0]
 
 
-def _bands(lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+def _bands(lo: float, hi: float) -> tuple[LeaderBands, np.ndarray]:
     inf = np.full(3, np.inf)
     net = [np.full(3, lo), np.full(3, hi), np.full(3, 10.0), np.full(3, lo), np.full(3, hi)]
-    return np.stack(net + [-inf, inf, np.ones(3), -inf, inf] * 2), np.array([1.0, 0.0, 0.0])
+    rows = np.stack(net + [-inf, inf, np.ones(3), -inf, inf] * 2)
+    return LeaderBands(*(rows[k::5] for k in range(5))), np.array([1.0, 0.0, 0.0])
 
 
 def _lead(s: GoalState, leaders: list[int]) -> None:

@@ -3,8 +3,8 @@
 ``LeaderReplicaDistributionGoal`` and ``LeaderBytesInDistributionGoal``), as a small
 mixed-integer program solved by HiGHS (:func:`scipy.optimize.milp`).
 
-The descent, the chains and the replica moves before it (:mod:`kpart.cluster._optimizer_leaders`,
-:mod:`kpart.cluster._optimizer_chains`, :mod:`kpart.cluster._optimizer_netout`) leave most
+The descent, the chains and the replica moves before it (:mod:`kpart.cluster.goals._leadership_movement`,
+:mod:`kpart.cluster.goals._leadership_chains`, :mod:`kpart.cluster.goals._network_out_rebalance`) leave most
 brokers at the very edge of their bands, so what is left needs several leaderships passed at
 once among brokers none of which may lose or gain alone (on #1592's shape, adding ten
 brokers: broker 55 under the network-out band, lifted by eleven heavy leaderships passed
@@ -27,7 +27,7 @@ A program finds such a set where a search over chains does not:
 
 So no broker enters a violation and no goal's violations grow: a lower goal never undoes a
 higher one. The result is kept only when the goals' own counts
-(:meth:`~kpart.cluster.goals._DistributionGoal.violations`) confirm it. The solver is bounded
+(:meth:`~kpart.cluster.goals.ResourceDistributionGoal.violations`) confirm it. The solver is bounded
 by a count of work, never by the clock: at most ``nodes`` branch-and-bound nodes (HiGHS's
 ``mip_max_nodes``, scipy's ``node_limit``), and its best answer by then is used, so the same
 input gives the same plan on a slow or busy machine (a wall-clock limit would stop it at a
@@ -53,15 +53,24 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
-from kpart.cluster._optimizer_leaders import set_leaders
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.capacity import CapacityGoal
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import relocate_leaderships
+from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import GoalState
 
-__all__ = ["LEADERSHIP_GOALS", "NODE_LIMIT", "program_leaders"]
+__all__ = ["LEADERSHIP_RESOURCES", "NODE_LIMIT", "leadership_goals", "program_leaders"]
 
-#: The goals the program weighs, with the per-broker load each one bands.
-LEADERSHIP_GOALS = {"NetworkOutboundUsageDistributionGoal": "nw_out",
-                    "LeaderReplicaDistributionGoal": "leaders",
-                    "LeaderBytesInDistributionGoal": "lead_in"}
+#: The per-broker loads of the goals the program weighs (the network-out, leader-count and
+#: leader bytes-in distribution goals), the only loads a leadership change moves.
+LEADERSHIP_RESOURCES = ("nw_out", "leaders", "lead_in")
+
+
+def leadership_goals(goals: Sequence[Goal]) -> list[ResourceDistributionGoal]:
+    """The distribution goals of ``goals`` (in their order) whose resource is one of
+    :data:`LEADERSHIP_RESOURCES`."""
+    return [g for g in goals
+            if isinstance(g, ResourceDistributionGoal) and g.resource in LEADERSHIP_RESOURCES]
 #: The branch-and-bound nodes a program may take (a count of work, so that the plan does not
 #: depend on the machine's speed or load; the module docstring).
 NODE_LIMIT = 1000
@@ -114,7 +123,7 @@ def _stdout_closed() -> Iterator[None]:
 @dataclass
 class _Band:
     """One goal's band per broker (``lo`` ``-inf`` when it has none), the load it bands
-    (``resource``, a :data:`LEADERSHIP_GOALS` value, and its values), each partition's share
+    (``resource``, one of :data:`LEADERSHIP_RESOURCES`, and its values), each partition's share
     of it on its leader, and the allowed brokers outside it."""
 
     resource: str
@@ -125,17 +134,17 @@ class _Band:
     outside: np.ndarray
 
 
-def _bands(s: GoalState, named: Sequence[Goal]) -> list[_Band]:
+def _bands(s: GoalState, named: Sequence[ResourceDistributionGoal]) -> list[_Band]:
     loads = {"nw_out": (s.nw_out, s.lead_out),
              "leaders": (s.leaders.astype(np.float64), np.ones(len(s.pos))),
              "lead_in": (s.lead_in, s.rate_in)}
     out = []
     for g in named:
-        lo, hi, c = g.band(s)  # type: ignore[attr-defined]
-        load, weight = loads[LEADERSHIP_GOALS[g.name]]
+        lo, hi, c = g.band(s)
+        load, weight = loads[g.resource]
         eps = 1e-9 * np.maximum(np.abs(hi * c), 1e-300)
         outside = s.allowed & ((load < lo * c - eps) | (load > hi * c + eps))
-        out.append(_Band(LEADERSHIP_GOALS[g.name], lo * c, hi * c, load, weight, outside))
+        out.append(_Band(g.resource, lo * c, hi * c, load, weight, outside))
     return out
 
 
@@ -185,14 +194,35 @@ class _Program:
         return None if result.x is None else np.asarray(result.x[:self.n])
 
 
-def _constrain(prog: _Program, band: _Band, how: tuple[float, float], vbro: np.ndarray,
+@dataclass(frozen=True)
+class _Columns:
+    """The program's leadership columns: ``rows`` (sorted) the partitions it may give a new
+    leader; per column its row ``vrow``, broker ``vbro``, and ``current`` (that broker leads
+    it now)."""
+
+    rows: np.ndarray
+    vrow: np.ndarray
+    vbro: np.ndarray
+    current: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Weighing:
+    """How a band's rows are written: ``cost`` of a broker staying outside, ``margin`` the
+    share of the band's width kept clear of its edges."""
+
+    cost: float
+    margin: float
+
+
+def _constrain(prog: _Program, band: _Band, how: _Weighing, vbro: np.ndarray,
                vw: np.ndarray, fixed: np.ndarray, limit: np.ndarray | None) -> None:
     """``band``'s rows for every allowed broker with a column: inside stays inside; outside
     never goes further out, and comes in (its column ``z`` 0) or not (``z`` 1 frees the two
     rows of the band); ``limit``: the hard network-out limit, outside the band too; ``how``:
     the cost of staying outside, and the share of the band's width kept clear of its edges.
     Rows in band widths, so that the solver's tolerances mean the same for every goal."""
-    cost, margin = how
+    cost, margin = how.cost, how.margin
     finite = np.isfinite(band.lo)
     width = np.maximum(np.where(finite, band.hi - band.lo, np.abs(band.hi)), 1e-300)
     inner = 0.0 if band.resource == "leaders" else margin * width  # counts: whole
@@ -223,7 +253,7 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
                     nodes: int = NODE_LIMIT) -> int:
     """Pass leaderships on ``s`` (in place: slot 0 of :attr:`GoalState.pos` and its leader
     loads) so that fewer brokers sit outside the leadership goals' bands (the module
-    docstring), for the goals of ``goals`` in :data:`LEADERSHIP_GOALS`, weighed in their order.
+    docstring), for the goals of ``goals`` :func:`leadership_goals` names, weighed in their order.
     Returns the leaderships passed (0: nothing better found, ``s`` unchanged). Never raises
     for a valid state; a solver that runs out of ``nodes`` (branch-and-bound nodes, not
     seconds: the same state gives the same answer however busy the machine) without an
@@ -231,7 +261,9 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     in the program (#1592's shape, 2.8M replicas: about 2 s).
 
     >>> from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-    >>> from kpart.cluster.goals import goal_state, goals_by_name
+    >>> from kpart.cluster.goals import goal_state
+    >>> from kpart.cluster.goals.network_outbound_usage_distribution import (
+    ...     NetworkOutboundUsageDistributionGoal)
     >>> cap = Capacity(disk_bytes=1e9, network_in=1e9, network_out=1e9)
     >>> rows = [((0, 1), 4.0), ((0,), 9.0), ((1, 2), 4.0), ((1,), 6.0), ((2,), 7.0)]
     >>> model = ClusterModel.from_partitions(
@@ -239,15 +271,14 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     ...     [PartitionState("t", i, r, leader=r[0], size_bytes=1.0, bytes_in_per_s=0.0,
     ...                     bytes_out_per_s=out) for i, (r, out) in enumerate(rows)])
     >>> s = goal_state(model, model.replicas, np.ones(3, bool))
-    >>> program_leaders(s, goals_by_name("NetworkOutboundUsageDistributionGoal"))
+    >>> program_leaders(s, [NetworkOutboundUsageDistributionGoal()])
     2
     >>> s.nw_out.tolist()
     [9.0, 10.0, 11.0]
     """
-    named = [g for g in goals if g.name in LEADERSHIP_GOALS]
+    named = leadership_goals(goals)
     if not named or len(s.pos) == 0:
         return 0
-    s.bands.clear()
     bands = _bands(s, named)
     outside = np.logical_or.reduce([b.outside for b in bands])
     if not outside.any():
@@ -262,38 +293,44 @@ def program_leaders(s: GoalState, goals: Sequence[Goal], heavy: int = 1000, ligh
     current = s.pos[vrow, 0] == vbro
     start = s.pos[:, 0].copy()
     for inner in _INSIDE:
-        move = _solve(s, (bands, goals), (rows, vrow, vbro, current), inner, nodes)
+        move = _solve(s, _Solve(bands, goals, inner, nodes), _Columns(rows, vrow, vbro, current))
         if not move.any():
             return 0
-        set_leaders(s, vbro[move], vrow[move])
-        s.bands.clear()
+        relocate_leaderships(s, vbro[move], vrow[move])
         after = [g.violations(s) for g in named]
         if after != before and all(x <= y for x, y in zip(after, before, strict=True)):
             return int(move.sum())
-        set_leaders(s, start)  # not better: the leaders as they were
-        s.bands.clear()
+        relocate_leaderships(s, start)  # not better: the leaders as they were
         if after == before:  # no worse either: a margin would not make it better
             break
     return 0
 
 
-def _solve(s: GoalState, what: tuple[list[_Band], Sequence[Goal]],
-           cols: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], inner: float,
-           nodes: int) -> np.ndarray:
-    """bool, one a column: the leaderships the program passes (``inner``: the share of each
-    band's width kept clear of its edges)."""
-    bands, goals = what
-    rows, vrow, vbro, current = cols
+@dataclass(frozen=True)
+class _Solve:
+    """One solve: the goals' ``bands`` (in priority order) and the plan's ``goals``, the
+    share ``inner`` of each band's width kept clear of its edges, the solver's ``nodes``."""
+
+    bands: list[_Band]
+    goals: Sequence[Goal]
+    inner: float
+    nodes: int
+
+
+def _solve(s: GoalState, what: _Solve, cols: _Columns) -> np.ndarray:
+    """bool, one a column: the leaderships the program passes."""
+    bands, goals, inner, nodes = what.bands, what.goals, what.inner, what.nodes
+    rows, vrow, vbro, current = cols.rows, cols.vrow, cols.vbro, cols.current
     n = len(vrow)
     prog = _Program(n)
     prog.block(np.searchsorted(rows, vrow), np.arange(n), np.ones(n), 1.0, 1.0)  # one leader
     limit = next((s.cap_out * s.thresholds.capacity for g in goals
-                  if g.name == "NetworkOutboundCapacityGoal"), None)
+                  if isinstance(g, CapacityGoal) and g.resource == "nw_out"), None)
     led = s.pos[rows, 0]
     nb = len(s.allowed)
     for rank, band in enumerate(bands):
         fixed = band.load - np.bincount(led, weights=band.weight[rows], minlength=nb)
-        _constrain(prog, band, (float(nb + 1) ** (len(bands) - 1 - rank), inner), vbro,
+        _constrain(prog, band, _Weighing(float(nb + 1) ** (len(bands) - 1 - rank), inner), vbro,
                    band.weight[vrow], fixed, limit if band.resource == "nw_out" else None)
     chosen = prog.solve(np.where(current, 0.0, 1.0 / (n + 1)),
                         np.where(s.allowed[vbro] | current, 1.0, 0.0), nodes)

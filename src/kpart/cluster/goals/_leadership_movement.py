@@ -25,19 +25,65 @@ leadership moved and moved back elsewhere, ties broken away from the current lea
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from kpart.cluster.goals import GoalState
+from kpart.cluster.goals.relocation import recount_leader_loads
+from kpart.cluster.goals.state import GoalState
 
 __all__ = [
+    "HI",
+    "HI_T",
+    "LO",
+    "LO_T",
+    "NORM",
+    "LeadershipLoads",
+    "PairIndex",
+    "LeaderBands",
     "assign_leaders",
     "first_at_least",
     "pair_index",
     "refine_leaders",
     "restore_leaders",
-    "set_leaders",
 ]
+
+
+class LeaderBands(NamedTuple):
+    """The bands of the three leadership goals, float64 ``(3, B)`` each: row 0 network out,
+    row 1 leader count, row 2 leader bytes-in (absolute loads per broker; ``-inf``/``inf``
+    for no limit): ``lo, hi`` the band aimed at (a broker's distance is measured to it,
+    divided by ``norm`` > 0) and ``lo_t, hi_t`` the threshold band (a broker inside may not
+    leave it; a violation is counted against it). A named tuple of arrays, so that the numba
+    passes take it as it is.
+
+    >>> b = LeaderBands.unbounded(2)
+    >>> b.hi.shape, float(b.norm[1, 0])
+    ((3, 2), 1.0)
+    """
+
+    lo: np.ndarray
+    hi: np.ndarray
+    norm: np.ndarray
+    lo_t: np.ndarray
+    hi_t: np.ndarray
+
+    @classmethod
+    def unbounded(cls, brokers: int) -> LeaderBands:
+        """No limit for any goal (``norm`` 1)."""
+        inf = np.full((3, brokers), np.inf)
+        return cls(-inf, inf.copy(), np.ones((3, brokers)), -inf, inf.copy())
+
+    def stacked(self) -> np.ndarray:
+        """float64 ``(5, 3, B)``, C-contiguous: the fields in order, indexed by :data:`LO`,
+        :data:`HI`, :data:`NORM`, :data:`LO_T`, :data:`HI_T` (what the numba passes take:
+        one array, not five, in their hot loops)."""
+        return np.ascontiguousarray(np.stack(self), dtype=np.float64)
+
+
+#: The fields of :class:`LeaderBands` in its :meth:`~LeaderBands.stacked` array.
+LO, HI, NORM, LO_T, HI_T = range(5)
 
 
 @njit(cache=True)
@@ -70,29 +116,6 @@ def _choose(pos: np.ndarray, order: np.ndarray, lead_out: np.ndarray, share_out:
     return slot
 
 
-def recount_leaders(s: GoalState) -> None:
-    b = len(s.allowed)
-    led = s.pos[:, 0]
-    s.leaders[:] = np.bincount(led, minlength=b)
-    s.nw_out[:] = np.bincount(led, weights=s.lead_out, minlength=b)
-    s.lead_in[:] = np.bincount(led, weights=s.rate_in, minlength=b)
-
-
-def set_leaders(s: GoalState, brokers: np.ndarray, rows: np.ndarray | None = None) -> None:
-    """Make broker position ``brokers[i]`` (one of row ``rows[i]``'s replicas; ``rows``
-    ``None``: every row, ``brokers`` then ``(P,)``) lead its row (slot 0, the leader's old
-    slot taking it), and recount the leader loads."""
-    if rows is None:
-        rows = np.arange(len(s.pos))
-    slot = np.argmax(s.pos[rows] == brokers[:, None], axis=1)
-    change = slot > 0
-    rows, slot = rows[change], slot[change]
-    first = s.pos[rows, 0].copy()
-    s.pos[rows, 0] = s.pos[rows, slot]
-    s.pos[rows, slot] = first
-    recount_leaders(s)
-
-
 def network_out_limits(s: GoalState) -> np.ndarray:
     out: np.ndarray = np.where(np.isfinite(s.cap_out), s.cap_out * s.thresholds.capacity,
                                np.inf)
@@ -114,7 +137,7 @@ def assign_leaders(s: GoalState, share_out: np.ndarray, count_weight: float = 10
         first = s.pos[rows, 0].copy()
         s.pos[rows, 0] = s.pos[rows, slot[rows]]
         s.pos[rows, slot[rows]] = first
-    recount_leaders(s)
+    recount_leader_loads(s)
     return len(rows)
 
 
@@ -126,8 +149,8 @@ def band_distance(k: int, loads: np.ndarray, bands: np.ndarray, weights: np.ndar
     total = 0.0
     for j in range(3):
         v = loads[j, k]
-        lo, hi, norm = bands[5 * j, k], bands[5 * j + 1, k], bands[5 * j + 2, k]
-        flags[j] = 1 if v > bands[5 * j + 4, k] else (-1 if v < bands[5 * j + 3, k] else 0)
+        lo, hi, norm = bands[LO, j, k], bands[HI, j, k], bands[NORM, j, k]
+        flags[j] = 1 if v > bands[HI_T, j, k] else (-1 if v < bands[LO_T, j, k] else 0)
         if v > hi:
             d = (v - hi) / norm
         elif v < lo:
@@ -158,7 +181,7 @@ def enters_violation(before: np.ndarray, after: np.ndarray) -> bool:  # pragma: 
 def _outside(k: int, loads: np.ndarray, bands: np.ndarray) -> bool:  # pragma: no cover
     out = False
     for j in range(3):
-        out = out or loads[j, k] > bands[5 * j + 1, k] or loads[j, k] < bands[5 * j, k]
+        out = out or loads[j, k] > bands[HI, j, k] or loads[j, k] < bands[LO, j, k]
     return out
 
 
@@ -226,10 +249,9 @@ def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.n
 
 
 @njit(cache=True)
-def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
-                                                                        np.ndarray]:  # pragma: no cover
-    """Rows by (leader, follower) pair, each pair's rows sorted by ``lead_out``:
-    ``rows, starts`` (pair ``l * b + f`` is ``rows[starts[l*b+f]:starts[l*b+f+1]]``)."""
+def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
+                                                                         np.ndarray]:  # pragma: no cover
+    """:func:`pair_index`'s arrays."""
     p, r = pos.shape
     count = np.zeros(b * b + 1, np.int64)
     for i in range(p):
@@ -251,27 +273,52 @@ def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarra
     return rows, starts
 
 
+class PairIndex(NamedTuple):
+    """Rows by (leader, follower) pair, each pair's rows sorted by weight: pair ``l * B + f``
+    is ``rows[starts[l * B + f]:starts[l * B + f + 1]]``."""
+
+    rows: np.ndarray
+    starts: np.ndarray
+
+
+def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> PairIndex:
+    """The :class:`PairIndex` of ``pos`` (``b`` brokers), rows sorted by ``lead_out``."""
+    return PairIndex(*_pair_index(pos, lead_out, b))
+
+
+class LeadershipLoads(NamedTuple):
+    """What the leadership passes read and change: ``loads`` float64 ``(3, B)`` (network
+    out, leader count, leader bytes-in per broker, changed as leaderships pass), the
+    leadership goals' bands (:meth:`LeaderBands.stacked`) and ``weights`` and
+    ``brokers`` float64 ``(2, B)``: may hold replicas (0/1), the network-out limit."""
+
+    loads: np.ndarray
+    bands: np.ndarray
+    weights: np.ndarray
+    brokers: np.ndarray
+
+
 @njit(cache=True)
-def _carry(a: int, c: int, loads: np.ndarray, w: tuple[float, float],
+def _carry(a: int, c: int, loads: np.ndarray, wo: float, wi: float,
            sign: float) -> None:  # pragma: no cover
-    """Shift ``sign × w`` (network out, leader bytes-in) from ``a`` to ``c``."""
-    loads[0, a] -= sign * w[0]
-    loads[2, a] -= sign * w[1]
-    loads[0, c] += sign * w[0]
-    loads[2, c] += sign * w[1]
+    """Shift ``sign ×`` (network out ``wo``, leader bytes-in ``wi``) from ``a`` to ``c``."""
+    loads[0, a] -= sign * wo
+    loads[2, a] -= sign * wi
+    loads[0, c] += sign * wo
+    loads[2, c] += sign * wi
 
 
 @njit(cache=True)
-def _pair_gain(a: int, c: int, w: tuple[float, float], loads: np.ndarray, bands: np.ndarray,
+def _pair_gain(a: int, c: int, wo: float, wi: float, loads: np.ndarray, bands: np.ndarray,
                weights: np.ndarray) -> float:  # pragma: no cover
-    """Gain of shifting ``w`` (network out, leader bytes-in) from ``a`` to ``c`` (leader
-    counts unchanged); ``-inf`` when a broker would enter a violation."""
+    """Gain of shifting network out ``wo`` and leader bytes-in ``wi`` from ``a`` to ``c``
+    (leader counts unchanged); ``-inf`` when a broker would enter a violation."""
     fa0, fc0, fa1, fc1 = (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
                           np.zeros(3, np.int64))
     base = band_distance(a, loads, bands, weights, fa0) + band_distance(c, loads, bands, weights, fc0)
-    _carry(a, c, loads, w, 1.0)
+    _carry(a, c, loads, wo, wi, 1.0)
     after = band_distance(a, loads, bands, weights, fa1) + band_distance(c, loads, bands, weights, fc1)
-    _carry(a, c, loads, w, -1.0)
+    _carry(a, c, loads, wo, wi, -1.0)
     return -np.inf if enters_violation(fa0, fa1) or enters_violation(fc0, fc1) else base - after
 
 
@@ -288,20 +335,19 @@ def first_at_least(rows: np.ndarray, values: np.ndarray, lo: int, hi: int,
 
 
 @njit(cache=True)
-def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers: np.ndarray,
-                loads: np.ndarray, bands: np.ndarray, weights: np.ndarray,
-                index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
+def _return_row(pos: np.ndarray, i: int, k: int, part: np.ndarray, ctx: LeadershipLoads,
+                index: PairIndex) -> int:  # pragma: no cover
     """For passing ``i``'s leadership to its follower in slot ``k``: the row that follower
     leads and ``i``'s leader follows whose leadership, passed back, best lowers the
     penalty; -1 for none."""
-    rows, starts = index
-    i, k = ik
+    rows, starts = index.rows, index.starts
+    loads, bands, weights, brokers = ctx.loads, ctx.bands, ctx.weights, ctx.brokers
     a, c = pos[i, 0], pos[i, k]
     b = loads.shape[1]
     lo, hi = starts[c * b + a], starts[c * b + a + 1]
     # what to bring back: what i carries less half the gap between the two
-    want = part[0, i] - (loads[0, a] / bands[2, a] - loads[0, c] / bands[2, c]) / (
-        1.0 / bands[2, a] + 1.0 / bands[2, c])
+    want = part[0, i] - (loads[0, a] / bands[NORM, 0, a] - loads[0, c] / bands[NORM, 0, c]) / (
+        1.0 / bands[NORM, 0, a] + 1.0 / bands[NORM, 0, c])
     mid = first_at_least(rows, part[0], lo, hi, want)
     best, best_gain = -1, 1e-15
     for m in range(max(lo, mid - 3), min(hi, mid + 3)):
@@ -314,33 +360,32 @@ def _return_row(pos: np.ndarray, ik: tuple[int, int], part: np.ndarray, brokers:
         wo = part[0, i] - part[0, j]
         if loads[0, c] + wo > brokers[1, c] or loads[0, a] - wo > brokers[1, a]:
             continue
-        gain = _pair_gain(a, c, (wo, part[1, i] - part[1, j]), loads, bands, weights)
+        gain = _pair_gain(a, c, wo, part[1, i] - part[1, j], loads, bands, weights)
         if gain > best_gain:
             best, best_gain = j, gain
     return best
 
 
 @njit(cache=True)
-def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.ndarray,
-               bands: np.ndarray, weights: np.ndarray,
-               index: tuple[np.ndarray, np.ndarray]) -> int:  # pragma: no cover
+def _swap_pass(pos: np.ndarray, part: np.ndarray, ctx: LeadershipLoads,
+               index: PairIndex) -> int:  # pragma: no cover
     """Count-neutral exchanges: a broker outside its network-out band passes the leadership
     of one partition to a follower and takes back, from that follower, the leadership of a
     partition it follows whose network out brings the two closest to their bands."""
+    loads, bands, brokers = ctx.loads, ctx.bands, ctx.brokers
     made = 0
     for i in range(pos.shape[0]):
         a = pos[i, 0]
-        if a < 0 or bands[0, a] <= loads[0, a] <= bands[1, a]:
+        if a < 0 or bands[LO, 0, a] <= loads[0, a] <= bands[HI, 0, a]:
             continue
         for k in range(1, pos.shape[1]):
             c = pos[i, k]
             if c < 0 or brokers[0, c] == 0:
                 continue
-            j = _return_row(pos, (i, k), part, brokers, loads, bands, weights, index)
+            j = _return_row(pos, i, k, part, ctx, index)
             if j < 0:
                 continue
-            w = (part[0, i] - part[0, j], part[1, i] - part[1, j])
-            _carry(a, c, loads, w, 1.0)
+            _carry(a, c, loads, part[0, i] - part[0, j], part[1, i] - part[1, j], 1.0)
             for q in range(1, pos.shape[1]):
                 if pos[j, q] == a:
                     pos[j, q] = c
@@ -352,30 +397,27 @@ def _swap_pass(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np
     return made
 
 
-def refine_leaders(s: GoalState, bands: np.ndarray, weights: np.ndarray,
+def refine_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray,
                    sweeps: int = 4, rounds: int = 2) -> int:
     """Improve every partition's leader by step 2 of the module docstring, in place on ``s``.
 
-    ``bands``: float64 ``(15, B)``, per goal (network out, leader count, leader bytes-in) the
-    rows ``lower, upper, norm, lower, upper``: the band aimed at (the distance is measured
-    to it, divided by ``norm`` > 0) and the band of the threshold (a broker inside may not
-    leave it; a violation is counted against it); absolute loads, ``-inf``/``inf`` for no
-    limit; ``weights``: float64 ``(3,)`` per goal (0 for a goal
+    ``bands``: the :class:`LeaderBands` of the three goals; ``weights``: float64 ``(3,)`` per goal (0 for a goal
     not asked for: give it an infinite band). Returns the leadership changes made."""
     loads = np.stack([s.nw_out, s.leaders.astype(np.float64), s.lead_in])
-    bands = np.ascontiguousarray(bands)
+    stacked = bands.stacked()
     weights = np.asarray(weights, dtype=np.float64)
     part = np.stack([s.lead_out, s.rate_in])
     brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
     made = 0
     for _ in range(rounds):
-        step = int(_descend(s.pos, part, brokers, loads, bands, weights, sweeps))
+        step = int(_descend(s.pos, part, brokers, loads, stacked, weights, sweeps))
         index = pair_index(s.pos, s.lead_out, len(s.allowed))
-        step += int(_swap_pass(s.pos, part, brokers, loads, bands, weights, index))
+        step += int(_swap_pass(s.pos, part, LeadershipLoads(loads, stacked, weights, brokers),
+                               index))
         made += step
         if not step:
             break
-    recount_leaders(s)
+    recount_leader_loads(s)
     return made
 
 
@@ -411,7 +453,7 @@ def _restore(pos: np.ndarray, orig: np.ndarray, order: np.ndarray, part: np.ndar
     return made
 
 
-def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: np.ndarray,
+def restore_leaders(s: GoalState, orig: np.ndarray, bands: LeaderBands, weights: np.ndarray,
                     sweeps: int = 3) -> int:
     """Give partitions back their leader ``orig`` (int32 ``(P,)`` broker positions, ``-1``
     none) where it is still a replica, may hold replicas, stays under its network-out limit
@@ -426,10 +468,10 @@ def restore_leaders(s: GoalState, orig: np.ndarray, bands: np.ndarray, weights: 
     made = 0
     for _ in range(sweeps):
         step = int(_restore(s.pos, orig.astype(np.int32), order, part, brokers, loads,
-                            np.ascontiguousarray(bands), np.asarray(weights, np.float64)))
+                            bands.stacked(), np.asarray(weights, np.float64)))
         made += step
         if not step:
             break
         order = order[s.pos[order, 0] != orig[order]]
-    recount_leaders(s)
+    recount_leader_loads(s)
     return made

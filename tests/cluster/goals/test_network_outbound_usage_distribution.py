@@ -1,9 +1,12 @@
-"""Network out by leadership and replica moves (``kpart.cluster._optimizer_netout``): on
+"""NetworkOutboundUsageDistributionGoal and its network-out replica phase
+(``kpart.cluster.goals._network_out_rebalance``): on
 random clusters, the pass never takes a broker out of its network-out or leader-count band,
 never breaks a hard goal, keeps every replica set valid and stays within its byte budget;
 on a small case a leadership no follower can take goes with one replica move."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,17 +14,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_netout import relocate_for_network_out
-from kpart.cluster.goals import DEFAULT_GOALS, GoalState, Thresholds, goal_state
-from kpart.cluster.optimizer import _guards, _leader_bands
-from kpart.cluster.verifier import network_out_ceiling
+from kpart.cluster.goals import DEFAULT_GOALS, GoalState, Thresholds, goal_state, goals_by_name
+from kpart.cluster.goals._network_out_rebalance import relocate_for_network_out
+from kpart.cluster.goals.goal import guards_upto
+from kpart.cluster.goals.joint_leadership import leader_bands
+from kpart.cluster.load import network_out_ceiling
+from kpart.cluster.optimizer import plan_cluster
+from kpart.cluster.verifier import verify
 
 _NET_OUT = "NetworkOutboundUsageDistributionGoal"
 
 
 def _state(model: ClusterModel, th: Thresholds) -> GoalState:
     s = goal_state(model, model.replicas, np.ones(len(model.brokers), dtype=bool), th)
-    s.model = model
     return s
 
 
@@ -33,9 +38,9 @@ def _outside(load: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 def _relocate(s: GoalState, budget: float) -> tuple[float, np.ndarray]:
     goals = DEFAULT_GOALS
     at = next(i for i, g in enumerate(goals) if g.name == _NET_OUT)
-    bands, _ = _leader_bands(s, goals)
-    s.bands.clear()
-    return relocate_for_network_out(s, bands, _guards(goals, at), budget), bands
+    bands, _ = leader_bands(s, goals)
+    s.cache.invalidate()
+    return relocate_for_network_out(s, bands, guards_upto(goals, at), budget), bands
 
 
 @st.composite
@@ -76,12 +81,12 @@ def test_relocation_never_makes_a_band_or_a_hard_goal_worse(model: ClusterModel,
     assert (held.sum(axis=1) == (model.replicas >= 0).sum(axis=1)).all()
     srt = np.sort(np.where(held, s.pos, -1 - np.arange(s.pos.shape[1])), axis=1)
     assert not (srt[:, 1:] == srt[:, :-1]).any()
-    s.bands.clear()
+    s.cache.invalidate()
     assert all(g.violations(s) <= b for g, b in zip(hard, hard_before, strict=True))
     # no broker leaves the network-out or the leader-count threshold band it was in
-    inside_out = ~_outside(out0, bands[3], bands[4])
-    assert not (inside_out & _outside(s.nw_out, bands[3], bands[4])).any()
-    clo, chi = bands[8].max(), bands[9].min()
+    inside_out = ~_outside(out0, bands.lo_t[0], bands.hi_t[0])
+    assert not (inside_out & _outside(s.nw_out, bands.lo_t[0], bands.hi_t[0])).any()
+    clo, chi = bands.lo_t[1].max(), bands.hi_t[1].min()
     inside_count = (leaders0 >= clo) & (leaders0 <= chi)
     assert not (inside_count & ((s.leaders < clo) | (s.leaders > chi))).any()
     # the loads match the replica sets (the pass kept its arrays in step)
@@ -108,16 +113,16 @@ def test_a_leadership_no_follower_can_take_goes_with_a_replica_move() -> None:
     moved, bands = _relocate(s, 100.0)
     assert moved == 1.0 and s.pos[0, 0] == 3
     assert s.nw_out.tolist() == [18.0, 20.0, 20.0, 18.0]
-    assert not _outside(s.nw_out, bands[3], bands[4]).any()
+    assert not _outside(s.nw_out, bands.lo_t[0], bands.hi_t[0]).any()
     # no budget: nothing moves
     s = _state(model, Thresholds())
     assert _relocate(s, 0.5)[0] == 0.0 and s.pos[0, 0] == 0
 
 
 def _relocate_bands(s: GoalState) -> tuple[np.ndarray, np.ndarray]:
-    bands, _ = _leader_bands(s, DEFAULT_GOALS)
-    s.bands.clear()
-    return bands[3], bands[4]
+    bands, _ = leader_bands(s, DEFAULT_GOALS)
+    s.cache.invalidate()
+    return bands.lo_t[0], bands.hi_t[0]
 
 
 def _absorber_cluster() -> ClusterModel:
@@ -140,13 +145,13 @@ def test_a_heavy_leadership_goes_to_an_absorber_and_a_lighter_one_comes_back() -
     # both in band, no byte moved, every leader count within [1, 2]. Without a ceiling (a
     # state without its model: the hottest broker before is unknown).
     s = _state(_absorber_cluster(), Thresholds())
-    s.model = None
+    s.settings = replace(s.settings, model=None)
     assert _outside(s.nw_out, *_relocate_bands(s)).tolist() == [
         True, True, False, False, False, True, False, False, False, False]
     moved, bands = _relocate(s, 0.0)
     assert moved == 0.0
     assert s.pos[1, 0] == 5 and s.pos[3, 0] == 0
-    assert np.flatnonzero(_outside(s.nw_out, bands[3], bands[4])).tolist() == [5]
+    assert np.flatnonzero(_outside(s.nw_out, bands.lo_t[0], bands.hi_t[0])).tolist() == [5]
     assert s.leaders.min() >= 1 and s.leaders.max() <= 2
 
 
@@ -160,3 +165,35 @@ def test_an_absorber_takes_nothing_that_makes_it_hotter_than_the_hottest_broker_
     _relocate(s, 0.0)
     assert s.pos[1, 0] == 0
     assert s.nw_out.max() <= 13.2 * (1 + 1e-9)
+
+
+CAP = Capacity(disk_bytes=1e9, network_in=1e9, network_out=1e9)
+
+
+def _one_leader() -> ClusterModel:
+    """Broker 0 leads every partition (network out 12 on it, 0 elsewhere)."""
+    brokers = [ClusterBroker(i, f"r{i}", CAP) for i in range(3)]
+    parts = [PartitionState("t", p, (0, 1 + p % 2), leader=0, size_bytes=1.0,
+                            bytes_in_per_s=0.0, bytes_out_per_s=1.0) for p in range(12)]
+    return ClusterModel.from_partitions(brokers, parts)
+
+
+def test_without_the_leader_count_goal_the_phase_passes_leaderships() -> None:
+    """With no leader-count band (``LeaderReplicaDistributionGoal`` not asked for) a broker
+    may pass any number of leaderships: the phase evens network out (it raised
+    OverflowError on the unbounded band before)."""
+    model = _one_leader()
+    goals = goals_by_name("RackAwareGoal,NetworkOutboundUsageDistributionGoal")
+    s = goal_state(model, model.replicas, np.ones(3, bool))
+    bands, _ = leader_bands(s, goals)
+    assert np.isneginf(bands.lo_t[1]).all()  # no leader-count band
+    relocate_for_network_out(s, bands, guards_upto(goals, 1), budget=0.0)
+    assert s.nw_out.tolist() == [4.0, 4.0, 4.0]
+
+
+def test_a_plan_of_network_out_alone_is_verified() -> None:
+    model = _one_leader()
+    goals = goals_by_name("RackAwareGoal,NetworkOutboundUsageDistributionGoal")
+    plan = plan_cluster(model, goals=goals)
+    assert verify(plan.model, plan.target, goals).ok
+    assert plan.load_after.network_out.tolist() == [4.0, 4.0, 4.0]

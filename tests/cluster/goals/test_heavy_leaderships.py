@@ -1,4 +1,4 @@
-"""Heavy leaderships two to a broker (``kpart.cluster._optimizer_pairs``): on a cluster with
+"""Heavy leaderships two to a broker (``kpart.cluster.goals._heavy_leaderships``): on a cluster with
 two partitions each serving more network out than the band's top, led by two brokers, the
 plan leads both from one broker and ends at the verifier's floor (one broker over the
 band) when a broker served more than both before; without the pairing step it ends above
@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import kpart.cluster._optimizer_netout as netout
+import kpart.cluster.goals._network_out_rebalance as netout
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_handover import BrokerLimits
-from kpart.cluster._optimizer_pairs import _backs
 from kpart.cluster.goals import goal_state, goals_by_name
+from kpart.cluster.goals._heavy_leaderships import Exchange, _backs
+from kpart.cluster.goals._network_out_actions import BrokerLimits
+from kpart.cluster.load import network_out_ceiling
 from kpart.cluster.optimizer import ClusterPlan, plan_cluster
-from kpart.cluster.verifier import network_out_ceiling, verify
+from kpart.cluster.verifier import verify
 
 _NET_OUT = "NetworkOutboundUsageDistributionGoal"
 
@@ -104,5 +105,5 @@ def test_a_bin_sends_back_a_partition_it_leads_with_its_leadership() -> None:
     lim = BrokerLimits(lo=n, hi=1e3 * n, lo_t=n, hi_t=1e3 * n, clo=0.0, chi=10.0,
                        lin=np.full(4, np.inf), top=np.full(4, np.inf))
     guards = goals_by_name("DiskUsageDistributionGoal")
-    assert _backs(s, 2, 0, 0, (lim, guards, 0)) == ([], 0.0)
-    assert _backs(s, 2, 0, 0, (lim, guards, 0), with_led=True) == ([[1, 0]], 0.0)
+    assert _backs(s, 2, 0, 0, Exchange(lim, guards, 0)) == ([], 0.0)
+    assert _backs(s, 2, 0, 0, Exchange(lim, guards, 0), with_led=True) == ([[1, 0]], 0.0)

@@ -1,4 +1,4 @@
-"""The steps of :mod:`kpart.cluster._optimizer_netout` share these: per-broker limits, a
+"""The steps of :mod:`kpart.cluster.goals._network_out_rebalance` share these: per-broker limits, a
 leadership or replica move with its undo, and the leader-count repair that keeps every
 broker's leader count in its band after a step (Cruise Control's
 ``NetworkOutboundUsageDistributionGoal`` keeps ``LeaderReplicaDistributionGoal`` by its
@@ -8,12 +8,14 @@ own acceptance; kpart repairs with the leadership of a light partition).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from kpart.cluster._optimizer_moves import accepted, move_replica, swap_leader
-from kpart.cluster.goals import Goal, GoalState
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.relocation import accepted, relocate_leadership, relocate_replica
+from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
+from kpart.cluster.goals.state import GoalState
 
 #: Candidates tried per step (partitions) and per partition (receiving brokers).
 ROWS = 48
@@ -21,7 +23,11 @@ _DSTS = 12
 
 Undo = list[Callable[[], None]]
 
-NETWORK_OUT = "NetworkOutboundUsageDistributionGoal"
+
+def spreads_network_out(g: Goal) -> bool:
+    """Whether ``g`` is the network-out distribution goal (Cruise Control's
+    ``NetworkOutboundUsageDistributionGoal``)."""
+    return isinstance(g, ResourceDistributionGoal) and g.resource == "nw_out"
 
 
 @dataclass(frozen=True)
@@ -37,20 +43,33 @@ class BrokerLimits:
     chi: float
     lin: np.ndarray
     #: Network out no broker may pass
-    #: (:func:`kpart.cluster.verifier.network_out_ceiling`): the most-utilized broker ends
+    #: (:func:`kpart.cluster.load.network_out_ceiling`): the most-utilized broker ends
     #: no further above the mean than before the plan.
     top: np.ndarray
 
 
-def _swap(s: GoalState, row: int, slot: int, undo: Undo) -> None:
-    swap_leader(s, row, slot)
-    undo.append(lambda: swap_leader(s, row, slot))
+@dataclass(frozen=True, eq=False)
+class StepContext:
+    r"""What one step for one broker works with: the broker ``lim``\ its, the ``guards`` every
+    move keeps, the ``light`` rows a leader-count repair may bring over (the lightest
+    partitions, by bytes and network out), and ``failed``: the leader-count repairs (take?,
+    broker) already found impossible in this step (filled as the step goes)."""
+
+    lim: BrokerLimits
+    guards: Sequence[Goal]
+    light: np.ndarray
+    failed: set[tuple[bool, int]] = field(default_factory=set)
 
 
-def _move(s: GoalState, row: int, slot: int, dst: int, undo: Undo) -> None:
+def pass_leadership(s: GoalState, row: int, slot: int, undo: Undo) -> None:
+    relocate_leadership(s, row, slot)
+    undo.append(lambda: relocate_leadership(s, row, slot))
+
+
+def move_replica(s: GoalState, row: int, slot: int, dst: int, undo: Undo) -> None:
     src = int(s.pos[row, slot])
-    move_replica(s, row, slot, dst)
-    undo.append(lambda: move_replica(s, row, slot, src))
+    relocate_replica(s, row, slot, dst)
+    undo.append(lambda: relocate_replica(s, row, slot, src))
 
 
 def undo_all(undo: Undo) -> None:
@@ -67,7 +86,7 @@ def net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
         tmp: Undo = []
         for j, (r2, k2, _s2, d2) in enumerate(steps):
             if j != i:
-                _move(s, r2, k2, d2, tmp)
+                move_replica(s, r2, k2, d2, tmp)
         ok = accepted(guards, s, row, src, dst)
         undo_all(tmp)
         if not ok:
@@ -75,7 +94,7 @@ def net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
     return True
 
 
-def _heavy(s: GoalState, lim: BrokerLimits) -> np.ndarray:
+def heavy_partitions(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """bool ``(P,)``: the partitions whose network out as leader alone is above their
     leader's band top (whoever leads one stays over the band: the verifier's floor)."""
     lead = s.pos[:, 0]
@@ -96,7 +115,7 @@ def lead_moved(s: GoalState, row: int, k: int, old: int, new: int, guards: Seque
         return True
     if not lead_ok(s, row, old, new, guards):
         return False
-    _swap(s, row, k, undo)
+    pass_leadership(s, row, k, undo)
     return True
 
 
@@ -114,7 +133,7 @@ def take_one(s: GoalState, x: int, limit: float, lim: BrokerLimits, guards: Sequ
         if (s.leaders[g] - 1 >= lim.clo and s.nw_out[g] - w >= lim.lo_t[g]
                 and s.lead_in[x] + s.rate_in[row] <= lim.lin[x]
                 and lead_ok(s, row, g, x, guards)):
-            _swap(s, row, k, undo)
+            pass_leadership(s, row, k, undo)
             return 0.0
     for row in light.tolist():  # no shared partition will do: bring one over (a few bytes)
         g = int(s.pos[row, 0])
@@ -125,7 +144,7 @@ def take_one(s: GoalState, x: int, limit: float, lim: BrokerLimits, guards: Sequ
         for k in range(1, s.pos.shape[1]):
             f = int(s.pos[row, k])
             if f >= 0 and accepted(guards, s, row, f, x):
-                _move(s, row, k, x, undo)
+                move_replica(s, row, k, x, undo)
                 if lead_moved(s, row, k, g, x, guards, undo):
                     return float(s.size[row])
                 undo.pop()()
@@ -149,7 +168,7 @@ def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Seq
                     and s.nw_out[f] + w <= lim.hi_t[f]
                     and s.lead_in[f] + s.rate_in[row] <= lim.lin[f]
                     and lead_ok(s, row, x, f, guards)):
-                _swap(s, row, k, undo)
+                pass_leadership(s, row, k, undo)
                 return 0.0
     room = np.flatnonzero(s.allowed & (s.leaders + 1 <= lim.chi))
     room = room[np.argsort(s.leaders[room], kind="stable")][:_DSTS].tolist()
@@ -163,27 +182,25 @@ def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Seq
             for k in range(1, s.pos.shape[1]):
                 f = int(s.pos[row, k])
                 if f >= 0 and accepted(guards, s, row, f, d):
-                    _move(s, row, k, d, undo)
+                    move_replica(s, row, k, d, undo)
                     if lead_moved(s, row, k, x, d, guards, undo):
                         return float(s.size[row])
                     undo.pop()()
     return -1.0
 
 
-def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
-            ctx: tuple[BrokerLimits, Sequence[Goal], np.ndarray, set[tuple[bool, int]]],
-            undo: Undo) -> float:
+def keep_leader_counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: float,
+                       ctx: StepContext, undo: Undo) -> float:
     """Leader counts back in band after ``gave`` passed a leadership of network out ``w`` to
     ``took``, for a broker that was inside it (one already outside may go further: the
     goal's violations do not grow) (``before``: their counts before; each may hand back at
     most half of ``w`` in
-    the repair; ``ctx``: limits, guards, light rows and the (take?, broker) already found
-    impossible in this step). Returns the bytes moved, -1 when it cannot (the caller
+    the repair). Returns the bytes moved, -1 when it cannot (the caller
     undoes)."""
-    lim, every, light, failed = ctx
+    lim, every, light, failed = ctx.lim, ctx.guards, ctx.light, ctx.failed
     # network out is kept by ``limit`` and the bands here: its goal would refuse any light
     # leadership to a broker still over its band, which this repair must allow
-    guards = [g for g in every if g.name != NETWORK_OUT]
+    guards = [g for g in every if not spreads_network_out(g)]
     spent = 0.0
     if s.leaders[gave] < lim.clo <= before[0]:
         if (True, gave) in failed:
@@ -205,7 +222,7 @@ def _counts(s: GoalState, gave: int, took: int, before: tuple[int, int], w: floa
     return spent
 
 
-def _cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
+def cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
     """The first :data:`ROWS` candidates by bytes per byte/s of the relief needed (in bins
     of about 9 %, so that among about equally cheap ones the one relieving most comes
     first), leaving out those relieving under 1/16 of it."""
@@ -219,7 +236,7 @@ def _cheapest(size: np.ndarray, useful: np.ndarray, need: float) -> np.ndarray:
     return out
 
 
-def _receivers(s: GoalState, w: float, rin: float, lim: BrokerLimits) -> np.ndarray:
+def receivers(s: GoalState, w: float, rin: float, lim: BrokerLimits) -> np.ndarray:
     """Brokers that can take a leadership of network out ``w``: the farthest under their
     band first, then by network out relative to the band's top."""
     ok = s.allowed & (s.nw_out + w <= lim.hi) & (s.lead_in + rin <= lim.lin)

@@ -1,4 +1,4 @@
-"""The leadership program (kpart.cluster._optimizer_program): the worked example of its
+"""The leadership program (kpart.cluster.goals._exact_leadership): the worked example of its
 docstring, and on random clusters: only leaders change, no leadership goal ends with more
 brokers outside its band, and a change is made only when one ends with fewer."""
 
@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster._optimizer_program import LEADERSHIP_GOALS, program_leaders
 from kpart.cluster.goals import DEFAULT_GOALS, GoalState, goal_state, goals_by_name
+from kpart.cluster.goals._exact_leadership import leadership_goals, program_leaders
 from kpart.cluster.optimizer import plan_cluster
 
 CAP = Capacity(disk_bytes=1e9, network_in=1e9, network_out=1e9)
@@ -65,7 +65,7 @@ def test_a_higher_goal_is_never_traded_for_a_lower_one() -> None:
     assert [g.violations(s) for g in goals] == [0, 1]
     assert program_leaders(s, goals) == 0
     assert s.pos[1, 0] == 0
-    s.bands.clear()
+    s.cache.invalidate()
     assert program_leaders(s, goals[1:]) == 1  # alone, the leader count may take it
     assert s.pos[1, 0] == 1 and s.leaders.tolist() == [3, 2, 4]
 
@@ -84,7 +84,7 @@ def _random_state(seed: int, brokers: int, partitions: int) -> GoalState:
     return _state(_model(rows, brokers, cap))
 
 
-_GOALS = [g for g in DEFAULT_GOALS if g.name in LEADERSHIP_GOALS or g.hard]
+_GOALS = [g for g in DEFAULT_GOALS if g in leadership_goals(DEFAULT_GOALS) or g.hard]
 
 
 @given(seed=st.integers(0, 2**32 - 1), brokers=st.integers(3, 7),
@@ -92,12 +92,12 @@ _GOALS = [g for g in DEFAULT_GOALS if g.name in LEADERSHIP_GOALS or g.hard]
 def test_no_leadership_goal_ends_worse(seed: int, brokers: int, partitions: int) -> None:
     s = _random_state(seed, brokers, partitions)
     goals = _GOALS
-    named = [g for g in goals if g.name in LEADERSHIP_GOALS]
+    named = leadership_goals(goals)
     before = [g.violations(s) for g in named]
     over_cap = s.nw_out > s.cap_out * s.thresholds.capacity
     start = s.pos.copy()
     made = program_leaders(s, goals)
-    s.bands.clear()
+    s.cache.invalidate()
     after = [g.violations(s) for g in named]
     assert (np.sort(s.pos, axis=1) == np.sort(start, axis=1)).all()  # leaders only
     assert int((s.pos[:, 0] != start[:, 0]).sum()) == made

@@ -1,0 +1,129 @@
+"""The optimizer's only moves (Cruise Control's ``ClusterModel.relocateReplica`` and
+``relocateLeadership``, on the arrays of a :class:`~kpart.cluster.goals.state.GoalState`):
+every change of replicas or leaders goes through these functions, which keep the per-broker
+loads and the per-topic counts in step and invalidate the state's band cache (never cleared
+by hand).
+
+>>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
+>>> from kpart.cluster.goals.state import goal_state
+>>> m = ClusterModel.from_partitions([ClusterBroker(i, None) for i in range(3)],
+...     [PartitionState("t", 0, (0, 1), size_bytes=5.0)])
+>>> s = goal_state(m, m.replicas, np.ones(3, bool))
+>>> relocate_replica(s, 0, 1, 2); s.pos[0].tolist(), s.disk.tolist()
+([0, 2], [5.0, 0.0, 5.0])
+>>> relocate_leadership(s, 0, 1); s.pos[0].tolist(), s.leaders.tolist()
+([2, 0], [0, 0, 1])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.state import GoalState
+
+__all__ = [
+    "accepted",
+    "recount_leader_loads",
+    "relocate_leadership",
+    "relocate_leaderships",
+    "relocate_replica",
+    "relocate_replicas",
+]
+
+
+def relocate_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
+    """Move partition ``row``'s replica in ``slot`` to broker position ``dst`` (Cruise
+    Control's ``relocateReplica``; slot 0 carries the leadership with it)."""
+    src = int(s.pos[row, slot])
+    size, rin, lout = float(s.size[row]), float(s.rate_in[row]), float(s.lead_out[row])
+    t = int(s.topic[row])
+    for b, sign in ((src, -1), (dst, 1)):
+        s.replicas[b] += sign
+        s.disk[b] += sign * size
+        s.nw_in[b] += sign * rin
+        s.pot_out[b] += sign * lout
+        s.topic_count[t, b] += sign
+        if slot == 0:
+            s.leaders[b] += sign
+            s.nw_out[b] += sign * lout
+            s.lead_in[b] += sign * rin
+    s.pos[row, slot] = dst
+    s.cache.invalidate()
+
+
+def relocate_leadership(s: GoalState, row: int, slot: int) -> None:
+    """Make the replica in ``slot`` of partition ``row`` its leader (slot 0; Cruise Control's
+    ``relocateLeadership``): the old leader takes ``slot``."""
+    old, new = int(s.pos[row, 0]), int(s.pos[row, slot])
+    lout, rin = float(s.lead_out[row]), float(s.rate_in[row])
+    s.leaders[old] -= 1
+    s.leaders[new] += 1
+    s.nw_out[old] -= lout
+    s.nw_out[new] += lout
+    s.lead_in[old] -= rin
+    s.lead_in[new] += rin
+    s.pos[row, 0], s.pos[row, slot] = new, old
+    s.cache.invalidate()
+
+
+def relocate_replicas(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int) -> None:
+    """:func:`relocate_replica` for many replicas of distinct partitions, all to ``dst``."""
+    if not len(rows):
+        return
+    src = s.pos[rows, slots]
+    b = len(s.replicas)
+    lead = slots == 0
+    for name, w, only_lead in (("replicas", None, False), ("disk", s.size, False),
+                               ("nw_in", s.rate_in, False), ("pot_out", s.lead_out, False),
+                               ("leaders", None, True), ("nw_out", s.lead_out, True),
+                               ("lead_in", s.rate_in, True)):
+        sel = lead if only_lead else np.ones(len(rows), dtype=bool)
+        weights = None if w is None else w[rows[sel]]
+        delta = np.bincount(src[sel], weights=weights, minlength=b)
+        arr = getattr(s, name)
+        arr -= delta.astype(arr.dtype)
+        arr[dst] += delta.sum()
+    t = s.topic[rows].astype(np.int64)
+    np.subtract.at(s.topic_count, (t, src), 1)
+    np.add.at(s.topic_count, (t, np.full(len(t), dst)), 1)
+    s.pos[rows, slots] = dst
+    s.cache.invalidate()
+
+
+def recount_leader_loads(s: GoalState) -> None:
+    """The leader loads (``leaders``, ``nw_out``, ``lead_in``) recounted from slot 0 of
+    ``s.pos``: after leaderships were passed in place on ``s.pos`` (the numba passes of the
+    joint leadership solve, which work on copies of the loads)."""
+    b = len(s.allowed)
+    led = s.pos[:, 0]
+    s.leaders[:] = np.bincount(led, minlength=b)
+    s.nw_out[:] = np.bincount(led, weights=s.lead_out, minlength=b)
+    s.lead_in[:] = np.bincount(led, weights=s.rate_in, minlength=b)
+    s.cache.invalidate()
+
+
+def relocate_leaderships(s: GoalState, brokers: np.ndarray,
+                         rows: np.ndarray | None = None) -> None:
+    """Make broker position ``brokers[i]`` (one of row ``rows[i]``'s replicas; ``rows``
+    ``None``: every row, ``brokers`` then ``(P,)``) lead its row (slot 0, the leader's old
+    slot taking it), and recount the leader loads."""
+    if rows is None:
+        rows = np.arange(len(s.pos))
+    slot = np.argmax(s.pos[rows] == brokers[:, None], axis=1)
+    change = slot > 0
+    rows, slot = rows[change], slot[change]
+    first = s.pos[rows, 0].copy()
+    s.pos[rows, 0] = s.pos[rows, slot]
+    s.pos[rows, slot] = first
+    recount_leader_loads(s)
+
+
+def accepted(goals: Sequence[Goal], s: GoalState, row: int, src: int, dst: int) -> bool:
+    """Every goal of ``goals`` accepts moving ``row``'s replica from ``src`` to ``dst`` (a
+    broker that may hold replicas and does not hold one of ``row``)."""
+    if (s.pos[row] == dst).any() or not s.allowed[dst]:
+        return False
+    return all(g.accepts(s, row, src, dst) for g in goals)
