@@ -35,7 +35,7 @@ def cases() -> list[dict]:
             return list(range(n))
         return sorted(rng.sample(range(1, 4 * n + 2), n))
 
-    for i in range(140):
+    for _ in range(140):
         n = rng.randint(1, 9)
         gaps = rng.random() < 0.6
         broker_ids = ids(n, gaps)
