@@ -1,7 +1,7 @@
 """Golden vectors of the default partitioners per Kafka release, from each release's own classes
 (``tests/golden/2.3.1/default_partitioner``: the per-topic round robin;
-``tests/golden/2.4.1/default_partitioner`` and ``uniform_sticky_partitioner``: KIP-480's sticky
-cache), made by ``tools/golden``'s ``NullKeyDriver``; see ``tests/golden/FORMAT.md``, section
+``tests/golden/{2.4.1,2.8.2,3.9.0}/default_partitioner`` and ``uniform_sticky_partitioner``:
+KIP-480's sticky cache), made by ``tools/golden``'s ``NullKeyDriver``; see ``tests/golden/FORMAT.md``, section
 "Per-release default partitioner vectors".
 
 Kafka draws from ``ThreadLocalRandom``; the driver installs each case's ``tlr_seed`` as the
@@ -23,6 +23,10 @@ FILES = {
     ("2.3.1", "default_partitioner"): LegacyDefaultPartitioner,
     ("2.4.1", "default_partitioner"): DefaultPartitioner,
     ("2.4.1", "uniform_sticky_partitioner"): UniformStickyPartitioner,
+    ("2.8.2", "default_partitioner"): DefaultPartitioner,
+    ("2.8.2", "uniform_sticky_partitioner"): UniformStickyPartitioner,
+    ("3.9.0", "default_partitioner"): DefaultPartitioner,
+    ("3.9.0", "uniform_sticky_partitioner"): UniformStickyPartitioner,
 }
 CASES = 194
 _M = (1 << 64) - 1
