@@ -23,7 +23,7 @@ from kpart.versions import behaviour
 
 FILES = {
     # file: (releases, cases)
-    "replicas_striped": (("3.6.2", "4.0.0", "4.3"), 286),
+    "replicas_striped": (("3.0.2", "3.6.2", "4.0.0", "4.3"), 286),
     "replicas_adminutils": (("3.6.2", "3.9.0", "4.0.0"), 348),
     "add_partitions_adminutils": (("3.6.2", "3.9.0"), 140),
 }
