@@ -268,14 +268,15 @@ RULES: Mapping[str, Rule] = {r.name: r for r in (
         (
             Span("0.10.0.0", "2.3.1", None, "KAFKA-3333",
                  "RoundRobinPartitioner was added in 2.4.0"),
-            Span("2.4.0", "3.9.0", "kafka-9965", "KAFKA-9965",
+            Span("2.4.0", "3.9.1", "kafka-9965", "KAFKA-9965",
                  "the second call advances the counter again: with an even partition count "
-                 "records sent back to back skip every other partition"),
-            Span("3.9.1", "3.9.2", "kafka-17632", "KAFKA-17632, PR #17620",
+                 "records sent back to back skip every other partition (3.9.1 too: the 3.9 "
+                 "backport was committed 2025-08-19, after 3.9.1)"),
+            Span("3.9.2", "3.9.2", "kafka-17632", "KAFKA-17632, PR #17620",
                  "onNewBatch remembers the partition and the second call returns it"),
             Span("4.0.0", None, "kafka-17632", "KAFKA-18295",
                  "onNewBatch is gone and the producer partitions a record once: the same "
-                 "partitions as 3.9.1"),
+                 "partitions as 3.9.2"),
         ),
     ),
     # -- producer: where a record goes (kpart.producer) -----------------------------------
@@ -784,7 +785,7 @@ def releases_with(rule_name: str, *behaviours: str) -> str:
     last`` ranges (for error messages naming where a behaviour exists).
 
     >>> releases_with("round_robin_partitioner", "kafka-17632")
-    '3.9.1 to 4.3.1'
+    '3.9.2 to 4.3.1'
     """
     r = RULES[rule_name]
     return _supported(Rule(r.name, r.decision, r.side, r.feature, tuple(

@@ -58,8 +58,8 @@ def test_the_legacy_partitioner_does_not_exist_after_2_3():
     ("uniform-sticky", "2.3.1", "2.4.0 to 3.9.2"),
     ("legacy", "3.0", "0.10.0.0 to 2.3.1"),
     ("builtin", "3.2.3", "3.3.0 to 4.4"),
-    ("round-robin", "4.0.0", "2.4.0 to 3.9.0"),
-    ("round-robin-fixed", "3.9.0", "3.9.1 to 4.3.1"),
+    ("round-robin", "4.0.0", "2.4.0 to 3.9.1"),
+    ("round-robin-fixed", "3.9.1", "3.9.2 to 4.3.1"),
     ("round-robin", "3.9", "ambiguous"),
 ])
 def test_a_strategy_the_version_lacks_is_an_error_naming_it_and_the_range(strategy, version,

@@ -107,7 +107,7 @@ def test_nullkey_round_robin_kafka_9965_skips_even_partitions(n):
     c = Cluster.of("t", [0] * n)
     got = _new_batch_every_time(RoundRobinPartitioner(kafka_version="3.9.0"), c, 5 * n)
     assert set(got) == set(range(1, n, 2))
-    for fixed_version in ("3.9.1", "4.0.0", "4.3", None):
+    for fixed_version in ("3.9.2", "4.0.0", "4.3", None):
         fixed = _new_batch_every_time(RoundRobinPartitioner(kafka_version=fixed_version), c,
                                       5 * n)
         assert Counter(fixed) == dict.fromkeys(range(n), 5)

@@ -16,7 +16,7 @@ from kpart.producer.upgrade import producer_upgrade
 
 
 def test_round_robin_records_move_with_kafka_17632():
-    u = producer_upgrade([None] * 8, 4, "3.9.0", "3.9.1", partitioner="round-robin")
+    u = producer_upgrade([None] * 8, 4, "3.9.1", "3.9.2", partitioner="round-robin")
     assert u.per_record and u.null_key_strategies == ("kafka-9965", "kafka-17632")
     assert u.expected_before == (0, 4, 0, 4) and u.expected_after == (2, 2, 2, 2)
     # record i: (2i + 1) % 4 before, i % 4 after; only i = 3 and 7 stay on p3
@@ -24,7 +24,7 @@ def test_round_robin_records_move_with_kafka_17632():
 
 
 def test_round_robin_ignores_keys_and_nothing_moves_between_fixed_versions():
-    u = producer_upgrade([b"k1", None, b"k2"], 3, "3.9.1", "4.3", partitioner="round-robin")
+    u = producer_upgrade([b"k1", None, b"k2"], 3, "3.9.2", "4.3", partitioner="round-robin")
     assert u.moved == 0 and u.moves == () and u.expected_before == (1, 1, 1)
 
 

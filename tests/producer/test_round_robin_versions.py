@@ -1,6 +1,6 @@
-"""``RoundRobinPartitioner`` by the client's Kafka version (KAFKA-17632 in 3.9.1 and 4.0.0;
+"""``RoundRobinPartitioner`` by the client's Kafka version (KAFKA-17632 in 3.9.2, not 3.9.1, and 4.0.0;
 ``onNewBatch`` removed by KAFKA-18295 in 4.0.0): 4 partitions, records sent back to back, each
-needing a new batch: p1, p3, p1, p3 up to 3.9.0; p0, p1, p2, p3 after."""
+needing a new batch: p1, p3, p1, p3 up to 3.9.1; p0, p1, p2, p3 after."""
 
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ def _back_to_back(p: RoundRobinPartitioner, n: int) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("version", ["2.4.0", "2.8", "3.6.2", "3.9.0"])
-def test_up_to_3_9_0_every_other_partition(version):
+@pytest.mark.parametrize("version", ["2.4.0", "2.8", "3.6.2", "3.9.0", "3.9.1"])
+def test_up_to_3_9_1_every_other_partition(version):
     assert _back_to_back(RoundRobinPartitioner(kafka_version=version), 4) == [1, 3, 1, 3]
 
 
-@pytest.mark.parametrize("version", ["3.9.1", "3.9.2", "4.0.0", "4.0", "4.1.2", "4.3", None])
-def test_from_3_9_1_every_partition(version):
+@pytest.mark.parametrize("version", ["3.9.2", "4.0.0", "4.0", "4.1.2", "4.3", None])
+def test_from_3_9_2_every_partition(version):
     assert _back_to_back(RoundRobinPartitioner(kafka_version=version), 4) == [0, 1, 2, 3]
 
 
@@ -38,7 +38,7 @@ def test_versions_without_the_partitioner_or_ambiguous_are_errors():
                        r"kafka_version '2\.3\.1': RoundRobinPartitioner was added in 2\.4\.0"):
         RoundRobinPartitioner(kafka_version="2.3.1")
     with pytest.raises(ConfigError, match=r"^kafka_version '3\.9' is ambiguous for "
-                       r"RoundRobinPartitioner: 3\.9\.0 kafka-9965, 3\.9\.1 kafka-17632"):
+                       r"RoundRobinPartitioner: 3\.9\.0 kafka-9965, 3\.9\.2 kafka-17632"):
         RoundRobinPartitioner(kafka_version="3.9")
     with pytest.raises(ConfigError, match=r"^Unknown kafka_version '3\.9\.9'"):
         RoundRobinPartitioner(kafka_version="3.9.9")

@@ -18,7 +18,7 @@ client version      records without key          kpart strategy (``kpart.produce
 A strategy named explicitly must exist in the version: ``legacy`` up to 2.3.1 (the default
 partitioner's round robin); ``sticky`` and ``uniform-sticky`` (``DefaultPartitioner``,
 ``UniformStickyPartitioner``) 2.4.0–3.9.2 (removed in 4.0.0, KAFKA-18262); ``round-robin``
-(``RoundRobinPartitioner`` before KAFKA-17632) 2.4.0–3.9.0 and ``round-robin-fixed`` from 3.9.1;
+(``RoundRobinPartitioner`` before KAFKA-17632) 2.4.0–3.9.1 and ``round-robin-fixed`` from 3.9.2;
 ``builtin`` from 3.3.0; ``random`` (a custom ``partitioner.class``) in every version. Keyed
 records are placed by ``toPositive(murmur2(key)) % n`` in every version (rule
 ``key_partitioner``): they never move between client versions.

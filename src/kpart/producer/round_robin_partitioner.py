@@ -1,5 +1,5 @@
 """``org.apache.kafka.clients.producer.RoundRobinPartitioner`` (Kafka 2.4+, KAFKA-3333), by the
-client's Kafka version: the uneven distribution of KAFKA-9965 up to 3.9.0, its fix from 3.9.1
+client's Kafka version: the uneven distribution of KAFKA-9965 up to 3.9.1, its fix from 3.9.2
 (KAFKA-17632; rule ``round_robin_partitioner`` of :mod:`kpart.versions`).
 
 Every record, keyed or not, takes ``counter.getAndIncrement()`` of its topic's counter (a Java
@@ -7,18 +7,18 @@ Every record, keyed or not, takes ``counter.getAndIncrement()`` of its topic's c
 (``toPositive(value) % numPartitions`` when no partition has a leader).
 
 KAFKA-9965: since KIP-480 (2.4) the producer calls ``partition()`` a second time for a record
-whose first partition needs a new batch (``onNewBatch`` in between, a no-op up to 3.9.0). The
+whose first partition needs a new batch (``onNewBatch`` in between, a no-op up to 3.9.1). The
 counter then advances twice for that record. When every record needs a new batch
 (``linger.ms=0`` and idle brokers, or batches drained as fast as they are made) the record
 lands on the *second* value, so with an even number of partitions only every other partition
-ever receives data: with 2 partitions, all records go to partition 1. Kafka 3.9.1 fixed it
+ever receives data: with 2 partitions, all records go to partition 1. Kafka 3.9.2 fixed it
 (KAFKA-17632): ``onNewBatch`` remembers the partition, and the next ``partition()`` call for
 that topic returns it without advancing the counter. Kafka 4.0 removed ``onNewBatch``
 (KAFKA-18295) and partitions a record once, which gives the same partitions.
 
 ``kafka_version``: the client's (default: the newest release, 4.3). Errors:
 :class:`~kpart.errors.ConfigError` for a version kpart does not know, or one before 2.4.0 (no
-``RoundRobinPartitioner``). ``kafka_17632_fix=`` is a deprecated alias (``True``: 3.9.1's
+``RoundRobinPartitioner``). ``kafka_17632_fix=`` is a deprecated alias (``True``: 3.9.2's
 behaviour, ``False``: 3.9.0's).
 
 >>> from kpart.producer.cluster import Cluster
@@ -30,7 +30,7 @@ behaviour, ``False``: 3.9.0's).
 >>> old = RoundRobinPartitioner(kafka_version="3.9.0")
 >>> [send_needing_new_batch(old) for _ in range(4)]
 [1, 1, 1, 1]
->>> fixed = RoundRobinPartitioner()                 # 4.3; the same from 3.9.1
+>>> fixed = RoundRobinPartitioner()                 # 4.3; the same from 3.9.2
 >>> [send_needing_new_batch(fixed) for _ in range(4)]
 [0, 1, 0, 1]
 """
@@ -63,9 +63,9 @@ class RoundRobinPartitioner:
                     "kafka_version", "Pass {param} only: kafka_17632_fix is its deprecated "
                     "alias (got both)")
             warnings.warn("RoundRobinPartitioner(kafka_17632_fix=...) is deprecated: pass "
-                          "kafka_version= (the fix is in 3.9.1 and 4.0.0+)",
+                          "kafka_version= (the fix is in 3.9.2 and 4.0.0+)",
                           DeprecationWarning, stacklevel=2)
-            kafka_version = "3.9.1" if kafka_17632_fix else "3.9.0"
+            kafka_version = "3.9.2" if kafka_17632_fix else "3.9.0"
         rule = behaviour("round_robin_partitioner", kafka_version)
         self.kafka_version = str(kafka_version or DEFAULT_KAFKA_VERSION)
         #: KAFKA-17632's behaviour: the partition given to ``on_new_batch`` is reused
@@ -95,7 +95,7 @@ class RoundRobinPartitioner:
         return to_positive(next_value) % len(cluster.partitions_for_topic(topic))
 
     def on_new_batch(self, topic: str, cluster: Cluster, prev_partition: int) -> None:
-        """No-op in Kafka 2.4–3.9.0 (the KAFKA-9965 behaviour); from 3.9.1 (KAFKA-17632),
+        """No-op in Kafka 2.4–3.9.1 (the KAFKA-9965 behaviour); from 3.9.2 (KAFKA-17632),
         remember ``prev_partition`` for the record's second ``partition()`` call (4.0+ has no
         ``onNewBatch`` and no second call: the same partitions)."""
         if self.kafka_17632_fix:

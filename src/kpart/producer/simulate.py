@@ -14,7 +14,7 @@ name           Kafka class (versions)                      producer flow
 legacy         DefaultPartitioner (0.8–2.3)                partition once
 round-robin    RoundRobinPartitioner (2.4–3.9.0)           2.4+: a record that needs a new batch
 round-robin-   RoundRobinPartitioner with KAFKA-17632      is partitioned again after
-fixed          (3.9.1, 4.0+)                               ``onNewBatch`` (``abortOnNewBatch``)
+fixed          (3.9.2, 4.0+)                               ``onNewBatch`` (``abortOnNewBatch``)
 random         seed 004's random partitioner (custom)      same as above
 sticky         DefaultPartitioner + StickyPartitionCache   same as above
                (2.4–3.2, KIP-480)
@@ -239,7 +239,7 @@ _Factory = Callable[[IntSource], Partitioner]
 STRATEGIES: dict[str, tuple[_Factory | None, str]] = {
     "legacy": (lambda rng: LegacyDefaultPartitioner(rng), "legacy"),
     "round-robin": (lambda rng: RoundRobinPartitioner(kafka_version="3.9.0"), "kip480"),
-    "round-robin-fixed": (lambda rng: RoundRobinPartitioner(kafka_version="3.9.1"), "kip480"),
+    "round-robin-fixed": (lambda rng: RoundRobinPartitioner(kafka_version="3.9.2"), "kip480"),
     "random": (lambda rng: RandomPartitioner(rng), "kip480"),
     "sticky": (lambda rng: DefaultPartitioner(rng), "kip480"),
     "uniform-sticky": (lambda rng: UniformStickyPartitioner(rng), "kip480"),

@@ -17,8 +17,8 @@ of ``num_partitions`` partitions, every partition with a leader. Two partitioner
 * ``"round-robin"`` (``RoundRobinPartitioner``, 2.4+; rule ``round_robin_partitioner``). Keys
   are ignored and the counter starts at 0, so the answer is per record, under one stated
   assumption: every record needs a new batch (``linger.ms=0`` and each batch sent before the
-  next record: the case of KAFKA-9965). Up to 3.9.0 the counter advances twice per record
-  (record ``i`` → ``(2i + 1) % n``: with 4 partitions p1, p3, p1, p3); from 3.9.1 once
+  next record: the case of KAFKA-9965). Up to 3.9.1 the counter advances twice per record
+  (record ``i`` → ``(2i + 1) % n``: with 4 partitions p1, p3, p1, p3); from 3.9.2 once
   (``i % n``: p0, p1, p2, p3). With batching, fewer records are partitioned twice and fewer
   move: ``kpart simulate --kafka-version`` models the batches.
 
