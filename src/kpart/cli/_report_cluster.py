@@ -273,7 +273,7 @@ def report_cluster(  # noqa: PLR0913 - the report's inputs and options, by keywo
         from kpart.version_change import version_change
 
         extra["version_change"] = version_change(
-            checked.resolved.topology, checked.resolved.topics, compare_version).to_json()
+            checked.resolved.topology, checked.resolved.topics, compare_version)
     check_report_out(run.out, checked.inputs, force=run.force)
     started = time.perf_counter()
     report = _run_and_write(checked, run, bad_records, extra)
@@ -305,7 +305,11 @@ def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail",
                 spark, checked.resolved, checked.specs, window_ms=checked.window_ms,
                 limits=checked.limits, capacity=checked.capacity,
                 on_step=steps.step, existing=checked.existing, bad_records=bad_records)
-        summary = {**report.summary, **(extra or {})}
+        from kpart.version_change import VersionChange
+
+        summary = {**report.summary, **{  # version_change: its producers on the records read
+            k: v.for_summary(checked.resolved.topology, report.summary)
+            if isinstance(v, VersionChange) else v for k, v in (extra or {}).items()}}
         steps.step(f"writing {run.out}/")
         write_report(summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",
