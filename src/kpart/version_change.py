@@ -257,7 +257,7 @@ def measured_records(summary: Mapping[str, Any]) -> dict[str, TopicRecords]:
     >>> measured_records({"topic": "t", "records": 5, "null_key_records": 2})
     {'t': TopicRecords(records=5, null_key_records=2)}
     """
-    rows = summary["topics"] if "topics" in summary else [summary]
+    rows = summary.get("topics", [summary])
     return {r["topic"]: TopicRecords(int(r["records"]), int(r["null_key_records"]))
             for r in rows}
 
