@@ -381,6 +381,7 @@ def test_every_page_is_linked_from_the_index() -> None:
 SHIPPED = {
     "my-cluster.toml": "topology",
     "versions-topology.toml": "topology",
+    "versions-producer-topology.toml": "topology",  # docs/versions.md (--compare-version)
     "range-roundrobin.json": "group",
     "uneven.json": "group",
     "sticky-four-topics.json": "scenario-json",
