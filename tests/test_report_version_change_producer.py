@@ -172,3 +172,40 @@ def test_report_compare_version_counts_the_records_spark_read(spark, tmp_path, c
     assert (p["keyed_records"], p["moved"], p["null_keys"]["records"]) == (2, 5, 6)
     page = (tmp_path / "out" / "report.html").read_text()
     assert 'id="table-version-change-producers"' in page
+
+
+@pytest.mark.spark
+def test_cluster_report_compares_every_topic_on_its_own_records(spark, tmp_path, capsys,
+                                                                monkeypatch):
+    (tmp_path / "d.csv").write_text("k,v\na,1\nb,2\n,3\n,4\n,5\n,6\n,7\n,8\n")
+    (tmp_path / "c.toml").write_text("""[cluster]
+brokers = [0, 1, 2]
+[[topics]]
+name = "rr"
+data = "d.csv"
+key = "k"
+partitions = 4
+replication_factor = 1
+client_version = "3.9.0"
+null_key_strategy = "round-robin"
+[[topics]]
+name = "old"
+data = "d.csv"
+key = "k"
+partitions = 2
+replication_factor = 1
+client_version = "2.3"
+""")
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--topology", "c.toml", "--compare-version", "4.0.0",
+                 "-o", "out"]) == 0
+    out = capsys.readouterr().out
+    assert "6 without a key (RoundRobinPartitioner kafka-9965 -> kafka-17632): 5 change" in out
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    rr, old = summary["version_change"]["producers"]
+    assert (rr["topic"], rr["keyed_records"], rr["moved"]) == ("rr", 2, 5)
+    assert (old["topic"], old["from_version"], old["keyed_records"], old["moved"]) == (
+        "old", "2.3", 2, 0)
+    assert old["null_keys"]["null_key_strategy"] == {"from": "legacy", "to": "builtin"}
+    assert 'id="table-version-change-producers"' in (
+        tmp_path / "out" / "report.html").read_text()
