@@ -209,3 +209,19 @@ client_version = "2.3"
     assert old["null_keys"]["null_key_strategy"] == {"from": "legacy", "to": "builtin"}
     assert 'id="table-version-change-producers"' in (
         tmp_path / "out" / "report.html").read_text()
+
+
+def test_the_producer_table_renders_in_chromium(tmp_path, chromium: str) -> None:
+    from _tools.browser import inspect_report
+    from _tools.sample import sample_summary
+
+    from kpart.report.html import write_report_html
+
+    t = topo('client_version = "3.9.0"\nnull_key_strategy = "round-robin"')
+    doc = change(t, "4.3", records=10, null=10).to_json()
+    summary = {**sample_summary(num_partitions=4, records=1_000, groups=(), seed=3),
+               "version_change": doc}
+    report = inspect_report(write_report_html(summary, tmp_path / "r.html"), binary=chromium)
+    assert report.errors == []
+    assert report.sections[-1] == "version-change"
+    assert report.tables["table-version-change-producers"] == 1
