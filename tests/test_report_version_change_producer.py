@@ -214,7 +214,6 @@ client_version = "2.3"
 def test_the_producer_table_renders_in_chromium(tmp_path, chromium: str) -> None:
     from _tools.browser import inspect_report
     from _tools.sample import sample_summary
-
     from kpart.report.html import write_report_html
 
     t = topo('client_version = "3.9.0"\nnull_key_strategy = "round-robin"')
