@@ -382,6 +382,7 @@ SHIPPED = {
     "my-cluster.toml": "topology",
     "versions-topology.toml": "topology",
     "share-streams-topology.toml": "topology",  # docs/share-groups.md, docs/streams-groups.md
+    "versions-producer-topology.toml": "topology",  # docs/versions.md (--compare-version)
     "range-roundrobin.json": "group",
     "uneven.json": "group",
     "sticky-four-topics.json": "scenario-json",

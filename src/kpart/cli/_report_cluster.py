@@ -274,7 +274,7 @@ def report_cluster(  # noqa: PLR0913 - the report's inputs and options, by keywo
         from kpart.analysis.version_change import version_change
 
         extra["version_change"] = version_change(
-            checked.resolved.topology, checked.resolved.topics, compare_version).to_json()
+            checked.resolved.topology, checked.resolved.topics, compare_version)
     check_report_out(run.out, checked.inputs, force=run.force)
     started = time.perf_counter()
     report = _run_and_write(checked, run, bad_records, extra)
@@ -313,7 +313,11 @@ def _run_and_write(checked: CheckedCluster, run: Any, bad_records: str = "fail",
                 checked.resolved, measures, capacity=checked.capacity,
                 sources={name: spec.source for name, spec in checked.specs.items()},
                 analysed_at=analysed_at, existing=checked.existing, on_step=steps.step)
-        summary = {**report.summary, **(extra or {})}
+        from kpart.analysis.version_change import VersionChange
+
+        summary = {**report.summary, **{  # version_change: its producers on the records read
+            k: v.for_summary(checked.resolved.topology, report.summary)
+            if isinstance(v, VersionChange) else v for k, v in (extra or {}).items()}}
         steps.step(f"writing {run.out}/")
         write_report(summary, run.out,
                      extra=[lambda s, d: write_report_html(s, Path(d) / "report.html",

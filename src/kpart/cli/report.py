@@ -110,8 +110,9 @@ def _report(  # noqa: PLR0913 - a typer command: one parameter per option
         show_default=False)] = None,
     compare_version: Annotated[str | None, typer.Option(
         "--compare-version", help="Also compute every consumer group with brokers and clients "
-        "at this Kafka version (adds the section 'what changes at Kafka V': partitions "
-        "changing owner, per member, and the balance).", show_default=False)] = None,
+        "at this Kafka version, and every topic's producer at it (adds the section 'what "
+        "changes at Kafka V': partitions changing owner, per member, and the balance; records "
+        "changing partition).", show_default=False)] = None,
     window: WindowOption = None,
     timestamp_unit: TimestampUnitOption = None,
     bad_records: BadRecordsOption = "fail",
@@ -351,7 +352,7 @@ def _version_section(topo: Topology, compare_version: str | None
 
     topo = pin_placement_seed(topo)
     change = version_change(topo, [resolve_report_topology(topo)], compare_version)
-    return topo, {"version_change": change.to_json()}
+    return topo, {"version_change": change}
 
 
 def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Run, *,  # noqa: PLR0913
@@ -376,7 +377,7 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
                                       invalid_keys=invalid_keys, bad_records=bad_records,
                                       on_step=steps.step)
             summary = topic_summary(measured, steps.step)
-        summary = {**summary, **(sections or {})}
+        summary = {**summary, **_finished(topo, summary, sections or {})}
         steps.step(f"writing {run.out}/")
         write_report(
             summary, run.out,
@@ -384,6 +385,16 @@ def _run_and_write(topo: Topology, spec: InputSpec, inputs: list[Path], run: _Ru
             force=run.force, inputs=inputs,
         )
     return summary
+
+
+def _finished(topo: Topology, summary: dict[str, Any], sections: dict[str, Any]
+              ) -> dict[str, Any]:
+    """The sections computed before Spark, as JSON: ``version_change`` with its producers
+    compared on the records the job measured."""
+    from kpart.analysis.version_change import VersionChange
+
+    return {k: v.for_summary(topo, summary) if isinstance(v, VersionChange) else v
+            for k, v in sections.items()}
 
 
 def _print_report(summary: dict[str, Any], out: Path, started: float) -> None:

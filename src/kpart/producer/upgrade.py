@@ -37,7 +37,7 @@ partitioner the version lacks, a bad partition count or limit).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kpart._java.ints import to_int32
@@ -47,7 +47,8 @@ from kpart.producer.clients import check_num_partitions
 from kpart.producer.null_key_versions import java_null_key_strategy, kafka_version_of, key_rule
 from kpart.versions import KafkaVersion, behaviour
 
-__all__ = ["PARTITIONERS", "ProducerUpgrade", "RecordMove", "producer_upgrade"]
+__all__ = ["PARTITIONERS", "ProducerUpgrade", "RecordMove", "null_key_upgrade",
+           "producer_upgrade"]
 
 #: The Java partitioners compared: no ``partitioner.class``, or ``RoundRobinPartitioner``.
 PARTITIONERS = ("default", "round-robin")
@@ -170,12 +171,14 @@ def producer_upgrade(
     *,
     partitioner: str = "default",
     limit: int = DEFAULT_LIMIT,
+    names: tuple[str, str] = ("from_version", "to_version"),
 ) -> ProducerUpgrade:
     """Compare where ``keys`` (serialized keys in send order, ``None`` for no key) go on
     ``num_partitions`` partitions with the Java producer of ``from_version`` and of
     ``to_version`` (client versions), for ``partitioner`` (one of :data:`PARTITIONERS`);
     list at most ``limit`` moved records. See the module docstring for the model.
-    ``ConfigError`` naming a bad value (about ``from_version``/``to_version`` for a version).
+    ``ConfigError`` naming a bad value (about ``from_version``/``to_version`` for a version, or
+    the parameters ``names`` gives them: ``kpart report --compare-version`` names its own).
 
     >>> producer_upgrade([b"a"], 4, "2.3", "4.3", partitioner="round-robin")
     Traceback (most recent call last):
@@ -187,9 +190,9 @@ def producer_upgrade(
                                 value=partitioner, known=", ".join(PARTITIONERS))
     n = check_num_partitions(num_partitions)
     limit = _check_limit(limit)
-    versions = ((from_version, "from_version"), (to_version, "to_version"))
-    labels = (str(kafka_version_of(from_version, "from_version")),
-              str(kafka_version_of(to_version, "to_version")))
+    versions = ((from_version, names[0]), (to_version, names[1]))
+    labels = (str(kafka_version_of(from_version, names[0])),
+              str(kafka_version_of(to_version, names[1])))
     records = len(keys)
     null_keys = sum(1 for k in keys if k is None)
     if partitioner == "round-robin":
@@ -217,3 +220,57 @@ def producer_upgrade(
     return ProducerUpgrade(
         labels, partitioner, n, records, records - null_keys, null_keys,
         (strategies[0], strategies[1]), False, 0, (), expected, expected)
+
+
+#: Record indexes below this one never wrap RoundRobinPartitioner's Java ``int`` counter (read at
+#: most ``2i + 1``), so the records' partitions repeat every ``num_partitions`` records.
+NO_WRAP_RECORDS = 2**30
+
+
+def null_key_upgrade(
+    null_key_records: int,
+    num_partitions: int,
+    from_version: str | KafkaVersion,
+    to_version: str | KafkaVersion,
+    *,
+    partitioner: str = "default",
+    names: tuple[str, str] = ("from_version", "to_version"),
+) -> ProducerUpgrade | None:
+    """:func:`producer_upgrade` of ``null_key_records`` records without a key (``[None] *
+    null_key_records``) without building the list: time and memory O(``num_partitions``), for
+    the counts a report measures. Every record's partition (``round-robin``), or expected share
+    (``default``), repeats every ``num_partitions`` records, so the answer is
+    :func:`producer_upgrade` on one period times the periods, plus the rest; no record is
+    listed (``moves`` empty, ``moved`` counts them all). ``None`` for ``round-robin`` from
+    :data:`NO_WRAP_RECORDS` records (2**30): the counter wraps there and the period breaks.
+    Errors: :func:`producer_upgrade`'s.
+
+    >>> u = null_key_upgrade(10, 4, "3.9.0", "4.3", partitioner="round-robin")
+    >>> u.moved == producer_upgrade([None] * 10, 4, "3.9.0", "4.3", partitioner="round-robin").moved
+    True
+    >>> u.moved, u.expected_before, u.expected_after
+    (8, (0.0, 5.0, 0.0, 5.0), (3.0, 3.0, 2.0, 2.0))
+    >>> null_key_upgrade(6, 4, "2.3", "4.3").expected_after
+    (1.5, 1.5, 1.5, 1.5)
+    """
+    if isinstance(null_key_records, bool) or not isinstance(null_key_records, int) \
+            or null_key_records < 0:
+        raise ConfigError.about("null_key_records", "{param}: expected an integer >= 0, got "
+                                "{value!r}", value=null_key_records)
+    n = check_num_partitions(num_partitions)
+    if partitioner == "round-robin" and null_key_records >= NO_WRAP_RECORDS:
+        return None
+    periods, rest = divmod(null_key_records, n)
+    kw: dict[str, Any] = {"partitioner": partitioner, "limit": 0, "names": names}
+    one = producer_upgrade([None] * n, n, from_version, to_version, **kw)
+    tail = producer_upgrade([None] * rest, n, from_version, to_version, **kw)
+
+    def times(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
+        if not one.per_record:  # the expected share: exactly 1/n of every record
+            return (null_key_records / n,) * n
+        return tuple(periods * x + y for x, y in zip(a, b, strict=True))
+
+    return replace(tail, records=null_key_records, null_key_records=null_key_records,
+                   moved=periods * one.moved + tail.moved,
+                   expected_before=times(one.expected_before, tail.expected_before),
+                   expected_after=times(one.expected_after, tail.expected_after))

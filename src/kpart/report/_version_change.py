@@ -9,7 +9,11 @@ The key: ``{"to_version": str, "brokers_version": str, "groups": [{"group", "str
 "before"?: {"label", "assignment", "balance": {"members", "min_partitions",
 "max_partitions"}}, "after"?: {...}, "moved"?: int, "moves"?: [{"topic", "partition", "from",
 "to"}], "members"?: {id: {"before", "after", "lost": {topic: [p]}, "gained": {topic: [p]}}}}],
-"not_covered": [str]}``. Errors: :class:`~kpart.errors.ConfigError` naming a missing field.
+"producers"?: [{"topic", "partitioner", "null_key_strategy", "from_version", "to_version",
+"compared": bool, "keyed_records", "keyed_moved", "reason"?, "moved"?, "null_keys"?:
+{"records", "partitioner": "default"|"round-robin", "null_key_strategy": {"from", "to"},
+"per_record", "moved", "note", ...}}], "not_covered": [str]}``. Errors:
+:class:`~kpart.errors.ConfigError` naming a missing field.
 
 >>> doc = {"to_version": "4.3", "brokers_version": "4.0.0", "not_covered": [], "groups": [
 ...     {"group": "g", "strategy": "uniform", "follows": "brokers", "from_version": "4.0.0",
@@ -24,6 +28,13 @@ What changes at Kafka 4.3 (brokers now 4.0.0):
   group g (uniform, follows the brokers: 4.0.0 -> 4.3): 1 partition changes owner; balance 1-2 -> 1-2 partitions per member
     m1: 2 -> 1 partitions, loses t[1]
     m2: 1 -> 2 partitions, gains t[1]
+>>> doc["producers"] = [{"topic": "t", "partitioner": "java:default", "null_key_strategy":
+...     "round-robin", "from_version": "3.9.0", "to_version": "4.3", "compared": True,
+...     "keyed_records": 6, "keyed_moved": 0, "moved": 3, "null_keys": {"records": 4,
+...     "partitioner": "round-robin", "per_record": True, "moved": 3,
+...     "null_key_strategy": {"from": "kafka-9965", "to": "kafka-17632"}}}]
+>>> print(version_change_lines(doc)[-1])
+  topic t (java:default, null_key_strategy round-robin, client 3.9.0 -> 4.3): 6 keyed records, none moves; 4 without a key (RoundRobinPartitioner kafka-9965 -> kafka-17632): 3 change partition (per record, each in a new batch)
 """
 
 from __future__ import annotations
@@ -77,10 +88,37 @@ def _member_line(member: str, m: Mapping[str, Any]) -> str | None:
     return f"{member}: {m['before']} -> {m['after']} partitions, {', '.join(what)}"
 
 
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def _producer_head(p: Mapping[str, Any], i: int) -> str:
+    where = f"{KEY}.producers[{i}]"
+    head = (f"topic {_req(p, 'topic', where)} ({_req(p, 'partitioner', where)}, "
+            f"null_key_strategy {_req(p, 'null_key_strategy', where)}, client "
+            f"{_req(p, 'from_version', where)} -> {_req(p, 'to_version', where)})")
+    if not _req(p, "compared", where):
+        return f"{head}: not compared: {p.get('reason') or 'no reason given'}"
+    keyed = int(_req(p, "keyed_records", where))
+    u = _req(p, "null_keys", where)
+    strategy = _req(u, "null_key_strategy", where + ".null_keys")
+    records, moved = int(_req(u, "records", where)), int(_req(u, "moved", where))
+    name = ("RoundRobinPartitioner" if u.get("partitioner") == "round-robin"
+            else "null-key strategy")
+    what = (f"{_plural(moved, 'changes', 'change')} partition (per record, each in a new batch)"
+            if _req(u, "per_record", where) else
+            "placed at random on both sides: the same expected share, 1/n per partition, "
+            "none counted as moved")
+    return (f"{head}: {_plural(keyed, 'keyed record', 'keyed records')}, none moves; "
+            f"{records:,} without a key ({name} {strategy['from']} -> {strategy['to']}): "
+            f"{what}")
+
+
 def version_change_lines(doc: Mapping[str, Any]) -> list[str]:
     """The section as terminal lines: a heading, per group one line (what moves and each
     side's balance as ``min-max`` partitions per member) and, under it, one line per member
-    that loses or gains partitions; then what the section does not cover."""
+    that loses or gains partitions; one line per topic's producer (keyed records, records
+    without a key and those that change partition); then what the section does not cover."""
     lines = [f"What changes at Kafka {_req(doc, 'to_version', KEY)} (brokers now "
              f"{_req(doc, 'brokers_version', KEY)}):"]
     groups = _req(doc, "groups", KEY)
@@ -92,6 +130,7 @@ def version_change_lines(doc: Mapping[str, Any]) -> list[str]:
             line = _member_line(member, m)
             if line is not None:
                 lines.append("    " + line)
+    lines += ["  " + _producer_head(p, i) for i, p in enumerate(doc.get("producers") or ())]
     lines += [f"  not compared: {x}" for x in doc.get("not_covered") or ()]
     return lines
 
@@ -99,7 +138,9 @@ def version_change_lines(doc: Mapping[str, Any]) -> list[str]:
 def version_change_html(summary: Mapping[str, Any]) -> str:
     """``<section id="version-change">`` (empty string without the key): one table row per
     group (``table-version-change``: versions, partitions changing owner, balance) and one per
-    member that loses or gains partitions (``table-version-change-members``)."""
+    member that loses or gains partitions (``table-version-change-members``); one per topic's
+    producer (``table-version-change-producers``: keyed records, records without a key, each
+    side's null-key rule and the records changing partition)."""
     doc = summary.get(KEY)
     if not doc:
         return ""
@@ -129,10 +170,33 @@ def version_change_html(summary: Mapping[str, Any]) -> str:
                 "<th>gains</th></tr>")
         body += (f'<table id="table-version-change-members"><thead>{head}</thead>'
                  f"<tbody>{''.join(members)}</tbody></table>")
+    producers = []
+    for i, p in enumerate(doc.get("producers") or ()):
+        where = f"{KEY}.producers[{i}]"
+        u = p.get("null_keys") if _req(p, "compared", where) else None
+        cells = [p["topic"], p["partitioner"], p["null_key_strategy"], p["from_version"],
+                 p["to_version"], f"{int(p['keyed_records']):,}"]
+        if u is None:
+            cells += ["not compared", p.get("reason") or "", "–"]
+        else:
+            rule = u["null_key_strategy"]
+            cells += [f"{int(u['records']):,}", f"{rule['from']} → {rule['to']}",
+                      f"{int(u['moved']):,}" if u["per_record"]
+                      else "0 (random on both sides: same expected share)"]
+        producers.append("<tr>" + "".join(f"<td>{esc(str(c))}</td>" for c in cells) + "</tr>")
+    if producers:
+        head = ("<tr><th>topic</th><th>partitioner</th><th>null_key_strategy</th><th>client "
+                "now</th><th>at</th><th>keyed records (none moves)</th><th>records without "
+                "key</th><th>null-key rule</th><th>records changing partition</th></tr>")
+        body += (f'<table id="table-version-change-producers"><thead>{head}</thead>'
+                 f"<tbody>{''.join(producers)}</tbody></table>")
     notes = "".join(f"<li>{esc(str(x))}</li>" for x in doc.get("not_covered") or ())
     note = ("KIP-848 groups (uniform, server-range) follow the brokers' Kafka version, classic "
             "groups their clients'; at Kafka "
-            f"{esc(str(doc['to_version']))} both run it. Replicas stay where they are.")
+            f"{esc(str(doc['to_version']))} both run it. Replicas stay where they are. "
+            "Producers follow their client's version: keyed records keep their partition "
+            "(murmur2 in every version); records without a key follow the null-key rule "
+            "(RoundRobinPartitioner: per record, each in a new batch).")
     return (f'<section id="version-change"><h2>What changes at Kafka '
             f"{esc(str(doc['to_version']))}</h2><p class=\"note\">{note}</p>{body}"
             + (f"<ul>{notes}</ul>" if notes else "") + "</section>")
