@@ -35,12 +35,12 @@ from kpart.errors import AdminOperationError, ConfigError
 from kpart.limits import check_cluster
 from kpart.placement._goals import (
     DEFAULT_GOALS,
+    BrokerSetAwareGoal,
     DistinctBrokersGoal,
     Goal,
-    LeaderDistributionGoal,
+    LeaderReplicaDistributionGoal,
     LeadershipMove,
     PlanState,
-    PoolGoal,
     RackAwareGoal,
     RemovedBrokersGoal,
     ReplicaDistributionGoal,
@@ -61,11 +61,17 @@ from kpart.placement.reassign import (
 from kpart.placement.spec import Broker
 from kpart.versions import KafkaVersion
 
+#: The goals' former class names (before they took Cruise Control's): aliases.
+PoolGoal = BrokerSetAwareGoal
+LeaderDistributionGoal = LeaderReplicaDistributionGoal
+
 __all__ = [
     "DEFAULT_GOALS",
+    "BrokerSetAwareGoal",
     "DistinctBrokersGoal",
     "Goal",
     "LeaderDistributionGoal",
+    "LeaderReplicaDistributionGoal",
     "LeadershipMove",
     "PlanOptions",
     "PlanState",
