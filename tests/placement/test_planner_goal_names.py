@@ -28,3 +28,20 @@ def test_goals_share_the_cluster_goals_contract() -> None:
             params = list(inspect.signature(getattr(g, method)).parameters)
             assert params[0] == "state", (g.name, method, params)
         assert isinstance(g.hard, bool)
+
+
+def test_an_empty_pool_is_an_optimization_failure_naming_the_goal() -> None:
+    import pytest
+
+    from kpart.errors import OptimizationFailureError
+    from kpart.placement.planner import plan
+    from kpart.placement.pools import pools_from_dict
+    from kpart.placement.spec import Broker
+
+    current = {"t": {0: (1, 2), 1: (2, 1)}, "u": {3: (3,)}}
+    brokers = [Broker(1, None), Broker(2, None), Broker(3, None)]
+    spec = pools_from_dict({"pools": {"p": [3]}, "topics": {"u": "p"}})
+    with pytest.raises(OptimizationFailureError) as e:
+        plan(current, brokers, remove_brokers=[3], pools=spec)
+    assert (e.value.goal, e.value.partition, e.value.broker) == ("BrokerSetAwareGoal", ("u", 3),
+                                                                 None)

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, TypedDict, Unpack
 
 from kpart._java.strings import java_string_key
-from kpart.errors import AdminOperationError, ConfigError
+from kpart.errors import AdminOperationError, ConfigError, OptimizationFailureError
 from kpart.limits import check_cluster
 from kpart.placement._goals import (
     DEFAULT_GOALS,
@@ -304,8 +304,9 @@ def _allowed_brokers(
     pools: PoolSpec | None,
 ) -> dict[str, frozenset[int]]:
     """``{topic: brokers it may use}``: the live brokers of its pool (all live brokers
-    without pools). Errors: ``ConfigError`` (a pool naming an unknown broker, a topic left
-    with no broker)."""
+    without pools). Errors: ``ConfigError`` (a pool naming an unknown broker, every broker
+    removed), ``OptimizationFailureError`` (``BrokerSetAwareGoal``: a topic whose pool, or the
+    brokers outside every pool, has no broker left; ``.partition`` its first partition)."""
     live = [b.id for b in cluster if b.id not in removed]
     if pools is not None:
         pools.check_brokers(b.id for b in cluster)
@@ -316,9 +317,15 @@ def _allowed_brokers(
     for t in sorted(current, key=java_string_key):
         if not allowed_of[t]:
             if pools is not None and pools.pool_of(t) is None:
-                raise ConfigError(
-                    f"Topic {t!r} is in no pool and no broker is left outside the pools"
-                )
+                raise OptimizationFailureError(
+                    f"Infeasible BrokerSetAwareGoal: topic {t!r} is in no pool and no broker "
+                    "is left outside the pools", goal="BrokerSetAwareGoal",
+                    partition=(t, min(current[t])))
+            if pools is not None:
+                raise OptimizationFailureError(
+                    f"Infeasible BrokerSetAwareGoal: no broker available for topic {t!r} "
+                    "(empty pool after removal)", goal="BrokerSetAwareGoal",
+                    partition=(t, min(current[t])))
             raise ConfigError(f"No broker available for topic {t!r} (empty pool after removal)")
     return allowed_of
 
