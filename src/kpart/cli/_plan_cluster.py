@@ -1,9 +1,9 @@
 """``kpart plan`` in load-aware mode: Cruise Control's goals on the cluster weighed by bytes
 (Cruise Control's ``GoalOptimizer`` + ``OptimizationVerifier``, offline).
 
-Chosen by :func:`load_aware` when any of ``--goals``, ``--capacity``, ``--loads``,
-``--snapshot`` or ``--verify`` is given. The cluster comes from ``--current`` (+ ``--sizes``,
-``--loads``, ``--brokers``) or a ``cluster.json`` (``--snapshot``), capacities from
+Chosen (:attr:`kpart.cluster.plan_request.PlanRequest.load_aware`) when any of ``--goals``,
+``--capacity``, ``--loads``, ``--snapshot`` or ``--verify`` is given. The cluster comes from
+``--current`` (+ ``--sizes``, ``--loads``, ``--brokers``) or a ``cluster.json`` (``--snapshot``), capacities from
 ``--capacity`` (each broker, present or added, its own entry or the default); racks on every
 broker after the change or on none (:func:`kpart.placement.planner.check_racks`, as Kafka and
 the count-based mode); :func:`kpart.cluster.optimizer.plan_cluster` plans, the verifier
@@ -30,29 +30,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kpart._files import Content, PathLike, table_fill, write_texts
 from kpart.cli._options import BINARY_FORMATS
+from kpart.cluster.plan_request import GoalThresholds
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
     import pyarrow as pa
 
-    from kpart.cluster.goals import Goal, Thresholds
+    from kpart.cluster.goals import Goal
     from kpart.cluster.model import ClusterBroker, ClusterModel
     from kpart.cluster.optimizer import ClusterPlan
     from kpart.cluster.schedule import Schedule
     from kpart.cluster.verifier import VerifierReport
     from kpart.placement.pools import PoolSpec
-
-#: The options that choose the load-aware mode (any one of them).
-CHOOSERS = ("--goals", "--capacity", "--loads", "--snapshot", "--verify")
-_CHOSEN = "the load-aware mode (chosen by " + ", ".join(CHOOSERS[:-1]) + " or --verify)"
-
-
-def load_aware(given: dict[str, object]) -> bool:
-    """Whether ``kpart plan`` runs in load-aware mode: ``given`` maps each option of
-    :data:`CHOOSERS` to its value (``None``, ``False`` or an empty list: not given)."""
-    return any(given.get(o) not in (None, False, []) for o in CHOOSERS)
-
 
 def refuse(options: dict[str, object], why: str) -> None:
     """:class:`ConfigError` naming the first option of ``options`` (``{option: value}``)
@@ -60,16 +50,6 @@ def refuse(options: dict[str, object], why: str) -> None:
     for option, value in options.items():
         if value is not None:
             raise ConfigError(f"{option} {why}")
-
-
-def count_mode_checks(extra: dict[str, object]) -> None:
-    """The count-based mode refuses the load-aware mode's own options."""
-    refuse(extra, f"only goes with {_CHOSEN}")
-
-
-def load_mode_checks(counting: dict[str, object]) -> None:
-    """The load-aware mode refuses the count-based planner's options."""
-    refuse(counting, f"does not go with {_CHOSEN}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +67,8 @@ class LoadRequest:
     loads: tuple[Path, ...] = ()
     add_brokers: str | None = None
     remove_brokers: str | None = None
-    goals: str | None = None
-    thresholds: dict[str, Any] = field(default_factory=dict)
+    goals: tuple[str, ...] | None = None  # Cruise Control's names (None: its default goals)
+    thresholds: GoalThresholds = field(default_factory=GoalThresholds)
     verify: bool = False
     failures: bool = False
     out: Path | None = None
@@ -119,22 +99,10 @@ class LoadRequest:
 
 
 # -- inputs -----------------------------------------------------------------------------------
-def _goals(names: str | None) -> tuple[Goal, ...]:
-    from kpart.cluster.goals import DEFAULT_GOALS, GOALS, goals_by_name
+def _goals(names: tuple[str, ...] | None) -> tuple[Goal, ...]:
+    from kpart.cluster.goals import DEFAULT_GOALS, goals_by_name
 
-    if names is None:
-        return DEFAULT_GOALS
-    wanted = [n.strip() for n in names.split(",") if n.strip()]
-    known = [g.name for g in GOALS]
-    for n in wanted:
-        if n not in known:
-            raise ConfigError(f"--goals: unknown goal {n!r}: the goals are {', '.join(known)}")
-    if not wanted:
-        raise ConfigError(f"--goals: no goal given: the goals are {', '.join(known)}")
-    if len(set(wanted)) < len(wanted):
-        twice = next(n for n in wanted if wanted.count(n) > 1)
-        raise ConfigError(f"--goals: {twice} is listed twice")
-    return goals_by_name(wanted)
+    return DEFAULT_GOALS if names is None else goals_by_name(list(names))
 
 
 def _pools(req: LoadRequest, goals: Sequence[Goal]) -> PoolSpec | None:
@@ -149,18 +117,6 @@ def _pools(req: LoadRequest, goals: Sequence[Goal]) -> PoolSpec | None:
     from kpart.placement.pools import parse_pools
 
     return parse_pools(read_text(req.pools, "--pools"))
-
-
-def _thresholds(values: dict[str, Any]) -> Thresholds:
-    from kpart.cluster.goals import Thresholds
-
-    given = {k: v for k, v in values.items() if v is not None}
-    balance = given.pop("balance", None)
-    if balance is not None:
-        for name in ("replica_balance", "leader_balance", "disk_balance", "network_in_balance",
-                     "network_out_balance"):
-            given[name] = balance
-    return Thresholds(**given)
 
 
 def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
@@ -463,7 +419,7 @@ def run(req: LoadRequest) -> None:
 
     goals = _goals(req.goals)
     pools = _pools(req, goals)
-    thresholds = _thresholds(req.thresholds)
+    thresholds = req.thresholds.to_thresholds()
     added, removed = _change(req)
     _check_outputs(req)  # before the long work
     if req.max_moves_per_broker is not None or req.throttle is not None:
