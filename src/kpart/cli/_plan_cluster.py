@@ -35,7 +35,6 @@ from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
-    import pyarrow as pa
 
     from kpart.cluster.goals import Goal
     from kpart.cluster.model import ClusterBroker, ClusterModel
@@ -209,60 +208,6 @@ def refuse_stale_batches(out: Path, files: dict[PathLike, Content]) -> None:
                               "plan does not replace; remove it (or choose another --out) first")
 
 
-def _lists(a: np.ndarray) -> pa.ListArray:
-    import numpy as np
-
-    from kpart._arrow import list_array
-
-    held = a >= 0
-    offsets = np.zeros(len(a) + 1, dtype=np.int32)
-    np.cumsum(held.sum(axis=1), out=offsets[1:])
-    return list_array(offsets, a[held].astype(np.int32))
-
-
-def _order(model: ClusterModel) -> np.ndarray:
-    """Rows in Kafka's ``compareTopicPartitions`` order (topics by ``String.compareTo``)."""
-    import numpy as np
-
-    from kpart._java.strings import java_string_key
-
-    names = [t.name for t in model.topics]
-    rank = np.empty(len(names), dtype=np.int64)
-    rank[sorted(range(len(names)), key=lambda i: java_string_key(names[i]))] = np.arange(
-        len(names))
-    return np.lexsort((model.partition, rank[model.topic]))
-
-
-def plan_table(plan: ClusterPlan, batch: np.ndarray | None = None) -> pa.Table:
-    """One row per partition, as the count-based plan's table
-    (:meth:`kpart.placement.plan.Plan.to_arrow`): ``topic``, ``partition``,
-    ``current_replicas``, ``target_replicas`` (list<int32>, preferred leader first),
-    ``changed``, ``replica_moves``, ``leader_change``, ``batch`` (``batch``: int32 per model
-    row, the schedule's batch number from 1, 0 for a partition that does not move, written as
-    null, as every row without a schedule)."""
-    import numpy as np
-    import pyarrow as pa
-
-    from kpart._arrow import bool_array, int32_array, numeric_array, string_array
-
-    m = plan.model
-    order = _order(m)
-    cur, tgt = m.replicas[order], plan.target[order]
-    moved = (tgt[:, :, None] != cur[:, None, :]).all(axis=2) & (tgt >= 0)
-    n = len(order)
-    return pa.table({
-        "topic": string_array([t.name for t in m.topics]).take(numeric_array(m.topic[order])),
-        "partition": int32_array(m.partition[order]),
-        "current_replicas": _lists(cur),
-        "target_replicas": _lists(tgt),
-        "changed": bool_array((cur != tgt).any(axis=1)),
-        "replica_moves": int32_array(moved.sum(axis=1)),
-        "leader_change": bool_array(cur[:, 0] != tgt[:, 0]),
-        "batch": (int32_array(np.zeros(n, np.int32), null=np.ones(n, bool)) if batch is None
-                  else int32_array(batch[order], null=batch[order] == 0)),
-    })
-
-
 def _describe_text(plan: ClusterPlan) -> str:
     from kpart.placement.reassign import describe_text
 
@@ -295,6 +240,7 @@ def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
     files beside a JSON ``--out`` (``<stem>.batch-001.json``, ..., as the count-based mode
     names them; :func:`refuse_stale_batches` guards them) or the ``batch`` column of a
     parquet/arrow ``--out``; ``--html-out`` renders ``summary`` (:mod:`kpart.report.plan_html`)."""
+    from kpart.cluster.plan_table import plan_table
     from kpart.cluster.schedule import reassignment_json, rollback_json
     from kpart.placement.reassign import topics_to_move_json
 
