@@ -24,13 +24,11 @@ from __future__ import annotations
 import glob
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kpart._files import Content, PathLike, table_fill, write_texts
 from kpart.cli._options import BINARY_FORMATS
-from kpart.cluster.plan_request import GoalThresholds
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kpart.cluster.goals import Goal
     from kpart.cluster.model import ClusterBroker, ClusterModel
     from kpart.cluster.optimizer import ClusterPlan
+    from kpart.cluster.plan_request import PlanRequest
     from kpart.cluster.schedule import Schedule
     from kpart.cluster.verifier import VerifierReport
     from kpart.placement.pools import PoolSpec
@@ -51,50 +50,19 @@ def refuse(options: dict[str, object], why: str) -> None:
             raise ConfigError(f"{option} {why}")
 
 
-@dataclass(frozen=True, slots=True)
-class LoadRequest:
-    """What ``kpart plan`` was asked in load-aware mode: inputs, the change, goals and
-    thresholds, outputs."""
+def _inputs(req: PlanRequest) -> dict[str, PathLike | None]:
+    """``{option: path}`` of the file inputs (never overwritten by an output)."""
+    from kpart.cli._cluster_inputs import input_paths
 
-    current: Path | None = None
-    snapshot: Path | None = None
-    topic: str | None = None
-    brokers: str | None = None
-    sizes: Path | None = None
-    capacity: Path | None = None
-    pools: Path | None = None
-    loads: tuple[Path, ...] = ()
-    add_brokers: str | None = None
-    remove_brokers: str | None = None
-    goals: tuple[str, ...] | None = None  # Cruise Control's names (None: its default goals)
-    thresholds: GoalThresholds = field(default_factory=GoalThresholds)
-    verify: bool = False
-    failures: bool = False
-    out: Path | None = None
-    fmt: str = "json"
-    rollback: Path | None = None
-    describe_out: Path | None = None
-    topics_out: Path | None = None
-    summary_out: Path | None = None
-    html: Path | None = None
-    as_json: bool = False
-    max_moves_per_broker: int | None = None
-    throttle: int | None = None
-    partial: bool = False  # --partial: a --describe dump that is not the whole cluster
+    return {**input_paths(current=req.current, sizes=req.sizes, capacity=req.capacity,
+                          loads=req.loads, snapshot=req.snapshot), "--pools": req.pools}
 
-    @property
-    def inputs(self) -> dict[str, PathLike | None]:
-        """``{option: path}`` of the file inputs (never overwritten by an output)."""
-        from kpart.cli._cluster_inputs import input_paths
 
-        return {**input_paths(current=self.current, sizes=self.sizes, capacity=self.capacity,
-                              loads=self.loads, snapshot=self.snapshot), "--pools": self.pools}
-
-    @property
-    def outputs(self) -> dict[str, Path | None]:
-        return {"--out": self.out, "--rollback-out": self.rollback,
-                "--describe-out": self.describe_out, "--topics-out": self.topics_out,
-                "--summary-out": self.summary_out, "--html-out": self.html}
+def _outputs(req: PlanRequest) -> dict[str, Path | None]:
+    """``{option: path}`` of the outputs, ``--out`` first."""
+    return {"--out": req.out, "--rollback-out": req.rollback,
+            "--describe-out": req.describe_out, "--topics-out": req.topics_out,
+            "--summary-out": req.summary_out, "--html-out": req.html}
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -104,7 +72,7 @@ def _goals(names: tuple[str, ...] | None) -> tuple[Goal, ...]:
     return DEFAULT_GOALS if names is None else goals_by_name(list(names))
 
 
-def _pools(req: LoadRequest, goals: Sequence[Goal]) -> PoolSpec | None:
+def _pools(req: PlanRequest, goals: Sequence[Goal]) -> PoolSpec | None:
     """``--pools`` (kpart's resource pools: Cruise Control's BrokerSetAwareGoal keeps each
     topic on its pool's brokers); BrokerSetAwareGoal among ``--goals`` needs it."""
     if req.pools is None:
@@ -118,7 +86,7 @@ def _pools(req: LoadRequest, goals: Sequence[Goal]) -> PoolSpec | None:
     return parse_pools(read_text(req.pools, "--pools"))
 
 
-def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
+def _model(req: PlanRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
                                                                  dict[int, Any]]:
     """The cluster, and the capacities of the added brokers (``{id: Capacity}``, empty
     without ``--capacity``): each broker, present or added, takes its own capacity.json entry,
@@ -149,7 +117,7 @@ def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
     return (with_capacity(model, own) if own is not None else model), extra
 
 
-def _added(req: LoadRequest) -> list[ClusterBroker]:
+def _added(req: PlanRequest) -> list[ClusterBroker]:
     from kpart.cli._cluster_inputs import parse_broker_spec
     from kpart.cluster.model import ClusterBroker
 
@@ -185,8 +153,8 @@ def check_outputs(outputs: dict[str, Path | None], inputs: dict[str, PathLike | 
                               "file of --out")
 
 
-def _check_outputs(req: LoadRequest) -> None:
-    check_outputs(req.outputs, req.inputs,
+def _check_outputs(req: PlanRequest) -> None:
+    check_outputs(_outputs(req), _inputs(req),
                   req.max_moves_per_broker is not None and req.fmt not in BINARY_FORMATS)
 
 
@@ -233,7 +201,7 @@ def _batch_of_rows(num_rows: int, schedule: Schedule) -> np.ndarray:
     return batch
 
 
-def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
+def output_files(req: PlanRequest, plan: ClusterPlan, summary: dict[str, Any],
                  schedule: Schedule | None = None) -> dict[PathLike, Content]:
     """Every file to write, ``{path: content}``: the one place that decides the outputs.
     With a schedule of several batches (``--max-concurrent-moves-per-broker``), its batch
@@ -291,7 +259,7 @@ def _verify_line(report: VerifierReport) -> str:
             "nothing written")
 
 
-def _change(req: LoadRequest) -> tuple[list[ClusterBroker], list[int]]:
+def _change(req: PlanRequest) -> tuple[list[ClusterBroker], list[int]]:
     """``--add-brokers`` (without capacities yet) and ``--remove-brokers``, parsed."""
     from kpart.cli._cluster_inputs import parse_broker_spec
 
@@ -352,8 +320,8 @@ def _flagged(make: Callable[[], _T]) -> _T:
         raise ConfigError(e.naming(flag), parameter=None) from None
 
 
-def run(req: LoadRequest) -> None:
-    """Parse the options, check the outputs, read, plan, verify, (failures), write all or
+def run(req: PlanRequest) -> None:
+    """The load-aware ``kpart plan`` on a parsed request: check the outputs, read, plan, verify, (failures), write all or
     none, report."""
     from dataclasses import replace
 
@@ -408,8 +376,8 @@ def run(req: LoadRequest) -> None:
                            schedule=None if schedule is None else schedule.to_dict(),
                            capacity_threshold=thresholds.capacity)
     write_texts(output_files(req, plan, summary, schedule),
-                {p: o for o, p in req.outputs.items() if p is not None}, "--out",
-                inputs=req.inputs)
+                {p: o for o, p in _outputs(req).items() if p is not None}, "--out",
+                inputs=_inputs(req))
     if req.as_json:
         import typer
 

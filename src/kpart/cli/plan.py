@@ -397,15 +397,7 @@ def plan_command(request: PlanRequest) -> None:
 
     r = request
     if r.load_aware:
-        lp.run(lp.LoadRequest(
-            current=r.current, snapshot=r.snapshot, topic=r.topic, brokers=r.brokers,
-            sizes=r.sizes, capacity=r.capacity, pools=r.pools, loads=r.loads,
-            add_brokers=r.add_brokers, remove_brokers=r.remove_brokers, goals=r.goals,
-            thresholds=r.thresholds, verify=r.verify, failures=r.failures, out=r.out,
-            fmt=r.fmt, rollback=r.rollback, describe_out=r.describe_out,
-            topics_out=r.topics_out, summary_out=r.summary_out, html=r.html,
-            as_json=r.as_json, max_moves_per_broker=r.max_moves_per_broker,
-            throttle=r.throttle, partial=r.partial))
+        lp.run(r)
         return
     assert r.current is not None  # PlanRequest.from_options: --current in this mode
     _run(_Request(
