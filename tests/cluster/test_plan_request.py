@@ -48,3 +48,9 @@ def test_plan_command_takes_the_request(tmp_path: Path, capsys) -> None:
         current=EXAMPLES / "topic-test4.describe.txt", add_brokers="4,5,6", out=out))
     capsys.readouterr()
     assert json.loads(out.read_text())["partitions"]
+
+
+def test_a_bad_broker_list_is_refused_before_current_is_read(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.txt"  # never read: the broker list is refused first
+    with pytest.raises(ConfigError, match="--add-brokers"):
+        plan_command(PlanRequest.from_options(current=missing, add_brokers="x:y:z"))

@@ -138,16 +138,17 @@ class _Inputs:
 
 
 def _read_inputs(req: _Request) -> _Inputs:
-    """Read ``--current``, the broker lists, ``--pools`` and ``--sizes`` (in that order)."""
+    """Parse the broker lists, then read ``--current``, ``--pools`` and ``--sizes`` (in that
+    order: a bad broker list is refused before the long read)."""
     from kpart.placement import balance, planner, pools, reassign
 
+    cluster = parse_broker_spec(req.brokers, "--brokers") or None  # before the long read
+    added = parse_broker_spec(req.add_brokers, "--add-brokers")
+    removed = [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
     text = _read(req.current_path, "--current")
     current = reassign.read_current(text, req.topic, partial=req.partial)
     configs = reassign.read_current_configs(text) if req.describe_out is not None else {}
     del text
-    cluster = parse_broker_spec(req.brokers, "--brokers") or None
-    added = parse_broker_spec(req.add_brokers, "--add-brokers")
-    removed = [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
     spec = pools.parse_pools(_read(req.pools_path, "--pools")) if req.pools_path else None
     sizes = (balance.parse_partition_sizes(_read(req.sizes_path, "--sizes"))
              if req.sizes_path else None)
