@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from kpart._java.strings import java_string_key
 from kpart.errors import InvalidReplicationFactorError
-from kpart.placement._goals import Goal, LeadershipMove, ReplicaMove
+from kpart.placement._goals import Goal, LeadershipMove, RackAwareGoal, ReplicaMove
 from kpart.placement.spec import Broker
 
 
@@ -175,7 +175,7 @@ class State:
         if isinstance(move, ReplicaMove) and move.to_broker in self.cordoned:
             return False
         for g in self.hard:
-            if skip_rack and g.name == "RackAwareGoal":
+            if skip_rack and isinstance(g, RackAwareGoal):
                 continue
             if not _accepts(g, self, move):
                 return False

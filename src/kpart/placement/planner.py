@@ -314,18 +314,17 @@ def _allowed_brokers(
     else:
         every = frozenset(live)
         allowed_of = {t: every for t in current}
+    pool_goal = BrokerSetAwareGoal().name
     for t in sorted(current, key=java_string_key):
         if not allowed_of[t]:
             if pools is not None and pools.pool_of(t) is None:
                 raise OptimizationFailureError(
-                    f"Infeasible BrokerSetAwareGoal: topic {t!r} is in no pool and no broker "
-                    "is left outside the pools", goal="BrokerSetAwareGoal",
-                    partition=(t, min(current[t])))
+                    f"Infeasible {pool_goal}: topic {t!r} is in no pool and no broker "
+                    "is left outside the pools", goal=pool_goal, partition=(t, min(current[t])))
             if pools is not None:
                 raise OptimizationFailureError(
-                    f"Infeasible BrokerSetAwareGoal: no broker available for topic {t!r} "
-                    "(empty pool after removal)", goal="BrokerSetAwareGoal",
-                    partition=(t, min(current[t])))
+                    f"Infeasible {pool_goal}: no broker available for topic {t!r} "
+                    "(empty pool after removal)", goal=pool_goal, partition=(t, min(current[t])))
             raise ConfigError(f"No broker available for topic {t!r} (empty pool after removal)")
     return allowed_of
 
