@@ -11,7 +11,8 @@
     ├── AssignmentError                   IllegalStateException raised by an assignor
     ├── PartitionAssignorError            org.apache.kafka.coordinator.group.api.assignor.PartitionAssignorException
     ├── NoSuchElementError                java.util.NoSuchElementException thrown by an assignor (a Kafka bug)
-    └── ConfigError                       a bad layout/topology/scenario file or CLI value
+    ├── ConfigError                       a bad layout/topology/scenario file or CLI value
+    └── OptimizationFailureError          com.linkedin.kafka.cruisecontrol.exception.OptimizationFailureException
 
     KpartWarning (UserWarning)            input Kafka accepts but that is probably a mistake
 
@@ -46,6 +47,7 @@ __all__ = [
     "KpartError",
     "KpartWarning",
     "NoSuchElementError",
+    "OptimizationFailureError",
     "Param",
     "PartitionAssignorError",
 ]
@@ -193,6 +195,31 @@ class ConfigError(KpartError):
     """A layout, scenario, group file or command-line value is invalid; the message names it."""
 
     java_class = "org.apache.kafka.common.config.ConfigException"
+
+
+class OptimizationFailureError(KpartError):
+    """A planner cannot meet a hard goal (Cruise Control's ``OptimizationFailureException``).
+
+    ``goal`` is the goal's Cruise Control name (``"RackAwareGoal"``; several joined by ``/``
+    when each of them refuses; empty when no goal is to blame: more replicas than brokers), ``broker`` the broker id and ``partition`` the
+    ``(topic, partition)`` that make it infeasible, when known (else ``None``). Callers and
+    tests read the attributes, never the message (one line, for people).
+
+    >>> e = OptimizationFailureError("Infeasible RackAwareGoal: ...", goal="RackAwareGoal",
+    ...                              partition=("t", 1))
+    >>> e.goal, e.broker, e.partition
+    ('RackAwareGoal', None, ('t', 1))
+    """
+
+    java_class = "com.linkedin.kafka.cruisecontrol.exception.OptimizationFailureException"
+
+    def __init__(self, message: str = "", *, goal: str = "", broker: int | None = None,
+                 partition: tuple[str, int] | None = None,
+                 parameter: str | None = None) -> None:
+        super().__init__(message, parameter=parameter)
+        self.goal = goal
+        self.broker = broker
+        self.partition = partition
 
 
 class KpartWarning(UserWarning):

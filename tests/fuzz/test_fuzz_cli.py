@@ -86,6 +86,11 @@ FILES: dict[str, str] = {
         "subtopologies": [{"id": "s0", "tasks": 4, "stateful": True}], "num_standby_replicas": 1,
         "members": [{"id": "m0", "process_id": "p0"}, {"id": "m1", "process_id": "p1"}]}),
     "keys.txt": "a\nb\n\nc\n",  # kpart upgrade --keys (producer side)
+    # kpart plan's load-aware mode (its PlanRequest: --capacity, --loads, --sizes, --goals)
+    "cluster.describe.txt": _example("cluster.describe.txt"),
+    "log-dirs.txt": _example("cluster.log-dirs.txt"),
+    "capacity.json": _example("capacity.json"),
+    "rates.csv": _example("rates.csv"),
     "timed.json": json.dumps({"topics": {"t": 6}, "steps": [  # KIP-1263 batching
         {"at_ms": t, "join": [{"id": m, "topics": ["t"]}]} for t, m in ((0, "A"), (200, "B"))]}),
 }
@@ -158,6 +163,12 @@ VALUES: dict[str, list[str]] = {
     "--compat": ["java:default,sarama:default"],
     "--examples": ["3", "0"],
     "--master": ["local[1]", "spark://127.0.0.1:1"],
+    "--goals": ["RackAwareGoal", "RackAwareGoal,ReplicaCapacityGoal", "DiskUsageDistributionGoal",
+                "RackAware", "", "RackAwareGoal,RackAwareGoal"],
+    "--capacity-threshold": ["0.8", "1", "0", "1.5", "nan", "inf"],
+    "--balance-threshold": ["1.1", "1", "0.5", "inf", "nan"],
+    "--max-replicas-per-broker": ["1", "100", "0"],
+    "--throttle": ["1000000", "1"],
 }
 _SAFE_TEXT = st.text(
     st.characters(blacklist_categories=("Cs",), blacklist_characters="/\\"), max_size=8
@@ -170,8 +181,10 @@ JUNK = st.one_of(
     st.binary(min_size=1, max_size=4).map(os.fsdecode).filter(lambda s: "/" not in s),
     st.sampled_from(["--nope", "-x", "-", "--", "--json", "--help"]),
 )
-_OUTPUT_OPTS = {"--out", "-o", "--output", "--rollback", "--describe-out", "--topics-out"}
-_INPUT_OPTS = {"--current", "--pools", "--sizes", "--topology", "--input", "-i"}
+_OUTPUT_OPTS = {"--out", "-o", "--output", "--rollback", "--describe-out", "--topics-out",
+                "--summary-out", "--html-out"}
+_INPUT_OPTS = {"--current", "--pools", "--sizes", "--topology", "--input", "-i", "--capacity",
+               "--loads", "--snapshot"}
 
 
 def _value(draw: st.DrawFn, opt: str) -> str:
@@ -203,7 +216,10 @@ TEMPLATES: dict[str, list[list[str]]] = {
                "--replication-factor", "2", "--format", "json", "-o", "out.json"]],
     "plan": [["plan", "--current", "current.json", "--add-brokers", "4"],
              ["plan", "--current", "describe.txt", "--add-brokers", "3", "--json"],
-             ["plan", "--current", "zk.json", "--topic", "foo", "--add-brokers", "3"]],
+             ["plan", "--current", "zk.json", "--topic", "foo", "--add-brokers", "3"],
+             ["plan", "--current", "cluster.describe.txt", "--sizes", "log-dirs.txt", "--loads",
+              "rates.csv", "--capacity", "capacity.json", "--brokers", "1:a,2:b,3:c,4:d",
+              "--add-brokers", "5:b", "--goals", "RackAwareGoal,DiskCapacityGoal", "--json"]],
     "pools": [["pools", "--current", "current.json", "--pools", "pools.json"]],
     "describe": [["describe", "--current", "describe.txt"],
                  ["describe", "--current", "current.json", "--pools", "pools.json", "--json"]],

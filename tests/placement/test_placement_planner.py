@@ -14,6 +14,7 @@ from kpart.errors import (
     ConfigError,
     InvalidReplicaAssignmentError,
     InvalidReplicationFactorError,
+    OptimizationFailureError,
 )
 from kpart.placement.admin_utils import assign_replicas_to_brokers
 from kpart.placement.plan import batch_moves
@@ -259,8 +260,9 @@ def test_pools_are_hard_goals_in_the_planner():
     c = counts(p.target, [Broker(i) for i in range(6)])
     assert sorted(c.values()) == [4] * 6
     lonely = parse_pools('{"pools": {"p1": [0, 1, 2], "p2": [3, 4, 5]}, "topics": {"x": "p1"}}')
-    with pytest.raises(ConfigError, match="Topic 'y' is in no pool"):
+    with pytest.raises(OptimizationFailureError) as e:
         plan(cur, pools=lonely)
+    assert (e.value.goal, e.value.partition) == ("BrokerSetAwareGoal", ("y", 0))
 
 
 @pytest.mark.parametrize(

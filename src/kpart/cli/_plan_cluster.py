@@ -1,9 +1,9 @@
 """``kpart plan`` in load-aware mode: Cruise Control's goals on the cluster weighed by bytes
 (Cruise Control's ``GoalOptimizer`` + ``OptimizationVerifier``, offline).
 
-Chosen by :func:`load_aware` when any of ``--goals``, ``--capacity``, ``--loads``,
-``--snapshot`` or ``--verify`` is given. The cluster comes from ``--current`` (+ ``--sizes``,
-``--loads``, ``--brokers``) or a ``cluster.json`` (``--snapshot``), capacities from
+Chosen (:attr:`kpart.cluster.plan_request.PlanRequest.load_aware`) when any of ``--goals``,
+``--capacity``, ``--loads``, ``--snapshot`` or ``--verify`` is given. The cluster comes from
+``--current`` (+ ``--sizes``, ``--loads``, ``--brokers``) or a ``cluster.json`` (``--snapshot``), capacities from
 ``--capacity`` (each broker, present or added, its own entry or the default); racks on every
 broker after the change or on none (:func:`kpart.placement.planner.check_racks`, as Kafka and
 the count-based mode); :func:`kpart.cluster.optimizer.plan_cluster` plans, the verifier
@@ -24,7 +24,6 @@ from __future__ import annotations
 import glob
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,25 +33,14 @@ from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
-    import pyarrow as pa
 
-    from kpart.cluster.goals import Goal, Thresholds
+    from kpart.cluster.goals import Goal
     from kpart.cluster.model import ClusterBroker, ClusterModel
     from kpart.cluster.optimizer import ClusterPlan
+    from kpart.cluster.plan_request import PlanRequest
     from kpart.cluster.schedule import Schedule
     from kpart.cluster.verifier import VerifierReport
     from kpart.placement.pools import PoolSpec
-
-#: The options that choose the load-aware mode (any one of them).
-CHOOSERS = ("--goals", "--capacity", "--loads", "--snapshot", "--verify")
-_CHOSEN = "the load-aware mode (chosen by " + ", ".join(CHOOSERS[:-1]) + " or --verify)"
-
-
-def load_aware(given: dict[str, object]) -> bool:
-    """Whether ``kpart plan`` runs in load-aware mode: ``given`` maps each option of
-    :data:`CHOOSERS` to its value (``None``, ``False`` or an empty list: not given)."""
-    return any(given.get(o) not in (None, False, []) for o in CHOOSERS)
-
 
 def refuse(options: dict[str, object], why: str) -> None:
     """:class:`ConfigError` naming the first option of ``options`` (``{option: value}``)
@@ -62,82 +50,29 @@ def refuse(options: dict[str, object], why: str) -> None:
             raise ConfigError(f"{option} {why}")
 
 
-def count_mode_checks(extra: dict[str, object]) -> None:
-    """The count-based mode refuses the load-aware mode's own options."""
-    refuse(extra, f"only goes with {_CHOSEN}")
+def _inputs(req: PlanRequest) -> dict[str, PathLike | None]:
+    """``{option: path}`` of the file inputs (never overwritten by an output)."""
+    from kpart.cli._cluster_inputs import input_paths
+
+    return {**input_paths(current=req.current, sizes=req.sizes, capacity=req.capacity,
+                          loads=req.loads, snapshot=req.snapshot), "--pools": req.pools}
 
 
-def load_mode_checks(counting: dict[str, object]) -> None:
-    """The load-aware mode refuses the count-based planner's options."""
-    refuse(counting, f"does not go with {_CHOSEN}")
-
-
-@dataclass(frozen=True, slots=True)
-class LoadRequest:
-    """What ``kpart plan`` was asked in load-aware mode: inputs, the change, goals and
-    thresholds, outputs."""
-
-    current: Path | None = None
-    snapshot: Path | None = None
-    topic: str | None = None
-    brokers: str | None = None
-    sizes: Path | None = None
-    capacity: Path | None = None
-    pools: Path | None = None
-    loads: tuple[Path, ...] = ()
-    add_brokers: str | None = None
-    remove_brokers: str | None = None
-    goals: str | None = None
-    thresholds: dict[str, Any] = field(default_factory=dict)
-    verify: bool = False
-    failures: bool = False
-    out: Path | None = None
-    fmt: str = "json"
-    rollback: Path | None = None
-    describe_out: Path | None = None
-    topics_out: Path | None = None
-    summary_out: Path | None = None
-    html: Path | None = None
-    as_json: bool = False
-    max_moves_per_broker: int | None = None
-    throttle: int | None = None
-    partial: bool = False  # --partial: a --describe dump that is not the whole cluster
-
-    @property
-    def inputs(self) -> dict[str, PathLike | None]:
-        """``{option: path}`` of the file inputs (never overwritten by an output)."""
-        from kpart.cli._cluster_inputs import input_paths
-
-        return {**input_paths(current=self.current, sizes=self.sizes, capacity=self.capacity,
-                              loads=self.loads, snapshot=self.snapshot), "--pools": self.pools}
-
-    @property
-    def outputs(self) -> dict[str, Path | None]:
-        return {"--out": self.out, "--rollback-out": self.rollback,
-                "--describe-out": self.describe_out, "--topics-out": self.topics_out,
-                "--summary-out": self.summary_out, "--html-out": self.html}
+def _outputs(req: PlanRequest) -> dict[str, Path | None]:
+    """``{option: path}`` of the outputs, ``--out`` first."""
+    return {"--out": req.out, "--rollback-out": req.rollback,
+            "--describe-out": req.describe_out, "--topics-out": req.topics_out,
+            "--summary-out": req.summary_out, "--html-out": req.html}
 
 
 # -- inputs -----------------------------------------------------------------------------------
-def _goals(names: str | None) -> tuple[Goal, ...]:
-    from kpart.cluster.goals import DEFAULT_GOALS, GOALS, goals_by_name
+def _goals(names: tuple[str, ...] | None) -> tuple[Goal, ...]:
+    from kpart.cluster.goals import DEFAULT_GOALS, goals_by_name
 
-    if names is None:
-        return DEFAULT_GOALS
-    wanted = [n.strip() for n in names.split(",") if n.strip()]
-    known = [g.name for g in GOALS]
-    for n in wanted:
-        if n not in known:
-            raise ConfigError(f"--goals: unknown goal {n!r}: the goals are {', '.join(known)}")
-    if not wanted:
-        raise ConfigError(f"--goals: no goal given: the goals are {', '.join(known)}")
-    if len(set(wanted)) < len(wanted):
-        twice = next(n for n in wanted if wanted.count(n) > 1)
-        raise ConfigError(f"--goals: {twice} is listed twice")
-    return goals_by_name(wanted)
+    return DEFAULT_GOALS if names is None else goals_by_name(list(names))
 
 
-def _pools(req: LoadRequest, goals: Sequence[Goal]) -> PoolSpec | None:
+def _pools(req: PlanRequest, goals: Sequence[Goal]) -> PoolSpec | None:
     """``--pools`` (kpart's resource pools: Cruise Control's BrokerSetAwareGoal keeps each
     topic on its pool's brokers); BrokerSetAwareGoal among ``--goals`` needs it."""
     if req.pools is None:
@@ -151,19 +86,7 @@ def _pools(req: LoadRequest, goals: Sequence[Goal]) -> PoolSpec | None:
     return parse_pools(read_text(req.pools, "--pools"))
 
 
-def _thresholds(values: dict[str, Any]) -> Thresholds:
-    from kpart.cluster.goals import Thresholds
-
-    given = {k: v for k, v in values.items() if v is not None}
-    balance = given.pop("balance", None)
-    if balance is not None:
-        for name in ("replica_balance", "leader_balance", "disk_balance", "network_in_balance",
-                     "network_out_balance"):
-            given[name] = balance
-    return Thresholds(**given)
-
-
-def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
+def _model(req: PlanRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
                                                                  dict[int, Any]]:
     """The cluster, and the capacities of the added brokers (``{id: Capacity}``, empty
     without ``--capacity``): each broker, present or added, takes its own capacity.json entry,
@@ -194,7 +117,7 @@ def _model(req: LoadRequest, added_ids: Sequence[int]) -> tuple[ClusterModel,
     return (with_capacity(model, own) if own is not None else model), extra
 
 
-def _added(req: LoadRequest) -> list[ClusterBroker]:
+def _added(req: PlanRequest) -> list[ClusterBroker]:
     from kpart.cli._cluster_inputs import parse_broker_spec
     from kpart.cluster.model import ClusterBroker
 
@@ -230,8 +153,8 @@ def check_outputs(outputs: dict[str, Path | None], inputs: dict[str, PathLike | 
                               "file of --out")
 
 
-def _check_outputs(req: LoadRequest) -> None:
-    check_outputs(req.outputs, req.inputs,
+def _check_outputs(req: PlanRequest) -> None:
+    check_outputs(_outputs(req), _inputs(req),
                   req.max_moves_per_broker is not None and req.fmt not in BINARY_FORMATS)
 
 
@@ -251,60 +174,6 @@ def refuse_stale_batches(out: Path, files: dict[PathLike, Content]) -> None:
         if entry.resolve() not in written:
             raise ConfigError(f"--out: {str(entry)!r} is a batch of an earlier plan that this "
                               "plan does not replace; remove it (or choose another --out) first")
-
-
-def _lists(a: np.ndarray) -> pa.ListArray:
-    import numpy as np
-
-    from kpart._arrow import list_array
-
-    held = a >= 0
-    offsets = np.zeros(len(a) + 1, dtype=np.int32)
-    np.cumsum(held.sum(axis=1), out=offsets[1:])
-    return list_array(offsets, a[held].astype(np.int32))
-
-
-def _order(model: ClusterModel) -> np.ndarray:
-    """Rows in Kafka's ``compareTopicPartitions`` order (topics by ``String.compareTo``)."""
-    import numpy as np
-
-    from kpart._java.strings import java_string_key
-
-    names = [t.name for t in model.topics]
-    rank = np.empty(len(names), dtype=np.int64)
-    rank[sorted(range(len(names)), key=lambda i: java_string_key(names[i]))] = np.arange(
-        len(names))
-    return np.lexsort((model.partition, rank[model.topic]))
-
-
-def plan_table(plan: ClusterPlan, batch: np.ndarray | None = None) -> pa.Table:
-    """One row per partition, as the count-based plan's table
-    (:meth:`kpart.placement.plan.Plan.to_arrow`): ``topic``, ``partition``,
-    ``current_replicas``, ``target_replicas`` (list<int32>, preferred leader first),
-    ``changed``, ``replica_moves``, ``leader_change``, ``batch`` (``batch``: int32 per model
-    row, the schedule's batch number from 1, 0 for a partition that does not move, written as
-    null, as every row without a schedule)."""
-    import numpy as np
-    import pyarrow as pa
-
-    from kpart._arrow import bool_array, int32_array, numeric_array, string_array
-
-    m = plan.model
-    order = _order(m)
-    cur, tgt = m.replicas[order], plan.target[order]
-    moved = (tgt[:, :, None] != cur[:, None, :]).all(axis=2) & (tgt >= 0)
-    n = len(order)
-    return pa.table({
-        "topic": string_array([t.name for t in m.topics]).take(numeric_array(m.topic[order])),
-        "partition": int32_array(m.partition[order]),
-        "current_replicas": _lists(cur),
-        "target_replicas": _lists(tgt),
-        "changed": bool_array((cur != tgt).any(axis=1)),
-        "replica_moves": int32_array(moved.sum(axis=1)),
-        "leader_change": bool_array(cur[:, 0] != tgt[:, 0]),
-        "batch": (int32_array(np.zeros(n, np.int32), null=np.ones(n, bool)) if batch is None
-                  else int32_array(batch[order], null=batch[order] == 0)),
-    })
 
 
 def _describe_text(plan: ClusterPlan) -> str:
@@ -332,13 +201,14 @@ def _batch_of_rows(num_rows: int, schedule: Schedule) -> np.ndarray:
     return batch
 
 
-def output_files(req: LoadRequest, plan: ClusterPlan, summary: dict[str, Any],
+def output_files(req: PlanRequest, plan: ClusterPlan, summary: dict[str, Any],
                  schedule: Schedule | None = None) -> dict[PathLike, Content]:
     """Every file to write, ``{path: content}``: the one place that decides the outputs.
     With a schedule of several batches (``--max-concurrent-moves-per-broker``), its batch
     files beside a JSON ``--out`` (``<stem>.batch-001.json``, ..., as the count-based mode
     names them; :func:`refuse_stale_batches` guards them) or the ``batch`` column of a
     parquet/arrow ``--out``; ``--html-out`` renders ``summary`` (:mod:`kpart.report.plan_html`)."""
+    from kpart.cluster.plan_table import plan_table
     from kpart.cluster.schedule import reassignment_json, rollback_json
     from kpart.placement.reassign import topics_to_move_json
 
@@ -389,7 +259,7 @@ def _verify_line(report: VerifierReport) -> str:
             "nothing written")
 
 
-def _change(req: LoadRequest) -> tuple[list[ClusterBroker], list[int]]:
+def _change(req: PlanRequest) -> tuple[list[ClusterBroker], list[int]]:
     """``--add-brokers`` (without capacities yet) and ``--remove-brokers``, parsed."""
     from kpart.cli._cluster_inputs import parse_broker_spec
 
@@ -450,8 +320,8 @@ def _flagged(make: Callable[[], _T]) -> _T:
         raise ConfigError(e.naming(flag), parameter=None) from None
 
 
-def run(req: LoadRequest) -> None:
-    """Parse the options, check the outputs, read, plan, verify, (failures), write all or
+def run(req: PlanRequest) -> None:
+    """The load-aware ``kpart plan`` on a parsed request: check the outputs, read, plan, verify, (failures), write all or
     none, report."""
     from dataclasses import replace
 
@@ -463,7 +333,7 @@ def run(req: LoadRequest) -> None:
 
     goals = _goals(req.goals)
     pools = _pools(req, goals)
-    thresholds = _thresholds(req.thresholds)
+    thresholds = req.thresholds.to_thresholds()
     added, removed = _change(req)
     _check_outputs(req)  # before the long work
     if req.max_moves_per_broker is not None or req.throttle is not None:
@@ -506,8 +376,8 @@ def run(req: LoadRequest) -> None:
                            schedule=None if schedule is None else schedule.to_dict(),
                            capacity_threshold=thresholds.capacity)
     write_texts(output_files(req, plan, summary, schedule),
-                {p: o for o, p in req.outputs.items() if p is not None}, "--out",
-                inputs=req.inputs)
+                {p: o for o, p in _outputs(req).items() if p is not None}, "--out",
+                inputs=_inputs(req))
     if req.as_json:
         import typer
 

@@ -32,6 +32,7 @@ from kpart.cli._plan_cluster import check_outputs, refuse_stale_batches
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from kpart.cluster.plan_request import PlanRequest
     from kpart.placement.balance import BalanceReport
     from kpart.placement.plan import Plan
     from kpart.placement.pools import PoolSpec
@@ -137,16 +138,17 @@ class _Inputs:
 
 
 def _read_inputs(req: _Request) -> _Inputs:
-    """Read ``--current``, the broker lists, ``--pools`` and ``--sizes`` (in that order)."""
+    """Parse the broker lists, then read ``--current``, ``--pools`` and ``--sizes`` (in that
+    order: a bad broker list is refused before the long read)."""
     from kpart.placement import balance, planner, pools, reassign
 
+    cluster = parse_broker_spec(req.brokers, "--brokers") or None  # before the long read
+    added = parse_broker_spec(req.add_brokers, "--add-brokers")
+    removed = [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
     text = _read(req.current_path, "--current")
     current = reassign.read_current(text, req.topic, partial=req.partial)
     configs = reassign.read_current_configs(text) if req.describe_out is not None else {}
     del text
-    cluster = parse_broker_spec(req.brokers, "--brokers") or None
-    added = parse_broker_spec(req.add_brokers, "--add-brokers")
-    removed = [b.id for b in parse_broker_spec(req.remove_brokers, "--remove-brokers")]
     spec = pools.parse_pools(_read(req.pools_path, "--pools")) if req.pools_path else None
     sizes = (balance.parse_partition_sizes(_read(req.sizes_path, "--sizes"))
              if req.sizes_path else None)
@@ -323,7 +325,7 @@ _BalanceThreshold = Annotated[float | None, typer.Option(
     "broker within [mean x (2 - t), mean x t] [default: 1.10].", show_default=False)]
 
 
-def plan_command(  # noqa: PLR0913
+def _plan_options(  # noqa: PLR0913
     current: _CurrentOrSnapshot = None,
     brokers: _Brokers = None,
     add_brokers: str | None = typer.Option(None, "--add-brokers", help="Brokers to add: ID[:RACK],..."),
@@ -374,42 +376,39 @@ def plan_command(  # noqa: PLR0913
     --max-moves, --seed, --leaders/--no-leaders and --rebalance;
     --max-concurrent-moves-per-broker and --throttle give its schedule (docs/schedule.md).
     """
+    from kpart.cluster.plan_request import PlanRequest
+
+    plan_command(PlanRequest.from_options(
+        current=current, snapshot=snapshot, topic=topic, brokers=brokers,
+        add_brokers=add_brokers, remove_brokers=remove_brokers, pools=pools_path, sizes=sizes,
+        capacity=capacity, loads=loads, goals=goals, max_replicas=max_replicas,
+        capacity_threshold=capacity_threshold, balance_threshold=balance_threshold,
+        verify=verify, failures=failures, max_moves=max_moves, max_moves_per_broker=k,
+        seed=seed, leaders=leaders, rebalance=rebalance, throttle=throttle, out=out,
+        fmt=output_format(fmt, out, _PLAN_FORMATS, "json"),
+        rollback=either(rollback, rollback_alias, "--rollback-out", required=False),
+        describe_out=describe_out, topics_out=topics_out, summary_out=summary_out, html=html,
+        as_json=as_json, partial=partial, kafka_version=kafka_version, cordoned=cordoned))
+
+
+def plan_command(request: PlanRequest) -> None:
+    """``kpart plan`` on a parsed request: the load-aware planner when the request chooses it
+    (:attr:`~kpart.cluster.plan_request.PlanRequest.load_aware`), else the count-based one."""
     from kpart.cli import _plan_cluster as lp
 
-    fmt = output_format(fmt, out, _PLAN_FORMATS, "json")
-    rollback = either(rollback, rollback_alias, "--rollback-out", required=False)
-    thresholds = {"max_replicas_per_broker": max_replicas, "capacity": capacity_threshold,
-                  "balance": balance_threshold}
-    if lp.load_aware({"--goals": goals, "--capacity": capacity, "--loads": loads,
-                      "--snapshot": snapshot, "--verify": verify}):
-        lp.load_mode_checks({"--max-moves": max_moves, "--seed": seed,
-                             "--kafka-version": kafka_version, "--cordoned": cordoned,
-                             "--leaders/--no-leaders": leaders,
-                             "--rebalance/--no-rebalance": rebalance})
-        lp.run(lp.LoadRequest(
-            current=current, snapshot=snapshot, topic=topic, brokers=brokers, sizes=sizes,
-            capacity=capacity, pools=pools_path, loads=tuple(loads or ()), add_brokers=add_brokers,
-            remove_brokers=remove_brokers, goals=goals, thresholds=thresholds, verify=verify,
-            failures=failures, out=out, fmt=fmt, rollback=rollback, describe_out=describe_out,
-            topics_out=topics_out, summary_out=summary_out, html=html, as_json=as_json,
-            max_moves_per_broker=k, throttle=throttle, partial=partial))
+    r = request
+    if r.load_aware:
+        lp.run(r)
         return
-    lp.count_mode_checks({"--failures": failures or None, "--summary-out": summary_out,
-                          "--html-out": html, "--throttle": throttle,
-                          "--max-replicas-per-broker": max_replicas,
-                          "--capacity-threshold": capacity_threshold,
-                          "--balance-threshold": balance_threshold})
-    if current is None:
-        raise ConfigError("Missing option '--current' (or give --snapshot, for the load-aware "
-                          "mode)")
+    assert r.current is not None  # PlanRequest.from_options: --current in this mode
     _run(_Request(
-        current, topic=topic, brokers=brokers, add_brokers=add_brokers,
-        remove_brokers=remove_brokers, pools_path=pools_path, sizes_path=sizes,
-        max_moves=max_moves, k=k, seed=seed, leaders=True if leaders is None else leaders,
-        rebalance=rebalance, out=out, rollback=rollback, describe_out=describe_out,
-        topics_out=topics_out, as_json=as_json, fmt=fmt, partial=partial,
-        kafka_version=kafka_version,
-        cordoned=cordoned,
+        r.current, topic=r.topic, brokers=r.brokers, add_brokers=r.add_brokers,
+        remove_brokers=r.remove_brokers, pools_path=r.pools, sizes_path=r.sizes,
+        max_moves=r.max_moves, k=r.max_moves_per_broker, seed=r.seed,
+        leaders=True if r.leaders is None else r.leaders, rebalance=r.rebalance, out=r.out,
+        rollback=r.rollback, describe_out=r.describe_out, topics_out=r.topics_out,
+        as_json=r.as_json, fmt=r.fmt, partial=r.partial, kafka_version=r.kafka_version,
+        cordoned=r.cordoned,
     ))
 
 
@@ -494,6 +493,6 @@ def describe_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``kpart plan``, ``kpart pools`` and ``kpart describe`` to the ``kpart`` app."""
-    app.command("plan")(plan_command)
+    app.command("plan")(_plan_options)
     app.command("pools")(pools_command)
     app.command("describe")(describe_command)

@@ -3,7 +3,7 @@ repair them (Cruise Control's hard goals ``RackAwareGoal``, ``ReplicaCapacityGoa
 ``DiskCapacityGoal``, ``NetworkInboundCapacityGoal``, ``NetworkOutboundCapacityGoal``
 optimizing a cluster that starts in violation; Cruise Control fails with
 ``OptimizationFailureException`` when it cannot, and so does kpart, with a
-:class:`~kpart.errors.ConfigError` naming the goal and a broker or partition that makes it so).
+:class:`~kpart.errors.OptimizationFailureError` naming the goal and a broker or partition that makes it so).
 
 - :func:`infeasible` checks, before any move, what no plan can change: a partition with more
   replicas than the racks left, a replica larger than every broker's limit, a total load over
@@ -33,7 +33,7 @@ from kpart.cluster.goals.relocation import accepted, relocate_leadership, reloca
 from kpart.cluster.goals.replica_capacity import ReplicaCapacityGoal
 from kpart.cluster.goals.state import GoalState
 from kpart.cluster.model import ClusterModel
-from kpart.errors import ConfigError
+from kpart.errors import OptimizationFailureError
 
 __all__ = ["hard_error", "infeasible", "rack_violations", "repair"]
 
@@ -57,20 +57,31 @@ def _broker(model: ClusterModel, b: int) -> str:
     return f"broker {model.brokers[b].id}"
 
 
+def _failure(message: str, goal: str, model: ClusterModel, *, row: int | None = None,
+             b: int | None = None) -> OptimizationFailureError:
+    """The error for ``goal``, carrying the partition of model row ``row`` and the id of the
+    broker at position ``b`` (when given)."""
+    where = (None if row is None else
+             (model.topics[int(model.topic[row])].name, int(model.partition[row])))
+    return OptimizationFailureError(message, goal=goal, partition=where,
+                                    broker=None if b is None else model.brokers[b].id)
+
+
 def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
-def _check_racks(s: GoalState, model: ClusterModel) -> None:
+def _check_racks(s: GoalState, model: ClusterModel, goal: Goal) -> None:
     racks = np.unique(s.rack[s.allowed])
     rf = (s.pos >= 0).sum(axis=1)
     row = int(np.argmax(rf))
     if len(rf) and rf[row] > len(racks):
         names = sorted({b.rack or f"(broker {b.id})" for b, ok in zip(model.brokers, s.allowed,
                                                                       strict=True) if ok})
-        raise ConfigError(f"Infeasible RackAwareGoal: partition {model._where(row)} has "
-                          f"{int(rf[row])} replicas but the brokers left span {len(racks)} "
-                          f"racks ({', '.join(names)}).")
+        name = goal.name
+        raise _failure(f"Infeasible {name}: partition {model._where(row)} has "
+                       f"{int(rf[row])} replicas but the brokers left span {len(racks)} "
+                       f"racks ({', '.join(names)}).", name, model, row=row)
 
 
 def _check_capacity(s: GoalState, model: ClusterModel, goal: Goal) -> None:
@@ -87,38 +98,40 @@ def _check_capacity(s: GoalState, model: ClusterModel, goal: Goal) -> None:
         return
     if len(single) and float(single.max()) > float(limit[ok].max()) * (1 + 1e-12):
         row = int(np.argmax(single))
-        raise ConfigError(f"Infeasible {name}: partition {model._where(row)}'s replica needs "
-                          f"{_fmt(float(single[row]))} {unit} of {words}, over "
-                          f"{s.thresholds.capacity} x the capacity of every broker left.")
+        raise _failure(f"Infeasible {name}: partition {model._where(row)}'s replica needs "
+                       f"{_fmt(float(single[row]))} {unit} of {words}, over "
+                       f"{s.thresholds.capacity} x the capacity of every broker left.",
+                       name, model, row=row)
     if total > float(limit[ok].sum()) * (1 + 1e-12):
         load = getattr(s, res)
         b = int(np.argmax(np.where(ok, load / np.maximum(cap, 1e-300), -np.inf)))
-        raise ConfigError(f"Infeasible {name}: the partitions need {_fmt(total)} {unit} of "
-                          f"{words}, over {s.thresholds.capacity} x the "
-                          f"{_fmt(float(cap[ok].sum()))} {unit} the brokers left have "
-                          f"({_broker(model, b)} holds {_fmt(float(load[b]))} of "
-                          f"{_fmt(float(cap[b]))}).")
+        raise _failure(f"Infeasible {name}: the partitions need {_fmt(total)} {unit} of "
+                       f"{words}, over {s.thresholds.capacity} x the "
+                       f"{_fmt(float(cap[ok].sum()))} {unit} the brokers left have "
+                       f"({_broker(model, b)} holds {_fmt(float(load[b]))} of "
+                       f"{_fmt(float(cap[b]))}).", name, model, b=b)
 
 
 def infeasible(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> None:
-    """Raise :class:`ConfigError` for a hard goal of ``goals`` no plan can meet (module
+    """Raise :class:`OptimizationFailureError` for a hard goal of ``goals`` no plan can meet (module
     docstring), naming the goal and a partition or broker that makes it so."""
     for g in goals:
         if not g.hard:
             continue
         if isinstance(g, RackAwareGoal):
-            _check_racks(s, model)
+            _check_racks(s, model, g)
         elif _capacity_of(g):
             _check_capacity(s, model, g)
         elif isinstance(g, ReplicaCapacityGoal):
             total = int(s.replicas.sum())
             n = int(s.allowed.sum())
             if total > n * s.thresholds.max_replicas_per_broker:
-                raise ConfigError(
-                    f"Infeasible ReplicaCapacityGoal: {total} replicas over {n} brokers is "
+                b = int(np.argmax(s.replicas))
+                raise _failure(
+                    f"Infeasible {g.name}: {total} replicas over {n} brokers is "
                     f"more than max.replicas.per.broker={s.thresholds.max_replicas_per_broker}"
-                    f" each ({_broker(model, int(np.argmax(s.replicas)))} holds "
-                    f"{int(s.replicas.max())}).")
+                    f" each ({_broker(model, b)} holds {int(s.replicas.max())}).",
+                    g.name, model, b=b)
 
 
 def _misplaced(s: GoalState, row: int, racks: bool) -> list[int]:
@@ -235,8 +248,9 @@ def repair(s: GoalState, goals: Sequence[Goal]) -> None:
                     _relieve(s, _capacity_of(g), b, guards)
 
 
-def hard_error(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> str | None:
-    """One line naming the first hard goal of ``goals`` ``s`` still breaks and a partition
+def hard_error(s: GoalState, model: ClusterModel,
+               goals: Sequence[Goal]) -> OptimizationFailureError | None:
+    """The error (one line) naming the first hard goal of ``goals`` ``s`` still breaks and a partition
     or broker that does; ``None`` when every hard goal holds."""
     th = s.thresholds
     for g in goals:
@@ -245,27 +259,32 @@ def hard_error(s: GoalState, model: ClusterModel, goals: Sequence[Goal]) -> str 
             continue
         if isinstance(g, RackAwareGoal):
             row = int(rack_violations(s)[0])
-            return (f"Infeasible {g.name}: partition {model._where(row)} keeps two "
-                    f"replicas in one rack ({n} partitions do) whatever the other hard goals "
-                    "allow.")
+            return _failure(f"Infeasible {g.name}: partition {model._where(row)} keeps "
+                            f"two replicas in one rack ({n} partitions do) whatever the other "
+                            "hard goals allow.", g.name, model, row=row)
         if _capacity_of(g):
             res, capname, _, words, unit = _CAPACITY[_capacity_of(g)]
             load, cap = getattr(s, res), getattr(s, capname)
             b = int(np.argmax(np.where(s.allowed, load / np.maximum(cap, 1e-300), -math.inf)))
-            return (f"Infeasible {g.name}: {_broker(model, b)} keeps {_fmt(float(load[b]))} "
-                    f"{unit} of {words}, over {th.capacity} x its {_fmt(float(cap[b]))} "
-                    f"({n} brokers do): no replica it holds fits elsewhere.")
+            return _failure(f"Infeasible {g.name}: {_broker(model, b)} keeps "
+                            f"{_fmt(float(load[b]))} {unit} of {words}, over {th.capacity} x "
+                            f"its {_fmt(float(cap[b]))} ({n} brokers do): no replica it holds "
+                            "fits elsewhere.", g.name, model, b=b)
         if isinstance(g, BrokerSetAwareGoal):
             row = int(pool_violations(s)[0])
             slot = _misplaced(s, row, False)[0]
-            return (f"Infeasible {g.name}: partition {model._where(row)} keeps a "
-                    f"replica on {_broker(model, int(s.pos[row, slot]))}, outside its pool "
-                    f"({n} partitions do): its pool has no broker every hard goal accepts.")
+            return _failure(f"Infeasible {g.name}: partition {model._where(row)} "
+                            f"keeps a replica on {_broker(model, int(s.pos[row, slot]))}, "
+                            f"outside its pool ({n} partitions do): its pool has no broker "
+                            "every hard goal accepts.", g.name, model, row=row,
+                            b=int(s.pos[row, slot]))
         if isinstance(g, ReplicaCapacityGoal):
             b = int(np.argmax(s.replicas))
-            return (f"Infeasible {g.name}: {_broker(model, b)} keeps "
-                    f"{int(s.replicas[b])} replicas, over max.replicas.per.broker="
-                    f"{th.max_replicas_per_broker} ({n} brokers do).")
+            return _failure(f"Infeasible {g.name}: {_broker(model, b)} keeps "
+                            f"{int(s.replicas[b])} replicas, over max.replicas.per.broker="
+                            f"{th.max_replicas_per_broker} ({n} brokers do).", g.name, model,
+                            b=b)
         detail = getattr(g, "explain", None)
-        return f"Infeasible {g.name}: {detail(s) if detail else f'{n} violations'} after planning."
+        return _failure(f"Infeasible {g.name}: {detail(s) if detail else f'{n} violations'} "
+                        "after planning.", g.name, model)
     return None

@@ -53,7 +53,7 @@ from kpart.cluster.goals.state import (
 )
 from kpart.cluster.load import BrokerLoad, broker_load
 from kpart.cluster.model import ClusterBroker, ClusterModel
-from kpart.errors import ConfigError
+from kpart.errors import ConfigError, OptimizationFailureError
 from kpart.placement.pools import PoolSpec
 
 __all__ = ["NETWORK_OUT_BUDGET", "ClusterPlan", "plan_cluster"]
@@ -169,9 +169,11 @@ def plan_cluster(
     with the fewest bytes (:mod:`kpart.cluster._optimizer_repair`). A plan that would leave a
     soft goal with more violations than before is redone with every goal guarding every move.
 
-    Errors (:class:`~kpart.errors.ConfigError`, one line): an added broker the cluster has,
-    a removed broker it lacks, removing every broker, a pool naming an unknown broker, and
-    ``Infeasible <goal>: ...`` for a hard goal no plan can meet or the target still breaks,
+    Errors (one line): :class:`~kpart.errors.ConfigError` for an added broker the cluster has,
+    a removed broker it lacks, removing every broker, a pool naming an unknown broker;
+    :class:`~kpart.errors.OptimizationFailureError` (``.goal``, ``.broker``, ``.partition``;
+    ``.goal`` empty for a partition with more replicas than brokers left), ``Infeasible
+    <goal>: ...``, for a hard goal no plan can meet or the target still breaks,
     naming a partition or broker that makes it so (a partition with more replicas than the
     racks left, a replica or a total load over the capacity threshold of the brokers left,
     more replicas than ``max.replicas.per.broker`` allows, a failure that overloads a
@@ -217,16 +219,19 @@ def plan_cluster(
                         for d in np.flatnonzero(s.allowed & ~np.isin(np.arange(len(s.allowed)),
                                                                      s.pos[row])).tolist()
                         if any(g.hard and not g.accepts(s, row, src, d) for g in goals)})
+        where = (model.topics[int(model.topic[row])].name, int(model.partition[row]))
         if not names:
-            raise ConfigError(f"Infeasible: partition {model._where(row)} has more replicas "
-                              "than brokers left.")
-        raise ConfigError(f"Infeasible {'/'.join(names)}: no broker left "
-                          f"can take partition {model._where(row)}'s replica on broker "
-                          f"{model.brokers[src].id} ({len(unplaced)} replicas left on removed "
-                          "brokers) without breaking it.")
+            raise OptimizationFailureError(
+                f"Infeasible: partition {model._where(row)} has more replicas than brokers "
+                "left.", goal="", partition=where)
+        raise OptimizationFailureError(
+            f"Infeasible {'/'.join(names)}: no broker left can take partition "
+            f"{model._where(row)}'s replica on broker {model.brokers[src].id} "
+            f"({len(unplaced)} replicas left on removed brokers) without breaking it.",
+            goal="/".join(names), partition=where, broker=model.brokers[src].id)
     error = hard_error(s, model, goals)
     if error:
-        raise ConfigError(error)
+        raise error
     cur = model.replicas
     moved = (target[:, :, None] != cur[:, None, :]).all(axis=2) & (target >= 0)
     return ClusterPlan(

@@ -1,12 +1,21 @@
-"""Planner goals (Cruise Control's goal chain, without its mutable machinery).
+"""Planner goals of the count-based planner (Cruise Control's goal chain on a cluster whose
+loads are unknown, without its mutable machinery).
 
-A goal is a small frozen object: ``name``, ``hard`` and ``accepts(move, state)``, which says
-whether one candidate move keeps the goal (a hard goal) or improves it (a soft goal).
-``violations(state)`` counts what still breaks the goal in the state's assignment. The state
-is a read-only view (:class:`PlanState`); the planner owns the only mutable copy.
+A goal has the contract of the load-aware planner's goals (:mod:`kpart.cluster.goals`): a small
+frozen object with ``name`` (Cruise Control's goal name: ``RackAwareGoal``,
+``BrokerSetAwareGoal``, ``ReplicaDistributionGoal``, ``LeaderReplicaDistributionGoal``), ``hard``,
+``violations(state)`` (what still breaks the goal in the state's assignment),
+``accepts(state, move)`` for a replica move and ``accepts_leader(state, move)`` for a leadership
+move (Cruise Control's ``actionAcceptance``): whether one candidate move keeps the goal (a hard
+goal) or improves it (a soft goal). Three hard goals hold what Cruise Control's model keeps by
+construction and have no Cruise Control name: ``ReplicationFactorGoal``,
+``DistinctBrokersGoal`` and ``RemovedBrokersGoal`` (a removed broker ends empty). The state is a
+read-only view (:class:`PlanState`); the planner owns the only mutable copy.
 
 >>> DistinctBrokersGoal().hard, ReplicaDistributionGoal().hard
 (True, False)
+>>> [g.name for g in DEFAULT_GOALS][3:]
+['BrokerSetAwareGoal', 'RackAwareGoal', 'ReplicaDistributionGoal', 'LeaderReplicaDistributionGoal']
 """
 
 from __future__ import annotations
@@ -17,12 +26,12 @@ from typing import Protocol
 
 __all__ = [
     "DEFAULT_GOALS",
+    "BrokerSetAwareGoal",
     "DistinctBrokersGoal",
     "Goal",
-    "LeaderDistributionGoal",
+    "LeaderReplicaDistributionGoal",
     "LeadershipMove",
     "PlanState",
-    "PoolGoal",
     "RackAwareGoal",
     "RemovedBrokersGoal",
     "ReplicaDistributionGoal",
@@ -75,10 +84,13 @@ class PlanState(Protocol):
 class ReplicationFactorGoal:
     """Every partition keeps its replication factor (moves replace, never add or drop)."""
 
-    name: str = "ReplicationFactor"
+    name: str = "ReplicationFactorGoal"
     hard: bool = True
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool:
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool:
+        return True
+
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool:
         return True
 
     def violations(self, state: PlanState) -> int:
@@ -92,13 +104,14 @@ class ReplicationFactorGoal:
 class DistinctBrokersGoal:
     """The replicas of a partition sit on distinct brokers."""
 
-    name: str = "DistinctBrokers"
+    name: str = "DistinctBrokersGoal"
     hard: bool = True
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool:
-        if isinstance(move, LeadershipMove):
-            return True
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool:
         return move.to_broker not in state.replicas(move.topic, move.partition)
+
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool:
+        return True
 
     def violations(self, state: PlanState) -> int:
         return sum(
@@ -116,12 +129,10 @@ class RackAwareGoal:
     """A partition spans ``min(RF, racks of its pool)`` racks where possible: a move must keep
     that many, or raise the count of a partition below it."""
 
-    name: str = "RackAware"
+    name: str = "RackAwareGoal"
     hard: bool = True
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool:
-        if isinstance(move, LeadershipMove):
-            return True
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool:
         required = state.required_racks(move.topic, move.partition)
         if required <= 1:
             return True
@@ -135,6 +146,9 @@ class RackAwareGoal:
         after = len({to_rack if b == move.from_broker else r for b, r in pairs})
         return after >= required or after > before
 
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool:
+        return True
+
     def violations(self, state: PlanState) -> int:
         return sum(
             _distinct_racks(state, state.replicas(t, p)) < state.required_racks(t, p)
@@ -143,16 +157,18 @@ class RackAwareGoal:
 
 
 @dataclass(frozen=True, slots=True)
-class PoolGoal:
-    """A topic's replicas stay inside its resource pool."""
+class BrokerSetAwareGoal:
+    """A topic's replicas stay inside its resource pool (kpart's pools are Cruise Control's
+    broker sets)."""
 
-    name: str = "Pool"
+    name: str = "BrokerSetAwareGoal"
     hard: bool = True
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool:
-        if isinstance(move, LeadershipMove):
-            return True
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool:
         return move.to_broker in state.allowed(move.topic)
+
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool:
+        return True
 
     def violations(self, state: PlanState) -> int:
         return sum(
@@ -165,10 +181,13 @@ class PoolGoal:
 class RemovedBrokersGoal:
     """Removed brokers end empty: no replica moves to one."""
 
-    name: str = "RemovedBrokers"
+    name: str = "RemovedBrokersGoal"
     hard: bool = True
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool:
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool:
+        return move.to_broker not in state.removed
+
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool:
         return move.to_broker not in state.removed
 
     def violations(self, state: PlanState) -> int:
@@ -182,16 +201,17 @@ class ReplicaDistributionGoal:
     """Replicas per broker within ``[floor, ceil]`` of the pool's (rack-feasible) average:
     accepts a move from a broker above its target to a broker below it."""
 
-    name: str = "ReplicaDistribution"
+    name: str = "ReplicaDistributionGoal"
     hard: bool = False
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool:
-        if isinstance(move, LeadershipMove):
-            return True
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool:
         return state.load(move.to_broker) < state.target(move.to_broker) and (
             move.from_broker not in state.allowed(move.topic)
             or state.load(move.from_broker) > state.target(move.from_broker)
         )
+
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool:
+        return True
 
     def violations(self, state: PlanState) -> int:
         brokers = {b for t, _ in state.partitions() for b in state.allowed(t)}
@@ -199,16 +219,17 @@ class ReplicaDistributionGoal:
 
 
 @dataclass(frozen=True, slots=True)
-class LeaderDistributionGoal:
+class LeaderReplicaDistributionGoal:
     """Preferred leaders per broker near the pool's average: accepts a leadership move from
     a broker above its leader target to one below it."""
 
-    name: str = "LeaderDistribution"
+    name: str = "LeaderReplicaDistributionGoal"
     hard: bool = False
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool:
-        if isinstance(move, ReplicaMove):
-            return True
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool:
+        return True
+
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool:
         return state.leaders(move.from_broker) > state.leader_target(
             move.from_broker
         ) and state.leaders(move.to_broker) < state.leader_target(move.to_broker)
@@ -219,12 +240,15 @@ class LeaderDistributionGoal:
 
 
 class Goal(Protocol):
+    """A goal of the count-based planner (the contract of :mod:`kpart.cluster.goals`)."""
+
     @property
     def name(self) -> str: ...
     @property
     def hard(self) -> bool: ...
 
-    def accepts(self, move: Candidate, state: PlanState) -> bool: ...
+    def accepts(self, state: PlanState, move: ReplicaMove) -> bool: ...
+    def accepts_leader(self, state: PlanState, move: LeadershipMove) -> bool: ...
     def violations(self, state: PlanState) -> int: ...
 
 
@@ -233,8 +257,8 @@ DEFAULT_GOALS: tuple[Goal, ...] = (
     ReplicationFactorGoal(),
     DistinctBrokersGoal(),
     RemovedBrokersGoal(),
-    PoolGoal(),
+    BrokerSetAwareGoal(),
     RackAwareGoal(),
     ReplicaDistributionGoal(),
-    LeaderDistributionGoal(),
+    LeaderReplicaDistributionGoal(),
 )

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from kpart._java.strings import java_string_key
 from kpart.errors import InvalidReplicationFactorError
-from kpart.placement._goals import Goal, LeadershipMove, ReplicaMove
+from kpart.placement._goals import Goal, LeadershipMove, RackAwareGoal, ReplicaMove
 from kpart.placement.spec import Broker
 
 
@@ -68,6 +68,13 @@ def replica_targets(
     for x, m in members.items():
         out.update(spread(ints[x], sorted(m), load))
     return out
+
+
+def _accepts(goal: Goal, state: State, move: ReplicaMove | LeadershipMove) -> bool:
+    """``goal``'s ``accepts`` for a replica move, ``accepts_leader`` for a leadership move."""
+    if isinstance(move, ReplicaMove):
+        return goal.accepts(state, move)
+    return goal.accepts_leader(state, move)
 
 
 class State:
@@ -168,14 +175,14 @@ class State:
         if isinstance(move, ReplicaMove) and move.to_broker in self.cordoned:
             return False
         for g in self.hard:
-            if skip_rack and g.name == "RackAware":
+            if skip_rack and isinstance(g, RackAwareGoal):
                 continue
-            if not g.accepts(move, self):
+            if not _accepts(g, self, move):
                 return False
         return True
 
     def _soft_ok(self, move: ReplicaMove | LeadershipMove) -> bool:
-        return all(g.accepts(move, self) for g in self.soft)
+        return all(_accepts(g, self, move) for g in self.soft)
 
     def _apply(self, i: int, pos: int, d: int) -> None:
         t = self.tps[i][0]

@@ -31,16 +31,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, TypedDict, Unpack
 
 from kpart._java.strings import java_string_key
-from kpart.errors import AdminOperationError, ConfigError
+from kpart.errors import AdminOperationError, ConfigError, OptimizationFailureError
 from kpart.limits import check_cluster
 from kpart.placement._goals import (
     DEFAULT_GOALS,
+    BrokerSetAwareGoal,
     DistinctBrokersGoal,
     Goal,
-    LeaderDistributionGoal,
+    LeaderReplicaDistributionGoal,
     LeadershipMove,
     PlanState,
-    PoolGoal,
     RackAwareGoal,
     RemovedBrokersGoal,
     ReplicaDistributionGoal,
@@ -61,11 +61,17 @@ from kpart.placement.reassign import (
 from kpart.placement.spec import Broker
 from kpart.versions import KafkaVersion
 
+#: The goals' former class names (before they took Cruise Control's): aliases.
+PoolGoal = BrokerSetAwareGoal
+LeaderDistributionGoal = LeaderReplicaDistributionGoal
+
 __all__ = [
     "DEFAULT_GOALS",
+    "BrokerSetAwareGoal",
     "DistinctBrokersGoal",
     "Goal",
     "LeaderDistributionGoal",
+    "LeaderReplicaDistributionGoal",
     "LeadershipMove",
     "PlanOptions",
     "PlanState",
@@ -298,8 +304,9 @@ def _allowed_brokers(
     pools: PoolSpec | None,
 ) -> dict[str, frozenset[int]]:
     """``{topic: brokers it may use}``: the live brokers of its pool (all live brokers
-    without pools). Errors: ``ConfigError`` (a pool naming an unknown broker, a topic left
-    with no broker)."""
+    without pools). Errors: ``ConfigError`` (a pool naming an unknown broker, every broker
+    removed), ``OptimizationFailureError`` (``BrokerSetAwareGoal``: a topic whose pool, or the
+    brokers outside every pool, has no broker left; ``.partition`` its first partition)."""
     live = [b.id for b in cluster if b.id not in removed]
     if pools is not None:
         pools.check_brokers(b.id for b in cluster)
@@ -307,12 +314,17 @@ def _allowed_brokers(
     else:
         every = frozenset(live)
         allowed_of = {t: every for t in current}
+    pool_goal = BrokerSetAwareGoal().name
     for t in sorted(current, key=java_string_key):
         if not allowed_of[t]:
             if pools is not None and pools.pool_of(t) is None:
-                raise ConfigError(
-                    f"Topic {t!r} is in no pool and no broker is left outside the pools"
-                )
+                raise OptimizationFailureError(
+                    f"Infeasible {pool_goal}: topic {t!r} is in no pool and no broker "
+                    "is left outside the pools", goal=pool_goal, partition=(t, min(current[t])))
+            if pools is not None:
+                raise OptimizationFailureError(
+                    f"Infeasible {pool_goal}: no broker available for topic {t!r} "
+                    "(empty pool after removal)", goal=pool_goal, partition=(t, min(current[t])))
             raise ConfigError(f"No broker available for topic {t!r} (empty pool after removal)")
     return allowed_of
 
