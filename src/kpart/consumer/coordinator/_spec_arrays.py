@@ -106,7 +106,9 @@ class SpecArrays:
         members = spec.members
         # (comprehensions: their attribute loads are specialised, faster than attrgetter's)
         self.member_ids = tuple([m.member_id for m in members])
-        self.holders = [i for i, m in enumerate(members) if m.assignment]
+        held = [m.assignment for m in members]
+        self.holders = [] if held.count(()) == len(held) else [  # () is one object: no compare
+            i for i, a in enumerate(held) if a]
         by_name = sorted(spec.topics, key=attrgetter("name"))
         self.topics = tuple(map(attrgetter("name"), by_name))
         self._topic_ids = tuple(map(attrgetter("topic_id"), by_name))
