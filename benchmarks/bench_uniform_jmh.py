@@ -57,6 +57,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from _timing import peak_rss_mb
 from bench_server_assignors import GOLDEN, Shape, build
@@ -162,10 +163,23 @@ def golden(name: str, version: str) -> tuple[int, int]:
     return ok, total
 
 
+def kernels() -> dict[str, Any]:
+    """The numba kernels of the homogeneous path (imported here: numba is required)."""
+    from kpart._java import _hash_kernels
+    from kpart.consumer import _columns_kernels
+    from kpart.consumer.coordinator import _uniform_homogeneous_kernels
+
+    return {"String.hashCode": _hash_kernels._hash_codes,
+            "rows": _columns_kernels._owner_rows,
+            "deal": _uniform_homogeneous_kernels._deal}
+
+
 def warm_up() -> None:
-    """Import and run the array paths once on small groups (not timed)."""
+    """Import and run the array paths once on small groups (not timed), and say whether the
+    numba kernels were compiled or loaded from numba's on-disk cache, and in how long."""
     saved = _spec_arrays.ARRAY_THRESHOLD
     _spec_arrays.ARRAY_THRESHOLD = 0
+    start = time.perf_counter()
     try:
         for heterogeneous in (False, True):
             spec = build(Shape("warm-up", 100, 5, 10, heterogeneous, 0.0, None, ""))
@@ -173,6 +187,13 @@ def warm_up() -> None:
                 server_assign(spec, "uniform", kafka_version=version).to_arrow()
     finally:
         _spec_arrays.ARRAY_THRESHOLD = saved
+    took = time.perf_counter() - start
+    stats = {name: (sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values()))
+             for name, f in kernels().items()}
+    compiled = [name for name, (_, misses) in stats.items() if misses]
+    how = (f"compiled ({', '.join(compiled)}; numba cache was cold)" if compiled
+           else "loaded from numba's cache")
+    print(f"warm-up, not timed: numba kernels {how}, {took:.2f} s in all")
 
 
 def report(jmh: JmhShape, args: argparse.Namespace) -> None:
