@@ -35,11 +35,14 @@ own ``UniformAssignor`` timed on this machine by our JMH-free driver
 JMH's ``AverageTime``; CP: the driver compiled against Kafka 4.3's sources, which are not part
 of kpart). The golden vectors of both versions are replayed through the array path at the end.
 
-Measured 2026-11-28 on the shared 2-core machine (load about 2.5), ``--repeats 30``: hom FULL at
-4.3, as JMH, median 4.28 ms (min 3.80), strict 6.58 ms (min 6.23); Kafka 4.3's own
-``UniformAssignor`` through the driver on the same machine: median 5.66 ms/op (min 4.86). het
-FULL at 4.3: strict 24.5 ms, as JMH 19.3 ms; Kafka's on the same machine 207.8 ms/op. Peak RSS
-104 MiB. Figures move by tens of percent with the machine's load.
+Measured 2026-11-28 20:21 UTC on the shared 2-core machine (load about 2), ``--repeats 40
+--no-incremental --java-cp CP``, one run per shape: hom FULL at 4.3, strict, median 4.82 ms
+(min 4.36), as JMH 3.94 ms (min 3.48); Kafka 4.3's own ``UniformAssignor`` through the
+driver in the same run: median 8.38 ms/op (min 6.84). het FULL at 4.3: strict 20.4 ms (min
+20.2), as JMH 18.8 ms; Kafka's in the same run 195.6 ms/op. Peak RSS 210 MiB. Under load every
+figure moves by tens of percent (Kafka's hom went to 35 ms/op at load 6). The homogeneous
+path's steps run in numba kernels (``cache=True``), compiled once in about 5 s the first time
+on a machine, loaded from numba's cache afterwards: the warm-up (untimed) prints which.
 
 Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_uniform_jmh.py [--repeats 30]
 [--only hom] [--no-incremental] [--java-cp CP]``
