@@ -35,11 +35,14 @@ own ``UniformAssignor`` timed on this machine by our JMH-free driver
 JMH's ``AverageTime``; CP: the driver compiled against Kafka 4.3's sources, which are not part
 of kpart). The golden vectors of both versions are replayed through the array path at the end.
 
-Measured 2026-11-28 on the shared 2-core machine (load about 2.5), ``--repeats 30``: hom FULL at
-4.3, as JMH, median 4.28 ms (min 3.80), strict 6.58 ms (min 6.23); Kafka 4.3's own
-``UniformAssignor`` through the driver on the same machine: median 5.66 ms/op (min 4.86). het
-FULL at 4.3: strict 24.5 ms, as JMH 19.3 ms; Kafka's on the same machine 207.8 ms/op. Peak RSS
-104 MiB. Figures move by tens of percent with the machine's load.
+Measured 2026-11-28 20:21 UTC on the shared 2-core machine (load about 2), ``--repeats 40
+--no-incremental --java-cp CP``, one run per shape: hom FULL at 4.3, strict, median 4.82 ms
+(min 4.36), as JMH 3.94 ms (min 3.48); Kafka 4.3's own ``UniformAssignor`` through the
+driver in the same run: median 8.38 ms/op (min 6.84). het FULL at 4.3: strict 20.4 ms (min
+20.2), as JMH 18.8 ms; Kafka's in the same run 195.6 ms/op. Peak RSS 210 MiB. Under load every
+figure moves by tens of percent (Kafka's hom went to 35 ms/op at load 6). The homogeneous
+path's steps run in numba kernels (``cache=True``), compiled once in about 5 s the first time
+on a machine, loaded from numba's cache afterwards: the warm-up (untimed) prints which.
 
 Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_uniform_jmh.py [--repeats 30]
 [--only hom] [--no-incremental] [--java-cp CP]``
@@ -57,6 +60,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from _timing import peak_rss_mb
 from bench_server_assignors import GOLDEN, Shape, build
@@ -162,10 +166,23 @@ def golden(name: str, version: str) -> tuple[int, int]:
     return ok, total
 
 
+def kernels() -> dict[str, Any]:
+    """The numba kernels of the homogeneous path (imported here: numba is required)."""
+    from kpart._java import _hash_kernels
+    from kpart.consumer import _columns_kernels
+    from kpart.consumer.coordinator import _uniform_homogeneous_kernels
+
+    return {"String.hashCode": _hash_kernels._hash_codes,
+            "rows": _columns_kernels._owner_rows,
+            "deal": _uniform_homogeneous_kernels._deal}
+
+
 def warm_up() -> None:
-    """Import and run the array paths once on small groups (not timed)."""
+    """Import and run the array paths once on small groups (not timed), and say whether the
+    numba kernels were compiled or loaded from numba's on-disk cache, and in how long."""
     saved = _spec_arrays.ARRAY_THRESHOLD
     _spec_arrays.ARRAY_THRESHOLD = 0
+    start = time.perf_counter()
     try:
         for heterogeneous in (False, True):
             spec = build(Shape("warm-up", 100, 5, 10, heterogeneous, 0.0, None, ""))
@@ -173,6 +190,13 @@ def warm_up() -> None:
                 server_assign(spec, "uniform", kafka_version=version).to_arrow()
     finally:
         _spec_arrays.ARRAY_THRESHOLD = saved
+    took = time.perf_counter() - start
+    stats = {name: (sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values()))
+             for name, f in kernels().items()}
+    compiled = [name for name, (_, misses) in stats.items() if misses]
+    how = (f"compiled ({', '.join(compiled)}; numba cache was cold)" if compiled
+           else "loaded from numba's cache")
+    print(f"warm-up, not timed: numba kernels {how}, {took:.2f} s in all")
 
 
 def report(jmh: JmhShape, args: argparse.Namespace) -> None:

@@ -23,8 +23,9 @@ SMALL_MAP = 48
 
 
 def string_hash_codes(keys: Sequence[str]) -> np.ndarray:
-    """``String.hashCode()`` of every key as uint32 values (int64 array): a Horner loop over the
-    UTF-16 code units, one column at a time. Keys with a code point beyond the BMP (two UTF-16
+    """``String.hashCode()`` of every key as uint32 values (int64 array): ASCII keys by a
+    compiled Horner loop over their bytes, others by one over the UTF-16 code units, one
+    column at a time. Keys with a code point beyond the BMP (two UTF-16
     units) are hashed one by one.
 
     >>> string_hash_codes(["rack-a", ""]).tolist(), -938608917 & 0xFFFFFFFF
@@ -33,6 +34,11 @@ def string_hash_codes(keys: Sequence[str]) -> np.ndarray:
     n = len(keys)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
+    text = "\0".join(keys) + "\0"
+    if text.isascii() and text.count("\0") == n:  # ASCII, no NUL: one UTF-16 unit a byte
+        from kpart._java._hash_kernels import ascii_hash_codes  # numba: imported on use
+
+        return ascii_hash_codes(np.frombuffer(text.encode("ascii"), dtype=np.uint8), n)
     units = np.array(keys, dtype=np.str_)
     width = units.dtype.itemsize // 4
     codes = units.view(np.uint32).reshape(n, width) if width else np.zeros((n, 0), np.uint32)

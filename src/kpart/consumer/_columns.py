@@ -124,18 +124,9 @@ class AssignmentColumns:
         """``(member position, topic index, partition)``, int32 arrays of one length: one
         entry per held partition, sorted by member position, then topic, then partition (the
         order of :meth:`member_partitions`)."""
-        owner, n = self.owner, len(self.member_ids)
-        small = np.int16 if n < 2**15 - 1 else np.int32
-        order = np.argsort(owner.astype(small, copy=False), kind="stable")  # radix for int16
-        held = np.bincount(owner + 1, minlength=n + 1)  # [nobody, member 0, member 1, ...]
-        order = order[int(held[0]):]  # skip partitions no member holds
-        member = np.repeat(np.arange(n, dtype=np.int32), held[1:])  # owner[order], cheaper
-        # each partition index's topic and partition number, then one gather each
-        topic_of = np.repeat(np.arange(len(self.topics), dtype=np.int32), self.counts)
-        index = np.int32 if len(owner) < 2**31 else np.int64
-        partition_of = np.arange(len(owner), dtype=index) - np.repeat(
-            self.offsets.astype(index), self.counts)
-        return member, topic_of[order], partition_of[order].astype(np.int32, copy=False)
+        from kpart.consumer._columns_kernels import owner_rows  # numba: imported on use
+
+        return owner_rows(self.owner, len(self.member_ids), self.counts)
 
     def to_arrow(self) -> pa.Table:
         """One row per held partition: ``member`` (string), ``topic`` (string), ``partition``

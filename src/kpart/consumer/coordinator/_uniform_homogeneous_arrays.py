@@ -16,7 +16,8 @@ same four steps, on one integer per partition.
 4. ``assignRemainingPartitions``: the unassigned list is dealt out in order, each member below
    quota (member order) taking its remaining quota.
 
-Steps 3 and 4 are one ``np.repeat`` each. Declines (``None``: the object path runs) when a
+Steps 3 and 4 are one pass of a compiled (numba, cached) kernel,
+:func:`kpart.consumer.coordinator._uniform_homogeneous_kernels.deal_owners`. Declines (``None``: the object path runs) when a
 partition is owned twice or a deleted-topic reference names a topic of the metadata.
 """
 
@@ -75,16 +76,6 @@ def _topic_positions(arrays: SpecArrays, copied_names: bool = False) -> np.ndarr
     return found
 
 
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])``."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    firsts = np.cumsum(lengths) - lengths
-    out: np.ndarray = np.arange(total, dtype=np.int64) + np.repeat(starts - firsts, lengths)
-    return out
-
-
 def _extra_to_last(held: np.ndarray, min_quota: int, extra: int) -> np.ndarray:
     """Which members (``GroupSpec.memberIds()`` order) take the ``extra`` extra partitions
     in Kafka 4.0.1+ (KAFKA-18688), given how many subscribed partitions each holds: walking
@@ -127,21 +118,9 @@ def homogeneous_columns(arrays: SpecArrays, extra_to_last: bool = False,
         quota += _extra_to_last(held, min_quota, extra)
     else:
         quota[:extra] += 1
-    # The unassigned list: unowned partitions (topic order), then the revoked ones.
-    unassigned = _ranges(arrays.offsets[topics], lengths)
-    remaining = quota
-    if len(owned):
-        # maybeRevokePartitions: each member keeps the first `quota` of its flattened list.
-        first = np.cumsum(held) - held
-        kept = np.arange(len(owned), dtype=np.int64) - first[member] < quota[member]
-        remaining = quota - np.minimum(held, quota)
-        taken = np.zeros(arrays.total, dtype=bool)
-        taken[owned] = True
-        unassigned = np.concatenate((unassigned[~taken[unassigned]], owned[~kept]))
-        owner[owned[kept]] = order[member[kept]]
-    # assignRemainingPartitions: dealt out in order to the members below quota.
-    receivers = np.repeat(order.astype(np.int32), remaining)
-    if len(unassigned) > len(receivers):
+    # maybeRevokePartitions and assignRemainingPartitions: one compiled pass
+    from kpart.consumer.coordinator._uniform_homogeneous_kernels import deal_owners
+
+    if deal_owners(topics, arrays.offsets, arrays.counts, order, quota, member, owned, owner):
         raise PartitionAssignorError("Partitions were left unassigned")
-    owner[unassigned] = receivers[: len(unassigned)]
     return arrays.columns(owner)
