@@ -83,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     "cluster_from_files": "kpart.cluster.from_files",
     "cluster_from_json": "kpart.cluster.cluster_json",
     "ClusterPlan": "kpart.cluster.optimizer",
+    "PlanRequest": "kpart.cluster.plan_request",
     "plan_cluster": "kpart.cluster.optimizer",
     "verify": "kpart.cluster.verifier",
     "outage": "kpart.cluster.broker_outage",
@@ -106,6 +107,7 @@ _EXPORTS: dict[str, str] = {
     "InvalidPartitionError": "kpart.errors",
     "AssignmentError": "kpart.errors",
     "ConfigError": "kpart.errors",
+    "OptimizationFailureError": "kpart.errors",
     "KpartWarning": "kpart.errors",
 }
 

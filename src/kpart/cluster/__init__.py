@@ -59,6 +59,8 @@ _LAZY: dict[str, str] = {
     "run_events": "kpart.cluster.broker_events",
     "find_coordinator": "kpart.cluster.coordinator",
     "coordinator_changes": "kpart.cluster.coordinator",
+    "PlanRequest": "kpart.cluster.plan_request",
+    "GoalThresholds": "kpart.cluster.plan_request",
 }
 
 __all__ = [  # the eager names, then those of _LAZY
@@ -81,6 +83,8 @@ __all__ = [  # the eager names, then those of _LAZY
     "parse_rates_csv",
     "ClusterPlan",
     "plan_cluster",
+    "PlanRequest",
+    "GoalThresholds",
     "VerifierReport",
     "verify",
     "Schedule",
