@@ -1,6 +1,6 @@
 """Catalogue cases of ``kpart report --compare-version V`` on a topic's producer (ids
 ``cmpv-producer-*``): a ``V`` without the topic's ``RoundRobinPartitioner`` (2.3), or a release
-line whose releases differ on it (3.9: KAFKA-17632 in 3.9.1), on a single-topic report and on a
+line whose releases differ on it (3.9: KAFKA-17632 in 3.9.2), on a single-topic report and on a
 cluster report. Every one is refused before Spark starts, nothing written."""
 
 from __future__ import annotations

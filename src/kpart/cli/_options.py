@@ -41,6 +41,22 @@ SERIALIZER_HELP = ("Key serializer: string (UTF-8), int, long, short, uuid, byte
 
 #: ``-n``: hidden alias of ``-p/--partitions``.
 PartitionsAlias = Annotated[str | None, typer.Option("-n", hidden=True, show_default=False)]
+
+#: ``--kafka-version`` of a command whose output no versioned decision changes: checked (an
+#: unknown or unparseable version is refused), so that one command line serves every command.
+UnversionedKafkaVersion = Annotated[str | None, typer.Option(
+    "--kafka-version", show_default=False,
+    help="The Kafka version (default: 4.3, the newest release). Nothing this command computes "
+    "depends on it (docs/versions.md); it is checked, so one command line serves every "
+    "command.")]
+
+
+def check_kafka_version(value: str | None) -> None:
+    """Refuse an unparseable or unknown ``--kafka-version`` (one line, exit 2)."""
+    if value is not None:
+        from kpart.versions import KafkaVersion
+
+        KafkaVersion.parse(value)
 #: ``--output``: hidden alias of ``-o/--out``.
 OutputAlias = Annotated[Path | None, typer.Option("--output", hidden=True, show_default=False)]
 

@@ -31,6 +31,7 @@ from kpart.cli._cluster_inputs import (
     model_from_files,
     read_capacity,
 )
+from kpart.cli._options import UnversionedKafkaVersion, check_kafka_version
 from kpart.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -131,10 +132,13 @@ def cluster_command(  # noqa: PLR0913
     topic: TopicOption = None,
     as_json: _Json = False,
     partial: PartialOption = False,
+    kafka_version: UnversionedKafkaVersion = None,
 ) -> None:
     """Write the cluster model (cluster.json) from a describe dump, sizes, capacities and loads."""
     from kpart.cli._progress import busy
     from kpart.cluster import broker_load, cluster_to_json
+
+    check_kafka_version(kafka_version)
 
     inputs = input_paths(current=current, sizes=sizes, capacity=capacity, loads=loads)
     if out is not None:

@@ -28,6 +28,11 @@ from kpart.cli._spark_options import MasterTimeout, check_master_options, requir
 from kpart.errors import ConfigError, InvalidPartitionsError
 
 DEFAULT_KEY = "tailnum"
+_JavaVersion = Annotated[str | None, typer.Option(
+    "--kafka-version", show_default=False,
+    help="The Java client's Kafka version (java:* partitioners). Keys partition by "
+    "toPositive(murmur2(key)) % n in every version kpart knows (rule key_partitioner), so the "
+    "answer does not change; the version is checked. Default: 4.3.")]
 R = TypeVar("R")
 
 _Data = Annotated[Path | None, typer.Argument(
@@ -278,10 +283,14 @@ def compat(  # noqa: PLR0913
     master_timeout: MasterTimeout = None,
     quiet: _Quiet = False,
     bad_records: BadRecordsOption = "fail",
+    kafka_version: _JavaVersion = None,
 ) -> None:
     """Share of keys (and records) on which each pair of clients picks different partitions."""
     from kpart.producer.compat import compare_partitioners, parse_partitioners
+    from kpart.producer.null_key_versions import key_rule
 
+    if kafka_version is not None:
+        key_rule(kafka_version)  # java:* partitioners: the key rule of that client version
     n = parse_count(either(partitions, partitions_alias, "--partitions"), "--partitions")
     try:
         ids = parse_partitioners(partitioners)
@@ -376,9 +385,11 @@ def whatif(  # noqa: PLR0913
     master_timeout: MasterTimeout = None,
     quiet: _Quiet = False,
     bad_records: BadRecordsOption = "fail",
+    kafka_version: _JavaVersion = None,
 ) -> None:
     """Keys and records whose partition changes N → M, loads and skew for each M."""
     from kpart.producer.clients import get_partitioner
+    from kpart.producer.null_key_versions import key_rule_of
     from kpart.producer.whatif import partition_count_whatif, whatif_counts
 
     n = parse_count(either(partitions, partitions_alias, "--partitions"), "--partitions")
@@ -390,6 +401,7 @@ def whatif(  # noqa: PLR0913
         raise ConfigError(f"--partitioner: {e}") from None
     if spec.hash == "none":
         raise ConfigError(f"--partitioner: {partitioner!r} ignores keys: nothing to compare")
+    key_rule_of(spec.id, kafka_version)  # the Java client's version: java:* only
     whatif_counts(n, targets, window)
     check_bad_records_option(bad_records)
     _check_out(out, data)

@@ -27,7 +27,13 @@ from kpart.cli._cluster_inputs import (  # parse_broker_spec: kpart.cli.plan's n
     TopicOption,
     parse_broker_spec,
 )
-from kpart.cli._options import BINARY_FORMATS, either, output_format
+from kpart.cli._options import (
+    BINARY_FORMATS,
+    UnversionedKafkaVersion,
+    check_kafka_version,
+    either,
+    output_format,
+)
 from kpart.cli._plan_cluster import check_outputs, refuse_stale_batches
 from kpart.errors import ConfigError
 
@@ -453,10 +459,13 @@ def describe_command(
     topic: TopicOption = None,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     partial: PartialOption = False,
+    kafka_version: UnversionedKafkaVersion = None,
 ) -> None:
     """Balance report of a current assignment: replicas/leaders per broker and rack."""
     from kpart.placement import balance as bal
     from kpart.placement import planner, pools, reassign
+
+    check_kafka_version(kafka_version)
 
     assignment = reassign.read_current(_read(current, "--current"), topic, partial=partial)
     cluster = planner.cluster_brokers(assignment, parse_broker_spec(brokers, "--brokers") or None)

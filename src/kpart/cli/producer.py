@@ -78,12 +78,25 @@ def partition(
     typer.echo(text)
 
 
-def partitioners() -> None:
+def partitioners(
+    kafka_version: Annotated[str | None, typer.Option(
+        "--kafka-version", show_default=False,
+        help="Describe the Java producer of this Kafka version: its strategy for records "
+        "without a key (rule null_key_partitioner; legacy round robin, KIP-480 sticky, KIP-794 "
+        "built-in). Default: every version, in one line.")] = None,
+) -> None:
     """List the client partitioner ids accepted by --partitioner, with a description."""
     from kpart.producer.clients import PARTITIONERS
 
-    width = max(len(pid) for pid in PARTITIONERS)
-    typer.echo("\n".join(f"{pid:<{width}}  {p.description}" for pid, p in PARTITIONERS.items()))
+    described = {pid: p.description for pid, p in PARTITIONERS.items()}
+    if kafka_version is not None:
+        from kpart.producer.null_key_versions import java_null_key_strategy, kafka_version_of
+
+        v = kafka_version_of(kafka_version)
+        described["java:default"] = (f"Java producer {v}: murmur2; null key -> "
+                                     f"{java_null_key_strategy(v)} (kpart simulate's name)")
+    width = max(len(pid) for pid in described)
+    typer.echo("\n".join(f"{pid:<{width}}  {d}" for pid, d in described.items()))
 
 
 def register(app: typer.Typer) -> None:

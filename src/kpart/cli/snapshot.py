@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from kpart._files import check_writable, read_text, write_text
+from kpart.cli._options import UnversionedKafkaVersion, check_kafka_version
 from kpart.errors import ConfigError
 
 
@@ -46,6 +47,7 @@ def snapshot_command(
         "--features", help="kafka-features.sh describe output of the cluster, recorded as its "
         "finalized feature levels (cluster.json version 3; the Admin client kpart uses "
         "cannot describe features; docs/snapshot.md).", show_default=False)] = None,
+    kafka_version: UnversionedKafkaVersion = None,
 ) -> None:
     """Snapshot a live cluster (brokers, racks, replicas, leaders, ISR, min.insync.replicas,
     messages, consumer groups) into cluster.json. Read-only."""
@@ -53,6 +55,7 @@ def snapshot_command(
     from kpart.cluster.cluster_json import cluster_to_json
     from kpart.cluster.snapshot import admin_config, connect, parse_command_config, take_snapshot
 
+    check_kafka_version(kafka_version)
     if not bootstrap_server.strip():
         raise ConfigError("--bootstrap-server: expected HOST:PORT, got ''.")
     check_writable(out, "--out", inputs={"--command-config": command_config,
@@ -90,12 +93,14 @@ def snapshot_group_command(
         "repeatable.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the group file here (atomically); default: stdout.")] = None,
+    kafka_version: UnversionedKafkaVersion = None,
 ) -> None:
     """One consumer group of a snapshot as a group file for 'kpart assign' (members subscribe
     to what they hold and own it; --leave drops members: "what if X leaves")."""
     from kpart.cluster.cluster_json import cluster_from_json, groups_from_json
     from kpart.cluster.groups import group_spec_json
 
+    check_kafka_version(kafka_version)
     if out is not None:
         check_writable(out, "--out", inputs={"CLUSTER": cluster})
     text = read_text(cluster, "CLUSTER", stdin=True)
