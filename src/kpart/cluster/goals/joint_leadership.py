@@ -48,8 +48,9 @@ from kpart.cluster.goals.relocation import relocate_leaderships
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
 from kpart.cluster.goals.state import BALANCE_MARGIN, GoalState, count_band, util_band
 
-__all__ = ["LEADERSHIP_RESOURCES", "NETWORK_OUT_BUDGET", "JointLeadershipSolve", "finish_jointly",
-           "keep_current_leaders", "leader_bands", "leadership_index", "solve_jointly"]
+__all__ = ["LEADERSHIP_RESOURCES", "NETWORK_OUT_BUDGET", "JointLeadershipGoal",
+           "JointLeadershipSolve", "finish_jointly", "keep_current_leaders", "leader_bands",
+           "leadership_index", "solve_jointly"]
 
 #: The loads of the three leadership goals, in the order of their rows in
 #: :func:`leader_bands`: network out, leader count, leader bytes-in.
@@ -212,3 +213,17 @@ def finish_jointly(state: GoalState, guards: Guards) -> str:
         return ""
     solve.finish(state)
     return "leadership program"
+
+
+@dataclass(frozen=True, slots=True)
+class JointLeadershipGoal(ResourceDistributionGoal):
+    """A leadership goal (network out, leader count, leader bytes-in): its ``optimize`` is the
+    joint solve and its ``finish`` the program (:func:`solve_jointly`, :func:`finish_jointly`),
+    run by the first of them in the plan's order — kpart's departure from Cruise Control,
+    where each goal moves leaderships on its own."""
+
+    def optimize(self, state: GoalState, guards: Guards) -> None:
+        solve_jointly(state, guards)
+
+    def finish(self, state: GoalState, guards: Guards) -> str:
+        return finish_jointly(state, guards)
