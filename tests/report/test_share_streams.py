@@ -335,7 +335,7 @@ def test_spark_report_counts_the_measured_partitions(spark: object, tmp_path,
 
     from kpart.cli import main
 
-    example = Path(__file__).resolve().parents[1] / "docs/examples/share-streams-topology.toml"
+    example = Path(__file__).resolve().parents[2] / "docs/examples/share-streams-topology.toml"
     out = tmp_path / "report"
     assert main(["report", "--topology", str(example), "--out", str(out), "--quiet"]) == 0, \
         capsys.readouterr().err

@@ -6,6 +6,7 @@ greedy passes that fix one goal while every higher-priority goal accepts each mo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import cast
 
@@ -308,17 +309,92 @@ def balance_topics(s: GoalState, goal: TopicLimits,
     moves = 0
     for t, b in np.argwhere(bad).tolist():
         rows = slice(int(starts[t]), int(starts[t + 1]))
-        for _ in range(int(tc.shape[1])):
+        gap = max(lim[0, t] - tc[t, b], tc[t, b] - lim[1, t])  # moves that bring b in
+        for _ in range(int(math.ceil(gap))):
             under = tc[t, b] < lim[0, t]
             if not under and tc[t, b] <= lim[1, t]:
                 break
             others = np.where(s.allowed, tc[t], -1 if under else np.iinfo(np.int32).max)
             others[b] = -1 if under else np.iinfo(np.int32).max
             order = np.argsort(-others if under else others, kind="stable")[:8].tolist()
-            if not _topic_move(s, rows, t, b, order, under, guards):
+            if not (_topic_move(s, rows, t, b, order, under, guards)
+                    or _topic_swap(s, rows, (t, b, under), order, (lim, guards))):
                 break
             moves += 1
     return moves
+
+
+#: Replicas of the topic, and of other topics about as large, a swap tries per partner.
+_SWAP_TRIES = 8
+
+
+def _topic_swap(s: GoalState, rows: slice, what: tuple[int, int, bool], partners: list[int],
+                how: tuple[np.ndarray, Sequence[Goal]]) -> bool:
+    """When no single move is accepted (the receiver at the top of its disk or replica
+    band): a follower replica of topic ``t`` goes from ``g`` to ``r`` and one of another
+    topic about as large comes back (Cruise Control's ``INTER_BROKER_REPLICA_SWAP``), both
+    brokers' replica counts and bytes about unchanged. The other topic stays inside its band
+    on both brokers; every guard accepts each move with the other made."""
+    t, b, under = what
+    lim, guards = how
+    racks = any(isinstance(x, RackAwareGoal) for x in guards)
+    followers = s.pos[rows, 1:]
+    for x in partners:
+        g, r = (x, b) if under else (b, x)
+        if (not s.allowed[r] or g == r or s.topic_count[t, g] - 1 < lim[0, t]
+                or s.topic_count[t, r] + 1 > lim[1, t]):
+            continue  # neither broker may leave the topic's band
+        here, slots = np.nonzero(followers == g)
+        cand, slots = here + rows.start, slots + 1
+        cand, slots = _movable(s, cand, slots, r, racks)
+        order = np.argsort(s.size[cand], kind="stable")[:_SWAP_TRIES]
+        back_rows, back_slots = np.nonzero(s.pos[:, 1:] == r)
+        back_slots = back_slots + 1
+        u = s.topic[back_rows]
+        fit = ((u != t) & (s.topic_count[u, r] - 1 >= lim[0, u])
+               & (s.topic_count[u, g] + 1 <= lim[1, u]))
+        back_rows, back_slots = _movable(s, back_rows[fit], back_slots[fit], g, racks)
+        if not len(back_rows):
+            continue
+        by_size = np.argsort(s.size[back_rows], kind="stable")
+        back_rows, back_slots = back_rows[by_size], back_slots[by_size]
+        for i in order.tolist():
+            row, slot = int(cand[i]), int(slots[i])
+            near = int(np.searchsorted(s.size[back_rows], s.size[row]))
+            for j in range(max(0, near - _SWAP_TRIES // 2),
+                           min(len(back_rows), near + _SWAP_TRIES // 2)):
+                other, oslot = int(back_rows[j]), int(back_slots[j])
+                if _both_accepted(s, (row, slot, g, r), (other, oslot, r, g), guards):
+                    relocate_replica(s, row, slot, r)
+                    relocate_replica(s, other, oslot, g)
+                    return True
+    return False
+
+
+def _movable(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int,
+             racks: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The replicas ``(rows, slots)`` that may go to ``dst``: their partition has none there
+    and, with ``racks`` (RackAwareGoal guards), no other replica in ``dst``'s rack."""
+    p = s.pos[rows]
+    ok = ~(p == dst).any(axis=1)
+    if racks:
+        others = (p >= 0) & (np.arange(p.shape[1])[None, :] != slots[:, None])
+        ok &= ~(others & (s.rack[np.maximum(p, 0)] == s.rack[dst])).any(axis=1)
+    return rows[ok], slots[ok]
+
+
+def _both_accepted(s: GoalState, one: tuple[int, int, int, int], two: tuple[int, int, int, int],
+                   guards: Sequence[Goal]) -> bool:
+    """Every guard accepts each of the two moves ``(row, slot, src, dst)`` with the other
+    made (their loads once both are done)."""
+    for first, second in ((one, two), (two, one)):
+        row, slot, src, dst = second
+        relocate_replica(s, row, slot, dst)
+        ok = accepted(guards, s, first[0], first[2], first[3])
+        relocate_replica(s, row, slot, src)
+        if not ok:
+            return False
+    return True
 
 
 def _topic_move(s: GoalState, rows: slice, t: int, b: int, partners: list[int],
