@@ -7,8 +7,9 @@ members leave (every 100th member gone, the others holding their previous target
 <= 50 ms each, from a built ``ShareGroupSpec`` to a materialized Arrow table
 (``assign_simple(spec).to_arrow()``, one row per member and partition).
 
-kpart: median of ``--repeats`` runs (default 3), each on a freshly built spec (nothing
-memoized); wall time. Kafka: ``SimpleHomogeneousAssignmentBuilder`` /
+kpart: median of ``--repeats`` runs (default 5), each on a freshly built spec (nothing
+memoized), after one untimed run of the same shape (as the JVM below is warm: the first run
+of a process also pays one-time imports and cached kernel loads); wall time. Kafka: ``SimpleHomogeneousAssignmentBuilder`` /
 ``SimpleHeterogeneousAssignmentBuilder`` of Kafka's branch 4.3, compiled from a Kafka git
 checkout (``--kafka-git``, default the local mirror ``/work/.mirror/confluentinc+kafka/repo``)
 together with their few API classes and a one-class stub of ``ApiException``, driven by
@@ -17,7 +18,7 @@ warm it; the builders only, no Arrow table). Without a checkout or a JDK the Kaf
 so; Kafka has no published figure for these builders (its ``ShareGroupAssignorBenchmark`` JMH
 class has no results in the PRs, KAFKA-19362 / KAFKA-19363).
 
-Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_share_assignor.py [--repeats 3]
+Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_share_assignor.py [--repeats 5]
 [--kafka-git DIR] [--no-kafka]``.
 """
 
@@ -116,7 +117,7 @@ def kafka_times(kafka_git: Path, heterogeneous: bool) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--kafka-git", type=Path,
                         default=Path("/work/.mirror/confluentinc+kafka/repo"))
     parser.add_argument("--no-kafka", action="store_true")
@@ -130,7 +131,8 @@ def main() -> None:
         leave_doc = group_doc(heterogeneous, _prior(fresh_doc), leave=True)
         times = []
         for doc in (fresh_doc, leave_doc):
-            specs = [ShareGroupSpec.from_json(doc) for _ in range(args.repeats)]
+            specs = [ShareGroupSpec.from_json(doc) for _ in range(args.repeats + 1)]
+            assign_simple(specs.pop()).to_arrow()  # warm-up, not timed
 
             def one(specs: list = specs) -> object:
                 return assign_simple(specs.pop()).to_arrow()
