@@ -20,7 +20,7 @@ from typing import Any
 from kpart.report import _cluster_report_charts as charts
 from kpart.report._cluster_doc import ClusterDoc, CountDoc, TopicDoc, advice_words
 from kpart.report._format import key_text
-from kpart.report._html_parts import _fmt, _section, _table
+from kpart.report._html_parts import format_value, html_section, html_table
 from kpart.report._plan_charts import chart_html, human
 
 __all__ = ["partition_count_section"]
@@ -55,7 +55,7 @@ def _fact(name: str, value: float) -> str:
         if name.endswith(suffix):
             amount = human(value, unit) if unit != "records/s" else f"{human(value, '')} {unit}"
             return f"{name[:-len(suffix)].replace('_', ' ')} {amount}".strip()
-    return f"{name.replace('_', ' ')} {_fmt(value)}"
+    return f"{name.replace('_', ' ')} {format_value(value)}"
 
 
 def _hot_key_sentence(t: TopicDoc, c: CountDoc) -> str:
@@ -89,7 +89,7 @@ def partition_count_section(doc: ClusterDoc) -> str:
             [c.recommended for _, c in counted],
             [f"<b>{html.escape(t.topic)}</b><br>{html.escape(c.reason)}" for t, c in counted])
         body += chart_html(fig, "chart-partition-count")
-        body += _table([_count_row(t, c) for t, c in counted], "table-partition-count")
+        body += html_table([_count_row(t, c) for t, c in counted], "table-partition-count")
         body += "".join(_hot_key_sentence(t, c) for t, c in counted if c.recommended is None)
     if untimed or empty:
         why = ([f"{html.escape(', '.join(untimed))}: the partition count needs the peak "
@@ -106,4 +106,4 @@ def partition_count_section(doc: ClusterDoc) -> str:
             "smallest count within the limits, a fact, not advice. Moved: the share of keys and "
             "records whose partition changes from the current count — Kafka never moves "
             "existing records, so those keys lose their ordering across the change.")
-    return _section("partition-count", "Partition count", body, html.escape(note))
+    return html_section("partition-count", "Partition count", body, html.escape(note))

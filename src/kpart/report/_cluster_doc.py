@@ -44,7 +44,7 @@ from kpart.report._doc_fields import (
     ostr,
     ratio,
 )
-from kpart.report._html_parts import _req
+from kpart.report._html_parts import require_field
 
 __all__ = ["BrokerDoc", "ClusterDoc", "CountDoc", "GroupDoc", "HeatmapDoc", "MemberDoc",
            "PartitionDoc", "TopicDoc", "advice_words", "read_cluster_summary"]
@@ -251,7 +251,7 @@ def _partition(row: Any, where: str) -> PartitionDoc:
     consumers = r.get("consumers") or {}
     obj(consumers, f"{where}.consumers")
     return PartitionDoc(
-        partition=integer(_req(r, "partition", where), f"{where}.partition"),
+        partition=integer(require_field(r, "partition", where), f"{where}.partition"),
         records=num(r, "records", where), bytes=num(r, "bytes", where),
         keys=oint(r, "keys", where), leader=oint(r, "leader", where),
         replicas=tuple(integer(b, f"{where}.replicas[{i}]") for i, b in enumerate(replicas)),
@@ -269,7 +269,7 @@ def _partition_count(doc: Any, where: str) -> CountDoc | None:
         return None
     d = obj(doc, where)
     limits = obj(d.get("limits") or {}, f"{where}.limits")
-    ok = _req(d, "current_ok", where)
+    ok = require_field(d, "current_ok", where)
     if not isinstance(ok, bool):
         raise ConfigError(f"{where}.current_ok: expected true or false, got {ok!r:.60}")
     hot = d.get("hot_key")
@@ -277,7 +277,7 @@ def _partition_count(doc: Any, where: str) -> CountDoc | None:
     if not isinstance(reason, str):
         raise ConfigError(f"{where}.reason: expected a string, got {reason!r:.60}")
     return CountDoc(
-        current=integer(_req(d, "current", where), f"{where}.current"), current_ok=ok,
+        current=integer(require_field(d, "current", where), f"{where}.current"), current_ok=ok,
         recommended=oint(d, "recommended", where),
         peak_bytes_per_s=onum(d, "peak_bytes_per_s", where),
         peak_records_per_s=onum(d, "peak_records_per_s", where),
@@ -306,15 +306,15 @@ def _largest_group(doc: Any, where: str) -> tuple[str, int] | None:
     if doc is None:
         return None
     g = obj(doc, where)
-    name = _req(g, "group", where)
+    name = require_field(g, "group", where)
     if not isinstance(name, str):
         raise ConfigError(f"{where}.group: expected a string, got {name!r:.60}")
-    return name, integer(_req(g, "members", where), f"{where}.members")
+    return name, integer(require_field(g, "members", where), f"{where}.members")
 
 
 def _topic(row: Any, where: str) -> TopicDoc:
     t = obj(row, where)
-    name = _req(t, "topic", where)
+    name = require_field(t, "topic", where)
     if not isinstance(name, str):
         raise ConfigError(f"{where}.topic: expected a string, got {name!r:.60}")
     parts = lst(t, "partitions", where, nonempty=True)
@@ -322,7 +322,7 @@ def _topic(row: Any, where: str) -> TopicDoc:
     source = obj(t.get("input") or {}, f"{where}.input")
     return TopicDoc(
         topic=name, records=num(t, "records", where), bytes=num(t, "bytes", where),
-        num_partitions=integer(_req(t, "num_partitions", where), f"{where}.num_partitions"),
+        num_partitions=integer(require_field(t, "num_partitions", where), f"{where}.num_partitions"),
         replication_factor=oint(t, "replication_factor", where),
         key=ostr(t, "key", where), key_serializer=ostr(t, "key_serializer", where),
         partitioner=ostr(t, "partitioner", where),
@@ -355,7 +355,7 @@ def _broker(row: Any, where: str) -> BrokerDoc:
     b = obj(row, where)
     cap = obj(b.get("capacity") or {}, f"{where}.capacity")
     return BrokerDoc(
-        broker=integer(_req(b, "broker", where), f"{where}.broker"), rack=ostr(b, "rack", where),
+        broker=integer(require_field(b, "broker", where), f"{where}.broker"), rack=ostr(b, "rack", where),
         leaders=count(b, "leaders", where), replicas=count(b, "replicas", where),
         **{attr: onum(b, key, where) for attr, key in _BROKER_NUMS},
         capacity_nw_in=_capacity(cap, "in", f"{where}.capacity"),
@@ -372,15 +372,15 @@ def _capacity(cap: Mapping[str, Any], way: str, where: str) -> float | None:
 
 def _member(row: Any, where: str) -> MemberDoc:
     m = obj(row, where)
-    name = _req(m, "member", where)
+    name = require_field(m, "member", where)
     parts = []
     for i, p in enumerate(lst(m, "partitions", where, required=False)):
         at = f"{where}.partitions[{i}]"
         tp = obj(p, at)
-        topic = _req(tp, "topic", at)
+        topic = require_field(tp, "topic", at)
         if not isinstance(topic, str):
             raise ConfigError(f"{at}.topic: expected a string, got {topic!r:.60}")
-        parts.append((topic, integer(_req(tp, "partition", at), f"{at}.partition")))
+        parts.append((topic, integer(require_field(tp, "partition", at), f"{at}.partition")))
     return MemberDoc(
         member=str(name), rack=ostr(m, "rack", where),
         instance_id=ostr(m, "instance_id", where), partitions=tuple(parts),
@@ -397,7 +397,7 @@ def _group(row: Any, where: str) -> GroupDoc:
     if not topics:  # not given: the topics its members read, in order of appearance
         topics = list(dict.fromkeys(t for m in members for t, _ in m.partitions))
     return GroupDoc(
-        group=str(_req(g, "group", where)), strategy=ostr(g, "strategy", where),
+        group=str(require_field(g, "group", where)), strategy=ostr(g, "strategy", where),
         topics=tuple(topics), members=members,
         max_over_mean=ratio(g.get("skew"), f"{where}.skew"),
     )
@@ -415,13 +415,13 @@ def _heatmap(doc: Any, where: str) -> HeatmapDoc | None:
     for i, row in enumerate(lst(h, "rows", where)):
         at = f"{where}.rows[{i}]"
         r = obj(row, at)
-        topic = _req(r, "topic", at)
+        topic = require_field(r, "topic", at)
         values = lst(r, "bytes_per_s", at)
         if len(values) != len(columns):
             raise ConfigError(f"{at}.bytes_per_s: expected {len(columns)} values (one per "
                               f"column), got {len(values)}")
         check_numbers(values, f"{at}.bytes_per_s")
-        labels.append((str(topic), integer(_req(r, "partition", at), f"{at}.partition")))
+        labels.append((str(topic), integer(require_field(r, "partition", at), f"{at}.partition")))
         z.append(values)
     return HeatmapDoc(window_s=onum(h, "window_s", where), columns=tuple(columns),
                       labels=tuple(labels), z=tuple(z),
@@ -433,7 +433,7 @@ def _rows(doc: Mapping[str, Any], key: str, field: str) -> tuple[Mapping[str, An
     out = []
     for i, row in enumerate(rows):
         r = obj(row, f"{key}[{i}]")
-        _req(r, field, f"{key}[{i}]")
+        require_field(r, field, f"{key}[{i}]")
         out.append(r)
     return tuple(out)
 

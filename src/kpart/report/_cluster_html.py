@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kpart.errors import ConfigError
-from kpart.report._html_parts import _req, _section, _table
+from kpart.report._html_parts import html_section, html_table, require_field
 
 __all__ = ["CSS", "BrokerLoads", "METRICS", "brokers_section", "cluster_sections",
            "failures_section", "opt_num",
@@ -58,7 +58,7 @@ def opt_num(value: Any, where: str) -> float | None:
 
 def req_list(doc: Mapping[str, Any], key: str, where: str) -> list[Any]:
     """``doc[key]``, which must be a list; ``ConfigError`` naming ``where.key`` otherwise."""
-    value = _req(doc, key, where)
+    value = require_field(doc, key, where)
     if not isinstance(value, list):
         raise ConfigError(f"{where}.{key}: expected a list, got {type(value).__name__}")
     return value
@@ -72,10 +72,10 @@ def _flag(row: Mapping[str, Any], key: str, where: str) -> bool:
 
 
 def _loads(row: Mapping[str, Any], key: str, where: str) -> dict[str, float | None]:
-    doc = _req(row, key, where)
+    doc = require_field(row, key, where)
     if not isinstance(doc, Mapping):
         raise ConfigError(f"{where}.{key}: expected an object, got {doc!r}")
-    return {m: opt_num(_req(doc, m, f"{where}.{key}"), f"{where}.{key}.{m}") for m in _LOADS}
+    return {m: opt_num(require_field(doc, m, f"{where}.{key}"), f"{where}.{key}.{m}") for m in _LOADS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ def parse_brokers(rows: Any, where: str, *, before_required: bool) -> BrokerLoad
         at = f"{where}[{i}]"
         if not isinstance(row, Mapping):
             raise ConfigError(f"{at}: expected a broker object, got {row!r:.60}")
-        broker = _req(row, "broker", at)
+        broker = require_field(row, "broker", at)
         if isinstance(broker, bool) or not isinstance(broker, int):
             raise ConfigError(f"{at}.broker: expected a broker id, got {broker!r}")
         rack = row.get("rack")
@@ -223,7 +223,7 @@ def brokers_section(rows: Any, where: str, *, before_required: bool,
     body, unknown = _charts(b, threshold)
     n_added, n_removed = sum(b.added), sum(b.removed)
     body += (f"<details><summary>Every broker ({len(b.ids):,})</summary>"
-             + _table(_table_rows(b), "table-broker-load") + "</details>")
+             + html_table(_table_rows(b), "table-broker-load") + "</details>")
     what = ("Light bars: before the plan; dark bars: after it. " if b.before is not None
             else "The load each broker carries now. ")
     marks = []
@@ -237,7 +237,7 @@ def brokers_section(rows: Any, where: str, *, before_required: bool,
     note = html.escape(what + (("; ".join(marks).capitalize() + ". ") if marks else "")
                        + (lines if any(c is not None for v in b.capacity.values() for c in v)
                           else "") + " ".join(unknown))
-    return _section("broker-load", "Load per broker", body, note.strip())
+    return html_section("broker-load", "Load per broker", body, note.strip())
 
 
 def _failure_row(rank: int, f: Any, where: str) -> dict[str, Any]:
@@ -250,7 +250,7 @@ def _failure_row(rank: int, f: Any, where: str) -> dict[str, Any]:
     rack = f.get("rack")
     if rack is not None and not isinstance(rack, str):
         raise ConfigError(f"{at}.rack: expected a string or null, got {rack!r}")
-    num = {k: opt_num(_req(f, k, at), f"{at}.{k}") for k in (
+    num = {k: opt_num(require_field(f, k, at), f"{at}.{k}") for k in (
         "offline_partitions", "under_min_isr", "max_leaders", "max_bytes_in_per_s",
         "mean_bytes_in_per_s")}
     top, mean = num["max_bytes_in_per_s"], num["mean_bytes_in_per_s"]
@@ -271,13 +271,13 @@ def failures_section(failures: Any, where: str, *, missing: str) -> str:
     """The ``failures`` section: ``table-failures``, one row per failure in the given (ranked,
     worst first) order; ``failures`` ``None``: a note saying ``missing`` (how to compute it)."""
     if failures is None:
-        return _section("failures", "Broker and rack failures",
+        return html_section("failures", "Broker and rack failures",
                         f'<p class="notice" id="failures-missing">Not computed: '
                         f"{html.escape(missing)}</p>")
     if not isinstance(failures, list):
         raise ConfigError(f"{where}: expected a list or null, got {failures!r:.60}")
     rows = [_failure_row(i, f, where) for i, f in enumerate(failures, 1)]
-    body = _table(rows, "table-failures") if rows else (
+    body = html_table(rows, "table-failures") if rows else (
         '<p class="notice" id="failures-missing">No failure to rank.</p>')
     offline = sum(1 for r in rows if r["offline partitions"])
     note = ("Broker and rack failures, worst first (the highest leader bytes-in of a surviving "
@@ -287,7 +287,7 @@ def failures_section(failures: Any, where: str, *, missing: str) -> str:
             "acks=all are refused.")
     if offline:
         note += f" {offline} of these failures take partitions offline."
-    return _section("failures", "Broker and rack failures", body, html.escape(note))
+    return html_section("failures", "Broker and rack failures", body, html.escape(note))
 
 
 
@@ -299,7 +299,7 @@ def cluster_sections(doc: Any) -> list[str]:
         return []
     if not isinstance(doc, Mapping):
         raise ConfigError(f"summary: field 'cluster' must be an object, got {doc!r:.60}")
-    return [brokers_section(_req(doc, "brokers", "cluster"), "cluster.brokers",
+    return [brokers_section(require_field(doc, "brokers", "cluster"), "cluster.brokers",
                             before_required=False,
                             capacity_threshold=doc.get("capacity_threshold")),
             failures_section(doc.get("failures"), "cluster.failures",

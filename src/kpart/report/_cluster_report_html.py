@@ -40,7 +40,7 @@ from kpart.report._cluster_count_html import partition_count_section
 from kpart.report._cluster_doc import BrokerDoc, ClusterDoc, TopicDoc, read_cluster_summary
 from kpart.report._cluster_html import CSS, cluster_sections
 from kpart.report._format import human
-from kpart.report._html_parts import _CSS, _esc, _fmt, _section, _table
+from kpart.report._html_parts import PAGE_CSS, escape_html, format_value, html_section, html_table
 from kpart.report._plan_charts import chart_html
 from kpart.report._share_streams import html_sections as share_streams_html
 from kpart.report._version_change import version_change_html
@@ -76,7 +76,7 @@ def _analysed(doc: ClusterDoc) -> str:
     if not doc.analysed:
         return ""
     rows = "".join(f"<tr><th>{html.escape(str(k).replace('_', ' '))}</th>"
-                   f"<td>{_esc(v if not isinstance(v, Mapping) else dict(v))}</td></tr>"
+                   f"<td>{escape_html(v if not isinstance(v, Mapping) else dict(v))}</td></tr>"
                    for k, v in doc.analysed.items()
                    if doc.brokers or k not in _PLACED or v)
     return (f'<h3>What was analysed</h3><table id="table-analysed" class="analysed">'
@@ -87,7 +87,7 @@ def _overview(doc: ClusterDoc) -> str:
     parts = sum(t.num_partitions for t in doc.topics)
     racks = len({b.rack for b in doc.brokers if b.rack is not None})
     cards = [("topics", f"{len(doc.topics):,}"), ("partitions", f"{parts:,}"),
-             ("records", _fmt(doc.records if doc.records is not None
+             ("records", format_value(doc.records if doc.records is not None
                               else sum(t.records for t in doc.topics))),
              ("bytes", human(doc.bytes if doc.bytes is not None
                              else sum(t.bytes for t in doc.topics), "B")),
@@ -102,7 +102,7 @@ def _overview(doc: ClusterDoc) -> str:
     if peaks:
         top, broker = max(peaks, key=lambda x: x[0])
         cards.append(("busiest broker, peak bytes in", f"{broker.broker}: {human(top, 'B/s')}"))
-    return _section("overview", "Overview", _cards(cards) + _analysed(doc))
+    return html_section("overview", "Overview", _cards(cards) + _analysed(doc))
 
 
 #: The topic table fits the page: figures and durations on one line, the input path (its last
@@ -131,8 +131,8 @@ def _topics(doc: ClusterDoc) -> str:
             for t in doc.topics]
     note = ("One row per topic; max / mean: the partition with the most records over the mean "
             "(1 = even). The span is the time from the first to the last window.")
-    return _section("topics", "Topics",
-                    f'<div class="wide">{_table(rows, "table-topics")}</div>', html.escape(note))
+    return html_section("topics", "Topics",
+                    f'<div class="wide">{html_table(rows, "table-topics")}</div>', html.escape(note))
 
 
 def _partition_hover(t: TopicDoc) -> list[str]:
@@ -171,7 +171,7 @@ def _topic_chart(t: TopicDoc, i: int, placed: bool = True) -> str:
     return (f'<h3 id="topic-{i}">{html.escape(t.topic)}</h3>'
             + chart_html(fig, f"chart-topic-{i}")
             + f"<details><summary>Every partition of {html.escape(t.topic)} "
-              f"({len(parts):,})</summary>{_table(rows, f'table-topic-{i}')}</details>")
+              f"({len(parts):,})</summary>{html_table(rows, f'table-topic-{i}')}</details>")
 
 
 def _partitions(doc: ClusterDoc) -> str:
@@ -184,19 +184,19 @@ def _partitions(doc: ClusterDoc) -> str:
             "dashed line is the mean. The buttons switch between records, bytes and, with a "
             "timestamp column, the peak window's bytes in per second (open marks: p99 and mean "
             "over every window of the span).")
-    return _section("partitions", "Partitions per topic", body, html.escape(note))
+    return html_section("partitions", "Partitions per topic", body, html.escape(note))
 
 
 def _heatmap(doc: ClusterDoc) -> str:
     h = doc.heatmap
     if h is None:
-        return _section("heatmap", "Load over time",
+        return html_section("heatmap", "Load over time",
                         '<p class="notice" id="heatmap-missing">No load over time: give a topic '
                         "a timestamp column (<code>timestamp = \"ts\"</code> in its "
                         "<code>[[topics]]</code> table) to see each partition's bytes per "
                         "second window by window.</p>")
     if not h.labels or not h.columns:
-        return _section("heatmap", "Load over time",
+        return html_section("heatmap", "Load over time",
                         '<p class="notice" id="heatmap-missing">No window holds a record.</p>')
     fig = charts.heatmap(h.labels, h.columns, h.z,
                          title="Bytes in per second: partition × time")
@@ -207,15 +207,15 @@ def _heatmap(doc: ClusterDoc) -> str:
         note += (f" Only the {len(h.labels):,} partitions with the highest peak window are "
                  f"drawn; {h.rows_omitted:,} more are left out (windows.parquet holds every "
                  "partition's windows).")
-    return _section("heatmap", "Load over time", chart_html(fig, "chart-heatmap"),
+    return html_section("heatmap", "Load over time", chart_html(fig, "chart-heatmap"),
                     html.escape(note))
 
 
 def _broker_hover(b: BrokerDoc) -> str:
     head = f"broker {b.broker}" + (f" · rack {b.rack}" if b.rack else "")
     lines = [f"<b>{html.escape(head)}</b>",
-             f"as leader: {_fmt(b.leader_records)} records, {human(b.leader_bytes, 'B')}",
-             f"as replica: {_fmt(b.replica_records)} records, {human(b.replica_bytes, 'B')}",
+             f"as leader: {format_value(b.leader_records)} records, {human(b.leader_bytes, 'B')}",
+             f"as replica: {format_value(b.replica_records)} records, {human(b.replica_bytes, 'B')}",
              f"network in {human(b.nw_in, 'B/s')} (produce {human(b.produce_in, 'B/s')}, "
              f"replication {human(b.replication_in, 'B/s')})",
              f"network out {human(b.nw_out, 'B/s')} (consumers {human(b.consumer_out, 'B/s')}, "
@@ -273,7 +273,7 @@ def _brokers(doc: ClusterDoc) -> str:
             label="peak network in" if network_peak else "peak bytes in")
         body += chart_html(fig, "chart-brokers-peak")
     body += (f"<details><summary>Every broker ({len(bs):,})</summary>"
-             + _table(_broker_rows(bs), "table-brokers") + "</details>")
+             + html_table(_broker_rows(bs), "table-brokers") + "</details>")
     from kpart.report._format import AS_REPLICA
 
     over = [b.broker for b in bs if b.capacity_used is not None and b.capacity_used > 1]
@@ -289,7 +289,7 @@ def _brokers(doc: ClusterDoc) -> str:
         note += (f" {len(over)} broker{'s' * (len(over) != 1)} exceed their network-in "
                  f"capacity at the peak (red): {', '.join(map(str, over[:20]))}"
                  + ("…" if len(over) > 20 else "") + ".")
-    return _section("brokers", "Brokers", body, html.escape(note))
+    return html_section("brokers", "Brokers", body, html.escape(note))
 
 
 def _racks(doc: ClusterDoc) -> str:
@@ -298,7 +298,7 @@ def _racks(doc: ClusterDoc) -> str:
     names = {"nw_in_bytes_per_s": "network in", "nw_out_bytes_per_s": "network out"}
     rows = [{names.get(k, k): human(v, "B/s") if k in names and isinstance(v, int | float)
              and not isinstance(v, bool) else v for k, v in r.items()} for r in doc.racks]
-    return _section("racks", "Racks", _table(rows, "table-racks"),
+    return html_section("racks", "Racks", html_table(rows, "table-racks"),
                     "The brokers of each rack, their loads summed.")
 
 
@@ -330,12 +330,12 @@ def _groups(doc: ClusterDoc) -> str:
                  "peak records/s": m.peak_records,
                  "records_share": m.records / total if total else 0.0}
                 for j, m in enumerate(g.members)]
-        body += chart_html(fig, f"chart-group-{i}") + _table(rows, f"table-group-{i}")
+        body += chart_html(fig, f"chart-group-{i}") + html_table(rows, f"table-group-{i}")
     if not body:
         return ""
     note = ("Records consumed per member over every topic its group reads, and the "
             "topic-partitions each member is assigned (the assignor ran over all of them).")
-    return _section("consumers", "Consumer groups", body, html.escape(note))
+    return html_section("consumers", "Consumer groups", body, html.escape(note))
 
 
 def _hot_keys(doc: ClusterDoc) -> str:
@@ -346,7 +346,7 @@ def _hot_keys(doc: ClusterDoc) -> str:
     serializers = {t.topic: t.key_serializer for t in doc.topics}
     rows = [{**h, "key": key_text(h.get("key"), serializers.get(str(h.get("topic"))))}
             for h in doc.hot_keys]
-    return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"),
+    return html_section("hot-keys", "Hot keys", html_table(rows, "table-hot-keys"),
                     "The most frequent keys of every topic, with the partition they hash to.")
 
 
@@ -368,7 +368,7 @@ def render_cluster_report(summary: Mapping[str, Any]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>kpart report: {title}</title>"
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{PAGE_CSS}'
         f"{CSS}{TOPICS_CSS}code{{background:#eef2f6;padding:0 3px}}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
         f"<header><h1>kpart report — {'cluster' if doc.brokers else 'producer view'}: "

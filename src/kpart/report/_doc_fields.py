@@ -19,7 +19,7 @@ import numpy as np
 
 from kpart.errors import ConfigError
 from kpart.report._cluster_html import opt_num
-from kpart.report._html_parts import _req
+from kpart.report._html_parts import require_field
 
 __all__ = ["check_numbers", "count", "integer", "lst", "num", "obj", "oint", "onum", "ostr",
            "ratio"]
@@ -36,7 +36,7 @@ def lst(doc: Mapping[str, Any], key: str, where: str, *, required: bool = True,
         nonempty: bool = False) -> list[Any]:
     """``doc[key]``, a list (``nonempty``: with an item); not ``required``: absent or
     ``null`` is ``[]``."""
-    value = _req(doc, key, where) if required else doc.get(key)
+    value = require_field(doc, key, where) if required else doc.get(key)
     if value is None and not required:
         return []
     if not isinstance(value, list) or (nonempty and not value):
@@ -47,7 +47,7 @@ def lst(doc: Mapping[str, Any], key: str, where: str, *, required: bool = True,
 
 def num(doc: Mapping[str, Any], key: str, where: str) -> float:
     """A required, finite number."""
-    value = opt_num(_req(doc, key, where), f"{where}.{key}")
+    value = opt_num(require_field(doc, key, where), f"{where}.{key}")
     if value is None:
         raise ConfigError(f"{where}.{key}: expected a number, got null")
     return value

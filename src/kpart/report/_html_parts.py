@@ -1,5 +1,6 @@
-"""Building blocks of the report page (private to :mod:`kpart.report.html`): field access
-with errors naming the field, number formatting, escaped tables, sections, Plotly chart divs.
+"""Building blocks of the report pages (shared by the renderers of :mod:`kpart.report`):
+field access with errors naming the field, number formatting, escaped tables, sections, Plotly
+chart divs.
 """
 
 from __future__ import annotations
@@ -10,25 +11,29 @@ from typing import Any
 
 from kpart.errors import ConfigError
 
-_PLOT_CONFIG = {"displaylogo": False, "responsive": True}
+__all__ = ["PAGE_CSS", "PLOT_CONFIG", "POST_SCRIPT", "chart_div", "doc_ratio", "escape_html",
+           "format_value", "html_section", "html_table", "number_field", "require_field",
+           "stat_rows"]
+
+PLOT_CONFIG = {"displaylogo": False, "responsive": True}
 # Each plot marks itself rendered once Plotly.newPlot's promise resolved (the browser test
 # and anyone scripting the page can wait on it).
-_POST_SCRIPT = "document.getElementById('{plot_id}').setAttribute('data-rendered', '1');"
+POST_SCRIPT = "document.getElementById('{plot_id}').setAttribute('data-rendered', '1');"
 
 
-def _req(doc: Mapping[str, Any], key: str, where: str = "summary") -> Any:
+def require_field(doc: Mapping[str, Any], key: str, where: str = "summary") -> Any:
     if not isinstance(doc, Mapping) or key not in doc:
         raise ConfigError(f"{where}: missing field {key!r}")
     return doc[key]
 
 
-def _num(value: Any, where: str) -> float:
+def number_field(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigError(f"{where}: expected a number, got {value!r}")
     return value
 
 
-def _fmt(value: Any) -> str:
+def format_value(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return "—" if value is None else str(value).lower()
     if isinstance(value, int):
@@ -36,21 +41,21 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.1f}"
     if isinstance(value, list | tuple):
-        return ", ".join(_fmt(v) for v in value)
+        return ", ".join(format_value(v) for v in value)
     return str(value)
 
 
-def _esc(value: Any) -> str:
-    return html.escape(_fmt(value))
+def escape_html(value: Any) -> str:
+    return html.escape(format_value(value))
 
 
-def _chart(fig: Any, div_id: str) -> str:
+def chart_div(fig: Any, div_id: str) -> str:
     inner = fig.to_html(
         full_html=False,
         include_plotlyjs=False,
         div_id=div_id,
-        config=_PLOT_CONFIG,
-        post_script=_POST_SCRIPT,
+        config=PLOT_CONFIG,
+        post_script=POST_SCRIPT,
     )
     return f'<div class="kpart-chart">{inner}</div>'
 
@@ -60,7 +65,7 @@ def _cell(column: str, value: Any) -> str:
 
     if is_fraction(str(column)) and isinstance(value, int | float) and not isinstance(value, bool):
         return html.escape(percent(value))  # as the CLI prints it
-    return _esc(value)
+    return escape_html(value)
 
 
 def _th(column: str) -> str:
@@ -72,7 +77,7 @@ def _th(column: str) -> str:
     return f"<th{tip}>{html.escape(header(str(column)))}</th>"
 
 
-def _table(
+def html_table(
     rows: Sequence[Mapping[str, Any]], table_id: str, skip: Sequence[str] = ()
 ) -> str:
     columns: list[str] = []
@@ -86,7 +91,7 @@ def _table(
     return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def _ratio(doc: Mapping[str, Any]) -> float | None:
+def doc_ratio(doc: Mapping[str, Any]) -> float | None:
     """``max_over_mean`` (summary.py's name) or ``max_mean`` of a skew/scenario dict."""
     for key in ("max_over_mean", "max_mean"):
         value = doc.get(key)
@@ -95,12 +100,12 @@ def _ratio(doc: Mapping[str, Any]) -> float | None:
     return None
 
 
-def _section(sid: str, title: str, body: str, note: str = "") -> str:
+def html_section(sid: str, title: str, body: str, note: str = "") -> str:
     note_html = f'<p class="note">{note}</p>' if note else ""
     return f'<section id="{sid}"><h2>{html.escape(title)}</h2>{note_html}{body}</section>'
 
 
-def _stat_rows(doc: Mapping[str, Any], prefix: str = "") -> list[dict[str, Any]]:
+def stat_rows(doc: Mapping[str, Any], prefix: str = "") -> list[dict[str, Any]]:
     """One row per innermost dict of figures: ``{"load": path, **figures}``."""
     rows: list[dict[str, Any]] = []
     scalars = {k: v for k, v in doc.items() if not isinstance(v, Mapping)}
@@ -108,11 +113,11 @@ def _stat_rows(doc: Mapping[str, Any], prefix: str = "") -> list[dict[str, Any]]
         rows.append({"load": prefix.rstrip(" ·") or "all", **scalars})
     for key, value in doc.items():
         if isinstance(value, Mapping):
-            rows.extend(_stat_rows(value, f"{prefix}{key} · "))
+            rows.extend(stat_rows(value, f"{prefix}{key} · "))
     return rows
 
 
-_CSS = """
+PAGE_CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;background:#fafafa}
 header{background:#1f2d3d;color:#fff;padding:16px 32px}header h1{margin:0;font-size:22px}
 nav{padding:6px 32px;background:#e9eef3}nav a{margin-right:16px;color:#1f4e79}

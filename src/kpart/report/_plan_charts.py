@@ -20,7 +20,7 @@ from typing import Any
 
 from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR, value_axis
 from kpart.report._format import human
-from kpart.report._html_parts import _PLOT_CONFIG, _POST_SCRIPT
+from kpart.report._html_parts import PLOT_CONFIG, POST_SCRIPT
 
 __all__ = ["ADDED_COLOR", "REMOVED_COLOR", "Figure", "batch_timeline", "before_after_bars",
            "chart_html", "human", "runs", "value_axis"]
@@ -68,7 +68,7 @@ def chart_html(fig: Figure, div_id: str) -> str:
     import plotly.io as pio
 
     inner = pio.to_html(fig, validate=False, full_html=False, include_plotlyjs=False,
-                        div_id=div_id, config=_PLOT_CONFIG, post_script=_POST_SCRIPT)
+                        div_id=div_id, config=PLOT_CONFIG, post_script=POST_SCRIPT)
     return f'<div class="kpart-chart">{inner}</div>'
 
 

@@ -33,7 +33,7 @@ from rich.table import Table
 
 from kpart.errors import ConfigError
 from kpart.report._doc_fields import integer, lst, num, obj, ostr
-from kpart.report._html_parts import _section, _table
+from kpart.report._html_parts import html_section, html_table
 
 __all__ = ["SHARE_NOTE", "html_sections", "share_rows", "streams_rows", "terminal_tables"]
 
@@ -182,7 +182,7 @@ def html_sections(summary: Mapping[str, Any]) -> list[str]:
                                   [m["partitions"] for m in ms],
                                   title=f"Share group {g['group']} — {_how(g)} — expected "
                                         "records per member (expected share)")
-        share += chart_html(fig, f"chart-share-group-{i}") + _table(
+        share += chart_html(fig, f"chart-share-group-{i}") + html_table(
             [{"member": m["member"], "rack": m["rack"], "partitions (÷k: shared by k)":
               m["partitions"], "expected records": m["expected_records"],
               "expected bytes": m["expected_bytes"]} for m in ms], f"table-share-group-{i}")
@@ -203,13 +203,13 @@ def html_sections(summary: Mapping[str, Any]) -> list[str]:
             streams += ('<p class="note">Source topics ' + html.escape(", ".join(g["missing"]))
                         + " are missing: Kafka's coordinator refuses the topology, no member "
                         "gets a task.</p>")
-        streams += _table([{"member": m["member"], "process": m["process"], "rack": m["rack"],
+        streams += html_table([{"member": m["member"], "process": m["process"], "rack": m["rack"],
                             "active tasks": m["active_tasks"],
                             "standby tasks": m["standby_tasks"], "records": m["records"],
                             "bytes": m["bytes"]} for m in ms], f"table-streams-group-{i}")
     return [
-        _section("share-groups", "Share groups", share, html.escape(SHARE_NOTE)) if share else "",
-        _section("streams-groups", "Streams groups", streams, html.escape(
+        html_section("share-groups", "Share groups", share, html.escape(SHARE_NOTE)) if share else "",
+        html_section("streams-groups", "Streams groups", streams, html.escape(
             "Each member's active and standby tasks (subtopology_partition) as the group "
             "coordinator's sticky task assignor gives them; active task i of a subtopology "
             "reads partition i of each of its source topics, and a member's records are those "

@@ -74,15 +74,15 @@ from kpart.errors import ConfigError, Param
 from kpart.report._cluster_html import CSS, cluster_sections
 from kpart.report._format import human
 from kpart.report._html_parts import (
-    _CSS,
-    _chart,
-    _esc,
-    _num,
-    _ratio,
-    _req,
-    _section,
-    _stat_rows,
-    _table,
+    PAGE_CSS,
+    chart_div,
+    doc_ratio,
+    escape_html,
+    html_section,
+    html_table,
+    number_field,
+    require_field,
+    stat_rows,
 )
 from kpart.report._share_streams import html_sections as share_streams_html
 from kpart.report._version_change import version_change_html
@@ -111,29 +111,29 @@ def _overview(summary: Mapping[str, Any], hot: list[int]) -> str:
                        ("empty_key_records", "empty-key records")):
         if summary.get(key) is not None:
             value = summary[key]
-            cards.append((label, human(_num(value, key), "B") if key == "bytes" else value))
+            cards.append((label, human(number_field(value, key), "B") if key == "bytes" else value))
     invalid = summary.get("invalid_key_records")
     if isinstance(invalid, int) and invalid > 0:  # counted apart: in no partition
         cards.append(("invalid-key records", invalid))
     skew = summary.get("skew")
     if isinstance(skew, Mapping):
         for name, figures in skew.items():
-            ratio = _ratio(figures) if isinstance(figures, Mapping) else None
+            ratio = doc_ratio(figures) if isinstance(figures, Mapping) else None
             if ratio is not None:
                 cards.append((f"{name.replace('_', ' ')} max/mean", ratio))
     cards.append(("hot partitions", ", ".join(map(str, hot)) or "none"))
     items = "".join(
         f'<div class="card"><div class="label">{html.escape(k)}</div>'
-        f'<div class="value">{_esc(v)}</div></div>'
+        f'<div class="value">{escape_html(v)}</div></div>'
         for k, v in cards
     )
     note = ""
     if isinstance(invalid, int) and invalid > 0:
-        note = (f'<p class="note" id="invalid-keys">all {_esc(invalid)} records have keys the '
+        note = (f'<p class="note" id="invalid-keys">all {escape_html(invalid)} records have keys the '
                 "serializer cannot represent</p>" if not summary["records"] else
-                f'<p class="note" id="invalid-keys">{_esc(invalid)} invalid-key records (keys '
+                f'<p class="note" id="invalid-keys">{escape_html(invalid)} invalid-key records (keys '
                 "the serializer cannot represent) are counted apart, in no partition</p>")
-    return _section("overview", "Overview", f'<div class="cards">{items}</div>' + note
+    return html_section("overview", "Overview", f'<div class="cards">{items}</div>' + note
                     + _analysed(summary))
 
 
@@ -152,25 +152,25 @@ def _analysed(summary: Mapping[str, Any]) -> str:
 def _partitions(summary: Mapping[str, Any]) -> tuple[str, list[int]]:
     from kpart.report import _charts
 
-    rows = _req(summary, "partitions")
+    rows = require_field(summary, "partitions")
     if not isinstance(rows, list) or not rows:
         raise ConfigError("summary: field 'partitions' must be a non-empty list")
-    ids = [int(_num(_req(r, "partition", "partitions[]"), "partitions[].partition")) for r in rows]
-    recs = [_num(_req(r, "records", "partitions[]"), "partitions[].records") for r in rows]
+    ids = [int(number_field(require_field(r, "partition", "partitions[]"), "partitions[].partition")) for r in rows]
+    recs = [number_field(require_field(r, "records", "partitions[]"), "partitions[].records") for r in rows]
     hot = _hot_flags(summary, ids, recs)
     hot_ids = [p for p, h in zip(ids, hot, strict=True) if h]
-    body = _chart(
+    body = chart_div(
         _charts.partition_bars(ids, recs, hot, title="Records per partition", unit="records"),
         "chart-partition-records",
     )
     if all(r.get("bytes") is not None for r in rows):
-        size = [_num(r["bytes"], "partitions[].bytes") for r in rows]
-        body += _chart(
+        size = [number_field(r["bytes"], "partitions[].bytes") for r in rows]
+        body += chart_div(
             _charts.partition_bars(ids, size, hot, title="Bytes per partition", unit="bytes"),
             "chart-partition-bytes",
         )
     if all("replicas" in r for r in rows):
-        body += "<details><summary>Replica assignment</summary>" + _table(
+        body += "<details><summary>Replica assignment</summary>" + html_table(
             [
                 {k: r.get(k) for k in ("partition", "leader", "replicas", "records", "bytes")}
                 for r in rows
@@ -187,7 +187,7 @@ def _partitions(summary: Mapping[str, Any]) -> tuple[str, list[int]]:
         f"Hot partitions (red) carry more than {HOT_FACTOR}× the mean; the dashed line is the "
         f"mean over all partitions. {placed}"
     )
-    return _section("partitions", "Partitions", body, note), hot_ids
+    return html_section("partitions", "Partitions", body, note), hot_ids
 
 
 def _brokers(summary: Mapping[str, Any]) -> str:
@@ -197,19 +197,19 @@ def _brokers(summary: Mapping[str, Any]) -> str:
     if not rows:
         return ""
     fig = _charts.broker_bars(
-        [_req(r, "broker", "brokers[]") for r in rows],
+        [require_field(r, "broker", "brokers[]") for r in rows],
         [r.get("rack") for r in rows],
-        [_num(_req(r, "leader_records", "brokers[]"), "brokers[].leader_records") for r in rows],
-        [_num(_req(r, "replica_records", "brokers[]"), "brokers[].replica_records") for r in rows],
+        [number_field(require_field(r, "leader_records", "brokers[]"), "brokers[].leader_records") for r in rows],
+        [number_field(require_field(r, "replica_records", "brokers[]"), "brokers[].replica_records") for r in rows],
         unit="records",
     )
-    body = _chart(fig, "chart-brokers") + _table(rows, "table-brokers")
+    body = chart_div(fig, "chart-brokers") + html_table(rows, "table-brokers")
     if summary.get("racks"):
-        body += _table(summary["racks"], "table-racks")
+        body += html_table(summary["racks"], "table-racks")
     from kpart.report._format import AS_REPLICA
 
     note = html.escape(AS_REPLICA[0].upper() + AS_REPLICA[1:] + ".")
-    return _section("brokers", "Brokers and racks", body, note)
+    return html_section("brokers", "Brokers and racks", body, note)
 
 
 def _members_text(parts: Any) -> str:
@@ -219,7 +219,7 @@ def _members_text(parts: Any) -> str:
 
 
 def _skew_suffix(skew: Any) -> str:
-    ratio = _ratio(skew) if isinstance(skew, Mapping) else None
+    ratio = doc_ratio(skew) if isinstance(skew, Mapping) else None
     return f" (max/mean {ratio:.3g})" if ratio is not None else ""
 
 
@@ -231,17 +231,17 @@ def _groups(summary: Mapping[str, Any]) -> str:
         return ""
     body = ""
     for i, g in enumerate(groups):
-        name = _req(g, "group", "groups[]")
+        name = require_field(g, "group", "groups[]")
         strategy = g.get("strategy", "?")
-        members = _req(g, "members", f"groups[{name}]")
+        members = require_field(g, "members", f"groups[{name}]")
         fig = _charts.member_bars(
-            [str(_req(m, "member", f"groups[{name}].members[]")) for m in members],
-            [_num(_req(m, "records", f"groups[{name}].members[]"), "records") for m in members],
+            [str(require_field(m, "member", f"groups[{name}].members[]")) for m in members],
+            [number_field(require_field(m, "records", f"groups[{name}].members[]"), "records") for m in members],
             [_members_text(m.get("partitions")) for m in members],
             title=f"Group {name} — {strategy}" + _skew_suffix(g.get("skew")),
         )
-        body += _chart(fig, f"chart-group-{i}") + _member_table(members, i)
-    return _section("consumers", "Consumer groups", body,
+        body += chart_div(fig, f"chart-group-{i}") + _member_table(members, i)
+    return html_section("consumers", "Consumer groups", body,
                     "Records consumed per member, and the partitions each member is assigned.")
 
 
@@ -255,7 +255,7 @@ def _member_table(members: list[Mapping[str, Any]], i: int) -> str:
              **({"bytes": m["bytes"]} if "bytes" in m else {}),
              "records_share": (m.get("records") or 0) / total if total else 0.0}
             for m in members]
-    return _table(rows, f"table-group-{i}")
+    return html_table(rows, f"table-group-{i}")
 
 
 def _hot_keys(summary: Mapping[str, Any]) -> str:
@@ -267,7 +267,7 @@ def _hot_keys(summary: Mapping[str, Any]) -> str:
     serializer = summary.get("key_serializer")
     rows = [{**r, "key": key_text(r.get("key"), serializer)} if isinstance(r, Mapping) else r
             for r in rows]
-    return _section("hot-keys", "Hot keys", _table(rows, "table-hot-keys"))
+    return html_section("hot-keys", "Hot keys", html_table(rows, "table-hot-keys"))
 
 
 def _skew(summary: Mapping[str, Any]) -> str:
@@ -280,8 +280,8 @@ def _skew(summary: Mapping[str, Any]) -> str:
     )
     from kpart.report._format import load_label
 
-    rows = [{**r, "load": load_label(str(r["load"]))} for r in _stat_rows(skew)]
-    return _section("skew", "Skew", _table(rows, "table-skew"), note)
+    rows = [{**r, "load": load_label(str(r["load"]))} for r in stat_rows(skew)]
+    return html_section("skew", "Skew", html_table(rows, "table-skew"), note)
 
 
 def _whatif(summary: Mapping[str, Any]) -> str:
@@ -290,10 +290,10 @@ def _whatif(summary: Mapping[str, Any]) -> str:
     doc = summary.get("whatif")
     if not doc:
         return ""
-    scenarios = _req(doc, "scenarios", "whatif") if isinstance(doc, Mapping) else doc
+    scenarios = require_field(doc, "scenarios", "whatif") if isinstance(doc, Mapping) else doc
     meta = doc if isinstance(doc, Mapping) else {}
     now = meta.get("num_partitions", summary["num_partitions"])
-    counts = [_req(s, "num_partitions", "whatif.scenarios[]") for s in scenarios]
+    counts = [require_field(s, "num_partitions", "whatif.scenarios[]") for s in scenarios]
     best = meta.get("best")
     labels = [
         f"{m} (now, best)" if m == now and m == best else f"{m} (now)" if m == now
@@ -303,11 +303,11 @@ def _whatif(summary: Mapping[str, Any]) -> str:
     current = [m == now for m in counts]
     ratio = []
     for s in scenarios:
-        r = _ratio(s) if isinstance(s, Mapping) else None
+        r = doc_ratio(s) if isinstance(s, Mapping) else None
         if r is None:
             raise ConfigError(f"whatif.scenarios[]: missing field 'max_over_mean' in {s!r}")
         ratio.append(r)
-    body = _chart(
+    body = chart_div(
         _charts.scenario_bars(
             labels, ratio, title="Skew (max/mean of records) by partition count",
             xaxis="partitions", yaxis="max/mean", highlight=current,
@@ -315,8 +315,8 @@ def _whatif(summary: Mapping[str, Any]) -> str:
         "chart-whatif",
     )
     if all(s.get("moved_fraction") is not None for s in scenarios):
-        moved = [_num(s["moved_fraction"], "moved_fraction") for s in scenarios]
-        body += _chart(
+        moved = [number_field(s["moved_fraction"], "moved_fraction") for s in scenarios]
+        body += chart_div(
             _charts.scenario_bars(
                 labels, moved, title=f"Share of records whose partition changes from {now}",
                 xaxis="partitions", yaxis="records moved", highlight=current, percent=True,
@@ -324,7 +324,7 @@ def _whatif(summary: Mapping[str, Any]) -> str:
             ),
             "chart-whatif-moved",
         )
-    body += _table([{**s, "num_partitions": label} for s, label in
+    body += html_table([{**s, "num_partitions": label} for s, label in
                     zip(scenarios, labels, strict=True)], "table-whatif")
     from kpart.report._format import null_keys_note
 
@@ -333,7 +333,7 @@ def _whatif(summary: Mapping[str, Any]) -> str:
         "partitions from the change on, so its ordering breaks across the change. "
         + null_keys_note(meta)
     )
-    return _section("whatif", "What if the partition count changed", body, note)
+    return html_section("whatif", "What if the partition count changed", body, note)
 
 
 def _compat(summary: Mapping[str, Any]) -> str:
@@ -342,38 +342,38 @@ def _compat(summary: Mapping[str, Any]) -> str:
     doc = summary.get("compat")
     if not doc:
         return ""
-    clients = _req(doc, "clients", "compat")
+    clients = require_field(doc, "clients", "compat")
     reference = doc.get("reference", "java:default")
-    labels = [str(_req(c, "partitioner", "compat.clients[]")) for c in clients]
-    same = [_num(_req(c, "same_fraction", "compat.clients[]"), "same_fraction") for c in clients]
+    labels = [str(require_field(c, "partitioner", "compat.clients[]")) for c in clients]
+    same = [number_field(require_field(c, "same_fraction", "compat.clients[]"), "same_fraction") for c in clients]
     fig = _charts.scenario_bars(
         labels, same, title=f"Share of records on the same partition as {reference}",
         xaxis="client partitioner", yaxis="same partition", highlight=[x == reference for x in labels],
         percent=True,
     )
-    body = _chart(fig, "chart-compat")
+    body = chart_div(fig, "chart-compat")
     loads = [c.get("records_per_partition") for c in clients]
     if all(isinstance(x, list) and x for x in loads) and len({len(x) for x in loads}) == 1:
         fig = _charts.grouped_partition_bars(
             list(range(len(loads[0]))), dict(zip(labels, loads, strict=True)),
             title="Records per partition under each client's partitioner",
         )
-        body += _chart(fig, "chart-compat-loads")
-    body += _table(list(clients), "table-compat", skip=("records_per_partition",))
+        body += chart_div(fig, "chart-compat-loads")
+    body += html_table(list(clients), "table-compat", skip=("records_per_partition",))
     if doc.get("pairs"):
-        body += "<details><summary>Every pair of clients</summary>" + _table(
+        body += "<details><summary>Every pair of clients</summary>" + html_table(
             doc["pairs"], "table-compat-pairs") + "</details>"
     note = (
         "Producers in different languages use different hashes by default: a topic written by "
         "two of them splits each key over two partitions."
     )
-    return _section("compat", "Cross-client partitioning", body, note)
+    return html_section("compat", "Cross-client partitioning", body, note)
 
 
 def _no_records(summary: Mapping[str, Any]) -> str:
     where = (summary.get("input") or {}).get("path", "the input")
-    return _section("partitions", "Partitions",
-                    f'<p class="notice" id="no-records">No records in {_esc(where)}: there is '
+    return html_section("partitions", "Partitions",
+                    f'<p class="notice" id="no-records">No records in {escape_html(where)}: there is '
                     "nothing to partition, so nothing is charted.</p>")
 
 
@@ -395,7 +395,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
     if kind is not None:
         raise ConfigError(f"summary.kind: expected 'cluster' or no kind, got {kind!r:.60}")
     for key in ("topic", "num_partitions", "records"):
-        _req(summary, key)
+        require_field(summary, key)
     partitions, hot = _partitions(summary)
     sections = [
         _overview(summary, hot),
@@ -429,7 +429,7 @@ def render_report(summary: Mapping[str, Any]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>kpart report: {topic}</title>"
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{PAGE_CSS}'
         f"{CSS if summary.get('cluster') is not None else ''}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
         f"<header><h1>kpart report — topic {topic}</h1></header><nav>{nav}</nav>"

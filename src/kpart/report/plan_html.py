@@ -53,7 +53,7 @@ from kpart.report._cluster_html import (
     parse_brokers,
     req_list,
 )
-from kpart.report._html_parts import _CSS, _esc, _req, _section, _table
+from kpart.report._html_parts import PAGE_CSS, escape_html, html_section, html_table, require_field
 
 __all__ = ["FORMAT", "VERSION", "render_plan", "write_plan_html"]
 
@@ -92,15 +92,15 @@ def _cards(cards: list[tuple[str, str]]) -> str:
 def _moves(summary: Mapping[str, Any]) -> str:
     from kpart.report._format import human
 
-    moves = _req(summary, "moves", _WHERE)
-    num = {k: opt_num(_req(moves, k, "moves"), f"moves.{k}") for k in (
+    moves = require_field(summary, "moves", _WHERE)
+    num = {k: opt_num(require_field(moves, k, "moves"), f"moves.{k}") for k in (
         "partitions", "replica_moves", "leader_changes", "bytes_moved", "lower_bound_bytes")}
     moved, bound = num["bytes_moved"], num["lower_bound_bytes"]
     added = req_list(summary, "added_brokers", _WHERE) if "added_brokers" in summary else []
     removed = req_list(summary, "removed_brokers", _WHERE) if "removed_brokers" in summary else []
     cards = [
-        ("partitions", human(opt_num(_req(summary, "partitions", _WHERE), "partitions"), "")),
-        ("replicas", human(opt_num(_req(summary, "replicas", _WHERE), "replicas"), "")),
+        ("partitions", human(opt_num(require_field(summary, "partitions", _WHERE), "partitions"), "")),
+        ("replicas", human(opt_num(require_field(summary, "replicas", _WHERE), "replicas"), "")),
         _brokers_card("added", added),
         _brokers_card("removed", removed),
         ("partitions moved", human(num["partitions"], "")),
@@ -113,7 +113,7 @@ def _moves(summary: Mapping[str, Any]) -> str:
     note = ("Replica moves copy data; leader changes (a preferred leader elected) move none. "
             "The lower bound is the fewest bytes any plan reaching the goals must move (for "
             "added brokers: what they must hold to reach the mean).")
-    return _section("moves", "Moves", _cards(cards), html.escape(note))
+    return html_section("moves", "Moves", _cards(cards), html.escape(note))
 
 
 def _verified(summary: Mapping[str, Any]) -> str:
@@ -140,23 +140,23 @@ def _verified(summary: Mapping[str, Any]) -> str:
 
 def _goal_row(i: int, g: Any) -> dict[str, Any]:
     at = f"goals[{i}]"
-    name = _req(g, "goal", at)
-    hard, ok = _req(g, "hard", at), _req(g, "ok", at)
+    name = require_field(g, "goal", at)
+    hard, ok = require_field(g, "hard", at), require_field(g, "ok", at)
     for key, value in (("hard", hard), ("ok", ok)):
         if not isinstance(value, bool):
             raise ConfigError(f"{at}.{key}: expected true or false, got {value!r}")
-    before = opt_num(_req(g, "before", at), f"{at}.before")
-    after = opt_num(_req(g, "after", at), f"{at}.after")
+    before = opt_num(require_field(g, "before", at), f"{at}.before")
+    after = opt_num(require_field(g, "after", at), f"{at}.after")
     floor = opt_num(g.get("floor"), f"{at}.floor")  # optional: summaries before it lack it
     return {"#": i + 1, "goal": str(name), "kind": "hard" if hard else "soft",
-            "violations before → after": f"{_esc(before)} → {_esc(after)}",
-            "floor": _esc(floor), "ok": "✓" if ok else "✗"}
+            "violations before → after": f"{escape_html(before)} → {escape_html(after)}",
+            "floor": escape_html(floor), "ok": "✓" if ok else "✗"}
 
 
 def _goals(summary: Mapping[str, Any]) -> str:
     goals = req_list(summary, "goals", _WHERE)
     rows = [_goal_row(i, g) for i, g in enumerate(goals)]
-    body = _verified(summary) + (_table(rows, "table-goals") if rows else
+    body = _verified(summary) + (html_table(rows, "table-goals") if rows else
                                  '<p class="notice">No goal was given.</p>')
     failed = [r["goal"] for r in rows if r["ok"] == "✗"]
     note = ("Cruise Control's goals in the priority order used: a goal never undoes a "
@@ -165,14 +165,14 @@ def _goals(summary: Mapping[str, Any]) -> str:
             "that must carry a partition heavier than the band's top; - : not computed).")
     if failed:
         note += " Not met: " + ", ".join(failed) + "."
-    return _section("goals", "Goals", body, html.escape(note))
+    return html_section("goals", "Goals", body, html.escape(note))
 
 
 def _batches(sched: Mapping[str, Any], timed: bool) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for i, b in enumerate(req_list(sched, "batches", "schedule")):
         at = f"schedule.batches[{i}]"
-        row = {k: opt_num(_req(b, k, at), f"{at}.{k}")
+        row = {k: opt_num(require_field(b, k, at), f"{at}.{k}")
                for k in ("batch", "partitions", "replica_moves", "bytes", "seconds")}
         batch: Any = row["batch"]  # a number or None (opt_num): an int is wanted
         if not isinstance(batch, int) or (rows and batch <= rows[-1]["batch"]):
@@ -240,14 +240,14 @@ def _schedule(summary: Mapping[str, Any]) -> str:
 
     sched = summary.get("schedule")
     if sched is None:
-        return _section("schedule", "Schedule", '<p class="notice" id="schedule-missing">'
+        return html_section("schedule", "Schedule", '<p class="notice" id="schedule-missing">'
                         f"Not computed: {html.escape(SCHEDULE_MISSING)}</p>")
     if not isinstance(sched, Mapping):
         raise ConfigError(f"schedule: expected an object or null, got {sched!r:.60}")
-    k = opt_num(_req(sched, "max_moves_per_broker", "schedule"), "schedule.max_moves_per_broker")
-    throttle = opt_num(_req(sched, "throttle_bytes_per_s", "schedule"),
+    k = opt_num(require_field(sched, "max_moves_per_broker", "schedule"), "schedule.max_moves_per_broker")
+    throttle = opt_num(require_field(sched, "throttle_bytes_per_s", "schedule"),
                        "schedule.throttle_bytes_per_s")
-    total = opt_num(_req(sched, "total_seconds", "schedule"), "schedule.total_seconds")
+    total = opt_num(require_field(sched, "total_seconds", "schedule"), "schedule.total_seconds")
     rows = _batches(sched, throttle is not None)
     cards = [("batches", f"{len(rows):,}"),
              ("moves per broker per batch", "no limit (one batch)" if k is None else f"≤ {k:g}"),
@@ -266,19 +266,19 @@ def _schedule(summary: Mapping[str, Any]) -> str:
                   "duration": "—" if r["seconds"] is None else _duration(r["seconds"]),
                   "brokers": _short(r["brokers"])} for r in rows]
         body += (f"<details><summary>Every batch ({len(rows):,})</summary>"
-                 + _table(table, "table-schedule") + "</details>")
+                 + html_table(table, "table-schedule") + "</details>")
     else:
         body += '<p class="notice">No batch: the plan moves no replica.</p>'
     note = ("Each batch is one kafka-reassign-partitions.sh --execute, started once the "
             "previous one completed; the fullest brokers are relieved first. Durations assume "
             "the throttle is the bottleneck (--throttle limits each broker's replication).")
-    return _section("schedule", "Schedule", body, html.escape(note))
+    return html_section("schedule", "Schedule", body, html.escape(note))
 
 
 def _check_format(summary: Mapping[str, Any]) -> None:
     if not isinstance(summary, Mapping):
         raise ConfigError(f"{_WHERE}: expected an object, got {type(summary).__name__}")
-    fmt, version = _req(summary, "format", _WHERE), _req(summary, "version", _WHERE)
+    fmt, version = require_field(summary, "format", _WHERE), require_field(summary, "version", _WHERE)
     if fmt != FORMAT:
         raise ConfigError(f"{_WHERE}: field 'format' must be {FORMAT!r}, got {fmt!r}")
     if version != VERSION or isinstance(version, bool):
@@ -298,7 +298,7 @@ def render_plan(summary: Mapping[str, Any]) -> str:
 
     _check_format(summary)
     threshold = summary.get("capacity_threshold")
-    brokers = _req(summary, "brokers", _WHERE)
+    brokers = require_field(summary, "brokers", _WHERE)
     parse_brokers(brokers, "brokers", before_required=True)  # every field checked before
     moves, goals = _moves(summary), _goals(summary)           # any chart is drawn
     failures = failures_section(summary.get("failures"), "failures", missing=FAILURES_MISSING)
@@ -318,7 +318,7 @@ def render_plan(summary: Mapping[str, Any]) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{title}</title>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<style>{_CSS}{CSS}</style>"
+        f"<style>{PAGE_CSS}{CSS}</style>"
         f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>'
         f"<header><h1>{title}</h1></header><nav>{nav}</nav>"
         f"<main>{''.join(sections)}</main></body></html>\n"
