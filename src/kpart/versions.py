@@ -792,6 +792,20 @@ def releases_with(rule_name: str, *behaviours: str) -> str:
         s for s in r.spans if s.behaviour in behaviours)))
 
 
+def first_release_with(rule_name: str, behaviour: str) -> KafkaVersion:
+    """The oldest release where rule ``rule_name`` answers ``behaviour``: a release standing
+    for a behaviour (a strategy named after it, a deprecated flag). ``KeyError`` for a
+    behaviour the rule never answers.
+
+    >>> str(first_release_with("round_robin_partitioner", "kafka-17632"))
+    '3.9.2'
+    """
+    span = next((s for s in RULES[rule_name].spans if s.behaviour == behaviour), None)
+    if span is None:
+        raise KeyError(f"rule {rule_name!r} never answers {behaviour!r}")
+    return KafkaVersion.parse(span.first)
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 

@@ -75,8 +75,10 @@ def _goals(names: tuple[str, ...] | None) -> tuple[Goal, ...]:
 def _pools(req: PlanRequest, goals: Sequence[Goal]) -> PoolSpec | None:
     """``--pools`` (kpart's resource pools: Cruise Control's BrokerSetAwareGoal keeps each
     topic on its pool's brokers); BrokerSetAwareGoal among ``--goals`` needs it."""
+    from kpart.cluster.goals import BrokerSetAwareGoal
+
     if req.pools is None:
-        if any(g.name == "BrokerSetAwareGoal" for g in goals):
+        if any(isinstance(g, BrokerSetAwareGoal) for g in goals):
             raise ConfigError("--goals: BrokerSetAwareGoal needs --pools (the brokers each "
                               "topic may use)")
         return None

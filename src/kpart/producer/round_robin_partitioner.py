@@ -44,7 +44,7 @@ from kpart._java.ints import to_int32
 from kpart._java.murmur2 import to_positive
 from kpart.errors import ConfigError
 from kpart.producer.cluster import Cluster
-from kpart.versions import DEFAULT_KAFKA_VERSION, KafkaVersion, behaviour
+from kpart.versions import DEFAULT_KAFKA_VERSION, KafkaVersion, behaviour, first_release_with
 
 __all__ = ["RoundRobinPartitioner"]
 
@@ -65,7 +65,8 @@ class RoundRobinPartitioner:
             warnings.warn("RoundRobinPartitioner(kafka_17632_fix=...) is deprecated: pass "
                           "kafka_version= (the fix is in 3.9.2 and 4.0.0+)",
                           DeprecationWarning, stacklevel=2)
-            kafka_version = "3.9.2" if kafka_17632_fix else "3.9.0"
+            kafka_version = first_release_with(
+                "round_robin_partitioner", "kafka-17632" if kafka_17632_fix else "kafka-9965")
         rule = behaviour("round_robin_partitioner", kafka_version)
         self.kafka_version = str(kafka_version or DEFAULT_KAFKA_VERSION)
         #: KAFKA-17632's behaviour: the partition given to ``on_new_batch`` is reused

@@ -62,7 +62,7 @@ from kpart.producer.null_key_versions import DEFAULT_STRATEGY, check_rack_aware,
 from kpart.producer.random_partitioner import RandomPartitioner
 from kpart.producer.round_robin_partitioner import RoundRobinPartitioner
 from kpart.producer.uniform_sticky_partitioner import UniformStickyPartitioner
-from kpart.versions import KafkaVersion
+from kpart.versions import KafkaVersion, first_release_with
 
 __all__ = [
     "STRATEGIES",
@@ -238,8 +238,10 @@ _Factory = Callable[[IntSource], Partitioner]
 #: Built-in strategy names → (factory of a fresh partitioner, producer flow).
 STRATEGIES: dict[str, tuple[_Factory | None, str]] = {
     "legacy": (lambda rng: LegacyDefaultPartitioner(rng), "legacy"),
-    "round-robin": (lambda rng: RoundRobinPartitioner(kafka_version="3.9.0"), "kip480"),
-    "round-robin-fixed": (lambda rng: RoundRobinPartitioner(kafka_version="3.9.2"), "kip480"),
+    "round-robin": (lambda rng: RoundRobinPartitioner(
+        kafka_version=first_release_with("round_robin_partitioner", "kafka-9965")), "kip480"),
+    "round-robin-fixed": (lambda rng: RoundRobinPartitioner(
+        kafka_version=first_release_with("round_robin_partitioner", "kafka-17632")), "kip480"),
     "random": (lambda rng: RandomPartitioner(rng), "kip480"),
     "sticky": (lambda rng: DefaultPartitioner(rng), "kip480"),
     "uniform-sticky": (lambda rng: UniformStickyPartitioner(rng), "kip480"),
