@@ -34,7 +34,6 @@ from kpart.cluster.goals._network_out_actions import (
     heavy_partitions,
     lead_ok,
     move_replica,
-    net_accepted,
     pass_leadership,
     spreads_network_out,
     take_one,
@@ -42,7 +41,7 @@ from kpart.cluster.goals._network_out_actions import (
 )
 from kpart.cluster.goals.capacity import CapacityGoal
 from kpart.cluster.goals.goal import Goal
-from kpart.cluster.goals.relocation import accepted
+from kpart.cluster.goals.relocation import accepted, accepted_together
 from kpart.cluster.goals.resource_distribution import ResourceDistributionGoal
 from kpart.cluster.goals.state import GoalState
 
@@ -246,7 +245,7 @@ def _share(s: GoalState, q: int, b: int, ctx: StepContext,
         cost = float(s.size[q]) + spread + float(sum(s.size[r] for r, _k in back))
         steps = ((q, k, f, b), *((r, kr, b, f) for r, kr in back))
         if (not back or rest > 0 or cost > budget
-                or not net_accepted(s, steps, free)):
+                or not accepted_together(s, steps, free)):
             undo_all(undo)
             continue
         for r, kr in back:

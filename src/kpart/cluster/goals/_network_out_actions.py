@@ -77,23 +77,6 @@ def undo_all(undo: Undo) -> None:
         undo.pop()()
 
 
-def net_accepted(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
-                  guards: Sequence[Goal]) -> bool:
-    """Every guard accepts each replica move ``(row, slot, src, dst)`` of ``steps`` in the
-    state the other moves leave: the brokers' loads the guards check are then their loads
-    once all are done (two moves between the same two brokers in opposite directions)."""
-    for i, (row, _slot, src, dst) in enumerate(steps):
-        tmp: Undo = []
-        for j, (r2, k2, _s2, d2) in enumerate(steps):
-            if j != i:
-                move_replica(s, r2, k2, d2, tmp)
-        ok = accepted(guards, s, row, src, dst)
-        undo_all(tmp)
-        if not ok:
-            return False
-    return True
-
-
 def heavy_partitions(s: GoalState, lim: BrokerLimits) -> np.ndarray:
     """bool ``(P,)``: the partitions whose network out as leader alone is above their
     leader's band top (whoever leads one stays over the band: the verifier's floor)."""

@@ -14,7 +14,12 @@ import numpy as np
 
 from kpart.cluster.goals.goal import Goal, TopicLimits
 from kpart.cluster.goals.rack_aware import RackAwareGoal
-from kpart.cluster.goals.relocation import accepted, relocate_replica, relocate_replicas
+from kpart.cluster.goals.relocation import (
+    accepted,
+    accepted_together,
+    relocate_replica,
+    relocate_replicas,
+)
 from kpart.cluster.goals.state import GoalState
 
 #: Candidates tried per (giver, receiver) pair before the pair is given up.
@@ -339,6 +344,7 @@ def _topic_swap(s: GoalState, rows: slice, what: tuple[int, int, bool], partners
     lim, guards = how
     racks = any(isinstance(x, RackAwareGoal) for x in guards)
     followers = s.pos[rows, 1:]
+    held: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # follower replicas a broker holds
     for x in partners:
         g, r = (x, b) if under else (b, x)
         if (not s.allowed[r] or g == r or s.topic_count[t, g] - 1 < lim[0, t]
@@ -348,8 +354,10 @@ def _topic_swap(s: GoalState, rows: slice, what: tuple[int, int, bool], partners
         cand, slots = here + rows.start, slots + 1
         cand, slots = _movable(s, cand, slots, r, racks)
         order = np.argsort(s.size[cand], kind="stable")[:_SWAP_TRIES]
-        back_rows, back_slots = np.nonzero(s.pos[:, 1:] == r)
-        back_slots = back_slots + 1
+        if r not in held:  # (one scan of the cluster a receiver: r is b for every partner
+            found, kth = np.nonzero(s.pos[:, 1:] == r)  # when b is under the band)
+            held[r] = found, kth + 1
+        back_rows, back_slots = held[r]
         u = s.topic[back_rows]
         fit = ((u != t) & (s.topic_count[u, r] - 1 >= lim[0, u])
                & (s.topic_count[u, g] + 1 <= lim[1, u]))
@@ -364,7 +372,7 @@ def _topic_swap(s: GoalState, rows: slice, what: tuple[int, int, bool], partners
             for j in range(max(0, near - _SWAP_TRIES // 2),
                            min(len(back_rows), near + _SWAP_TRIES // 2)):
                 other, oslot = int(back_rows[j]), int(back_slots[j])
-                if _both_accepted(s, (row, slot, g, r), (other, oslot, r, g), guards):
+                if accepted_together(s, ((row, slot, g, r), (other, oslot, r, g)), guards):
                     relocate_replica(s, row, slot, r)
                     relocate_replica(s, other, oslot, g)
                     return True
@@ -381,21 +389,6 @@ def _movable(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int,
         others = (p >= 0) & (np.arange(p.shape[1])[None, :] != slots[:, None])
         ok &= ~(others & (s.rack[np.maximum(p, 0)] == s.rack[dst])).any(axis=1)
     return rows[ok], slots[ok]
-
-
-def _both_accepted(s: GoalState, one: tuple[int, int, int, int], two: tuple[int, int, int, int],
-                   guards: Sequence[Goal]) -> bool:
-    """Every guard accepts each of the two moves ``(row, slot, src, dst)`` with the other
-    made (their loads once both are done)."""
-    for first, second in ((one, two), (two, one)):
-        row, slot, src, dst = second
-        relocate_replica(s, row, slot, dst)
-        ok = accepted(guards, s, first[0], first[2], first[3])
-        relocate_replica(s, row, slot, src)
-        if not ok:
-            return False
-    return True
-
 
 def _topic_move(s: GoalState, rows: slice, t: int, b: int, partners: list[int],
                 under: bool, guards: Sequence[Goal]) -> bool:

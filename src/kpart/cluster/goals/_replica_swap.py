@@ -19,14 +19,13 @@ from kpart.cluster.goals._network_out_actions import (
     lead_moved,
     lead_ok,
     move_replica,
-    net_accepted,
     pass_leadership,
     receivers,
     spreads_network_out,
     undo_all,
 )
 from kpart.cluster.goals.goal import Goal
-from kpart.cluster.goals.relocation import accepted
+from kpart.cluster.goals.relocation import accepted, accepted_together
 from kpart.cluster.goals.state import GoalState
 
 
@@ -203,7 +202,7 @@ def _both(s: GoalState, steps: tuple[tuple[int, int, int, int], ...],
         if done == len(order):
             return True
         undo_all(undo)
-    if s.count_guard or not net_accepted(s, steps, guards):
+    if s.count_guard or not accepted_together(s, steps, guards):
         return False
     for r, slot, _src, dst in steps:  # neither order alone: together (each accepted in
         move_replica(s, r, slot, dst, undo)  # the state the other leaves, so their final loads)

@@ -26,6 +26,7 @@ from kpart.cluster.goals.state import GoalState
 
 __all__ = [
     "accepted",
+    "accepted_together",
     "recount_leader_loads",
     "relocate_leadership",
     "relocate_leaderships",
@@ -127,3 +128,22 @@ def accepted(goals: Sequence[Goal], s: GoalState, row: int, src: int, dst: int) 
     if (s.pos[row] == dst).any() or not s.allowed[dst]:
         return False
     return all(g.accepts(s, row, src, dst) for g in goals)
+
+
+def accepted_together(s: GoalState, steps: Sequence[tuple[int, int, int, int]],
+                      guards: Sequence[Goal]) -> bool:
+    """Every guard accepts each replica move ``(row, slot, src, dst)`` of ``steps`` in the
+    state the other moves leave: the brokers' loads the guards check are then their loads
+    once all are done (a swap: two moves between the same two brokers in opposite
+    directions). ``s`` is as it was on return."""
+    for i, (row, _slot, src, dst) in enumerate(steps):
+        others = [(r2, k2, int(s.pos[r2, k2]), d2)
+                  for j, (r2, k2, _s2, d2) in enumerate(steps) if j != i]
+        for r2, k2, _s2, d2 in others:
+            relocate_replica(s, r2, k2, d2)
+        ok = accepted(guards, s, row, src, dst)
+        for r2, k2, s2, _d2 in reversed(others):
+            relocate_replica(s, r2, k2, s2)
+        if not ok:
+            return False
+    return True
