@@ -174,6 +174,31 @@ class _Candidates:
     leaders: int
 
 
+def _move_leading(s: GoalState, row: int, brokers: tuple[int, int], took: tuple[int, int],
+                  budget: float, ctx: StepContext) -> float:
+    """Partition ``row``'s leadership goes from ``brokers[0]`` to ``brokers[1]`` with one of
+    its replicas (a follower's, which then leads, or the leader's own), the first the guards
+    accept, and the leader counts are kept in their band (``took``: both brokers' leader
+    counts before). Returns the bytes moved, or -1 (nothing changed) when no replica will do
+    within ``budget``."""
+    giver, taker = brokers
+    size, wr = float(s.size[row]), float(s.lead_out[row])
+    undo: Undo = []
+    for k in range(s.pos.shape[1]):
+        f = int(s.pos[row, k])
+        if f < 0 or not accepted(ctx.guards, s, row, f, taker):
+            continue
+        move_replica(s, row, k, taker, undo)
+        if not lead_moved(s, row, k, giver, taker, ctx.guards, undo):
+            undo_all(undo)
+            continue
+        got = keep_leader_counts(s, giver, taker, took, wr, ctx, undo)
+        if got >= 0 and size + got <= budget:
+            return size + got
+        undo_all(undo)
+    return -1.0
+
+
 @dataclass(frozen=True, eq=False)
 class NetworkOutPass:
     """The network-out replica phase on ``s`` (the module docstring), Cruise Control's
@@ -226,7 +251,6 @@ class NetworkOutPass:
         rows, w = rows[keep], w[keep]
         useful = np.minimum(w, need)
         cand = _Candidates(rows, cheapest(s.size[rows], useful, need), int(s.leaders[x]))
-        undo: Undo = []
         if _pass_many(s, x, rows[np.argsort(-w, kind="stable")], lim, guards):
             return 0.0, cand
         free = np.argsort(-useful, kind="stable")
@@ -240,19 +264,10 @@ class NetworkOutPass:
             for d in receivers(s, wr, float(s.rate_in[row]), lim).tolist():
                 if (s.pos[row] == d).any():
                     continue
-                took = (cand.leaders, int(s.leaders[d]))
-                for k in range(s.pos.shape[1]):
-                    f = int(s.pos[row, k])
-                    if f < 0 or not accepted(guards, s, row, f, d):
-                        continue
-                    move_replica(s, row, k, d, undo)
-                    if not lead_moved(s, row, k, x, d, guards, undo):
-                        undo_all(undo)
-                        continue
-                    got = keep_leader_counts(s, x, d, took, wr, ctx, undo)
-                    if got >= 0 and size + got <= budget:
-                        return size + got, cand
-                    undo_all(undo)
+                got = _move_leading(s, row, (x, d), (cand.leaders, int(s.leaders[d])),
+                                    budget, ctx)
+                if got >= 0:
+                    return got, cand
         return -1.0, cand
 
     def rebalance_by_swapping_load_out(self, x: int, budget: float, ctx: StepContext,
@@ -302,20 +317,10 @@ class NetworkOutPass:
         cand = _Candidates(rows, cheapest(s.size[rows], useful, need), int(s.leaders[x]))
         for row in rows[cand.order][:ROWS].tolist():
             g = int(lead[row])
-            size, wr = float(s.size[row]), float(s.lead_out[row])
-            took = (int(s.leaders[g]), int(s.leaders[x]))
-            for k in range(s.pos.shape[1]):
-                f = int(s.pos[row, k])
-                if f < 0 or not accepted(guards, s, row, f, x):
-                    continue
-                move_replica(s, row, k, x, undo)
-                if not lead_moved(s, row, k, g, x, guards, undo):
-                    undo_all(undo)
-                    continue
-                got = keep_leader_counts(s, g, x, took, wr, ctx, undo)
-                if got >= 0 and size + got <= budget:
-                    return size + got, cand
-                undo_all(undo)
+            got = _move_leading(s, row, (g, x), (int(s.leaders[g]), int(s.leaders[x])),
+                                budget, ctx)
+            if got >= 0:
+                return got, cand
         return -1.0, cand
 
     def rebalance_by_swapping_load_in(self, x: int, budget: float, ctx: StepContext,
