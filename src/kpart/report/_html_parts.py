@@ -22,18 +22,23 @@ POST_SCRIPT = "document.getElementById('{plot_id}').setAttribute('data-rendered'
 
 
 def require_field(doc: Mapping[str, Any], key: str, where: str = "summary") -> Any:
+    """``doc[key]``; ``ConfigError`` naming ``where`` and ``key`` when ``doc`` is not a mapping
+    or lacks it (a summary.json written by hand or by another version)."""
     if not isinstance(doc, Mapping) or key not in doc:
         raise ConfigError(f"{where}: missing field {key!r}")
     return doc[key]
 
 
 def number_field(value: Any, where: str) -> float:
+    """``value`` when it is a JSON number (not a boolean); ``ConfigError`` naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigError(f"{where}: expected a number, got {value!r}")
     return value
 
 
 def format_value(value: Any) -> str:
+    """A summary value as the page shows it: ``—`` for null, ``1,234`` for an int, 4
+    significant digits under 1,000 (``0.1235``), lists joined by ``, ``."""
     if isinstance(value, bool) or value is None:
         return "—" if value is None else str(value).lower()
     if isinstance(value, int):
@@ -46,10 +51,13 @@ def format_value(value: Any) -> str:
 
 
 def escape_html(value: Any) -> str:
+    """:func:`format_value`, HTML-escaped."""
     return html.escape(format_value(value))
 
 
 def chart_div(fig: Any, div_id: str) -> str:
+    """A Plotly figure as a ``<div id=div_id>`` of the page (Plotly's script loaded once by
+    the page); the plot marks itself rendered (:data:`POST_SCRIPT`)."""
     inner = fig.to_html(
         full_html=False,
         include_plotlyjs=False,
@@ -80,6 +88,8 @@ def _th(column: str) -> str:
 def html_table(
     rows: Sequence[Mapping[str, Any]], table_id: str, skip: Sequence[str] = ()
 ) -> str:
+    """``rows`` (dicts) as an escaped ``<table id=table_id>``: the columns in first-seen
+    order but ``skip``, headers and fractions as the terminal writes them."""
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns and k not in skip)
@@ -101,6 +111,8 @@ def doc_ratio(doc: Mapping[str, Any]) -> float | None:
 
 
 def html_section(sid: str, title: str, body: str, note: str = "") -> str:
+    """``<section id=sid>`` with an escaped ``<h2>`` title, an optional note (HTML) and
+    ``body`` (HTML, already escaped)."""
     note_html = f'<p class="note">{note}</p>' if note else ""
     return f'<section id="{sid}"><h2>{html.escape(title)}</h2>{note_html}{body}</section>'
 
