@@ -5,7 +5,7 @@ KIP-480's sticky cache), made by ``tools/golden``'s ``NullKeyDriver``; see ``tes
 "Per-release default partitioner vectors".
 
 Kafka draws from ``ThreadLocalRandom``; the driver installs each case's ``tlr_seed`` as the
-thread's state, and :class:`_ThreadLocalRandom` below replays JDK 17's generator from it (checked
+thread's state, and :class:`kpart._java.thread_local_random.ThreadLocalRandom` replays JDK 17's generator from it (checked
 against the driver's own ``tlr_check`` values), so kpart's partitioner, given that source and
 ``kafka_version=<release>``, must give exactly the release's partitions."""
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from golden_vectors import load_golden
+from kpart._java.thread_local_random import ThreadLocalRandom
 from kpart.producer.cluster import Node, PartitionInfo, ProducerCluster
 from kpart.producer.default_partitioner import DefaultPartitioner
 from kpart.producer.legacy_default_partitioner import LegacyDefaultPartitioner
@@ -29,26 +30,9 @@ FILES = {
     ("3.9.0", "uniform_sticky_partitioner"): UniformStickyPartitioner,
 }
 CASES = 194
-_M = (1 << 64) - 1
-
-
-class _ThreadLocalRandom:
-    """JDK 17's ``ThreadLocalRandom.nextInt()`` from a thread's seed and id."""
-
-    def __init__(self, seed: int, thread_id: int) -> None:
-        self.seed, self.step = seed & _M, ((thread_id << 1) + 0x9E3779B97F4A7C15) & _M
-
-    def next_int(self, bound: int | None = None) -> int:
-        assert bound is None  # the partitioners of these releases draw nextInt() only
-        self.seed = (self.seed + self.step) & _M
-        z = ((self.seed ^ (self.seed >> 33)) * 0xFF51AFD7ED558CCD) & _M
-        v = (((z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53) & _M) >> 32
-        return v - (1 << 32) if v >= 1 << 31 else v
-
-
 def test_the_emulation_gives_the_drivers_check_values() -> None:
     # NullKeyDriver's tlr_check line: seed 0, main thread (id 1), JDK 17.0.15
-    r = _ThreadLocalRandom(0, 1)
+    r = ThreadLocalRandom(0, 1)
     assert [r.next_int() for _ in range(4)] == [-118004909, 1594776516, 1244138524, -2098499193]
 
 
@@ -77,7 +61,7 @@ def test_release_file_is_complete(version: str, name: str) -> None:
 )
 def test_kpart_equals_the_release(version: str, name: str, case: dict) -> None:
     clusters = [_cluster(c) for c in case["clusters"]]
-    p = FILES[(version, name)](_ThreadLocalRandom(case["tlr_seed"], case["tlr"]["thread_id"]),
+    p = FILES[(version, name)](ThreadLocalRandom(case["tlr_seed"], case["tlr"]["thread_id"]),
                                kafka_version=version)
     got = []
     for topic, index, new_batch, key in case["sends"]:
