@@ -142,10 +142,9 @@ def _backs(s: GoalState, b: int, f: int, q: int, ctx: Exchange,
         return [], 0.0
     aim = min(max(need_b, lo), hi, most_b)  # what ``b`` must send, within both windows
     each = [x for x in guards if not _summed(x)]
-    rows, slots = np.nonzero(s.pos[:, 1:] == b)
-    slots = slots + 1
+    rows, slots = s.replicas_on(b, first=1)
     if with_led and f == g:  # also replicas ``b`` leads, their leadership going with them to ``g``
-        led = np.flatnonzero(s.pos[:, 0] == b)
+        led = s.leads(b)
         led = led[s.lead_out[led] <= lim.hi_t[b]]
         rows, slots = np.concatenate([rows, led]), np.concatenate([slots, 0 * led])
     fit = ~(s.pos[rows] == f).any(axis=1) & (rows != q) & (s.size[rows] <= hi)
@@ -200,9 +199,9 @@ def _spread(s: GoalState, b: int, amount: float, avoid: Sequence[int],
     room = np.where(s.allowed, hi - s.disk, -np.inf)
     room[list(avoid)] = -np.inf
     dsts = np.argsort(-room, kind="stable")[:16].tolist()
-    rows, slots = np.nonzero(s.pos[:, 1:] == b)
+    rows, slots = s.replicas_on(b, first=1)
     fit = s.size[rows] <= amount
-    rows, slots = rows[fit], slots[fit] + 1
+    rows, slots = rows[fit], slots[fit]
     order = np.argsort(-s.size[rows], kind="stable")[:4 * _BACK]
     moved = 0.0
     for r, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
@@ -352,7 +351,7 @@ def relieve_over(s: GoalState, lim: BrokerLimits, guards: Sequence[Goal], budget
         return 0.0
     over = np.flatnonzero(s.allowed & (s.nw_out > lim.hi_t))
     for g in over[~np.isin(over, bins)].tolist():
-        rows = np.flatnonzero(s.pos[:, 0] == g)
+        rows = s.leads(g)
         need = float(s.nw_out[g] - lim.hi[g])
         rows = rows[s.lead_out[rows] >= need]
         for q in rows[np.argsort(s.size[rows], kind="stable")][:3].tolist():

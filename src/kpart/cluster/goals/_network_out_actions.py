@@ -106,8 +106,7 @@ def take_one(s: GoalState, x: int, limit: float, lim: BrokerLimits, guards: Sequ
               light: np.ndarray, undo: Undo) -> float:
     """``x`` takes the leadership of one light partition from a broker with a leader to
     spare (network out of ``x`` staying ≤ ``limit``). Returns the bytes moved, -1 for none."""
-    rows, slots = np.nonzero(s.pos[:, 1:] == x)
-    slots = slots + 1
+    rows, slots = s.replicas_on(x, first=1)
     order = np.argsort(s.lead_out[rows], kind="stable")[:256]
     for row, k in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
         g, w = int(s.pos[row, 0]), float(s.lead_out[row])
@@ -139,7 +138,7 @@ def _give_one(s: GoalState, x: int, floor: float, lim: BrokerLimits, guards: Seq
     """``x`` passes the leadership of one light partition it leads to a follower with room
     for one more leader (network out of ``x`` staying ≥ ``floor``); when no follower has
     room, one moves to a broker that has. Returns the bytes moved, -1 for none."""
-    rows = np.flatnonzero(s.pos[:, 0] == x)
+    rows = s.leads(x)
     rows = rows[np.argsort(s.lead_out[rows], kind="stable")][:256]
     for row in rows.tolist():
         w = float(s.lead_out[row])

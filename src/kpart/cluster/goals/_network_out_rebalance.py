@@ -112,8 +112,7 @@ def _take_many(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal]) 
     partitions it follows, the heaviest first, each from a leader that stays inside its
     band (or was over it) with a leader to spare, while ``x`` has room for one more leader
     and stays under its band's top. Kept (True) only when it brings ``x`` into its band."""
-    rows, slots = np.nonzero(s.pos[:, 1:] == x)
-    slots = slots + 1
+    rows, slots = s.replicas_on(x, first=1)
     w = s.lead_out[rows]
     g = s.pos[rows, 0]
     keep = ((w > 0) & (w <= lim.hi[x] - s.nw_out[x]) & (s.leaders[g] - 1 >= lim.clo)
@@ -245,7 +244,7 @@ class NetworkOutPass:
         s, lim, guards = self.s, ctx.lim, ctx.guards
         need = float(s.nw_out[x] - lim.hi[x])
         most = float(s.nw_out[x] - lim.lo_t[x] * (1 + 1e-6))
-        rows = np.flatnonzero(s.pos[:, 0] == x)
+        rows = s.leads(x)
         w = s.lead_out[rows]
         keep = (w > 0) & (w <= most)
         rows, w = rows[keep], w[keep]

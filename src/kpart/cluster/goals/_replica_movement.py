@@ -343,20 +343,17 @@ def _topic_swap(s: GoalState, rows: slice, what: tuple[int, int, bool], partners
     t, b, under = what
     lim, guards = how
     racks = any(isinstance(x, RackAwareGoal) for x in guards)
-    followers = s.pos[rows, 1:]
     held: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # follower replicas a broker holds
     for x in partners:
         g, r = (x, b) if under else (b, x)
         if (not s.allowed[r] or g == r or s.topic_count[t, g] - 1 < lim[0, t]
                 or s.topic_count[t, r] + 1 > lim[1, t]):
             continue  # neither broker may leave the topic's band
-        here, slots = np.nonzero(followers == g)
-        cand, slots = here + rows.start, slots + 1
+        cand, slots = _followers_in(s, rows, g)
         cand, slots = _movable(s, cand, slots, r, racks)
         order = np.argsort(s.size[cand], kind="stable")[:_SWAP_TRIES]
         if r not in held:  # (one scan of the cluster a receiver: r is b for every partner
-            found, kth = np.nonzero(s.pos[:, 1:] == r)  # when b is under the band)
-            held[r] = found, kth + 1
+            held[r] = s.replicas_on(r, first=1)  # when b is under the band)
         back_rows, back_slots = held[r]
         u = s.topic[back_rows]
         fit = ((u != t) & (s.topic_count[u, r] - 1 >= lim[0, u])
@@ -390,18 +387,29 @@ def _movable(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: int,
         ok &= ~(others & (s.rack[np.maximum(p, 0)] == s.rack[dst])).any(axis=1)
     return rows[ok], slots[ok]
 
+#: A topic's rows past which its follower replicas on a broker are looked up in the broker's
+#: replicas rather than by scanning the topic's rows.
+_SCAN_ROWS = 4096
+
+
+def _followers_in(s: GoalState, rows: slice, g: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, slots)`` of broker ``g``'s follower replicas among ``rows`` (contiguous)."""
+    if rows.stop - rows.start < _SCAN_ROWS:
+        here, slots = np.nonzero(s.pos[rows, 1:] == g)
+        return here + rows.start, slots + 1
+    return s.replicas_on(g, first=1, lo=rows.start, hi=rows.stop)
+
+
 def _topic_move(s: GoalState, rows: slice, t: int, b: int, partners: list[int],
                 under: bool, guards: Sequence[Goal]) -> bool:
     """Move one follower replica of topic ``t`` (its ``rows``, contiguous) between ``b`` and
     the first of ``partners`` that takes (gives) one, the fewest bytes first."""
     lim_ok = s.topic_count[t]
-    followers = s.pos[rows, 1:]  # a view: no move happens before this returns
     for x in partners:
         g, r = (x, b) if under else (b, x)
         if not s.allowed[r] or g == r or (under and lim_ok[g] <= 0):
             continue
-        here, slots = np.nonzero(followers == g)
-        cand, slots = here + rows.start, slots + 1  # followers: leadership stays where it is
+        cand, slots = _followers_in(s, rows, g)  # followers: leadership stays where it is
         order = np.argsort(s.size[cand], kind="stable")[:64]  # the fewest bytes
         if _first_accepted(s, cand[order], slots[order].astype(np.int32), g, r, guards):
             return True

@@ -44,13 +44,14 @@ def exchange_replicas(s: GoalState, x: int, budget: float,
     lim, guards = ctx.lim, ctx.guards
     free = [g for g in guards if not spreads_network_out(g)]
     lead = s.pos[:, 0]
-    mine = np.flatnonzero(lead == x)
+    mine = s.leads(x)
     top = mine[np.argsort(-s.lead_out[mine], kind="stable")][:3]
     if moves:
-        qs = np.flatnonzero((lead >= 0) & (lead != x) & ~(s.pos == x).any(axis=1)
-                            & (s.size <= budget))
+        on_x = np.zeros(len(lead), dtype=bool)
+        on_x[s.replicas_on(x)[0]] = True
+        qs = np.flatnonzero((lead >= 0) & (lead != x) & ~on_x & (s.size <= budget))
     else:
-        qs = np.nonzero(s.pos[:, 1:] == x)[0]
+        qs = s.replicas_on(x, first=1)[0]
     if not len(qs):
         return -1.0
     z, wq, rq = lead[qs], s.lead_out[qs], s.rate_in[qs]
@@ -131,8 +132,7 @@ def _swap_replicas(s: GoalState, x: int, row: int, budget: float,
     for d in receivers(s, wr, float(s.rate_in[row]), lim)[:4].tolist():
         if (s.pos[row] == d).any():
             continue
-        qs, ks = np.nonzero(s.pos[:, 1:] == d)
-        ks = ks + 1
+        qs, ks = s.replicas_on(d, first=1)
         fit = ~(s.pos[qs] == x).any(axis=1) & (s.size[qs] <= budget - size)
         qs, ks = qs[fit], ks[fit]
         near = np.argsort(np.abs(s.size[qs] - size), kind="stable")[:8]
@@ -157,8 +157,7 @@ def gain_swap(s: GoalState, x: int, row: int, budget: float,
     guards = ctx.guards
     g = int(s.pos[row, 0])
     size, wr = float(s.size[row]), float(s.lead_out[row])
-    qs, ks = np.nonzero(s.pos[:, 1:] == x)
-    ks = ks + 1
+    qs, ks = s.replicas_on(x, first=1)
     fit = s.size[qs] <= budget - size
     qs, ks = qs[fit], ks[fit]
     near = np.argsort(np.abs(s.size[qs] - size), kind="stable")[:64]

@@ -52,6 +52,7 @@ def relocate_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
             s.nw_out[b] += sign * lout
             s.lead_in[b] += sign * rin
     s.pos[row, slot] = dst
+    s.held.placed((row,), dst)
     s.cache.invalidate()
 
 
@@ -91,6 +92,7 @@ def relocate_replicas(s: GoalState, rows: np.ndarray, slots: np.ndarray, dst: in
     np.subtract.at(s.topic_count, (t, src), 1)
     np.add.at(s.topic_count, (t, np.full(len(t), dst)), 1)
     s.pos[rows, slots] = dst
+    s.held.placed(rows, dst)
     s.cache.invalidate()
 
 

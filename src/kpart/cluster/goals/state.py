@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from kpart.cluster.goals.broker_replicas import BrokerReplicas
 from kpart.cluster.model import ClusterModel
 from kpart.errors import ConfigError
 
@@ -181,6 +182,8 @@ class GoalState:
     settings: GoalSettings = field(default_factory=GoalSettings)
     #: The bands computed from the loads (invalidated by the moves).
     cache: BandCache = field(default_factory=BandCache)
+    #: Each broker's replicas (kept in step by the moves; :meth:`replicas_on`).
+    held: BrokerReplicas = field(default_factory=BrokerReplicas)
     # the settings, read as the state's own (read only: a plan's settings do not change)
     @property
     def thresholds(self) -> Thresholds:
@@ -214,12 +217,31 @@ class GoalState:
     MUTABLE = ("pos", "replicas", "leaders", "disk", "nw_in", "nw_out", "pot_out", "lead_in",
                "topic_count")
 
+    def replicas_on(self, b: int, first: int = 0, lo: int = 0,
+                    hi: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, slots)`` of broker position ``b``'s replicas, slots ``first`` and up (1:
+        its followers, and ``rows`` alone with ``first=0`` filtered on ``slots == 0``: what it
+        leads), rows in ``[lo, hi)``: exactly ``np.nonzero(pos[lo:hi, first:] == b)`` with
+        ``lo`` and ``first`` added back, without scanning every partition."""
+        return self.held.on(self.pos, b, first, lo, hi)
+
+    def leads(self, b: int) -> np.ndarray:
+        """The rows broker position ``b`` leads, ascending (``np.flatnonzero(pos[:, 0] ==
+        b)``)."""
+        rows, slots = self.held.on(self.pos, b)
+        out: np.ndarray = rows[slots == 0]
+        return out
+
     def save(self) -> dict[str, np.ndarray]:
         """Copies of the arrays a move changes, for :meth:`restore`."""
         return {k: getattr(self, k).copy() for k in self.MUTABLE}
 
     def restore(self, saved: dict[str, np.ndarray]) -> None:
         """The arrays as :meth:`save` copied them (in place; the band cache invalidated)."""
+        back = saved["pos"]
+        for row in np.flatnonzero((self.pos != back).any(axis=1)).tolist():
+            for b in back[row][back[row] >= 0].tolist():  # replicas placed back
+                self.held.placed((row,), b)
         for k, v in saved.items():
             getattr(self, k)[...] = v
         self.cache.invalidate()
