@@ -44,7 +44,10 @@ def by_broker(s: GoalState, weight: np.ndarray, leaders_only: bool = False) -> _
     rows, slots = np.nonzero(held)
     brokers = pos[rows, slots]
     w = weight[rows]
-    order = np.lexsort((w, brokers))
+    by_weight = np.argsort(w, kind="stable")
+    # then by broker: a stable radix sort of the positions keeps the weights' order
+    small = brokers.astype(np.int16) if len(s.replicas) < 2**15 else brokers
+    order = by_weight[np.argsort(small[by_weight], kind="stable")]
     starts = np.searchsorted(brokers[order], np.arange(len(s.replicas) + 1))
     return rows[order], slots[order].astype(np.int32), w[order], starts
 
