@@ -14,6 +14,9 @@ from kpart.cluster.goals.state import GoalState
 
 __all__ = ["TopicReplicaDistributionGoal"]
 
+#: The most passes of :meth:`TopicReplicaDistributionGoal.optimize` over the pairs outside.
+_PASSES = 4
+
 
 @dataclass(frozen=True, slots=True)
 class TopicReplicaDistributionGoal(Goal):
@@ -74,5 +77,9 @@ class TopicReplicaDistributionGoal(Goal):
 
     def optimize(self, state: GoalState, guards: Guards) -> None:
         """Each (topic, broker) count outside the band takes (or gives) the topic's smallest
-        follower replicas (:func:`~kpart.cluster.goals._replica_movement.balance_topics`)."""
-        balance_topics(state, self, guards.moves())
+        follower replicas (:func:`~kpart.cluster.goals._replica_movement.balance_topics`),
+        pass after pass while a pass moves something (a pair refused early can be accepted
+        once later pairs' moves changed the brokers' loads), at most ``_PASSES``."""
+        for _ in range(_PASSES):
+            if not balance_topics(state, self, guards.moves()):
+                break
