@@ -44,6 +44,7 @@ from kpart.cluster.goals.broker_set_aware import pool_arrays
 from kpart.cluster.goals.goal import Goal, Guards
 from kpart.cluster.goals.joint_leadership import NETWORK_OUT_BUDGET, keep_current_leaders
 from kpart.cluster.goals.registry import DEFAULT_GOALS, with_broker_sets
+from kpart.cluster.goals.relocation import relocate_back
 from kpart.cluster.goals.state import (
     DEFAULT_THRESHOLDS,
     GoalSettings,
@@ -119,6 +120,10 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
         goal.optimize(s, guards=Guards(goals, tuple(done), strict))
         done.append(goal)
         seconds.append((goal.name, time.perf_counter() - clock))
+    if s.model is not None:
+        clock = time.perf_counter()
+        relocate_back(s, goals, s.model.broker_positions(s.model.replicas))
+        seconds.append(("relocate back", time.perf_counter() - clock))
     clock = time.perf_counter()
     keep_current_leaders(s, goals)
     seconds.append(("keep leaders", time.perf_counter() - clock))

@@ -10,6 +10,7 @@ import numpy as np
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster.goals import GoalState, goal_state, goals_by_name
 from kpart.cluster.goals.relocation import (
+    relocate_back,
     relocate_leadership,
     relocate_leaderships,
     relocate_replica,
@@ -77,3 +78,32 @@ def test_a_band_is_recomputed_when_its_load_total_changed() -> None:
     s.disk[0] += 40.0  # not a move: the total changes, as no move would change it
     s.cache.invalidate()
     assert abs(disk.band(s)[1] - (hi + 0.1 * 1.1)) < 1e-12  # utilization up 40 / 400
+
+
+def test_relocate_back_undoes_only_the_moves_no_goal_needs() -> None:
+    # broker 3 holds nothing; three followers move to it: the replica-count goal (band
+    # [2, 4] replicas) needs two of them there, not three
+    brokers = [ClusterBroker(i, f"r{i}", CAP) for i in range(4)]
+    parts = [PartitionState("t", p, (p % 3, (p + 1) % 3), size_bytes=10.0 + p)
+             for p in range(6)]
+    model = ClusterModel.from_partitions(brokers, parts)
+    s = goal_state(model, model.replicas, np.ones(4, bool))
+    original = s.pos.copy()
+    count = goals_by_name("ReplicaDistributionGoal")
+    assert count[0].band(s)[:2] == (2, 4) and count[0].violations(s) == 1
+    for row in (0, 1, 2):
+        relocate_replica(s, row, 1, 3)
+    assert relocate_back(s, count, original) == 1
+    assert count[0].violations(s) == 0 and s.replicas[3] == 2
+    assert (s.pos[2] == original[2]).all()  # the largest of the three went back
+    _same_as_fresh(s, model)
+    assert relocate_back(s, [], original) == 2  # no goal: every move goes back
+    assert (s.pos == original).all()
+
+
+def test_relocate_back_leaves_leaders_where_they_are() -> None:
+    model = _model()
+    s = goal_state(model, model.replicas, np.ones(4, bool))
+    original = s.pos.copy()
+    relocate_replica(s, 0, 0, 3)  # partition 0's leader moves
+    assert relocate_back(s, [], original) == 0 and s.pos[0, 0] == 3
