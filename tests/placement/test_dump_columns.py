@@ -17,6 +17,8 @@ from kpart.cluster.model import padded_ids
 from kpart.errors import ConfigError, KpartWarning
 from kpart.placement.balance import (
     _fast_log_dirs_sizes,
+    _json_body_bytes,
+    _sizes_body,
     parse_partition_sizes,
     partition_size_columns,
 )
@@ -224,3 +226,28 @@ def test_log_dirs_as_kafka_prints_them_take_the_fast_path() -> None:
     assert dict(zip(zip(fast[0], fast[1].tolist(), strict=True), fast[2].tolist(),
                     strict=True)) == \
         parse_partition_sizes(text) == {("t", 0): 5, ("t", 1): 3, ("a-b", 2): 4}
+
+
+_BODY_TEXT = st.lists(st.sampled_from([
+    "Querying brokers for log directories information", "", "  ", "\t{", "x{",
+    '{"brokers":[]}', ' {"version":1,"brokers":[]} ', '{"a":1}', "\r", "\x0b", "\x1c", "é",
+    '{"brokers": "\u3000"}']), max_size=5).map("\n".join)
+
+
+@given(_BODY_TEXT, st.sampled_from(["", "\n", " \n ", "\x1f"]))
+def test_the_json_line_read_as_bytes_is_the_row_readers(text: str, tail: str) -> None:
+    text += tail
+    view = _json_body_bytes(text)
+    if view is None:
+        return
+    body = _sizes_body(text)
+    assert bytes(view) == body.encode("utf-8")
+    assert '"brokers"' in body and "\n" not in body
+
+
+def test_kafka_log_dirs_output_is_read_as_bytes() -> None:
+    text = ("Querying brokers for log directories information\n"
+            "Received log directory information from brokers 0\n"
+            '{"version":1,"brokers":[]}\n')
+    view = _json_body_bytes(text)
+    assert view is not None and bytes(view) == b'{"version":1,"brokers":[]}'
