@@ -102,6 +102,14 @@ class _Weighed:
     def load(self) -> BrokerLoad:
         return broker_load(self.model, self.replicas, self.leader)
 
+    @cached_property
+    def lead_out(self) -> np.ndarray:
+        """Per partition, its leader's network out: bytes out + bytes in × (RF − 1)."""
+        rf = (self.replicas >= 0).sum(axis=1)
+        out: np.ndarray = np.nan_to_num(self.model.bytes_out_per_s) + np.nan_to_num(
+            self.model.bytes_in_per_s) * np.maximum(rf - 1, 0)
+        return out
+
 
 def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
                     name: str, allowed: np.ndarray, th: Thresholds, *,
@@ -143,9 +151,6 @@ def _violations(weighed: _Weighed, name: str, allowed: np.ndarray, th: Threshold
              "network_out": th.network_out_balance}[field]
         return _outside(values[allowed] / c, avg * (2 - t), avg * t, values[gone] / full[gone])
 
-    rf = (replicas >= 0).sum(axis=1)
-    lead_out = np.nan_to_num(model.bytes_out_per_s) + np.nan_to_num(
-        model.bytes_in_per_s) * np.maximum(rf - 1, 0)
     if name == "RackAwareGoal":
         racks = [b.rack if b.rack is not None else f"\0{b.id}" for b in model.brokers]
         code = np.array([sorted(set(racks)).index(r) for r in racks])
@@ -160,7 +165,8 @@ def _violations(weighed: _Weighed, name: str, allowed: np.ndarray, th: Threshold
     if name == "PotentialNwOutGoal":
         held = pos >= 0
         rows = np.broadcast_to(np.arange(len(pos))[:, None], pos.shape)[held]
-        potential = np.bincount(pos[held], weights=lead_out[rows], minlength=len(allowed))
+        potential = np.bincount(pos[held], weights=weighed.lead_out[rows],
+                                minlength=len(allowed))
         capacity_goals[name] = (potential, "network_out")
     if name in capacity_goals:
         values, field = capacity_goals[name]
