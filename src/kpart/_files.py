@@ -283,13 +283,15 @@ def _write_error(option: str, path: PathLike, reason: str) -> ConfigError:
 
 
 def check_writable(path: PathLike, option: str, *, directory: bool = False,
-                   inputs: Mapping[str, PathLike | None] | None = None) -> None:
+                   inputs: Mapping[str, PathLike | None] | None = None,
+                   probed: set[Path] | None = None) -> None:
     """Check, before long work, that ``path`` can be written as a file (or, with
     ``directory=True``, as a directory): its parent exists, is a directory and accepts a new
     entry (probed by creating and removing a temporary), ``path`` is not a directory
     (resp. not a file), and it is none of the ``inputs`` (``{option: path}`` of the command's
     file inputs: kpart never overwrites its input). ``ConfigError`` naming ``option`` and the
-    user's path otherwise."""
+    user's path otherwise. ``probed``: parents already probed in this write (skipped, then
+    added): a plan's thousands of batch files share one directory."""
     shown = path
     p = _target(path)
     for what, given in (inputs or {}).items():
@@ -305,6 +307,10 @@ def check_writable(path: PathLike, option: str, *, directory: bool = False,
         raise _write_error(option, shown, "exists and is not a directory")
     if not directory and p.is_dir():
         raise _write_error(option, shown, "is a directory")
+    if probed is not None:
+        if parent in probed:
+            return
+        probed.add(parent)
     probe = parent / _temp_name(p.name)
     try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -395,9 +401,10 @@ def write_texts(
     named = {str(k): v for k, v in (options or {}).items() if k is not None}
     plan = []
     seen: dict[str, str] = {}
+    probed: set[Path] = set()
     for path, content in files.items():
         option = named.get(str(path), default_option)
-        check_writable(path, option, inputs=inputs)
+        check_writable(path, option, inputs=inputs, probed=probed)
         target = _target(path)
         key = os.path.realpath(target)
         if key in seen:
