@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
     import pyarrow as pa
 
-__all__ = ["Plan", "batch_moves"]
+__all__ = ["Plan", "batch_moves", "check_at_least_one", "freeze_assignment"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +193,7 @@ def _aligned(current: Mapping[int, tuple[int, ...]] | None,
     return [current.get(p) for p in target]
 
 
-def _freeze(
+def freeze_assignment(
     a: Mapping[str, Mapping[int, Sequence[int]]],
 ) -> Mapping[str, Mapping[int, tuple[int, ...]]]:
     """A read-only copy of ``{topic: {partition: replicas}}`` with tuple replicas."""
@@ -206,7 +206,7 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
     """Order ``moves`` into batches where no broker gains or loses a replica in more than
     ``k`` moves (greedy, busiest brokers first); leader-only moves form the last batch.
     ``k=None``: one batch. Errors: ``ConfigError`` when ``k < 1``."""
-    _check_at_least_one("k", k)
+    check_at_least_one("k", k)
     if not moves:
         return ()
     if k is None:
@@ -244,7 +244,7 @@ def batch_moves(moves: Sequence[Move], k: int | None) -> tuple[tuple[Move, ...],
     return tuple(out)
 
 
-def _check_at_least_one(parameter: str, value: int | None) -> None:
+def check_at_least_one(parameter: str, value: int | None) -> None:
     """Refuse ``value < 1`` for ``parameter`` (``None`` means unlimited)."""
     if value is not None and value < 1:
         raise ConfigError.about(parameter, "Invalid {param} {value}: must be >= 1", value=value)

@@ -49,7 +49,7 @@ from kpart.placement._goals import (
 )
 from kpart.placement._plan_state import State
 from kpart.placement.cordon import cordoned_brokers, usable_brokers
-from kpart.placement.plan import Plan, _check_at_least_one, _freeze, batch_moves
+from kpart.placement.plan import Plan, batch_moves, check_at_least_one, freeze_assignment
 from kpart.placement.pools import PoolSpec
 from kpart.placement.reassign import (
     ClusterAssignment,
@@ -193,10 +193,10 @@ def _finish(
     full = {t: dict(ps) for t, ps in current.items()}
     for t, ps in target.items():
         full[t].update(ps)
-    _check_at_least_one("max_concurrent_moves_per_broker", max_concurrent_moves_per_broker)
+    check_at_least_one("max_concurrent_moves_per_broker", max_concurrent_moves_per_broker)
     return Plan(
-        current=_freeze(current),
-        target=_freeze(full),
+        current=freeze_assignment(current),
+        target=freeze_assignment(full),
         brokers=tuple(cluster),
         moves=moves,
         batches=batch_moves(moves, max_concurrent_moves_per_broker),

@@ -16,7 +16,7 @@ from typing import Any
 
 from kpart.report._charts import ALT_COLOR, COLOR, COST_COLOR, HOT_COLOR, REPLICA_COLOR
 from kpart.report._format import unit_for
-from kpart.report._plan_charts import Figure, _layout, before_after_bars, value_axis
+from kpart.report._plan_charts import Figure, before_after_bars, figure_layout, value_axis
 
 __all__ = ["MAX_COLUMNS", "broker_bytes", "broker_network", "broker_peak", "heatmap",
            "member_bars", "partition_count", "pool_columns", "topic_bars"]
@@ -73,7 +73,7 @@ def topic_bars(
                      "name": label, "visible": False, "hoverinfo": "skip",
                      "marker": {"symbol": symbol, "size": 12, "color": "#333",
                                 "line": {"width": 2, "color": "#333"}}})
-    layout = _layout(
+    layout = figure_layout(
         barmode="overlay", meta={"topic": topic},  # the heading above names the topic
         xaxis={"title": {"text": "partition"}, "type": "category",
                "tickangle": -90 if len(x) > 60 else 0},
@@ -112,7 +112,7 @@ def broker_bytes(brokers: Sequence[int], leader: Sequence[float | None],
              "hovertext": list(hover), "hoverinfo": "text"}
             for name, v, color in (("as leader", leader, COLOR),
                                    ("as replica", replica, REPLICA_COLOR))]
-    layout = _layout(title={"text": "Bytes per broker: as leader and as replica"},
+    layout = figure_layout(title={"text": "Bytes per broker: as leader and as replica"},
                      barmode="group", bargap=0.05 if len(x) > 60 else 0.15,
                      xaxis=_broker_axis(brokers), legend=_LEGEND,
                      yaxis=value_axis([*leader, *replica], "B"))
@@ -135,7 +135,7 @@ def broker_network(brokers: Sequence[int], parts: Mapping[str, Sequence[float | 
                      "base": [v or 0 for v in below] if below is not None else None,
                      "marker": {"color": colors[k]}, "hovertext": list(hover),
                      "hoverinfo": "text"})
-    layout = _layout(title={"text": "Network per broker (Cruise Control's load model): in "
+    layout = figure_layout(title={"text": "Network per broker (Cruise Control's load model): in "
                                     "and out"},
                      barmode="group", bargap=0.05 if len(x) > 60 else 0.15,
                      xaxis=_broker_axis(brokers), legend=_LEGEND,
@@ -222,7 +222,7 @@ def heatmap(rows: Sequence[tuple[str, int]], columns: Sequence[str],
                      ticktext=[rows[i][0] for i in firsts], showticklabels=len(firsts) <= 80)
     shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": i - 0.5,
                "y1": i - 0.5, "line": {"color": "#1f2d3d", "width": 1}} for i in firsts[1:]]
-    layout = _layout(title={"text": title}, height=height, shapes=shapes,
+    layout = figure_layout(title={"text": title}, height=height, shapes=shapes,
                      xaxis={"title": {"text": "time (UTC)"}, "type": "date"}, yaxis=yaxis)
     return {"data": data, "layout": layout}
 
@@ -240,7 +240,7 @@ def partition_count(topics: Sequence[str], current: Sequence[int],
                      "hovertext": [hover[i] for i in keep], "hoverinfo": "text",
                      "text": [str(values[i]) for i in keep], "textposition": "outside",
                      "cliponaxis": False})
-    layout = _layout(title={"text": "Partition count per topic: current and recommended"},
+    layout = figure_layout(title={"text": "Partition count per topic: current and recommended"},
                      barmode="group", legend=_LEGEND,
                      xaxis={"title": {"text": "topic"}, "type": "category"},
                      yaxis={"title": {"text": "partitions"}, "rangemode": "tozero"})
@@ -256,7 +256,7 @@ def member_bars(members: Sequence[str], records: Sequence[float], partitions: Se
              "marker": {"color": COLOR}, "hoverinfo": "text",
              "hovertext": [f"{m}<br>{r:,.0f} records<br>partitions: {p}"
                            for m, r, p in zip(members, records, partitions, strict=True)]}]
-    layout = _layout(title={"text": title}, shapes=shapes,
+    layout = figure_layout(title={"text": title}, shapes=shapes,
                      xaxis={"title": {"text": "member"}, "type": "category"},
                      yaxis={"title": {"text": "records"}})
     return {"data": data, "layout": layout}

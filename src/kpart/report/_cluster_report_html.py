@@ -56,8 +56,8 @@ _NAV = (("overview", "Overview"), ("topics", "Topics"), ("partitions", "Partitio
         ("failures", "Failures"))
 
 
-def _duration(seconds: float | None) -> str:
-    from kpart.report.plan_html import _duration as words
+def duration_words(seconds: float | None) -> str:
+    from kpart.report.plan_html import duration_words as words
 
     return "—" if seconds is None else words(seconds)
 
@@ -96,7 +96,7 @@ def _overview(doc: ClusterDoc) -> str:
                else [("brokers", "none (producer view)")]),
              *([("consumer groups", f"{len(doc.groups):,}")] if doc.brokers or doc.groups
                else []),
-             ("window", _duration(doc.window_s) if doc.window_s is not None
+             ("window", duration_words(doc.window_s) if doc.window_s is not None
               else "no timestamp")]
     peaks = [(b.peak_in, b) for b in doc.brokers if b.peak_in is not None]
     if peaks:
@@ -123,7 +123,7 @@ def _topics(doc: ClusterDoc) -> str:
              "partitions": t.num_partitions,
              **({"replication factor": t.replication_factor} if doc.brokers else {}),
              "key": t.key, "key serializer": t.key_serializer, "partitioner": t.partitioner,
-             "timestamp": t.timestamp or "none", "span": _duration(t.span_s),
+             "timestamp": t.timestamp or "none", "span": duration_words(t.span_s),
              "distinct keys": t.distinct_keys, "null-key records": t.null_key_records,
              "records max / mean": t.records_max_over_mean,
              "busiest partition, peak bytes in": human(_peak(t), "B/s"),
@@ -200,7 +200,7 @@ def _heatmap(doc: ClusterDoc) -> str:
                         '<p class="notice" id="heatmap-missing">No window holds a record.</p>')
     fig = charts.heatmap(h.labels, h.columns, h.z,
                          title="Bytes in per second: partition × time")
-    window = f"windows of {_duration(h.window_s)}; " if h.window_s is not None else ""
+    window = f"windows of {duration_words(h.window_s)}; " if h.window_s is not None else ""
     note = (f"One row per partition (topic order), one column per time step ({window}a column "
             "covering several windows shows the busiest of them).")
     if h.rows_omitted:

@@ -22,8 +22,18 @@ from kpart.report._charts import _LAYOUT, COLOR, HOT_COLOR, REPLICA_COLOR, value
 from kpart.report._format import human
 from kpart.report._html_parts import PLOT_CONFIG, POST_SCRIPT
 
-__all__ = ["ADDED_COLOR", "REMOVED_COLOR", "Figure", "batch_timeline", "before_after_bars",
-           "chart_html", "human", "runs", "value_axis"]
+__all__ = [
+    "ADDED_COLOR",
+    "REMOVED_COLOR",
+    "Figure",
+    "batch_timeline",
+    "before_after_bars",
+    "chart_html",
+    "figure_layout",
+    "human",
+    "runs",
+    "value_axis",
+]
 
 #: A Plotly figure as JSON: ``{"data": [trace, ...], "layout": {...}}``.
 Figure = dict[str, Any]
@@ -58,7 +68,7 @@ def _template() -> dict[str, Any]:
     return template
 
 
-def _layout(**extra: Any) -> dict[str, Any]:
+def figure_layout(**extra: Any) -> dict[str, Any]:
     """The report's chart layout (:data:`kpart.report._charts._LAYOUT`), template resolved."""
     return {**_LAYOUT, "template": _template(), **extra}
 
@@ -122,7 +132,7 @@ def before_after_bars(
     shapes_removed, legend_removed = _bands(removed, REMOVED_COLOR, "removed broker")
     many = len(brokers) > 60  # 225 brokers: thin bars, little gap, labels upright
     yaxis, notes = _bars_axis(data, unit)
-    layout = _layout(annotations=notes,
+    layout = figure_layout(annotations=notes,
         title={"text": title}, barmode="group", bargap=0.05 if many else 0.15,
         xaxis={"title": {"text": "broker"}, "type": "category", "tickangle": -90 if many else 0},
         yaxis=yaxis, shapes=shapes_added + shapes_removed,
@@ -182,7 +192,7 @@ def batch_timeline(
     bars = {"type": "bar", "y": list(labels), "x": list(length), "base": list(start),
             "orientation": "h", "marker": {"color": COLOR}, "hovertext": list(hover),
             "hoverinfo": "text", "name": "batch"}
-    layout = _layout(
+    layout = figure_layout(
         title={"text": title}, showlegend=False, bargap=0.25,
         height=min(1600, max(220, 110 + 16 * n)),
         xaxis={**(value_axis([a + b for a, b in zip(start, length, strict=True)], unit,

@@ -35,8 +35,8 @@ _ALL_BROKERS = 30
 _PIPED_WIDTH = 160
 
 
-def _duration(seconds: float | None) -> str:
-    from kpart.report.plan_html import _duration as words
+def duration_words(seconds: float | None) -> str:
+    from kpart.report.plan_html import duration_words as words
 
     return "-" if seconds is None else words(seconds)
 
@@ -58,7 +58,7 @@ def _headline(doc: ClusterDoc) -> str:
     records = doc.records if doc.records is not None else sum(t.records for t in doc.topics)
     size = doc.bytes if doc.bytes is not None else sum(t.bytes for t in doc.topics)
     racks = len({b.rack for b in doc.brokers if b.rack is not None})
-    window = (f"load over time in windows of {_duration(doc.window_s)}"
+    window = (f"load over time in windows of {duration_words(doc.window_s)}"
               if doc.window_s is not None else "no timestamp column: no load over time")
     n = len(doc.topics)
     where = (f"on {len(doc.brokers):,} brokers {_in_racks(racks)}" if doc.brokers
@@ -107,7 +107,7 @@ def _topics(doc: ClusterDoc) -> Table:
         ratio = x.records_max_over_mean
         t.add_row(escape(x.topic), _n(x.records), in_unit(x.bytes, scale), str(x.num_partitions),
                   str(x.replication_factor or "-"), escape(x.key or "-"),
-                  escape(x.timestamp or "-"), _duration(x.span_s),
+                  escape(x.timestamp or "-"), duration_words(x.span_s),
                   "-" if ratio is None else f"{ratio:.3f}", _rate(_peak(x)))
     return t
 

@@ -55,7 +55,7 @@ from kpart.report._cluster_html import (
 )
 from kpart.report._html_parts import PAGE_CSS, escape_html, html_section, html_table, require_field
 
-__all__ = ["FORMAT", "VERSION", "render_plan", "write_plan_html"]
+__all__ = ["FORMAT", "VERSION", "duration_words", "render_plan", "write_plan_html"]
 
 #: ``format`` and ``version`` of the summary this module renders.
 FORMAT = "kpart-plan-summary"
@@ -68,10 +68,10 @@ FAILURES_MISSING = "pass --failures to kpart plan for every broker and rack fail
                    "plan's target."
 
 
-def _duration(seconds: float) -> str:
+def duration_words(seconds: float) -> str:
     """A duration in words, two units at most.
 
-    >>> _duration(200_000), _duration(3725), _duration(200), _duration(42.5)
+    >>> duration_words(200_000), duration_words(3725), duration_words(200), duration_words(42.5)
     ('2 d 07 h', '1 h 02 min', '3 min 20 s', '42.5 s')
     """
     if seconds >= 2 * 86400:
@@ -198,7 +198,7 @@ def _timeline(rows: list[dict[str, Any]], timed: bool) -> str:
         at += r[key]
     hover = [f"<b>batch {_fmt_id(r['batch'])}</b><br>{human(r['partitions'], '')} partitions, "
              f"{human(r['replica_moves'], '')} replica moves<br>{human(r['bytes'], 'B')}"
-             + (f", {_duration(r['seconds'])}" if r["seconds"] is not None else "")
+             + (f", {duration_words(r['seconds'])}" if r["seconds"] is not None else "")
              + f"<br>brokers: {html.escape(_short(r['brokers']))}" for r in rows]
     fig = _plan_charts.batch_timeline(
         [f"batch {_fmt_id(r['batch'])}" for r in rows], start, [r[key] / scale for r in rows],
@@ -253,7 +253,7 @@ def _schedule(summary: Mapping[str, Any]) -> str:
              ("moves per broker per batch", "no limit (one batch)" if k is None else f"≤ {k:g}"),
              ("throttle", "none given" if throttle is None else
               f"{human(throttle, 'B/s')} (--throttle {throttle:.0f})"),
-             ("estimated duration", "—" if total is None else _duration(total))]
+             ("estimated duration", "—" if total is None else duration_words(total))]
     body = _cards(cards)
     if throttle is None:
         body += ('<p class="notice" id="no-throttle">No throttle was given: the batches are '
@@ -263,7 +263,7 @@ def _schedule(summary: Mapping[str, Any]) -> str:
         body += _timeline(rows, throttle is not None)
         table = [{"batch": _fmt_id(r["batch"]), "partitions": r["partitions"],
                   "replica moves": r["replica_moves"], "bytes": human(r["bytes"], "B"),
-                  "duration": "—" if r["seconds"] is None else _duration(r["seconds"]),
+                  "duration": "—" if r["seconds"] is None else duration_words(r["seconds"]),
                   "brokers": _short(r["brokers"])} for r in rows]
         body += (f"<details><summary>Every batch ({len(rows):,})</summary>"
                  + html_table(table, "table-schedule") + "</details>")

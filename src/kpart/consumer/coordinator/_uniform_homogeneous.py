@@ -44,7 +44,7 @@ def current_assignment(spec: ServerGroupSpec) -> Assignment:
     }
 
 
-def _subscribed_topic_ids(spec: ServerGroupSpec, first: ServerMember,
+def subscribed_topic_ids(spec: ServerGroupSpec, first: ServerMember,
                           copied_names: bool = False) -> list[int]:
     """``new HashSet<>(subscribedTopicIds())`` in iteration order: sized from the view's
     ``size()``, which counts every subscribed name, even one missing from the metadata
@@ -164,7 +164,7 @@ def build_homogeneous(spec: ServerGroupSpec, extra_to_last: bool = False,
     old = current_assignment(spec)
     if not members:
         return {}
-    subscribed = _subscribed_topic_ids(spec, members[0], copied_names)
+    subscribed = subscribed_topic_ids(spec, members[0], copied_names)
     if not subscribed:
         return {m.member_id: [] for m in members}
     unassigned, total = _unassigned_partitions(spec, subscribed, old)

@@ -29,7 +29,7 @@ from kpart._java.arrays import SMALL_MAP, hashmap_key_order, string_hash_codes
 from kpart._java.hashing import hashset_copy_capacity
 from kpart.consumer._columns import AssignmentColumns
 from kpart.consumer.coordinator._spec_arrays import SpecArrays
-from kpart.consumer.coordinator._uniform_homogeneous import _subscribed_topic_ids
+from kpart.consumer.coordinator._uniform_homogeneous import subscribed_topic_ids
 from kpart.consumer.coordinator.server_spec import ServerMember
 from kpart.errors import PartitionAssignorError
 
@@ -38,7 +38,7 @@ __all__ = ["homogeneous_columns"]
 
 def _subscribed_topics(arrays: SpecArrays, first: ServerMember,
                        copied_names: bool = False) -> np.ndarray:
-    """``_subscribed_topic_ids`` of the reference for member ``first``, as positions in
+    """``subscribed_topic_ids`` of the reference for member ``first``, as positions in
     ``arrays.topics``: ``new HashSet<>(subscribedTopicIds())`` in iteration order (the view
     iterates the member's ``HashSet<String>`` of names; its ``size()``, which presizes the
     copy, counts names missing from the metadata too). Large sets are ordered on arrays: the
@@ -47,7 +47,7 @@ def _subscribed_topics(arrays: SpecArrays, first: ServerMember,
     spec, index = arrays.spec, arrays.index
     unique = list(dict.fromkeys(first.topics))
     if len(unique) <= SMALL_MAP or first.topic_regex:  # (a regex: the reference's order)
-        ids = _subscribed_topic_ids(spec, first, copied_names)
+        ids = subscribed_topic_ids(spec, first, copied_names)
         return np.array([index[spec.topic_name(tid)] for tid in ids], dtype=np.int64)
     if copied_names:  # new HashSet<>(list): the table starts at its final length
         h = string_hash_codes(unique)
