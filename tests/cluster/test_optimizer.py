@@ -108,27 +108,3 @@ def test_bad_brokers_are_refused() -> None:
         plan_cluster(m, remove_brokers=[9])
     with pytest.raises(ConfigError, match="no broker would be left"):
         plan_cluster(m, remove_brokers=[0, 1, 2, 3])
-
-
-def test_the_count_fill_takes_from_brokers_whose_bytes_must_go() -> None:
-    # broker 0 holds big replicas, brokers 1 and 2 small ones, broker 3 is new: the replicas
-    # that fill broker 3's count come from broker 0 alone (what moves off 1 or 2 would have
-    # to come back for the disk goal); without giver_disk any broker above the mean gives
-    from kpart.cluster.goals import goal_state
-    from kpart.cluster.goals._replica_movement import fill_counts
-
-    cap = Capacity(disk_bytes=1e6)
-    brokers = [ClusterBroker(i, f"r{i}", cap) for i in range(4)]
-    # broker 0: 30 replicas of 100 bytes; broker 1: 30 of 1 byte; broker 2: 14 of 1 byte.
-    # Broker 0 can give 11 down to the mean count (19), 15 down to the band's bottom (14).
-    parts = [PartitionState("t", p, (0 if p < 30 else 1 if p < 60 else 2,),
-                            size_bytes=100.0 if p < 30 else 1.0) for p in range(74)]
-    model = ClusterModel.from_partitions(brokers, parts)
-    guards = [g for g in DEFAULT_GOALS if g.hard]
-    for giver, sources in ((True, {0}), (False, {0, 1})):
-        s = goal_state(model, model.replicas, np.ones(4, dtype=bool), DEFAULT_THRESHOLDS)
-        target = np.full(4, s.disk.sum() / 4)
-        fill_counts(s, 14, 100, guards, target, giver_disk=target * 1.09 if giver else None)
-        moved = np.flatnonzero(s.pos[:, 0] == 3)
-        assert len(moved) == 14
-        assert {int(model.replicas[r, 0]) for r in moved} == sources
