@@ -45,6 +45,8 @@ class BrokerReplicas:
     since: dict[int, list[int]] = field(default_factory=dict)
     #: Rows placed on each broker since the build, ascending and unique.
     placed_sorted: dict[int, np.ndarray] = field(default_factory=dict)
+    #: Per broker, its built rows and those placed since, merged (until the next placement).
+    merged: dict[int, np.ndarray] = field(default_factory=dict)
     placed_count: int = 0
 
     def placed(self, rows: np.ndarray | list[int] | tuple[int, ...], dst: int) -> None:
@@ -53,6 +55,7 @@ class BrokerReplicas:
             return  # not built yet: the build reads the replica array as it is then
         add = self.since.setdefault(int(dst), [])
         add.extend(int(r) for r in rows)
+        self.merged.pop(int(dst), None)
         self.placed_count += len(rows)
 
     def _build(self, pos: np.ndarray) -> None:
@@ -64,7 +67,7 @@ class BrokerReplicas:
         self.rows = rows[order]
         count = np.bincount(brokers, minlength=int(pos.max(initial=-1)) + 1)
         self.starts = np.concatenate([[0], np.cumsum(count)])
-        self.since, self.placed_sorted = {}, {}
+        self.since, self.placed_sorted, self.merged = {}, {}, {}
         self.placed_count = 0
 
     def _placed_on(self, b: int) -> np.ndarray:
@@ -83,16 +86,22 @@ class BrokerReplicas:
         it holds)."""
         if self.rows is None or self.placed_count > _REBUILD_SHARE * pos.size:
             self._build(pos)
+        rows = self.merged.get(b)
+        if rows is None:
+            rows = self.merged[b] = self._merge(b)
+        if lo or hi is not None:
+            end = len(pos) if hi is None else hi
+            rows = rows[np.searchsorted(rows, lo):np.searchsorted(rows, end)]
+        return rows
+
+    def _merge(self, b: int) -> np.ndarray:
+        """Broker ``b``'s built rows and those placed on it since, ascending and unique."""
         assert self.rows is not None and self.starts is not None
         base = (self.rows[self.starts[b]:self.starts[b + 1]] if b + 1 < len(self.starts)
                 else self.rows[:0])
-        end = len(pos) if hi is None else hi
-        if lo or hi is not None:
-            base = base[np.searchsorted(base, lo):np.searchsorted(base, end)]
         extra = self._placed_on(b)
         if not len(extra):
             return base
-        extra = extra[np.searchsorted(extra, lo):np.searchsorted(extra, end)]
         if len(base):  # rows placed back on ``b`` are in ``base`` already
             at = np.minimum(np.searchsorted(base, extra), len(base) - 1)
             extra = extra[base[at] != extra]
