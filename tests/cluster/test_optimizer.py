@@ -13,7 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
-from kpart.cluster.goals import DEFAULT_GOALS, DEFAULT_THRESHOLDS, GOALS, Goal, Thresholds
+from kpart.cluster.goals import (
+    DEFAULT_GOALS,
+    DEFAULT_THRESHOLDS,
+    GOALS,
+    Goal,
+    Thresholds,
+    goals_by_name,
+)
 from kpart.cluster.optimizer import plan_cluster
 from kpart.cluster.verifier import verify
 from kpart.errors import ConfigError, OptimizationFailureError
@@ -108,3 +115,31 @@ def test_bad_brokers_are_refused() -> None:
         plan_cluster(m, remove_brokers=[9])
     with pytest.raises(ConfigError, match="no broker would be left"):
         plan_cluster(m, remove_brokers=[0, 1, 2, 3])
+
+
+def test_network_out_moves_a_follower_where_leadership_alone_cannot() -> None:
+    # broker 0 leads t-0 and t-1 (12 B/s out each), brokers 2 and 3 one each (12), broker 1
+    # none and follows nothing with traffic: mean 12, band [10.8, 13.2]. No leadership swap
+    # helps broker 1; moving a follower of a partition the over broker leads to broker 1 and
+    # passing it the leadership does: one replica, the smallest that fits (t-0 or t-1,
+    # depending on which the leadership pass left on the over broker).
+    cap = Capacity(disk_bytes=1000.0, network_in=1000.0, network_out=1000.0)
+    m = ClusterModel.from_partitions(
+        [ClusterBroker(i, r, cap) for i, r in enumerate("abcd")],
+        [PartitionState("t", p, reps, leader=reps[0], isr=reps, size_bytes=size,
+                        bytes_in_per_s=0.0, bytes_out_per_s=out)
+         for p, (reps, size, out) in enumerate([((0, 2), 1.0, 12.0), ((0, 3), 2.0, 12.0),
+                                                ((2, 3), 5.0, 12.0), ((3, 2), 5.0, 12.0),
+                                                ((1, 2), 5.0, 0.0)])])
+    goals = goals_by_name("RackAwareGoal,ReplicaCapacityGoal,DiskCapacityGoal,"
+                          "NetworkInboundCapacityGoal,NetworkOutboundCapacityGoal,"
+                          "NetworkOutboundUsageDistributionGoal")
+    plan = plan_cluster(m, goals=goals, network_out_budget=0.1)
+    check = verify(plan.model, plan.target, goals)
+    assert check.ok, check
+    assert [(g.before, g.after) for g in check.goals][-1] == (2, 0)
+    assert plan.replica_moves == 1 and plan.bytes_moved <= 2.0
+    assert int(plan.load_after.leaders[1]) == 2 and plan.load_after.network_out[1] == 12.0
+    # no budget: leadership alone, broker 1 stays empty
+    none = plan_cluster(m, goals=goals, network_out_budget=0.0)
+    assert verify(none.model, none.target, goals).ok and none.bytes_moved == 0.0

@@ -9,13 +9,14 @@ Cruise Control's loop, with no goal's name in it::
         done.append(goal)
 
 :func:`plan_cluster` adds and removes brokers and evens out replicas, disk, network and
-leadership, moving the fewest bytes it can. Around the loop: hard goals no plan can meet are
-refused first and hard goals broken at the start repaired
-(:mod:`kpart.cluster._optimizer_repair`), a removed broker's replicas drained
-(:func:`~kpart.cluster.goals._replica_movement.drain_all`); after it, each partition's
+leadership, moving the fewest bytes it can. Around the loop: each goal's ``check_feasible``
+refuses first what no plan can meet; in it, each goal's ``optimize`` relocates the replicas
+still on removed brokers (the first goal does) before its own fix — the hard goals repair
+what is broken at the start; after it, each partition's
 current leader comes back wherever the goals allow
 (:func:`~kpart.cluster.goals.joint_leadership.keep_current_leaders`) and each goal takes its
-last step (``finish``: the leadership program, or the failover order). What each goal does
+last step (``finish``: the leadership program, or the failover order), and the first hard
+goal still broken names the ``failure``. What each goal does
 is its own (:mod:`kpart.cluster.goals`); the map of who runs what, in what order and why, is
 ``docs/cluster-optimizer.md``. The target's leader is each partition's first replica. The
 result is checked by nothing here: run :func:`kpart.cluster.verifier.verify` on
@@ -38,13 +39,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kpart.cluster._optimizer_repair import hard_error, infeasible, repair
-from kpart.cluster.goals._replica_movement import drain_all
 from kpart.cluster.goals.broker_set_aware import pool_arrays
 from kpart.cluster.goals.goal import Goal, Guards
 from kpart.cluster.goals.joint_leadership import NETWORK_OUT_BUDGET, keep_current_leaders
 from kpart.cluster.goals.registry import DEFAULT_GOALS, with_broker_sets
-from kpart.cluster.goals.relocation import relocate_back
+from kpart.cluster.goals.relocation import offline_replicas, relocate_back
 from kpart.cluster.goals.state import (
     DEFAULT_THRESHOLDS,
     GoalSettings,
@@ -101,19 +100,12 @@ def _with_brokers(model: ClusterModel, add: Sequence[ClusterBroker]) -> ClusterM
 
 def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, float]],
               strict: bool) -> list[tuple[int, int]]:
-    """On ``s``: the removed brokers drained and the hard goals broken at the start
-    repaired, then Cruise Control's loop — each goal in priority order fixes its own
+    """On ``s``: Cruise Control's loop — each goal in priority order relocates the replicas
+    still on removed brokers (the first finds them, the others none) and fixes its own
     violations with moves the goals before it accept — then the current leaders kept where
     the goals allow and each goal's last step. ``strict``: every goal guards every move (so
-    that none gets worse). Returns the replicas it could not drain."""
-    clock = time.perf_counter()
-    soft = [g for g in goals if not g.hard]
-    unplaced = drain_all(s, [g for g in goals if g.hard],
-                         soft if strict else [g for g in soft if g.guards_always])
-    seconds.append(("drain", time.perf_counter() - clock))
-    clock = time.perf_counter()
-    repair(s, goals)
-    seconds.append(("repair", time.perf_counter() - clock))
+    that none gets worse). Returns the replicas left on removed brokers (``(row, slot)``,
+    largest first): those no goal could relocate."""
     done: list[Goal] = []
     for goal in goals:
         clock = time.perf_counter()
@@ -132,7 +124,8 @@ def _optimize(s: GoalState, goals: tuple[Goal, ...], seconds: list[tuple[str, fl
         step = goal.finish(s, guards=Guards(goals, goals[:i], strict))
         if step:
             seconds.append((step, time.perf_counter() - clock))
-    return unplaced
+    rows, slots = offline_replicas(s)
+    return list(zip(rows.tolist(), slots.tolist(), strict=True))
 
 
 def _worse_soft(state: Callable[..., GoalState], s: GoalState,
@@ -170,8 +163,12 @@ def plan_cluster(
     pool's brokers (:class:`~kpart.cluster.goals.BrokerSetAwareGoal`, added after
     RackAwareGoal when ``goals`` lack it). ``network_out_budget``: the share of all replicas'
     bytes that replica moves for network out may move where leadership alone cannot even it
-    out (:mod:`kpart.cluster.goals._network_out_rebalance`; 0 for none). Hard goals broken at the start are repaired first
-    with the fewest bytes (:mod:`kpart.cluster._optimizer_repair`). A plan that would leave a
+    out (:mod:`kpart.cluster.goals._network_out_rebalance`; 0 for none). Each goal's
+    ``check_feasible`` refuses first what no plan can meet; each goal's ``optimize`` then
+    relocates the replicas of removed brokers still there (the first goal does) and fixes
+    its own violations — a hard goal broken at the start with the fewest bytes it can; the
+    first hard goal still broken after planning names the error (its ``failure``). A plan
+    that would leave a
     soft goal with more violations than before is redone with every goal guarding every move.
 
     Errors (one line): :class:`~kpart.errors.ConfigError` for an added broker the cluster has,
@@ -206,7 +203,8 @@ def plan_cluster(
             settings, removed_over=removed_over, count_guard=count_guard))
 
     s = state(model.replicas)
-    infeasible(s, model, goals)
+    for goal in goals:
+        goal.check_feasible(s, model)
     seconds = [("prepare", time.perf_counter() - clock)]
     unplaced = _optimize(s, goals, seconds, strict=False)
     worse = _worse_soft(state, s, goals)
@@ -234,8 +232,8 @@ def plan_cluster(
             f"{model._where(row)}'s replica on broker {model.brokers[src].id} "
             f"({len(unplaced)} replicas left on removed brokers) without breaking it.",
             goal="/".join(names), partition=where, broker=model.brokers[src].id)
-    error = hard_error(s, model, goals)
-    if error:
+    error = next((e for goal in goals if (e := goal.failure(s, model)) is not None), None)
+    if error is not None:
         raise error
     cur = model.replicas
     moved = (target[:, :, None] != cur[:, None, :]).all(axis=2) & (target >= 0)

@@ -10,8 +10,10 @@ A goal is a small frozen object (:class:`~kpart.cluster.goals.goal.Goal`): ``nam
 ``PreferredLeaderElectionGoal``, topic × broker pairs for ``TopicReplicaDistributionGoal`` —
 break it, vectorised over brokers), ``accepts(state, row, src, dst)`` /
 ``accepts_leader(state, row, src, dst)``: whether moving one replica of partition ``row``
-from broker position ``src`` to ``dst`` (or its leadership) keeps the goal, and
-``optimize(state, guards)``: its fix. The optimizer (:mod:`kpart.cluster.optimizer`) owns
+from broker position ``src`` to ``dst`` (or its leadership) keeps the goal,
+``check_feasible(state, model)`` (a hard goal no plan can meet raises), ``optimize(state,
+guards)``: its fix (the offline replicas relocated, then its ``rebalance``), and
+``failure(state, model)``: the error when a hard goal still breaks after planning. The optimizer (:mod:`kpart.cluster.optimizer`) owns
 the only mutable state, a :class:`GoalState` of arrays; the verifier
 (:mod:`kpart.cluster.verifier`) recomputes every goal on its own.
 

@@ -15,15 +15,13 @@ import numpy as np
 from kpart.cluster.goals.goal import Goal, TopicLimits
 from kpart.cluster.goals.rack_aware import RackAwareGoal
 from kpart.cluster.goals.relocation import (
+    SCAN,
     accepted,
     accepted_together,
     relocate_replica,
     relocate_replicas,
 )
 from kpart.cluster.goals.state import GoalState
-
-#: Candidates tried per (giver, receiver) pair before the pair is given up.
-SCAN = 400
 
 #: :func:`by_broker`'s result: rows, slots, weights, per-broker starts.
 _Index = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -50,35 +48,6 @@ def by_broker(s: GoalState, weight: np.ndarray, leaders_only: bool = False) -> _
     order = by_weight[np.argsort(small[by_weight], kind="stable")]
     starts = np.searchsorted(brokers[order], np.arange(len(s.replicas) + 1))
     return rows[order], slots[order].astype(np.int32), w[order], starts
-
-
-def drain(s: GoalState, guards: Sequence[Goal]) -> list[tuple[int, int]]:
-    """Move every replica off brokers that may not hold one (removed brokers), largest first,
-    each to the allowed broker of lowest disk utilization the ``guards`` (the hard goals)
-    accept. Returns the ``(row, slot)`` it could not place."""
-    off = ~s.allowed[np.maximum(s.pos, 0)] & (s.pos >= 0)
-    rows, slots = np.nonzero(off)
-    order = np.argsort(-s.size[rows], kind="stable")
-    failed = []
-    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
-    for row, slot in zip(rows[order].tolist(), slots[order].tolist(), strict=True):
-        src = int(s.pos[row, slot])
-        util = np.where(s.allowed, s.disk / cap, np.inf)
-        util[s.pos[row][s.pos[row] >= 0]] = np.inf
-        for dst in np.argsort(util, kind="stable")[:64].tolist():
-            if util[dst] != np.inf and accepted(guards, s, row, src, dst):
-                relocate_replica(s, row, slot, dst)
-                break
-        else:
-            failed.append((row, slot))
-    return failed
-
-
-def drain_all(s: GoalState, hard: Sequence[Goal], keep: Sequence[Goal]) -> list[tuple[int, int]]:
-    """:func:`drain` keeping ``keep`` (soft goals not to make worse) too where it can, then
-    with the hard goals alone for what is left."""
-    drain(s, [*hard, *keep])
-    return drain(s, hard)
 
 
 def fill_counts(s: GoalState, lower: float, upper: float, guards: Sequence[Goal],  # noqa: PLR0913

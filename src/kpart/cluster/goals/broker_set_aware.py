@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kpart.cluster.goals.goal import Goal
+from kpart.cluster.goals.goal import Goal, Guards
+from kpart.cluster.goals.optimization_failure import broker_name, optimization_failure
+from kpart.cluster.goals.relocation import relocate_first_accepted
 from kpart.cluster.goals.state import GoalState
 from kpart.cluster.model import ClusterModel
+from kpart.errors import OptimizationFailureError
 
 if TYPE_CHECKING:
     from kpart.placement.pools import PoolSpec
 
-__all__ = ["BrokerSetAwareGoal", "pool_arrays", "pool_violations"]
+__all__ = ["BrokerSetAwareGoal", "pool_arrays", "pool_misplaced", "pool_violations"]
 
 
 def pool_arrays(model: ClusterModel, pools: PoolSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -39,6 +42,17 @@ def pool_violations(state: GoalState) -> np.ndarray:
     return np.flatnonzero(bad.any(axis=1))
 
 
+def pool_misplaced(state: GoalState, row: int) -> list[int]:
+    """Slots of ``row`` on a broker outside the topic's pool, followers first (the leader
+    stays where it can); none without pools."""
+    if state.topic_pool is None or state.broker_pool is None:
+        return []
+    p = state.pos[row]
+    held = np.flatnonzero(p >= 0)[::-1]
+    want = state.topic_pool[state.topic[row]]
+    return [k for k in held.tolist() if state.broker_pool[p[k]] != want]
+
+
 @dataclass(frozen=True, slots=True)
 class BrokerSetAwareGoal(Goal):
     """``BrokerSetAwareGoal`` (Cruise Control's name; kpart's resource pools,
@@ -60,3 +74,23 @@ class BrokerSetAwareGoal(Goal):
         if state.topic_pool is None or state.broker_pool is None:
             return True
         return bool(state.broker_pool[dst] == state.topic_pool[state.topic[row]])
+
+    def rebalance(self, state: GoalState, guards: Guards) -> None:
+        """Each replica outside its pool to the least-filled broker (by disk) the guards
+        accept — every goal's first, then the hard goals' (:meth:`Guards.fallbacks`)."""
+        for moves in guards.fallbacks():
+            for row in pool_violations(state).tolist():
+                while (slots := pool_misplaced(state, row)) and relocate_first_accepted(
+                        state, row, slots, moves):
+                    pass
+
+    def failure(self, state: GoalState, model: ClusterModel) -> OptimizationFailureError | None:
+        found = pool_violations(state)
+        if not len(found):
+            return None
+        row = int(found[0])
+        b = int(state.pos[row, pool_misplaced(state, row)[0]])
+        return optimization_failure(
+            f"Infeasible {self.name}: partition {model._where(row)} keeps a replica on "
+            f"{broker_name(model, b)}, outside its pool ({len(found)} partitions do): its "
+            "pool has no broker every hard goal accepts.", self.name, model, row=row, b=b)

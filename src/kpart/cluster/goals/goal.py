@@ -3,8 +3,12 @@ on a :class:`~kpart.cluster.goals.state.GoalState`: a goal is a small frozen obj
 ``name``, ``hard``, ``violations(state)`` (how many brokers — or partitions, or topic × broker
 pairs — break it), ``accepts(state, row, src, dst)`` / ``accepts_leader(...)`` (Cruise
 Control's ``actionAcceptance``: whether moving one replica of partition ``row`` from broker
-position ``src`` to ``dst``, or its leadership, keeps the goal) and ``optimize(state,
-guards)`` (its fix, with moves every goal of ``guards`` accepts).
+position ``src`` to ``dst``, or its leadership, keeps the goal), ``check_feasible(state,
+model)`` (Cruise Control's ``initGoalState`` throwing ``OptimizationFailureException``: a
+hard goal no plan can meet raises :class:`~kpart.errors.OptimizationFailureError`),
+``optimize(state, guards)`` (its fix, with moves every goal of ``guards`` accepts: the
+offline replicas relocated first, then the goal's own ``rebalance``) and ``failure(state,
+model)`` (Cruise Control's ``updateGoalState``: the error when a hard goal still breaks).
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
+from kpart.cluster.goals.optimization_failure import optimization_failure
+from kpart.cluster.goals.relocation import relocate_offline
 from kpart.cluster.goals.state import GoalState
+from kpart.cluster.model import ClusterModel
+from kpart.errors import OptimizationFailureError
 
 __all__ = ["Goal", "Guards", "TopicLimits", "guards_upto", "leader_delta", "leaves",
            "move_delta"]
@@ -37,7 +45,8 @@ class TopicLimits(Protocol):
 @dataclass(frozen=True, slots=True)
 class Goal:
     """The contract every goal keeps (the module docstring); subclasses override what they
-    check and fix. By default a goal accepts every move and its ``optimize`` moves nothing."""
+    check and fix. By default a goal accepts every move, is feasible, its ``rebalance``
+    moves nothing and a hard goal's ``failure`` counts its violations."""
 
     name: str
     hard: bool
@@ -59,10 +68,45 @@ class Goal:
         """Whether passing partition ``row``'s leadership from ``src`` to ``dst`` keeps it."""
         return True
 
+    def check_feasible(self, state: GoalState, model: ClusterModel) -> None:
+        """Raise :class:`~kpart.errors.OptimizationFailureError` (one line naming the goal and
+        a partition or broker that makes it so) when no plan of ``state`` (before any move;
+        ``model`` its cluster) can meet this goal (Cruise Control's ``initGoalState``
+        throwing ``OptimizationFailureException``); by default every goal can."""
+        return None
+
     def optimize(self, state: GoalState, guards: Guards) -> None:
         """Fix this goal's violations on ``state`` with moves ``guards`` accept (Cruise
-        Control's ``AbstractGoal.optimize``); by default nothing to do."""
+        Control's ``AbstractGoal.optimize``): first the replicas still on brokers that may
+        hold none (removed brokers: Cruise Control's offline replicas) relocated, in the
+        passes of :meth:`Guards.offline`, then the goal's own :meth:`rebalance`. The first
+        goal of a plan relocates them; the others find none (checked in O(brokers)); what
+        none could place stays (the optimizer names it after the loop)."""
+        if not state.allowed.all():
+            for moves in guards.offline():
+                if not relocate_offline(state, moves):
+                    break
+        self.rebalance(state, guards)
+
+    def rebalance(self, state: GoalState, guards: Guards) -> None:
+        """The goal's own fix, once no replica is offline (Cruise Control's
+        ``rebalanceForBroker`` over the brokers); by default nothing to do."""
         return None
+
+    def failure(self, state: GoalState, model: ClusterModel) -> OptimizationFailureError | None:
+        """The error when this hard goal still breaks in ``state`` after planning (Cruise
+        Control's ``updateGoalState`` failing), naming a partition or broker where the goal
+        knows one; ``None`` when it holds or is soft. By default: ``Infeasible <name>:
+        <explain(state)> after planning.``"""
+        if not self.hard or not self.violations(state):
+            return None
+        return optimization_failure(f"Infeasible {self.name}: {self.explain(state)} after "
+                                    "planning.", self.name, model)
+
+    def explain(self, state: GoalState) -> str:
+        """What breaks the goal in ``state``, in words (for :meth:`failure`); by default
+        ``"<n> violations"``."""
+        return f"{self.violations(state)} violations"
 
     def finish(self, state: GoalState, guards: Guards) -> str:
         """A last step once every goal is optimized (and the current leaders kept where the
@@ -88,6 +132,19 @@ class Guards:
         ``optimizedGoals`` + itself), and ``TopicReplicaDistributionGoal`` (cheap to keep: so
         that no soft goal gets worse)."""
         return guards_upto(self.goals, len(self.goals) if self.strict else len(self.done))
+
+    def offline(self) -> tuple[list[Goal], list[Goal]]:
+        """The guards of the offline replicas' relocation, in turn: the hard goals and the
+        soft goals that guard always (every soft goal when ``strict``), then the hard goals
+        alone for what is left."""
+        hard = [g for g in self.goals if g.hard]
+        return ([*hard, *(g for g in self.goals
+                          if not g.hard and (self.strict or g.guards_always))], hard)
+
+    def fallbacks(self) -> tuple[list[Goal], list[Goal]]:
+        """The guards of a hard goal's fix, in turn: moves every goal of the plan accepts,
+        then moves the hard goals alone accept (for what is left)."""
+        return list(self.goals), [g for g in self.goals if g.hard]
 
 
 def guards_upto(goals: Sequence[Goal], upto: int) -> list[Goal]:

@@ -222,7 +222,7 @@ class JointLeadershipGoal(ResourceDistributionGoal):
     run by the first of them in the plan's order — kpart's departure from Cruise Control,
     where each goal moves leaderships on its own."""
 
-    def optimize(self, state: GoalState, guards: Guards) -> None:
+    def rebalance(self, state: GoalState, guards: Guards) -> None:
         solve_jointly(state, guards)
 
     def finish(self, state: GoalState, guards: Guards) -> str:

@@ -22,5 +22,5 @@ class NetworkInboundUsageDistributionGoal(ResourceDistributionGoal):
     threshold: str = "network_in_balance"
     upper_only: bool = False
 
-    def optimize(self, state: GoalState, guards: Guards) -> None:
+    def rebalance(self, state: GoalState, guards: Guards) -> None:
         self.rebalance_by_moving_replicas(state, guards, state.rate_in)

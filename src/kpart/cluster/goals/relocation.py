@@ -18,23 +18,35 @@ by hand).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kpart.cluster.goals.goal import Goal
 from kpart.cluster.goals.state import GoalState
+
+if TYPE_CHECKING:  # goal.py's template moves through this module
+    from kpart.cluster.goals.goal import Goal
 
 __all__ = [
     "RELOCATE_BACK_TRIES",
+    "SCAN",
     "accepted",
     "accepted_together",
+    "move_first",
+    "offline_replicas",
     "recount_leader_loads",
     "relocate_back",
+    "relocate_first_accepted",
+    "relocate_offline",
     "relocate_leadership",
     "relocate_leaderships",
     "relocate_replica",
     "relocate_replicas",
 ]
+
+
+#: Candidates tried per (giver, receiver) pair before the pair is given up.
+SCAN = 400
 
 
 def relocate_replica(s: GoalState, row: int, slot: int, dst: int) -> None:
@@ -192,3 +204,65 @@ def relocate_back(s: GoalState, goals: Sequence[Goal], original: np.ndarray,
                 made += 1
                 break
     return made
+
+
+def offline_replicas(s: GoalState) -> tuple[np.ndarray, np.ndarray]:
+    """The replicas on brokers that may not hold one (removed brokers: Cruise Control's
+    offline replicas), as ``(rows, slots)`` int64, largest first (stable)."""
+    if not (s.replicas[~s.allowed] > 0).any():  # the usual case, in O(brokers)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    rows, slots = np.nonzero(~s.allowed[np.maximum(s.pos, 0)] & (s.pos >= 0))
+    order = np.argsort(-s.size[rows], kind="stable")
+    return rows[order], slots[order]
+
+
+def relocate_offline(s: GoalState, guards: Sequence[Goal]) -> int:
+    """Move every offline replica (:func:`offline_replicas`), largest first, each to the
+    allowed broker of lowest disk utilization every goal of ``guards`` accepts (Cruise
+    Control's relocation of a dead broker's replicas). Returns how many it could not place."""
+    rows, slots = offline_replicas(s)
+    failed = 0
+    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
+    for row, slot in zip(rows.tolist(), slots.tolist(), strict=True):
+        src = int(s.pos[row, slot])
+        util = np.where(s.allowed, s.disk / cap, np.inf)
+        util[s.pos[row][s.pos[row] >= 0]] = np.inf
+        for dst in np.argsort(util, kind="stable")[:64].tolist():
+            if util[dst] != np.inf and accepted(guards, s, row, src, dst):
+                relocate_replica(s, row, slot, dst)
+                break
+        else:
+            failed += 1
+    return failed
+
+
+def relocate_first_accepted(s: GoalState, row: int, slots: Sequence[int],
+                            guards: Sequence[Goal]) -> bool:
+    """Move the first replica of ``row`` in ``slots`` (say, those breaking a goal) that can
+    go to one of the :data:`SCAN` allowed brokers of lowest disk utilization every goal of
+    ``guards`` accepts, to the first such broker. Returns whether one moved."""
+    p = s.pos[row]
+    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
+    util = np.where(s.allowed, s.disk / cap, np.inf)
+    for slot in slots:
+        src = int(p[slot])
+        for dst in np.argsort(util, kind="stable")[:SCAN].tolist():
+            if util[dst] == np.inf:
+                break
+            if accepted(guards, s, row, src, dst):
+                relocate_replica(s, row, slot, dst)
+                return True
+    return False
+
+
+def move_first(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int,
+               receivers: Sequence[int], guards: Sequence[Goal]) -> bool:
+    """Move the first replica ``(rows[i], slots[i])`` of broker position ``g`` that one of
+    ``receivers`` (tried in order) takes with every goal of ``guards`` accepting, to it.
+    Returns whether one moved."""
+    for row, slot in zip(rows.tolist(), slots.tolist(), strict=True):
+        for r in receivers:
+            if r != g and accepted(guards, s, row, g, r):
+                relocate_replica(s, row, slot, r)
+                return True
+    return False

@@ -25,7 +25,7 @@ class ReplicaDistributionGoal(ResourceDistributionGoal):
     threshold: str = "replica_balance"
     upper_only: bool = False
 
-    def optimize(self, state: GoalState, guards: Guards) -> None:
+    def rebalance(self, state: GoalState, guards: Guards) -> None:
         """Replica counts into the band aimed at: brokers under it take replicas sized to
         what they still need of the disk target (bytes that must move anyway when the disk
         goal is one of the plan's, taken from brokers above the disk band aimed at: none

@@ -75,7 +75,7 @@ class TopicReplicaDistributionGoal(Goal):
         return bool(state.topic_count[t, dst] + 1 <= lim[1, t]
                     and (not state.allowed[src] or state.topic_count[t, src] - 1 >= lim[0, t]))
 
-    def optimize(self, state: GoalState, guards: Guards) -> None:
+    def rebalance(self, state: GoalState, guards: Guards) -> None:
         """Each (topic, broker) count outside the band takes (or gives) the topic's smallest
         follower replicas (:func:`~kpart.cluster.goals._replica_movement.balance_topics`),
         pass after pass while a pass moves something (a pair refused early can be accepted
