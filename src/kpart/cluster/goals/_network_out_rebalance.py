@@ -87,7 +87,7 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits,
     spare = len(rows) if s.leaders[x] < lim.clo else int(min(s.leaders[x] - lim.clo,
                                                               len(rows)))
     undo: Undo = []
-    for row in rows[: 8 * 1024].tolist():
+    for row in _could_pass(s, x, rows[: 8 * 1024], lim).tolist():
         if len(undo) >= spare or s.nw_out[x] <= lim.hi[x]:
             break
         w = float(s.lead_out[row])
@@ -105,6 +105,23 @@ def _pass_many(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits,
         return bool(undo)
     undo_all(undo)
     return False
+
+
+def _could_pass(s: GoalState, x: int, rows: np.ndarray, lim: BrokerLimits) -> np.ndarray:
+    """The partitions of ``rows`` (in their order) that :func:`_pass_many` could pass as the
+    loads are now: one follower with room for its network out, a leader and its bytes in, and
+    ``x`` staying above its band's bottom. Passing leaderships only adds to the followers' and
+    takes from ``x``'s loads, so a partition refused now is refused later in the same pass:
+    the pass skips it without looking."""
+    w, rin = s.lead_out[rows], s.rate_in[rows]
+    some = np.zeros(len(rows), dtype=bool)
+    for k in range(1, s.pos.shape[1]):
+        f = s.pos[rows, k]
+        fv = np.maximum(f, 0)
+        some |= ((f >= 0) & s.allowed[fv] & (s.nw_out[fv] + w <= lim.hi[fv])
+                 & (s.leaders[fv] + 1 <= lim.chi) & (s.lead_in[fv] + rin <= lim.lin[fv]))
+    out: np.ndarray = rows[some & (s.nw_out[x] - w >= lim.lo_t[x])]
+    return out
 
 
 def _take_many(s: GoalState, x: int, lim: BrokerLimits, guards: Sequence[Goal]) -> bool:
