@@ -39,14 +39,15 @@ __all__ = [
     "LO",
     "LO_T",
     "NORM",
+    "LeaderBands",
     "LeadershipLoads",
     "PairIndex",
-    "LeaderBands",
     "assign_leaders",
     "first_at_least",
     "pair_index",
     "refine_leaders",
     "restore_leaders",
+    "weight_order",
 ]
 
 
@@ -249,9 +250,16 @@ def _descend(pos: np.ndarray, part: np.ndarray, brokers: np.ndarray, loads: np.n
 
 
 @njit(cache=True)
-def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarray,
-                                                                         np.ndarray]:  # pragma: no cover
-    """:func:`pair_index`'s arrays."""
+def weight_order(weights: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """``np.argsort(weights)`` as :func:`pair_index` orders rows (numba's sort: computed once
+    for the weights a plan keeps, not once per index)."""
+    return np.argsort(weights)
+
+
+@njit(cache=True)
+def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int,
+                order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    """:func:`pair_index`'s arrays (``order``: :func:`weight_order` of ``lead_out``)."""
     p, r = pos.shape
     count = np.zeros(b * b + 1, np.int64)
     for i in range(p):
@@ -262,7 +270,6 @@ def _pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> tuple[np.ndarr
     starts = np.cumsum(count)
     fill = starts[:-1].copy()
     rows = np.zeros(starts[-1], np.int64)
-    order = np.argsort(lead_out)
     for i in order:
         a = pos[i, 0]
         for k in range(1, r):
@@ -281,9 +288,13 @@ class PairIndex(NamedTuple):
     starts: np.ndarray
 
 
-def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int) -> PairIndex:
-    """The :class:`PairIndex` of ``pos`` (``b`` brokers), rows sorted by ``lead_out``."""
-    return PairIndex(*_pair_index(pos, lead_out, b))
+def pair_index(pos: np.ndarray, lead_out: np.ndarray, b: int,
+               order: np.ndarray | None = None) -> PairIndex:
+    """The :class:`PairIndex` of ``pos`` (``b`` brokers), rows sorted by ``lead_out``
+    (``order``: its :func:`weight_order`, when the caller keeps it)."""
+    if order is None:
+        order = weight_order(lead_out)
+    return PairIndex(*_pair_index(pos, lead_out, b, order))
 
 
 class LeadershipLoads(NamedTuple):
@@ -409,9 +420,10 @@ def refine_leaders(s: GoalState, bands: LeaderBands, weights: np.ndarray,
     part = np.stack([s.lead_out, s.rate_in])
     brokers = np.stack([s.allowed.astype(np.float64), network_out_limits(s)])
     made = 0
+    order = weight_order(s.lead_out)
     for _ in range(rounds):
         step = int(_descend(s.pos, part, brokers, loads, stacked, weights, sweeps))
-        index = pair_index(s.pos, s.lead_out, len(s.allowed))
+        index = pair_index(s.pos, s.lead_out, len(s.allowed), order)
         step += int(_swap_pass(s.pos, part, LeadershipLoads(loads, stacked, weights, brokers),
                                index))
         made += step
