@@ -41,7 +41,8 @@ from kpart.cluster.load import BrokerLoad, broker_load, network_out_ceiling
 from kpart.cluster.model import ClusterModel
 from kpart.placement.pools import PoolSpec
 
-__all__ = ["GoalCheck", "VerifierReport", "goal_floor", "goal_violations", "verify"]
+__all__ = ["GoalCheck", "VerifierReport", "goal_floor", "goal_violations", "network_out_limit",
+           "verify"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,8 +292,9 @@ def _band_top(model: ClusterModel, key: str, leader_only: bool, allowed: np.ndar
     return float((total.sum() / max(float(c.sum()), 1e-300) * t * c).max())
 
 
-def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Thresholds,
-               hard: Sequence[str] = (), kept: Sequence[str] = ()) -> int | None:
+def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Thresholds,  # noqa: PLR0913
+               hard: Sequence[str] = (), kept: Sequence[str] = (), *,
+               network_out_top: float | None = None) -> int | None:
     """Violations of the distribution goal ``name`` that no target of ``model`` on the
     ``allowed`` brokers meeting the hard goals ``hard`` (names) can go below; ``None`` for
     the other goals. The count goals (replicas, leaders, a topic's replicas per broker) can
@@ -311,6 +313,9 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
     (names) the plan keeps within their bands — a lower-priority goal may not undo them, as in
     Cruise Control — so no broker holds more than their band's top of disk, network in or
     network out either.
+
+    ``network_out_top``: :func:`network_out_limit` of ``model`` and ``allowed``, when the
+    caller has it (:func:`verify` asks once for all goals).
 
     Example: brokers capped at 0.8 × 10 TB of disk cannot lead seven partitions of 2 TB each
     that each serve more network out than the band's top; two may (a plan that reached two
@@ -343,11 +348,9 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
             f, band = fields.index(k), _band_top(model, k, lo, allowed, th, loads)
             if band > 0:  # 0: nothing of that load anywhere, no limit
                 limits[f] = min(limits[f], band)
-    if leader_only:  # no broker more unbalanced than the hottest before (a plan may leave
-        # that one as it is, though: when adding brokers lowers the ceiling below it)
-        hottest = float(broker_load(model).network_out.max())
-        limits[2] = min(limits[2], max(float(network_out_ceiling(model, allowed)[allowed].max()),
-                                       hottest))
+    if leader_only:
+        limits[2] = min(limits[2], network_out_limit(model, allowed)
+                        if network_out_top is None else network_out_top)
     copies = np.ones(len(heavy), dtype=np.int64) if leader_only else rf[heavy]
     group = np.repeat(np.arange(len(heavy)), copies)
     rows = heavy[group]
@@ -355,6 +358,15 @@ def goal_floor(model: ClusterModel, name: str, allowed: np.ndarray, th: Threshol
                       loads["network_out"][rows] if leader_only else np.zeros(len(rows))],
                      axis=1)
     return _bins(items, group, limits)
+
+
+def network_out_limit(model: ClusterModel, allowed: np.ndarray) -> float:
+    """The network out (bytes/s) no broker of a plan on the ``allowed`` brokers needs to go
+    above: no broker more unbalanced than the hottest before
+    (:func:`~kpart.cluster.load.network_out_ceiling`), though a plan may leave that one as it
+    is (when adding brokers lowers the ceiling below it)."""
+    hottest = float(broker_load(model).network_out.max())
+    return max(float(network_out_ceiling(model, allowed)[allowed].max()), hottest)
 
 
 def _pool_violations(model: ClusterModel, replicas: np.ndarray, pools: PoolSpec | None,
@@ -456,6 +468,8 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
     weighed_after = _Weighed(model, target, target[:, 0])
     weighed_before = (_Weighed(model, model.replicas, model.leader) if before is None
                       else _Weighed(model, np.asarray(before), np.asarray(before)[:, 0]))
+    top = (network_out_limit(model, allowed) if allowed.any() and any(
+        _FLOORED.get(g.name, ("", False))[1] for g in goals if not g.hard) else None)
     for g in goals:
         after = _violations(weighed_after, g.name, allowed, thresholds, removed_over=False,
                             pools=pools)
@@ -463,7 +477,7 @@ def verify(model: ClusterModel, target_replicas: np.ndarray, goals: Sequence[Goa
                            pools=pools)
         ok = after == 0 if g.hard else after <= base
         floor = None if g.hard else goal_floor(model, g.name, allowed, thresholds, hard,
-                                               kept)
+                                               kept, network_out_top=top)
         if g.name in _FLOORED and after == 0:
             kept.append(g.name)
         checks.append(GoalCheck(g.name, g.hard, base, after, ok, floor))
