@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,11 +35,6 @@ from kpart.cluster.verifier import goal_violations, verify
 EDGES = ([[40.0, 5.0], [50.0, 5.0], [80.0, 10.0], [100.0, 10.0]], [100.0, 100.0, 200.0, 200.0])
 #: One unit past the edges: brokers 0 (0.44) and 1 (0.56) out.
 PAST = [[39.0, 5.0], [51.0, 5.0], [80.0, 10.0], [100.0, 10.0]]
-_BALANCE_MARGIN_BUG = (
-    "balance() caps each move at max(excess, need) measured to the band aimed at "
-    "(BALANCE_MARGIN inside the threshold): with 4-unit replicas it stops at 76 / 60 (1.88 "
-    "over the aim, under one replica) though one more move gives 72 / 64, both inside the "
-    "threshold band")
 
 
 def state(model: ClusterModel, th: Thresholds = DEFAULT_THRESHOLDS) -> GoalState:
@@ -157,11 +151,12 @@ class UsageGoalCases:
         report = verify(m, s.pos, goals[:at + 1], before=m.replicas)
         assert report.ok, report
 
-    @pytest.mark.xfail(strict=True, reason=_BALANCE_MARGIN_BUG)
     def test_optimize_moves_a_replica_larger_than_the_excess_when_it_fixes_both(
             self) -> None:
         # 4-unit replicas: 96, 68, 40, 68 (band [61.2, 74.8] around 68, aimed at
         # [61.88, 74.12]): brokers 0 and 2 out; six moves from 0 to 2 give 72 and 64, in
+        # (the last is larger than the excess over the aim: taken, as both brokers are
+        # outside the band itself before it)
         s = state(self.model([[4.0] * 24, [4.0] * 17, [4.0] * 10, [4.0] * 17], [1000.0] * 4))
         assert self.GOAL.violations(s) == 2
         self.run(s)

@@ -32,7 +32,7 @@ the verifier's goal checks, the failure what-ifs of the target and a schedule (e
 ...     [PartitionState("t", p, (p % 2,), size_bytes=10.0) for p in range(6)])
 >>> s = plan_summary(plan_cluster(m, add_brokers=[ClusterBroker(2, "r2")]), added=[2])
 >>> s["moves"]["partitions"], s["moves"]["lower_bound_bytes"], s["brokers"][2]["after"]["replicas"]
-(1, 20.0, 1)
+(2, 20.0, 2)
 """
 
 from __future__ import annotations

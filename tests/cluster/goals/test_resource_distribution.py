@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -174,10 +173,6 @@ def test_rebalancing_moves_only_what_every_guard_accepts() -> None:
     assert s.disk.tolist() == [40.0, 0.0, 0.0, 0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "_replica_movement.balance caps each move at max(excess, need) to the band aimed at "
-    "(BALANCE_MARGIN inside the threshold): four 10-byte replicas on one of four brokers end "
-    "20, 10, 0, 10 (excess 9.1 < 10 for the last move), two brokers out of [9, 11]"))
 def test_rebalancing_spreads_four_equal_replicas_over_four_brokers() -> None:
     s = _state(_one_broker([10.0] * 4))
     DISK.rebalance_by_moving_replicas(s, Guards((DISK,), ()), s.size)

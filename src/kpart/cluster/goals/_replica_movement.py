@@ -213,14 +213,19 @@ def _first_accepted(s: GoalState, rows: np.ndarray, slots: np.ndarray, g: int, r
     return False
 
 
-def balance(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float, upper: float,
+def balance(s: GoalState, load: np.ndarray, cap: np.ndarray,  # noqa: PLR0913
+            band: tuple[float, float], threshold: tuple[float, float],
             weight: np.ndarray, guards: Sequence[Goal]) -> int:
     """Bring every allowed broker's ``load / cap`` into ``[lower, upper]`` by replica moves
     (``load`` is one of ``s``'s per-broker arrays, updated by each move; ``weight[row]`` what
     a move of ``row`` shifts): from the most loaded broker to the least, each time the
     largest replica that neither pushes the receiver over ``upper`` nor the giver under
-    ``lower`` nor exceeds what is needed — the fewest bytes that fix the violation.
-    Returns the moves made."""
+    ``lower`` nor exceeds what is needed — the fewest bytes that fix the violation — or,
+    when every replica is larger than that while one of the two brokers is outside the
+    goal's own ``threshold`` band (``band`` = ``(lower, upper)`` being the one aimed at inside
+    it), the largest that keeps both inside ``band`` (four 10-byte replicas on one of four
+    brokers end 10, 10, 10, 10, not 20, 10, 0, 10). Returns the moves made."""
+    lower, upper = band
     index = by_broker(s, weight)
     moves = 0
     dead: set[tuple[int, int]] = set()
@@ -243,8 +248,16 @@ def balance(s: GoalState, load: np.ndarray, cap: np.ndarray, lower: float, upper
                     continue
                 excess = max(load[g] - upper * cap[g], 0.0)
                 need = max(lower * cap[r] - load[r], 0.0)
-                take = min(upper * cap[r] - load[r], max(excess, need), load[g] - lower * cap[g])
-                if take <= 0 or not _take_largest(s, index, g, r, take, guards):
+                room = min(upper * cap[r] - load[r], load[g] - lower * cap[g])
+                take = min(room, max(excess, need))
+                # every replica larger than the fix needs while a broker of the pair is
+                # outside the threshold band itself: the largest that keeps both inside the
+                # band aimed at (Cruise Control accepts any move that keeps the receiver
+                # under its limit)
+                violated = util[g] > threshold[1] or util[r] < threshold[0]
+                if take <= 0 or not (_take_largest(s, index, g, r, take, guards)
+                                     or (violated and room > take
+                                         and _take_largest(s, index, g, r, room, guards))):
                     dead.add((g, r))
                     continue
                 moves += 1

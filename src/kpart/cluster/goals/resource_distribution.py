@@ -89,4 +89,5 @@ class ResourceDistributionGoal(Goal):
         load = getattr(state, self.resource)
         lo, hi, c = util_band(load, getattr(state, self.capacity), state.allowed, t,
                               BALANCE_MARGIN)
-        balance(state, load, c, lo, hi, weight, guards.moves())
+        lo_t, hi_t, _ = util_band(load, getattr(state, self.capacity), state.allowed, t)
+        balance(state, load, c, (lo, hi), (lo_t, hi_t), weight, guards.moves())
