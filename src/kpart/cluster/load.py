@@ -33,7 +33,7 @@ import numpy as np
 
 from kpart.cluster.model import ClusterModel
 
-__all__ = ["BrokerLoad", "broker_load", "network_out_ceiling"]
+__all__ = ["BrokerLoad", "broker_load", "leader_network_out", "network_out_ceiling"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,6 +48,23 @@ class BrokerLoad:
     network_in: np.ndarray
     network_out: np.ndarray
     unknown: np.ndarray
+
+
+def leader_network_out(model: ClusterModel, rf: np.ndarray) -> np.ndarray:
+    """float64 ``(P,)``, bytes/s: what each partition's leader serves — its consumers' bytes
+    out plus its bytes in sent on to each of its ``rf - 1`` followers (``rf``: int ``(P,)``,
+    the replicas it has where it is weighed); unknown rates count 0. The one definition the
+    optimizer, the verifier and the loads share.
+
+    >>> from kpart.cluster.model import ClusterBroker, ClusterModel, PartitionState
+    >>> m = ClusterModel.from_partitions([ClusterBroker(i, None) for i in range(3)],
+    ...     [PartitionState("t", 0, (0, 1, 2), bytes_in_per_s=2.0, bytes_out_per_s=5.0)])
+    >>> leader_network_out(m, np.array([3])).tolist()
+    [9.0]
+    """
+    out: np.ndarray = np.nan_to_num(model.bytes_out_per_s) + np.nan_to_num(
+        model.bytes_in_per_s) * np.maximum(rf - 1, 0)
+    return out
 
 
 def broker_load(
@@ -65,7 +82,6 @@ def broker_load(
     rf = held.sum(axis=1)
     size = np.nan_to_num(model.size_bytes)
     rate_in = np.nan_to_num(model.bytes_in_per_s)
-    rate_out = np.nan_to_num(model.bytes_out_per_s)
     unknown_row = (np.isnan(model.size_bytes) | np.isnan(model.bytes_in_per_s)
                    | np.isnan(model.bytes_out_per_s))
     rows = np.broadcast_to(np.arange(len(reps))[:, None], reps.shape)[held]
@@ -75,7 +91,7 @@ def broker_load(
     # leader: bytes-in from producers; follower: the same bytes-in, replicated to it
     network_in = np.bincount(where, weights=rate_in[rows], minlength=b)
     network_out = np.bincount(lead_pos[led], minlength=b,
-                              weights=(rate_out + rate_in * np.maximum(rf - 1, 0))[led])
+                              weights=leader_network_out(model, rf)[led])
     return BrokerLoad(
         replicas=np.bincount(where, minlength=b),
         leaders=np.bincount(lead_pos[led], minlength=b),
@@ -115,8 +131,7 @@ def network_out_ceiling(model: ClusterModel, allowed: np.ndarray,
     reps, lead = (model.replicas, model.leader) if before is None else before
     b = len(model.brokers)
     rf = (np.asarray(reps) >= 0).sum(axis=1)
-    lead_out = np.nan_to_num(model.bytes_out_per_s) + np.nan_to_num(
-        model.bytes_in_per_s) * np.maximum(rf - 1, 0)
+    lead_out = leader_network_out(model, rf)
     lp = model.broker_positions(np.asarray(lead))
     load = np.bincount(lp[lp >= 0], weights=lead_out[lp >= 0], minlength=b)
     pos = model.broker_positions(np.asarray(reps))

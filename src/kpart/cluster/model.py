@@ -235,7 +235,9 @@ class ClusterModel:
             object.__setattr__(self, name, value if (value >= 0).any() else None)
         self._validate()
 
-    def _where(self, row: int) -> str:
+    def partition_name(self, row: int) -> str:
+        """``<topic>-<partition>`` of model row ``row`` (as Kafka's tools name a partition;
+        the messages of errors use it)."""
         return f"{self.topics[int(self.topic[row])].name}-{int(self.partition[row])}"
 
     def _validate(self) -> None:
@@ -250,7 +252,7 @@ class ClusterModel:
         if n > 1 and not (np.diff(key) > 0).all():
             dup = np.flatnonzero(np.diff(key) <= 0)[0]
             if key[dup] == key[dup + 1]:
-                raise ConfigError(f"Partition {self._where(int(dup))} is listed twice.")
+                raise ConfigError(f"Partition {self.partition_name(int(dup))} is listed twice.")
             raise ConfigError("Cluster rows must be sorted by topic, then partition.")
         ids = np.array([b.id for b in self.brokers], dtype=np.int64)
         checked = [("replica", self.replicas), ("ISR member", self.isr)]
@@ -261,23 +263,23 @@ class ClusterModel:
             unknown = (flat >= 0) & ~np.isin(flat, ids)
             if unknown.any():
                 row, col = np.argwhere(unknown)[0]
-                raise ConfigError(f"Partition {self._where(int(row))} has {what} "
+                raise ConfigError(f"Partition {self.partition_name(int(row))} has {what} "
                                   f"{int(flat[row, col])} on a broker the cluster does not list.")
         if n and (self.replicas[:, 0] < 0).any():
             row = int(np.flatnonzero(self.replicas[:, 0] < 0)[0])
-            raise ConfigError(f"Partition {self._where(row)} has no replicas.")
+            raise ConfigError(f"Partition {self.partition_name(row)} has no replicas.")
         led = self.leader >= 0
         outside = led & ~(self.replicas == self.leader[:, None]).any(axis=1)
         if outside.any():
             row = int(np.flatnonzero(outside)[0])
-            raise ConfigError(f"Partition {self._where(row)}: leader {int(self.leader[row])} is "
+            raise ConfigError(f"Partition {self.partition_name(row)}: leader {int(self.leader[row])} is "
                               "not one of its replicas.")
         for name in LOADS:
             values = getattr(self, name)
             negative = values < 0
             if negative.any():
                 row = int(np.flatnonzero(negative)[0])
-                raise ConfigError(f"Partition {self._where(row)}: invalid {name} "
+                raise ConfigError(f"Partition {self.partition_name(row)}: invalid {name} "
                                   f"{float(values[row])!r}: must be >= 0.")
 
     # -- building -------------------------------------------------------------------------

@@ -225,11 +225,11 @@ def plan_cluster(
         where = (model.topics[int(model.topic[row])].name, int(model.partition[row]))
         if not names:
             raise OptimizationFailureError(
-                f"Infeasible: partition {model._where(row)} has more replicas than brokers "
+                f"Infeasible: partition {model.partition_name(row)} has more replicas than brokers "
                 "left.", goal="", partition=where)
         raise OptimizationFailureError(
             f"Infeasible {'/'.join(names)}: no broker left can take partition "
-            f"{model._where(row)}'s replica on broker {model.brokers[src].id} "
+            f"{model.partition_name(row)}'s replica on broker {model.brokers[src].id} "
             f"({len(unplaced)} replicas left on removed brokers) without breaking it.",
             goal="/".join(names), partition=where, broker=model.brokers[src].id)
     error = next((e for goal in goals if (e := goal.failure(s, model)) is not None), None)

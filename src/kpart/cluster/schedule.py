@@ -142,7 +142,7 @@ def _check_target(model: ClusterModel, target: np.ndarray,
     known = (t == -1) | ((t >= 0) & (ids[np.minimum(pos, len(ids) - 1)] == t))
     if not known.all():
         row, col = np.argwhere(~known)[0]
-        raise ConfigError(f"Invalid target of partition {model._where(where(int(row)))}: broker "
+        raise ConfigError(f"Invalid target of partition {model.partition_name(where(int(row)))}: broker "
                           f"{int(t[row, col])} is not in the cluster.")
     held = t >= 0
     gap = ~held[:, 0] | (~held[:, :-1] & held[:, 1:]).any(axis=1)
@@ -150,7 +150,7 @@ def _check_target(model: ClusterModel, target: np.ndarray,
     bad = gap | (np.diff(s, axis=1) == 0).any(axis=1)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise ConfigError(f"Invalid target of partition {model._where(where(row))}: replicas "
+        raise ConfigError(f"Invalid target of partition {model.partition_name(where(row))}: replicas "
                           f"{t[row].tolist()} must be distinct broker ids, padded with -1 at "
                           "the end.")
     return t.astype(np.int32)

@@ -37,7 +37,7 @@ import numpy as np
 
 from kpart.cluster.broker_outage import outage_all
 from kpart.cluster.goals import DEFAULT_THRESHOLDS, Goal, Thresholds
-from kpart.cluster.load import BrokerLoad, broker_load, network_out_ceiling
+from kpart.cluster.load import BrokerLoad, broker_load, leader_network_out, network_out_ceiling
 from kpart.cluster.model import ClusterModel
 from kpart.placement.pools import PoolSpec
 
@@ -106,10 +106,7 @@ class _Weighed:
     @cached_property
     def lead_out(self) -> np.ndarray:
         """Per partition, its leader's network out: bytes out + bytes in × (RF − 1)."""
-        rf = (self.replicas >= 0).sum(axis=1)
-        out: np.ndarray = np.nan_to_num(self.model.bytes_out_per_s) + np.nan_to_num(
-            self.model.bytes_in_per_s) * np.maximum(rf - 1, 0)
-        return out
+        return leader_network_out(self.model, (self.replicas >= 0).sum(axis=1))
 
 
 def goal_violations(model: ClusterModel, replicas: np.ndarray, leader: np.ndarray,
@@ -234,10 +231,9 @@ _EXACT = 10
 def _partition_loads(model: ClusterModel) -> dict[str, np.ndarray]:
     """Per partition what each replica holds (``disk_bytes``, ``network_in``) and what its
     leader serves (``network_out``: bytes-out + bytes-in × (RF − 1)), unknowns as 0."""
-    rf = model.replication_factors()
-    rate_in = np.nan_to_num(model.bytes_in_per_s)
-    return {"disk_bytes": np.nan_to_num(model.size_bytes), "network_in": rate_in,
-            "network_out": np.nan_to_num(model.bytes_out_per_s) + rate_in * np.maximum(rf - 1, 0)}
+    return {"disk_bytes": np.nan_to_num(model.size_bytes),
+            "network_in": np.nan_to_num(model.bytes_in_per_s),
+            "network_out": leader_network_out(model, model.replication_factors())}
 
 
 def _bins(items: np.ndarray, group: np.ndarray, cap: np.ndarray) -> int:
@@ -431,7 +427,7 @@ def _replica_errors(model: ClusterModel, target: np.ndarray, allowed_ids: set[in
     for row in np.flatnonzero(dup | (rf_after != rf_before[: len(rf_after)]) | gap.any(axis=1)
                               | bad_broker.any(axis=1))[:20].tolist():
         ids = [int(x) for x in target[row] if x >= 0]
-        where = f"partition {model._where(row)}"
+        where = f"partition {model.partition_name(row)}"
         if dup[row]:
             twice = next(x for x in ids if ids.count(x) > 1)
             errors.append(f"{where}: broker {twice} twice in {ids}")

@@ -91,6 +91,6 @@ class BrokerSetAwareGoal(Goal):
         row = int(found[0])
         b = int(state.pos[row, pool_misplaced(state, row)[0]])
         return optimization_failure(
-            f"Infeasible {self.name}: partition {model._where(row)} keeps a replica on "
+            f"Infeasible {self.name}: partition {model.partition_name(row)} keeps a replica on "
             f"{broker_name(model, b)}, outside its pool ({len(found)} partitions do): its "
             "pool has no broker every hard goal accepts.", self.name, model, row=row, b=b)

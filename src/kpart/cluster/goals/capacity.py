@@ -82,7 +82,7 @@ class CapacityGoal(Goal):
         if len(single) and float(single.max()) > float(limit[ok].max()) * (1 + 1e-12):
             row = int(np.argmax(single))
             raise optimization_failure(
-                f"Infeasible {name}: partition {model._where(row)}'s replica needs "
+                f"Infeasible {name}: partition {model.partition_name(row)}'s replica needs "
                 f"{fmt(float(single[row]))} {unit} of {words}, over "
                 f"{state.thresholds.capacity} x the capacity of every broker left.",
                 name, model, row=row)
@@ -109,7 +109,7 @@ class CapacityGoal(Goal):
     def _hand_leaders(self, state: GoalState, g: int, limit: np.ndarray,
                       guards: list[Goal]) -> None:
         """Network out: pass leaderships of broker ``g`` (heaviest first) to followers."""
-        rows = np.flatnonzero(state.pos[:, 0] == g)
+        rows = state.leads(g)
         for row in rows[np.argsort(-state.lead_out[rows], kind="stable")].tolist():
             if state.nw_out[g] <= limit[g]:
                 return
@@ -127,7 +127,7 @@ class CapacityGoal(Goal):
         if self.resource == "nw_out":
             self._hand_leaders(state, g, limit, guards)
         while load[g] > limit[g]:
-            rows, slots = np.nonzero(state.pos == g)
+            rows, slots = state.replicas_on(g)
             if self.resource == "nw_out":
                 rows, slots = rows[slots == 0], slots[slots == 0]
             weight = w[rows]

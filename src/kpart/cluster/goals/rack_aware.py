@@ -72,7 +72,7 @@ class RackAwareGoal(Goal):
             names = sorted({b.rack or f"(broker {b.id})"
                             for b, ok in zip(model.brokers, state.allowed, strict=True) if ok})
             raise optimization_failure(
-                f"Infeasible {self.name}: partition {model._where(row)} has "
+                f"Infeasible {self.name}: partition {model.partition_name(row)} has "
                 f"{int(rf[row])} replicas but the brokers left span {len(racks)} "
                 f"racks ({', '.join(names)}).", self.name, model, row=row)
 
@@ -90,6 +90,6 @@ class RackAwareGoal(Goal):
             return None
         row = int(found[0])
         return optimization_failure(
-            f"Infeasible {self.name}: partition {model._where(row)} keeps two replicas in "
+            f"Infeasible {self.name}: partition {model.partition_name(row)} keeps two replicas in "
             f"one rack ({len(found)} partitions do) whatever the other hard goals allow.",
             self.name, model, row=row)

@@ -32,6 +32,7 @@ __all__ = [
     "SCAN",
     "accepted",
     "accepted_together",
+    "disk_utilization",
     "move_first",
     "offline_replicas",
     "recount_leader_loads",
@@ -216,16 +217,24 @@ def offline_replicas(s: GoalState) -> tuple[np.ndarray, np.ndarray]:
     return rows[order], slots[order]
 
 
+def disk_utilization(s: GoalState) -> np.ndarray:
+    """float64 ``(B,)``: each broker's disk bytes over its disk capacity (over 1 where the
+    capacity is unknown), ``inf`` for a broker that may hold no replica — the order in which
+    a replica with nowhere in particular to go tries the brokers."""
+    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
+    out: np.ndarray = np.where(s.allowed, s.disk / cap, np.inf)
+    return out
+
+
 def relocate_offline(s: GoalState, guards: Sequence[Goal]) -> int:
     """Move every offline replica (:func:`offline_replicas`), largest first, each to the
     allowed broker of lowest disk utilization every goal of ``guards`` accepts (Cruise
     Control's relocation of a dead broker's replicas). Returns how many it could not place."""
     rows, slots = offline_replicas(s)
     failed = 0
-    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
     for row, slot in zip(rows.tolist(), slots.tolist(), strict=True):
         src = int(s.pos[row, slot])
-        util = np.where(s.allowed, s.disk / cap, np.inf)
+        util = disk_utilization(s)
         util[s.pos[row][s.pos[row] >= 0]] = np.inf
         for dst in np.argsort(util, kind="stable")[:64].tolist():
             if util[dst] != np.inf and accepted(guards, s, row, src, dst):
@@ -242,8 +251,7 @@ def relocate_first_accepted(s: GoalState, row: int, slots: Sequence[int],
     go to one of the :data:`SCAN` allowed brokers of lowest disk utilization every goal of
     ``guards`` accepts, to the first such broker. Returns whether one moved."""
     p = s.pos[row]
-    cap = np.where(np.isfinite(s.cap_disk), s.cap_disk, 1.0)
-    util = np.where(s.allowed, s.disk / cap, np.inf)
+    util = disk_utilization(s)
     for slot in slots:
         src = int(p[slot])
         for dst in np.argsort(util, kind="stable")[:SCAN].tolist():

@@ -56,7 +56,7 @@ class ReplicaCapacityGoal(Goal):
         for moves in guards.fallbacks():
             for g in np.flatnonzero(state.allowed & (state.replicas > most)).tolist():
                 while state.replicas[g] > most:
-                    rows, slots = np.nonzero(state.pos == g)
+                    rows, slots = state.replicas_on(g)
                     order = np.argsort(state.size[rows], kind="stable")[:SCAN]
                     fewest = np.argsort(np.where(state.allowed, state.replicas,
                                                  np.iinfo(np.int64).max),

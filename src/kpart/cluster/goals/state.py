@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from kpart.cluster.goals.broker_replicas import BrokerReplicas
+from kpart.cluster.load import leader_network_out
 from kpart.cluster.model import ClusterModel
 from kpart.errors import ConfigError
 
@@ -267,7 +268,7 @@ def goal_state(model: ClusterModel, replicas: np.ndarray, allowed: np.ndarray,
     rf = held.sum(axis=1)
     size = np.nan_to_num(model.size_bytes)
     rate_in = np.nan_to_num(model.bytes_in_per_s)
-    lead_out = np.nan_to_num(model.bytes_out_per_s) + rate_in * np.maximum(rf - 1, 0)
+    lead_out = leader_network_out(model, rf)
     rows = np.broadcast_to(np.arange(len(pos))[:, None], pos.shape)[held]
     where = pos[held]
     lead = pos[:, 0]
