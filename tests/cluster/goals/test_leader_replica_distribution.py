@@ -12,9 +12,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _tools.leadership_goal_cases import optimize_after_the_hard_goals
 from kpart.cluster import Capacity, ClusterBroker, ClusterModel, PartitionState
 from kpart.cluster.goals import (
-    DEFAULT_GOALS,
     DEFAULT_THRESHOLDS,
     GoalState,
     Guards,
@@ -152,11 +152,5 @@ def _clusters(draw: st.DrawFn) -> ClusterModel:
 @given(_clusters())
 def test_optimize_moves_only_leaderships_and_never_makes_it_worse(model: ClusterModel) -> None:
     s = _state(model)
-    goals = (*[g for g in DEFAULT_GOALS if g.hard], GOAL)
-    before = [g.violations(s) for g in goals]
-    GOAL.optimize(s, Guards(goals, goals[:-1]))
-    after = [g.violations(s) for g in goals]
-    assert all(a <= b for a, b in zip(after, before, strict=True)), (before, after)
-    assert (np.sort(s.pos, axis=1) == np.sort(model.broker_positions(model.replicas),
-                                              axis=1)).all()
+    optimize_after_the_hard_goals(GOAL, model, s)
     assert s.leaders.tolist() == np.bincount(s.pos[:, 0], minlength=len(s.allowed)).tolist()
